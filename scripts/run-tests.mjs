@@ -1,0 +1,25 @@
+#!/usr/bin/env node
+// Runs every compiled test file (dist/tests/**/*.test.js) with node's own test runner, whose
+// closing summary CI reads. Extra arguments filter the files by substring: `npm test -- screen`.
+import { spawnSync } from "node:child_process";
+import { readdirSync, statSync } from "node:fs";
+import { join } from "node:path";
+
+function collect(dir) {
+  const out = [];
+  for (const name of readdirSync(dir).sort()) {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) out.push(...collect(path));
+    else if (name.endsWith(".test.js")) out.push(path);
+  }
+  return out;
+}
+
+const filters = process.argv.slice(2);
+const files = collect("dist/tests").filter((f) => filters.length === 0 || filters.some((x) => f.includes(x)));
+if (files.length === 0) {
+  console.error(`No test files matched ${filters.join(", ") || "dist/tests/**/*.test.js"}; run 'npm run build' first.`);
+  process.exit(1);
+}
+const result = spawnSync(process.execPath, ["--test", "--test-concurrency=2", ...files], { stdio: "inherit" });
+process.exit(result.status ?? 1);

@@ -1,0 +1,62 @@
+/**
+ * The CLI: `android-mcp-harness <command>`, built with cac from an explicit list of subcommands
+ * (a compiled binary cannot scan folders). Unknown commands and options get a clear message and
+ * exit code 2; `--help` and `--version` exit 0. Returns the exit code; never calls process.exit.
+ */
+import { cac, type CAC } from "cac";
+import { VERSION } from "../version.ts";
+import { type CliContext, EXIT } from "./context.ts";
+
+export type CommandRegistrar = (cli: CAC, ctx: CliContext) => void;
+
+/** Every subcommand that works, in the order `--help` lists them. */
+const COMMANDS: CommandRegistrar[] = [
+];
+
+export const PROGRAM_NAME = "android-mcp-harness";
+
+export async function runCli(args: readonly string[], ctx: CliContext): Promise<number> {
+  const cli = cac(PROGRAM_NAME);
+  for (const register of COMMANDS) register(cli, ctx);
+  cli.help();
+  cli.version(VERSION);
+
+  let parsed;
+  try {
+    // cac expects process.argv's shape: two leading entries before the arguments.
+    parsed = printingTo(ctx, () => cli.parse(["node", PROGRAM_NAME, ...args], { run: false }));
+  } catch (error) {
+    return usageError(ctx, (error as Error).message);
+  }
+  if (parsed.options["help"] || parsed.options["version"]) return EXIT.ok; // cac printed it
+  if (cli.matchedCommand === undefined) {
+    if (parsed.args.length > 0) return usageError(ctx, `Unknown command "${parsed.args[0]}".`);
+    const unknown = Object.keys(parsed.options).find((name) => name !== "--");
+    if (unknown !== undefined) return usageError(ctx, `Unknown option "--${unknown}".`);
+    printingTo(ctx, () => cli.outputHelp());
+    return EXIT.usage;
+  }
+  try {
+    const code = await cli.runMatchedCommand();
+    return typeof code === "number" ? code : EXIT.ok;
+  } catch (error) {
+    if ((error as Error).name === "CACError") return usageError(ctx, (error as Error).message);
+    throw error;
+  }
+}
+
+/** cac prints help and versions with console.info; route that to the context's stdout. */
+function printingTo<T>(ctx: CliContext, fn: () => T): T {
+  const original = console.info;
+  console.info = (...parts: unknown[]) => ctx.stdout(parts.join(" ") + "\n");
+  try {
+    return fn();
+  } finally {
+    console.info = original;
+  }
+}
+
+function usageError(ctx: CliContext, message: string): number {
+  ctx.stderr(`${PROGRAM_NAME}: ${message}\nRun '${PROGRAM_NAME} --help' for the list of commands and options.\n`);
+  return EXIT.usage;
+}

@@ -1,0 +1,40 @@
+#!/usr/bin/env node
+/**
+ * Composition root: the only module that reads the process environment and builds real adapters.
+ * Importing it has no side effects beyond defining `main`; the guard at the bottom runs it.
+ */
+import process from "node:process";
+import { createNodeProcessRunner } from "./adapters/node_process_runner.ts";
+import { createStderrLogger } from "./adapters/stderr_logger.ts";
+import { createSystemClock } from "./adapters/system_clock.ts";
+import type { CliContext } from "./cli/context.ts";
+import { runCli } from "./cli/program.ts";
+
+export async function main(args: readonly string[]): Promise<number> {
+  let stop: Promise<string> | undefined;
+  const waitForStop = () =>
+    stop ??= new Promise<string>((resolve) => {
+      for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => resolve(signal));
+    });
+  const ctx: CliContext = {
+    env: process.env,
+    cwd: process.cwd(),
+    stdout: (text) => process.stdout.write(text),
+    stderr: (text) => process.stderr.write(text),
+    runner: createNodeProcessRunner(),
+    clock: createSystemClock(),
+    logger: createStderrLogger(),
+    waitForStop,
+  };
+  return runCli(args, ctx);
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    process.stderr.write(`android-mcp-harness: internal error: ${(error as Error)?.message ?? String(error)}\n`);
+    process.exitCode = 1;
+  },
+);
