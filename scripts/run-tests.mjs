@@ -15,8 +15,12 @@ function collect(dir) {
   return out;
 }
 
-const filters = process.argv.slice(2);
-const files = collect("dist/tests").filter((f) => filters.length === 0 || filters.some((x) => f.includes(x)));
+// `--dist DIR` picks another build output (parallel work builds into its own folder).
+const argv = process.argv.slice(2);
+const distAt = argv.indexOf("--dist");
+const dist = distAt === -1 ? "dist" : argv.splice(distAt, 2)[1];
+const filters = argv;
+const files = collect(join(dist, "tests")).filter((f) => filters.length === 0 || filters.some((x) => f.includes(x)));
 if (files.length === 0) {
   console.error(`No test files matched ${filters.join(", ") || "dist/tests/**/*.test.js"}; run 'npm run build' first.`);
   process.exit(1);

@@ -1,0 +1,48 @@
+/**
+ * Port: read-only observation of one Android device (SPEC §4 "Observe"). Implemented over adb
+ * (src/adapters/adb/); never opens an Appium session, never sends input or start commands.
+ * Every method takes `{timeoutMs, signal}` and throws only HarnessError:
+ * EMULATOR_UNAVAILABLE, UI_TREE_UNAVAILABLE, OPERATION_TIMEOUT, INTERNAL_ERROR.
+ */
+import type { KeyboardState } from "../screen/types.ts";
+
+export interface WaitOptions {
+  timeoutMs: number;
+  signal?: AbortSignal;
+}
+
+export interface ScreenGeometry {
+  width: number;
+  height: number;
+  density: number;
+}
+
+export interface DeviceStatus {
+  udid: string;
+  online: boolean;
+  model: string;
+  api_level: number;
+  screen: ScreenGeometry;
+  foreground_package: string;
+  keyboard_open: boolean;
+  /** True when the device is the built-in simulated one. */
+  simulated?: boolean;
+}
+
+export interface TreeCapture {
+  /** The raw hierarchy XML exactly as the device printed it, trailer removed. */
+  xml: string;
+  screen: ScreenGeometry;
+  keyboard: KeyboardState;
+  foregroundPackage: string;
+}
+
+export interface DeviceObserver {
+  /** The udid this observer is bound to (resolved from ANDROID_UDID or the only online device). */
+  readonly udid: string;
+  status(options: WaitOptions): Promise<DeviceStatus>;
+  captureTree(options: WaitOptions): Promise<TreeCapture>;
+  /** Full-resolution PNG bytes from `screencap -p`. */
+  screenshot(options: WaitOptions): Promise<Uint8Array>;
+  listPackages(query: { filter?: string; includeSystem: boolean }, options: WaitOptions): Promise<string[]>;
+}

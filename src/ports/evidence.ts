@@ -1,0 +1,44 @@
+/**
+ * Port: the evidence store, the audit log and the device lock (SPEC §7).
+ * Evidence ids have exactly the form `YYYYMMDD-HHMMSS-ffffff-<tool>[-N].png`; paths are absolute.
+ */
+import type { ErrorCode } from "../../contracts/error_codes.ts";
+
+export interface EvidenceRef {
+  artifact_id: string;
+  path: string;
+  uri: string;
+}
+
+export interface EvidenceStore {
+  readonly directory: string;
+  /** Checks the PNG is decodable and not one flat colour, then writes it. Throws EVIDENCE_WRITE_FAILED. */
+  savePng(tool: string, png: Uint8Array): Promise<EvidenceRef>;
+  /** Resolves an `artifact://` id to its file; null for anything not of the issued form or outside the directory. */
+  resolve(id: string): Promise<{ path: string; bytes: Uint8Array } | null>;
+  listRecent(limit: number): Promise<EvidenceRef[]>;
+}
+
+export interface AuditRecord {
+  ts: string;
+  operation_id: string;
+  tool: string;
+  /** Arguments with typed text replaced by `{redacted_length: N}`. */
+  arguments: Record<string, unknown>;
+  outcome: "ok" | ErrorCode;
+  evidence_id: string | null;
+  duration_ms: number;
+}
+
+export interface AuditLog {
+  append(record: AuditRecord): Promise<void>;
+}
+
+export interface DeviceLease {
+  release(): Promise<void>;
+}
+
+export interface DeviceLock {
+  /** Acquires at once or throws EMULATOR_BUSY (no queue). Held across processes. */
+  acquire(udid: string, owner: { operationId: string; tool: string }): Promise<DeviceLease>;
+}

@@ -1,0 +1,54 @@
+/**
+ * The simulated device's state as the two fake servers see it. The fake adb server renders shell
+ * output from it; the fake UiAutomator2 server reads the hierarchy and sends user actions to it.
+ * Implemented by the scenario engine (src/sim/); actions are resolved by scenario transitions.
+ */
+
+export interface SimFaults {
+  /** adb shell/exec commands whose first word is listed never answer (e.g. ["uiautomator"]). */
+  hangCommands?: string[];
+  /** The device state `adb devices` reports. */
+  state?: "device" | "offline" | "unauthorized";
+  /** The device disappears after this many adb service requests. */
+  offlineAfterRequests?: number;
+  /** `uiautomator dump` fails with this error text ("null root node" | "could not get idle state"), `count` times. */
+  dumpError?: { kind: "null root node" | "could not get idle state"; count: number };
+  /** `screencap -p` returns a one-colour PNG. */
+  blankScreencap?: boolean;
+  /** The UiAutomator2 server answers HTTP 500 to every command. */
+  uia2Error500?: boolean;
+  /** The UiAutomator2 session dies after this many commands. */
+  uia2SessionDiesAfter?: number;
+}
+
+/** Attributes of a dump node as the XML carries them (`resource-id`, `text`, `content-desc`, `bounds`, ...). */
+export type NodeAttributes = Readonly<Record<string, string>>;
+
+export interface SimDevice {
+  readonly serial: string;
+  readonly model: string;
+  readonly apiLevel: number;
+  readonly width: number;
+  readonly height: number;
+  readonly density: number;
+  readonly faults: SimFaults;
+  /** The current screen as a uiautomator dump (`<hierarchy rotation="0"><node …>`). */
+  hierarchyXml(): string;
+  foregroundPackage(): string;
+  foregroundActivity(): string;
+  keyboard(): { open: boolean; top?: number };
+  installedPackages(): { name: string; system: boolean }[];
+  /** PNG of the current screen, drawn from node bounds (one colour when the fault is on). */
+  screenshotPng(): Uint8Array;
+
+  tap(node: NodeAttributes): void;
+  /** Replaces the text of an input node and re-renders the hierarchy. */
+  setText(node: NodeAttributes, text: string): void;
+  back(): void;
+  scroll(direction: "up" | "down"): void;
+  /** Brings a package to the foreground; false when it is not installed. */
+  launch(packageName: string): boolean;
+
+  /** Every adb command and UiAutomator2 action the device received, in order (for promise tests). */
+  readonly log: { source: "adb" | "uia2"; command: string }[];
+}
