@@ -38,8 +38,11 @@ export interface TreeCapture {
 }
 
 export interface DeviceObserver {
-  /** The udid this observer is bound to (resolved from ANDROID_UDID or the only online device). */
+  /** The udid this observer is bound to: ANDROID_UDID when set, else the last device resolved ("" before). */
   readonly udid: string;
+  /** Which device the next call will use: ANDROID_UDID (checked online), else the only online device.
+   * Call it before taking the device lock. Throws EMULATOR_UNAVAILABLE naming what adb lists. */
+  resolveUdid(options: WaitOptions): Promise<string>;
   status(options: WaitOptions): Promise<DeviceStatus>;
   captureTree(options: WaitOptions): Promise<TreeCapture>;
   /** Full-resolution PNG bytes from `screencap -p`. */

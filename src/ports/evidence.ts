@@ -42,3 +42,24 @@ export interface DeviceLock {
   /** Acquires at once or throws EMULATOR_BUSY (no queue). Held across processes. */
   acquire(udid: string, owner: { operationId: string; tool: string }): Promise<DeviceLease>;
 }
+
+/**
+ * Port: the few filesystem operations the evidence store, audit log and device lock need, so tests
+ * run the real code in temporary directories and nothing else touches the disk. Failures are thrown
+ * as the platform's errors (with `code`, e.g. "EEXIST", "ENOENT"); callers translate them.
+ */
+export interface FileSystem {
+  /** Creates the directory and its parents; no error when it exists. */
+  makeDirectory(path: string): Promise<void>;
+  /** Creates a new file with these bytes; throws an error with code "EEXIST" when it already exists. */
+  writeNewFile(path: string, bytes: Uint8Array | string): Promise<void>;
+  appendText(path: string, text: string): Promise<void>;
+  readBytes(path: string): Promise<Uint8Array>;
+  readText(path: string): Promise<string>;
+  /** The canonical absolute path (symlinks resolved). */
+  realPath(path: string): Promise<string>;
+  listNames(directory: string): Promise<string[]>;
+  removeFile(path: string): Promise<void>;
+  /** True when a file can be created in the directory (it is created when missing). */
+  isWritableDirectory(path: string): Promise<boolean>;
+}
