@@ -1,0 +1,57 @@
+/**
+ * The adb adapter: runs one command of the closed list (adb_commands.ts) through the injected
+ * ProcessRunner with an argument array, a timeout and an AbortSignal; `ADB_SERVER_SOCKET` is passed
+ * to the child. Results are data (`{argv, exitCode, stdout, stderr, durationMs, timedOut}`); it
+ * throws HarnessError only for adb missing, timeouts and device-level adb errors (adb_failure.ts).
+ */
+import type { ProcessResult, ProcessRunner } from "../../ports/process_runner.ts";
+import { checkSerial } from "./adb_arguments.ts";
+import type { AdbCommand } from "./adb_commands.ts";
+import { adbFailure } from "./adb_failure.ts";
+import type { AdbProgram } from "./adb_program.ts";
+
+export interface AdbRunOptions {
+  timeoutMs: number;
+  signal?: AbortSignal;
+  /** Required for device commands. */
+  serial?: string;
+}
+
+export interface AdbClient {
+  readonly program: AdbProgram;
+  run(command: AdbCommand, options: AdbRunOptions): Promise<ProcessResult>;
+  /** Runs and decodes stdout as UTF-8 (legacy shells merge stderr into it). */
+  text(command: AdbCommand, options: AdbRunOptions): Promise<string>;
+}
+
+export interface AdbClientOptions {
+  runner: ProcessRunner;
+  program: AdbProgram;
+  /** A remote adb server (`tcp:host:port`), passed to the child as ADB_SERVER_SOCKET. */
+  serverSocket?: string;
+  /** Largest stdout kept per command (a PNG or a big dump); default 64 MiB. */
+  maxOutputBytes?: number;
+}
+
+export function createAdbClient(options: AdbClientOptions): AdbClient {
+  const env = options.serverSocket === undefined ? undefined : { ADB_SERVER_SOCKET: options.serverSocket };
+  const run = async (command: AdbCommand, runOptions: AdbRunOptions): Promise<ProcessResult> => {
+    const args = command.device
+      ? ["-s", checkSerial(runOptions.serial ?? ""), ...command.args]
+      : [...command.args];
+    const result = await options.runner.run(options.program.program, args, {
+      timeoutMs: runOptions.timeoutMs,
+      ...(runOptions.signal === undefined ? {} : { signal: runOptions.signal }),
+      ...(env === undefined ? {} : { env }),
+      ...(options.maxOutputBytes === undefined ? {} : { maxOutputBytes: options.maxOutputBytes }),
+    });
+    const failure = adbFailure(result, command.name, options.program, runOptions.timeoutMs);
+    if (failure !== null) throw failure;
+    return result;
+  };
+  return {
+    program: options.program,
+    run,
+    text: async (command, runOptions) => (await run(command, runOptions)).stdout.toString("utf8"),
+  };
+}

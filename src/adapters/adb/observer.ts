@@ -1,0 +1,137 @@
+/**
+ * `createAdbObserver`: the DeviceObserver over adb (read-only; never an input or start command).
+ * Each call re-checks the device (ANDROID_UDID or the only online one), then reads: tree
+ * (capture_tree.ts), screen geometry (`wm size`/`wm density`, swapped for rotation 1/3), keyboard
+ * (`dumpsys input_method`, `dumpsys window InputMethod`), foreground package (`dumpsys window
+ * displays`, then `windows`, then `dumpsys activity activities`), model/API (getprop), screenshot
+ * (`exec-out screencap -p`) and packages (`pm list packages`). Throws only HarnessError.
+ */
+import { HarnessError } from "../../errors.ts";
+import type { Clock } from "../../ports/clock.ts";
+import type { DeviceObserver, DeviceStatus, ScreenGeometry, TreeCapture, WaitOptions } from "../../ports/device.ts";
+import type { KeyboardState } from "../../screen/types.ts";
+import type { AdbClient } from "./adb_client.ts";
+import { ADB_COMMANDS } from "./adb_commands.ts";
+import { dumpHierarchy } from "./capture_tree.ts";
+import { parseResumedActivity } from "./parse_activities.ts";
+import { foregroundPackageOf, parseImeWindow, parseWindowFocus } from "./parse_dumpsys_window.ts";
+import { parseGetpropValue } from "./parse_getprop.ts";
+import { parseInputShown } from "./parse_input_method.ts";
+import { parsePackageList } from "./parse_packages.ts";
+import { parseWmDensity, parseWmSize } from "./parse_wm.ts";
+import { selectDevice } from "./select_device.ts";
+
+export interface AdbObserverOptions {
+  adb: AdbClient;
+  clock: Clock;
+  /** ANDROID_UDID / --device; when absent the only online device is used. */
+  requestedUdid?: string;
+  /** Set for the built-in simulated device, reported by status(). */
+  simulated?: boolean;
+}
+
+interface Call {
+  serial: string;
+  deadline: number;
+  signal?: AbortSignal;
+}
+
+export function createAdbObserver(options: AdbObserverOptions): DeviceObserver {
+  const { adb, clock } = options;
+  let lastUdid = options.requestedUdid ?? "";
+
+  const begin = async (wait: WaitOptions): Promise<Call> => {
+    const deadline = clock.now() + wait.timeoutMs;
+    const device = await selectDevice(adb, options.requestedUdid, waitLeft(deadline, clock, wait.signal));
+    lastUdid = device.serial;
+    return { serial: device.serial, deadline, ...(wait.signal === undefined ? {} : { signal: wait.signal }) };
+  };
+  const text = (call: Call, command: Parameters<AdbClient["text"]>[0]) =>
+    adb.text(command, { serial: call.serial, ...waitLeft(call.deadline, clock, call.signal) });
+
+  const geometry = async (call: Call): Promise<ScreenGeometry> => {
+    const [sizeText, densityText] = await Promise.all([text(call, ADB_COMMANDS.wmSize()), text(call, ADB_COMMANDS.wmDensity())]);
+    const size = parseWmSize(sizeText);
+    let density = parseWmDensity(densityText)?.effective ?? 0;
+    if (density === 0) density = Number(parseGetpropValue(await text(call, ADB_COMMANDS.getprop("ro.sf.lcd_density")))) || 0;
+    return { width: size?.effective.width ?? 0, height: size?.effective.height ?? 0, density };
+  };
+
+  const keyboard = async (call: Call): Promise<KeyboardState> => {
+    const [imm, window] = await Promise.all([
+      text(call, ADB_COMMANDS.dumpsysInputMethod()),
+      text(call, ADB_COMMANDS.dumpsysWindowInputMethod()),
+    ]);
+    const ime = parseImeWindow(window);
+    const open = parseInputShown(imm) ?? ime?.visible ?? false;
+    return open && ime?.visible === true && ime.top !== undefined ? { open, top: ime.top } : { open };
+  };
+
+  const foreground = async (call: Call): Promise<string> => {
+    for (const command of [ADB_COMMANDS.dumpsysWindowDisplays(), ADB_COMMANDS.dumpsysWindowWindows()]) {
+      const pkg = foregroundPackageOf(parseWindowFocus(await text(call, command)));
+      if (pkg !== null) return pkg;
+    }
+    return parseResumedActivity(await text(call, ADB_COMMANDS.dumpsysActivities()))?.packageName ?? "";
+  };
+
+  return {
+    get udid() {
+      return lastUdid;
+    },
+    async resolveUdid(wait) {
+      return (await begin(wait)).serial;
+    },
+    async status(wait): Promise<DeviceStatus> {
+      const call = await begin(wait);
+      const [model, api, screen, foregroundPackage, keys] = await Promise.all([
+        text(call, ADB_COMMANDS.getprop("ro.product.model")).then(parseGetpropValue),
+        text(call, ADB_COMMANDS.getprop("ro.build.version.sdk")).then(parseGetpropValue),
+        geometry(call),
+        foreground(call),
+        keyboard(call),
+      ]);
+      const status: DeviceStatus = {
+        udid: call.serial, online: true, model, api_level: Number.parseInt(api, 10) || 0, screen,
+        foreground_package: foregroundPackage, keyboard_open: keys.open,
+      };
+      if (options.simulated === true) status.simulated = true;
+      return status;
+    },
+    async captureTree(wait): Promise<TreeCapture> {
+      const call = await begin(wait);
+      const xml = await dumpHierarchy(adb, clock, call);
+      const [screen, keys, foregroundPackage] = await Promise.all([geometry(call), keyboard(call), foreground(call)]);
+      return { xml, screen: orient(screen, xml), keyboard: keys, foregroundPackage };
+    },
+    async screenshot(wait): Promise<Uint8Array> {
+      const call = await begin(wait);
+      const result = await adb.run(ADB_COMMANDS.screencap(), { serial: call.serial, ...waitLeft(call.deadline, clock, call.signal) });
+      if (result.exitCode !== 0 || result.stdout.length === 0) {
+        throw new HarnessError("EVIDENCE_WRITE_FAILED",
+          `screencap returned no image (exit code ${result.exitCode}${result.stderr ? `: ${result.stderr.trim().slice(0, 160)}` : ""}); retry, and check the device screen is on.`);
+      }
+      return new Uint8Array(result.stdout.buffer, result.stdout.byteOffset, result.stdout.byteLength);
+    },
+    async listPackages(query, wait): Promise<string[]> {
+      const call = await begin(wait);
+      const names = parsePackageList(await text(call, ADB_COMMANDS.listPackages(query.includeSystem)));
+      const filter = query.filter?.toLowerCase();
+      return [...new Set(names)].filter((name) => filter === undefined || name.toLowerCase().includes(filter)).sort();
+    },
+  };
+}
+
+/** `wm size` reports the natural orientation; a dump taken at rotation 1 or 3 is turned a quarter. */
+function orient(screen: ScreenGeometry, xml: string): ScreenGeometry {
+  const rotation = /<hierarchy[^>]*\brotation="(\d)"/.exec(xml)?.[1];
+  return rotation === "1" || rotation === "3" ? { ...screen, width: screen.height, height: screen.width } : screen;
+}
+
+function waitLeft(deadline: number, clock: Clock, signal?: AbortSignal): { timeoutMs: number; signal?: AbortSignal } {
+  const timeoutMs = deadline - clock.now();
+  if (timeoutMs <= 0) {
+    throw new HarnessError("OPERATION_TIMEOUT", "The device did not answer before the time limit; retry, or raise ANDROID_MCP_ACTION_TIMEOUT.");
+  }
+  return signal === undefined ? { timeoutMs } : { timeoutMs, signal };
+}
