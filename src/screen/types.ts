@@ -1,7 +1,8 @@
 /**
  * The screen model's data: one node type for both dump flavours (uiautomator `<node>` and Appium
  * page source with class-name tags), the semantic selector, and the screen summary of SPEC §5.
- * Pure data, no behaviour.
+ * Pure data, no behaviour. Where the summary leaves a field out, the comment says what its absence
+ * means: the summary says each thing once (docs/screen-model.md lists every such rule).
  */
 
 export interface Bounds {
@@ -22,7 +23,7 @@ export interface UiNode {
   text: string;
   resourceId: string;
   contentDesc: string;
-  /** The `hint` attribute (API 26+ dumps); empty when absent. */
+  /** The `hint` attribute (API 26+ dumps); when an input shows its hint as text (`showing-hint`), that text. */
   hint: string;
   checkable: boolean;
   checked: boolean;
@@ -44,14 +45,17 @@ export interface UiTree {
   format: "uiautomator" | "appium";
   rotation: number;
   nodes: UiNode[];
+  /** Screen size when the dump states it (Appium's `<hierarchy width height>`), else null. */
+  declaredSize: { width: number; height: number } | null;
 }
 
 export type SelectorKey = "resource_id" | "text" | "content_desc" | "text_contains" | "input_hint";
 
-/** Exactly one key, optionally with `within` naming an ancestor by exactly one key. */
-export type Selector =
-  & Partial<Record<SelectorKey, string>>
-  & { within?: Partial<Record<SelectorKey, string>> };
+/** One key naming an element (or, inside `within`, an ancestor). */
+export type SelectorKeyValue = Partial<Record<SelectorKey, string>>;
+
+/** Exactly one key, optionally with `within` naming an ancestor by exactly one key (contracts/selector.ts). */
+export type Selector = SelectorKeyValue & { within?: SelectorKeyValue };
 
 export type Role = "button" | "input" | "toggle";
 
@@ -64,11 +68,15 @@ export interface SummaryBounds {
 
 export interface ActionEntry {
   selector: Selector;
-  label: string;
+  /** The human name. Absent when it equals the value of the selector's own key (it would say the same thing twice). */
+  label?: string;
   role: Role;
-  enabled: boolean;
+  /** Present (as false) only for a disabled element: absent means enabled. */
+  enabled?: false;
   bounds: SummaryBounds;
+  /** No key, alone or with a `within`, names this element uniquely; the selector is the best non-unique one. */
   ambiguous?: true;
+  /** The element lies entirely below the top of the open soft keyboard. */
   covered_by_keyboard?: true;
 }
 
@@ -86,6 +94,7 @@ export interface KeyboardState {
 
 export interface ScreenSummary {
   foreground_package: string;
+  /** Visible texts in reading order, once each, leaving out those an action already carries as its label or selector value. */
   texts: string[];
   actions: ActionEntry[];
   can_scroll: boolean;
@@ -97,8 +106,8 @@ export interface ScreenSummary {
 export interface ScreenContext {
   width: number;
   height: number;
-  /** Dots per inch as `wm density` prints it (160 = 1 dp per px). */
-  density: number;
+  /** Dots per inch as `wm density` prints it (160 = 1 dp per px). Absent or 0: unknown, so touch target sizes are not audited. */
+  density?: number;
   keyboard: KeyboardState;
   /** The focused app's package when known; otherwise derived from the tree. */
   foregroundPackage?: string;

@@ -1,0 +1,61 @@
+/**
+ * The arithmetic audit of SPEC §5: a target entirely off screen, a named actionable node of zero area,
+ * and a target smaller than 48 dp on both axes at the device's real density (not checked when the
+ * density is unknown). A target cut by the edge of its scroll container or of the screen is clipped,
+ * not small, and is not reported: the aim is zero false positives. Pure.
+ */
+import type { ChosenSelector } from "./choose_selector.ts";
+import { area, isActionableNode, isImeNode } from "./node_kinds.ts";
+import type { ScreenAnalysis } from "./screen_analysis.ts";
+import type { AuditIssue, Bounds, ScreenContext, Selector, UiNode } from "./types.ts";
+
+export const MIN_TOUCH_DP = 48;
+
+export function minimumTouchPx(density: number): number {
+  return Math.ceil((MIN_TOUCH_DP * density) / 160);
+}
+
+/** `chosen` holds the selector already chosen for each target (by root id). */
+export function auditScreen(analysis: ScreenAnalysis, context: ScreenContext, chosen: Map<number, ChosenSelector>): AuditIssue[] {
+  const { nodes } = analysis.tree;
+  const issues: AuditIssue[] = [];
+  const minimum = context.density !== undefined && context.density > 0 ? minimumTouchPx(context.density) : null;
+  for (const node of nodes) {
+    if (!node.visible || isImeNode(node) || !isActionableNode(node)) continue;
+    if (!analysis.onScreen[node.id]) {
+      const selector = zeroAreaSelector(node);
+      if (node.bounds !== null && area(node.bounds) === 0 && selector !== null) issues.push({ issue: "zero_area", selector });
+      continue;
+    }
+    const selection = chosen.get(node.id);
+    if (selection === undefined) continue; // merged into another target, or nameless
+    const b = node.bounds!;
+    const width = b.right - b.left;
+    const height = b.bottom - b.top;
+    if (b.right <= 0 || b.bottom <= 0 || b.left >= context.width || b.top >= context.height) {
+      issues.push({ issue: "off_screen", selector: selection.selector });
+    } else if (minimum !== null && width < minimum && height < minimum && !isClipped(node, nodes, context)) {
+      issues.push({ issue: "touch_target_too_small", selector: selection.selector, size_px: [width, height], minimum_px: minimum });
+    }
+  }
+  return issues;
+}
+
+/** The node touches an edge of the screen or of a scrolling ancestor: what shows may be a cut-off part. */
+function isClipped(node: UiNode, nodes: UiNode[], context: ScreenContext): boolean {
+  const b = node.bounds!;
+  const frames: Bounds[] = [{ left: 0, top: 0, right: context.width, bottom: context.height }];
+  for (let at = node.parent; at !== null; at = nodes[at]!.parent) {
+    const ancestor = nodes[at]!;
+    if (ancestor.scrollable && ancestor.bounds !== null) frames.push(ancestor.bounds);
+  }
+  return frames.some((f) => b.left <= f.left || b.top <= f.top || b.right >= f.right || b.bottom >= f.bottom);
+}
+
+/** A zero-area node cannot be matched (it is not on screen), so it is named by its own first key. */
+function zeroAreaSelector(node: UiNode): Selector | null {
+  if (node.resourceId !== "") return { resource_id: node.resourceId };
+  if (node.text.trim() !== "") return { text: node.text };
+  if (node.contentDesc.trim() !== "") return { content_desc: node.contentDesc };
+  return null;
+}

@@ -1,0 +1,82 @@
+/**
+ * Picks the selector the summary offers for one element: the most stable key that names it uniquely
+ * (resource_id, then text, content_desc, input_hint; the element's own values before its members'),
+ * else that key with a `within` naming a unique ancestor by its own key (nearest first), else the best
+ * key marked ambiguous. Uniqueness is decided by the locator's own matching, so every offered
+ * selector resolves back to its element.
+ */
+import { isAcceptableSelectorValue } from "../../contracts/selector.ts";
+import type { Entity, ScreenAnalysis } from "./screen_analysis.ts";
+import { matchInAnalysis, rawMatches } from "./selector_match.ts";
+import type { Selector, SelectorKey, SelectorKeyValue, UiNode } from "./types.ts";
+
+type OfferedKey = Exclude<SelectorKey, "text_contains">;
+const KEY_ORDER: readonly OfferedKey[] = ["resource_id", "text", "content_desc", "input_hint"];
+const WITHIN_KEY_ORDER: readonly OfferedKey[] = ["resource_id", "content_desc", "text"];
+
+export interface ChosenSelector {
+  selector: Selector;
+  ambiguous: boolean;
+}
+
+/** Null when the element carries no key at all (nothing to name it by). */
+export function chooseSelector(analysis: ScreenAnalysis, entity: Entity): ChosenSelector | null {
+  const candidates = candidateKeys(analysis, entity);
+  if (candidates.length === 0) return null;
+  for (const candidate of candidates) {
+    if (namesOnly(analysis, candidate, entity.root)) return { selector: candidate, ambiguous: false };
+  }
+  for (const candidate of candidates) {
+    const within = separatingWithin(analysis, candidate, entity.root);
+    if (within !== null) return { selector: { ...candidate, within }, ambiguous: false };
+  }
+  return { selector: candidates[0]!, ambiguous: true };
+}
+
+/** A `within` (own key of a strict ancestor that names only that ancestor) under which `selector` names only `root`. */
+export function separatingWithin(analysis: ScreenAnalysis, selector: Selector, root: number): SelectorKeyValue | null {
+  const { nodes } = analysis.tree;
+  for (let at = nodes[root]!.parent; at !== null; at = nodes[at]!.parent) {
+    if (!analysis.onScreen[at]) continue;
+    for (const within of ownKeys(nodes[at]!, WITHIN_KEY_ORDER)) {
+      const [key, value] = Object.entries(within)[0] as [OfferedKey, string];
+      const named = rawMatches(analysis, key, value, "exact");
+      if (named.length !== 1 || named[0] !== at) continue;
+      if (namesOnly(analysis, { ...selector, within }, root)) return within;
+    }
+  }
+  return null;
+}
+
+function namesOnly(analysis: ScreenAnalysis, selector: Selector, root: number): boolean {
+  const match = matchInAnalysis(analysis, selector);
+  return match.entities.length === 1 && match.entities[0] === root;
+}
+
+/** Every single-key selector that matches some member of the element, in preference order, each once. */
+export function candidateKeys(analysis: ScreenAnalysis, entity: Entity): SelectorKeyValue[] {
+  const out: SelectorKeyValue[] = [];
+  const seen = new Set<string>();
+  for (const key of KEY_ORDER) {
+    for (const id of entity.members) {
+      for (const candidate of ownKeys(analysis.tree.nodes[id]!, [key])) {
+        const signature = JSON.stringify(candidate);
+        if (!seen.has(signature)) {
+          seen.add(signature);
+          out.push(candidate);
+        }
+      }
+    }
+  }
+  return out;
+}
+
+function ownKeys(node: UiNode, order: readonly OfferedKey[]): SelectorKeyValue[] {
+  const values: Record<OfferedKey, string> = {
+    resource_id: node.resourceId,
+    text: node.text,
+    content_desc: node.contentDesc,
+    input_hint: node.hint,
+  };
+  return order.filter((key) => isAcceptableSelectorValue(values[key])).map((key) => ({ [key]: values[key] }));
+}

@@ -1,0 +1,14 @@
+/**
+ * The screen model's public face (pure functions, no I/O): parse a dump, summarize it, validate a
+ * selector, locate an element, render the summary as text, and read size/keyboard from a dump offline.
+ * Other folders import from here, never from the files behind it.
+ */
+export { MAX_DUMP_BYTES, parseDump } from "./parse_dump.ts";
+export { summarize } from "./summarize.ts";
+export { validateSelector } from "./validate_selector.ts";
+export { type Candidate, findElement, type FindResult, locate, type LocatedElement } from "./locate.ts";
+export { renderSummaryText } from "./render_text.ts";
+export { keyboardInDump, screenSizeOf } from "./screen_geometry.ts";
+export { summaryFromXml, type ScreenReadingInput } from "./summary_from_xml.ts";
+export { MIN_TOUCH_DP, minimumTouchPx } from "./audit.ts";
+export type * from "./types.ts";

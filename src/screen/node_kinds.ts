@@ -1,0 +1,57 @@
+/**
+ * Small, pure questions about one node: is it part of the soft keyboard, is it a text input, can it be
+ * seen and touched, what readable name does it carry. The summary and the locator both ask these, so
+ * they agree on what exists on the screen.
+ */
+import type { Bounds, UiNode } from "./types.ts";
+
+/** Packages of soft keyboards (Gboard, Samsung Honeyboard, SwiftKey, Sogou, Baidu, iFlytek …). */
+const IME_PACKAGE = /inputmethod|honeyboard|swiftkey|keyboard|\.input$|\.ime$/i;
+const INPUT_CLASS = /EditText|AutoCompleteTextView|SearchAutoComplete|TextField|TextInput/;
+/** Characters of the Unicode private-use areas: icon-font glyphs, not words. */
+const PRIVATE_USE_ONLY = /^[\s\uE000-\uF8FF\u{F0000}-\u{FFFFD}\u{100000}-\u{10FFFD}]*$/u;
+
+export function isImeNode(node: UiNode): boolean {
+  return IME_PACKAGE.test(node.packageName);
+}
+
+export function isInputNode(node: UiNode): boolean {
+  return INPUT_CLASS.test(node.className);
+}
+
+export function area(bounds: Bounds | null): number {
+  if (bounds === null) return 0;
+  return Math.max(0, bounds.right - bounds.left) * Math.max(0, bounds.bottom - bounds.top);
+}
+
+/** Visible to the user: not hidden by the dump, has area, and is not the keyboard itself. */
+export function isOnScreenNode(node: UiNode): boolean {
+  return node.visible && area(node.bounds) > 0 && !isImeNode(node);
+}
+
+/** Something a user acts on: clickable, checkable or a text input. Scrollable containers never are. */
+export function isActionableNode(node: UiNode): boolean {
+  return !node.scrollable && (node.clickable || node.checkable || isInputNode(node));
+}
+
+/** A string a person can read: not blank, not only icon-font glyphs. */
+export function isReadable(value: string): boolean {
+  return !PRIVATE_USE_ONLY.test(value);
+}
+
+/** First non-blank line, trimmed (Flutter merges a widget's texts into one content-desc with newlines). */
+export function firstLine(value: string): string {
+  for (const line of value.split("\n")) {
+    const trimmed = line.trim();
+    if (trimmed !== "") return trimmed;
+  }
+  return "";
+}
+
+/** The node's own name, for labels: hint first for inputs, otherwise text then content-desc. */
+export function ownName(node: UiNode): string {
+  const order = isInputNode(node)
+    ? [node.hint, node.contentDesc, node.text]
+    : [node.text, node.contentDesc, node.hint];
+  return order.find((value) => value.trim() !== "" && isReadable(value)) ?? "";
+}

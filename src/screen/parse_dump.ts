@@ -1,0 +1,134 @@
+/**
+ * XML → UiTree. Reads uiautomator dumps (`<hierarchy><node …>`) and Appium UiAutomator2 page sources
+ * (class names as tags) into one node list in document order, with parsed bounds. Tolerates the
+ * `UI hierchary dumped to: /dev/tty` trailer. Empty, non-XML, truncated or oversized (> 50 MB) input
+ * throws HarnessError UI_TREE_UNAVAILABLE with the reason; nothing else is ever thrown.
+ */
+import { XMLParser, XMLValidator } from "fast-xml-parser";
+import { HarnessError } from "../errors.ts";
+import type { Bounds, UiNode, UiTree } from "./types.ts";
+
+export const MAX_DUMP_BYTES = 50 * 1024 * 1024;
+
+type Attributes = Record<string, string>;
+/** fast-xml-parser's preserveOrder shape: `{tag: children[], ":@"?: attributes}`. */
+type OrderedElement = Record<string, unknown> & { ":@"?: Attributes };
+
+const ROOT = "hierarchy";
+const BOUNDS = /^\[(-?\d+),(-?\d+)\]\[(-?\d+),(-?\d+)\]$/;
+
+export function parseDump(xml: string): UiTree {
+  const body = checkedBody(xml);
+  try {
+    return toTree(newParser().parse(body) as OrderedElement[]);
+  } catch (error) {
+    if (error instanceof HarnessError) throw error;
+    throw unavailable(`the XML could not be read (${(error as Error)?.message ?? String(error)})`);
+  }
+}
+
+function toTree(document: OrderedElement[]): UiTree {
+  const root = document.find((element) => tagOf(element) === ROOT);
+  if (root === undefined) throw unavailable(`there is no <${ROOT}> root element`);
+  const rootAttributes = root[":@"] ?? {};
+  const nodes: UiNode[] = [];
+  let sawNodeTag = false;
+  const walk = (elements: OrderedElement[], parent: UiNode | null, depth: number) => {
+    for (const element of elements) {
+      const tag = tagOf(element);
+      if (tag === undefined || tag.startsWith("#") || tag.startsWith("?")) continue;
+      if (tag === "node") sawNodeTag = true;
+      const node = toNode(nodes.length, tag, element[":@"] ?? {}, parent, depth);
+      nodes.push(node);
+      parent?.children.push(node.id);
+      walk(element[tag] as OrderedElement[], node, depth + 1);
+    }
+  };
+  walk(root[ROOT] as OrderedElement[], null, 0);
+  if (nodes.length === 0) throw unavailable(`the <${ROOT}> element is empty (the screen may be locked or still loading)`);
+  const width = Number(rootAttributes["width"]);
+  const height = Number(rootAttributes["height"]);
+  return {
+    format: sawNodeTag ? "uiautomator" : "appium",
+    rotation: Number(rootAttributes["rotation"] ?? 0) || 0,
+    nodes,
+    declaredSize: width > 0 && height > 0 ? { width, height } : null,
+  };
+}
+
+/** The XML without the dump trailer, after the checks that need no parsing. */
+function checkedBody(xml: string): string {
+  if (typeof xml !== "string") throw unavailable("the dump is not text");
+  if (xml.length > MAX_DUMP_BYTES || (xml.length * 3 > MAX_DUMP_BYTES && new TextEncoder().encode(xml).length > MAX_DUMP_BYTES)) {
+    throw unavailable(`the dump is larger than ${MAX_DUMP_BYTES / 1024 / 1024} MB`);
+  }
+  const trimmed = xml.trim();
+  if (trimmed === "") throw unavailable("the dump is empty");
+  if (!trimmed.startsWith("<")) throw unavailable(`the dump is not XML (it starts with ${JSON.stringify(trimmed.slice(0, 40))})`);
+  const end = trimmed.lastIndexOf(`</${ROOT}>`);
+  if (end === -1) throw unavailable(`the dump is truncated or not a hierarchy (no closing </${ROOT}>)`);
+  const body = trimmed.slice(0, end + ROOT.length + 3);
+  const verdict = XMLValidator.validate(body);
+  if (verdict !== true) throw unavailable(`the XML is malformed at line ${verdict.err.line}: ${verdict.err.msg}`);
+  return body;
+}
+
+function newParser(): XMLParser {
+  return new XMLParser({
+    preserveOrder: true,
+    ignoreAttributes: false,
+    attributeNamePrefix: "",
+    parseAttributeValue: false,
+    parseTagValue: false,
+    trimValues: false,
+    htmlEntities: true,
+    processEntities: true,
+  });
+}
+
+function tagOf(element: OrderedElement): string | undefined {
+  return Object.keys(element).find((key) => key !== ":@");
+}
+
+function toNode(id: number, tag: string, a: Attributes, parent: UiNode | null, depth: number): UiNode {
+  const text = a["text"] ?? "";
+  const showingHint = a["showing-hint"] === "true";
+  return {
+    id,
+    parent: parent?.id ?? null,
+    children: [],
+    depth,
+    className: a["class"] ?? (tag === "node" ? "" : tag),
+    packageName: a["package"] ?? "",
+    text,
+    resourceId: a["resource-id"] ?? "",
+    contentDesc: a["content-desc"] ?? "",
+    hint: a["hint"] || (showingHint ? text : ""),
+    checkable: a["checkable"] === "true",
+    checked: a["checked"] === "true",
+    clickable: a["clickable"] === "true",
+    longClickable: a["long-clickable"] === "true",
+    enabled: a["enabled"] !== "false",
+    focusable: a["focusable"] === "true",
+    focused: a["focused"] === "true",
+    scrollable: a["scrollable"] === "true",
+    selected: a["selected"] === "true",
+    password: a["password"] === "true",
+    visible: a["visible-to-user"] !== "false" && a["displayed"] !== "false",
+    bounds: parseBounds(a["bounds"]),
+  };
+}
+
+export function parseBounds(value: string | undefined): Bounds | null {
+  const match = value === undefined ? null : BOUNDS.exec(value);
+  if (match === null) return null;
+  return { left: Number(match[1]), top: Number(match[2]), right: Number(match[3]), bottom: Number(match[4]) };
+}
+
+function unavailable(reason: string): HarnessError {
+  return new HarnessError(
+    "UI_TREE_UNAVAILABLE",
+    `Cannot read the screen hierarchy: ${reason}. Take a new dump (the screen may have been changing) and try again.`,
+    { reason },
+  );
+}

@@ -1,0 +1,45 @@
+/**
+ * ScreenSummary → the compact line form of `tree --text`, for people and models: a header line, the
+ * texts, then one line per action carrying its selector as JSON (copyable into `ui_tap` as is), then
+ * one line per issue. Says nothing the summary does not say. Pure.
+ */
+import type { ActionEntry, AuditIssue, ScreenSummary } from "./types.ts";
+
+export function renderSummaryText(summary: ScreenSummary): string {
+  const header = [
+    `screen ${summary.foreground_package || "(unknown package)"}`,
+    summary.can_scroll ? "scrollable" : "not scrollable",
+    summary.keyboard.open
+      ? `keyboard open${summary.keyboard.top === undefined ? "" : ` from y=${summary.keyboard.top}`}`
+      : "keyboard closed",
+  ].join(" · ");
+  const lines = [header];
+  if (summary.texts.length > 0) lines.push(`texts: ${summary.texts.map((t) => JSON.stringify(t)).join(" · ")}`);
+  lines.push(`actions (${summary.actions.length}):`);
+  for (const action of summary.actions) lines.push(actionLine(action));
+  if (summary.issues.length > 0) {
+    lines.push(`issues (${summary.issues.length}):`);
+    for (const issue of summary.issues) lines.push(issueLine(issue));
+  }
+  return lines.join("\n") + "\n";
+}
+
+function actionLine(action: ActionEntry): string {
+  const b = action.bounds;
+  const flags = [
+    action.enabled === false ? "disabled" : "",
+    action.ambiguous ? "AMBIGUOUS" : "",
+    action.covered_by_keyboard ? "under-keyboard" : "",
+  ].filter((flag) => flag !== "");
+  return [
+    `  ${action.role.padEnd(6)} ${JSON.stringify(action.selector)}`,
+    action.label === undefined ? "" : ` ${JSON.stringify(action.label)}`,
+    flags.length === 0 ? "" : ` [${flags.join(", ")}]`,
+    ` @${b.left},${b.top} ${b.width}x${b.height}`,
+  ].join("");
+}
+
+function issueLine(issue: AuditIssue): string {
+  const size = issue.size_px === undefined ? "" : ` ${issue.size_px[0]}x${issue.size_px[1]}px < ${issue.minimum_px}px`;
+  return `  ${issue.issue} ${JSON.stringify(issue.selector)}${size}`;
+}

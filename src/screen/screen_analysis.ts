@@ -1,0 +1,131 @@
+/**
+ * Groups the nodes of one tree into the elements a user sees and acts on ("entities"). Every on-screen
+ * node belongs to the nearest actionable node around it; nested actionable nodes that are one target
+ * (a switch inside its row, an icon with its container's name, a container's only button) are merged
+ * into the outer one. A node with no actionable ancestor is its own plain entity. Computed once per
+ * tree (cached); the summary and the locator share it, which is what makes the round-trip law hold.
+ */
+import { firstLine, isActionableNode, isInputNode, isOnScreenNode, isReadable, ownName } from "./node_kinds.ts";
+import type { Role, UiNode, UiTree } from "./types.ts";
+
+export interface Entity {
+  /** The node that stands for the element (a target's outermost actionable node, or a plain node). */
+  root: number;
+  /** True when the element can be acted on (listed in `actions`). */
+  target: boolean;
+  /** On-screen nodes belonging to it, root first, in document order. */
+  members: number[];
+  /** Readable name: the root's own name, else the first readable name among its members. */
+  label: string;
+  role: Role;
+}
+
+export interface ScreenAnalysis {
+  tree: UiTree;
+  /** For each node id: true when it is visible, has area and is not the keyboard. */
+  onScreen: boolean[];
+  /** For each node id: the root id of its entity, or -1 when the node is not on screen. */
+  entityOf: number[];
+  /** Entities by root id. */
+  entities: Map<number, Entity>;
+  /** Targets in document order. */
+  targets: Entity[];
+}
+
+const cache = new WeakMap<UiTree, ScreenAnalysis>();
+
+export function analyzeScreen(tree: UiTree): ScreenAnalysis {
+  let analysis = cache.get(tree);
+  if (analysis === undefined) {
+    analysis = buildAnalysis(tree);
+    cache.set(tree, analysis);
+  }
+  return analysis;
+}
+
+function buildAnalysis(tree: UiTree): ScreenAnalysis {
+  const { nodes } = tree;
+  const onScreen = nodes.map(isOnScreenNode);
+  const actionable = nodes.map((node, id) => onScreen[id]! && isActionableNode(node));
+  // Nearest actionable ancestor of every node (document order guarantees parents come first).
+  const enclosing = new Array<number>(nodes.length).fill(-1);
+  for (const node of nodes) {
+    if (node.parent === null) continue;
+    enclosing[node.id] = actionable[node.parent] ? node.parent : enclosing[node.parent]!;
+  }
+  const directTargets = new Map<number, number[]>();
+  for (const node of nodes) {
+    const outer = enclosing[node.id]!;
+    if (!actionable[node.id] || outer === -1) continue;
+    const list = directTargets.get(outer) ?? [];
+    list.push(node.id);
+    directTargets.set(outer, list);
+  }
+  // mergedInto[t] = the actionable node t is one target with, or t itself.
+  const mergedInto = nodes.map((node) => node.id);
+  for (const [outer, inner] of directTargets) {
+    for (const id of inner) {
+      if (isOneTarget(nodes[outer]!, nodes[id]!, inner.length)) mergedInto[id] = outer;
+    }
+  }
+  const rootOf = (id: number): number => {
+    let at = id;
+    while (mergedInto[at] !== at) at = mergedInto[at]!;
+    return at;
+  };
+  const entityOf = nodes.map((node) => {
+    if (!onScreen[node.id]) return -1;
+    const holder = actionable[node.id] ? node.id : enclosing[node.id]!;
+    return holder === -1 ? node.id : rootOf(holder);
+  });
+  const entities = new Map<number, Entity>();
+  for (const node of nodes) {
+    const root = entityOf[node.id]!;
+    if (root === -1) continue;
+    let entity = entities.get(root);
+    if (entity === undefined) {
+      entity = { root, target: actionable[root]!, members: [], label: "", role: "button" };
+      entities.set(root, entity);
+    }
+    entity.members.push(node.id);
+  }
+  for (const entity of entities.values()) {
+    entity.label = labelOf(entity, nodes);
+    entity.role = roleOf(entity, nodes);
+  }
+  const targets = [...entities.values()].filter((entity) => entity.target).sort((a, b) => a.root - b.root);
+  return { tree, onScreen, entityOf, entities, targets };
+}
+
+/** Whether an actionable node inside another actionable node is the same target as its container. */
+function isOneTarget(outer: UiNode, inner: UiNode, siblings: number): boolean {
+  if (isInputNode(inner)) return false;
+  if (inner.checkable && !inner.clickable) return true; // a switch or checkbox drawn inside its row
+  const outerName = ownName(outer);
+  if (outerName !== "") return outerName === ownName(inner);
+  return siblings === 1; // a nameless container around one button
+}
+
+function labelOf(entity: Entity, nodes: UiNode[]): string {
+  for (const id of entity.members) {
+    const name = ownName(nodes[id]!);
+    if (name !== "") return firstLine(name);
+  }
+  return "";
+}
+
+function roleOf(entity: Entity, nodes: UiNode[]): Role {
+  const root = nodes[entity.root]!;
+  if (isInputNode(root)) return "input";
+  if (entity.target && entity.members.some((id) => nodes[id]!.checkable)) return "toggle";
+  return "button";
+}
+
+/** Every readable string a node shows (text, then content-desc when different). */
+export function shownStrings(node: UiNode): string[] {
+  const out: string[] = [];
+  for (const value of [node.text, node.contentDesc]) {
+    if (value.trim() !== "" && isReadable(value) && !out.includes(value)) out.push(value);
+  }
+  return out;
+}

@@ -1,0 +1,122 @@
+/**
+ * Selector + tree → the distinct elements it names. Only on-screen nodes match. Exact matches win: the
+ * partial tier is tried only when nothing matches exactly. A matching node stands for its entity (the
+ * text inside a row names the row), so several matches inside one element count once. `within`
+ * keeps matches that lie strictly inside a node the `within` key names. Pure; never throws.
+ */
+import { analyzeScreen, type ScreenAnalysis } from "./screen_analysis.ts";
+import type { Selector, SelectorKey, SelectorKeyValue, UiNode, UiTree } from "./types.ts";
+
+export const SELECTOR_KEYS: readonly SelectorKey[] = ["resource_id", "text", "content_desc", "text_contains", "input_hint"];
+
+export interface SelectorMatch {
+  tier: "exact" | "partial" | "none";
+  /** Entity root ids, in document order, each once. */
+  entities: number[];
+}
+
+export function matchSelector(tree: UiTree, selector: Selector): SelectorMatch {
+  return matchInAnalysis(analyzeScreen(tree), selector);
+}
+
+export function matchInAnalysis(analysis: ScreenAnalysis, selector: Selector): SelectorMatch {
+  const [key, value] = keyOf(selector);
+  const scopes = selector.within === undefined ? null : scopeRoots(analysis, selector.within);
+  const inScope = (id: number) => scopes === null || hasAncestorIn(analysis.tree.nodes, id, scopes);
+  for (const tier of ["exact", "partial"] as const) {
+    const raw = rawMatches(analysis, key, value, tier).filter(inScope);
+    if (raw.length > 0) {
+      const entities = [...new Set(raw.map((id) => analysis.entityOf[id]!))].sort((a, b) => a - b);
+      return { tier, entities };
+    }
+  }
+  return { tier: "none", entities: [] };
+}
+
+/** The single key of a validated selector (or of a `within`). */
+export function keyOf(selector: SelectorKeyValue): [SelectorKey, string] {
+  for (const key of SELECTOR_KEYS) {
+    const value = selector[key];
+    if (value !== undefined) return [key, value];
+  }
+  throw new TypeError("selector without a key; validate it with validateSelector first");
+}
+
+/** On-screen nodes matching one key (the raw nodes, before grouping into entities). */
+export function rawMatches(analysis: ScreenAnalysis, key: SelectorKey, value: string, tier: "exact" | "partial"): number[] {
+  const index = exactIndex(analysis);
+  if (tier === "exact") {
+    if (key === "text_contains") return unionSorted(index.text.get(value), index.content_desc.get(value));
+    return index[key].get(value) ?? [];
+  }
+  const wanted = normalize(value);
+  const test = partialTest(key, value, wanted);
+  const out: number[] = [];
+  for (const node of analysis.tree.nodes) {
+    if (analysis.onScreen[node.id] && test(node)) out.push(node.id);
+  }
+  return out;
+}
+
+function partialTest(key: SelectorKey, value: string, wanted: string): (node: UiNode) => boolean {
+  const sameWords = (actual: string) =>
+    actual !== "" && (normalize(actual) === wanted || actual.split("\n").some((line) => normalize(line) === wanted));
+  switch (key) {
+    case "text":
+      return (node) => sameWords(node.text);
+    case "content_desc":
+      return (node) => sameWords(node.contentDesc);
+    case "input_hint":
+      return (node) => sameWords(node.hint);
+    case "resource_id":
+      return (node) => node.resourceId !== "" && (node.resourceId.endsWith(`:id/${value}`) || node.resourceId.endsWith(`/${value}`));
+    case "text_contains":
+      return (node) => normalize(node.text).includes(wanted) || normalize(node.contentDesc).includes(wanted);
+  }
+}
+
+function normalize(value: string): string {
+  return value.replace(/\s+/g, " ").trim().toLowerCase();
+}
+
+/** Nodes whose descendants a `within` admits: every on-screen node its key names (exact, else partial). */
+function scopeRoots(analysis: ScreenAnalysis, within: SelectorKeyValue): Set<number> {
+  const [key, value] = keyOf(within);
+  const exact = rawMatches(analysis, key, value, "exact");
+  return new Set(exact.length > 0 ? exact : rawMatches(analysis, key, value, "partial"));
+}
+
+function hasAncestorIn(nodes: UiNode[], id: number, roots: Set<number>): boolean {
+  for (let at = nodes[id]!.parent; at !== null; at = nodes[at]!.parent) {
+    if (roots.has(at)) return true;
+  }
+  return false;
+}
+
+type ExactIndex = Record<Exclude<SelectorKey, "text_contains">, Map<string, number[]>>;
+const indexes = new WeakMap<ScreenAnalysis, ExactIndex>();
+
+function exactIndex(analysis: ScreenAnalysis): ExactIndex {
+  let index = indexes.get(analysis);
+  if (index !== undefined) return index;
+  index = { resource_id: new Map(), text: new Map(), content_desc: new Map(), input_hint: new Map() };
+  const add = (map: Map<string, number[]>, value: string, id: number) => {
+    if (value === "") return;
+    const list = map.get(value);
+    if (list === undefined) map.set(value, [id]);
+    else list.push(id);
+  };
+  for (const node of analysis.tree.nodes) {
+    if (!analysis.onScreen[node.id]) continue;
+    add(index.resource_id, node.resourceId, node.id);
+    add(index.text, node.text, node.id);
+    add(index.content_desc, node.contentDesc, node.id);
+    add(index.input_hint, node.hint, node.id);
+  }
+  indexes.set(analysis, index);
+  return index;
+}
+
+function unionSorted(a: number[] | undefined, b: number[] | undefined): number[] {
+  return [...new Set([...(a ?? []), ...(b ?? [])])].sort((x, y) => x - y);
+}

@@ -1,0 +1,102 @@
+/**
+ * UiTree + ScreenContext → ScreenSummary (SPEC §5): the screen in the vocabulary the tools accept.
+ * Every target (clickable, checkable or input; scrollables never) with a name becomes one action whose
+ * selector resolves back to it through the locator; texts are the visible strings not already said by
+ * an action. Each thing is said once (see docs/screen-model.md for the omission rules). Pure.
+ */
+import { auditScreen } from "./audit.ts";
+import { chooseSelector, type ChosenSelector } from "./choose_selector.ts";
+import { isImeNode } from "./node_kinds.ts";
+import { analyzeScreen, type ScreenAnalysis, shownStrings } from "./screen_analysis.ts";
+import { keyOf } from "./selector_match.ts";
+import type { ActionEntry, ScreenContext, ScreenSummary, UiTree } from "./types.ts";
+
+const SYSTEM_UI = "com.android.systemui";
+
+export function summarize(tree: UiTree, context: ScreenContext): ScreenSummary {
+  const analysis = analyzeScreen(tree);
+  const chosen = new Map<number, ChosenSelector>();
+  const actions: ActionEntry[] = [];
+  for (const target of analysis.targets) {
+    const choice = chooseSelector(analysis, target);
+    if (choice === null) continue; // nothing names it; the contract never offers coordinates
+    chosen.set(target.root, choice);
+    actions.push(toAction(analysis, target.root, target.label, target.role, choice, context));
+  }
+  return {
+    foreground_package: context.foregroundPackage ?? foregroundPackageOf(tree),
+    texts: remainingTexts(analysis, actions),
+    actions,
+    can_scroll: tree.nodes.some((node) => node.scrollable && analysis.onScreen[node.id]),
+    keyboard: context.keyboard.open ? { ...context.keyboard } : { open: false },
+    issues: auditScreen(analysis, context, chosen),
+  };
+}
+
+function toAction(
+  analysis: ScreenAnalysis,
+  root: number,
+  label: string,
+  role: ActionEntry["role"],
+  choice: ChosenSelector,
+  context: ScreenContext,
+): ActionEntry {
+  const node = analysis.tree.nodes[root]!;
+  const b = node.bounds!;
+  const entry: ActionEntry = {
+    selector: choice.selector,
+    role,
+    bounds: { left: b.left, top: b.top, width: b.right - b.left, height: b.bottom - b.top },
+  };
+  const [, value] = keyOf(choice.selector);
+  if (label !== "" && label !== value) entry.label = label;
+  if (!node.enabled) entry.enabled = false;
+  if (choice.ambiguous) entry.ambiguous = true;
+  const keyboardTop = context.keyboard.open ? context.keyboard.top : undefined;
+  if (keyboardTop !== undefined && b.top >= keyboardTop) entry.covered_by_keyboard = true;
+  // Keep the documented key order: selector, label, role, enabled, bounds, flags.
+  return {
+    selector: entry.selector,
+    ...(entry.label === undefined ? {} : { label: entry.label }),
+    role: entry.role,
+    ...(entry.enabled === undefined ? {} : { enabled: entry.enabled }),
+    bounds: entry.bounds,
+    ...(entry.ambiguous === undefined ? {} : { ambiguous: entry.ambiguous }),
+    ...(entry.covered_by_keyboard === undefined ? {} : { covered_by_keyboard: entry.covered_by_keyboard }),
+  };
+}
+
+/** Visible strings in document order, once each, minus those an action already carries. */
+function remainingTexts(analysis: ScreenAnalysis, actions: ActionEntry[]): string[] {
+  const said = new Set<string>();
+  for (const action of actions) {
+    said.add(keyOf(action.selector)[1]);
+    if (action.label !== undefined) said.add(action.label);
+  }
+  const texts: string[] = [];
+  const seen = new Set<string>();
+  for (const node of analysis.tree.nodes) {
+    if (!analysis.onScreen[node.id]) continue;
+    for (const value of shownStrings(node)) {
+      if (said.has(value) || seen.has(value)) continue;
+      seen.add(value);
+      texts.push(value);
+    }
+  }
+  return texts;
+}
+
+/** The package owning most on-screen nodes, not counting the status bar and the keyboard. */
+export function foregroundPackageOf(tree: UiTree): string {
+  const counts = new Map<string, number>();
+  for (const node of tree.nodes) {
+    if (node.packageName === "" || node.packageName === SYSTEM_UI || isImeNode(node)) continue;
+    counts.set(node.packageName, (counts.get(node.packageName) ?? 0) + 1);
+  }
+  let best = "";
+  let most = 0;
+  for (const [name, count] of counts) {
+    if (count > most) [best, most] = [name, count];
+  }
+  return best !== "" ? best : tree.nodes.some((node) => node.packageName === SYSTEM_UI) ? SYSTEM_UI : "";
+}
