@@ -1,0 +1,65 @@
+/**
+ * Session commands about the whole device: page source, screenshot (the device's PNG as base64),
+ * back, activate app, window size, and the device-side calls the real Appium UiAutomator2 driver
+ * makes (pixel_ratio, system_bars, display_density, device info, press_keycode, settings).
+ */
+import { Buffer } from "node:buffer";
+import type { SessionCommand, SessionRoute } from "./command.ts";
+import { stringArg } from "./command.ts";
+import { w3cError } from "./w3c_error.ts";
+
+const KEYCODE_BACK = 4;
+
+function statusBarHeight(c: SessionCommand): number {
+  return Math.round(24 * c.device.density / 160);
+}
+
+function activate(c: SessionCommand): null {
+  const appId = typeof c.body["appId"] === "string" ? c.body["appId"] : stringArg(c.body, "bundleId");
+  if (!c.device.launch(appId)) {
+    throw w3cError("unknown error", `An unknown server-side error occurred while processing the command. Original error: ` +
+      `The application '${appId}' is not installed on the device. Install it or pick an installed package.`);
+  }
+  return null;
+}
+
+function pressKeycode(c: SessionCommand): null {
+  if (c.body["keycode"] === KEYCODE_BACK) c.device.back();
+  return null;
+}
+
+export const DEVICE_ROUTES: SessionRoute[] = [
+  { scope: "session", method: "GET", path: "", name: "get session", handle: (c) => c.session.capabilities },
+  { scope: "session", method: "GET", path: "/source", name: "get page source", handle: (c) => c.screen.read().source },
+  {
+    scope: "session", method: "GET", path: "/screenshot", name: "take screenshot",
+    handle: (c) => Buffer.from(c.device.screenshotPng()).toString("base64"),
+  },
+  { scope: "session", method: "POST", path: "/back", name: "back", handle: (c) => (c.device.back(), null) },
+  { scope: "session", method: "POST", path: "/appium/device/activate_app", name: "activate app", handle: activate },
+  { scope: "session", method: "POST", path: "/appium/device/press_keycode", name: "press keycode", handle: pressKeycode },
+  {
+    scope: "session", method: "GET", path: "/window/rect", name: "get window rect",
+    handle: (c) => ({ x: 0, y: 0, width: c.device.width, height: c.device.height }),
+  },
+  {
+    scope: "session", method: "GET", path: "/window/current/size", name: "get window size",
+    handle: (c) => ({ width: c.device.width, height: c.device.height }),
+  },
+  { scope: "session", method: "GET", path: "/appium/device/pixel_ratio", name: "pixel ratio", handle: (c) => c.device.density / 160 },
+  { scope: "session", method: "GET", path: "/appium/device/display_density", name: "display density", handle: (c) => c.device.density },
+  {
+    scope: "session", method: "GET", path: "/appium/device/system_bars", name: "system bars",
+    handle: (c) => ({ statusBar: statusBarHeight(c) }),
+  },
+  {
+    scope: "session", method: "GET", path: "/appium/device/info", name: "device info",
+    handle: (c) => ({
+      apiVersion: String(c.device.apiLevel), platformVersion: "", manufacturer: "Simulated", model: c.device.model,
+      brand: "sim", realDisplaySize: `${c.device.width}x${c.device.height}`, displayDensity: c.device.density,
+    }),
+  },
+  { scope: "session", method: "GET", path: "/appium/settings", name: "get settings", handle: () => ({}) },
+  { scope: "session", method: "POST", path: "/appium/settings", name: "update settings", handle: () => null },
+  { scope: "session", method: "GET", path: "/orientation", name: "get orientation", handle: () => "PORTRAIT" },
+];

@@ -1,0 +1,109 @@
+/**
+ * Session commands that touch the screen by position or gesture: W3C actions (a tap hits the
+ * deepest clickable node under the point; a swipe scrolls), `mobile: scrollGesture` /
+ * `mobile: clickGesture` through execute/sync, and the driver's device-side
+ * `appium/gestures/scroll` and `appium/gestures/click`. A scroll answers whether the screen moved.
+ */
+import type { SessionCommand, SessionRoute } from "./command.ts";
+import { elementIdOf } from "./element_store.ts";
+import { pointerGestures, type Point } from "./pointer_actions.ts";
+import type { ScreenSnapshot, SnapshotNode } from "./screen_snapshot.ts";
+import { w3cError } from "./w3c_error.ts";
+
+const DIRECTIONS = ["up", "down", "left", "right"] as const;
+type Direction = typeof DIRECTIONS[number];
+
+function centre(node: SnapshotNode): Point {
+  const r = node.rect ?? { x: 0, y: 0, width: 0, height: 0 };
+  return { x: r.x + r.width / 2, y: r.y + r.height / 2 };
+}
+
+/** The node a finger at this point lands on: the deepest clickable one, else the deepest one. */
+export function nodeAt(snapshot: ScreenSnapshot, at: Point): SnapshotNode | null {
+  const under = snapshot.nodes.filter((n) =>
+    n.rect !== null && at.x >= n.rect.x && at.x < n.rect.x + n.rect.width && at.y >= n.rect.y && at.y < n.rect.y + n.rect.height);
+  const depth = (n: SnapshotNode): number => n.path.split("/").length;
+  const deepest = (list: SnapshotNode[]): SnapshotNode | null =>
+    list.reduce<SnapshotNode | null>((best, n) => (best === null || depth(n) >= depth(best) ? n : best), null);
+  return deepest(under.filter((n) => n.attrs["clickable"] === "true")) ?? deepest(under);
+}
+
+/** A finger at a point: the device's own hit test when it has one, else the node under the point. */
+function tapAt(c: SessionCommand, at: Point): void {
+  if (c.device.tapAt !== undefined) {
+    c.device.tapAt(Math.round(at.x), Math.round(at.y));
+    return;
+  }
+  const node = nodeAt(c.screen.read(), at);
+  if (node !== null) c.device.tap(node.attrs);
+}
+
+/** Scrolls the device; true when the screen changed (the sim's stand-in for "can scroll more"). */
+function scroll(c: SessionCommand, direction: Direction): boolean {
+  if (direction === "left" || direction === "right") return false;
+  const before = c.screen.read().source;
+  c.device.scroll(direction);
+  return c.screen.read().source !== before;
+}
+
+function performActions(c: SessionCommand): null {
+  const gestures = pointerGestures(c.body["actions"], (id) => centre(c.session.elements.resolve(id, c.screen.read())));
+  for (const g of gestures) {
+    if (g.kind === "tap") tapAt(c, g.at);
+    else {
+      const dx = g.to.x - g.from.x;
+      const dy = g.to.y - g.from.y;
+      if (Math.abs(dy) >= Math.abs(dx)) scroll(c, dy < 0 ? "down" : "up");
+    }
+  }
+  return null;
+}
+
+function directionArg(value: unknown): Direction {
+  const d = typeof value === "string" ? value.toLowerCase() : "";
+  if (!(DIRECTIONS as readonly string[]).includes(d)) {
+    throw w3cError("invalid argument", `'direction' must be one of ${DIRECTIONS.join(", ")}, got ${JSON.stringify(value)}.`);
+  }
+  return d as Direction;
+}
+
+function clickGesture(c: SessionCommand, args: Record<string, unknown>): null {
+  const origin = elementIdOf(args["elementId"] ?? args["origin"]);
+  const offset = (args["offset"] ?? {}) as { x?: unknown; y?: unknown };
+  if (origin !== null) {
+    const node = c.session.elements.resolve(origin, c.screen.read());
+    if (typeof offset.x !== "number" && typeof args["x"] !== "number") {
+      c.device.tap(node.attrs);
+      return null;
+    }
+  }
+  const x = typeof args["x"] === "number" ? args["x"] : offset.x;
+  const y = typeof args["y"] === "number" ? args["y"] : offset.y;
+  if (typeof x !== "number" || typeof y !== "number") {
+    throw w3cError("invalid argument", "clickGesture needs an element or both 'x' and 'y'.");
+  }
+  tapAt(c, { x, y });
+  return null;
+}
+
+function execute(c: SessionCommand): unknown {
+  const script = typeof c.body["script"] === "string" ? c.body["script"].trim() : "";
+  const args = Array.isArray(c.body["args"]) ? (c.body["args"][0] ?? {}) as Record<string, unknown> : {};
+  switch (script) {
+    case "mobile: scrollGesture":
+      return scroll(c, directionArg(args["direction"]));
+    case "mobile: clickGesture":
+      return clickGesture(c, args);
+    default:
+      throw w3cError("unknown method",
+        `Unsupported execute method '${script}'. The simulated server supports: mobile: scrollGesture, mobile: clickGesture.`);
+  }
+}
+
+export const GESTURE_ROUTES: SessionRoute[] = [
+  { scope: "session", method: "POST", path: "/actions", name: "perform actions", handle: performActions },
+  { scope: "session", method: "DELETE", path: "/actions", name: "release actions", handle: () => null },
+  { scope: "session", method: "POST", path: "/execute/sync", name: "execute script", handle: execute },
+  { scope: "session", method: "POST", path: "/appium/gestures/scroll", name: "scroll gesture", handle: (c) => scroll(c, directionArg(c.body["direction"])) },
+  { scope: "session", method: "POST", path: "/appium/gestures/click", name: "click gesture", handle: (c) => clickGesture(c, c.body as Record<string, unknown>) },
+];
