@@ -6,11 +6,13 @@
 import { cac, type CAC } from "cac";
 import { VERSION } from "../version.ts";
 import { type CliContext, EXIT } from "./context.ts";
+import { registerTreeCommand } from "./tree.ts";
 
 export type CommandRegistrar = (cli: CAC, ctx: CliContext) => void;
 
 /** Every subcommand that works, in the order `--help` lists them. */
 const COMMANDS: CommandRegistrar[] = [
+  registerTreeCommand,
 ];
 
 export const PROGRAM_NAME = "android-mcp-harness";
