@@ -1,0 +1,36 @@
+/**
+ * The audit log: one JSON line per operation appended to `audit.jsonl` in the artifacts directory
+ * (operation id, tool, arguments, outcome code, evidence id, duration). Typed text (the top-level
+ * `text` argument) is replaced by `{redacted_length: N}`; selectors are kept. Appends are single
+ * writes in append mode, so lines from several processes do not interleave. Throws
+ * EVIDENCE_WRITE_FAILED when the line cannot be written.
+ */
+import { join } from "node:path";
+import { HarnessError } from "../../errors.ts";
+import type { AuditLog, AuditRecord, FileSystem } from "../../ports/evidence.ts";
+
+export const AUDIT_FILE_NAME = "audit.jsonl";
+
+export function createAuditLog(options: { directory: string; fs: FileSystem }): AuditLog & { readonly path: string } {
+  const path = join(options.directory, AUDIT_FILE_NAME);
+  return {
+    path,
+    async append(record: AuditRecord) {
+      const line = JSON.stringify({ ...record, arguments: redactArguments(record.arguments) }) + "\n";
+      try {
+        await options.fs.makeDirectory(options.directory);
+        await options.fs.appendText(path, line);
+      } catch (error) {
+        throw new HarnessError("EVIDENCE_WRITE_FAILED",
+          `Cannot append to the audit log "${path}" (${(error as Error).message}); check that the artifacts directory is writable.`);
+      }
+    },
+  };
+}
+
+/** Replaces typed text by its length (in characters); idempotent on already-redacted arguments. */
+export function redactArguments(args: Record<string, unknown>): Record<string, unknown> {
+  const copy: Record<string, unknown> = { ...args };
+  if (typeof copy["text"] === "string") copy["text"] = { redacted_length: [...(copy["text"] as string)].length };
+  return copy;
+}

@@ -1,0 +1,105 @@
+/**
+ * One owner per device, across processes (SPEC §7): an exclusive lock file per udid in the user's
+ * state directory (never under artifacts) holding pid, host, operation and time. A second acquire
+ * fails at once with EMULATOR_BUSY naming the holder (no queue). A lock whose process is dead on
+ * this host is stale and taken over. Release removes the file only if it is still ours.
+ */
+import { join } from "node:path";
+import { HarnessError } from "../../errors.ts";
+import type { Clock } from "../../ports/clock.ts";
+import type { DeviceLease, DeviceLock, FileSystem } from "../../ports/evidence.ts";
+import type { ProcessProbe } from "./process_probe.ts";
+
+export interface LockHolder {
+  pid: number;
+  host: string;
+  operation_id: string;
+  tool: string;
+  udid: string;
+  acquired_at: string;
+  token: string;
+}
+
+export interface DeviceLockOptions {
+  /** The lock directory (state_directories.ts lockDirectory). */
+  directory: string;
+  fs: FileSystem;
+  clock: Clock;
+  probe: ProcessProbe;
+}
+
+export function lockFileName(udid: string): string {
+  return `${udid.replace(/[^A-Za-z0-9._-]/g, "_")}.lock`;
+}
+
+export function createDeviceLock(options: DeviceLockOptions): DeviceLock {
+  const { fs, probe } = options;
+  let counter = 0;
+
+  const readHolder = async (path: string): Promise<{ raw: string; holder: LockHolder | null } | null> => {
+    try {
+      const raw = await fs.readText(path);
+      try {
+        const holder = JSON.parse(raw) as LockHolder;
+        return { raw, holder: typeof holder?.pid === "number" ? holder : null };
+      } catch {
+        return { raw, holder: null };
+      }
+    } catch (error) {
+      if ((error as { code?: string }).code === "ENOENT") return null;
+      throw error;
+    }
+  };
+
+  return {
+    async acquire(udid, owner): Promise<DeviceLease> {
+      const path = join(options.directory, lockFileName(udid));
+      const mine: LockHolder = {
+        pid: probe.pid, host: probe.hostName, operation_id: owner.operationId, tool: owner.tool, udid,
+        acquired_at: new Date(options.clock.now()).toISOString(), token: `${probe.pid}-${options.clock.now()}-${++counter}`,
+      };
+      try {
+        await fs.makeDirectory(options.directory);
+        for (let attempt = 0; attempt < 3; attempt++) {
+          try {
+            await fs.writeNewFile(path, JSON.stringify(mine));
+            return lease(path, mine.token);
+          } catch (error) {
+            if ((error as { code?: string }).code !== "EEXIST") throw error;
+          }
+          const seen = await readHolder(path);
+          if (seen === null) continue; // released meanwhile
+          const holder = seen.holder;
+          const stale = holder === null || (holder.host === probe.hostName && !probe.isProcessAlive(holder.pid));
+          if (!stale) throw busy(udid, holder);
+          const again = await readHolder(path);
+          if (again !== null && again.raw === seen.raw) await fs.removeFile(path).catch(() => {});
+        }
+      } catch (error) {
+        if (error instanceof HarnessError) throw error;
+        throw new HarnessError("INTERNAL_ERROR",
+          `Cannot use the device lock file "${path}" (${(error as Error).message}); check that the state directory is writable.`);
+      }
+      throw new HarnessError("EMULATOR_BUSY", `Device "${udid}" lock changed hands while acquiring it; retry.`, { udid });
+    },
+  };
+
+  function lease(path: string, token: string): DeviceLease {
+    let released = false;
+    return {
+      async release() {
+        if (released) return;
+        released = true;
+        const seen = await readHolder(path).catch(() => null);
+        if (seen?.holder?.token === token) await fs.removeFile(path).catch(() => {});
+      },
+    };
+  }
+}
+
+function busy(udid: string, holder: LockHolder): HarnessError {
+  const where = holder.pid === undefined ? "another process" : `process ${holder.pid}${holder.host ? ` on ${holder.host}` : ""}`;
+  return new HarnessError("EMULATOR_BUSY",
+    `Device "${udid}" is busy: ${holder.tool} (operation ${holder.operation_id}) in ${where} has held it since ${holder.acquired_at}. Retry when it finishes; nothing was queued.`,
+    { udid, holder_pid: holder.pid, holder_host: holder.host, holder_tool: holder.tool, holder_operation_id: holder.operation_id, since: holder.acquired_at });
+}

@@ -1,0 +1,74 @@
+/**
+ * The evidence store: PNG screenshots in the artifacts directory, named by evidence_id.ts. A PNG is
+ * decoded first and refused when undecodable or one flat colour; it is written with exclusive
+ * create, so two captures in the same microsecond (or from two processes) get distinct files (`-2`,
+ * `-3`, …). `resolve` serves only ids of the issued form whose real path lies inside the directory.
+ * Throws EVIDENCE_WRITE_FAILED; `resolve` returns null instead of throwing.
+ */
+import { join, sep } from "node:path";
+import { HarnessError } from "../../errors.ts";
+import type { Clock } from "../../ports/clock.ts";
+import type { EvidenceRef, EvidenceStore, FileSystem } from "../../ports/evidence.ts";
+import { evidenceId, isEvidenceId } from "./evidence_id.ts";
+import { checkScreenshotShowsSomething } from "./png_pixels.ts";
+
+export interface EvidenceStoreOptions {
+  /** Absolute path of the artifacts directory (state_directories.ts chooses it). */
+  directory: string;
+  fs: FileSystem;
+  clock: Clock;
+  /** Microseconds since the epoch; default: the clock's milliseconds plus a sub-millisecond part. */
+  nowMicros?: () => number;
+}
+
+const MAX_COLLISIONS = 1000;
+
+export function createEvidenceStore(options: EvidenceStoreOptions): EvidenceStore {
+  const { directory, fs } = options;
+  const nowMicros = options.nowMicros ??
+    (() => Math.floor(options.clock.now()) * 1000 + Math.floor((performance.now() % 1) * 1000));
+  const ref = (id: string): EvidenceRef => ({ artifact_id: id, path: join(directory, id), uri: `artifact://${id}` });
+
+  return {
+    directory,
+    async savePng(tool, png) {
+      checkScreenshotShowsSomething(png);
+      const micros = nowMicros();
+      try {
+        await fs.makeDirectory(directory);
+        for (let collision = 0; collision < MAX_COLLISIONS; collision++) {
+          const id = evidenceId(micros, tool, collision);
+          try {
+            await fs.writeNewFile(join(directory, id), png);
+            return ref(id);
+          } catch (error) {
+            if ((error as { code?: string }).code !== "EEXIST") throw error;
+          }
+        }
+        throw new Error(`${MAX_COLLISIONS} files already use this timestamp`);
+      } catch (error) {
+        throw new HarnessError("EVIDENCE_WRITE_FAILED",
+          `Cannot write the screenshot to "${directory}" (${(error as Error).message}); free disk space or set ANDROID_MCP_ARTIFACTS_DIR to a writable directory.`);
+      }
+    },
+    async resolve(id) {
+      if (!isEvidenceId(id)) return null;
+      try {
+        const [realDirectory, realFile] = await Promise.all([fs.realPath(directory), fs.realPath(join(directory, id))]);
+        if (!realFile.startsWith(realDirectory + sep)) return null;
+        return { path: realFile, bytes: await fs.readBytes(realFile) };
+      } catch {
+        return null;
+      }
+    },
+    async listRecent(limit) {
+      let names: string[];
+      try {
+        names = await fs.listNames(directory);
+      } catch {
+        return [];
+      }
+      return names.filter(isEvidenceId).sort().reverse().slice(0, Math.max(0, limit)).map(ref);
+    },
+  };
+}

@@ -1,0 +1,58 @@
+/**
+ * PNG decoding with upng-js for the evidence checks: size, RGBA pixels, and whether every pixel is
+ * the same colour (a headless emulator's broken graphics stack returns a valid one-colour PNG).
+ * Throws EVIDENCE_WRITE_FAILED for bytes that are not a decodable PNG.
+ */
+import UPNG from "upng-js";
+import { HarnessError } from "../../errors.ts";
+
+export interface DecodedPng {
+  width: number;
+  height: number;
+  /** RGBA, 8 bits per channel, row-major. */
+  rgba: Uint8Array;
+}
+
+const SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
+
+export function decodePng(png: Uint8Array): DecodedPng {
+  if (png.length < 33 || SIGNATURE.some((byte, i) => png[i] !== byte)) {
+    throw new HarnessError("EVIDENCE_WRITE_FAILED",
+      `The screenshot is not a PNG (${png.length} bytes${png.length > 0 ? `, starting ${describeStart(png)}` : ""}); retry, and check that screencap works on the device.`);
+  }
+  try {
+    const copy = png.slice().buffer;
+    const image = UPNG.decode(copy);
+    const rgba = new Uint8Array(UPNG.toRGBA8(image)[0]!);
+    if (image.width <= 0 || image.height <= 0 || rgba.length !== image.width * image.height * 4) throw new Error("empty frame");
+    return { width: image.width, height: image.height, rgba };
+  } catch (error) {
+    throw new HarnessError("EVIDENCE_WRITE_FAILED",
+      `The screenshot PNG cannot be decoded (${(error as Error).message}); retry the call.`);
+  }
+}
+
+/** True when every pixel has exactly the same RGBA value. */
+export function isOneColour(image: DecodedPng): boolean {
+  const words = new Uint32Array(image.rgba.buffer, image.rgba.byteOffset, image.rgba.length / 4);
+  const first = words[0];
+  for (let i = 1; i < words.length; i++) if (words[i] !== first) return false;
+  return true;
+}
+
+/** Decodes and refuses a one-colour image; returns the decoded image for further use. */
+export function checkScreenshotShowsSomething(png: Uint8Array): DecodedPng {
+  const image = decodePng(png);
+  if (isOneColour(image)) {
+    const [r, g, b, a] = image.rgba;
+    throw new HarnessError("EVIDENCE_WRITE_FAILED",
+      `The screenshot is one flat colour (rgba ${r},${g},${b},${a}, ${image.width}x${image.height}): the screen is off, secure, or the emulator's graphics are broken. Wake the device or restart the emulator with working graphics, then retry.`,
+      { width: image.width, height: image.height });
+  }
+  return image;
+}
+
+function describeStart(png: Uint8Array): string {
+  const head = Buffer.from(png.subarray(0, 24)).toString("latin1").replace(/[^\x20-\x7e]/g, ".");
+  return JSON.stringify(head);
+}

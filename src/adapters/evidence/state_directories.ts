@@ -1,0 +1,68 @@
+/**
+ * Where the harness keeps files (SPEC §2, §7). Artifacts: ANDROID_MCP_ARTIFACTS_DIR (or --artifacts),
+ * else `./artifacts` when the working directory is writable, else the user's state directory (MCP
+ * clients often start servers in `/`). State (device locks): always the user's state directory —
+ * `$XDG_STATE_HOME/android-mcp-harness`, `~/.local/state/…`, `~/Library/Application Support/…`,
+ * `%LOCALAPPDATA%\…` — never under artifacts. Each answer says which rule chose it, for stderr.
+ */
+import { isAbsolute, join, resolve } from "node:path";
+import { HarnessError } from "../../errors.ts";
+import type { FileSystem } from "../../ports/evidence.ts";
+
+export const APP_DIR_NAME = "android-mcp-harness";
+
+export interface PlatformFacts {
+  platform: string;
+  homeDir: string;
+  cwd: string;
+  env: Readonly<Record<string, string | undefined>>;
+}
+
+export interface ChosenDirectory {
+  path: string;
+  reason: string;
+}
+
+export function userStateDirectory(facts: PlatformFacts): ChosenDirectory {
+  const { env, platform, homeDir } = facts;
+  if (platform === "win32") {
+    const base = env["LOCALAPPDATA"] || join(homeDir, "AppData", "Local");
+    return { path: join(base, APP_DIR_NAME), reason: env["LOCALAPPDATA"] ? "%LOCALAPPDATA%" : "~\\AppData\\Local" };
+  }
+  if (platform === "darwin") {
+    return { path: join(homeDir, "Library", "Application Support", APP_DIR_NAME), reason: "~/Library/Application Support" };
+  }
+  const xdg = env["XDG_STATE_HOME"];
+  if (xdg !== undefined && isAbsolute(xdg)) return { path: join(xdg, APP_DIR_NAME), reason: "$XDG_STATE_HOME" };
+  return { path: join(homeDir, ".local", "state", APP_DIR_NAME), reason: "~/.local/state" };
+}
+
+/** Chooses and creates the artifacts directory; throws EVIDENCE_WRITE_FAILED when none is writable. */
+export async function resolveArtifactsDirectory(facts: PlatformFacts, fs: FileSystem,
+  explicit?: string): Promise<ChosenDirectory> {
+  const configured = explicit ?? facts.env["ANDROID_MCP_ARTIFACTS_DIR"];
+  if (configured !== undefined && configured !== "") {
+    const path = resolve(facts.cwd, configured);
+    const source = explicit !== undefined ? "--artifacts" : "ANDROID_MCP_ARTIFACTS_DIR";
+    if (!(await fs.isWritableDirectory(path))) {
+      throw new HarnessError("EVIDENCE_WRITE_FAILED",
+        `The artifacts directory "${path}" (from ${source}) cannot be written; fix its permissions or point ${source} elsewhere.`);
+    }
+    return { path, reason: `set by ${source}` };
+  }
+  const local = resolve(facts.cwd, "artifacts");
+  if (await fs.isWritableDirectory(local)) return { path: local, reason: "./artifacts in the working directory" };
+  const state = userStateDirectory(facts);
+  const path = join(state.path, "artifacts");
+  if (!(await fs.isWritableDirectory(path))) {
+    throw new HarnessError("EVIDENCE_WRITE_FAILED",
+      `Neither "${local}" nor "${path}" can be written; set ANDROID_MCP_ARTIFACTS_DIR to a writable directory.`);
+  }
+  return { path, reason: `the working directory "${facts.cwd}" is not writable, so the user state directory (${state.reason})` };
+}
+
+/** The directory for device locks, shared by every harness process of this user. */
+export function lockDirectory(facts: PlatformFacts): ChosenDirectory {
+  const state = userStateDirectory(facts);
+  return { path: join(state.path, "locks"), reason: state.reason };
+}
