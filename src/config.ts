@@ -1,0 +1,99 @@
+/**
+ * The harness configuration: the environment (SPEC §2) plus command-line overrides, parsed once at
+ * start-up into a typed, validated object. Flags win over the environment; empty values count as
+ * unset. Every invalid value is reported at once in one INVALID_ARGUMENT HarnessError whose message
+ * names the variable, the accepted range and the value received.
+ */
+import { HarnessError } from "./errors.ts";
+
+export interface HarnessConfig {
+  /** `auto`: the only online device; `udid`: ANDROID_UDID / --device; `sim`: the built-in simulated device. */
+  device: { kind: "auto" } | { kind: "udid"; udid: string } | { kind: "sim" };
+  appiumUrl: string;
+  /** ANDROID_MCP_ARTIFACTS_DIR / --artifacts; undefined: chosen by state_directories.ts. */
+  artifactsDir?: string;
+  flowIdleTimeoutSeconds: number;
+  actionTimeoutSeconds: number;
+  adb: { path?: string; androidHome?: string; serverSocket?: string };
+}
+
+export interface ConfigFlags {
+  device?: string;
+  appiumUrl?: string;
+  artifacts?: string;
+}
+
+export const CONFIG_DEFAULTS = {
+  appiumUrl: "http://127.0.0.1:4723",
+  flowIdleTimeoutSeconds: 60,
+  actionTimeoutSeconds: 90,
+} as const;
+
+const SERIAL = /^[A-Za-z0-9][A-Za-z0-9._:@\-]*$/;
+const SERVER_SOCKET = /^tcp:(?:[A-Za-z0-9.\-]+|\[[0-9A-Fa-f:]+\]):(\d{1,5})$/;
+
+export function loadConfig(env: Readonly<Record<string, string | undefined>>, flags: ConfigFlags = {}): HarnessConfig {
+  const problems: string[] = [];
+  const value = (name: string): string | undefined => {
+    const raw = env[name];
+    return raw === undefined || raw.trim() === "" ? undefined : raw.trim();
+  };
+
+  const device = parseDevice(flags.device ?? value("ANDROID_UDID"), flags.device !== undefined ? "--device" : "ANDROID_UDID", problems);
+  const appiumUrl = parseHttpUrl(flags.appiumUrl ?? value("APPIUM_URL"), flags.appiumUrl !== undefined ? "--appium-url" : "APPIUM_URL", problems);
+  const flowIdle = parseSeconds("ANDROID_MCP_FLOW_IDLE_TIMEOUT", value("ANDROID_MCP_FLOW_IDLE_TIMEOUT"), CONFIG_DEFAULTS.flowIdleTimeoutSeconds, problems);
+  const action = parseSeconds("ANDROID_MCP_ACTION_TIMEOUT", value("ANDROID_MCP_ACTION_TIMEOUT"), CONFIG_DEFAULTS.actionTimeoutSeconds, problems);
+
+  const adb: HarnessConfig["adb"] = {};
+  const adbPath = value("ADB");
+  if (adbPath !== undefined) adb.path = adbPath;
+  const androidHome = value("ANDROID_HOME");
+  if (androidHome !== undefined) adb.androidHome = androidHome;
+  const socket = value("ADB_SERVER_SOCKET");
+  if (socket !== undefined) {
+    const port = SERVER_SOCKET.exec(socket)?.[1];
+    if (port === undefined || Number(port) < 1 || Number(port) > 65535) {
+      problems.push(`ADB_SERVER_SOCKET must look like tcp:HOST:PORT (e.g. tcp:127.0.0.1:5037), got "${socket}"`);
+    } else adb.serverSocket = socket;
+  }
+
+  if (problems.length > 0) {
+    throw new HarnessError("INVALID_ARGUMENT", `${problems.join("; ")}.`, { problems });
+  }
+  const config: HarnessConfig = { device, appiumUrl, flowIdleTimeoutSeconds: flowIdle, actionTimeoutSeconds: action, adb };
+  const artifacts = flags.artifacts ?? value("ANDROID_MCP_ARTIFACTS_DIR");
+  if (artifacts !== undefined && artifacts !== "") config.artifactsDir = artifacts;
+  return config;
+}
+
+function parseDevice(raw: string | undefined, source: string, problems: string[]): HarnessConfig["device"] {
+  if (raw === undefined) return { kind: "auto" };
+  if (raw === "sim") return { kind: "sim" };
+  if (raw.length > 128 || !SERIAL.test(raw) || raw.includes("..")) {
+    problems.push(`${source} must be a device serial as 'adb devices' prints it, or "sim", got "${raw}"`);
+    return { kind: "auto" };
+  }
+  return { kind: "udid", udid: raw };
+}
+
+function parseHttpUrl(raw: string | undefined, source: string, problems: string[]): string {
+  if (raw === undefined) return CONFIG_DEFAULTS.appiumUrl;
+  try {
+    const url = new URL(raw);
+    if (url.protocol === "http:" || url.protocol === "https:") return raw.replace(/\/+$/, "");
+  } catch {
+    // reported below
+  }
+  problems.push(`${source} must be an http:// or https:// URL such as ${CONFIG_DEFAULTS.appiumUrl}, got "${raw}"`);
+  return CONFIG_DEFAULTS.appiumUrl;
+}
+
+function parseSeconds(name: string, raw: string | undefined, fallback: number, problems: string[]): number {
+  if (raw === undefined) return fallback;
+  const seconds = /^\d+$/.test(raw) ? Number(raw) : Number.NaN;
+  if (!Number.isInteger(seconds) || seconds < 1 || seconds > 3600) {
+    problems.push(`${name} must be a whole number of seconds between 1 and 3600, got "${raw}"`);
+    return fallback;
+  }
+  return seconds;
+}
