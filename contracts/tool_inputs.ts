@@ -1,0 +1,59 @@
+/**
+ * The input of every tool of SPEC §4 as a strict zod object: unknown keys are refused, strings are
+ * bounded, and nothing shaped like a coordinate or a shell command is representable. Which error code a
+ * refused argument produces is declared here too (ARGUMENT_ERROR_CODES), so the server maps it in one place.
+ */
+import * as z from "zod";
+import type { ErrorCode } from "./error_codes.ts";
+import { SelectorSchema } from "./selector.ts";
+
+/** An Android application id: dot-separated Java identifiers, at least two segments. */
+export const PackageNameSchema = z.string().max(255).regex(/^[A-Za-z][A-Za-z0-9_]*(\.[A-Za-z][A-Za-z0-9_]*)+$/);
+
+/** An opaque session id as `ui_session_open` issues it. */
+export const SessionIdSchema = z.string().max(64).regex(/^[A-Za-z0-9_-]+$/);
+
+/** Text to type: non-empty, bounded, newlines and tabs allowed, other control characters refused. */
+// deno-lint-ignore no-control-regex
+export const TypedTextSchema = z.string().min(1).max(2000).regex(/^[^\u0000-\u0008\u000b-\u001f\u007f]*$/);
+
+const session_id = SessionIdSchema.optional();
+
+/** The selector as published in tools/list: its keys without the per-key limits SelectorSchema enforces. */
+const stringKey = { type: "string" };
+const selector = SelectorSchema.meta({
+  description: "Exactly one key, as ui_get_tree offers it; optional within: {one key} naming an ancestor. No coordinates.",
+  properties: {
+    resource_id: stringKey, text: stringKey, content_desc: stringKey, text_contains: stringKey, input_hint: stringKey,
+    within: { type: "object" },
+  },
+});
+
+export const TOOL_INPUTS = {
+  device_status: z.strictObject({}),
+  ui_get_tree: z.strictObject({ include_raw: z.boolean().optional() }),
+  ui_screenshot: z.strictObject({}),
+  app_list: z.strictObject({
+    filter: z.string().max(100).regex(/^[A-Za-z0-9._]*$/).optional(),
+    include_system: z.boolean().optional(),
+  }),
+  app_launch: z.strictObject({ package: PackageNameSchema, session_id }),
+  settings_open: z.strictObject({ session_id }),
+  ui_tap: z.strictObject({ selector, session_id }),
+  ui_type_text: z.strictObject({ selector, text: TypedTextSchema, session_id }),
+  ui_scroll: z.strictObject({ direction: z.enum(["up", "down"]), session_id }),
+  device_back: z.strictObject({ session_id }),
+  ui_session_open: z.strictObject({ package: PackageNameSchema.optional() }),
+  ui_session_close: z.strictObject({ session_id: SessionIdSchema }),
+} as const;
+
+export type ToolName = keyof typeof TOOL_INPUTS;
+export type ToolInput<N extends ToolName> = z.infer<(typeof TOOL_INPUTS)[N]>;
+
+/** The error code for a refused argument, by argument name; anything else is INVALID_ARGUMENT. */
+export const ARGUMENT_ERROR_CODES: Readonly<Record<string, ErrorCode>> = {
+  selector: "INVALID_SELECTOR",
+  text: "INVALID_TEXT",
+  package: "INVALID_PACKAGE",
+  direction: "INVALID_SCROLL_DIRECTION",
+};

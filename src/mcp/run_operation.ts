@@ -1,0 +1,117 @@
+/**
+ * Runs one tool call as one operation: validate the arguments, take the device lock (EMULATOR_BUSY at
+ * once if held), run the handler under the action time limit (OPERATION_TIMEOUT: the handler's signal is
+ * aborted and the lock released), append one audit line, and answer with the envelope. Never throws.
+ */
+import type { Envelope, Evidence } from "../../contracts/envelope.ts";
+import type { ToolName } from "../../contracts/tool_inputs.ts";
+import { HarnessError, toHarnessError } from "../errors.ts";
+import type { Clock } from "../ports/clock.ts";
+import type { AuditLog, DeviceLease, DeviceLock } from "../ports/evidence.ts";
+import type { Logger } from "../ports/logger.ts";
+import type { OperationContext, ToolDefinition, ToolPorts } from "../tools/tool_definition.ts";
+import { redactArguments } from "./audit_arguments.ts";
+import { type ExtraContent, failureEnvelope, successEnvelope } from "./envelope.ts";
+import { parseToolInput } from "./tool_input.ts";
+
+export interface OperationDeps {
+  ports: ToolPorts;
+  lock: DeviceLock;
+  audit: AuditLog;
+  clock: Clock;
+  logger: Logger;
+  /** ANDROID_MCP_ACTION_TIMEOUT in milliseconds. */
+  actionTimeoutMs: number;
+  newOperationId: () => string;
+}
+
+export interface OperationAnswer {
+  envelope: Envelope;
+  content: ExtraContent;
+}
+
+export async function runOperation(tool: ToolDefinition, rawArgs: unknown, deps: OperationDeps): Promise<OperationAnswer> {
+  const operationId = deps.newOperationId();
+  const started = deps.clock.now();
+  let evidence: Evidence | null = null;
+  let answer: OperationAnswer;
+  try {
+    const args = parseToolInput(tool.name, rawArgs);
+    const outcome = await withLockAndDeadline(tool.name, operationId, deps, (ctx) => tool.run(args, ctx, deps.ports), (ref) => {
+      evidence = ref;
+    });
+    answer = { envelope: successEnvelope(operationId, tool.name, outcome.data, evidence), content: outcome.content ?? [] };
+  } catch (thrown) {
+    if (!(thrown instanceof HarnessError)) deps.logger.error(`${tool.name} ${operationId}: ${describe(thrown)}`);
+    answer = { envelope: failureEnvelope(operationId, tool.name, thrown, evidence), content: [] };
+  }
+  await appendAudit(deps, answer.envelope, rawArgs, deps.clock.now() - started);
+  return answer;
+}
+
+async function withLockAndDeadline<T>(
+  tool: ToolName,
+  operationId: string,
+  deps: OperationDeps,
+  work: (ctx: OperationContext) => Promise<T>,
+  attachEvidence: (ref: Evidence) => void,
+): Promise<T> {
+  const deadline = deps.clock.now() + deps.actionTimeoutMs;
+  const workControl = new AbortController();
+  const timerControl = new AbortController();
+  const ctx: OperationContext = {
+    operationId,
+    signal: workControl.signal,
+    remainingMs: () => Math.max(0, deadline - deps.clock.now()),
+    attachEvidence: (ref) => {
+      if (!workControl.signal.aborted) attachEvidence(ref);
+    },
+  };
+  const timeout = deps.clock.sleep(deps.actionTimeoutMs, timerControl.signal).then(() => {
+    const seconds = deps.actionTimeoutMs / 1000;
+    const error = new HarnessError(
+      "OPERATION_TIMEOUT",
+      `${tool} did not finish within ${seconds} s (ANDROID_MCP_ACTION_TIMEOUT) and was cancelled; the device lock was released. Retry, or raise the limit if the device is slow.`,
+      { timeout_s: seconds },
+    );
+    workControl.abort(error);
+    throw error;
+  }, () => new Promise<never>(() => {}));
+  let lease: DeviceLease | undefined;
+  const locked = async () => {
+    const udid = await deps.ports.observer.resolveUdid({ timeoutMs: ctx.remainingMs(), signal: ctx.signal });
+    const acquired = await deps.lock.acquire(udid, { operationId, tool });
+    if (workControl.signal.aborted) {
+      await acquired.release(); // the time limit passed while waiting: nobody will release it later
+      throw workControl.signal.reason;
+    }
+    lease = acquired;
+    return work(ctx);
+  };
+  try {
+    return await Promise.race([locked(), timeout]);
+  } finally {
+    timerControl.abort();
+    await lease?.release().catch((error: unknown) => deps.logger.warn(`releasing the device lock failed: ${describe(error)}`));
+  }
+}
+
+async function appendAudit(deps: OperationDeps, envelope: Envelope, rawArgs: unknown, durationMs: number): Promise<void> {
+  try {
+    await deps.audit.append({
+      ts: new Date(deps.clock.now()).toISOString(),
+      operation_id: envelope.operation_id,
+      tool: envelope.tool,
+      arguments: redactArguments(rawArgs),
+      outcome: envelope.error?.code ?? "ok",
+      evidence_id: envelope.evidence?.artifact_id ?? null,
+      duration_ms: Math.round(durationMs),
+    });
+  } catch (error) {
+    deps.logger.warn(`audit line for ${envelope.operation_id} not written: ${toHarnessError(error).message}`);
+  }
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

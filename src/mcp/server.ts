@@ -1,0 +1,78 @@
+/**
+ * Builds the MCP server: publishes exactly the tools that contracts/ declares available (name, title,
+ * description, annotations, strict input schema, the envelope as output schema), answers every call
+ * through runOperation (so even refused arguments come back as our envelope), and serves artifact://.
+ */
+// @ts-types="../../node_modules/@modelcontextprotocol/sdk/dist/esm/server/mcp.d.ts"
+import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+// @ts-types="../../node_modules/@modelcontextprotocol/sdk/dist/esm/types.d.ts"
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import * as z from "zod";
+import { inputJsonSchema } from "../../contracts/catalog.ts";
+import { ENVELOPE_JSON_SCHEMA, EnvelopeSchema } from "../../contracts/envelope.ts";
+import type { ToolName } from "../../contracts/tool_inputs.ts";
+import { AVAILABLE_TOOL_NAMES, TOOL_CONTRACT_BY_NAME } from "../../contracts/tools.ts";
+import { HarnessError } from "../errors.ts";
+import { SERVED_TOOLS, type ToolDefinition } from "../tools/mod.ts";
+import { VERSION } from "../version.ts";
+import { registerArtifactResources } from "./artifact_resources.ts";
+import { toToolResult } from "./envelope.ts";
+import { type OperationDeps, runOperation } from "./run_operation.ts";
+
+export const SERVER_NAME = "android-mcp-harness";
+
+const INSTRUCTIONS = "Observe with ui_get_tree; name elements only by the selectors it returns (never coordinates). " +
+  "Every answer is one envelope {ok, operation_id, tool, data, evidence, error{code,message}}.";
+
+export function createHarnessServer(deps: OperationDeps, tools: readonly ToolDefinition[] = SERVED_TOOLS): McpServer {
+  checkServedMatchesContract(tools);
+  const server = new McpServer({ name: SERVER_NAME, version: VERSION }, { instructions: INSTRUCTIONS });
+  for (const tool of tools) {
+    registerContractTool(server, tool.name, async (args) => {
+      const answer = await runOperation(tool, args, deps);
+      return toToolResult(answer.envelope, answer.content);
+    });
+  }
+  registerArtifactResources(server, deps.ports.evidence);
+  return server;
+}
+
+/**
+ * Publishes one declared tool with its contract metadata. The client sees the strict input schema; the
+ * SDK validates only loosely, so refused arguments reach the handler and come back as our envelope
+ * (INVALID_SELECTOR, …) instead of the SDK's bare text.
+ */
+export function registerContractTool(
+  server: McpServer,
+  name: ToolName,
+  handler: (args: Record<string, unknown>) => Promise<CallToolResult>,
+): void {
+  const contract = TOOL_CONTRACT_BY_NAME[name];
+  server.registerTool(
+    name,
+    {
+      title: contract.title,
+      description: contract.description,
+      inputSchema: z.looseObject({}).meta({ ...inputJsonSchema(name), $schema: undefined }),
+      outputSchema: publishedOutputSchema(),
+      annotations: { ...contract.annotations },
+    },
+    handler,
+  );
+}
+
+/** Validates strictly on the server; publishes the compact JSON form (twelve copies go into tools/list). */
+function publishedOutputSchema() {
+  return EnvelopeSchema.meta({ ...ENVELOPE_JSON_SCHEMA, $schema: undefined, properties: undefined, additionalProperties: undefined });
+}
+
+function checkServedMatchesContract(tools: readonly ToolDefinition[]): void {
+  const served = tools.map((t) => t.name).join(",");
+  const declared = AVAILABLE_TOOL_NAMES.join(",");
+  if (served !== declared) {
+    throw new HarnessError(
+      "INTERNAL_ERROR",
+      `The served tools [${served}] differ from the tools contracts/tools.ts declares available [${declared}]. Change the contract first, then the tool list.`,
+    );
+  }
+}

@@ -1,0 +1,34 @@
+/**
+ * Validates a tool's raw arguments against its strict contract schema. Refusals are HarnessErrors with
+ * the code the contract declares for that argument (INVALID_SELECTOR, INVALID_TEXT, INVALID_PACKAGE,
+ * INVALID_SCROLL_DIRECTION) or INVALID_ARGUMENT, and a message naming the argument and what is accepted.
+ */
+import type * as z from "zod";
+import { ARGUMENT_ERROR_CODES, TOOL_INPUTS, type ToolInput, type ToolName } from "../../contracts/tool_inputs.ts";
+import { HarnessError } from "../errors.ts";
+
+export function parseToolInput<N extends ToolName>(name: N, raw: unknown): ToolInput<N> {
+  const schema = TOOL_INPUTS[name];
+  const result = schema.safeParse(raw ?? {});
+  if (result.success) return result.data as ToolInput<N>;
+  const issue = result.error.issues[0]!;
+  const accepted = Object.keys(schema.shape);
+  const acceptedText = accepted.length === 0 ? "it takes no arguments" : `it accepts ${accepted.join(", ")}`;
+  if (issue.code === "unrecognized_keys") {
+    const keys = issue.keys.map((k) => `'${k}'`).join(", ");
+    const where = issue.path.length === 0 ? name : `'${issue.path.join(".")}'`;
+    const code = issue.path.length === 0 ? "INVALID_ARGUMENT" : codeFor(issue);
+    return fail(code, `Unknown argument ${keys} for ${where}; ${issue.path.length === 0 ? acceptedText : "remove it"}.`, issue);
+  }
+  const argument = issue.path.length === 0 ? "arguments" : `'${issue.path.map(String).join(".")}'`;
+  return fail(codeFor(issue), `Invalid ${argument} for ${name}: ${issue.message}. Send the value the tool's input schema describes (${acceptedText}).`, issue);
+}
+
+function codeFor(issue: z.core.$ZodIssue) {
+  const first = issue.path[0];
+  return (typeof first === "string" && ARGUMENT_ERROR_CODES[first]) || "INVALID_ARGUMENT";
+}
+
+function fail(code: ReturnType<typeof codeFor>, message: string, issue: z.core.$ZodIssue): never {
+  throw new HarnessError(code, message, { path: issue.path.map(String), issue: issue.code });
+}

@@ -1,0 +1,35 @@
+/**
+ * `ui_get_tree`: the screen summary of SPEC §5 from a fresh uiautomator dump (never an old screen), with
+ * the raw XML only when `include_raw` is true. Read-only adb. Errors: UI_TREE_UNAVAILABLE,
+ * EMULATOR_UNAVAILABLE, OPERATION_TIMEOUT.
+ */
+import type { DeviceObserver, WaitOptions } from "../ports/device.ts";
+import { parseDump, summarize } from "../screen/mod.ts";
+import type { ScreenSummary } from "../screen/types.ts";
+import { defineTool } from "./tool_definition.ts";
+
+export interface ScreenReading {
+  summary: ScreenSummary;
+  xml: string;
+}
+
+/** Captures and summarizes the current screen; the same function serves `tree` on a live device. */
+export async function readScreen(observer: DeviceObserver, wait: WaitOptions): Promise<ScreenReading> {
+  const capture = await observer.captureTree(wait);
+  const summary = summarize(parseDump(capture.xml), {
+    width: capture.screen.width,
+    height: capture.screen.height,
+    density: capture.screen.density,
+    keyboard: capture.keyboard,
+    foregroundPackage: capture.foregroundPackage,
+  });
+  return { summary, xml: capture.xml };
+}
+
+export const uiGetTreeTool = defineTool({
+  name: "ui_get_tree",
+  async run(args, ctx, ports) {
+    const { summary, xml } = await readScreen(ports.observer, { timeoutMs: ctx.remainingMs(), signal: ctx.signal });
+    return { data: args.include_raw === true ? { ...summary, raw: xml } : { ...summary } };
+  },
+});

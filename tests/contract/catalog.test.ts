@@ -1,0 +1,107 @@
+/**
+ * The catalog promises: all twelve SPEC tools are declared with names clients accept, the committed
+ * contracts/catalog.json is what the contract generates, the server publishes exactly the available
+ * tools with their declared metadata, and the whole twelve-tool tools/list stays under 8,000 characters.
+ */
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { test } from "node:test";
+// @ts-types="../../node_modules/@modelcontextprotocol/sdk/dist/esm/server/mcp.d.ts"
+import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { buildCatalog, renderCatalog } from "../../contracts/catalog.ts";
+import { EnvelopeSchema } from "../../contracts/envelope.ts";
+import { TOOL_INPUTS } from "../../contracts/tool_inputs.ts";
+import { AVAILABLE_TOOL_NAMES, TOOL_CONTRACTS, TOOL_NAME_PATTERN } from "../../contracts/tools.ts";
+import { createHarnessServer, registerContractTool } from "../../src/mcp/server.ts";
+import { connectInMemory } from "../support/mcp_client.ts";
+import { fakeWorld } from "../support/mcp_fakes.ts";
+import { REPO_ROOT } from "../support/paths.ts";
+
+const SPEC_TOOLS = [
+  "device_status", "ui_get_tree", "ui_screenshot", "app_list", "app_launch", "settings_open",
+  "ui_tap", "ui_type_text", "ui_scroll", "device_back", "ui_session_open", "ui_session_close",
+];
+
+test("all twelve SPEC §4 tools are declared, with names every MCP client accepts", () => {
+  assert.deepEqual(TOOL_CONTRACTS.map((t) => t.name), SPEC_TOOLS);
+  assert.deepEqual(Object.keys(TOOL_INPUTS).sort(), [...SPEC_TOOLS].sort());
+  for (const name of SPEC_TOOLS) assert.match(name, TOOL_NAME_PATTERN);
+  assert.doesNotMatch("ui.get_tree", TOOL_NAME_PATTERN, "dotted names must stay refused");
+  assert.deepEqual(AVAILABLE_TOOL_NAMES, ["device_status", "ui_get_tree", "ui_screenshot", "app_list"]);
+});
+
+test("every tool declares the four annotations, observe tools read-only", () => {
+  for (const tool of TOOL_CONTRACTS) {
+    assert.deepEqual(Object.keys(tool.annotations).sort(), ["destructiveHint", "idempotentHint", "openWorldHint", "readOnlyHint"]);
+    assert.equal(tool.annotations.openWorldHint, false);
+    assert.equal(tool.annotations.readOnlyHint, SPEC_TOOLS.indexOf(tool.name) < 4, tool.name);
+  }
+});
+
+test("contracts/catalog.json is what the contract generates (run scripts/gen-catalog after a change)", () => {
+  const committed = readFileSync(join(REPO_ROOT, "contracts", "catalog.json"), "utf8");
+  assert.equal(committed, renderCatalog(), "contracts/catalog.json is stale: run node <dist>/scripts/gen-catalog.js");
+});
+
+test("tool inputs refuse unknown keys", () => {
+  for (const name of SPEC_TOOLS) {
+    const schema = TOOL_INPUTS[name as keyof typeof TOOL_INPUTS];
+    assert.equal(schema.safeParse({ unexpected: 1 }).success, false, name);
+    assert.equal(buildCatalog().tools.find((t) => t.name === name)?.inputSchema["additionalProperties"], false, name);
+  }
+});
+
+test("the server publishes exactly the available catalog entries, each with the envelope as output schema", async () => {
+  const connected = await connectInMemory(createHarnessServer(fakeWorld().deps));
+  try {
+    const { tools } = await connected.client.listTools();
+    const catalog = buildCatalog().tools.filter((t) => t.available);
+    assert.deepEqual(tools.map((t) => t.name), catalog.map((t) => t.name));
+    for (const [i, tool] of tools.entries()) {
+      const declared = catalog[i]!;
+      assert.equal(tool.title, declared.title);
+      assert.equal(tool.description, declared.description);
+      assert.deepEqual(tool.annotations, declared.annotations);
+      assert.deepEqual(tool.inputSchema, declared.inputSchema);
+      assert.deepEqual(tool.outputSchema, buildCatalog().outputSchema);
+    }
+  } finally {
+    await connected.close();
+  }
+});
+
+test("a declared but unavailable tool cannot be called", async () => {
+  const connected = await connectInMemory(createHarnessServer(fakeWorld().deps));
+  try {
+    const result = await connected.client.callTool({ name: "ui_tap", arguments: { selector: { text: "OK" } } });
+    assert.equal(result.isError, true);
+    assert.match(JSON.stringify(result.content), /Tool ui_tap not found/);
+  } finally {
+    await connected.close();
+  }
+});
+
+test("the whole tools/list answer for all twelve tools is under 8,000 characters", async () => {
+  const server = new McpServer({ name: "size-check", version: "0" });
+  for (const tool of TOOL_CONTRACTS) registerContractTool(server, tool.name, async () => ({ content: [] }));
+  const connected = await connectInMemory(server);
+  try {
+    const list = await connected.client.listTools();
+    assert.equal(list.tools.length, 12);
+    const size = JSON.stringify(list).length;
+    assert.ok(size < 8000, `tools/list is ${size} characters`);
+  } finally {
+    await connected.close();
+  }
+});
+
+test("the envelope schema: ok exactly when error is null, failures carry empty data", () => {
+  const base = { operation_id: "00000000-0000-4000-8000-000000000001", tool: "device_status", evidence: null };
+  assert.equal(EnvelopeSchema.safeParse({ ...base, ok: true, data: { a: 1 }, error: null }).success, true);
+  assert.equal(EnvelopeSchema.safeParse({ ...base, ok: false, data: {}, error: { code: "EMULATOR_BUSY", message: "m" } }).success, true);
+  assert.equal(EnvelopeSchema.safeParse({ ...base, ok: true, data: {}, error: { code: "EMULATOR_BUSY", message: "m" } }).success, false);
+  assert.equal(EnvelopeSchema.safeParse({ ...base, ok: false, data: { a: 1 }, error: { code: "EMULATOR_BUSY", message: "m" } }).success, false);
+  assert.equal(EnvelopeSchema.safeParse({ ...base, ok: false, data: {}, error: { code: "NOT_A_CODE", message: "m" } }).success, false);
+  assert.equal(EnvelopeSchema.safeParse({ ...base, ok: true, data: {}, error: null, stack: "x" }).success, false);
+});

@@ -1,0 +1,92 @@
+/**
+ * MCP clients for tests: an SDK Client linked in memory to a server object (contract tests), and an SDK
+ * Client that spawns the compiled `main.js serve …` over real stdio (end-to-end). Both return `close()`,
+ * which the test calls in a finally/after hook; the spawned process is killed by its PID if still alive.
+ */
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+// @ts-types="../../node_modules/@modelcontextprotocol/sdk/dist/esm/client/stdio.d.ts"
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+// @ts-types="../../node_modules/@modelcontextprotocol/sdk/dist/esm/inMemory.d.ts"
+import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
+// @ts-types="../../node_modules/@modelcontextprotocol/sdk/dist/esm/server/mcp.d.ts"
+import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { fileURLToPath } from "node:url";
+import type { Envelope } from "../../contracts/envelope.ts";
+
+export interface Connected {
+  client: Client;
+  close(): Promise<void>;
+}
+
+export async function connectInMemory(server: McpServer): Promise<Connected> {
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  await server.connect(serverSide);
+  const client = new Client({ name: "contract-test", version: "0" });
+  await client.connect(clientSide);
+  return {
+    client,
+    close: async () => {
+      await client.close();
+      await server.close();
+    },
+  };
+}
+
+/** The compiled entry point, found from this file (works in any --outDir). */
+export const MAIN_JS = fileURLToPath(new URL("../../src/main.js", import.meta.url));
+
+export interface SpawnedServer extends Connected {
+  pid: number | null;
+  stderr(): string;
+}
+
+export async function spawnServe(args: string[], env: Record<string, string> = {}): Promise<SpawnedServer> {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [MAIN_JS, "serve", ...args],
+    env: { PATH: process.env["PATH"] ?? "", HOME: process.env["HOME"] ?? "", ...env },
+    stderr: "pipe",
+  });
+  let stderr = "";
+  transport.stderr?.on("data", (chunk: Buffer) => void (stderr += chunk.toString("utf8")));
+  const client = new Client({ name: "e2e-test", version: "0" });
+  try {
+    await client.connect(transport);
+  } catch (error) {
+    killPid(transport.pid);
+    throw new Error(`serve did not start: ${(error as Error).message}\n${stderr}`);
+  }
+  const pid = transport.pid;
+  return {
+    client,
+    pid,
+    stderr: () => stderr,
+    close: async () => {
+      await client.close().catch(() => {});
+      killPid(pid);
+    },
+  };
+}
+
+function killPid(pid: number | null): void {
+  if (pid === null) return;
+  try {
+    process.kill(pid, "SIGKILL");
+  } catch {
+    // already gone
+  }
+}
+
+/** The envelope of a tools/call result, checked to be mirrored as the first text content. */
+export function envelopeOf(result: unknown): Envelope {
+  const r = result as { structuredContent?: unknown; content?: { type: string; text?: string }[]; isError?: boolean };
+  const text = r.content?.[0];
+  if (text?.type !== "text" || text.text === undefined) throw new Error(`No text content in ${JSON.stringify(result)}`);
+  const mirrored = JSON.parse(text.text) as Envelope;
+  const structured = r.structuredContent as Envelope;
+  if (JSON.stringify(mirrored) !== JSON.stringify(structured)) {
+    throw new Error(`Text content differs from structuredContent:\n${text.text}\n${JSON.stringify(structured)}`);
+  }
+  if (r.isError !== !structured.ok) throw new Error(`isError ${r.isError} but ok ${structured.ok}`);
+  return structured;
+}

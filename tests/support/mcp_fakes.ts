@@ -1,0 +1,183 @@
+/**
+ * Plain fakes of the ports the MCP server uses (device observer, evidence store, lock, audit log), each
+ * recording what it was asked, for contract tests that assert whole envelopes. No disk, no adb.
+ */
+import type { EvidenceRef } from "../../src/ports/evidence.ts";
+import type { AuditRecord, DeviceLock, EvidenceStore } from "../../src/ports/evidence.ts";
+import type { DeviceObserver, DeviceStatus, TreeCapture, WaitOptions } from "../../src/ports/device.ts";
+import { HarnessError } from "../../src/errors.ts";
+import type { OperationDeps } from "../../src/mcp/run_operation.ts";
+import { createSystemClock } from "../../src/adapters/system_clock.ts";
+import { silentLogger } from "../../src/ports/logger.ts";
+
+export const FAKE_UDID = "emulator-5554";
+
+export const FAKE_STATUS: DeviceStatus = {
+  udid: FAKE_UDID,
+  online: true,
+  model: "sdk_gphone64_x86_64",
+  api_level: 34,
+  screen: { width: 1080, height: 2400, density: 420 },
+  foreground_package: "com.android.settings",
+  keyboard_open: false,
+};
+
+export const FAKE_XML = `<?xml version='1.0' encoding='UTF-8' standalone='yes' ?><hierarchy rotation="0">` +
+  `<node index="0" text="" resource-id="" class="android.widget.FrameLayout" package="com.android.settings" content-desc="" checkable="false" checked="false" clickable="false" enabled="true" focusable="false" focused="false" scrollable="false" long-clickable="false" password="false" selected="false" bounds="[0,0][1080,2400]">` +
+  `<node index="0" text="Network &amp; internet" resource-id="" class="android.widget.TextView" package="com.android.settings" content-desc="" checkable="false" checked="false" clickable="true" enabled="true" focusable="true" focused="false" scrollable="false" long-clickable="false" password="false" selected="false" bounds="[0,300][1080,500]" />` +
+  `<node index="1" text="" resource-id="com.android.settings:id/search" class="android.widget.EditText" package="com.android.settings" content-desc="" checkable="false" checked="false" clickable="true" enabled="true" focusable="true" focused="false" scrollable="false" long-clickable="false" password="false" selected="false" bounds="[0,100][1080,250]" />` +
+  `</node></hierarchy>`;
+
+/** A 4×2 RGB PNG, red row over blue row (encoded once with upng-js, palette forbidden). */
+export const FAKE_PNG = Uint8Array.from(Buffer.from(
+  "iVBORw0KGgoAAAANSUhEUgAAAAQAAAACCAIAAADwyuo0AAAAAXNSR0IB2cksfwAAABFJREFUeJxj+M/AAEcMSOz/AGeyB/kmOOOPAAAAAElFTkSuQmCC",
+  "base64",
+));
+
+export interface FakeObserver extends DeviceObserver {
+  calls: string[];
+  /** Replace to make the next calls fail or hang. */
+  behaviour: {
+    resolve?: () => Promise<string>;
+    status?: () => Promise<DeviceStatus>;
+    tree?: () => Promise<TreeCapture>;
+    screenshot?: (wait: WaitOptions) => Promise<Uint8Array>;
+    packages?: () => Promise<string[]>;
+  };
+  lastWait?: WaitOptions;
+}
+
+export function fakeObserver(): FakeObserver {
+  const observer: FakeObserver = {
+    udid: FAKE_UDID,
+    calls: [],
+    behaviour: {},
+    async resolveUdid() {
+      observer.calls.push("resolveUdid");
+      return observer.behaviour.resolve ? observer.behaviour.resolve() : FAKE_UDID;
+    },
+    async status(wait) {
+      observer.calls.push("status");
+      observer.lastWait = wait;
+      return observer.behaviour.status ? observer.behaviour.status() : { ...FAKE_STATUS, screen: { ...FAKE_STATUS.screen } };
+    },
+    async captureTree(wait) {
+      observer.calls.push("captureTree");
+      observer.lastWait = wait;
+      if (observer.behaviour.tree) return observer.behaviour.tree();
+      return {
+        xml: FAKE_XML,
+        screen: { width: 1080, height: 2400, density: 420 },
+        keyboard: { open: false },
+        foregroundPackage: "com.android.settings",
+      };
+    },
+    async screenshot(wait) {
+      observer.calls.push("screenshot");
+      observer.lastWait = wait;
+      return observer.behaviour.screenshot ? observer.behaviour.screenshot(wait) : FAKE_PNG;
+    },
+    async listPackages(query, wait) {
+      observer.calls.push(`listPackages ${JSON.stringify(query)}`);
+      observer.lastWait = wait;
+      if (observer.behaviour.packages) return observer.behaviour.packages();
+      const all = ["com.example.notes", "com.android.settings", "com.example.login"];
+      return all.filter((p) => (query.includeSystem || p.startsWith("com.example")) && (!query.filter || p.includes(query.filter)));
+    },
+  };
+  return observer;
+}
+
+export interface FakeEvidence extends EvidenceStore {
+  saved: { tool: string; bytes: Uint8Array }[];
+  failNext?: HarnessError;
+}
+
+export function fakeEvidence(directory = "/artifacts"): FakeEvidence {
+  const store: FakeEvidence = {
+    directory,
+    saved: [],
+    async savePng(tool, png) {
+      if (store.failNext) {
+        const error = store.failNext;
+        delete store.failNext;
+        throw error;
+      }
+      store.saved.push({ tool, bytes: png });
+      return refFor(directory, `20261129-231622-${String(282673 + store.saved.length).padStart(6, "0")}-${tool.replaceAll("_", "-")}.png`);
+    },
+    async resolve(id) {
+      const index = store.saved.findIndex((_, i) => refFor(directory, nameAt(i)).artifact_id === id);
+      return index === -1 ? null : { path: `${directory}/${id}`, bytes: store.saved[index]!.bytes };
+    },
+    async listRecent(limit) {
+      return store.saved.map((_, i) => refFor(directory, nameAt(i))).reverse().slice(0, limit);
+    },
+  };
+  const nameAt = (i: number) => `20261129-231622-${String(282674 + i).padStart(6, "0")}-${store.saved[i]!.tool.replaceAll("_", "-")}.png`;
+  return store;
+}
+
+function refFor(directory: string, id: string): EvidenceRef {
+  return { artifact_id: id, path: `${directory}/${id}`, uri: `artifact://${id}` };
+}
+
+export interface FakeLock extends DeviceLock {
+  held: Set<string>;
+  acquisitions: number;
+  releases: number;
+}
+
+export function fakeLock(): FakeLock {
+  const lock: FakeLock = {
+    held: new Set(),
+    acquisitions: 0,
+    releases: 0,
+    async acquire(udid, owner) {
+      if (lock.held.has(udid)) {
+        throw new HarnessError("EMULATOR_BUSY", `Device ${udid} is busy with another operation; retry when it finishes.`, { udid });
+      }
+      lock.held.add(udid);
+      lock.acquisitions++;
+      void owner;
+      return {
+        release: async () => {
+          lock.held.delete(udid);
+          lock.releases++;
+        },
+      };
+    },
+  };
+  return lock;
+}
+
+export interface FakeWorld {
+  deps: OperationDeps;
+  observer: FakeObserver;
+  evidence: FakeEvidence;
+  lock: FakeLock;
+  audit: AuditRecord[];
+}
+
+/** Operation ids are deterministic: 00000000-0000-4000-8000-00000000000N. */
+export function fakeWorld(options: { actionTimeoutMs?: number } = {}): FakeWorld {
+  const observer = fakeObserver();
+  const evidence = fakeEvidence();
+  const lock = fakeLock();
+  const audit: AuditRecord[] = [];
+  let next = 0;
+  const deps: OperationDeps = {
+    ports: { observer, evidence },
+    lock,
+    audit: { append: async (record) => void audit.push(record) },
+    clock: createSystemClock(),
+    logger: silentLogger,
+    actionTimeoutMs: options.actionTimeoutMs ?? 5_000,
+    newOperationId: () => operationId(++next),
+  };
+  return { deps, observer, evidence, lock, audit };
+}
+
+export function operationId(n: number): string {
+  return `00000000-0000-4000-8000-${String(n).padStart(12, "0")}`;
+}
