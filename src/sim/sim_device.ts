@@ -48,6 +48,8 @@ export interface SimDevice {
   scroll(direction: "up" | "down"): void;
   /** Brings a package to the foreground; false when it is not installed. */
   launch(packageName: string): boolean;
+  /** Taps whatever is drawn at this point (W3C pointer actions, `input tap`). Optional for test fakes. */
+  tapAt?(x: number, y: number): void;
 
   /** Every adb command and UiAutomator2 action the device received, in order (for promise tests). */
   readonly log: { source: "adb" | "uia2"; command: string }[];

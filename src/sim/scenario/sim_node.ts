@@ -1,0 +1,99 @@
+/**
+ * The sim's own screen model: a mutable tree of nodes carrying the dump attributes verbatim, built
+ * from a hand-made NodeSpec. Independent of the harness's src/screen code on purpose, so a bug there
+ * cannot hide itself behind the same bug here.
+ */
+import type { NodeSpec } from "./types.ts";
+
+export interface SimNode {
+  /** Attributes in dump order (`index`, `text`, `resource-id`, `class`, …, `bounds`). */
+  attrs: Record<string, string>;
+  children: SimNode[];
+  parent: SimNode | null;
+}
+
+export interface Rect {
+  left: number;
+  top: number;
+  right: number;
+  bottom: number;
+}
+
+const flag = (value: boolean | undefined, fallback = false) => String(value ?? fallback);
+
+/** NodeSpec → SimNode with the attribute set and order of an API 33–35 `uiautomator dump`. */
+export function nodeFromSpec(spec: NodeSpec, packageName: string, index = 0, parent: SimNode | null = null): SimNode {
+  const [l, t, r, b] = spec.bounds;
+  const node: SimNode = {
+    attrs: {
+      index: String(index),
+      text: spec.text ?? "",
+      "resource-id": spec.id ?? "",
+      class: spec.class ?? "android.view.View",
+      package: spec.package ?? packageName,
+      "content-desc": spec.desc ?? "",
+      checkable: flag(spec.checkable),
+      checked: flag(spec.checked),
+      clickable: flag(spec.clickable),
+      enabled: flag(spec.enabled, true),
+      focusable: flag(spec.focusable ?? (spec.clickable || isInputClass(spec.class ?? ""))),
+      focused: flag(spec.focused),
+      scrollable: flag(spec.scrollable),
+      "long-clickable": flag(spec.longClickable),
+      password: flag(spec.password),
+      selected: flag(spec.selected),
+      bounds: `[${l},${t}][${r},${b}]`,
+      "drawing-order": String(index + 1),
+      hint: spec.hint ?? "",
+    },
+    children: [],
+    parent,
+  };
+  node.children = (spec.children ?? []).map((child, i) => nodeFromSpec(child, packageName, i, node));
+  return node;
+}
+
+export function isInputClass(className: string): boolean {
+  return /EditText|AutoCompleteTextView/.test(className);
+}
+
+export function isInput(node: SimNode): boolean {
+  return isInputClass(node.attrs["class"] ?? "");
+}
+
+export function boundsOf(node: SimNode): Rect | null {
+  const m = /^\[(-?\d+),(-?\d+)\]\[(-?\d+),(-?\d+)\]$/.exec(node.attrs["bounds"] ?? "");
+  if (m === null) return null;
+  return { left: Number(m[1]), top: Number(m[2]), right: Number(m[3]), bottom: Number(m[4]) };
+}
+
+/** Every node in document order. */
+export function allNodes(roots: readonly SimNode[]): SimNode[] {
+  const out: SimNode[] = [];
+  const visit = (n: SimNode) => {
+    out.push(n);
+    n.children.forEach(visit);
+  };
+  roots.forEach(visit);
+  return out;
+}
+
+export function ancestors(node: SimNode): SimNode[] {
+  const out: SimNode[] = [];
+  for (let p = node.parent; p !== null; p = p.parent) out.push(p);
+  return out;
+}
+
+export function isAncestor(candidate: SimNode, node: SimNode): boolean {
+  return ancestors(node).includes(candidate);
+}
+
+/** The deepest node whose bounds contain the point (last drawn wins among siblings). */
+export function nodeAt(roots: readonly SimNode[], x: number, y: number): SimNode | null {
+  let found: SimNode | null = null;
+  for (const node of allNodes(roots)) {
+    const r = boundsOf(node);
+    if (r !== null && x >= r.left && x < r.right && y >= r.top && y < r.bottom) found = node;
+  }
+  return found;
+}

@@ -1,0 +1,97 @@
+/**
+ * The scenario file's shape (JSON): which Android device is simulated, its screens, installed packages
+ * and the transitions that user actions trigger. Pure data; `validateScenario` checks a parsed file
+ * against it and `ScenarioDevice` plays it.
+ */
+import type { SimFaults } from "../sim_device.ts";
+
+/** A selector as the harness speaks it (SPEC §6), matched by the sim's own code. */
+export type SimSelectorKey = "resource_id" | "text" | "content_desc" | "text_contains" | "input_hint";
+export type SimSelector = Partial<Record<SimSelectorKey, string>> & { within?: Partial<Record<SimSelectorKey, string>> };
+
+/** A node of a hand-made screen; rendered into a uiautomator dump (`<node …>`). */
+export interface NodeSpec {
+  class?: string;
+  text?: string;
+  id?: string;
+  desc?: string;
+  hint?: string;
+  /** [left, top, right, bottom] in pixels. */
+  bounds: [number, number, number, number];
+  package?: string;
+  clickable?: boolean;
+  checkable?: boolean;
+  checked?: boolean;
+  enabled?: boolean;
+  focusable?: boolean;
+  focused?: boolean;
+  scrollable?: boolean;
+  longClickable?: boolean;
+  password?: boolean;
+  selected?: boolean;
+  children?: NodeSpec[];
+}
+
+export interface ScreenSpec {
+  package: string;
+  /** Fully qualified activity class, e.g. "com.android.settings.Settings". */
+  activity: string;
+  /** Either a hand-made node tree… */
+  root?: NodeSpec;
+  /** …or a raw uiautomator dump. */
+  xml?: string;
+  /** When present, tapping an input opens the soft keyboard, whose top edge is here. */
+  keyboard?: { top: number; openOnEnter?: boolean };
+}
+
+export type TransitionTrigger = "tap" | "scroll_down" | "scroll_up";
+
+export interface TransitionSpec {
+  /** Screen ids this applies on; absent = every screen. */
+  from?: string | string[];
+  on: TransitionTrigger;
+  /** For taps: the tapped node, an ancestor or a descendant must match. */
+  selector?: SimSelector;
+  /** A screen id, "@back" to return to the previous screen, or "@launch:<package>". */
+  to: string;
+}
+
+export interface PackageSpec {
+  name: string;
+  system?: boolean;
+  /** Screen shown when the package is launched; absent = a generated placeholder screen. */
+  screen?: string;
+  /** Launchable activity (short or full form); absent with no screen = not launchable. */
+  activity?: string;
+  label?: string;
+}
+
+export interface AndroidSpec {
+  serial: string;
+  /** API level; the shell output formats follow it (33: Android 13 dumps, 35: Android 15 dumps). */
+  api: 33 | 35;
+  release: string;
+  model: string;
+  product: string;
+  device: string;
+  manufacturer: string;
+  brand: string;
+  width: number;
+  height: number;
+  density: number;
+  /** Features the adb server advertises (default shell_v2,cmd,stat_v2); drop shell_v2 for the legacy shell. */
+  adbFeatures?: string[];
+}
+
+export interface Scenario {
+  name: string;
+  description: string;
+  android: AndroidSpec;
+  /** Screen id of the launcher (HOME key, force-stop of the foreground app). */
+  home?: string;
+  start: string;
+  screens: Record<string, ScreenSpec>;
+  packages: PackageSpec[];
+  transitions: TransitionSpec[];
+  faults?: SimFaults;
+}

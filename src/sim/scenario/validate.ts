@@ -1,0 +1,161 @@
+/**
+ * Checks a parsed scenario file before the sim plays it: the shape (zod, unknown keys rejected) and
+ * the cross-references (start/home screens, transition targets, package screens, raw dumps that parse).
+ * Returns the typed Scenario or throws HarnessError INVALID_ARGUMENT listing every problem found.
+ */
+import { z } from "zod";
+import { HarnessError } from "../../errors.ts";
+import { readDump } from "./dump_xml.ts";
+import type { NodeSpec, Scenario } from "./types.ts";
+
+const keys = z.object({
+  resource_id: z.string().min(1).optional(),
+  text: z.string().min(1).optional(),
+  content_desc: z.string().min(1).optional(),
+  text_contains: z.string().min(1).optional(),
+  input_hint: z.string().min(1).optional(),
+}).strict();
+
+const selector = keys.extend({ within: keys.optional() }).strict();
+
+const bounds = z.tuple([z.number().int(), z.number().int(), z.number().int(), z.number().int()]);
+
+const nodeSpec: z.ZodType<NodeSpec> = z.lazy(() =>
+  z.object({
+    class: z.string().optional(),
+    text: z.string().optional(),
+    id: z.string().optional(),
+    desc: z.string().optional(),
+    hint: z.string().optional(),
+    bounds,
+    package: z.string().optional(),
+    clickable: z.boolean().optional(),
+    checkable: z.boolean().optional(),
+    checked: z.boolean().optional(),
+    enabled: z.boolean().optional(),
+    focusable: z.boolean().optional(),
+    focused: z.boolean().optional(),
+    scrollable: z.boolean().optional(),
+    longClickable: z.boolean().optional(),
+    password: z.boolean().optional(),
+    selected: z.boolean().optional(),
+    children: z.array(nodeSpec).optional(),
+  }).strict()
+);
+
+const faults = z.object({
+  hangCommands: z.array(z.string().min(1)).optional(),
+  state: z.enum(["device", "offline", "unauthorized"]).optional(),
+  offlineAfterRequests: z.number().int().min(0).optional(),
+  dumpError: z.object({ kind: z.enum(["null root node", "could not get idle state"]), count: z.number().int().min(0) }).strict().optional(),
+  blankScreencap: z.boolean().optional(),
+  uia2Error500: z.boolean().optional(),
+  uia2SessionDiesAfter: z.number().int().min(0).optional(),
+}).strict();
+
+const packageName = z.string().regex(/^[A-Za-z][\w]*(\.[A-Za-z][\w]*)+$/, "not an Android package name");
+
+const scenarioSchema = z.object({
+  name: z.string().min(1),
+  description: z.string(),
+  android: z.object({
+    serial: z.string().regex(/^[\w.:-]+$/, "letters, digits, '.', ':', '-' only"),
+    api: z.union([z.literal(33), z.literal(35)]),
+    release: z.string().min(1),
+    model: z.string().min(1),
+    product: z.string().min(1),
+    device: z.string().min(1),
+    manufacturer: z.string().min(1),
+    brand: z.string().min(1),
+    width: z.number().int().min(16).max(8192),
+    height: z.number().int().min(16).max(8192),
+    density: z.number().int().min(60).max(1000),
+    adbFeatures: z.array(z.string().min(1)).optional(),
+  }).strict(),
+  home: z.string().optional(),
+  start: z.string().min(1),
+  screens: z.record(z.string(), z.object({
+    package: packageName,
+    activity: z.string().min(1),
+    root: nodeSpec.optional(),
+    xml: z.string().optional(),
+    keyboard: z.object({ top: z.number().int().min(0), openOnEnter: z.boolean().optional() }).strict().optional(),
+  }).strict()),
+  packages: z.array(z.object({
+    name: packageName,
+    system: z.boolean().optional(),
+    screen: z.string().optional(),
+    activity: z.string().optional(),
+    label: z.string().optional(),
+  }).strict()),
+  transitions: z.array(z.object({
+    from: z.union([z.string(), z.array(z.string())]).optional(),
+    on: z.enum(["tap", "scroll_down", "scroll_up"]),
+    selector: selector.optional(),
+    to: z.string().min(1),
+  }).strict()),
+  faults: faults.optional(),
+}).strict();
+
+export function validateScenario(input: unknown, source = "scenario"): Scenario {
+  const parsed = scenarioSchema.safeParse(input);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.slice(0, 8).map((i) => `${i.path.join(".") || "(top)"}: ${i.message}`);
+    throw invalid(source, lines);
+  }
+  const scenario = parsed.data as Scenario;
+  const problems = crossReferenceProblems(scenario);
+  if (problems.length > 0) throw invalid(source, problems);
+  return scenario;
+}
+
+function crossReferenceProblems(s: Scenario): string[] {
+  const problems: string[] = [];
+  const screenIds = new Set(Object.keys(s.screens));
+  const known = (id: string, where: string) => {
+    if (!screenIds.has(id)) problems.push(`${where}: unknown screen "${id}" (screens are: ${[...screenIds].join(", ")})`);
+  };
+  known(s.start, "start");
+  if (s.home !== undefined) known(s.home, "home");
+  for (const [id, screen] of Object.entries(s.screens)) {
+    if ((screen.root === undefined) === (screen.xml === undefined)) {
+      problems.push(`screens.${id}: give exactly one of "root" (a node tree) or "xml" (a uiautomator dump)`);
+    }
+    if (screen.xml !== undefined) {
+      try {
+        readDump(screen.xml);
+      } catch (error) {
+        problems.push(`screens.${id}.xml: ${(error as Error).message}`);
+      }
+    }
+    if (screen.keyboard !== undefined && screen.keyboard.top >= s.android.height) {
+      problems.push(`screens.${id}.keyboard.top: ${screen.keyboard.top} is below the screen height ${s.android.height}`);
+    }
+  }
+  s.transitions.forEach((t, i) => {
+    for (const from of [t.from ?? []].flat()) known(from, `transitions.${i}.from`);
+    if (t.to.startsWith("@launch:")) {
+      const pkg = t.to.slice("@launch:".length);
+      if (!s.packages.some((p) => p.name === pkg)) problems.push(`transitions.${i}.to: "${pkg}" is not in "packages"`);
+    } else if (t.to !== "@back") known(t.to, `transitions.${i}.to`);
+    if (t.on === "tap" && t.selector === undefined) problems.push(`transitions.${i}: a "tap" transition needs a selector`);
+  });
+  const names = new Set<string>();
+  s.packages.forEach((p, i) => {
+    if (names.has(p.name)) problems.push(`packages.${i}: "${p.name}" is listed twice`);
+    names.add(p.name);
+    if (p.screen !== undefined) known(p.screen, `packages.${i}.screen`);
+  });
+  for (const [id, screen] of Object.entries(s.screens)) {
+    if (!names.has(screen.package)) problems.push(`screens.${id}.package: "${screen.package}" is not in "packages"`);
+  }
+  return problems;
+}
+
+function invalid(source: string, lines: string[]): HarnessError {
+  return new HarnessError(
+    "INVALID_ARGUMENT",
+    `The ${source} is not a valid simulated-device scenario:\n  - ${lines.join("\n  - ")}\nFix the file (see docs/simulated-device.md) and start the sim again.`,
+    { problems: lines },
+  );
+}

@@ -1,0 +1,315 @@
+/**
+ * The simulated device's state, driven by a validated Scenario: a stack of screens, the soft keyboard,
+ * the focused input, installed packages, a tiny file system for `pull`, fault switches and the command
+ * log. User actions (tap, type, back, scroll, launch, HOME) move between screens through the
+ * scenario's transitions; an action that matches no transition changes nothing, like a dead button.
+ */
+import { writeDump, readDump } from "./scenario/dump_xml.ts";
+import { matchesSelector } from "./scenario/selector_match.ts";
+import { allNodes, isAncestor, isInput, nodeAt, nodeFromSpec, type SimNode } from "./scenario/sim_node.ts";
+import type { AndroidSpec, PackageSpec, Scenario, ScreenSpec, TransitionTrigger } from "./scenario/types.ts";
+import { drawScreenPng } from "./png/screencap.ts";
+import type { NodeAttributes, SimDevice, SimFaults } from "./sim_device.ts";
+
+export type ConnectionState = "device" | "offline" | "unauthorized";
+
+interface LiveScreen {
+  id: string;
+  spec: ScreenSpec;
+  roots: SimNode[];
+}
+
+export class ScenarioDevice implements SimDevice {
+  readonly scenario: Scenario;
+  readonly android: AndroidSpec;
+  readonly faults: SimFaults;
+  readonly log: { source: "adb" | "uia2"; command: string }[] = [];
+  /** Device-side files (`/sdcard/window_dump.xml`, screencap targets) that `adb pull` serves. */
+  readonly files = new Map<string, Uint8Array>();
+
+  readonly #screens = new Map<string, LiveScreen>();
+  readonly #packages: PackageSpec[];
+  #stack: string[];
+  #keyboardOpen = false;
+  #focused: SimNode | null = null;
+  #serviceRequests = 0;
+
+  constructor(scenario: Scenario) {
+    this.scenario = scenario;
+    this.android = scenario.android;
+    this.faults = { ...(scenario.faults ?? {}) };
+    this.#packages = scenario.packages.map((p) => ({ ...p }));
+    this.#stack = [];
+    this.#enter(scenario.start);
+  }
+
+  get serial(): string { return this.android.serial; }
+  get model(): string { return this.android.model; }
+  get apiLevel(): number { return this.android.api; }
+  get width(): number { return this.android.width; }
+  get height(): number { return this.android.height; }
+  get density(): number { return this.android.density; }
+
+  /** Id of the screen in front (for tests and the `sim` banner). */
+  screenId(): string {
+    return this.#stack[this.#stack.length - 1]!;
+  }
+
+  hierarchyXml(): string {
+    return writeDump(this.#current().roots);
+  }
+
+  foregroundPackage(): string {
+    return this.#current().spec.package;
+  }
+
+  foregroundActivity(): string {
+    return this.#current().spec.activity;
+  }
+
+  keyboard(): { open: boolean; top?: number } {
+    const kb = this.#current().spec.keyboard;
+    return this.#keyboardOpen && kb !== undefined ? { open: true, top: kb.top } : { open: false };
+  }
+
+  installedPackages(): { name: string; system: boolean }[] {
+    return this.#packages.map((p) => ({ name: p.name, system: p.system ?? false }));
+  }
+
+  /** The launchable activity of a package as `pkg/.Activity`, or null (resolve-activity, monkey). */
+  launchActivity(packageName: string): string | null {
+    const pkg = this.#packages.find((p) => p.name === packageName);
+    if (pkg === undefined) return null;
+    if (pkg.activity !== undefined) return `${pkg.name}/${pkg.activity}`;
+    if (pkg.screen !== undefined) return `${pkg.name}/${this.#screenSpec(pkg.screen).activity}`;
+    return null;
+  }
+
+  /** Records a package installed over adb (streamed install); it is not launchable. */
+  addPackage(name: string): void {
+    if (!this.#packages.some((p) => p.name === name)) this.#packages.push({ name });
+  }
+
+  screenshotPng(): Uint8Array {
+    const kb = this.keyboard();
+    return drawScreenPng(this.#current().roots, {
+      width: this.width,
+      height: this.height,
+      keyboardTop: kb.open ? kb.top : undefined,
+      blank: this.faults.blankScreencap === true,
+    });
+  }
+
+  connectionState(): ConnectionState {
+    return this.faults.state ?? "device";
+  }
+
+  setFaults(patch: SimFaults): void {
+    Object.assign(this.faults, patch);
+  }
+
+  /** Counts one adb device-service request; true when this request is the one that takes the device offline. */
+  countServiceRequest(): boolean {
+    this.#serviceRequests += 1;
+    const limit = this.faults.offlineAfterRequests;
+    if (limit !== undefined && this.#serviceRequests > limit && this.connectionState() === "device") {
+      this.faults.state = "offline";
+      return true;
+    }
+    return false;
+  }
+
+  /** Consumes one dump failure if the fault is armed: the error line the device prints, else null. */
+  takeDumpError(): string | null {
+    const fault = this.faults.dumpError;
+    if (fault === undefined || fault.count <= 0) return null;
+    fault.count -= 1;
+    return fault.kind === "null root node"
+      ? "ERROR: null root node returned by UiTestAutomationBridge.\n"
+      : "ERROR: could not get idle state.\n";
+  }
+
+  tap(node: NodeAttributes): void {
+    const target = this.#find(node);
+    if (target !== null) this.#tapNode(target);
+  }
+
+  tapAt(x: number, y: number): void {
+    const target = nodeAt(this.#current().roots, x, y);
+    if (target !== null) this.#tapNode(target);
+  }
+
+  setText(node: NodeAttributes, text: string): void {
+    const target = this.#find(node);
+    if (target === null) return;
+    target.attrs["text"] = text;
+    this.#focus(target);
+  }
+
+  /** `input text`: appends to the focused input; nothing happens when no input has focus. */
+  typeText(text: string): void {
+    if (this.#focused !== null) this.#focused.attrs["text"] = (this.#focused.attrs["text"] ?? "") + text;
+  }
+
+  back(): void {
+    if (this.#keyboardOpen) {
+      this.#keyboardOpen = false;
+      return;
+    }
+    if (this.#stack.length > 1) {
+      this.#stack.pop();
+      this.#afterMove();
+    }
+  }
+
+  home(): void {
+    if (this.scenario.home !== undefined && this.screenId() !== this.scenario.home) this.#enter(this.scenario.home);
+  }
+
+  scroll(direction: "up" | "down"): void {
+    this.#fire(direction === "down" ? "scroll_down" : "scroll_up", null);
+  }
+
+  launch(packageName: string): boolean {
+    const pkg = this.#packages.find((p) => p.name === packageName);
+    if (pkg === undefined || this.launchActivity(packageName) === null) return false;
+    if (this.foregroundPackage() === packageName) return true;
+    this.#enter(pkg.screen ?? this.#placeholderScreen(pkg));
+    return true;
+  }
+
+  /** `am force-stop`: the package's screens leave the stack; the launcher shows if nothing is left. */
+  forceStop(packageName: string): void {
+    const kept = this.#stack.filter((id) => this.#screenSpec(id).package !== packageName);
+    if (kept.length === this.#stack.length) return;
+    this.#stack = kept;
+    if (this.#stack.length === 0) this.#stack.push(this.scenario.home ?? this.scenario.start);
+    this.#afterMove();
+  }
+
+  // --- internals -------------------------------------------------------------------------------
+
+  #current(): LiveScreen {
+    return this.#live(this.screenId());
+  }
+
+  #screenSpec(id: string): ScreenSpec {
+    const spec = this.scenario.screens[id] ?? this.#generated.get(id);
+    if (spec === undefined) throw new Error(`scenario screen "${id}" does not exist`);
+    return spec;
+  }
+
+  readonly #generated = new Map<string, ScreenSpec>();
+
+  #live(id: string): LiveScreen {
+    let live = this.#screens.get(id);
+    if (live === undefined) {
+      const spec = this.#screenSpec(id);
+      const roots = spec.root !== undefined ? [nodeFromSpec(spec.root, spec.package)] : readDump(spec.xml ?? "").roots;
+      live = { id, spec, roots };
+      this.#screens.set(id, live);
+    }
+    return live;
+  }
+
+  #enter(id: string): void {
+    this.#stack.push(id);
+    this.#afterMove();
+  }
+
+  #afterMove(): void {
+    this.#focused = null;
+    const kb = this.#current().spec.keyboard;
+    this.#keyboardOpen = kb?.openOnEnter === true;
+    if (this.#keyboardOpen) this.#focused = allNodes(this.#current().roots).find(isInput) ?? null;
+  }
+
+  #focus(node: SimNode): void {
+    for (const n of allNodes(this.#current().roots)) if (n.attrs["focused"] === "true") n.attrs["focused"] = "false";
+    node.attrs["focused"] = "true";
+    this.#focused = node;
+    if (this.#current().spec.keyboard !== undefined) this.#keyboardOpen = true;
+  }
+
+  #tapNode(node: SimNode): void {
+    if (isInput(node)) this.#focus(node);
+    const toggle = node.attrs["checkable"] === "true" ? node : soleCheckableInside(node);
+    if (toggle !== null) toggle.attrs["checked"] = String(toggle.attrs["checked"] !== "true");
+    this.#fire("tap", node);
+  }
+
+  #fire(trigger: TransitionTrigger, tapped: SimNode | null): void {
+    const here = this.screenId();
+    const roots = this.#current().roots;
+    for (const t of this.scenario.transitions) {
+      if (t.on !== trigger) continue;
+      if (t.from !== undefined && ![t.from].flat().includes(here)) continue;
+      if (tapped !== null) {
+        const selector = t.selector;
+        if (selector === undefined) continue;
+        const hit = allNodes(roots).some((n) =>
+          matchesSelector(n, selector) && (n === tapped || isAncestor(n, tapped) || isAncestor(tapped, n))
+        );
+        if (!hit) continue;
+      }
+      if (t.to === "@back") {
+        this.#keyboardOpen = false;
+        this.back();
+      } else if (t.to.startsWith("@launch:")) {
+        this.launch(t.to.slice("@launch:".length));
+      } else if (t.to !== here) {
+        if (trigger === "tap") this.#enter(t.to);
+        else this.#replace(t.to);
+      }
+      return;
+    }
+  }
+
+  /** Scrolling shows another part of the same list: it replaces the top of the stack. */
+  #replace(id: string): void {
+    this.#stack[this.#stack.length - 1] = id;
+    this.#afterMove();
+  }
+
+  /** Finds the live node a client names by its attributes (bounds and class first, then the rest). */
+  #find(wanted: NodeAttributes): SimNode | null {
+    const nodes = allNodes(this.#current().roots);
+    const keys = ["bounds", "class", "resource-id", "text", "content-desc"].filter((k) => wanted[k] !== undefined);
+    let best: SimNode | null = null;
+    let bestScore = 0;
+    for (const n of nodes) {
+      if (wanted["bounds"] !== undefined && n.attrs["bounds"] !== wanted["bounds"]) continue;
+      const score = keys.filter((k) => n.attrs[k] === wanted[k]).length;
+      if (score > bestScore) [best, bestScore] = [n, score];
+    }
+    return best;
+  }
+
+  #placeholderScreen(pkg: PackageSpec): string {
+    const id = `@app:${pkg.name}`;
+    if (!this.#generated.has(id)) {
+      const { width: w, height: h } = this.android;
+      const label = pkg.label ?? pkg.name.split(".").pop() ?? pkg.name;
+      const activity = (pkg.activity ?? ".MainActivity").startsWith(".") ? pkg.name + (pkg.activity ?? ".MainActivity") : pkg.activity!;
+      this.#generated.set(id, {
+        package: pkg.name,
+        activity,
+        root: {
+          class: "android.widget.FrameLayout",
+          bounds: [0, 0, w, h],
+          children: [
+            { class: "android.widget.TextView", text: label, id: `${pkg.name}:id/title`, bounds: [48, 160, w - 48, 280] },
+            { class: "android.widget.Button", text: "OK", id: `${pkg.name}:id/ok`, clickable: true, bounds: [48, 360, w - 48, 504] },
+          ],
+        },
+      });
+    }
+    return id;
+  }
+}
+
+function soleCheckableInside(node: SimNode): SimNode | null {
+  if (node.attrs["clickable"] !== "true") return null;
+  const found = allNodes(node.children).filter((n) => n.attrs["checkable"] === "true");
+  return found.length === 1 ? found[0]! : null;
+}

@@ -1,0 +1,20 @@
+/**
+ * The built-in scenarios by name; "settings" is the default. Each is plain data (a Scenario) that
+ * still passes through validateScenario before a device plays it.
+ */
+import type { Scenario } from "../scenario/types.ts";
+import { FLUTTER_SCENARIO } from "./flutter_tabs.ts";
+import { LAUNCHER_SCENARIO } from "./launcher_notes.ts";
+import { LOGIN_SCENARIO } from "./login_form.ts";
+import { PERMISSION_SCENARIO } from "./permission_dialog.ts";
+import { SETTINGS_SCENARIO } from "./settings.ts";
+
+export const BUILTIN_SCENARIOS: Readonly<Record<string, Scenario>> = {
+  settings: SETTINGS_SCENARIO,
+  launcher: LAUNCHER_SCENARIO,
+  login: LOGIN_SCENARIO,
+  flutter: FLUTTER_SCENARIO,
+  permission: PERMISSION_SCENARIO,
+};
+
+export const DEFAULT_SCENARIO = "settings";

@@ -1,0 +1,110 @@
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { resolveScenario } from "../../src/sim/scenario/load.ts";
+import { ScenarioDevice } from "../../src/sim/scenario_device.ts";
+import { BUILTIN_SCENARIOS } from "../../src/sim/scenarios/mod.ts";
+
+function attrsOf(xml: string, needle: string): Record<string, string> {
+  const m = new RegExp(`<node [^>]*${needle}[^>]*>`).exec(xml);
+  assert.ok(m, `no node with ${needle} on this screen`);
+  return Object.fromEntries([...m[0].matchAll(/([\w-]+)="([^"]*)"/g)].map((x) => [x[1]!, x[2]!]));
+}
+
+const device = (name?: string) => new ScenarioDevice(resolveScenario(name));
+
+test("every built-in scenario validates and starts on a screen with clickable content", () => {
+  for (const name of Object.keys(BUILTIN_SCENARIOS)) {
+    const d = device(name);
+    assert.match(d.hierarchyXml(), /^<\?xml version='1\.0' encoding='UTF-8' standalone='yes' \?><hierarchy rotation="0"><node index="0"/, name);
+    assert.match(d.hierarchyXml(), /clickable="true"/, name);
+    assert.ok(d.installedPackages().some((p) => p.name === d.foregroundPackage()), name);
+  }
+});
+
+test("settings: tap a row → sub-screen, back → previous, scroll → the next part of the list", () => {
+  const d = device();
+  assert.equal(d.foregroundActivity(), "com.android.settings.Settings");
+  d.tap(attrsOf(d.hierarchyXml(), 'text="Apps"'));
+  assert.equal(d.screenId(), "apps");
+  assert.equal(d.foregroundActivity(), "com.android.settings.SubSettings");
+  d.tap(attrsOf(d.hierarchyXml(), 'text="All apps"'));
+  d.tap(attrsOf(d.hierarchyXml(), 'text="Calendar"'));
+  assert.match(d.hierarchyXml(), /text="Force stop"/);
+  d.back();
+  d.back();
+  d.back();
+  assert.equal(d.screenId(), "settings_home");
+  assert.doesNotMatch(d.hierarchyXml(), /About emulated device/);
+  d.scroll("down");
+  assert.match(d.hierarchyXml(), /About emulated device/);
+  d.scroll("up");
+  assert.equal(d.screenId(), "settings_home");
+});
+
+test("a tap on the row container or on its label fires the same transition; a dead tap changes nothing", () => {
+  const d = device();
+  d.tapAt(540, 1100); // inside the "Apps" row, away from its texts
+  assert.equal(d.screenId(), "apps");
+  const before = d.hierarchyXml();
+  d.tap(attrsOf(before, 'text="Recently opened apps"'));
+  assert.equal(d.hierarchyXml(), before);
+});
+
+test("typing replaces the field's text; tapping an input opens the keyboard; back closes it first", () => {
+  const d = device("login");
+  assert.deepEqual(d.keyboard(), { open: true, top: 1517 });
+  d.back();
+  assert.deepEqual(d.keyboard(), { open: false });
+  assert.equal(d.screenId(), "login");
+  const email = attrsOf(d.hierarchyXml(), 'resource-id="com.example.shop:id/email"');
+  d.setText(email, "ana@example.com");
+  assert.match(d.hierarchyXml(), /text="ana@example.com" resource-id="com.example.shop:id\/email"/);
+  assert.equal(d.keyboard().open, true);
+  d.typeText(".es");
+  assert.match(d.hierarchyXml(), /text="ana@example.com.es"/);
+  d.tap(attrsOf(d.hierarchyXml(), 'text="Sign in"'));
+  assert.equal(d.foregroundActivity(), "com.example.shop.MainActivity");
+  assert.deepEqual(d.keyboard(), { open: false });
+});
+
+test("launching: launcher icon → app; an uninstalled package is refused; HOME returns to the launcher", () => {
+  const d = device("launcher");
+  d.tap(attrsOf(d.hierarchyXml(), 'content-desc="Notes"'));
+  assert.equal(d.foregroundPackage(), "com.example.notes");
+  assert.equal(d.launch("com.nope.app"), false);
+  assert.equal(d.launch("com.google.android.deskclock"), true);
+  assert.equal(d.foregroundPackage(), "com.google.android.deskclock");
+  assert.match(d.hierarchyXml(), /text="Clock"/);
+  d.home();
+  assert.equal(d.screenId(), "home");
+});
+
+test("flutter: merged content-desc with a newline is rendered as &#10; and selects the tab", () => {
+  const d = device("flutter");
+  const xml = d.hierarchyXml();
+  assert.match(xml, /content-desc="Historial&#10;Tab 2 of 3"/);
+  d.tap({ "content-desc": "Historial\nTab 2 of 3", bounds: "[360,2211][720,2337]", class: "android.view.View" });
+  assert.equal(d.screenId(), "historial");
+  assert.match(d.hierarchyXml(), /content-desc="Historial&#10;Tab 2 of 3" checkable="false" checked="false" clickable="true" enabled="true" focusable="true" focused="false" scrollable="false" long-clickable="false" password="false" selected="true"/);
+});
+
+test("permission dialog: deny returns to the app, allow shows results; a toggle flips when tapped", () => {
+  const d = device("permission");
+  d.tap(attrsOf(d.hierarchyXml(), 'text="Find places near me"'));
+  assert.equal(d.foregroundPackage(), "com.google.android.permissioncontroller");
+  assert.match(d.hierarchyXml(), /bounds="\[28,432\]\[1052,1968\]"/);
+  const approx = attrsOf(d.hierarchyXml(), 'text="Approximate"');
+  d.tap(approx);
+  assert.match(d.hierarchyXml(), /text="Approximate"[^>]* checked="true"/);
+  d.tap(attrsOf(d.hierarchyXml(), 'resource-id="com.android.permissioncontroller:id/permission_deny_button"'));
+  assert.equal(d.screenId(), "app");
+  d.tap(attrsOf(d.hierarchyXml(), 'text="Find places near me"'));
+  d.tap(attrsOf(d.hierarchyXml(), 'text="While using the app"'));
+  assert.equal(d.screenId(), "results");
+});
+
+test("force-stop of the foreground app falls back to the launcher", () => {
+  const d = device();
+  d.forceStop("com.android.settings");
+  assert.equal(d.foregroundPackage(), "com.google.android.apps.nexuslauncher");
+});

@@ -1,0 +1,58 @@
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { isHarnessError } from "../../src/errors.ts";
+import { parseScenarioText, resolveScenario } from "../../src/sim/scenario/load.ts";
+import { validateScenario } from "../../src/sim/scenario/validate.ts";
+import { BUILTIN_SCENARIOS } from "../../src/sim/scenarios/mod.ts";
+
+function rejects(fn: () => unknown, ...patterns: RegExp[]) {
+  assert.throws(fn, (error: unknown) => {
+    assert.ok(isHarnessError(error));
+    assert.equal(error.code, "INVALID_ARGUMENT");
+    for (const p of patterns) assert.match(error.message, p);
+    return true;
+  });
+}
+
+const clone = () => structuredClone(BUILTIN_SCENARIOS["settings"]!) as unknown as Record<string, any>;
+
+test("an unknown built-in name lists the names that exist", () => {
+  rejects(() => resolveScenario("nope"), /no built-in scenario named "nope"/, /settings, launcher, login, flutter, permission/);
+});
+
+test("broken JSON says it is not JSON and names the file", () => {
+  rejects(() => parseScenarioText("{", "my.json"), /my\.json is not valid JSON/);
+});
+
+test("shape errors name the path; unknown keys are rejected", () => {
+  const s = clone();
+  s["android"].api = 21;
+  s["extra"] = 1;
+  rejects(() => validateScenario(s, "x.json"), /x\.json/, /android\.api/, /extra|Unrecognized key/);
+});
+
+test("cross-references: unknown screens, packages and missing selectors are all reported at once", () => {
+  const s = clone();
+  s["start"] = "nowhere";
+  s["transitions"].push({ on: "tap", to: "missing" });
+  s["transitions"].push({ on: "tap", selector: { text: "x" }, to: "@launch:com.not.installed" });
+  rejects(() => validateScenario(s), /start: unknown screen "nowhere"/, /to: unknown screen "missing"/, /needs a selector/, /"com\.not\.installed" is not in "packages"/);
+});
+
+test("a raw dump screen must parse, and a screen gives exactly one of root or xml", () => {
+  const s = clone();
+  s["screens"].broken = { package: "com.android.settings", activity: "A", xml: "<hierarchy><node" };
+  s["screens"].both = { package: "com.android.settings", activity: "A" };
+  rejects(() => validateScenario(s), /screens\.broken\.xml: the XML does not parse/, /screens\.both: give exactly one/);
+});
+
+test("a raw uiautomator dump can be a screen", () => {
+  const s = clone();
+  s["screens"].raw = {
+    package: "com.android.settings",
+    activity: "com.android.settings.Settings",
+    xml: `<?xml version='1.0' encoding='UTF-8' standalone='yes' ?><hierarchy rotation="0"><node index="0" text="Raw" class="android.widget.TextView" package="com.android.settings" bounds="[0,0][100,100]" /></hierarchy>`,
+  };
+  s["start"] = "raw";
+  assert.equal(validateScenario(s).start, "raw");
+});
