@@ -1,0 +1,25 @@
+/**
+ * What a bench section is: a name and a function that measures something and prints its own table.
+ * Sections are listed explicitly in scripts/bench.ts (a compiled binary cannot scan folders); a
+ * teammate adds one by writing a file here and adding it to that list.
+ */
+export interface BenchIO {
+  /** Prints one line of the report. */
+  print(line: string): void;
+  /** The real-world corpus folder (ANDROID_MCP_CORPUS overrides it); may not exist. */
+  corpusDir: string;
+  /** How many timed repetitions to take per measurement (median reported). */
+  repetitions: number;
+}
+
+export interface BenchSection {
+  name: string;
+  run(io: BenchIO): Promise<void> | void;
+}
+
+/** Median of a non-empty list of numbers. */
+export function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+}
