@@ -1,0 +1,177 @@
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { createAdbClient } from "../../src/adapters/adb/adb_client.ts";
+import { createAdbObserver } from "../../src/adapters/adb/observer.ts";
+import { HarnessError } from "../../src/errors.ts";
+import type { Clock } from "../../src/ports/clock.ts";
+import { adbSamplesSkipReason, sample } from "./fixture_files.ts";
+import { type Answer, commandOf, fakeRunner } from "./fake_runner.ts";
+
+const skip = adbSamplesSkipReason();
+const instantClock: Clock = { now: () => Date.now(), sleep: async () => {} };
+const XML = `<?xml version='1.0' encoding='UTF-8' standalone='yes' ?><hierarchy rotation="0"><node text="Hi" bounds="[0,0][1080,2400]" /></hierarchy>`;
+
+/** A scripted healthy device; `overrides` replaces answers by command text. */
+function device(overrides: Record<string, Answer | ((n: number) => Answer)> = {}) {
+  const counts = new Map<string, number>();
+  const answers: Record<string, Answer> = {
+    "devices -l": { stdout: "List of devices attached\nemulator-5554          device product:sdk model:Pixel_7 device:emu transport_id:1\n\n" },
+    "shell wm size": { stdout: "Physical size: 1080x2400\n" },
+    "shell wm density": { stdout: "Physical density: 420\n" },
+    "shell dumpsys input_method": { stdout: sample("dumpsys-input-method", "pixel7-avd-api35-gboard-shown-excerpt.txt") },
+    "shell dumpsys window InputMethod": { stdout: sample("dumpsys-window", "window-InputMethod-pixel7-avd-gboard-visible-selected-lines.txt") },
+    "shell dumpsys window displays": { stdout: "  mCurrentFocus=Window{2785a60 u0 com.android.settings/com.android.settings.Settings}\n" },
+    "exec-out uiautomator dump /dev/tty": { stdout: `${XML}UI hierchary dumped to: /dev/tty\n` },
+    "shell getprop ro.product.model": { stdout: "Pixel 7\n" },
+    "shell getprop ro.build.version.sdk": { stdout: "35\n" },
+    "exec-out screencap -p": { stdout: new Uint8Array([0x89, 0x50, 0x4e, 0x47, 1, 2, 3]) },
+    "shell pm list packages -3": { stdout: "package:com.example.b\npackage:com.example.a\npackage:org.other\n" },
+    "shell pm list packages": { stdout: "package:com.example.a\npackage:com.android.settings\n" },
+  };
+  const runner = fakeRunner((args) => {
+    const command = commandOf(args);
+    const n = (counts.get(command) ?? 0) + 1;
+    counts.set(command, n);
+    const override = overrides[command];
+    if (override !== undefined) return typeof override === "function" ? override(n) : override;
+    return answers[command];
+  });
+  return { runner, commands: () => runner.calls.map((c) => commandOf(c.args)), count: (c: string) => counts.get(c) ?? 0 };
+}
+
+function observerOf(dev: ReturnType<typeof device>, requestedUdid?: string) {
+  const adb = createAdbClient({ runner: dev.runner, program: { program: "adb", source: "PATH" } });
+  return createAdbObserver({ adb, clock: instantClock, ...(requestedUdid === undefined ? {} : { requestedUdid }) });
+}
+
+async function rejection(promise: Promise<unknown>): Promise<HarnessError> {
+  try {
+    await promise;
+  } catch (error) {
+    assert.ok(error instanceof HarnessError);
+    return error;
+  }
+  assert.fail("expected a rejection");
+}
+
+test("captureTree: XML without trailer, geometry, keyboard and foreground from adb; only read-only commands", { skip }, async () => {
+  const dev = device();
+  const observer = observerOf(dev);
+  const capture = await observer.captureTree({ timeoutMs: 5000 });
+  assert.equal(capture.xml, XML);
+  assert.deepEqual(capture.screen, { width: 1080, height: 2400, density: 420 });
+  assert.deepEqual(capture.keyboard, { open: true });
+  assert.equal(capture.foregroundPackage, "com.android.settings");
+  assert.equal(observer.udid, "emulator-5554");
+  for (const command of dev.commands()) {
+    assert.match(command, /^(devices -l|shell (wm|dumpsys|getprop|pm list)|exec-out (uiautomator dump|screencap -p))/, command);
+  }
+  assert.ok(dev.runner.calls.filter((c) => c.args[0] === "-s").every((c) => c.args[1] === "emulator-5554"));
+});
+
+test("captureTree: null root node is retried, then the fresh dump is returned", async () => {
+  const dev = device({ "exec-out uiautomator dump /dev/tty": (n) => n < 3
+    ? { stdout: "ERROR: null root node returned by UiTestAutomationBridge.\n" }
+    : { stdout: `${XML}UI hierchary dumped to: /dev/tty` } });
+  const capture = await observerOf(dev).captureTree({ timeoutMs: 5000 });
+  assert.equal(capture.xml, XML);
+  assert.equal(dev.count("exec-out uiautomator dump /dev/tty"), 3);
+});
+
+test("captureTree: null root node every time is UI_TREE_UNAVAILABLE, never an old screen", async () => {
+  const dev = device({ "exec-out uiautomator dump /dev/tty": { stdout: "ERROR: null root node returned by UiTestAutomationBridge.\n" } });
+  const error = await rejection(observerOf(dev).captureTree({ timeoutMs: 5000 }));
+  assert.equal(error.code, "UI_TREE_UNAVAILABLE");
+  assert.match(error.message, /null root node\) 3 times/);
+  assert.equal(dev.count("exec-out uiautomator dump /dev/tty"), 3);
+  assert.ok(!dev.commands().some((c) => c.includes("/sdcard") || c.includes("pull")), "never reads a file left on the device");
+});
+
+test("captureTree: could not get idle state falls back to --compressed", async () => {
+  const idle = { stdout: "ERROR: could not get idle state.\n" };
+  const dev = device({ "exec-out uiautomator dump /dev/tty": idle,
+    "exec-out uiautomator dump --compressed /dev/tty": { stdout: `${XML}UI hierchary dumped to: /dev/tty\n` } });
+  assert.equal((await observerOf(dev).captureTree({ timeoutMs: 5000 })).xml, XML);
+  const stuck = device({ "exec-out uiautomator dump /dev/tty": idle, "exec-out uiautomator dump --compressed /dev/tty": idle });
+  const error = await rejection(observerOf(stuck).captureTree({ timeoutMs: 5000 }));
+  assert.equal(error.code, "UI_TREE_UNAVAILABLE");
+  assert.match(error.message, /idle/);
+});
+
+test("captureTree: a killed or silent uiautomator is UI_TREE_UNAVAILABLE with the exit code", async () => {
+  const dev = device({ "exec-out uiautomator dump /dev/tty": { exitCode: 137, stdout: "" } });
+  const error = await rejection(observerOf(dev).captureTree({ timeoutMs: 5000 }));
+  assert.equal(error.code, "UI_TREE_UNAVAILABLE");
+  assert.match(error.message, /exit code 137/);
+});
+
+test("captureTree: a hung dump is OPERATION_TIMEOUT within the caller's time limit", async () => {
+  const dev = device({ "exec-out uiautomator dump /dev/tty": { hang: true } });
+  const started = Date.now();
+  const error = await rejection(observerOf(dev).captureTree({ timeoutMs: 150 }));
+  assert.equal(error.code, "OPERATION_TIMEOUT");
+  assert.ok(Date.now() - started < 1000);
+});
+
+test("captureTree: a landscape dump (rotation 3) turns wm's natural size", { skip }, async () => {
+  const landscape = XML.replace('rotation="0"', 'rotation="3"');
+  const dev = device({ "exec-out uiautomator dump /dev/tty": { stdout: landscape } });
+  assert.deepEqual((await observerOf(dev).captureTree({ timeoutMs: 5000 })).screen, { width: 2400, height: 1080, density: 420 });
+});
+
+test("foreground: falls back to dumpsys window windows, then to dumpsys activity activities", { skip }, async () => {
+  const dev = device({
+    "shell dumpsys window displays": { stdout: "WINDOW MANAGER DISPLAY CONTENTS (dumpsys window displays)\n" },
+    "shell dumpsys window windows": { stdout: sample("dumpsys-window", "windows-android13-appium-android-driver-fixture.txt") },
+    "shell dumpsys activity activities": { stdout: sample("dumpsys-activity-activities", "mtk-tablet-android13-asleep-camera-resumed-brace-quirk.txt") },
+  });
+  const capture = await observerOf(dev).captureTree({ timeoutMs: 5000 });
+  assert.equal(capture.foregroundPackage, "com.mediatek.camera");
+  assert.ok(dev.commands().includes("shell dumpsys window windows"));
+});
+
+test("keyboard: hidden per dumpsys input_method even when the IME window keeps stale insets", { skip }, async () => {
+  const dev = device({
+    "shell dumpsys input_method": { stdout: sample("dumpsys-input-method", "mtk-tablet-android13-latinime-hidden-noninteractive.txt") },
+    "shell dumpsys window InputMethod": { stdout: sample("dumpsys-window", "windows-InputMethod-window-pixelxl-profile-ime-hidden-excerpt.txt") },
+  });
+  assert.deepEqual((await observerOf(dev).captureTree({ timeoutMs: 5000 })).keyboard, { open: false });
+});
+
+test("status: udid, model, API level, screen, foreground and keyboard", { skip }, async () => {
+  const status = await observerOf(device()).status({ timeoutMs: 5000 });
+  assert.deepEqual(status, {
+    udid: "emulator-5554", online: true, model: "Pixel 7", api_level: 35, screen: { width: 1080, height: 2400, density: 420 },
+    foreground_package: "com.android.settings", keyboard_open: true,
+  });
+});
+
+test("status: wm density refused falls back to ro.sf.lcd_density", { skip }, async () => {
+  const dev = device({ "shell wm density": { stdout: "Exception occurred while executing 'density':\n" },
+    "shell getprop ro.sf.lcd_density": { stdout: "440\n" } });
+  assert.equal((await observerOf(dev).status({ timeoutMs: 5000 })).screen.density, 440);
+});
+
+test("listPackages: -3 unless include_system, case-insensitive filter, sorted", { skip }, async () => {
+  const dev = device();
+  const observer = observerOf(dev);
+  assert.deepEqual(await observer.listPackages({ includeSystem: false }, { timeoutMs: 5000 }), ["com.example.a", "com.example.b", "org.other"]);
+  assert.deepEqual(await observer.listPackages({ includeSystem: false, filter: "EXAMPLE" }, { timeoutMs: 5000 }), ["com.example.a", "com.example.b"]);
+  assert.deepEqual(await observer.listPackages({ includeSystem: true }, { timeoutMs: 5000 }), ["com.android.settings", "com.example.a"]);
+  assert.ok(dev.commands().includes("shell pm list packages -3"));
+});
+
+test("screenshot: exec-out screencap -p bytes; an empty answer is EVIDENCE_WRITE_FAILED", { skip }, async () => {
+  const png = await observerOf(device()).screenshot({ timeoutMs: 5000 });
+  assert.deepEqual([...png], [0x89, 0x50, 0x4e, 0x47, 1, 2, 3]);
+  const empty = device({ "exec-out screencap -p": { exitCode: 1, stdout: "", stderr: "screencap: failed\n" } });
+  assert.equal((await rejection(observerOf(empty).screenshot({ timeoutMs: 5000 }))).code, "EVIDENCE_WRITE_FAILED");
+});
+
+test("resolveUdid: ANDROID_UDID must be listed and online; several online without it is refused", async () => {
+  assert.equal(await observerOf(device(), "emulator-5554").resolveUdid({ timeoutMs: 1000 }), "emulator-5554");
+  const missing = await rejection(observerOf(device(), "emulator-9999").resolveUdid({ timeoutMs: 1000 }));
+  assert.equal(missing.code, "EMULATOR_UNAVAILABLE");
+  const two = device({ "devices -l": { stdout: "List of devices attached\nemulator-5554\tdevice\nemulator-5556\tdevice\n" } });
+  assert.match((await rejection(observerOf(two).resolveUdid({ timeoutMs: 1000 }))).message, /set ANDROID_UDID/);
+});
