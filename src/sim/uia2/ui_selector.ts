@@ -177,6 +177,7 @@ function checkSelector(selector: UiSelector): void {
     const ok = (call.name in STRING_FILTERS && typeof arg === "string") ||
       (call.name in BOOLEAN_FILTERS && typeof arg === "boolean") ||
       ((call.name === "index" || call.name === "instance") && typeof arg === "number");
+    if (ok && call.name.endsWith("Matches")) javaRegex(arg as string);
     if (!ok || call.args.length !== 1) {
       throw w3cError("invalid selector",
         `UiSelector method '${call.name}' with ${JSON.stringify(call.args)} is not supported by the simulated UiAutomator2 server.`);

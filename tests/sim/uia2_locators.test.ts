@@ -1,0 +1,84 @@
+/**
+ * The simulated server's locator pieces on their own: the UiSelector parser (what it accepts and
+ * the `invalid selector` it answers otherwise), the page-source rewrite of a real uiautomator dump
+ * from the shared corpus, and the W3C pointer actions reduced to taps and swipes.
+ */
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { isHarnessError } from "../../src/errors.ts";
+import { findNodes } from "../../src/sim/uia2/locate.ts";
+import { pointerGestures } from "../../src/sim/uia2/pointer_actions.ts";
+import { readSnapshot } from "../../src/sim/uia2/screen_snapshot.ts";
+import { parseUiAutomator } from "../../src/sim/uia2/ui_selector.ts";
+import { CORPUS_DIR, corpusSkipReason } from "../support/paths.ts";
+
+function w3cKind(fn: () => unknown): unknown {
+  try {
+    fn();
+  } catch (error) {
+    return isHarnessError(error) ? error.details?.["w3c"] : error;
+  }
+  return "no error";
+}
+
+test("UiSelector chains parse, with escapes, numbers, booleans and a nested UiScrollable", () => {
+  assert.deepEqual(parseUiAutomator('new UiSelector().text("Say \\"hi\\"").clickable(true).instance(2)'), {
+    kind: "selector",
+    calls: [{ name: "text", args: ['Say "hi"'] }, { name: "clickable", args: [true] }, { name: "instance", args: [2] }],
+  });
+  const scrollable = parseUiAutomator(
+    'new UiScrollable(new UiSelector().scrollable(true)).setMaxSearchSwipes(5).scrollIntoView(new UiSelector().textContains("About"));');
+  assert.equal(scrollable.kind, "scrollable");
+  assert.equal(scrollable.kind === "scrollable" ? scrollable.maxSwipes : 0, 5);
+});
+
+test("anything outside the subset is `invalid selector`, never a silent empty match", () => {
+  assert.equal(w3cKind(() => parseUiAutomator('new UiSelector().text("x"')), "invalid selector");
+  assert.equal(w3cKind(() => parseUiAutomator("new UiSelector().childSelector(new UiSelector())")), "invalid selector");
+  assert.equal(w3cKind(() => parseUiAutomator("new UiSelector().text(3)")), "invalid selector");
+  assert.equal(w3cKind(() => parseUiAutomator('new UiObject().text("x")')), "invalid selector");
+  assert.equal(w3cKind(() => parseUiAutomator('new UiSelector().textMatches("(")')), "invalid selector");
+  assert.equal(w3cKind(() => parseUiAutomator('new UiSelector().textMatches("Disp.*")')), "no error");
+});
+
+test("a real dump becomes a page source whose xpath, id, accessibility id and UiSelector finds agree", { skip: corpusSkipReason() }, () => {
+  const xml = readFileSync(join(CORPUS_DIR, "permission-location-dialog-en.xml"), "utf8");
+  const snapshot = readSnapshot(xml, { width: 1080, height: 2400 });
+  const screen = { read: () => snapshot, scroll: () => {} };
+  assert.ok(snapshot.nodes.length > 10);
+  assert.match(snapshot.source, /^<\?xml[^>]*\?>\r?\n<hierarchy index="0" class="hierarchy" rotation="0" width="1080" height="2400">/);
+  const buttons = findNodes(screen, "xpath", "//android.widget.Button", null);
+  assert.ok(buttons.length >= 2);
+  for (const button of buttons) {
+    const id = button.attrs["resource-id"] ?? "";
+    if (id !== "") assert.deepEqual(findNodes(screen, "id", id, null).map((n) => n.path), [button.path]);
+    const text = button.attrs["text"] ?? "";
+    const viaUiSelector = findNodes(screen, "-android uiautomator", `new UiSelector().text(${JSON.stringify(text)}).className("android.widget.Button")`, null);
+    assert.deepEqual(viaUiSelector.map((n) => n.path), [button.path]);
+  }
+});
+
+test("content-desc with a newline survives the page-source rewrite and matches by accessibility id", () => {
+  const dump = `<hierarchy rotation="0"><node index="0" class="android.view.View" package="p" text="" resource-id="" content-desc="Historial&#10;Tab 2 of 3" clickable="true" bounds="[0,0][10,10]" /></hierarchy>`;
+  const snapshot = readSnapshot(dump, { width: 10, height: 10 });
+  const screen = { read: () => snapshot, scroll: () => {} };
+  assert.equal(findNodes(screen, "accessibility id", "Historial\nTab 2 of 3", null).length, 1);
+  assert.match(snapshot.source, /content-desc="Historial&#10;Tab 2 of 3"/);
+  assert.equal(w3cKind(() => findNodes(screen, "css selector", "button", null)), "invalid selector");
+});
+
+test("pointer actions: down/up in place is a tap; a long move is a swipe; element origins use the centre", () => {
+  const move = (x: number, y: number, origin: unknown = "viewport") => ({ type: "pointerMove", x, y, origin });
+  const source = (actions: unknown[]) => [{ type: "pointer", id: "finger1", parameters: { pointerType: "touch" }, actions }];
+  assert.deepEqual(pointerGestures(source([move(10, 20), { type: "pointerDown" }, { type: "pause", duration: 80 }, { type: "pointerUp" }]), () => ({ x: 0, y: 0 })),
+    [{ kind: "tap", at: { x: 10, y: 20 } }]);
+  assert.deepEqual(pointerGestures(source([move(500, 2000), { type: "pointerDown" }, move(0, -1200, "pointer"), { type: "pointerUp" }]), () => ({ x: 0, y: 0 })),
+    [{ kind: "swipe", from: { x: 500, y: 2000 }, to: { x: 500, y: 800 } }]);
+  const onElement = move(5, 0, { "element-6066-11e4-a52e-4f735466cecf": "e1" });
+  assert.deepEqual(pointerGestures(source([onElement, { type: "pointerDown" }, { type: "pointerUp" }]), (id) => (id === "e1" ? { x: 100, y: 200 } : { x: -1, y: -1 })),
+    [{ kind: "tap", at: { x: 105, y: 200 } }]);
+  assert.deepEqual(pointerGestures([{ type: "key", actions: [{ type: "keyDown", value: "a" }] }], () => ({ x: 0, y: 0 })), []);
+  assert.equal(w3cKind(() => pointerGestures("nope", () => ({ x: 0, y: 0 }))), "invalid argument");
+});
