@@ -96,8 +96,8 @@ class Parser {
     while (this.at < this.text.length && this.text[this.at] !== '"') {
       const ch = this.text[this.at++] as string;
       if (ch === "\\") {
-        const next = this.text[this.at++];
-        out += next === "n" ? "\n" : next === "t" ? "\t" : (next ?? "");
+        const next = this.text[this.at++] ?? "";
+        out += next === "n" ? "\n" : next === "t" ? "\t" : next === '"' || next === "\\" ? next : `\\${next}`;
       } else out += ch;
     }
     this.expect('"');

@@ -1,0 +1,78 @@
+/**
+ * Real webdriverio 9 against the simulated UiAutomator2 server in front of the real scenario engine
+ * (ScenarioDevice with the built-in scenarios), so the two halves of the simulated device are
+ * checked together: Settings navigation and scrolling, a login form, Flutter's merged content-desc
+ * tabs, and a permission dialog.
+ */
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { remote } from "webdriverio";
+import { resolveScenario } from "../../src/sim/scenario/load.ts";
+import { ScenarioDevice } from "../../src/sim/scenario_device.ts";
+import { startUia2Server } from "../../src/sim/uia2/server.ts";
+
+type Browser = Awaited<ReturnType<typeof remote>>;
+
+async function withScenario(name: string, fn: (b: Browser, device: ScenarioDevice) => Promise<void>): Promise<void> {
+  const device = new ScenarioDevice(resolveScenario(name));
+  const server = await startUia2Server(device, {});
+  let browser: Browser | null = null;
+  try {
+    browser = await remote({
+      hostname: "127.0.0.1", port: server.port, path: "/",
+      capabilities: { platformName: "Android", "appium:automationName": "UiAutomator2" },
+      waitforTimeout: 300, connectionRetryCount: 0, logLevel: "silent",
+    });
+    await fn(browser, device);
+  } finally {
+    await browser?.deleteSession().catch(() => {});
+    await server.stop();
+  }
+}
+
+test("settings: a UiSelector click opens Display, back returns, UiScrollable reaches the bottom of the list", async () => {
+  await withScenario("settings", async (b, device) => {
+    const home = device.screenId();
+    await b.$('android=new UiSelector().text("Display")').click();
+    assert.notEqual(device.screenId(), home);
+    await b.back();
+    assert.equal(device.screenId(), home);
+    const about = b.$('android=new UiScrollable(new UiSelector().scrollable(true)).scrollIntoView(new UiSelector().textStartsWith("About"))');
+    assert.equal(await about.getText(), "About emulated device");
+    assert.ok(device.log.some((e) => e.source === "uia2" && e.command.startsWith("find element -android uiautomator new UiScrollable")));
+  });
+});
+
+test("login: typing fills the e-mail field in the source; Sign in shows the account screen", async () => {
+  await withScenario("login", async (b) => {
+    await b.$("id=com.example.shop:id/email").setValue("ana@example.com");
+    assert.equal(await b.$("id=email").getText(), "ana@example.com");
+    assert.match(await b.getPageSource(), /<android\.widget\.EditText [^>]*text="ana@example\.com"/);
+    await b.$('//android.widget.Button[@text="Sign in"]').click();
+    assert.equal(await b.$("id=com.example.shop:id/greeting").getText(), "Signed in");
+  });
+});
+
+test("flutter: tabs are found by their merged content-desc with a newline, and a tap switches tab", async () => {
+  await withScenario("flutter", async (b) => {
+    const tabs = await b.$$('android=new UiSelector().descriptionMatches(".*\\nTab \\d of \\d")').getElements();
+    assert.ok(tabs.length >= 3);
+    const second = await tabs[1]!.getAttribute("content-desc");
+    assert.match(second ?? "", /\nTab 2 of/);
+    await b.$(`~${second}`).click();
+    assert.equal(await b.$(`~${second}`).getAttribute("selected"), "true");
+  });
+});
+
+test("permission dialog: a W3C tap on the button's centre grants and leaves the dialog", async () => {
+  await withScenario("permission", async (b, device) => {
+    await b.$('android=new UiSelector().text("Find places near me")').click();
+    const allow = await b.$('android=new UiSelector().text("While using the app")');
+    const rect = await b.getElementRect(await allow.elementId);
+    const dialog = device.screenId();
+    await b.action("pointer", { parameters: { pointerType: "touch" } })
+      .move({ x: Math.round(rect.x + rect.width / 2), y: Math.round(rect.y + rect.height / 2) }).down().up().perform();
+    assert.notEqual(device.screenId(), dialog);
+    assert.equal(await b.$('android=new UiSelector().text("While using the app")').isExisting(), false);
+  });
+});
