@@ -41,15 +41,22 @@ export function auditScreen(analysis: ScreenAnalysis, context: ScreenContext, ch
   return issues;
 }
 
-/** The node touches an edge of the screen or of a scrolling ancestor: what shows may be a cut-off part. */
+/**
+ * What shows of the node may be a cut-off part: it touches an edge of the screen or of a scrolling
+ * ancestor, or exactly one of the two opposite edges of any ancestor (a node filling its parent
+ * from edge to edge is whole; one flush with a single edge may continue beyond it).
+ */
 function isClipped(node: UiNode, nodes: UiNode[], context: ScreenContext): boolean {
   const b = node.bounds!;
-  const frames: Bounds[] = [{ left: 0, top: 0, right: context.width, bottom: context.height }];
+  const touchesAny = (f: Bounds) => b.left <= f.left || b.top <= f.top || b.right >= f.right || b.bottom >= f.bottom;
+  if (touchesAny({ left: 0, top: 0, right: context.width, bottom: context.height })) return true;
   for (let at = node.parent; at !== null; at = nodes[at]!.parent) {
-    const ancestor = nodes[at]!;
-    if (ancestor.scrollable && ancestor.bounds !== null) frames.push(ancestor.bounds);
+    const f = nodes[at]!.bounds;
+    if (f === null) continue;
+    if (nodes[at]!.scrollable && touchesAny(f)) return true;
+    if ((b.left <= f.left) !== (b.right >= f.right) || (b.top <= f.top) !== (b.bottom >= f.bottom)) return true;
   }
-  return frames.some((f) => b.left <= f.left || b.top <= f.top || b.right >= f.right || b.bottom >= f.bottom);
+  return false;
 }
 
 /** A zero-area node cannot be matched (it is not on screen), so it is named by its own first key. */

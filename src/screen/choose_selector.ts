@@ -1,6 +1,7 @@
 /**
  * Picks the selector the summary offers for one element: the most stable key that names it uniquely
- * (resource_id, then text, content_desc, input_hint; the element's own values before its members'),
+ * (resource_id, then text, content_desc, input_hint; the element's own values before its members';
+ * a resource id without its `package:id/` prefix when that alone is unique),
  * else that key with a `within` naming a unique ancestor by its own key (nearest first), else the best
  * key marked ambiguous. Uniqueness is decided by the locator's own matching, so every offered
  * selector resolves back to its element.
@@ -24,6 +25,8 @@ export function chooseSelector(analysis: ScreenAnalysis, entity: Entity): Chosen
   const candidates = candidateKeys(analysis, entity);
   if (candidates.length === 0) return null;
   for (const candidate of candidates) {
+    const short = shortResourceId(candidate);
+    if (short !== null && namesOnly(analysis, short, entity.root)) return { selector: short, ambiguous: false };
     if (namesOnly(analysis, candidate, entity.root)) return { selector: candidate, ambiguous: false };
   }
   for (const candidate of candidates) {
@@ -33,19 +36,36 @@ export function chooseSelector(analysis: ScreenAnalysis, entity: Entity): Chosen
   return { selector: candidates[0]!, ambiguous: true };
 }
 
-/** A `within` (own key of a strict ancestor that names only that ancestor) under which `selector` names only `root`. */
+/**
+ * A `within` (own key of a strict ancestor that names only that ancestor) under which `selector` names
+ * only `root`: the nearest ancestor's whose value is short (≤ SHORT_WITHIN characters), else the
+ * shortest found, so a long content-desc (a whole post) is not repeated when a short name will do.
+ */
 export function separatingWithin(analysis: ScreenAnalysis, selector: Selector, root: number): SelectorKeyValue | null {
   const { nodes } = analysis.tree;
+  let best: { within: SelectorKeyValue; length: number } | null = null;
   for (let at = nodes[root]!.parent; at !== null; at = nodes[at]!.parent) {
     if (!analysis.onScreen[at]) continue;
     for (const within of ownKeys(nodes[at]!, WITHIN_KEY_ORDER)) {
       const [key, value] = Object.entries(within)[0] as [OfferedKey, string];
+      if (best !== null && value.length >= best.length) continue;
       const named = rawMatches(analysis, key, value, "exact");
       if (named.length !== 1 || named[0] !== at) continue;
-      if (namesOnly(analysis, { ...selector, within }, root)) return within;
+      if (!namesOnly(analysis, { ...selector, within }, root)) continue;
+      if (value.length <= SHORT_WITHIN) return within;
+      best = { within, length: value.length };
     }
   }
-  return null;
+  return best?.within ?? null;
+}
+
+const SHORT_WITHIN = 60;
+
+/** `{resource_id: "pkg:id/name"}` → `{resource_id: "name"}` (the locator's partial tier accepts it), else null. */
+function shortResourceId(candidate: SelectorKeyValue): SelectorKeyValue | null {
+  const id = candidate.resource_id;
+  const at = id === undefined ? -1 : id.indexOf(":id/");
+  return at <= 0 || !isAcceptableSelectorValue(id!.slice(at + 4)) ? null : { resource_id: id!.slice(at + 4) };
 }
 
 function namesOnly(analysis: ScreenAnalysis, selector: Selector, root: number): boolean {

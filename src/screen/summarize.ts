@@ -6,7 +6,7 @@
  */
 import { auditScreen } from "./audit.ts";
 import { chooseSelector, type ChosenSelector } from "./choose_selector.ts";
-import { isImeNode } from "./node_kinds.ts";
+import { firstLine, isImeNode } from "./node_kinds.ts";
 import { analyzeScreen, type ScreenAnalysis, shownStrings } from "./screen_analysis.ts";
 import { keyOf } from "./selector_match.ts";
 import type { ActionEntry, ScreenContext, ScreenSummary, UiTree } from "./types.ts";
@@ -49,7 +49,7 @@ function toAction(
     bounds: { left: b.left, top: b.top, width: b.right - b.left, height: b.bottom - b.top },
   };
   const [, value] = keyOf(choice.selector);
-  if (label !== "" && label !== value) entry.label = label;
+  if (label !== "" && label !== firstLine(value)) entry.label = label;
   if (!node.enabled) entry.enabled = false;
   if (choice.ambiguous) entry.ambiguous = true;
   const keyboardTop = context.keyboard.open ? context.keyboard.top : undefined;
@@ -66,19 +66,31 @@ function toAction(
   };
 }
 
-/** Visible strings in document order, once each, minus those an action already carries. */
+/**
+ * Visible strings in document order, once each, minus those an action already says: its selector
+ * value, its `within` value, its label, or one line or ", "-separated part of any of these (Flutter
+ * and Compose merge the texts of a widget into one content-desc, so those texts are already said).
+ */
 function remainingTexts(analysis: ScreenAnalysis, actions: ActionEntry[]): string[] {
   const said = new Set<string>();
+  const say = (value: string) => {
+    said.add(value);
+    for (const line of value.split("\n")) {
+      said.add(line.trim());
+      for (const part of line.split(", ")) said.add(part.trim());
+    }
+  };
   for (const action of actions) {
-    said.add(keyOf(action.selector)[1]);
-    if (action.label !== undefined) said.add(action.label);
+    say(keyOf(action.selector)[1]);
+    if (action.selector.within !== undefined) say(keyOf(action.selector.within)[1]);
+    if (action.label !== undefined) say(action.label);
   }
   const texts: string[] = [];
   const seen = new Set<string>();
   for (const node of analysis.tree.nodes) {
     if (!analysis.onScreen[node.id]) continue;
     for (const value of shownStrings(node)) {
-      if (said.has(value) || seen.has(value)) continue;
+      if (said.has(value) || said.has(value.trim()) || seen.has(value)) continue;
       seen.add(value);
       texts.push(value);
     }

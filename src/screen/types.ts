@@ -68,7 +68,7 @@ export interface SummaryBounds {
 
 export interface ActionEntry {
   selector: Selector;
-  /** The human name. Absent when it equals the value of the selector's own key (it would say the same thing twice). */
+  /** The human name. Absent when it is the first line of the selector's own value (it would say the same thing twice). */
   label?: string;
   role: Role;
   /** Present (as false) only for a disabled element: absent means enabled. */
