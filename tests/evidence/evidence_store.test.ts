@@ -1,0 +1,112 @@
+import assert from "node:assert/strict";
+import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { isAbsolute, join } from "node:path";
+import { test } from "node:test";
+import { EVIDENCE_ID, evidenceId, isEvidenceId, toolSlug } from "../../src/adapters/evidence/evidence_id.ts";
+import { createEvidenceStore } from "../../src/adapters/evidence/evidence_store.ts";
+import { createNodeFileSystem } from "../../src/adapters/evidence/node_file_system.ts";
+import { HarnessError } from "../../src/errors.ts";
+import { flatPng, stripedPng } from "./png_samples.ts";
+import { tempDir } from "./temp_dir.ts";
+
+const clock = { now: () => Date.UTC(2026, 10, 29, 23, 16, 22, 282), sleep: async () => {} };
+const MICROS = Date.UTC(2026, 10, 29, 23, 16, 22, 282) * 1000 + 673;
+
+test("evidence ids: UTC timestamp with microseconds, tool with dashes, exact form only", () => {
+  assert.equal(evidenceId(MICROS, "ui_tap"), "20261129-231622-282673-ui-tap.png");
+  assert.equal(evidenceId(MICROS, "ui_tap", 1), "20261129-231622-282673-ui-tap-2.png");
+  assert.equal(toolSlug("UI_Type_Text"), "ui-type-text");
+  assert.equal(toolSlug("../.."), "capture");
+  for (const good of ["20261129-231622-282673-ui-tap.png", "20261129-231622-282673-ui-screenshot-3.png"]) assert.ok(isEvidenceId(good), good);
+  for (const bad of ["../x", "/etc/passwd", "..%2f..%2fetc%2fpasswd", "20261129-231622-282673-ui-tap.png/../../x",
+    "%2e%2e/20261129-231622-282673-ui-tap.png", "20261129-231622-282673-ui_tap.png", "20261129-231622-28267-ui-tap.png",
+    "20261129-231622-282673-ui-tap.PNG", "20261129-231622-282673-.png", "20261129-231622-282673-ui-tap.png\n", "audit.jsonl"]) {
+    assert.ok(!isEvidenceId(bad), bad);
+    assert.doesNotMatch(bad, EVIDENCE_ID);
+  }
+});
+
+test("savePng writes the PNG under an absolute path with its artifact:// uri", async (t) => {
+  const dir = tempDir(t);
+  const store = createEvidenceStore({ directory: dir, fs: createNodeFileSystem(), clock, nowMicros: () => MICROS });
+  const png = stripedPng();
+  const ref = await store.savePng("ui_screenshot", png);
+  assert.deepEqual(ref, {
+    artifact_id: "20261129-231622-282673-ui-screenshot.png",
+    path: join(dir, "20261129-231622-282673-ui-screenshot.png"),
+    uri: "artifact://20261129-231622-282673-ui-screenshot.png",
+  });
+  assert.ok(isAbsolute(ref.path));
+  assert.deepEqual(new Uint8Array(readFileSync(ref.path)), png);
+});
+
+test("two captures in the same microsecond, even from two stores at once, get two files", async (t) => {
+  const dir = tempDir(t);
+  const fs = createNodeFileSystem();
+  const a = createEvidenceStore({ directory: dir, fs, clock, nowMicros: () => MICROS });
+  const b = createEvidenceStore({ directory: dir, fs, clock, nowMicros: () => MICROS });
+  const refs = await Promise.all([a.savePng("ui_screenshot", stripedPng()), b.savePng("ui_screenshot", stripedPng()),
+    a.savePng("ui_screenshot", stripedPng())]);
+  const ids = refs.map((r) => r.artifact_id).sort();
+  assert.deepEqual(ids, ["20261129-231622-282673-ui-screenshot-2.png", "20261129-231622-282673-ui-screenshot-3.png",
+    "20261129-231622-282673-ui-screenshot.png"]);
+  assert.equal(readdirSync(dir).length, 3);
+});
+
+test("with the real clock, consecutive captures have distinct, increasing ids", async (t) => {
+  const store = createEvidenceStore({ directory: tempDir(t), fs: createNodeFileSystem(), clock: { now: () => Date.now(), sleep: async () => {} } });
+  const first = await store.savePng("ui_screenshot", stripedPng());
+  const second = await store.savePng("ui_screenshot", stripedPng());
+  assert.notEqual(first.artifact_id, second.artifact_id);
+  assert.ok(isEvidenceId(first.artifact_id) && isEvidenceId(second.artifact_id));
+});
+
+test("a one-colour screenshot is EVIDENCE_WRITE_FAILED and leaves no file", async (t) => {
+  const dir = tempDir(t);
+  const store = createEvidenceStore({ directory: dir, fs: createNodeFileSystem(), clock });
+  await assert.rejects(store.savePng("ui_screenshot", flatPng()), (e: unknown) => e instanceof HarnessError && e.code === "EVIDENCE_WRITE_FAILED");
+  await assert.rejects(store.savePng("ui_screenshot", new Uint8Array([1, 2, 3])), /not a PNG/);
+  assert.deepEqual(existsSync(dir) ? readdirSync(dir) : [], []);
+});
+
+test("an unwritable directory is EVIDENCE_WRITE_FAILED naming ANDROID_MCP_ARTIFACTS_DIR", async (t) => {
+  const dir = tempDir(t);
+  writeFileSync(join(dir, "file"), "");
+  const store = createEvidenceStore({ directory: join(dir, "file", "sub"), fs: createNodeFileSystem(), clock });
+  await assert.rejects(store.savePng("ui_tap", stripedPng()), (e: unknown) =>
+    e instanceof HarnessError && e.code === "EVIDENCE_WRITE_FAILED" && /ANDROID_MCP_ARTIFACTS_DIR/.test(e.message));
+});
+
+test("resolve serves issued ids only; traversal, absolute, encoded and unknown ids are null", async (t) => {
+  const root = tempDir(t);
+  const dir = join(root, "artifacts");
+  mkdirSync(dir);
+  writeFileSync(join(root, "secret.png"), "secret");
+  const store = createEvidenceStore({ directory: dir, fs: createNodeFileSystem(), clock, nowMicros: () => MICROS });
+  const ref = await store.savePng("ui_tap", stripedPng());
+  const found = await store.resolve(ref.artifact_id);
+  assert.equal(found?.path, join(dir, ref.artifact_id));
+  assert.deepEqual(found?.bytes, stripedPng());
+  for (const bad of ["../secret.png", join(root, "secret.png"), "..%2fsecret.png", "%2e%2e%2fsecret.png", "....//secret.png",
+    "20261129-231622-282673-ui-tap.png/..", "20261129-000000-000000-ui-tap.png", "audit.jsonl", ""]) {
+    assert.equal(await store.resolve(bad), null, bad);
+  }
+  // A symlink that has the issued form but points outside the directory is refused too.
+  const sneaky = "20261129-000000-000001-ui-tap.png";
+  symlinkSync(join(root, "secret.png"), join(dir, sneaky));
+  assert.equal(await store.resolve(sneaky), null);
+});
+
+test("listRecent: newest first, only evidence files, limited", async (t) => {
+  const dir = tempDir(t);
+  let micros = MICROS;
+  const store = createEvidenceStore({ directory: dir, fs: createNodeFileSystem(), clock, nowMicros: () => (micros += 1_000_000) });
+  const a = await store.savePng("ui_tap", stripedPng());
+  const b = await store.savePng("ui_scroll", stripedPng());
+  const c = await store.savePng("device_back", stripedPng());
+  writeFileSync(join(dir, "audit.jsonl"), "{}\n");
+  assert.deepEqual((await store.listRecent(2)).map((r) => r.artifact_id), [c.artifact_id, b.artifact_id]);
+  assert.deepEqual((await store.listRecent(10)).map((r) => r.uri), [c.uri, b.uri, a.uri]);
+  const empty = createEvidenceStore({ directory: join(dir, "missing"), fs: createNodeFileSystem(), clock });
+  assert.deepEqual(await empty.listRecent(5), []);
+});
