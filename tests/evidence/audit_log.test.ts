@@ -1,0 +1,42 @@
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { test } from "node:test";
+import { createAuditLog, redactArguments } from "../../src/adapters/evidence/audit_log.ts";
+import { createNodeFileSystem } from "../../src/adapters/evidence/node_file_system.ts";
+import type { AuditRecord } from "../../src/ports/evidence.ts";
+import { tempDir } from "./temp_dir.ts";
+
+const record = (overrides: Partial<AuditRecord>): AuditRecord => ({
+  ts: "2026-11-29T23:16:22.282Z", operation_id: "op-1", tool: "ui_type_text", arguments: {}, outcome: "ok",
+  evidence_id: null, duration_ms: 12, ...overrides,
+});
+
+test("audit log: one JSON line per operation in artifacts/audit.jsonl, typed text redacted to its length", async (t) => {
+  const dir = join(tempDir(t), "artifacts");
+  const log = createAuditLog({ directory: dir, fs: createNodeFileSystem() });
+  assert.equal(log.path, join(dir, "audit.jsonl"));
+  await log.append(record({ arguments: { selector: { text: "Password" }, text: "hunter2 ✓" }, evidence_id: "20261129-231622-282673-ui-type-text.png" }));
+  await log.append(record({ operation_id: "op-2", tool: "ui_tap", arguments: { selector: { text: "Save" } }, outcome: "UI_ELEMENT_NOT_FOUND" }));
+  const text = readFileSync(log.path, "utf8");
+  assert.ok(!text.includes("hunter2"));
+  const lines = text.trimEnd().split("\n").map((l) => JSON.parse(l));
+  assert.equal(lines.length, 2);
+  assert.deepEqual(lines[0], { ...record({}), arguments: { selector: { text: "Password" }, text: { redacted_length: 9 } },
+    evidence_id: "20261129-231622-282673-ui-type-text.png" });
+  assert.deepEqual(lines[1].arguments, { selector: { text: "Save" } });
+  assert.equal(lines[1].outcome, "UI_ELEMENT_NOT_FOUND");
+});
+
+test("audit log: concurrent appends stay whole lines", async (t) => {
+  const log = createAuditLog({ directory: tempDir(t), fs: createNodeFileSystem() });
+  await Promise.all(Array.from({ length: 50 }, (_, i) => log.append(record({ operation_id: `op-${i}`, arguments: { text: "x".repeat(i) } }))));
+  const lines = readFileSync(log.path, "utf8").trimEnd().split("\n").map((l) => JSON.parse(l) as AuditRecord);
+  assert.equal(lines.length, 50);
+  assert.deepEqual(new Set(lines.map((l) => l.operation_id)).size, 50);
+});
+
+test("redaction is idempotent and leaves other arguments alone", () => {
+  const once = redactArguments({ text: "abc", selector: { text: "abc" } });
+  assert.deepEqual(redactArguments(once), { text: { redacted_length: 3 }, selector: { text: "abc" } });
+});

@@ -1,0 +1,65 @@
+import assert from "node:assert/strict";
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { test } from "node:test";
+import { createNodeFileSystem } from "../../src/adapters/evidence/node_file_system.ts";
+import { lockDirectory, resolveArtifactsDirectory, userStateDirectory } from "../../src/adapters/evidence/state_directories.ts";
+import { HarnessError } from "../../src/errors.ts";
+import { tempDir } from "./temp_dir.ts";
+
+test("user state directory per platform", () => {
+  const facts = (platform: string, env: Record<string, string> = {}) => ({ platform, homeDir: "/home/qa", cwd: "/", env });
+  assert.deepEqual(userStateDirectory(facts("linux", { XDG_STATE_HOME: "/xdg/state" })), { path: "/xdg/state/android-mcp-harness", reason: "$XDG_STATE_HOME" });
+  assert.deepEqual(userStateDirectory(facts("linux", { XDG_STATE_HOME: "relative" })).path, "/home/qa/.local/state/android-mcp-harness");
+  assert.deepEqual(userStateDirectory(facts("linux")).path, "/home/qa/.local/state/android-mcp-harness");
+  assert.equal(userStateDirectory(facts("darwin")).path, "/home/qa/Library/Application Support/android-mcp-harness");
+  assert.match(userStateDirectory(facts("win32", { LOCALAPPDATA: "C:\\Users\\qa\\AppData\\Local" })).path, /AppData.Local.android-mcp-harness$/);
+  assert.equal(lockDirectory(facts("linux")).path, "/home/qa/.local/state/android-mcp-harness/locks");
+});
+
+test("artifacts: ANDROID_MCP_ARTIFACTS_DIR, else ./artifacts, else the state directory, each with its reason", async (t) => {
+  const root = tempDir(t);
+  const fs = createNodeFileSystem();
+  const home = join(root, "home");
+  const cwd = join(root, "project");
+  mkdirSync(cwd);
+  const facts = (env: Record<string, string> = {}, dir = cwd) => ({ platform: "linux", homeDir: home, cwd: dir, env });
+
+  assert.deepEqual(await resolveArtifactsDirectory(facts({ ANDROID_MCP_ARTIFACTS_DIR: "out/ev" }), fs),
+    { path: join(cwd, "out", "ev"), reason: "set by ANDROID_MCP_ARTIFACTS_DIR" });
+  assert.deepEqual(await resolveArtifactsDirectory(facts({ ANDROID_MCP_ARTIFACTS_DIR: "ignored" }), fs, join(root, "flag")),
+    { path: join(root, "flag"), reason: "set by --artifacts" });
+  assert.deepEqual(await resolveArtifactsDirectory(facts(), fs), { path: join(cwd, "artifacts"), reason: "./artifacts in the working directory" });
+
+  // An MCP client that starts the server in `/` (not writable): the state directory is used.
+  const readOnlyCwd = join(root, "readonly");
+  const refusing = { ...fs, isWritableDirectory: (path: string) => path.startsWith(readOnlyCwd) ? Promise.resolve(false) : fs.isWritableDirectory(path) };
+  const chosen = await resolveArtifactsDirectory(facts({ XDG_STATE_HOME: join(root, "state") }, readOnlyCwd), refusing);
+  assert.equal(chosen.path, join(root, "state", "android-mcp-harness", "artifacts"));
+  assert.match(chosen.reason, /not writable, so the user state directory \(\$XDG_STATE_HOME\)/);
+});
+
+test("artifacts: an explicit directory that cannot be written is refused at once", async (t) => {
+  const root = tempDir(t);
+  const fs = createNodeFileSystem();
+  const { writeFileSync } = await import("node:fs");
+  writeFileSync(join(root, "a-file"), "");
+  await assert.rejects(resolveArtifactsDirectory({ platform: "linux", homeDir: root, cwd: root, env: { ANDROID_MCP_ARTIFACTS_DIR: join(root, "a-file", "x") } }, fs),
+    (e: unknown) => e instanceof HarnessError && e.code === "EVIDENCE_WRITE_FAILED" && /ANDROID_MCP_ARTIFACTS_DIR/.test(e.message));
+});
+
+const rootReason = process.getuid?.() === 0 ? "running as root: every directory is writable, so a read-only cwd cannot be made" : false;
+
+test("artifacts: a really read-only working directory falls back to the state directory", { skip: rootReason }, async (t) => {
+  const { chmodSync } = await import("node:fs");
+  const root = tempDir(t);
+  const cwd = join(root, "ro");
+  mkdirSync(cwd);
+  chmodSync(cwd, 0o555);
+  try {
+    const chosen = await resolveArtifactsDirectory({ platform: "linux", homeDir: root, cwd, env: {} }, createNodeFileSystem());
+    assert.equal(chosen.path, join(root, ".local", "state", "android-mcp-harness", "artifacts"));
+  } finally {
+    chmodSync(cwd, 0o755);
+  }
+});
