@@ -43,6 +43,19 @@ test("settings: a UiSelector click opens Display, back returns, UiScrollable rea
   });
 });
 
+test("login: the keyboard is up and hides; the focused field takes keys; the current package is the app", async () => {
+  await withScenario("login", async (b) => {
+    assert.equal(await b.getCurrentPackage(), "com.example.shop");
+    assert.equal(await b.isKeyboardShown(), true);
+    await b.hideKeyboard();
+    assert.equal(await b.isKeyboardShown(), false);
+    const active = await b.getActiveElement() as unknown as Record<string, string>;
+    assert.equal(await b.getElementAttribute(Object.values(active)[0] as string, "resource-id"), "com.example.shop:id/email");
+    await b.execute("mobile: pressKey", { keycode: 4 });
+    assert.equal(await b.execute("mobile: getCurrentPackage"), "com.example.shop");
+  });
+});
+
 test("login: typing fills the e-mail field in the source; Sign in shows the account screen", async () => {
   await withScenario("login", async (b) => {
     await b.$("id=com.example.shop:id/email").setValue("ana@example.com");

@@ -1,6 +1,6 @@
 /**
  * Session commands about the whole device: page source, screenshot (the device's PNG as base64),
- * back, activate app, window size, and the device-side calls the real Appium UiAutomator2 driver
+ * back, activate app, keyboard, current package/activity, window size, and the device-side calls the real Appium UiAutomator2 driver
  * makes (pixel_ratio, system_bars, display_density, device info, press_keycode, settings).
  */
 import { Buffer } from "node:buffer";
@@ -14,8 +14,8 @@ function statusBarHeight(c: SessionCommand): number {
   return Math.round(24 * c.device.density / 160);
 }
 
-function activate(c: SessionCommand): null {
-  const appId = typeof c.body["appId"] === "string" ? c.body["appId"] : stringArg(c.body, "bundleId");
+export function activateApp(c: SessionCommand, args: Readonly<Record<string, unknown>>): null {
+  const appId = typeof args["appId"] === "string" ? args["appId"] : stringArg(args, "bundleId");
   if (!c.device.launch(appId)) {
     throw w3cError("unknown error", `An unknown server-side error occurred while processing the command. Original error: ` +
       `The application '${appId}' is not installed on the device. Install it or pick an installed package.`);
@@ -23,9 +23,16 @@ function activate(c: SessionCommand): null {
   return null;
 }
 
-function pressKeycode(c: SessionCommand): null {
-  if (c.body["keycode"] === KEYCODE_BACK) c.device.back();
+export function pressKeycode(c: SessionCommand, args: Readonly<Record<string, unknown>>): null {
+  if (args["keycode"] === KEYCODE_BACK) c.device.back();
   return null;
+}
+
+/** Closes the soft keyboard the way Android does (BACK); true when one was open. */
+export function hideKeyboard(c: SessionCommand): boolean {
+  if (!c.device.keyboard().open) return false;
+  c.device.back();
+  return true;
 }
 
 export const DEVICE_ROUTES: SessionRoute[] = [
@@ -36,8 +43,13 @@ export const DEVICE_ROUTES: SessionRoute[] = [
     handle: (c) => Buffer.from(c.device.screenshotPng()).toString("base64"),
   },
   { scope: "session", method: "POST", path: "/back", name: "back", handle: (c) => (c.device.back(), null) },
-  { scope: "session", method: "POST", path: "/appium/device/activate_app", name: "activate app", handle: activate },
-  { scope: "session", method: "POST", path: "/appium/device/press_keycode", name: "press keycode", handle: pressKeycode },
+  { scope: "session", method: "POST", path: "/appium/device/activate_app", name: "activate app", handle: (c) => activateApp(c, c.body) },
+  { scope: "session", method: "POST", path: "/appium/device/press_keycode", name: "press keycode", handle: (c) => pressKeycode(c, c.body) },
+  { scope: "session", method: "POST", path: "/appium/device/hide_keyboard", name: "hide keyboard", handle: hideKeyboard },
+  { scope: "session", method: "GET", path: "/appium/device/is_keyboard_shown", name: "is keyboard shown", handle: (c) => c.device.keyboard().open },
+  { scope: "session", method: "GET", path: "/appium/device/current_package", name: "current package", handle: (c) => c.device.foregroundPackage() },
+  { scope: "session", method: "GET", path: "/appium/device/current_activity", name: "current activity", handle: (c) => c.device.foregroundActivity() },
+  { scope: "session", method: "POST", path: "/timeouts", name: "set timeouts", handle: () => null },
   {
     scope: "session", method: "GET", path: "/window/rect", name: "get window rect",
     handle: (c) => ({ x: 0, y: 0, width: c.device.width, height: c.device.height }),

@@ -1,7 +1,7 @@
 /**
  * Session commands about elements: find one / all (client `{using, value}` and the Appium driver's
  * device-side `{strategy, selector, context}`; also scoped to an element), click, clear, value,
- * text, attribute, name, rect, displayed/enabled/selected. Click and typing go to the SimDevice
+ * text, attribute, name, rect, displayed/enabled/selected, the focused (active) element and typing into it. Click and typing go to the SimDevice
  * (tap / setText) with the dump node's attributes.
  */
 import type { SessionCommand, SessionRoute } from "./command.ts";
@@ -58,7 +58,23 @@ function typeInto(cmd: SessionCommand, replace: boolean): null {
   return null;
 }
 
+function focused(cmd: SessionCommand): SnapshotNode {
+  const node = cmd.screen.read().nodes.find((n) => n.attrs["focused"] === "true");
+  if (node === undefined) throw w3cError("no such element", "No element has the focus on this screen; click an input field first.");
+  return node;
+}
+
+function typeIntoFocused(cmd: SessionCommand): null {
+  const node = focused(cmd);
+  const raw = cmd.body["text"] ?? (Array.isArray(cmd.body["value"]) ? (cmd.body["value"] as unknown[]).join("") : undefined);
+  if (typeof raw !== "string") throw w3cError("invalid argument", "'text' or 'value' must hold the keys to type.");
+  cmd.device.setText(node.attrs, (node.attrs["text"] ?? "") + raw);
+  return null;
+}
+
 export const ELEMENT_ROUTES: SessionRoute[] = [
+  { scope: "session", method: "GET", path: "/element/active", name: "get active element", handle: (c) => c.session.elements.reference(focused(c)) },
+  { scope: "session", method: "POST", path: "/keys", name: "send keys to focused element", handle: typeIntoFocused },
   { scope: "session", method: "POST", path: "/element", name: "find element", handle: (c) => find(c, false) },
   { scope: "session", method: "POST", path: "/elements", name: "find elements", handle: (c) => find(c, true) },
   { scope: "session", method: "POST", path: "/element/:elementId/element", name: "find child element", handle: (c) => find(c, false) },

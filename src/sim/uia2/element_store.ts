@@ -21,15 +21,16 @@ function fingerprint(node: SnapshotNode): string {
 
 export class ElementStore {
   private readonly byId = new Map<string, string>();
+  private readonly byPrint = new Map<string, string>();
 
   /** The W3C element reference for a node (the same id for the same node on an unchanged screen). */
   reference(node: SnapshotNode): Record<string, string> {
     const print = fingerprint(node);
-    let id: string | undefined;
-    for (const [known, p] of this.byId) if (p === print) id = known;
+    let id = this.byPrint.get(print);
     if (id === undefined) {
       id = randomUUID();
       this.byId.set(id, print);
+      this.byPrint.set(print, id);
     }
     return { ELEMENT: id, [W3C_ELEMENT_KEY]: id };
   }

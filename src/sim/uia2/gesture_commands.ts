@@ -1,10 +1,11 @@
 /**
  * Session commands that touch the screen by position or gesture: W3C actions (a tap hits the
  * deepest clickable node under the point; a swipe scrolls), `mobile: scrollGesture` /
- * `mobile: clickGesture` through execute/sync, and the driver's device-side
+ * `mobile: clickGesture` (and a few app/key/keyboard `mobile:` methods) through execute/sync, and the driver's device-side
  * `appium/gestures/scroll` and `appium/gestures/click`. A scroll answers whether the screen moved.
  */
 import type { SessionCommand, SessionRoute } from "./command.ts";
+import { activateApp, hideKeyboard, pressKeycode } from "./device_commands.ts";
 import { elementIdOf } from "./element_store.ts";
 import { pointerGestures, type Point } from "./pointer_actions.ts";
 import type { ScreenSnapshot, SnapshotNode } from "./screen_snapshot.ts";
@@ -86,6 +87,9 @@ function clickGesture(c: SessionCommand, args: Record<string, unknown>): null {
   return null;
 }
 
+const EXECUTE_METHODS = ["mobile: scrollGesture", "mobile: clickGesture", "mobile: activateApp", "mobile: pressKey",
+  "mobile: hideKeyboard", "mobile: isKeyboardShown", "mobile: getCurrentPackage", "mobile: getCurrentActivity"];
+
 function execute(c: SessionCommand): unknown {
   const script = typeof c.body["script"] === "string" ? c.body["script"].trim() : "";
   const args = Array.isArray(c.body["args"]) ? (c.body["args"][0] ?? {}) as Record<string, unknown> : {};
@@ -94,9 +98,20 @@ function execute(c: SessionCommand): unknown {
       return scroll(c, directionArg(args["direction"]));
     case "mobile: clickGesture":
       return clickGesture(c, args);
+    case "mobile: activateApp":
+      return activateApp(c, args);
+    case "mobile: pressKey":
+      return pressKeycode(c, args);
+    case "mobile: hideKeyboard":
+      return hideKeyboard(c);
+    case "mobile: isKeyboardShown":
+      return c.device.keyboard().open;
+    case "mobile: getCurrentPackage":
+      return c.device.foregroundPackage();
+    case "mobile: getCurrentActivity":
+      return c.device.foregroundActivity();
     default:
-      throw w3cError("unknown method",
-        `Unsupported execute method '${script}'. The simulated server supports: mobile: scrollGesture, mobile: clickGesture.`);
+      throw w3cError("unknown method", `Unsupported execute method '${script}'. The simulated server supports: ${EXECUTE_METHODS.join(", ")}.`);
   }
 }
 
