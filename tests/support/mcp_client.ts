@@ -3,6 +3,7 @@
  * Client that spawns the compiled `main.js serve …` over real stdio (end-to-end). Both return `close()`,
  * which the test calls in a finally/after hook; the spawned process is killed by its PID if still alive.
  */
+// @ts-types="../../node_modules/@modelcontextprotocol/sdk/dist/esm/client/index.d.ts"
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 // @ts-types="../../node_modules/@modelcontextprotocol/sdk/dist/esm/client/stdio.d.ts"
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";

@@ -1,0 +1,65 @@
+/**
+ * Argument refusals of the declared tools (also the eight act tools, so their contract is pinned before
+ * they exist): each refused argument gives the code the contract declares for it, and a message that
+ * names the argument; coordinates and shell-shaped values are not representable.
+ */
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { isHarnessError } from "../../src/errors.ts";
+import { parseToolInput } from "../../src/mcp/tool_input.ts";
+import type { ToolName } from "../../contracts/tool_inputs.ts";
+
+function refusal(name: ToolName, args: unknown): { code: string; message: string } {
+  try {
+    parseToolInput(name, args);
+  } catch (error) {
+    assert.ok(isHarnessError(error));
+    return { code: error.code, message: error.message };
+  }
+  assert.fail(`${name} accepted ${JSON.stringify(args)}`);
+}
+
+test("accepted inputs come back parsed", () => {
+  assert.deepEqual(parseToolInput("ui_get_tree", undefined), {});
+  assert.deepEqual(parseToolInput("app_list", { filter: "com.ex", include_system: true }), { filter: "com.ex", include_system: true });
+  assert.deepEqual(parseToolInput("ui_tap", { selector: { text: "Historial\nTab 2 of 3", within: { content_desc: "Tabs" } } }), {
+    selector: { text: "Historial\nTab 2 of 3", within: { content_desc: "Tabs" } },
+  });
+  assert.deepEqual(parseToolInput("ui_type_text", { selector: { input_hint: "Email" }, text: "line one\nline two" }), {
+    selector: { input_hint: "Email" }, text: "line one\nline two",
+  });
+});
+
+test("selector problems are INVALID_SELECTOR, wherever they are inside the selector", () => {
+  for (const selector of [
+    {}, { text: "a", content_desc: "b" }, { x: 10, y: 20 }, { text: "" }, { text: "a\u0007" },
+    { text: "OK", within: {} }, { text: "OK", within: { text: "a", resource_id: "b" } }, "Calendar", [10, 20],
+  ]) {
+    const { code, message } = refusal("ui_tap", { selector });
+    assert.equal(code, "INVALID_SELECTOR", JSON.stringify(selector));
+    assert.match(message, /selector/);
+  }
+});
+
+test("text, package and direction refusals carry their own codes", () => {
+  assert.equal(refusal("ui_type_text", { selector: { text: "Name" }, text: "" }).code, "INVALID_TEXT");
+  assert.equal(refusal("ui_type_text", { selector: { text: "Name" }, text: "a\u001b[2J" }).code, "INVALID_TEXT");
+  assert.equal(refusal("ui_type_text", { selector: { text: "Name" }, text: "x".repeat(2001) }).code, "INVALID_TEXT");
+  for (const pkg of ["com.example;reboot", "../etc", "--help", "nodots", "com..x", "1com.x", ""]) {
+    assert.equal(refusal("app_launch", { package: pkg }).code, "INVALID_PACKAGE", pkg);
+  }
+  for (const direction of ["left", "UP", 1, ""]) {
+    assert.equal(refusal("ui_scroll", { direction }).code, "INVALID_SCROLL_DIRECTION", String(direction));
+  }
+});
+
+test("missing, unknown and mistyped arguments are INVALID_ARGUMENT naming what is accepted", () => {
+  const missing = refusal("ui_session_close", {});
+  assert.equal(missing.code, "INVALID_ARGUMENT");
+  assert.match(missing.message, /'session_id'/);
+  const unknown = refusal("device_status", { verbose: true });
+  assert.deepEqual(unknown, { code: "INVALID_ARGUMENT", message: "Unknown argument 'verbose' for device_status; it takes no arguments." });
+  assert.match(refusal("app_list", { includeSystem: true }).message, /it accepts filter, include_system/);
+  assert.equal(refusal("ui_session_close", { session_id: "../../x" }).code, "INVALID_ARGUMENT");
+  assert.equal(refusal("ui_tap", { selector: { text: "OK" }, x: 5 }).code, "INVALID_ARGUMENT");
+});
