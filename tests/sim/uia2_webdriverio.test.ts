@@ -212,3 +212,18 @@ test("faults: the session dies after uia2SessionDiesAfter commands, then answers
     assert.match(deadAgain.message, /terminated or not started/);
   });
 });
+
+test("appium:appPackage brings the app to the front at session start; an unknown package is session not created", async () => {
+  const device = new FakeSimDevice(demoScenario());
+  const server = await startUia2Server(device, {});
+  try {
+    const b = await connect(server, { "appium:appPackage": "com.example.login" });
+    assert.equal(device.current, "login");
+    await b.deleteSession();
+    const refused = await failure(connect(server, { "appium:appPackage": "com.not.installed" }));
+    assert.match(refused.message, /com\.not\.installed' is not installed/);
+    assert.deepEqual(await sessionIds(server), []);
+  } finally {
+    await server.stop();
+  }
+});

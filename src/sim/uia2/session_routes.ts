@@ -23,7 +23,9 @@ function createSession(state: ServerState, input: CommandInput): unknown {
   if (platform !== undefined && String(platform).toLowerCase() !== "android") {
     throw w3cError("session not created", `The simulated device runs Android; platformName '${String(platform)}' cannot be served.`);
   }
-  const appPackage = requested["appium:appPackage"] ?? requested["appPackage"];
+  // Only the client-facing (prefixed) capability launches: the Appium driver sends bare `appPackage`
+  // to the device server after it has launched the app over adb itself.
+  const appPackage = requested["appium:appPackage"];
   if (typeof appPackage === "string" && !state.device.launch(appPackage)) {
     throw w3cError("session not created", `The package '${appPackage}' is not installed on ${state.device.serial}. Install it or drop appium:appPackage.`);
   }
