@@ -30,7 +30,13 @@ export interface OperationAnswer {
   content: ExtraContent;
 }
 
-export async function runOperation(tool: ToolDefinition, rawArgs: unknown, deps: OperationDeps): Promise<OperationAnswer> {
+/** `cancel`: the client's cancellation of this request; the work is aborted as on a timeout. */
+export async function runOperation(
+  tool: ToolDefinition,
+  rawArgs: unknown,
+  deps: OperationDeps,
+  cancel?: AbortSignal,
+): Promise<OperationAnswer> {
   const operationId = deps.newOperationId();
   const started = deps.clock.now();
   let evidence: Evidence | null = null;
@@ -39,7 +45,7 @@ export async function runOperation(tool: ToolDefinition, rawArgs: unknown, deps:
     const args = parseToolInput(tool.name, rawArgs);
     const outcome = await withLockAndDeadline(tool.name, operationId, deps, (ctx) => tool.run(args, ctx, deps.ports), (ref) => {
       evidence = ref;
-    });
+    }, cancel);
     answer = { envelope: successEnvelope(operationId, tool.name, outcome.data, evidence), content: outcome.content ?? [] };
   } catch (thrown) {
     if (!(thrown instanceof HarnessError)) deps.logger.error(`${tool.name} ${operationId}: ${describe(thrown)}`);
@@ -55,6 +61,7 @@ async function withLockAndDeadline<T>(
   deps: OperationDeps,
   work: (ctx: OperationContext) => Promise<T>,
   attachEvidence: (ref: Evidence) => void,
+  cancel: AbortSignal | undefined,
 ): Promise<T> {
   const deadline = deps.clock.now() + deps.actionTimeoutMs;
   const workControl = new AbortController();
@@ -77,6 +84,17 @@ async function withLockAndDeadline<T>(
     workControl.abort(error);
     throw error;
   }, () => new Promise<never>(() => {}));
+  const cancelled = new Promise<never>((_, reject) => {
+    const onCancel = () => {
+      const error = new HarnessError("OPERATION_TIMEOUT", `${tool} was cancelled by the client; its work was stopped and the device lock released.`, { cancelled: true });
+      workControl.abort(error);
+      reject(error);
+    };
+    if (cancel?.aborted) onCancel();
+    else cancel?.addEventListener("abort", onCancel, { once: true });
+    timerControl.signal.addEventListener("abort", () => cancel?.removeEventListener("abort", onCancel), { once: true });
+  });
+  cancelled.catch(() => {}); // settled through the race below
   let lease: DeviceLease | undefined;
   const locked = async () => {
     const udid = await deps.ports.observer.resolveUdid({ timeoutMs: ctx.remainingMs(), signal: ctx.signal });
@@ -89,7 +107,7 @@ async function withLockAndDeadline<T>(
     return work(ctx);
   };
   try {
-    return await Promise.race([locked(), timeout]);
+    return await Promise.race([locked(), timeout, cancelled]);
   } finally {
     timerControl.abort();
     await lease?.release().catch((error: unknown) => deps.logger.warn(`releasing the device lock failed: ${describe(error)}`));

@@ -28,8 +28,8 @@ export function createHarnessServer(deps: OperationDeps, tools: readonly ToolDef
   checkServedMatchesContract(tools);
   const server = new McpServer({ name: SERVER_NAME, version: VERSION }, { instructions: INSTRUCTIONS });
   for (const tool of tools) {
-    registerContractTool(server, tool.name, async (args) => {
-      const answer = await runOperation(tool, args, deps);
+    registerContractTool(server, tool.name, async (args, extra) => {
+      const answer = await runOperation(tool, args, deps, extra.signal);
       return toToolResult(answer.envelope, answer.content);
     });
   }
@@ -45,7 +45,7 @@ export function createHarnessServer(deps: OperationDeps, tools: readonly ToolDef
 export function registerContractTool(
   server: McpServer,
   name: ToolName,
-  handler: (args: Record<string, unknown>) => Promise<CallToolResult>,
+  handler: (args: Record<string, unknown>, extra: { signal: AbortSignal }) => Promise<CallToolResult>,
 ): void {
   const contract = TOOL_CONTRACT_BY_NAME[name];
   server.registerTool(

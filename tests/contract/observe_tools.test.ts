@@ -250,3 +250,23 @@ test("two concurrent operations on one device: exactly one gets EMULATOR_BUSY", 
     assert.equal(second.error?.code, "EMULATOR_BUSY");
   });
 });
+
+test("a call the client cancels stops its device work, releases the lock and is audited", async () => {
+  const world = fakeWorld();
+  let seen: AbortSignal | undefined;
+  world.observer.behaviour.tree = () => {
+    seen = world.observer.lastWait?.signal;
+    return new Promise<never>(() => {});
+  };
+  await withServer(world, async (c) => {
+    const controller = new AbortController();
+    const pending = c.client.callTool({ name: "ui_get_tree", arguments: {} }, undefined, { signal: controller.signal });
+    while (seen === undefined) await new Promise((r) => setTimeout(r, 1));
+    controller.abort();
+    await assert.rejects(pending);
+    while (world.audit.length === 0) await new Promise((r) => setTimeout(r, 1));
+  });
+  assert.equal(seen?.aborted, true);
+  assert.equal(world.lock.held.size, 0);
+  assert.equal(world.audit[0]!.outcome, "OPERATION_TIMEOUT");
+});
