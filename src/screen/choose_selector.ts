@@ -7,6 +7,7 @@
  * selector resolves back to its element.
  */
 import { isAcceptableSelectorValue } from "../../contracts/selector.ts";
+import { isReadable } from "./node_kinds.ts";
 import type { Entity, ScreenAnalysis } from "./screen_analysis.ts";
 import { matchInAnalysis, rawMatches } from "./selector_match.ts";
 import type { Selector, SelectorKey, SelectorKeyValue, UiNode } from "./types.ts";
@@ -78,10 +79,12 @@ export function candidateKeys(analysis: ScreenAnalysis, entity: Entity): Selecto
   const out: SelectorKeyValue[] = [];
   const seen = new Set<string>();
   for (const key of KEY_ORDER) {
-    for (const id of entity.members) {
-      for (const candidate of ownKeys(analysis.tree.nodes[id]!, [key])) {
-        const signature = JSON.stringify(candidate);
-        if (!seen.has(signature)) {
+    // Words before icon-font glyphs: a glyph names an element only when nothing readable does.
+    for (const readable of [true, false]) {
+      for (const id of entity.members) {
+        for (const candidate of ownKeys(analysis.tree.nodes[id]!, [key])) {
+          const signature = JSON.stringify(candidate);
+          if (seen.has(signature) || isReadable(Object.values(candidate)[0]!) !== readable) continue;
           seen.add(signature);
           out.push(candidate);
         }

@@ -1,0 +1,109 @@
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { HarnessError } from "../../src/errors.ts";
+import { findElement, locate, parseDump } from "../../src/screen/mod.ts";
+import type { Selector } from "../../src/screen/types.ts";
+import { button, dump, input, label, type N } from "./dump_builder.ts";
+
+const card = (name: string, top: number): N => ({
+  cls: "android.widget.LinearLayout", desc: name, bounds: [0, top, 1080, top + 300],
+  children: [label(name, [0, top, 500, top + 100]), button("Save", [0, top + 150, 300, top + 280])],
+});
+
+const tree = parseDump(dump([
+  button("Calendar", [0, 100, 1080, 300], { id: "com.example.app:id/calendar" }),
+  button("Calendar settings", [0, 300, 1080, 500]),
+  input([0, 500, 1080, 650], { hint: "Search…", id: "com.example.app:id/search" }),
+  { cls: "android.view.View", click: true, desc: "Historial\nTab 2 of 3", bounds: [0, 2200, 360, 2400] },
+  { cls: "android.widget.LinearLayout", click: true, bounds: [0, 700, 1080, 900], children: [label("Android Auto", [40, 740, 800, 800]), label("Connected", [40, 810, 800, 860])] },
+  card("Personal profile", 1000),
+  card("Work profile", 1400),
+  button("Hidden", [0, 1800, 300, 1900], { visible: false }),
+]));
+
+function expectError(selector: Selector, code: string): HarnessError {
+  let caught: unknown;
+  try {
+    locate(tree, selector);
+  } catch (error) {
+    caught = error;
+  }
+  assert.ok(caught instanceof HarnessError, `expected ${code}, got ${String(caught)}`);
+  assert.equal(caught.code, code);
+  return caught;
+}
+
+test("an exact match wins over partial ones", () => {
+  const found = locate(tree, { text_contains: "Calendar" });
+  assert.equal(found.node.text, "Calendar");
+  assert.equal(found.partial, false);
+  assert.equal(locate(tree, { text: "Calendar" }).node.text, "Calendar");
+});
+
+test("text_contains matches part of a text when nothing matches exactly, case-insensitively", () => {
+  const found = locate(tree, { text_contains: "calendar SETT" });
+  assert.equal(found.node.text, "Calendar settings");
+  assert.equal(found.partial, true);
+});
+
+test("a text inside a clickable row names the row; the row's bounds and label come back", () => {
+  const found = locate(tree, { text: "Connected" });
+  assert.equal(found.node.className, "android.widget.LinearLayout");
+  assert.equal(found.label, "Android Auto");
+  assert.equal(found.role, "button");
+  assert.deepEqual(found.bounds, { left: 0, top: 700, width: 1080, height: 200 });
+});
+
+test("resource_id matches the full id, or the part after ':id/' when nothing matches exactly", () => {
+  assert.equal(locate(tree, { resource_id: "com.example.app:id/search" }).role, "input");
+  assert.equal(locate(tree, { resource_id: "search" }).role, "input");
+});
+
+test("input_hint names an input by its hint", () => {
+  assert.equal(locate(tree, { input_hint: "Search…" }).node.resourceId, "com.example.app:id/search");
+});
+
+test("a Flutter content-desc matches in full, or by one of its lines", () => {
+  assert.equal(locate(tree, { content_desc: "Historial\nTab 2 of 3" }).label, "Historial");
+  assert.equal(locate(tree, { content_desc: "Historial" }).label, "Historial");
+});
+
+test("within keeps only matches inside the named ancestor", () => {
+  const found = locate(tree, { text: "Save", within: { content_desc: "Work profile" } });
+  assert.deepEqual(found.bounds, { left: 0, top: 1550, width: 300, height: 130 });
+});
+
+test("hidden elements never match", () => {
+  assert.equal(findElement(tree, { text: "Hidden" }).status, "not_found");
+});
+
+test("nothing matches: UI_ELEMENT_NOT_FOUND lists what the screen offers", () => {
+  const error = expectError({ input_hint: "Email" }, "UI_ELEMENT_NOT_FOUND");
+  assert.match(error.message, /^No visible element matched \{"input_hint":"Email"\}\./);
+  assert.match(error.message, /The screen offers: 'Calendar' \(button\), 'Calendar settings' \(button\), 'Search…' \(input\), 'Historial' \(button\), 'Android Auto' \(button\)/);
+  const offered = error.details?.["offered"] as { label: string; role: string }[];
+  assert.deepEqual(offered[2], { label: "Search…", role: "input" });
+});
+
+test("the waited time appears in the message when the poller passes it", () => {
+  assert.throws(() => locate(tree, { text: "Nope" }, { waitedMs: 5000 }), /matched \{"text":"Nope"\} within 5000 ms/);
+});
+
+test("several distinct matches: UI_ELEMENT_AMBIGUOUS with numbered candidates and the within that separates each", () => {
+  const error = expectError({ text: "Save" }, "UI_ELEMENT_AMBIGUOUS");
+  assert.match(error.message, /matched 2 distinct elements: 1\) 'Save' \(button\) at 0,1150 → add "within": \{"content_desc":"Personal profile"\}; 2\) 'Save' \(button\) at 0,1550 → add "within": \{"content_desc":"Work profile"\}/);
+  const candidates = error.details?.["candidates"] as { within?: unknown }[];
+  assert.deepEqual(candidates.map((c) => c.within), [{ content_desc: "Personal profile" }, { content_desc: "Work profile" }]);
+});
+
+test("findElement returns data a poller can act on, without throwing", () => {
+  assert.equal(findElement(tree, { text: "Calendar" }).status, "found");
+  assert.equal(findElement(tree, { text: "Save" }).status, "ambiguous");
+  const none = findElement(tree, { text: "Later" });
+  assert.equal(none.status, "not_found");
+});
+
+test("two matches inside one element count once", () => {
+  const t = parseDump(dump([{ cls: "android.widget.LinearLayout", click: true, bounds: [0, 0, 1080, 200], children: [label("Wi-Fi", [0, 0, 500, 100]), label("Wi-Fi", [0, 100, 500, 200])] }]));
+  assert.equal(locate(t, { text: "Wi-Fi" }).bounds.height, 200);
+});

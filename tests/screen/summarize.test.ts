@@ -1,0 +1,199 @@
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { parseDump, summarize } from "../../src/screen/mod.ts";
+import type { ActionEntry, ScreenContext } from "../../src/screen/types.ts";
+import { button, dump, input, label, type N, PKG, SCREEN } from "./dump_builder.ts";
+
+function summaryOf(children: N[], context: Partial<ScreenContext> = {}) {
+  return summarize(parseDump(dump(children)), { ...SCREEN, ...context });
+}
+
+function action(actions: ActionEntry[], value: string): ActionEntry {
+  const found = actions.find((a) => Object.values(a.selector).includes(value));
+  assert.ok(found, `no action with selector value ${JSON.stringify(value)} in ${JSON.stringify(actions)}`);
+  return found;
+}
+
+test("roles: button, input (text fields), toggle (checkable)", () => {
+  const s = summaryOf([
+    button("Save", [0, 100, 500, 250]),
+    input([0, 300, 1080, 450], { hint: "Search", id: "com.example.app:id/query" }),
+    { cls: "android.widget.Switch", text: "Wi-Fi", click: true, check: true, bounds: [0, 500, 1080, 650] },
+  ]);
+  assert.deepEqual(s.actions.map((a) => a.role), ["button", "input", "toggle"]);
+});
+
+test("a clickable container and the label inside it are one target, named by the label", () => {
+  const s = summaryOf([
+    { cls: "android.widget.LinearLayout", click: true, bounds: [0, 500, 1080, 700], children: [label("Calendar", [40, 540, 600, 600])] },
+  ]);
+  assert.equal(s.actions.length, 1);
+  assert.deepEqual(s.actions[0]!.selector, { text: "Calendar" });
+  assert.deepEqual(s.actions[0]!.bounds, { left: 0, top: 500, width: 1080, height: 200 }, "the container is the target");
+  assert.deepEqual(s.texts, [], "the label is said once, by the action");
+});
+
+test("a nested clickable icon with its container's name is the same target", () => {
+  const s = summaryOf([
+    { cls: "android.widget.FrameLayout", desc: "Share", click: true, bounds: [0, 0, 200, 200], children: [{ cls: "android.widget.ImageView", desc: "Share", click: true, bounds: [50, 50, 150, 150] }] },
+  ]);
+  assert.equal(s.actions.length, 1);
+  assert.equal(s.actions[0]!.bounds.width, 200);
+});
+
+test("a React Native pressable without a label of its own is named from its descendants' text", () => {
+  const s = summaryOf([
+    {
+      cls: "android.view.ViewGroup", click: true, bounds: [0, 800, 1080, 1000],
+      children: [{ cls: "android.view.ViewGroup", bounds: [0, 800, 1080, 1000], children: [label("\uE8B6", [0, 800, 100, 900]), label("Start workout", [120, 820, 800, 880]), label("30 min", [120, 900, 800, 960])] }],
+    },
+  ]);
+  assert.equal(s.actions.length, 1);
+  const pressable = s.actions[0]!;
+  assert.deepEqual(pressable.selector, { text: "Start workout" }, "an icon-font glyph is not a name");
+  assert.equal(pressable.label, undefined, "label equal to the selector value is not repeated");
+  assert.deepEqual(s.texts, ["30 min"], "the other text stays readable");
+});
+
+test("a checkbox row: the row is the target, a toggle, named by its text", () => {
+  const s = summaryOf([
+    {
+      cls: "android.widget.LinearLayout", click: true, bounds: [0, 400, 1080, 560],
+      children: [label("Show touches", [40, 420, 800, 500]), { cls: "android.widget.CheckBox", check: true, bounds: [900, 440, 1000, 540] }],
+    },
+  ]);
+  assert.equal(s.actions.length, 1);
+  assert.equal(s.actions[0]!.role, "toggle");
+  assert.deepEqual(s.actions[0]!.selector, { text: "Show touches" });
+  assert.equal(s.actions[0]!.bounds.width, 1080);
+});
+
+test("scrollable containers are not targets; can_scroll says scrolling is possible", () => {
+  const list: N = { cls: "androidx.recyclerview.widget.RecyclerView", scroll: true, id: "com.example.app:id/list", bounds: [0, 200, 1080, 2200], children: [button("One", [0, 200, 1080, 400])] };
+  const s = summaryOf([list]);
+  assert.deepEqual(s.actions.map((a) => a.selector), [{ text: "One" }]);
+  assert.equal(s.can_scroll, true);
+  assert.equal(summaryOf([button("One", [0, 200, 1080, 400])]).can_scroll, false);
+});
+
+test("selector preference: resource_id, then text, then content_desc, then input_hint; short id when unique", () => {
+  const s = summaryOf([
+    button("Send", [0, 0, 300, 150], { id: "com.example.app:id/send", desc: "Send message" }),
+    button("Next", [0, 200, 300, 350], { desc: "Go on" }),
+    { cls: "android.widget.ImageButton", click: true, desc: "Back", bounds: [0, 400, 150, 550] },
+    input([0, 600, 1080, 750], { hint: "Email" }),
+  ]);
+  assert.deepEqual(s.actions.map((a) => a.selector), [{ resource_id: "send" }, { text: "Next" }, { content_desc: "Back" }, { input_hint: "Email" }]);
+  assert.equal(action(s.actions, "send").label, "Send");
+});
+
+test("the full resource id is offered when the short one is not unique", () => {
+  const s = summaryOf([
+    button("A", [0, 0, 300, 150], { id: "com.example.app:id/go" }),
+    button("A", [0, 200, 300, 350], { id: "com.other:id/go" }),
+  ]);
+  assert.deepEqual(s.actions.map((a) => a.selector), [{ resource_id: "com.example.app:id/go" }, { resource_id: "com.other:id/go" }]);
+});
+
+test("no unique key: a within naming a unique ancestor; none at all: ambiguous", () => {
+  const card = (name: string, top: number): N => ({
+    cls: "android.widget.LinearLayout", desc: name, bounds: [0, top, 1080, top + 300],
+    children: [label(name, [0, top, 500, top + 100]), button("Save", [0, top + 150, 300, top + 280])],
+  });
+  const s = summaryOf([card("Personal profile", 100), card("Work profile", 500), button("Clock", [0, 1000, 300, 1100]), button("Clock", [0, 1200, 300, 1300])]);
+  const saves = s.actions.filter((a) => a.selector.text === "Save");
+  assert.deepEqual(saves.map((a) => a.selector.within), [{ content_desc: "Personal profile" }, { content_desc: "Work profile" }]);
+  assert.ok(saves.every((a) => a.ambiguous === undefined));
+  const clocks = s.actions.filter((a) => a.selector.text === "Clock");
+  assert.equal(clocks.length, 2);
+  assert.ok(clocks.every((a) => a.ambiguous === true));
+});
+
+test("elements under the open keyboard are listed with covered_by_keyboard, never hidden; keyboard nodes are not targets", () => {
+  const s = summaryOf(
+    [
+      input([0, 300, 1080, 450], { hint: "Message" }),
+      { cls: "android.widget.LinearLayout", bounds: [0, 2200, 1080, 2400], children: [button("Home", [0, 2200, 540, 2400]), button("Profile", [540, 2200, 1080, 2400])] },
+      { cls: "android.widget.FrameLayout", pkg: "com.google.android.inputmethod.latin", bounds: [0, 1500, 1080, 2400], children: [button("q", [0, 1500, 108, 1650], { pkg: "com.google.android.inputmethod.latin" })] },
+    ],
+    { keyboard: { open: true, top: 1500 } },
+  );
+  assert.deepEqual(s.keyboard, { open: true, top: 1500 });
+  assert.deepEqual(s.actions.map((a) => [Object.values(a.selector)[0], a.covered_by_keyboard ?? false]), [["Message", false], ["Home", true], ["Profile", true]]);
+  assert.ok(!s.texts.includes("q"));
+});
+
+test("disabled targets say enabled: false; enabled ones leave it out", () => {
+  const s = summaryOf([button("Pay", [0, 0, 500, 200], { enabled: false }), button("Cancel", [0, 300, 500, 500])]);
+  assert.equal(action(s.actions, "Pay").enabled, false);
+  assert.equal("enabled" in action(s.actions, "Cancel"), false);
+});
+
+test("a label is kept when it differs from the selector's first line, left out when it is that line", () => {
+  const s = summaryOf([
+    { cls: "android.view.View", click: true, desc: "Historial\nTab 2 of 3", bounds: [0, 2200, 360, 2400] },
+    button("Go", [0, 0, 200, 200], { id: "com.example.app:id/go" }),
+  ]);
+  assert.equal(action(s.actions, "Historial\nTab 2 of 3").label, undefined);
+  assert.equal(action(s.actions, "go").label, "Go");
+});
+
+test("texts: visible strings once each, in order, minus what actions already say", () => {
+  const s = summaryOf([
+    label("Settings", [0, 0, 500, 100]),
+    label("Settings", [0, 100, 500, 200]),
+    label("Battery", [0, 200, 500, 300]),
+    { cls: "android.widget.LinearLayout", click: true, desc: "Wi-Fi, Connected", bounds: [0, 300, 1080, 500], children: [label("Wi-Fi", [0, 300, 500, 400]), label("Connected", [0, 400, 500, 500])] },
+    { cls: "android.widget.ImageView", desc: "Logo", bounds: [0, 600, 100, 700] },
+    label("   ", [0, 700, 100, 800]),
+  ]);
+  assert.deepEqual(s.texts, ["Settings", "Battery", "Logo"]);
+});
+
+test("foreground_package: from the context when given, else the package owning most nodes (not the status bar)", () => {
+  const bar: N = { cls: "android.widget.FrameLayout", pkg: "com.android.systemui", bounds: [0, 0, 1080, 80], children: [label("12:30", [0, 0, 100, 80], { pkg: "com.android.systemui" }), label("100%", [900, 0, 1080, 80], { pkg: "com.android.systemui" })] };
+  assert.equal(summaryOf([bar, label("Hello", [0, 100, 500, 200])]).foreground_package, PKG);
+  assert.equal(summaryOf([bar], { foregroundPackage: "com.android.settings" }).foreground_package, "com.android.settings");
+});
+
+test("hidden and zero-area nodes are not actions", () => {
+  const s = summaryOf([button("Ghost", [0, 0, 500, 200], { visible: false }), button("Flat", [0, 300, 500, 300])]);
+  assert.deepEqual(s.actions, []);
+});
+
+test("issues: zero area and off screen are reported with the element's selector", () => {
+  const s = summaryOf([button("Flat", [0, 300, 500, 300]), button("Far", [2000, 100, 2300, 300])]);
+  assert.deepEqual(s.issues, [
+    { issue: "zero_area", selector: { text: "Flat" } },
+    { issue: "off_screen", selector: { text: "Far" } },
+  ]);
+});
+
+test("issues: smaller than 48 dp on both axes at the given density (126 px at 420 dpi)", () => {
+  const children: N[] = [
+    { cls: "android.widget.LinearLayout", bounds: [100, 500, 1000, 700], children: [{ cls: "android.widget.ImageButton", click: true, desc: "Tiny", bounds: [200, 550, 240, 590] }] },
+    { cls: "android.widget.LinearLayout", bounds: [100, 800, 1000, 1000], children: [{ cls: "android.widget.ImageButton", click: true, desc: "Fine", bounds: [200, 820, 330, 950] }] },
+    { cls: "android.widget.LinearLayout", bounds: [100, 1100, 1000, 1300], children: [button("Wide", [200, 1150, 900, 1200])] },
+  ];
+  assert.deepEqual(summaryOf(children).issues, [{ issue: "touch_target_too_small", selector: { content_desc: "Tiny" }, size_px: [40, 40], minimum_px: 126 }]);
+  assert.deepEqual(summaryOf(children, { density: 160 }).issues, [{ issue: "touch_target_too_small", selector: { content_desc: "Tiny" }, size_px: [40, 40], minimum_px: 48 }]);
+});
+
+test("issues: the minimum follows the density; unknown density audits no sizes", () => {
+  const children: N[] = [{ cls: "android.widget.LinearLayout", bounds: [100, 500, 1000, 700], children: [{ cls: "android.widget.ImageButton", click: true, desc: "Icon", bounds: [200, 550, 300, 650] }] }];
+  assert.deepEqual(summaryOf(children).issues, [{ issue: "touch_target_too_small", selector: { content_desc: "Icon" }, size_px: [100, 100], minimum_px: 126 }]);
+  assert.deepEqual(summaryOf(children, { density: 160 }).issues, [], "100 px ≥ 48 px at 160 dpi");
+  const { density: _unused, ...withoutDensity } = SCREEN;
+  assert.deepEqual(summarize(parseDump(dump(children)), withoutDensity).issues, []);
+});
+
+test("issues: a wide row or an icon cut by its scroll container or by one edge of its parent is not reported", () => {
+  const s = summaryOf([
+    {
+      cls: "androidx.recyclerview.widget.RecyclerView", scroll: true, bounds: [0, 200, 1080, 1000],
+      children: [button("Row", [0, 200, 1080, 230]), { cls: "android.widget.ImageButton", click: true, desc: "Cut icon", bounds: [500, 960, 560, 1000] }],
+    },
+    { cls: "android.widget.FrameLayout", bounds: [0, 1200, 1080, 1300], children: [{ cls: "android.widget.ImageButton", click: true, desc: "Sliver", bounds: [20, 1290, 140, 1300] }] },
+  ]);
+  assert.deepEqual(s.issues, []);
+});
