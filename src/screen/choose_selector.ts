@@ -14,7 +14,7 @@ import type { Selector, SelectorKey, SelectorKeyValue, UiNode } from "./types.ts
 
 type OfferedKey = Exclude<SelectorKey, "text_contains">;
 const KEY_ORDER: readonly OfferedKey[] = ["resource_id", "text", "content_desc", "input_hint"];
-const WITHIN_KEY_ORDER: readonly OfferedKey[] = ["resource_id", "content_desc", "text"];
+const WITHIN_KEY_ORDER: readonly OfferedKey[] = ["resource_id", "content_desc", "text", "input_hint"];
 
 export interface ChosenSelector {
   selector: Selector;
@@ -44,20 +44,25 @@ export function chooseSelector(analysis: ScreenAnalysis, entity: Entity): Chosen
  */
 export function separatingWithin(analysis: ScreenAnalysis, selector: Selector, root: number): SelectorKeyValue | null {
   const { nodes } = analysis.tree;
-  let best: { within: SelectorKeyValue; length: number } | null = null;
-  for (let at = nodes[root]!.parent; at !== null; at = nodes[at]!.parent) {
-    if (!analysis.onScreen[at]) continue;
-    for (const within of ownKeys(nodes[at]!, WITHIN_KEY_ORDER)) {
-      const [key, value] = Object.entries(within)[0] as [OfferedKey, string];
-      if (best !== null && value.length >= best.length) continue;
-      const named = rawMatches(analysis, key, value, "exact");
-      if (named.length !== 1 || named[0] !== at) continue;
-      if (!namesOnly(analysis, { ...selector, within }, root)) continue;
-      if (value.length <= SHORT_WITHIN) return within;
-      best = { within, length: value.length };
+  // First an ancestor the key names alone (SPEC §5: a unique semantic ancestor); failing that, any
+  // ancestor key under which the selector still names only this element.
+  for (const uniqueAncestor of [true, false]) {
+    let best: { within: SelectorKeyValue; length: number } | null = null;
+    for (let at = nodes[root]!.parent; at !== null; at = nodes[at]!.parent) {
+      if (!analysis.onScreen[at]) continue;
+      for (const within of ownKeys(nodes[at]!, WITHIN_KEY_ORDER)) {
+        const [key, value] = Object.entries(within)[0] as [OfferedKey, string];
+        if (best !== null && value.length >= best.length) continue;
+        const named = rawMatches(analysis, key, value, "exact");
+        if (uniqueAncestor && (named.length !== 1 || named[0] !== at)) continue;
+        if (!namesOnly(analysis, { ...selector, within }, root)) continue;
+        if (value.length <= SHORT_WITHIN) return within;
+        best = { within, length: value.length };
+      }
     }
+    if (best !== null) return best.within;
   }
-  return best?.within ?? null;
+  return null;
 }
 
 const SHORT_WITHIN = 60;

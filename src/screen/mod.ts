@@ -4,7 +4,7 @@
  * Other folders import from here, never from the files behind it.
  */
 export { MAX_DUMP_BYTES, parseDump } from "./parse_dump.ts";
-export { summarize } from "./summarize.ts";
+export { summarize, summarizeWithNodes } from "./summarize.ts";
 export { validateSelector } from "./validate_selector.ts";
 export { type Candidate, findElement, type FindResult, locate, type LocatedElement } from "./locate.ts";
 export { renderSummaryText } from "./render_text.ts";

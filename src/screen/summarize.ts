@@ -14,16 +14,23 @@ import type { ActionEntry, ScreenContext, ScreenSummary, UiTree } from "./types.
 const SYSTEM_UI = "com.android.systemui";
 
 export function summarize(tree: UiTree, context: ScreenContext): ScreenSummary {
+  return summarizeWithNodes(tree, context).summary;
+}
+
+/** The summary plus, for each action, the id of the node it was offered for (same order as `actions`). */
+export function summarizeWithNodes(tree: UiTree, context: ScreenContext): { summary: ScreenSummary; actionNodes: number[] } {
   const analysis = analyzeScreen(tree);
   const chosen = new Map<number, ChosenSelector>();
   const actions: ActionEntry[] = [];
+  const actionNodes: number[] = [];
   for (const target of analysis.targets) {
     const choice = chooseSelector(analysis, target);
     if (choice === null) continue; // nothing names it; the contract never offers coordinates
     chosen.set(target.root, choice);
     actions.push(toAction(analysis, target.root, target.label, target.role, choice, context));
+    actionNodes.push(target.root);
   }
-  return {
+  const summary: ScreenSummary = {
     foreground_package: context.foregroundPackage ?? foregroundPackageOf(tree),
     texts: remainingTexts(analysis, actions),
     actions,
@@ -31,6 +38,7 @@ export function summarize(tree: UiTree, context: ScreenContext): ScreenSummary {
     keyboard: context.keyboard.open ? { ...context.keyboard } : { open: false },
     issues: auditScreen(analysis, context, chosen),
   };
+  return { summary, actionNodes };
 }
 
 function toAction(

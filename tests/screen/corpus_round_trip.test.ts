@@ -1,0 +1,82 @@
+/**
+ * The round-trip law on every real capture of the shared corpus (SPEC §5): each selector the summary
+ * offers resolves through the locator to exactly the node it was offered for, and each entry marked
+ * ambiguous truly has no unique selector, alone or with a `within`, found by brute force over every key
+ * of the element and every own key of its ancestors. Skipped, with the reason, when the corpus is missing.
+ */
+import assert from "node:assert/strict";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { test } from "node:test";
+import { keyboardInDump, locate, parseDump, screenSizeOf, summarizeWithNodes } from "../../src/screen/mod.ts";
+import type { Selector, SelectorKeyValue, UiNode, UiTree } from "../../src/screen/types.ts";
+import { matchSelector } from "../../src/screen/selector_match.ts";
+import { CORPUS_DIR, corpusSkipReason } from "../support/paths.ts";
+
+const skip = corpusSkipReason();
+const captures = skip === false && existsSync(CORPUS_DIR) ? readdirSync(CORPUS_DIR).filter((name) => name.endsWith(".xml")).sort() : [];
+
+function summaryOf(tree: UiTree) {
+  return summarizeWithNodes(tree, { ...screenSizeOf(tree), density: 420, keyboard: keyboardInDump(tree) });
+}
+
+function keysOf(node: UiNode): SelectorKeyValue[] {
+  const keys: SelectorKeyValue[] = [];
+  if (node.resourceId !== "") {
+    keys.push({ resource_id: node.resourceId });
+    const at = node.resourceId.indexOf(":id/");
+    if (at > 0) keys.push({ resource_id: node.resourceId.slice(at + 4) });
+  }
+  if (node.text.trim() !== "") keys.push({ text: node.text });
+  if (node.contentDesc.trim() !== "") keys.push({ content_desc: node.contentDesc });
+  if (node.hint.trim() !== "") keys.push({ input_hint: node.hint });
+  return keys;
+}
+
+function subtree(tree: UiTree, root: number): UiNode[] {
+  const out: UiNode[] = [];
+  const stack = [root];
+  while (stack.length > 0) {
+    const node = tree.nodes[stack.pop()!]!;
+    out.push(node);
+    stack.push(...node.children);
+  }
+  return out;
+}
+
+/** The locator's matching core (what `locate` decides on, without building error messages). */
+function namesExactly(tree: UiTree, selector: Selector, id: number): boolean {
+  const match = matchSelector(tree, selector);
+  return match.entities.length === 1 && match.entities[0] === id;
+}
+
+test("the corpus is present and holds the 38 captures", { skip }, () => {
+  assert.equal(captures.length, 38);
+});
+
+for (const name of captures) {
+  test(`round-trip law: ${name}`, () => {
+    const tree = parseDump(readFileSync(join(CORPUS_DIR, name), "utf8"));
+    const { summary, actionNodes } = summaryOf(tree);
+    summary.actions.forEach((action, i) => {
+      const id = actionNodes[i]!;
+      if (action.ambiguous) {
+        const ancestors: SelectorKeyValue[] = [];
+        for (let at = tree.nodes[id]!.parent; at !== null; at = tree.nodes[at]!.parent) ancestors.push(...keysOf(tree.nodes[at]!));
+        for (const node of subtree(tree, id)) {
+          for (const key of keysOf(node)) {
+            assert.ok(!namesExactly(tree, key, id), `${name}: entry marked ambiguous but ${JSON.stringify(key)} names it`);
+            for (const within of ancestors) {
+              const selector = { ...key, within };
+              assert.ok(!namesExactly(tree, selector, id), `${name}: entry marked ambiguous but ${JSON.stringify(selector)} names it`);
+            }
+          }
+        }
+        return;
+      }
+      const found = locate(tree, action.selector);
+      assert.equal(found.node.id, id, `${name}: ${JSON.stringify(action.selector)} resolved to node ${found.node.id}, offered for ${id}`);
+      assert.deepEqual(found.bounds, action.bounds);
+    });
+  });
+}
