@@ -1,0 +1,61 @@
+/**
+ * The simulated device's entry point: `startSimDevice({scenario?, faults?})` builds a ScenarioDevice,
+ * starts the simulated UiAutomator2 server and the fake adb server on loopback ephemeral ports (adb's
+ * device-side tcp:6790 tunnels to the UiAutomator2 server), and returns how to reach them plus `stop()`.
+ * Scenario errors are HarnessError INVALID_ARGUMENT; nothing listens after `stop()` resolves.
+ */
+import { startAdbServer } from "./adb/server.ts";
+import { resolveScenario, type ScenarioSource } from "./scenario/load.ts";
+import { ScenarioDevice } from "./scenario_device.ts";
+import type { SimFaults } from "./sim_device.ts";
+import { startUia2Server } from "./uia2/server.ts";
+
+/** The port the UiAutomator2 server listens on inside a real device (Appium forwards systemPort to it). */
+export const UIA2_DEVICE_PORT = 6790;
+
+export interface SimDeviceOptions {
+  /** A built-in scenario name, a Scenario object; default "settings". */
+  scenario?: ScenarioSource;
+  /** Fault switches on top of the scenario's own. */
+  faults?: SimFaults;
+  host?: string;
+}
+
+export interface RunningSim {
+  adbPort: number;
+  /** `tcp:127.0.0.1:PORT`, for ADB_SERVER_SOCKET. */
+  adbServerSocket: string;
+  /** The simulated UiAutomator2 server, usable as an Appium URL by webdriverio. */
+  appiumUrl: string;
+  device: ScenarioDevice;
+  stop(): Promise<void>;
+}
+
+export async function startSimDevice(options: SimDeviceOptions = {}): Promise<RunningSim> {
+  const device = new ScenarioDevice(resolveScenario(options.scenario));
+  if (options.faults !== undefined) device.setFaults(options.faults);
+  const host = options.host ?? "127.0.0.1";
+  const uia2 = await startUia2Server(device, { host, port: 0 });
+  let adb;
+  try {
+    adb = await startAdbServer(device, { host, port: 0, devicePorts: { [UIA2_DEVICE_PORT]: uia2.port } });
+  } catch (error) {
+    await uia2.stop();
+    throw error;
+  }
+  return {
+    adbPort: adb.port,
+    adbServerSocket: adb.socketSpec,
+    appiumUrl: uia2.url,
+    device,
+    stop: async () => {
+      await Promise.all([adb.stop(), uia2.stop()]);
+    },
+  };
+}
+
+export { startAdbServer } from "./adb/server.ts";
+export { ScenarioDevice } from "./scenario_device.ts";
+export { BUILTIN_SCENARIOS, DEFAULT_SCENARIO } from "./scenarios/mod.ts";
+export { parseScenarioText, resolveScenario } from "./scenario/load.ts";
+export type { Scenario } from "./scenario/types.ts";

@@ -1,0 +1,108 @@
+/**
+ * Splits a device shell command line the way /system/bin/sh would for the simple forms adb clients
+ * send: words with '…', "…" and backslash quoting (exec-out quotes every argument), commands joined by
+ * `;`, `&&` or `||`, a trailing `| grep [-i|-E|-F] PATTERN` filter, and `2>/dev/null`-style
+ * redirections dropped. Anything fancier is taken literally.
+ */
+
+export interface SimpleCommand {
+  argv: string[];
+  /** Joiner before this command: the first is ";". */
+  joiner: ";" | "&&" | "||";
+  /** `| grep` filters applied to stdout, in order. */
+  greps: { pattern: string; ignoreCase: boolean; regex: boolean }[];
+}
+
+type Token = { word: string } | { op: ";" | "&&" | "||" | "|" };
+
+function lex(line: string): Token[] {
+  const tokens: Token[] = [];
+  let word = "";
+  let inWord = false;
+  const flush = () => {
+    if (inWord) tokens.push({ word });
+    word = "";
+    inWord = false;
+  };
+  for (let i = 0; i < line.length; i++) {
+    const c = line[i]!;
+    if (c === "'") {
+      const end = line.indexOf("'", i + 1);
+      word += end === -1 ? line.slice(i + 1) : line.slice(i + 1, end);
+      inWord = true;
+      i = end === -1 ? line.length : end;
+    } else if (c === '"') {
+      let j = i + 1;
+      while (j < line.length && line[j] !== '"') {
+        if (line[j] === "\\" && j + 1 < line.length) j++;
+        word += line[j];
+        j++;
+      }
+      inWord = true;
+      i = j;
+    } else if (c === "\\" && i + 1 < line.length) {
+      word += line[++i];
+      inWord = true;
+    } else if (c === " " || c === "\t" || c === "\n") {
+      flush();
+    } else if (c === ";") {
+      flush();
+      tokens.push({ op: ";" });
+    } else if ((c === "&" || c === "|") && line[i + 1] === c) {
+      flush();
+      tokens.push({ op: c === "&" ? "&&" : "||" });
+      i++;
+    } else if (c === "|") {
+      flush();
+      tokens.push({ op: "|" });
+    } else {
+      word += c;
+      inWord = true;
+    }
+  }
+  flush();
+  return tokens;
+}
+
+export function parseCommandLine(line: string): SimpleCommand[] {
+  const commands: SimpleCommand[] = [];
+  let current: SimpleCommand = { argv: [], joiner: ";", greps: [] };
+  let piping: string[] | null = null;
+  const finishPipe = () => {
+    if (piping === null) return;
+    const args = piping.filter((a) => !/^-[iEFw]+$/.test(a));
+    if (piping[0] === "grep" && args.length >= 2) {
+      current.greps.push({ pattern: args[1]!, ignoreCase: piping.some((a) => /^-\w*i/.test(a)), regex: piping.some((a) => /^-\w*E/.test(a)) });
+    }
+    piping = null;
+  };
+  for (const token of lex(line)) {
+    if ("word" in token) {
+      if (/^\d?>>?/.test(token.word) || /^&?>/.test(token.word)) continue;
+      (piping ?? current.argv).push(token.word);
+    } else if (token.op === "|") {
+      finishPipe();
+      piping = [];
+    } else {
+      finishPipe();
+      if (current.argv.length > 0) commands.push(current);
+      current = { argv: [], joiner: token.op, greps: [] };
+    }
+  }
+  finishPipe();
+  if (current.argv.length > 0) commands.push(current);
+  return commands;
+}
+
+export function applyGreps(text: string, greps: SimpleCommand["greps"]): string {
+  let out = text;
+  for (const g of greps) {
+    const re = g.regex ? new RegExp(g.pattern, g.ignoreCase ? "i" : "") : null;
+    const needle = g.ignoreCase ? g.pattern.toLowerCase() : g.pattern;
+    out = out.split("\n").filter((line, i, all) =>
+      (i < all.length - 1 || line !== "") &&
+      (re !== null ? re.test(line) : (g.ignoreCase ? line.toLowerCase() : line).includes(needle))
+    ).map((l) => l + "\n").join("");
+  }
+  return out;
+}

@@ -1,0 +1,134 @@
+/**
+ * Shell commands that act on the simulated device's state: `input` (tap, swipe, text, keyevent),
+ * `am` (start, start-activity, force-stop, broadcast, instrument) and `monkey -p PKG … 1`. Output
+ * and exit codes follow the real tools; `am instrument -w` blocks until a force-stop ends it.
+ */
+import type { ScenarioDevice } from "../scenario_device.ts";
+import { exit, type ShellOutcome } from "./outcome.ts";
+
+const KEYCODES: Record<string, number> = { KEYCODE_HOME: 3, KEYCODE_BACK: 4, KEYCODE_ENTER: 66, KEYCODE_DEL: 67, KEYCODE_APP_SWITCH: 187, KEYCODE_WAKEUP: 224, KEYCODE_MENU: 82 };
+
+/** Blocked `am instrument -w` runs, ended by `am force-stop` of their package. */
+export class Instrumentations {
+  readonly #running = new Map<string, Set<(text: string) => void>>();
+
+  start(target: string): Promise<string> {
+    return new Promise((resolve) => {
+      const set = this.#running.get(target) ?? new Set();
+      set.add(resolve);
+      this.#running.set(target, set);
+    });
+  }
+
+  stop(packageName: string): void {
+    for (const [target, waiters] of this.#running) {
+      const pkg = target.split("/")[0]!;
+      if (pkg !== packageName && pkg !== `${packageName}.test`) continue;
+      for (const end of waiters) end("INSTRUMENTATION_RESULT: shortMsg=Process crashed.\nINSTRUMENTATION_CODE: 0\n");
+      this.#running.delete(target);
+    }
+  }
+
+  get count(): number {
+    let n = 0;
+    for (const set of this.#running.values()) n += set.size;
+    return n;
+  }
+}
+
+export function runInput(device: ScenarioDevice, args: string[]): ShellOutcome {
+  const [verb, ...rest] = args[0] === "touchscreen" || args[0] === "keyboard" ? args.slice(1) : args;
+  const n = rest.map(Number);
+  switch (verb) {
+    case "tap":
+      if (n.length < 2 || n.slice(0, 2).some(Number.isNaN)) return usage("input tap <x> <y>");
+      device.tapAt(n[0]!, n[1]!);
+      return exit();
+    case "swipe": {
+      if (n.length < 4 || n.slice(0, 4).some(Number.isNaN)) return usage("input swipe <x1> <y1> <x2> <y2> [duration(ms)]");
+      const dy = n[3]! - n[1]!;
+      if (Math.abs(dy) < 10 && Math.abs(n[2]! - n[0]!) < 10) device.tapAt(n[0]!, n[1]!);
+      else if (Math.abs(dy) >= 10) device.scroll(dy < 0 ? "down" : "up");
+      return exit();
+    }
+    case "text":
+      if (rest[0] === undefined) return usage("input text <string>");
+      device.typeText(rest.join(" ").replaceAll("%s", " "));
+      return exit();
+    case "keyevent": {
+      for (const key of rest) {
+        const code = KEYCODES[key] ?? Number(key);
+        if (code === 4) device.back();
+        else if (code === 3) device.home();
+      }
+      return exit();
+    }
+    default:
+      return usage("input [<source>] <command> [<arg>...]");
+  }
+}
+
+function usage(text: string): ShellOutcome {
+  return exit("", `Error: Invalid arguments for command\nUsage: ${text}\n`, 1);
+}
+
+function componentArg(args: string[]): string | undefined {
+  const i = args.indexOf("-n");
+  if (i !== -1) return args[i + 1];
+  return args.filter((a) => !a.startsWith("-")).find((a) => a.includes("/"));
+}
+
+export function runAm(device: ScenarioDevice, args: string[], instrumentations: Instrumentations): ShellOutcome {
+  const [verb, ...rest] = args;
+  switch (verb) {
+    case "start":
+    case "start-activity": {
+      const component = componentArg(rest);
+      const pkg = component?.split("/")[0] ?? packageArg(rest);
+      if (pkg === undefined || !device.launch(pkg)) {
+        return exit(
+          `Starting: Intent { cmp=${component ?? pkg ?? ""} }\n`,
+          `Error type 3\nError: Activity class {${component ?? pkg ?? ""}} does not exist.\n`,
+          1,
+        );
+      }
+      const wait = rest.includes("-W") ? "Status: ok\nLaunchState: COLD\nActivity: " + (component ?? pkg) + "\nTotalTime: 412\nWaitTime: 415\nComplete\n" : "";
+      return exit(`Starting: Intent { cmp=${component ?? pkg} }\n${wait}`);
+    }
+    case "force-stop":
+    case "kill":
+      for (const pkg of rest.filter((a) => !a.startsWith("-"))) {
+        device.forceStop(pkg);
+        instrumentations.stop(pkg);
+      }
+      return exit();
+    case "broadcast":
+      return exit(`Broadcasting: Intent { ${rest.join(" ")} }\nBroadcast completed: result=0\n`);
+    case "startservice":
+    case "start-service":
+    case "start-foreground-service":
+      return exit(`Starting service: Intent { ${rest.join(" ")} }\n`);
+    case "instrument": {
+      const target = rest.filter((a) => !a.startsWith("-")).at(-1) ?? "";
+      if (!rest.includes("-w")) return exit();
+      return { kind: "block", stdout: "", ended: instrumentations.start(target) };
+    }
+    case "get-current-user":
+      return exit("0\n");
+    default:
+      return exit("", `Error: Unknown command: ${verb ?? ""}\n`, 1);
+  }
+}
+
+function packageArg(args: string[]): string | undefined {
+  const i = args.indexOf("-p");
+  return i === -1 ? undefined : args[i + 1];
+}
+
+export function runMonkey(device: ScenarioDevice, args: string[]): ShellOutcome {
+  const pkg = packageArg(args);
+  if (pkg === undefined || !device.launch(pkg)) {
+    return exit("  bash arg: -p\n", "** No activities found to run, monkey aborted.\n", 252);
+  }
+  return exit(`  bash arg: -p\n  bash arg: ${pkg}\n  bash arg: -c\n  bash arg: android.intent.category.LAUNCHER\n  bash arg: 1\nargs: [${args.join(", ")}]\n arg: "-p"\nEvents injected: 1\n## Network stats: elapsed time=23ms (0ms mobile, 0ms wifi, 23ms not connected)\n`);
+}

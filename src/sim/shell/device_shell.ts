@@ -1,0 +1,254 @@
+/**
+ * The simulated device's shell: runs one command line (as `shell:`/`shell,v2:`/`exec:` carry it)
+ * against the ScenarioDevice and returns a ShellOutcome. Every command line is appended to
+ * `device.log`. Known tools print their real formats (see ./outputs); an unknown program exits 127
+ * with mksh's `inaccessible or not found`. Fault switches: hangCommands, dumpError, blankScreencap.
+ */
+import type { ScenarioDevice } from "../scenario_device.ts";
+import { applyGreps, parseCommandLine } from "./command_line.ts";
+import { Instrumentations, runAm, runInput, runMonkey } from "./device_actions.ts";
+import { exit, notFound, type ShellOutcome } from "./outcome.ts";
+import { factsOf } from "./outputs/device_facts.ts";
+import { renderActivityServices, renderDumpsysActivities } from "./outputs/dumpsys_activity.ts";
+import { renderDumpsysInputMethod } from "./outputs/dumpsys_input_method.ts";
+import { renderDumpsysWindow } from "./outputs/dumpsys_window.ts";
+import { apkPath, INSTRUMENTATION, renderDumpsysPackage, renderPackageList, renderResolveActivity } from "./outputs/packages.ts";
+import { renderGetprop } from "./outputs/system_properties.ts";
+
+const DUMP_TRAILER = "UI hierchary dumped to: ";
+const DEFAULT_DUMP_PATH = "/sdcard/window_dump.xml";
+const encoder = new TextEncoder();
+
+/** Programs the shell silently accepts (exit 0, no output) because clients only run them for effect. */
+const QUIET = new Set(["true", "mkdir", "chmod", "touch", "sleep", "svc", "appops", "setprop", "log", "sync", "am_", "wait"]);
+
+export class DeviceShell {
+  readonly device: ScenarioDevice;
+  readonly instrumentations = new Instrumentations();
+  readonly #settings = new Map<string, string>();
+
+  constructor(device: ScenarioDevice) {
+    this.device = device;
+  }
+
+  run(commandLine: string): ShellOutcome {
+    this.device.log.push({ source: "adb", command: commandLine });
+    const commands = parseCommandLine(commandLine);
+    const hang = this.device.faults.hangCommands ?? [];
+    if (commands.some((c) => hang.includes(c.argv[0]!))) return { kind: "hang" };
+    if (commands.length === 0) return exit();
+    let stdout: Uint8Array[] = [];
+    let stderr = "";
+    let code = 0;
+    for (const command of commands) {
+      if ((command.joiner === "&&" && code !== 0) || (command.joiner === "||" && code === 0)) continue;
+      const outcome = this.#runOne(command.argv);
+      if (outcome.kind !== "exit") return outcome;
+      const out = command.greps.length === 0 ? outcome.stdout : encoder.encode(applyGreps(new TextDecoder().decode(outcome.stdout), command.greps));
+      stdout.push(out);
+      stderr += outcome.stderr;
+      code = command.greps.length > 0 && out.length === 0 ? 1 : outcome.code;
+    }
+    return { kind: "exit", stdout: concat(stdout), stderr, code };
+  }
+
+  #runOne(argv: string[]): ShellOutcome {
+    const [program, ...args] = argv;
+    const d = this.device;
+    switch (program) {
+      case "getprop":
+        return exit(renderGetprop(d.android, args[0]));
+      case "wm":
+        if (args[0] === "size") return exit(`Physical size: ${d.width}x${d.height}\n`);
+        if (args[0] === "density") return exit(`Physical density: ${d.density}\n`);
+        return exit("", `Unknown command: ${args[0] ?? ""}\n`, 255);
+      case "dumpsys":
+        return this.#dumpsys(args);
+      case "pm":
+        return this.#packageManager(args);
+      case "cmd":
+        return this.#cmd(args);
+      case "settings":
+        return this.#settingsCommand(args);
+      case "am":
+        return runAm(d, args, this.instrumentations);
+      case "monkey":
+        return runMonkey(d, args);
+      case "input":
+        return runInput(d, args);
+      case "uiautomator":
+        return this.#uiautomator(args);
+      case "screencap":
+        return this.#screencap(args);
+      case "echo":
+        return exit(args.join(" ") + "\n");
+      case "id":
+        return exit("uid=2000(shell) gid=2000(shell) groups=2000(shell),1004(input),1007(log),1011(adb),1015(sdcard_rw),3003(inet) context=u:r:shell:s0\n");
+      case "whoami":
+        return exit("shell\n");
+      case "false":
+        return exit("", "", 1);
+      case "logcat":
+        return exit();
+      case "ps":
+        return exit(this.#ps());
+      case "pidof":
+      case "pgrep":
+        return exit("", "", 1);
+      case "cat":
+        return this.#cat(args);
+      case "ls":
+        return this.#ls(args);
+      case "rm":
+        for (const path of args.filter((a) => !a.startsWith("-"))) d.files.delete(path);
+        return exit();
+      case "ime":
+        if (args[0] === "list") return exit("com.google.android.inputmethod.latin/com.android.inputmethod.latin.LatinIME\n");
+        return exit();
+      case "getenforce":
+        return exit("Enforcing\n");
+      default:
+        if (program !== undefined && QUIET.has(program)) return exit();
+        return notFound(program ?? "");
+    }
+  }
+
+  #dumpsys(args: string[]): ShellOutcome {
+    const d = this.device;
+    const [service, ...rest] = args;
+    switch (service) {
+      case "window":
+        return exit(renderDumpsysWindow(factsOf(d), rest));
+      case "input_method":
+        return exit(renderDumpsysInputMethod(factsOf(d)));
+      case "activity":
+        if (rest[0] === "activities" || rest[0] === "a") return exit(renderDumpsysActivities(factsOf(d)));
+        if (rest[0] === "services" || rest[0] === "s") return exit(renderActivityServices(rest[1], rest[1] !== undefined));
+        return exit(renderDumpsysActivities(factsOf(d)));
+      case "package":
+        return exit(renderDumpsysPackage(d, rest.filter((a) => !a.startsWith("-")).at(-1)));
+      case "power":
+        return exit("POWER MANAGER (dumpsys power)\n\nPower Manager State:\n  mWakefulness=Awake\n  mWakefulnessChanging=false\n  mIsPowered=true\nDisplay Power: state=ON\n");
+      case "deviceidle":
+        return exit(rest[0] === "whitelist" ? "" : "  mState=ACTIVE\n");
+      case undefined:
+        return exit("Currently running services:\n  activity\n  input_method\n  package\n  power\n  window\n");
+      default:
+        return exit("", `Can't find service: ${service}\n`, 0);
+    }
+  }
+
+  #packageManager(args: string[]): ShellOutcome {
+    const d = this.device;
+    const [verb, ...rest] = args;
+    if (verb === "list" && rest[0] === "packages") return exit(renderPackageList(d, rest.slice(1)));
+    if (verb === "list" && rest[0] === "instrumentation") return exit(INSTRUMENTATION);
+    if (verb === "path") {
+      const pkg = rest.at(-1) ?? "";
+      return d.installedPackages().some((p) => p.name === pkg) ? exit(`package:${apkPath(pkg)}\n`) : exit("", "", 1);
+    }
+    if (verb === "clear") return exit("Success\n");
+    if (verb === "grant" || verb === "revoke" || verb === "disable-user" || verb === "enable") return exit();
+    if (verb === "install" || verb === "uninstall") return exit("Success\n");
+    return exit("", `Unknown command: ${verb ?? ""}\n`, 1);
+  }
+
+  #cmd(args: string[]): ShellOutcome {
+    const [service, ...rest] = args;
+    if (service === "package") {
+      const [verb, ...more] = rest;
+      if (verb === "list" && more[0] === "packages") return exit(renderPackageList(this.device, more.slice(1)));
+      if (verb === "resolve-activity") return exit(renderResolveActivity(this.device, more.filter((a) => !a.startsWith("-") && a.includes(".")).at(-1)));
+      if (verb === "install") {
+        const s = more.indexOf("-S");
+        const bytes = s === -1 ? NaN : Number(more[s + 1]);
+        return Number.isFinite(bytes) ? { kind: "install", bytes } : exit("", "Error: APK content must be streamed (use -S)\n", 1);
+      }
+      return this.#packageManager(rest);
+    }
+    if (["appops", "activity", "window", "input_method", "statusbar", "settings", "notification", "device_config", "overlay"].includes(service ?? "")) {
+      return exit();
+    }
+    return exit("", `cmd: Can't find service: ${service ?? ""}\n`, 20);
+  }
+
+  #settingsCommand(args: string[]): ShellOutcome {
+    const [verb, namespace, key, value] = args.filter((a) => !a.startsWith("--"));
+    const id = `${namespace}/${key}`;
+    switch (verb) {
+      case "get":
+        return exit(`${this.#settings.get(id) ?? "null"}\n`);
+      case "put":
+        this.#settings.set(id, value ?? "");
+        return exit();
+      case "delete":
+        return exit(this.#settings.delete(id) ? "Deleted 1 rows\n" : "Deleted 0 rows\n");
+      case "list":
+        return exit([...this.#settings].filter(([k]) => k.startsWith(`${namespace}/`)).map(([k, v]) => `${k.split("/")[1]}=${v}\n`).join(""));
+      default:
+        return exit("", "usage:  settings [--user <USER_ID> | current] get namespace key\n", 1);
+    }
+  }
+
+  #uiautomator(args: string[]): ShellOutcome {
+    if (args[0] !== "dump") return exit("", `Unknown command: ${args[0] ?? ""}\n`, 1);
+    const path = args.slice(1).filter((a) => !a.startsWith("--")).at(0) ?? DEFAULT_DUMP_PATH;
+    const failure = this.device.takeDumpError();
+    if (failure !== null) return exit(failure);
+    const xml = this.device.hierarchyXml();
+    if (path === "/dev/tty") return exit(`${xml}${DUMP_TRAILER}/dev/tty\n`);
+    this.device.files.set(path, encoder.encode(xml));
+    return exit(`${DUMP_TRAILER}${path}\n`);
+  }
+
+  #screencap(args: string[]): ShellOutcome {
+    const png = this.device.screenshotPng();
+    const path = args.filter((a) => !a.startsWith("-")).at(0);
+    if (path === undefined) return exit(png);
+    this.device.files.set(path, png);
+    return exit();
+  }
+
+  #cat(args: string[]): ShellOutcome {
+    const out: Uint8Array[] = [];
+    let stderr = "";
+    for (const path of args) {
+      const file = this.device.files.get(path);
+      if (file === undefined) stderr += `cat: ${path}: No such file or directory\n`;
+      else out.push(file);
+    }
+    return exit(concat(out), stderr, stderr === "" ? 0 : 1);
+  }
+
+  #ls(args: string[]): ShellOutcome {
+    const path = args.filter((a) => !a.startsWith("-")).at(0) ?? "/sdcard";
+    if (this.device.files.has(path)) return exit(`${path}\n`);
+    const inside = [...this.device.files.keys()].filter((k) => k.startsWith(path.replace(/\/?$/, "/"))).map((k) => k.slice(path.replace(/\/?$/, "/").length));
+    if (inside.length > 0 || path === "/sdcard" || path === "/sdcard/") return exit(inside.sort().map((n) => n + "\n").join(""));
+    return exit("", `ls: ${path}: No such file or directory\n`, 1);
+  }
+
+  #ps(): string {
+    const pkg = this.device.foregroundPackage();
+    const rows = [
+      ["root", "1", "0", "init"],
+      ["system", "612", "1", "system_server"],
+      ["u0_a148", "1250", "612", "com.android.systemui"],
+      ["u0_a214", "4311", "612", pkg],
+    ];
+    if (this.instrumentations.count > 0) rows.push(["u0_a190", "5301", "612", "io.appium.uiautomator2.server"]);
+    return "USER           PID  PPID     VSZ    RSS WCHAN            ADDR S NAME\n" +
+      rows.map(([u, p, pp, n]) => `${u!.padEnd(12)} ${p!.padStart(5)} ${pp!.padStart(5)} 12983396 102340 do_epoll_wait       0 S ${n}\n`).join("");
+  }
+}
+
+function concat(parts: Uint8Array[]): Uint8Array {
+  if (parts.length === 1) return parts[0]!;
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
+  return out;
+}

@@ -1,0 +1,48 @@
+/**
+ * `getprop` (all properties as `[key]: [value]`, sorted, like fixtures/adb/getprop) and `getprop KEY`
+ * (the bare value, or an empty line when unset), from the scenario's Android spec.
+ */
+import type { AndroidSpec } from "../../scenario/types.ts";
+
+export function systemProperties(a: AndroidSpec): Map<string, string> {
+  const build = a.api === 35 ? "AE3A.240806.036" : "TE1A.220922.034";
+  const patch = a.api === 35 ? "2024-08-05" : "2022-10-05";
+  const fingerprint = `${a.brand}/${a.product}/${a.device}:${a.release}/${build}/12254389:userdebug/dev-keys`;
+  return new Map(Object.entries({
+    "dev.bootcomplete": "1",
+    "init.svc.adbd": "running",
+    "init.svc.bootanim": "stopped",
+    "persist.sys.locale": "en-US",
+    "persist.sys.timezone": "Etc/UTC",
+    "ro.boot.qemu": "1",
+    "ro.build.characteristics": "emulator",
+    "ro.build.display.id": `${a.product}-userdebug ${a.release} ${build} 12254389 dev-keys`,
+    "ro.build.fingerprint": fingerprint,
+    "ro.build.id": build,
+    "ro.build.type": "userdebug",
+    "ro.build.version.codename": "REL",
+    "ro.build.version.release": a.release,
+    "ro.build.version.release_or_codename": a.release,
+    "ro.build.version.sdk": String(a.api),
+    "ro.build.version.security_patch": patch,
+    "ro.kernel.qemu": "1",
+    "ro.product.brand": a.brand,
+    "ro.product.cpu.abi": "x86_64",
+    "ro.product.cpu.abilist": "x86_64,arm64-v8a",
+    "ro.product.device": a.device,
+    "ro.product.locale": "en-US",
+    "ro.product.manufacturer": a.manufacturer,
+    "ro.product.model": a.model,
+    "ro.product.name": a.product,
+    "ro.serialno": a.serial.startsWith("emulator-") ? `EMULATOR${a.api}X0X0X0` : a.serial,
+    "ro.sf.lcd_density": String(a.density),
+    "service.bootanim.exit": "1",
+    "sys.boot_completed": "1",
+  }));
+}
+
+export function renderGetprop(a: AndroidSpec, key: string | undefined): string {
+  const props = systemProperties(a);
+  if (key !== undefined) return `${props.get(key) ?? ""}\n`;
+  return [...props.keys()].sort().map((k) => `[${k}]: [${props.get(k)}]`).join("\n") + "\n";
+}

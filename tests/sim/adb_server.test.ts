@@ -1,0 +1,194 @@
+/**
+ * The fake adb server spoken to by the REAL adb client (Debian adb 29) through ADB_SERVER_SOCKET:
+ * host services, shell v2 and legacy, exec-out (binary safe), pull/push, forward, kill-server, and the
+ * real error texts. Each test starts its own server on port 0 and stops it in `finally`.
+ */
+import assert from "node:assert/strict";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createConnection, createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { test } from "node:test";
+import UPNG from "upng-js";
+import { type AdbServer, startAdbServer } from "../../src/sim/adb/server.ts";
+import { resolveScenario } from "../../src/sim/scenario/load.ts";
+import type { Scenario } from "../../src/sim/scenario/types.ts";
+import { ScenarioDevice } from "../../src/sim/scenario_device.ts";
+import { adb, NO_ADB, text } from "./adb_cli.ts";
+
+const skip = NO_ADB;
+
+function makeDevice(name = "settings", change: (s: Scenario) => void = () => {}): ScenarioDevice {
+  const scenario = structuredClone(resolveScenario(name));
+  change(scenario);
+  return new ScenarioDevice(scenario);
+}
+
+async function withServer(devices: ScenarioDevice[], body: (server: AdbServer) => Promise<void>, devicePorts?: Record<number, number>) {
+  const server = await startAdbServer(devices, devicePorts === undefined ? {} : { devicePorts });
+  try {
+    await body(server);
+  } finally {
+    await server.stop();
+  }
+}
+
+test("devices and devices -l list the device in the real server's format", { skip }, async () => {
+  await withServer([makeDevice()], async (s) => {
+    const plain = await adb(s.socketSpec, ["devices"]);
+    assert.equal(plain.code, 0);
+    assert.equal(text(plain), "List of devices attached\nemulator-5554\tdevice\n\n");
+    const long = await adb(s.socketSpec, ["devices", "-l"]);
+    assert.equal(text(long), "List of devices attached\nemulator-5554          device product:sdk_gphone64_x86_64 model:sdk_gphone64_x86_64 device:emu64xa transport_id:1\n\n");
+    const state = await adb(s.socketSpec, ["-s", "emulator-5554", "get-state"]);
+    assert.equal(text(state), "device\n");
+  });
+});
+
+test("shell v2: output, exit codes and the device shell's error for an unknown program", { skip }, async () => {
+  await withServer([makeDevice()], async (s) => {
+    assert.equal(text(await adb(s.socketSpec, ["shell", "wm", "size"])), "Physical size: 1080x2400\n");
+    assert.equal(text(await adb(s.socketSpec, ["shell", "wm", "density"])), "Physical density: 420\n");
+    assert.equal(text(await adb(s.socketSpec, ["shell", "getprop", "ro.build.version.sdk"])), "35\n");
+    assert.equal(text(await adb(s.socketSpec, ["shell", "getprop", "sys.boot_completed"])), "1\n");
+    const all = text(await adb(s.socketSpec, ["shell", "getprop"]));
+    assert.match(all, /^\[dev\.bootcomplete\]: \[1\]\n/);
+    assert.match(all, /\n\[ro\.product\.model\]: \[sdk_gphone64_x86_64\]\n/);
+    const unknown = await adb(s.socketSpec, ["shell", "nosuchcmd"]);
+    assert.equal(unknown.code, 127);
+    assert.equal(unknown.stderr, "/system/bin/sh: nosuchcmd: inaccessible or not found\n");
+    assert.equal(text(unknown), "");
+    assert.equal((await adb(s.socketSpec, ["shell", "false"])).code, 1);
+  });
+});
+
+test("legacy shell (device without shell_v2): exit code 0 and stderr merged into stdout", { skip }, async () => {
+  const device = makeDevice("settings", (sc) => void (sc.android.adbFeatures = ["cmd", "stat_v2"]));
+  await withServer([device], async (s) => {
+    const run = await adb(s.socketSpec, ["shell", "nosuchcmd"]);
+    assert.equal(run.code, 0);
+    assert.equal(text(run), "/system/bin/sh: nosuchcmd: inaccessible or not found\n");
+    assert.ok(device.log.some((l) => l.command === "nosuchcmd"));
+  });
+});
+
+test("exec-out screencap -p is binary safe: the PNG decodes to the device's own pixels", { skip }, async () => {
+  const device = makeDevice();
+  await withServer([device], async (s) => {
+    const run = await adb(s.socketSpec, ["exec-out", "screencap", "-p"]);
+    assert.equal(run.code, 0);
+    const got = UPNG.decode(new Uint8Array(run.stdout).buffer);
+    const want = UPNG.decode(device.screenshotPng().buffer as ArrayBuffer);
+    assert.equal(got.width, 1080);
+    assert.equal(got.height, 2400);
+    assert.deepEqual(new Uint8Array(UPNG.toRGBA8(got)[0]!), new Uint8Array(UPNG.toRGBA8(want)[0]!));
+    assert.ok(device.log.some((l) => l.command === "screencap '-p'"), "exec-out quotes every argument after the first");
+  });
+});
+
+test("exec-out uiautomator dump /dev/tty returns the XML glued to the real trailer", { skip }, async () => {
+  const device = makeDevice();
+  await withServer([device], async (s) => {
+    const run = await adb(s.socketSpec, ["exec-out", "uiautomator", "dump", "/dev/tty"]);
+    assert.equal(text(run), `${device.hierarchyXml()}UI hierchary dumped to: /dev/tty\n`);
+  });
+});
+
+test("uiautomator dump to the default path, then pull it; a missing file fails like the real client says", { skip }, async () => {
+  const device = makeDevice();
+  const dir = mkdtempSync(join(tmpdir(), "simadb-"));
+  try {
+    await withServer([device], async (s) => {
+      assert.equal(text(await adb(s.socketSpec, ["shell", "uiautomator", "dump"])), "UI hierchary dumped to: /sdcard/window_dump.xml\n");
+      const pulled = await adb(s.socketSpec, ["pull", "/sdcard/window_dump.xml", join(dir, "wd.xml")]);
+      assert.equal(pulled.code, 0, pulled.stderr);
+      assert.equal(readFileSync(join(dir, "wd.xml"), "utf8"), device.hierarchyXml());
+      const missing = await adb(s.socketSpec, ["pull", "/sdcard/nope.xml", join(dir, "nope.xml")]);
+      assert.equal(missing.code, 1);
+      // adb 29 prints this one on stdout, from the STA2 reply's ENOENT.
+      assert.equal(text(missing) + missing.stderr, "adb: error: failed to stat remote object '/sdcard/nope.xml': No such file or directory\n");
+      writeFileSync(join(dir, "up.txt"), "hello device\n");
+      const pushed = await adb(s.socketSpec, ["push", join(dir, "up.txt"), "/data/local/tmp/up.txt"]);
+      assert.equal(pushed.code, 0, pushed.stderr);
+      assert.equal(text(await adb(s.socketSpec, ["shell", "cat", "/data/local/tmp/up.txt"])), "hello device\n");
+    });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("forward listens locally and tunnels to the device-side port; --list and --remove work", { skip }, async () => {
+  const echo = createServer((c) => c.pipe(c));
+  await new Promise<void>((r) => echo.listen(0, "127.0.0.1", () => r()));
+  const echoPort = (echo.address() as { port: number }).port;
+  try {
+    await withServer([makeDevice()], async (s) => {
+      const fwd = await adb(s.socketSpec, ["forward", "tcp:0", "tcp:6790"]);
+      assert.equal(fwd.code, 0, fwd.stderr);
+      const port = Number(text(fwd).trim());
+      assert.ok(port > 0);
+      assert.equal(text(await adb(s.socketSpec, ["forward", "--list"])), `emulator-5554 tcp:${port} tcp:6790\n\n`); // the client adds a newline, as with the real server
+      const reply = await new Promise<string>((resolve, reject) => {
+        const c = createConnection({ host: "127.0.0.1", port }, () => c.write("ping"));
+        c.on("data", (d: Buffer) => {
+          resolve(d.toString());
+          c.destroy();
+        });
+        c.on("error", reject);
+      });
+      assert.equal(reply, "ping");
+      assert.equal((await adb(s.socketSpec, ["forward", "--remove", `tcp:${port}`])).code, 0);
+      const again = await adb(s.socketSpec, ["forward", "--remove", `tcp:${port}`]);
+      assert.equal(again.code, 1);
+      assert.match(again.stderr, /listener 'tcp:\d+' not found/);
+    }, { 6790: echoPort });
+  } finally {
+    echo.close();
+  }
+});
+
+test("kill-server is acknowledged and the fake keeps serving", { skip }, async () => {
+  await withServer([makeDevice()], async (s) => {
+    const kill = await adb(s.socketSpec, ["kill-server"]);
+    assert.equal(kill.code, 0);
+    assert.equal(s.killRequests, 1);
+    assert.equal(text(await adb(s.socketSpec, ["get-state"])), "device\n");
+  });
+});
+
+test("error texts: unknown serial, more than one device, none, offline, unauthorized", { skip }, async () => {
+  await withServer([makeDevice()], async (s) => {
+    const unknown = await adb(s.socketSpec, ["-s", "emulator-5555", "shell", "echo", "hi"]);
+    assert.equal(unknown.code, 1);
+    assert.equal(unknown.stderr, "error: device 'emulator-5555' not found\n");
+    const execOut = await adb(s.socketSpec, ["-s", "emulator-5555", "exec-out", "screencap", "-p"]);
+    assert.equal(execOut.code, 255);
+    assert.match(execOut.stderr, /device 'emulator-5555' not found/);
+  });
+  const second = makeDevice("settings", (sc) => void (sc.android.serial = "emulator-5556"));
+  await withServer([makeDevice(), second], async (s) => {
+    const many = await adb(s.socketSpec, ["shell", "echo", "hi"]);
+    assert.equal(many.code, 1);
+    assert.equal(many.stderr, "error: more than one device/emulator\n");
+    assert.equal(text(await adb(s.socketSpec, ["-s", "emulator-5556", "shell", "echo", "hi"])), "hi\n");
+  });
+  await withServer([], async (s) => {
+    const none = await adb(s.socketSpec, ["shell", "echo", "hi"]);
+    assert.equal(none.stderr, "error: no devices/emulators found\n");
+  });
+  await withServer([makeDevice("settings", (sc) => void (sc.faults = { state: "offline" }))], async (s) => {
+    assert.equal(text(await adb(s.socketSpec, ["devices"])), "List of devices attached\nemulator-5554\toffline\n\n");
+    const offline = await adb(s.socketSpec, ["shell", "echo", "hi"]);
+    assert.equal(offline.code, 1);
+    assert.equal(offline.stderr, "error: device offline\n");
+  });
+  await withServer([makeDevice("settings", (sc) => void (sc.faults = { state: "unauthorized" }))], async (s) => {
+    assert.equal(text(await adb(s.socketSpec, ["devices"])), "List of devices attached\nemulator-5554\tunauthorized\n\n");
+    const denied = await adb(s.socketSpec, ["shell", "echo", "hi"]);
+    assert.equal(denied.code, 1);
+    assert.equal(
+      denied.stderr,
+      "error: device unauthorized.\nThis adb server's $ADB_VENDOR_KEYS is not set\nTry 'adb kill-server' if that seems wrong.\nOtherwise check for a confirmation dialog on your device.\n",
+    );
+  });
+});
