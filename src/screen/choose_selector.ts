@@ -1,7 +1,7 @@
 /**
  * Picks the selector the summary offers for one element: the most stable key that names it uniquely
- * (resource_id, then text, content_desc, input_hint; the element's own values before its members';
- * a resource id without its `package:id/` prefix when that alone is unique),
+ * (its own resource_id, then text, content_desc, input_hint, then its parts' resource ids; a resource
+ * id without its `package:id/` prefix when that alone is unique),
  * else that key with a `within` naming a unique ancestor by its own key (nearest first), else the best
  * key marked ambiguous. Uniqueness is decided by the locator's own matching, so every offered
  * selector resolves back to its element.
@@ -13,7 +13,6 @@ import { matchInAnalysis, rawMatches } from "./selector_match.ts";
 import type { Selector, SelectorKey, SelectorKeyValue, UiNode } from "./types.ts";
 
 type OfferedKey = Exclude<SelectorKey, "text_contains">;
-const KEY_ORDER: readonly OfferedKey[] = ["resource_id", "text", "content_desc", "input_hint"];
 const WITHIN_KEY_ORDER: readonly OfferedKey[] = ["resource_id", "content_desc", "text", "input_hint"];
 
 export interface ChosenSelector {
@@ -79,23 +78,33 @@ function namesOnly(analysis: ScreenAnalysis, selector: Selector, root: number): 
   return match.entities.length === 1 && match.entities[0] === root;
 }
 
-/** Every single-key selector that matches some member of the element, in preference order, each once. */
+/**
+ * Every single-key selector that matches some member of the element, in preference order, each once:
+ * the element's own resource id; then text, content_desc and input_hint over its members (itself
+ * first, words before icon-font glyphs); then its members' resource ids (a member's id names the part,
+ * not the element, so it comes after the element's words).
+ */
 export function candidateKeys(analysis: ScreenAnalysis, entity: Entity): SelectorKeyValue[] {
+  const { nodes } = analysis.tree;
   const out: SelectorKeyValue[] = [];
   const seen = new Set<string>();
-  for (const key of KEY_ORDER) {
-    // Words before icon-font glyphs: a glyph names an element only when nothing readable does.
+  const offer = (candidate: SelectorKeyValue) => {
+    const signature = JSON.stringify(candidate);
+    if (seen.has(signature)) return;
+    seen.add(signature);
+    out.push(candidate);
+  };
+  ownKeys(nodes[entity.root]!, ["resource_id"]).forEach(offer);
+  for (const key of ["text", "content_desc", "input_hint"] as const) {
     for (const readable of [true, false]) {
       for (const id of entity.members) {
-        for (const candidate of ownKeys(analysis.tree.nodes[id]!, [key])) {
-          const signature = JSON.stringify(candidate);
-          if (seen.has(signature) || isReadable(Object.values(candidate)[0]!) !== readable) continue;
-          seen.add(signature);
-          out.push(candidate);
+        for (const candidate of ownKeys(nodes[id]!, [key])) {
+          if (isReadable(Object.values(candidate)[0]!) === readable) offer(candidate);
         }
       }
     }
   }
+  for (const id of entity.members) ownKeys(nodes[id]!, ["resource_id"]).forEach(offer);
   return out;
 }
 

@@ -1,0 +1,42 @@
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { renderSummaryText } from "../../src/screen/mod.ts";
+import type { ScreenSummary } from "../../src/screen/types.ts";
+
+test("the text form: header, texts, one line per action carrying its selector and flags, then issues", () => {
+  const summary: ScreenSummary = {
+    foreground_package: "com.android.settings",
+    texts: ["All apps", "Line one\nline two"],
+    actions: [
+      { selector: { text: "Calendar" }, role: "button", bounds: { left: 0, top: 525, width: 1080, height: 199 } },
+      { selector: { resource_id: "search" }, label: "Search", role: "input", bounds: { left: 0, top: 100, width: 900, height: 120 } },
+      { selector: { text: "Clock" }, role: "button", ambiguous: true, enabled: false, bounds: { left: 0, top: 800, width: 1080, height: 199 } },
+      { selector: { content_desc: "Historial\nTab 2 of 3" }, role: "button", covered_by_keyboard: true, bounds: { left: 0, top: 2200, width: 360, height: 200 } },
+      { selector: { text: "Save", within: { content_desc: "Personal profile" } }, role: "button", bounds: { left: 10, top: 20, width: 30, height: 40 } },
+    ],
+    can_scroll: true,
+    keyboard: { open: true, top: 1517 },
+    issues: [{ issue: "touch_target_too_small", selector: { text: "Save" }, size_px: [40, 40], minimum_px: 126 }],
+  };
+  assert.equal(
+    renderSummaryText(summary),
+    [
+      "screen com.android.settings · scrollable · keyboard open from y=1517",
+      `texts: "All apps" · "Line one\\nline two"`,
+      "actions (5):",
+      `  button {"text":"Calendar"} @0,525 1080x199`,
+      `  input  {"resource_id":"search"} "Search" @0,100 900x120`,
+      `  button {"text":"Clock"} [disabled, AMBIGUOUS] @0,800 1080x199`,
+      `  button {"content_desc":"Historial\\nTab 2 of 3"} [under-keyboard] @0,2200 360x200`,
+      `  button {"text":"Save","within":{"content_desc":"Personal profile"}} @10,20 30x40`,
+      "issues (1):",
+      `  touch_target_too_small {"text":"Save"} 40x40px < 126px`,
+      "",
+    ].join("\n"),
+  );
+});
+
+test("an empty screen still says what it is", () => {
+  const text = renderSummaryText({ foreground_package: "", texts: [], actions: [], can_scroll: false, keyboard: { open: false }, issues: [] });
+  assert.equal(text, "screen (unknown package) · not scrollable · keyboard closed\nactions (0):\n");
+});

@@ -1,0 +1,87 @@
+import assert from "node:assert/strict";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { test } from "node:test";
+import { runCliCaptured } from "../support/cli.ts";
+import { OWN_FIXTURES } from "../support/paths.ts";
+
+const SETTINGS = join(OWN_FIXTURES, "dumps", "settings_list.xml");
+const CHAT = join(OWN_FIXTURES, "dumps", "chat_keyboard_appium.xml");
+
+test("tree --file prints the compact text form by default, one line per action with its selector", async () => {
+  const run = await runCliCaptured(["tree", "--file", SETTINGS, "--density", "420"]);
+  assert.equal(run.code, 0, run.stderr);
+  const lines = run.stdout.trimEnd().split("\n");
+  assert.equal(lines[0], "screen com.android.settings · scrollable · keyboard closed");
+  assert.ok(lines.includes(`  button {"text":"Calendar"} @0,420 1080x200`), run.stdout);
+  assert.ok(lines.includes(`  input  {"resource_id":"search"} "Search apps" @40,270 1000x130`), run.stdout);
+  assert.ok(lines.includes(`  button {"text":"Clock"} [AMBIGUOUS] @0,620 1080x200`), run.stdout);
+  assert.ok(lines.includes(`  toggle {"text":"Show notifications"} @0,1020 1080x200`), run.stdout);
+  assert.ok(lines.includes(`  button {"resource_id":"uninstall"} "Uninstall" [disabled] @40,1240 480x140`), run.stdout);
+  assert.ok(lines.includes(`  touch_target_too_small {"content_desc":"Navigate up"} 40x40px < 126px`), run.stdout);
+});
+
+test("tree --json prints the summary object; without --density no size is audited", async () => {
+  const run = await runCliCaptured(["tree", "--file", SETTINGS, "--json"]);
+  assert.equal(run.code, 0, run.stderr);
+  const summary = JSON.parse(run.stdout);
+  assert.equal(summary.foreground_package, "com.android.settings");
+  assert.deepEqual(summary.texts, ["Apps", "12 MB"]);
+  assert.equal(summary.actions.length, 7);
+  assert.deepEqual(summary.issues, []);
+});
+
+test("an Appium page source with keyboard nodes: keyboard found from the dump, tab bar under it flagged", async () => {
+  const run = await runCliCaptured(["tree", "--file", CHAT, "--json"]);
+  assert.equal(run.code, 0, run.stderr);
+  const summary = JSON.parse(run.stdout);
+  assert.deepEqual(summary.keyboard, { open: true, top: 1450 });
+  assert.deepEqual(summary.actions.map((a: { covered_by_keyboard?: boolean }) => a.covered_by_keyboard ?? false), [false, false, true, true]);
+  assert.deepEqual(summary.actions[2].selector, { content_desc: "Chats\nTab 1 of 2" });
+});
+
+test("--keyboard-top and --width/--height override what the dump says", async () => {
+  const run = await runCliCaptured(["tree", "--file", SETTINGS, "--json", "--keyboard-top", "1000", "--width", "500", "--height", "900"]);
+  assert.equal(run.code, 0, run.stderr);
+  const summary = JSON.parse(run.stdout);
+  assert.deepEqual(summary.keyboard, { open: true, top: 1000 });
+  assert.ok(summary.issues.some((i: { issue: string }) => i.issue === "off_screen"), "rows below y=900 are off a 500x900 screen");
+});
+
+test("tree --raw prints the XML as read", async () => {
+  const run = await runCliCaptured(["tree", "--file", SETTINGS, "--raw"]);
+  assert.equal(run.code, 0);
+  assert.match(run.stdout, /^<\?xml/);
+  assert.match(run.stdout, /hierchary dumped to: \/dev\/tty\n$/);
+});
+
+test("without --file, tree exits 2 and says a file is needed", async () => {
+  const run = await runCliCaptured(["tree"]);
+  assert.equal(run.code, 2);
+  assert.match(run.stderr, /needs a dump: pass --file dump\.xml/);
+});
+
+test("bad flags are usage errors (exit 2)", async () => {
+  for (const args of [["--density", "abc"], ["--keyboard-top", "-5"], ["--json", "--raw"]]) {
+    const run = await runCliCaptured(["tree", "--file", SETTINGS, ...args]);
+    assert.equal(run.code, 2, `${args.join(" ")}: ${run.stderr}`);
+  }
+});
+
+test("a missing file or a broken dump exits 1 with the reason, no stack trace", async () => {
+  const missing = await runCliCaptured(["tree", "--file", "/nonexistent/dump.xml"]);
+  assert.equal(missing.code, 1);
+  assert.match(missing.stderr, /cannot read \/nonexistent\/dump\.xml/);
+  const dir = mkdtempSync(join(tmpdir(), "tree-cli-"));
+  try {
+    const broken = join(dir, "broken.xml");
+    writeFileSync(broken, `<?xml version='1.0'?><hierarchy rotation="0"><node text="a"`);
+    const run = await runCliCaptured(["tree", "--file", broken]);
+    assert.equal(run.code, 1);
+    assert.match(run.stderr, /UI_TREE_UNAVAILABLE: Cannot read the screen hierarchy: the dump is truncated/);
+    assert.doesNotMatch(run.stderr, /\n\s+at /);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
