@@ -209,8 +209,7 @@ async function deviceService(socket: Socket, reader: SocketReader, ctx: Context,
     return;
   }
   if (device.countServiceRequest()) {
-    // The device drops off the bus mid-call: the service starts, then the connection dies.
-    socket.write(OKAY);
+    // The device drops off the bus mid-call: the connection dies before the service answers.
     socket.destroy();
     return;
   }

@@ -1,0 +1,182 @@
+/**
+ * The sim's shell commands through the REAL adb client: dumpsys/pm/cmd outputs in real formats (and
+ * read back by the harness's own adb parsers, a cross-check of both sides), `input`/`am`/`monkey`
+ * acting on the device state, Appium's install/instrument/services traffic, the fault switches,
+ * and the command log.
+ */
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { test } from "node:test";
+import UPNG from "upng-js";
+import { parseResumedActivity } from "../../src/adapters/adb/parse_activities.ts";
+import { foregroundPackageOf, parseImeWindow, parseWindowFocus } from "../../src/adapters/adb/parse_dumpsys_window.ts";
+import { parseInputShown } from "../../src/adapters/adb/parse_input_method.ts";
+import { parsePackageList, parseResolvedActivity } from "../../src/adapters/adb/parse_packages.ts";
+import { type AdbServer, startAdbServer } from "../../src/sim/adb/server.ts";
+import { resolveScenario } from "../../src/sim/scenario/load.ts";
+import { ScenarioDevice } from "../../src/sim/scenario_device.ts";
+import { ADB, adb, NO_ADB, text } from "./adb_cli.ts";
+
+const skip = NO_ADB;
+
+async function withDevice(name: string, body: (s: AdbServer, d: ScenarioDevice) => Promise<void>) {
+  const device = new ScenarioDevice(resolveScenario(name));
+  const server = await startAdbServer(device);
+  try {
+    await body(server, device);
+  } finally {
+    await server.stop();
+  }
+}
+
+const sh = async (s: AdbServer, ...args: string[]) => text(await adb(s.socketSpec, ["shell", ...args]));
+
+test("dumpsys window / input_method / activity, in real formats the harness parsers read", { skip }, async () => {
+  await withDevice("login", async (s) => {
+    const displays = await sh(s, "dumpsys", "window", "displays");
+    assert.match(displays, /^  mCurrentFocus=Window\{[0-9a-f]{7} u0 com\.example\.shop\/com\.example\.shop\.LoginActivity\}$/m);
+    assert.equal(foregroundPackageOf(parseWindowFocus(displays)), "com.example.shop");
+    const ime = parseImeWindow(await sh(s, "dumpsys", "window", "InputMethod"));
+    assert.deepEqual(ime, { packageName: "com.google.android.inputmethod.latin", visible: true, top: 1517 });
+    const im = await sh(s, "dumpsys", "input_method");
+    assert.match(im, /^  mInputShown=true$/m, "API 35 prints mInputShown on its own line");
+    assert.equal(parseInputShown(im), true);
+    const activities = await sh(s, "dumpsys", "activity", "activities");
+    assert.equal(parseResumedActivity(activities)?.packageName, "com.example.shop");
+    assert.match(activities, /^  ResumedActivity: ActivityRecord\{[0-9a-f]{7} u0 com\.example\.shop\/\.LoginActivity t\d+\}$/m);
+    await sh(s, "input", "keyevent", "KEYCODE_BACK");
+    assert.equal(parseInputShown(await sh(s, "dumpsys", "input_method")), false);
+    assert.equal(parseImeWindow(await sh(s, "dumpsys", "window", "windows"))?.visible, false);
+  });
+  await withDevice("flutter", async (s) => {
+    const im = await sh(s, "dumpsys", "input_method");
+    assert.match(im, /mShowRequested=false mShowExplicitlyRequested=false mShowForced=false mInputShown=false/, "API 33 layout");
+  });
+});
+
+test("pm list packages (-3, -s), cmd package resolve-activity --brief", { skip }, async () => {
+  await withDevice("launcher", async (s, d) => {
+    const all = parsePackageList(await sh(s, "pm", "list", "packages"));
+    assert.deepEqual(all, d.installedPackages().map((p) => p.name).sort());
+    assert.deepEqual(parsePackageList(await sh(s, "pm", "list", "packages", "-3")), ["com.example.notes"]);
+    assert.ok(!parsePackageList(await sh(s, "pm", "list", "packages", "-s")).includes("com.example.notes"));
+    const resolved = await sh(s, "cmd", "package", "resolve-activity", "--brief", "com.example.notes");
+    assert.equal(resolved, "priority=0 preferredOrder=0 match=0x108000 specificIndex=-1 isDefault=false\ncom.example.notes/com.example.notes.MainActivity\n");
+    assert.deepEqual(parseResolvedActivity(resolved), { packageName: "com.example.notes", activity: "com.example.notes.MainActivity" });
+    assert.equal(await sh(s, "cmd", "package", "resolve-activity", "--brief", "com.nope"), "No activity found\n");
+  });
+});
+
+test("input and am act on the device: tap, keyevent, am start, monkey, force-stop", { skip }, async () => {
+  await withDevice("settings", async (s, d) => {
+    await sh(s, "input", "tap", "540", "1100");
+    assert.equal(d.screenId(), "apps");
+    await sh(s, "input", "keyevent", "4");
+    assert.equal(d.screenId(), "settings_home");
+    await sh(s, "input", "swipe", "540", "1800", "540", "600", "300");
+    assert.equal(d.screenId(), "settings_home_2");
+    const started = await adb(s.socketSpec, ["shell", "am", "start", "-W", "-n", "com.google.android.deskclock/com.android.deskclock.DeskClock"]);
+    assert.equal(started.code, 0);
+    assert.match(text(started), /^Starting: Intent \{ cmp=com\.google\.android\.deskclock\/com\.android\.deskclock\.DeskClock \}\nStatus: ok/);
+    assert.equal(d.foregroundPackage(), "com.google.android.deskclock");
+    const missing = await adb(s.socketSpec, ["shell", "am", "start", "-n", "com.nope/.Main"]);
+    assert.equal(missing.code, 1);
+    assert.match(missing.stderr, /Error: Activity class \{com\.nope\/\.Main\} does not exist\./);
+    const monkey = await adb(s.socketSpec, ["shell", "monkey", "-p", "com.android.chrome", "-c", "android.intent.category.LAUNCHER", "1"]);
+    assert.match(text(monkey), /Events injected: 1/);
+    assert.equal(d.foregroundPackage(), "com.android.chrome");
+    await sh(s, "am", "force-stop", "com.android.chrome");
+    assert.equal(d.foregroundPackage(), "com.google.android.deskclock");
+    const noApp = await adb(s.socketSpec, ["shell", "monkey", "-p", "com.nope", "1"]);
+    assert.equal(noApp.code, 252);
+    assert.match(noApp.stderr, /No activities found to run, monkey aborted/);
+  });
+  await withDevice("login", async (s, d) => {
+    await sh(s, "input", "text", "ana@example.com");
+    assert.match(d.hierarchyXml(), /text="ana@example.com" resource-id="com.example.shop:id\/email"/);
+  });
+});
+
+test("faults: dump errors print the real text and recover; blank screencap is one colour; a hang never answers", { skip }, async () => {
+  await withDevice("settings", async (s, d) => {
+    d.setFaults({ dumpError: { kind: "null root node", count: 1 } });
+    const failed = await adb(s.socketSpec, ["exec-out", "uiautomator", "dump", "/dev/tty"]);
+    assert.equal(failed.code, 0);
+    assert.equal(text(failed), "ERROR: null root node returned by UiTestAutomationBridge.\n");
+    assert.match(text(await adb(s.socketSpec, ["exec-out", "uiautomator", "dump", "/dev/tty"])), /<\/hierarchy>UI hierchary dumped to: \/dev\/tty\n$/);
+    d.setFaults({ dumpError: { kind: "could not get idle state", count: 1 } });
+    assert.equal(await sh(s, "uiautomator", "dump"), "ERROR: could not get idle state.\n");
+
+    d.setFaults({ blankScreencap: true });
+    const png = UPNG.decode(new Uint8Array((await adb(s.socketSpec, ["exec-out", "screencap", "-p"])).stdout).buffer);
+    const px = new Uint32Array(UPNG.toRGBA8(png)[0]!);
+    assert.ok(px.every((v) => v === px[0]), "one colour");
+    d.setFaults({ blankScreencap: false });
+
+    d.setFaults({ hangCommands: ["dumpsys"] });
+    const started = Date.now();
+    const hung = await adb(s.socketSpec, ["shell", "dumpsys", "window"], { timeoutMs: 700 });
+    assert.equal(hung.code, null, "killed by the timeout, not answered");
+    assert.ok(Date.now() - started >= 650);
+    d.setFaults({ hangCommands: [] });
+    assert.equal(await sh(s, "echo", "alive"), "alive\n");
+  });
+});
+
+test("offline mid-call: after N requests the device drops and adb reports it offline", { skip }, async () => {
+  await withDevice("settings", async (s, d) => {
+    d.setFaults({ offlineAfterRequests: 1 });
+    assert.equal(await sh(s, "echo", "one"), "one\n");
+    const dropped = await adb(s.socketSpec, ["shell", "echo", "two"]);
+    assert.notEqual(dropped.code, 0);
+    assert.equal(text(dropped), "");
+    assert.equal(text(await adb(s.socketSpec, ["devices"])), "List of devices attached\nemulator-5554\toffline\n\n");
+    assert.equal((await adb(s.socketSpec, ["shell", "echo", "three"])).stderr, "error: device offline\n");
+  });
+});
+
+test("Appium's traffic: streamed install, services check, instrumentation list, blocking am instrument ended by force-stop", { skip }, async () => {
+  const dir = mkdtempSync(join(tmpdir(), "simadb-apk-"));
+  try {
+    await withDevice("settings", async (s, d) => {
+      const apk = join(dir, "settings_apk-debug.apk");
+      writeFileSync(apk, Buffer.alloc(300_000, 7));
+      const install = await adb(s.socketSpec, ["install", "-g", apk]);
+      assert.equal(install.code, 0, install.stderr + text(install));
+      assert.match(text(install), /Success/);
+      assert.ok(d.log.some((l) => /^cmd package 'install' '-g' -S 300000$/.test(l.command)), JSON.stringify(d.log.slice(-3)));
+      assert.match(await sh(s, "dumpsys", "activity", "services", "io.appium.settings"), /isForeground=true/);
+      assert.match(await sh(s, "pm", "list", "instrumentation"), /^instrumentation:io\.appium\.uiautomator2\.server\.test\/androidx\.test\.runner\.AndroidJUnitRunner \(target=io\.appium\.uiautomator2\.server\)\n$/);
+      assert.equal(await sh(s, "settings", "get", "global", "hidden_api_policy"), "null\n");
+      await sh(s, "settings", "put", "global", "hidden_api_policy", "1");
+      assert.equal(await sh(s, "settings", "get", "global", "hidden_api_policy"), "1\n");
+      assert.equal(await sh(s, "logcat", "-v", "threadtime"), "");
+
+      const env = { ...process.env, ADB_SERVER_SOCKET: s.socketSpec };
+      const instrument = spawn(ADB!, ["shell", "am", "instrument", "-w", "-e", "disableAnalytics", "true", "io.appium.uiautomator2.server.test/androidx.test.runner.AndroidJUnitRunner"], { env, stdio: "ignore" });
+      try {
+        const exited = new Promise<number | null>((resolve) => instrument.on("close", resolve));
+        const early = await Promise.race([exited, new Promise((r) => setTimeout(() => r("running"), 500))]);
+        assert.equal(early, "running", "am instrument -w stays open");
+        assert.match(await sh(s, "ps", "-A"), /io\.appium\.uiautomator2\.server/);
+        await sh(s, "am", "force-stop", "io.appium.uiautomator2.server.test");
+        assert.equal(await exited, 0);
+      } finally {
+        instrument.kill("SIGKILL");
+      }
+    });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("every adb command reaches device.log in order", { skip }, async () => {
+  await withDevice("settings", async (s, d) => {
+    await sh(s, "getprop", "ro.product.model");
+    await adb(s.socketSpec, ["exec-out", "screencap", "-p"]);
+    assert.deepEqual(d.log.map((l) => `${l.source}:${l.command}`), ["adb:getprop ro.product.model", "adb:screencap '-p'"]);
+  });
+});
