@@ -18,6 +18,8 @@ export interface Entity {
   /** Readable name: the root's own name, else the first readable name among its members. */
   label: string;
   role: Role;
+  /** Number of other targets inside it (a nameless container of targets is not itself offered). */
+  wrapsTargets: number;
 }
 
 export interface ScreenAnalysis {
@@ -84,7 +86,7 @@ function buildAnalysis(tree: UiTree): ScreenAnalysis {
     if (root === -1) continue;
     let entity = entities.get(root);
     if (entity === undefined) {
-      entity = { root, target: actionable[root]!, members: [], label: "", role: "button" };
+      entity = { root, target: actionable[root]!, members: [], label: "", role: "button", wrapsTargets: 0 };
       entities.set(root, entity);
     }
     entity.members.push(node.id);
@@ -94,6 +96,12 @@ function buildAnalysis(tree: UiTree): ScreenAnalysis {
     entity.role = roleOf(entity, nodes);
   }
   const targets = [...entities.values()].filter((entity) => entity.target).sort((a, b) => a.root - b.root);
+  for (const target of targets) {
+    for (let at = nodes[target.root]!.parent; at !== null; at = nodes[at]!.parent) {
+      const outer = entities.get(at);
+      if (outer?.target) outer.wrapsTargets += 1;
+    }
+  }
   return { tree, onScreen, entityOf, entities, targets };
 }
 

@@ -24,6 +24,7 @@ export function summarizeWithNodes(tree: UiTree, context: ScreenContext): { summ
   const actions: ActionEntry[] = [];
   const actionNodes: number[] = [];
   for (const target of analysis.targets) {
+    if (target.label === "" && target.wrapsTargets > 0) continue; // a nameless container: its targets are listed
     const choice = chooseSelector(analysis, target);
     if (choice === null) continue; // nothing names it; the contract never offers coordinates
     chosen.set(target.root, choice);

@@ -197,3 +197,14 @@ test("issues: a wide row or an icon cut by its scroll container or by one edge o
   ]);
   assert.deepEqual(s.issues, []);
 });
+
+test("a nameless clickable container of other targets is not offered; its targets are, and it still resolves", () => {
+  const s = summaryOf([
+    {
+      cls: "android.view.ViewGroup", id: "com.example.app:id/toolbar", click: true, bounds: [0, 0, 1080, 200],
+      children: [{ cls: "android.widget.ImageButton", click: true, desc: "Back", bounds: [0, 0, 150, 200] }, { cls: "android.widget.ImageButton", click: true, desc: "Menu", bounds: [930, 0, 1080, 200] }],
+    },
+    { cls: "android.widget.ImageButton", id: "com.example.app:id/fab", click: true, bounds: [900, 2000, 1060, 2160] },
+  ]);
+  assert.deepEqual(s.actions.map((a) => a.selector), [{ content_desc: "Back" }, { content_desc: "Menu" }, { resource_id: "fab" }]);
+});
