@@ -6,6 +6,7 @@
 import { cac, type CAC } from "cac";
 import { VERSION } from "../version.ts";
 import { type CliContext, EXIT } from "./context.ts";
+import { registerSimCommand } from "./sim.ts";
 import { registerTreeCommand } from "./tree.ts";
 
 export type CommandRegistrar = (cli: CAC, ctx: CliContext) => void;
@@ -13,6 +14,7 @@ export type CommandRegistrar = (cli: CAC, ctx: CliContext) => void;
 /** Every subcommand that works, in the order `--help` lists them. */
 const COMMANDS: CommandRegistrar[] = [
   registerTreeCommand,
+  registerSimCommand,
 ];
 
 export const PROGRAM_NAME = "android-mcp-harness";

@@ -1,0 +1,81 @@
+/**
+ * `sim [--scenario NAME|FILE] [--json]`: runs the built-in simulated device in the foreground until
+ * SIGINT/SIGTERM and prints how to reach it (`ADB_SERVER_SOCKET=…`, `APPIUM_URL=…`; with `--json` one
+ * JSON line first). Every line says the device is simulated. A bad scenario exits 2 with the reasons.
+ */
+import { readFile } from "node:fs/promises";
+import { isAbsolute, resolve } from "node:path";
+import type { CAC } from "cac";
+import { HarnessError, isHarnessError } from "../errors.ts";
+import { BUILTIN_SCENARIOS, parseScenarioText, type Scenario, startSimDevice } from "../sim/mod.ts";
+import { type CliContext, EXIT } from "./context.ts";
+
+interface SimFlags {
+  scenario?: unknown;
+  json?: unknown;
+}
+
+export function registerSimCommand(cli: CAC, ctx: CliContext): void {
+  cli
+    .command("sim", "Run the built-in simulated Android device (real adb and WebDriver protocols on loopback)")
+    .option("--scenario <name|file>", `A built-in scenario (${Object.keys(BUILTIN_SCENARIOS).join(", ")}) or a scenario JSON file (default: settings)`)
+    .option("--json", "Print one JSON line with the endpoints before the human-readable lines")
+    .example("android-mcp-harness sim --scenario login")
+    .action((flags: SimFlags) => runSim(flags, ctx));
+}
+
+async function loadScenario(value: unknown, ctx: CliContext): Promise<string | Scenario | undefined> {
+  if (value === undefined || value === true) return undefined;
+  const name = String(value);
+  if (Object.hasOwn(BUILTIN_SCENARIOS, name)) return name;
+  const path = isAbsolute(name) ? name : resolve(ctx.cwd, name);
+  let text: string;
+  try {
+    text = await readFile(path, "utf8");
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? "unreadable";
+    throw new HarnessError(
+      "INVALID_ARGUMENT",
+      `Cannot read the scenario file ${path} (${code}). Name a built-in scenario (${Object.keys(BUILTIN_SCENARIOS).join(", ")}) or an existing JSON file.`,
+    );
+  }
+  return parseScenarioText(text, path);
+}
+
+export async function runSim(flags: SimFlags, ctx: CliContext): Promise<number> {
+  let sim;
+  try {
+    sim = await startSimDevice({ scenario: await loadScenario(flags.scenario, ctx) });
+  } catch (error) {
+    if (!isHarnessError(error)) throw error;
+    ctx.stderr(`sim: ${error.message}\n`);
+    return EXIT.usage;
+  }
+  const { device } = sim;
+  if (flags.json === true) {
+    ctx.stdout(JSON.stringify({
+      simulated: true,
+      serial: device.serial,
+      scenario: device.scenario.name,
+      adbServerSocket: sim.adbServerSocket,
+      adbPort: sim.adbPort,
+      appiumUrl: sim.appiumUrl,
+    }) + "\n");
+  }
+  ctx.stdout(
+    [
+      `Simulated Android device (not a real phone): ${device.serial}, Android ${device.android.release} (API ${device.apiLevel}), ` +
+      `${device.width}x${device.height} ${device.density} dpi, scenario "${device.scenario.name}".`,
+      `ADB_SERVER_SOCKET=${sim.adbServerSocket}`,
+      `APPIUM_URL=${sim.appiumUrl}`,
+      `Try:  ADB_SERVER_SOCKET=${sim.adbServerSocket} adb devices -l`,
+      `Real Appium + UiAutomator2 driver: capability appium:adbPort=${sim.adbPort} (Appium passes -P, so ADB_SERVER_SOCKET alone is not enough).`,
+      "The simulated device runs until Ctrl+C (SIGINT) or SIGTERM.",
+      "",
+    ].join("\n"),
+  );
+  const signal = await ctx.waitForStop();
+  await sim.stop();
+  ctx.stderr(`sim: ${signal} received; the simulated device stopped.\n`);
+  return EXIT.ok;
+}

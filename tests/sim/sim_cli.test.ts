@@ -1,0 +1,80 @@
+/**
+ * `android-mcp-harness sim`: started as a real child process (the compiled entry point), it prints the
+ * JSON line and the endpoints, a real adb client reaches the device through them, and SIGTERM stops it
+ * with exit code 0. A broken scenario file exits 2 with the reason.
+ */
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { test } from "node:test";
+import { fileURLToPath } from "node:url";
+import { runCliCaptured } from "../support/cli.ts";
+import { adb, NO_ADB, text } from "./adb_cli.ts";
+
+const MAIN = fileURLToPath(new URL("../../src/main.js", import.meta.url));
+
+test("sim --json prints the endpoints; real adb reaches the device; SIGTERM stops it cleanly", { skip: NO_ADB }, async () => {
+  const child = spawn(process.execPath, [MAIN, "sim", "--json", "--scenario", "login"], { stdio: ["ignore", "pipe", "pipe"] });
+  try {
+    let out = "";
+    const ready = new Promise<void>((resolve, reject) => {
+      child.stdout.on("data", (c: Buffer) => {
+        out += c.toString();
+        if (out.includes("APPIUM_URL=")) resolve();
+      });
+      child.on("close", (code) => reject(new Error(`sim exited early with ${code}: ${out}`)));
+      setTimeout(() => reject(new Error(`sim printed no endpoints in 10 s: ${out}`)), 10_000).unref();
+    });
+    await ready;
+    const first = JSON.parse(out.split("\n")[0]!);
+    assert.equal(first.simulated, true);
+    assert.equal(first.scenario, "login");
+    assert.match(first.adbServerSocket, /^tcp:127\.0\.0\.1:\d+$/);
+    assert.match(out, /^Simulated Android device \(not a real phone\): emulator-5554, Android 15 \(API 35\)/m);
+    assert.match(out, new RegExp(`^ADB_SERVER_SOCKET=${first.adbServerSocket}$`, "m"));
+    assert.match(out, new RegExp(`^APPIUM_URL=${first.appiumUrl.replaceAll(".", "\\.")}$`, "m"));
+    const state = await adb(first.adbServerSocket, ["shell", "dumpsys", "input_method"]);
+    assert.match(text(state), /mInputShown=true/);
+    const status = await fetch(`${first.appiumUrl}/status`);
+    assert.equal(status.status, 200);
+    const exited = new Promise<number | null>((resolve) => child.on("close", resolve));
+    child.kill("SIGTERM");
+    assert.equal(await exited, 0);
+  } finally {
+    child.kill("SIGKILL");
+  }
+});
+
+test("sim with a broken scenario file exits 2 and says what is wrong", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "simadb-cli-"));
+  try {
+    writeFileSync(join(dir, "bad.json"), JSON.stringify({ name: "x" }));
+    const run = await runCliCaptured(["sim", "--scenario", "bad.json"], { cwd: dir });
+    assert.equal(run.code, 2);
+    assert.match(run.stderr, /bad\.json is not a valid simulated-device scenario/);
+    assert.match(run.stderr, /android: /);
+    const missing = await runCliCaptured(["sim", "--scenario", "nope"], { cwd: dir });
+    assert.equal(missing.code, 2);
+    assert.match(missing.stderr, /Cannot read the scenario file .*nope \(ENOENT\)\. Name a built-in scenario \(settings, launcher, login, flutter, permission\)/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("sim runs a scenario file and stops when asked", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "simadb-cli-"));
+  try {
+    const { BUILTIN_SCENARIOS } = await import("../../src/sim/scenarios/mod.ts");
+    const scenario = structuredClone(BUILTIN_SCENARIOS["permission"]!);
+    scenario.name = "my-maps";
+    writeFileSync(join(dir, "maps.json"), JSON.stringify(scenario));
+    const run = await runCliCaptured(["sim", "--scenario", "maps.json"], { cwd: dir, waitForStop: async () => "SIGINT" });
+    assert.equal(run.code, 0);
+    assert.match(run.stdout, /scenario "my-maps"/);
+    assert.match(run.stderr, /SIGINT received; the simulated device stopped/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
