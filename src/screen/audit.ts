@@ -38,7 +38,18 @@ export function auditScreen(analysis: ScreenAnalysis, context: ScreenContext, ch
       issues.push({ issue: "touch_target_too_small", selector: selection.selector, size_px: [width, height], minimum_px: minimum });
     }
   }
-  return issues;
+  return withoutRepeats(issues);
+}
+
+/** Identical issues (same kind, selector and sizes) are said once. */
+function withoutRepeats(issues: AuditIssue[]): AuditIssue[] {
+  const seen = new Set<string>();
+  return issues.filter((issue) => {
+    const key = JSON.stringify(issue);
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
 }
 
 /**

@@ -55,3 +55,9 @@ export function ownName(node: UiNode): string {
     : [node.text, node.contentDesc, node.hint];
   return order.find((value) => value.trim() !== "" && isReadable(value)) ?? "";
 }
+
+/** A name without the separators and icon glyphs React Native and Compose leave around merged names
+ * (", Rise and grind, " → "Rise and grind"). */
+export function tidyName(name: string): string {
+  return name.replace(/^[\s,;:·•|\uE000-\uF8FF]+|[\s,;:·•|\uE000-\uF8FF]+$/g, "");
+}

@@ -5,7 +5,7 @@
  * into the outer one. A node with no actionable ancestor is its own plain entity. Computed once per
  * tree (cached); the summary and the locator share it, which is what makes the round-trip law hold.
  */
-import { firstLine, isActionableNode, isInputNode, isOnScreenNode, isReadable, ownName } from "./node_kinds.ts";
+import { firstLine, isActionableNode, isInputNode, isOnScreenNode, isReadable, ownName, tidyName } from "./node_kinds.ts";
 import type { Role, UiNode, UiTree } from "./types.ts";
 
 export interface Entity {
@@ -116,8 +116,8 @@ function isOneTarget(outer: UiNode, inner: UiNode, siblings: number): boolean {
 
 function labelOf(entity: Entity, nodes: UiNode[]): string {
   for (const id of entity.members) {
-    const name = ownName(nodes[id]!);
-    if (name !== "") return firstLine(name);
+    const name = tidyName(firstLine(ownName(nodes[id]!)));
+    if (name !== "") return name;
   }
   return "";
 }

@@ -6,7 +6,7 @@
  */
 import { auditScreen } from "./audit.ts";
 import { chooseSelector, type ChosenSelector } from "./choose_selector.ts";
-import { firstLine, isImeNode } from "./node_kinds.ts";
+import { firstLine, isImeNode, tidyName } from "./node_kinds.ts";
 import { analyzeScreen, type ScreenAnalysis, shownStrings } from "./screen_analysis.ts";
 import { keyOf } from "./selector_match.ts";
 import type { ActionEntry, ScreenContext, ScreenSummary, UiTree } from "./types.ts";
@@ -83,10 +83,10 @@ function toAction(
 function remainingTexts(analysis: ScreenAnalysis, actions: ActionEntry[]): string[] {
   const said = new Set<string>();
   const say = (value: string) => {
-    said.add(value);
+    said.add(tidyName(value));
     for (const line of value.split("\n")) {
-      said.add(line.trim());
-      for (const part of line.split(", ")) said.add(part.trim());
+      said.add(tidyName(line));
+      for (const part of line.split(", ")) said.add(tidyName(part));
     }
   };
   for (const action of actions) {
@@ -99,7 +99,7 @@ function remainingTexts(analysis: ScreenAnalysis, actions: ActionEntry[]): strin
   for (const node of analysis.tree.nodes) {
     if (!analysis.onScreen[node.id]) continue;
     for (const value of shownStrings(node)) {
-      if (said.has(value) || said.has(value.trim()) || seen.has(value)) continue;
+      if (said.has(tidyName(value)) || seen.has(value)) continue;
       seen.add(value);
       texts.push(value);
     }
