@@ -1,0 +1,134 @@
+/**
+ * Bench section "mcp": the size in characters of the whole tools/list answer (all twelve declared
+ * tools, and the four published now; target under 8,000), and the harness's own overhead per observe
+ * call against the simulated device: wall time of the call minus the time adb processes were running
+ * (overlapping adb runs counted once), median and p95 over the repetitions.
+ */
+import { randomUUID } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+// @ts-types="../../node_modules/@modelcontextprotocol/sdk/dist/esm/server/mcp.d.ts"
+import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { AVAILABLE_TOOL_NAMES, TOOL_CONTRACTS } from "../../contracts/tools.ts";
+import { createAdbClient, createAdbObserver, findAdbProgram } from "../../src/adapters/adb/mod.ts";
+import { createAuditLog, createDeviceLock, createEvidenceStore, createNodeFileSystem, createNodeProcessProbe } from "../../src/adapters/evidence/mod.ts";
+import { createNodeProcessRunner } from "../../src/adapters/node_process_runner.ts";
+import { createSystemClock } from "../../src/adapters/system_clock.ts";
+import { createHarnessServer, registerContractTool } from "../../src/mcp/server.ts";
+import { silentLogger } from "../../src/ports/logger.ts";
+import type { ProcessRunner } from "../../src/ports/process_runner.ts";
+import { startSimDevice } from "../../src/sim/mod.ts";
+import { connectInMemory } from "../../tests/support/mcp_client.ts";
+import { type BenchIO, type BenchSection, median } from "./section.ts";
+
+export const TOOLS_LIST_TARGET_CHARS = 8000;
+
+export const mcpSection: BenchSection = {
+  name: "mcp: tools/list size, and harness overhead per observe call against the simulated device",
+  async run(io: BenchIO) {
+    const all = await toolsListChars(TOOL_CONTRACTS.map((t) => t.name));
+    const published = await toolsListChars([...AVAILABLE_TOOL_NAMES]);
+    io.print(`tools/list, all ${TOOL_CONTRACTS.length} declared tools: ${all} characters (target < ${TOOLS_LIST_TARGET_CHARS}: ${all < TOOLS_LIST_TARGET_CHARS ? "met" : "MISSED"})`);
+    io.print(`tools/list, the ${AVAILABLE_TOOL_NAMES.length} tools published now: ${published} characters`);
+    io.print("");
+    await observeOverhead(io);
+  },
+};
+
+async function toolsListChars(names: string[]): Promise<number> {
+  const server = new McpServer({ name: "bench", version: "0" });
+  for (const name of names) registerContractTool(server, name as (typeof AVAILABLE_TOOL_NAMES)[number], async () => ({ content: [] }));
+  const connected = await connectInMemory(server);
+  try {
+    return JSON.stringify(await connected.client.listTools()).length;
+  } finally {
+    await connected.close();
+  }
+}
+
+/** A runner that records when each adb process ran, so overlapping runs can be counted once. */
+function timedRunner(inner: ProcessRunner, intervals: [number, number][]): ProcessRunner {
+  return {
+    async run(program, args, options) {
+      const start = performance.now();
+      try {
+        return await inner.run(program, args, options);
+      } finally {
+        intervals.push([start, performance.now()]);
+      }
+    },
+  };
+}
+
+function unionLength(intervals: readonly [number, number][]): number {
+  const sorted = [...intervals].sort((a, b) => a[0] - b[0]);
+  let total = 0;
+  let end = -Infinity;
+  for (const [s, e] of sorted) {
+    if (e <= end) continue;
+    total += e - Math.max(s, end);
+    end = e;
+  }
+  return total;
+}
+
+function p95(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil(sorted.length * 0.95) - 1)]!;
+}
+
+async function observeOverhead(io: BenchIO): Promise<void> {
+  const sim = await startSimDevice({});
+  const root = mkdtempSync(join(tmpdir(), "amh-bench-"));
+  const intervals: [number, number][] = [];
+  const clock = createSystemClock();
+  const fs = createNodeFileSystem();
+  const adb = createAdbClient({
+    runner: timedRunner(createNodeProcessRunner(), intervals),
+    program: findAdbProgram({ ADB: process.env["ADB"] }, { exists: () => false }),
+    serverSocket: sim.adbServerSocket,
+  });
+  const server = createHarnessServer({
+    ports: {
+      observer: createAdbObserver({ adb, clock, requestedUdid: sim.device.serial, simulated: true }),
+      evidence: createEvidenceStore({ directory: join(root, "artifacts"), fs, clock }),
+    },
+    lock: createDeviceLock({ directory: join(root, "locks"), fs, clock, probe: createNodeProcessProbe() }),
+    audit: createAuditLog({ directory: join(root, "artifacts"), fs }),
+    clock,
+    logger: silentLogger,
+    actionTimeoutMs: 90_000,
+    newOperationId: randomUUID,
+  });
+  const connected = await connectInMemory(server);
+  try {
+    io.print(`simulated device ${sim.device.serial}, real adb client, in-memory MCP transport, ${io.repetitions} calls per tool (ms)`);
+    io.print("tool            total med/p95    in adb med/p95   harness med/p95   adb runs/call");
+    for (const tool of AVAILABLE_TOOL_NAMES) {
+      await connected.client.callTool({ name: tool, arguments: {} }); // warm-up
+      const totals: number[] = [];
+      const inAdb: number[] = [];
+      const harness: number[] = [];
+      let runs = 0;
+      for (let i = 0; i < io.repetitions; i++) {
+        intervals.length = 0;
+        const start = performance.now();
+        const result = await connected.client.callTool({ name: tool, arguments: {} });
+        const total = performance.now() - start;
+        if (result.isError) throw new Error(`${tool} failed: ${JSON.stringify(result.structuredContent)}`);
+        const adbMs = unionLength(intervals);
+        runs += intervals.length;
+        totals.push(total);
+        inAdb.push(adbMs);
+        harness.push(total - adbMs);
+      }
+      const pair = (v: number[]) => `${median(v).toFixed(1)}/${p95(v).toFixed(1)}`.padEnd(17);
+      io.print(`${tool.padEnd(16)}${pair(totals)}${pair(inAdb)}${pair(harness)}${(runs / io.repetitions).toFixed(1)}`);
+    }
+  } finally {
+    await connected.close();
+    await sim.stop();
+    rmSync(root, { recursive: true, force: true });
+  }
+}
