@@ -6,11 +6,13 @@
 import process from "node:process";
 import { CORPUS_DIR } from "../tests/support/paths.ts";
 import type { BenchSection } from "./bench/section.ts";
+import { mcpSection } from "./bench/mcp.ts";
 import { screenSummarySection } from "./bench/screen_summary.ts";
 
 /** Every section, in the order they run. Add yours here. */
 const SECTIONS: BenchSection[] = [
   screenSummarySection,
+  mcpSection,
 ];
 
 export async function runBench(args: readonly string[]): Promise<number> {
