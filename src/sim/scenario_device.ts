@@ -10,6 +10,7 @@ import { allNodes, isAncestor, isInput, nodeAt, nodeFromSpec, type SimNode } fro
 import type { AndroidSpec, PackageSpec, Scenario, ScreenSpec, TransitionTrigger } from "./scenario/types.ts";
 import { drawScreenPng } from "./png/screencap.ts";
 import type { NodeAttributes, SimDevice, SimFaults } from "./sim_device.ts";
+import { CommandLog } from "./command_log.ts";
 
 export type ConnectionState = "device" | "offline" | "unauthorized";
 
@@ -23,7 +24,7 @@ export class ScenarioDevice implements SimDevice {
   readonly scenario: Scenario;
   readonly android: AndroidSpec;
   readonly faults: SimFaults;
-  readonly log: { source: "adb" | "uia2"; command: string }[] = [];
+  readonly log = new CommandLog();
   /** Device-side files (`/sdcard/window_dump.xml`, screencap targets) that `adb pull` serves. */
   readonly files = new Map<string, Uint8Array>();
 

@@ -85,6 +85,8 @@ export function runAm(device: ScenarioDevice, args: string[], instrumentations: 
     case "start-activity": {
       const component = componentArg(rest);
       const pkg = component?.split("/")[0] ?? packageArg(rest);
+      // Appium's helper activities are transparent and finish at once: nothing visible changes.
+      if (pkg?.startsWith("io.appium.")) return exit(`Starting: Intent { cmp=${component ?? pkg} }\n`);
       if (pkg === undefined || !device.launch(pkg)) {
         return exit(
           `Starting: Intent { cmp=${component ?? pkg ?? ""} }\n`,

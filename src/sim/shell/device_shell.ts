@@ -15,6 +15,7 @@ import { renderDumpsysWindow } from "./outputs/dumpsys_window.ts";
 import { apkPath, INSTRUMENTATION, renderDumpsysPackage, renderPackageList, renderResolveActivity } from "./outputs/packages.ts";
 import { renderGetprop } from "./outputs/system_properties.ts";
 
+const UIA2_SERVER = "io.appium.uiautomator2.server";
 const DUMP_TRAILER = "UI hierchary dumped to: ";
 const DEFAULT_DUMP_PATH = "/sdcard/window_dump.xml";
 const encoder = new TextEncoder();
@@ -29,6 +30,10 @@ export class DeviceShell {
 
   constructor(device: ScenarioDevice) {
     this.device = device;
+    // A real UiAutomator2 server process quits when its session is deleted; Appium waits for that.
+    device.log.onEntry((entry) => {
+      if (entry.source === "uia2" && entry.command.startsWith("delete session")) this.instrumentations.stop(UIA2_SERVER);
+    });
   }
 
   run(commandLine: string): ShellOutcome {
@@ -80,6 +85,10 @@ export class DeviceShell {
         return this.#uiautomator(args);
       case "screencap":
         return this.#screencap(args);
+      case "exec":
+        return this.#runOne(args);
+      case "export":
+        return exit();
       case "echo":
         return exit(args.join(" ") + "\n");
       case "id":
@@ -123,7 +132,7 @@ export class DeviceShell {
         return exit(renderDumpsysInputMethod(factsOf(d)));
       case "activity":
         if (rest[0] === "activities" || rest[0] === "a") return exit(renderDumpsysActivities(factsOf(d)));
-        if (rest[0] === "services" || rest[0] === "s") return exit(renderActivityServices(rest[1], rest[1] !== undefined));
+        if (rest[0] === "services" || rest[0] === "s") return exit(renderActivityServices(rest[1]));
         return exit(renderDumpsysActivities(factsOf(d)));
       case "package":
         return exit(renderDumpsysPackage(d, rest.filter((a) => !a.startsWith("-")).at(-1)));
@@ -236,7 +245,7 @@ export class DeviceShell {
       ["u0_a148", "1250", "612", "com.android.systemui"],
       ["u0_a214", "4311", "612", pkg],
     ];
-    if (this.instrumentations.count > 0) rows.push(["u0_a190", "5301", "612", "io.appium.uiautomator2.server"]);
+    if (this.instrumentations.count > 0) rows.push(["u0_a190", "5301", "612", UIA2_SERVER]);
     return "USER           PID  PPID     VSZ    RSS WCHAN            ADDR S NAME\n" +
       rows.map(([u, p, pp, n]) => `${u!.padEnd(12)} ${p!.padStart(5)} ${pp!.padStart(5)} 12983396 102340 do_epoll_wait       0 S ${n}\n`).join("");
   }

@@ -43,10 +43,14 @@ export function renderDumpsysActivities(f: DeviceFacts): string {
   return lines.join("\n") + "\n";
 }
 
-/** `dumpsys activity services PKG`: a running foreground service record for Appium's settings app. */
-export function renderActivityServices(packageName: string | undefined, installed: boolean): string {
+/** `dumpsys activity services PKG`: a running foreground service record for the package (Appium's settings
+ * app check); a query naming another component (`PKG/.recorder.RecorderService`) finds nothing running. */
+export function renderActivityServices(query: string | undefined): string {
   const header = "ACTIVITY MANAGER SERVICES (dumpsys activity services)";
-  if (packageName === undefined || !installed) return `${header}\n  (nothing)\n`;
+  const [packageName, component] = (query ?? "").split("/");
+  if (packageName === undefined || packageName === "" || (component !== undefined && component !== ".ForegroundService")) {
+    return `${header}\n  (nothing)\n`;
+  }
   const svc = `${packageName}/.ForegroundService`;
   return [
     header,
