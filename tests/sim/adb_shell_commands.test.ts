@@ -180,3 +180,30 @@ test("every adb command reaches device.log in order", { skip }, async () => {
     assert.deepEqual(d.log.map((l) => `${l.source}:${l.command}`), ["adb:getprop ro.product.model", "adb:screencap '-p'"]);
   });
 });
+
+test("am instrument -w ends when the UiAutomator2 server's session is deleted, as the real server process quits", { skip }, async () => {
+  await withDevice("settings", async (s, d) => {
+    const env = { ...process.env, ADB_SERVER_SOCKET: s.socketSpec };
+    const instrument = spawn(ADB!, ["shell", "am", "instrument", "-w", "io.appium.uiautomator2.server.test/androidx.test.runner.AndroidJUnitRunner"], { env, stdio: "ignore" });
+    try {
+      const exited = new Promise<number | null>((resolve) => instrument.on("close", resolve));
+      await new Promise((r) => setTimeout(r, 300));
+      assert.match(await sh(s, "ps"), /io\.appium\.uiautomator2\.server\n/);
+      d.log.push({ source: "uia2", command: "delete session" });
+      assert.equal(await exited, 0);
+      assert.doesNotMatch(await sh(s, "ps"), /io\.appium\.uiautomator2\.server/);
+    } finally {
+      instrument.kill("SIGKILL");
+    }
+  });
+});
+
+test("wait-for-device returns once the device is online", { skip }, async () => {
+  await withDevice("settings", async (s, d) => {
+    d.setFaults({ state: "offline" });
+    const waiting = adb(s.socketSpec, ["wait-for-device"], { timeoutMs: 5000 });
+    await new Promise((r) => setTimeout(r, 300));
+    d.setFaults({ state: "device" });
+    assert.equal((await waiting).code, 0);
+  });
+});
