@@ -49,8 +49,9 @@ export function registerServeCommand(cli: CAC, ctx: CliContext): void {
 
 export async function runServe(flags: ServeFlags, ctx: CliContext, streams: StdioStreams): Promise<number> {
   let config: HarnessConfig;
+  const given = cleanFlags(flags);
   try {
-    config = loadConfig(ctx.env, cleanFlags(flags));
+    config = loadConfig(ctx.env, given);
   } catch (error) {
     if (!isHarnessError(error)) throw error;
     ctx.stderr(`serve: ${error.message}\n`);
@@ -61,7 +62,8 @@ export async function runServe(flags: ServeFlags, ctx: CliContext, streams: Stdi
     device = await openDevice(config, ctx);
     const facts: PlatformFacts = { platform: platform(), homeDir: homedir(), cwd: ctx.cwd, env: ctx.env };
     const fs = createNodeFileSystem();
-    const artifacts = await resolveArtifactsDirectory(facts, fs, config.artifactsDir);
+    // Only a flag is "explicit"; the environment variable is read (and named in the reason) there.
+    const artifacts = await resolveArtifactsDirectory(facts, fs, given.artifacts);
     ctx.logger.info(`artifacts: ${artifacts.path} (${artifacts.reason})`);
     const server = createHarnessServer({
       ports: { observer: device.observer, evidence: createEvidenceStore({ directory: artifacts.path, fs, clock: ctx.clock }) },

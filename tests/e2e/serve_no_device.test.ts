@@ -1,0 +1,43 @@
+/**
+ * `serve` without a reachable device still starts and answers every observe call with the envelope
+ * EMULATOR_UNAVAILABLE (real adb client, an adb server socket nobody listens on); bad configuration is
+ * refused at start-up with exit code 2 and a message naming the variable.
+ */
+import assert from "node:assert/strict";
+import { createServer } from "node:net";
+import { test } from "node:test";
+import { runCliCaptured } from "../support/cli.ts";
+import { envelopeOf, spawnServe } from "../support/mcp_client.ts";
+import { makeServeHome } from "../support/mcp_e2e.ts";
+
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const port = (server.address() as { port: number }).port;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+test("with no adb server reachable, every observe tool answers EMULATOR_UNAVAILABLE", async () => {
+  const home = makeServeHome();
+  const served = await spawnServe([], { ...home.env, ADB_SERVER_SOCKET: `tcp:127.0.0.1:${await closedPort()}` });
+  try {
+    for (const tool of ["device_status", "ui_get_tree", "ui_screenshot", "app_list"]) {
+      const envelope = envelopeOf(await served.client.callTool({ name: tool, arguments: {} }));
+      assert.equal(envelope.ok, false, tool);
+      assert.equal(envelope.error?.code, "EMULATOR_UNAVAILABLE", `${tool}: ${JSON.stringify(envelope.error)}`);
+      assert.equal(envelope.evidence, null);
+    }
+  } finally {
+    await served.close();
+    home.remove();
+  }
+});
+
+test("an invalid ANDROID_MCP_ACTION_TIMEOUT is refused at start-up with exit code 2", async () => {
+  const run = await runCliCaptured(["serve"], { env: { ANDROID_MCP_ACTION_TIMEOUT: "soon" } });
+  assert.equal(run.code, 2);
+  assert.match(run.stderr, /ANDROID_MCP_ACTION_TIMEOUT/);
+  assert.match(run.stderr, /"soon"/);
+  assert.equal(run.stdout, "");
+});
