@@ -1,0 +1,67 @@
+/**
+ * One owner per device across processes, and no call can hang the harness: two `serve` processes share
+ * one simulated device and one user state directory. While the first is stuck in a screencap that never
+ * answers, the second gets EMULATOR_BUSY at once; the first answers OPERATION_TIMEOUT after
+ * ANDROID_MCP_ACTION_TIMEOUT, its adb child is gone, and the device is usable again.
+ */
+import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import { existsSync } from "node:fs";
+import { after, before, test } from "node:test";
+import { startSimDevice } from "../../src/sim/mod.ts";
+import { envelopeOf, spawnServe, type SpawnedServer } from "../support/mcp_client.ts";
+import { makeServeHome, type ServeHome } from "../support/mcp_e2e.ts";
+
+type Sim = Awaited<ReturnType<typeof startSimDevice>>;
+let sim: Sim;
+let home: ServeHome;
+let first: SpawnedServer;
+let second: SpawnedServer;
+
+before(async () => {
+  sim = await startSimDevice({});
+  home = makeServeHome();
+  const env = { ...home.env, ADB_SERVER_SOCKET: sim.adbServerSocket, ANDROID_UDID: sim.device.serial, ANDROID_MCP_ACTION_TIMEOUT: "2" };
+  [first, second] = await Promise.all([spawnServe([], env), spawnServe([], env)]);
+});
+
+after(async () => {
+  await Promise.all([first?.close(), second?.close()]);
+  await sim?.stop();
+  home?.remove();
+});
+
+/** Command lines of the direct children of a process (Linux /proc via ps); null where ps is missing. */
+function childCommands(pid: number): string[] | null {
+  if (!existsSync("/proc")) return null;
+  try {
+    return execFileSync("ps", ["-o", "args=", "--ppid", String(pid)], { encoding: "utf8" }).split("\n").filter(Boolean);
+  } catch {
+    return []; // ps exits 1 when there are no children
+  }
+}
+
+test("a second process gets EMULATOR_BUSY at once; the hung first one times out and frees the device", async () => {
+  sim.device.faults.hangCommands = ["screencap"];
+  const from = sim.device.log.length;
+  const hung = first.client.callTool({ name: "ui_screenshot", arguments: {} });
+  const deadline = Date.now() + 5_000;
+  while (!sim.device.log.slice(from).some((c) => c.command.includes("screencap")) && Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  const started = Date.now();
+  const busy = envelopeOf(await second.client.callTool({ name: "device_status", arguments: {} }));
+  assert.equal(busy.error?.code, "EMULATOR_BUSY", JSON.stringify(busy));
+  assert.ok(Date.now() - started < 1_500, "EMULATOR_BUSY comes at once, not after waiting");
+
+  const timedOut = envelopeOf(await hung);
+  assert.equal(timedOut.error?.code, "OPERATION_TIMEOUT", JSON.stringify(timedOut));
+  assert.equal(timedOut.evidence, null);
+  sim.device.faults.hangCommands = [];
+
+  await new Promise((r) => setTimeout(r, 700)); // the runner's SIGTERM→SIGKILL grace
+  const children = childCommands(first.pid!);
+  if (children !== null) assert.deepEqual(children.filter((c) => c.includes("screencap")), [], "the hung adb child was killed");
+  const again = envelopeOf(await second.client.callTool({ name: "ui_screenshot", arguments: {} }));
+  assert.equal(again.ok, true, JSON.stringify(again.error));
+});
