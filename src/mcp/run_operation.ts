@@ -1,7 +1,7 @@
 /**
- * Runs one tool call as one operation: validate the arguments, take the device lock (EMULATOR_BUSY at
- * once if held), run the handler under the action time limit (OPERATION_TIMEOUT: the handler's signal is
- * aborted and the lock released), append one audit line, and answer with the envelope. Never throws.
+ * Runs one tool call as one operation: validate the arguments, find the device, take its lock
+ * (EMULATOR_BUSY at once if held), run the handler within the deadline (OPERATION_TIMEOUT: the handler's
+ * signal is aborted and the lock released), append one audit line, answer with the envelope. Never throws.
  */
 import type { Envelope, Evidence } from "../../contracts/envelope.ts";
 import type { ToolName } from "../../contracts/tool_inputs.ts";
@@ -12,6 +12,7 @@ import type { Logger } from "../ports/logger.ts";
 import type { OperationContext, ToolDefinition, ToolPorts } from "../tools/tool_definition.ts";
 import { redactArguments } from "./audit_arguments.ts";
 import { type ExtraContent, failureEnvelope, successEnvelope } from "./envelope.ts";
+import { startDeadline } from "./operation_deadline.ts";
 import { parseToolInput } from "./tool_input.ts";
 
 export interface OperationDeps {
@@ -63,53 +64,30 @@ async function withLockAndDeadline<T>(
   attachEvidence: (ref: Evidence) => void,
   cancel: AbortSignal | undefined,
 ): Promise<T> {
-  const deadline = deps.clock.now() + deps.actionTimeoutMs;
-  const workControl = new AbortController();
-  const timerControl = new AbortController();
+  const deadline = startDeadline(tool, { clock: deps.clock, timeoutMs: deps.actionTimeoutMs, cancel });
   const ctx: OperationContext = {
     operationId,
-    signal: workControl.signal,
-    remainingMs: () => Math.max(0, deadline - deps.clock.now()),
+    signal: deadline.signal,
+    remainingMs: deadline.remainingMs,
     attachEvidence: (ref) => {
-      if (!workControl.signal.aborted) attachEvidence(ref);
+      if (!deadline.signal.aborted) attachEvidence(ref); // abandoned work does not name evidence
     },
   };
-  const timeout = deps.clock.sleep(deps.actionTimeoutMs, timerControl.signal).then(() => {
-    const seconds = deps.actionTimeoutMs / 1000;
-    const error = new HarnessError(
-      "OPERATION_TIMEOUT",
-      `${tool} did not finish within ${seconds} s (ANDROID_MCP_ACTION_TIMEOUT) and was cancelled; the device lock was released. Retry, or raise the limit if the device is slow.`,
-      { timeout_s: seconds },
-    );
-    workControl.abort(error);
-    throw error;
-  }, () => new Promise<never>(() => {}));
-  const cancelled = new Promise<never>((_, reject) => {
-    const onCancel = () => {
-      const error = new HarnessError("OPERATION_TIMEOUT", `${tool} was cancelled by the client; its work was stopped and the device lock released.`, { cancelled: true });
-      workControl.abort(error);
-      reject(error);
-    };
-    if (cancel?.aborted) onCancel();
-    else cancel?.addEventListener("abort", onCancel, { once: true });
-    timerControl.signal.addEventListener("abort", () => cancel?.removeEventListener("abort", onCancel), { once: true });
-  });
-  cancelled.catch(() => {}); // settled through the race below
   let lease: DeviceLease | undefined;
   const locked = async () => {
     const udid = await deps.ports.observer.resolveUdid({ timeoutMs: ctx.remainingMs(), signal: ctx.signal });
     const acquired = await deps.lock.acquire(udid, { operationId, tool });
-    if (workControl.signal.aborted) {
-      await acquired.release(); // the time limit passed while waiting: nobody will release it later
-      throw workControl.signal.reason;
+    if (deadline.signal.aborted) {
+      await acquired.release(); // the limit passed while acquiring: nobody else would release it
+      throw deadline.signal.reason;
     }
     lease = acquired;
     return work(ctx);
   };
   try {
-    return await Promise.race([locked(), timeout, cancelled]);
+    return await Promise.race([locked(), deadline.expired]);
   } finally {
-    timerControl.abort();
+    deadline.dispose();
     await lease?.release().catch((error: unknown) => deps.logger.warn(`releasing the device lock failed: ${describe(error)}`));
   }
 }
