@@ -1,5 +1,6 @@
 /**
- * The arithmetic audit of SPEC §5: a target entirely off screen, a named actionable node of zero area,
+ * The arithmetic audit of SPEC §5: a target entirely off screen, a named actionable node of zero area
+ * (not inside a scroll container, which clips what it scrolled away to nothing),
  * and a target smaller than 48 dp on both axes at the device's real density (not checked when the
  * density is unknown). A target cut by the edge of its scroll container or of the screen is clipped,
  * not small, and is not reported: the aim is zero false positives. Pure.
@@ -24,7 +25,9 @@ export function auditScreen(analysis: ScreenAnalysis, context: ScreenContext, ch
     if (!node.visible || isImeNode(node) || !isActionableNode(node)) continue;
     if (!analysis.onScreen[node.id]) {
       const selector = zeroAreaSelector(node);
-      if (node.bounds !== null && area(node.bounds) === 0 && selector !== null) issues.push({ issue: "zero_area", selector });
+      if (node.bounds !== null && area(node.bounds) === 0 && selector !== null && !insideScroller(node, nodes)) {
+        issues.push({ issue: "zero_area", selector });
+      }
       continue;
     }
     const selection = chosen.get(node.id);
@@ -66,6 +69,14 @@ function isClipped(node: UiNode, nodes: UiNode[], context: ScreenContext): boole
     if (f === null) continue;
     if (nodes[at]!.scrollable && touchesAny(f)) return true;
     if ((b.left <= f.left) !== (b.right >= f.right) || (b.top <= f.top) !== (b.bottom >= f.bottom)) return true;
+  }
+  return false;
+}
+
+/** Content scrolled out of a scroll container (or a WebView) is clipped to zero area: not a defect. */
+function insideScroller(node: UiNode, nodes: UiNode[]): boolean {
+  for (let at = node.parent; at !== null; at = nodes[at]!.parent) {
+    if (nodes[at]!.scrollable) return true;
   }
   return false;
 }

@@ -2,14 +2,14 @@
  * Picks the selector the summary offers for one element: the most stable key that names it uniquely
  * (its own resource_id, then text, content_desc, input_hint, then its parts' resource ids; a resource
  * id without its `package:id/` prefix when that alone is unique),
- * else that key with a `within` naming a unique ancestor by its own key (nearest first), else the best
+ * else that key with a `within` naming a unique ancestor or enclosing target (nearest first), else the best
  * key marked ambiguous. Uniqueness is decided by the locator's own matching, so every offered
  * selector resolves back to its element.
  */
 import { isAcceptableSelectorValue } from "../../contracts/selector.ts";
 import { isReadable } from "./node_kinds.ts";
 import type { Entity, ScreenAnalysis } from "./screen_analysis.ts";
-import { matchInAnalysis, rawMatches } from "./selector_match.ts";
+import { matchInAnalysis } from "./selector_match.ts";
 import type { Selector, SelectorKey, SelectorKeyValue, UiNode } from "./types.ts";
 
 type OfferedKey = Exclude<SelectorKey, "text_contains">;
@@ -37,23 +37,22 @@ export function chooseSelector(analysis: ScreenAnalysis, entity: Entity): Chosen
 }
 
 /**
- * A `within` (own key of a strict ancestor that names only that ancestor) under which `selector` names
- * only `root`: the nearest ancestor's whose value is short (≤ SHORT_WITHIN characters), else the
- * shortest found, so a long content-desc (a whole post) is not repeated when a short name will do.
+ * A `within` under which `selector` names only `root`: an own key of a strict ancestor, or any key of
+ * an enclosing target (the name the summary gives it). First keys that name one element only (SPEC §5:
+ * a unique semantic ancestor), then any. Nearest ancestor first, taking the first value of at most
+ * SHORT_WITHIN characters, else the shortest found, so a long content-desc (a whole post) is not
+ * repeated when a short name will do.
  */
 export function separatingWithin(analysis: ScreenAnalysis, selector: Selector, root: number): SelectorKeyValue | null {
   const { nodes } = analysis.tree;
-  // First an ancestor the key names alone (SPEC §5: a unique semantic ancestor); failing that, any
-  // ancestor key under which the selector still names only this element.
   for (const uniqueAncestor of [true, false]) {
     let best: { within: SelectorKeyValue; length: number } | null = null;
     for (let at = nodes[root]!.parent; at !== null; at = nodes[at]!.parent) {
       if (!analysis.onScreen[at]) continue;
-      for (const within of ownKeys(nodes[at]!, WITHIN_KEY_ORDER)) {
-        const [key, value] = Object.entries(within)[0] as [OfferedKey, string];
+      for (const within of withinKeys(analysis, at)) {
+        const value = Object.values(within)[0]!;
         if (best !== null && value.length >= best.length) continue;
-        const named = rawMatches(analysis, key, value, "exact");
-        if (uniqueAncestor && (named.length !== 1 || named[0] !== at)) continue;
+        if (uniqueAncestor && matchInAnalysis(analysis, within).entities.length !== 1) continue;
         if (!namesOnly(analysis, { ...selector, within }, root)) continue;
         if (value.length <= SHORT_WITHIN) return within;
         best = { within, length: value.length };
@@ -62,6 +61,15 @@ export function separatingWithin(analysis: ScreenAnalysis, selector: Selector, r
     if (best !== null) return best.within;
   }
   return null;
+}
+
+/** Keys that can name ancestor `at` in a `within`: its own, and, for a target, those of its members. */
+function withinKeys(analysis: ScreenAnalysis, at: number): SelectorKeyValue[] {
+  const own = ownKeys(analysis.tree.nodes[at]!, WITHIN_KEY_ORDER);
+  const entity = analysis.entities.get(at);
+  if (entity === undefined || !entity.target) return own;
+  const signatures = new Set(own.map((key) => JSON.stringify(key)));
+  return [...own, ...candidateKeys(analysis, entity).filter((key) => !signatures.has(JSON.stringify(key)))];
 }
 
 const SHORT_WITHIN = 60;

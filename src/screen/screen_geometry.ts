@@ -1,17 +1,20 @@
 /**
  * What a dump alone says about the screen, for offline use (`tree --file`) when the device cannot be
- * asked: its size (declared by Appium page sources, else the extent of the nodes) and whether a soft
+ * asked: its size (Appium's declared size or the extent of the window roots, whichever is larger) and whether a soft
  * keyboard is open (keyboard nodes in the dump; their top edge is the keyboard's top). Pure.
  */
 import { isImeNode } from "./node_kinds.ts";
 import type { KeyboardState, UiTree } from "./types.ts";
 
+/**
+ * The larger of Appium's declared size and the window roots' extent on each axis: Appium declares the app
+ * window (1080x2254 on a 1080x2400 phone, system bars left out), and a node below it is still on screen.
+ */
 export function screenSizeOf(tree: UiTree): { width: number; height: number } {
-  if (tree.declaredSize !== null) return { ...tree.declaredSize };
-  let width = 0;
-  let height = 0;
+  let width = tree.declaredSize?.width ?? 0;
+  let height = tree.declaredSize?.height ?? 0;
   for (const node of tree.nodes) {
-    if (node.bounds === null) continue;
+    if (node.depth !== 0 || node.bounds === null) continue; // window roots: a child may lie off screen
     width = Math.max(width, node.bounds.right);
     height = Math.max(height, node.bounds.bottom);
   }

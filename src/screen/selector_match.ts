@@ -2,7 +2,8 @@
  * Selector + tree → the distinct elements it names. Only on-screen nodes match. Exact matches win: the
  * partial tier is tried only when nothing matches exactly. A matching node stands for its entity (the
  * text inside a row names the row), so several matches inside one element count once. `within`
- * keeps matches that lie strictly inside a node the `within` key names. Pure; never throws.
+ * keeps matches that lie strictly inside a node the `within` key names, or inside the target that
+ * node belongs to. Pure; never throws.
  */
 import { analyzeScreen, type ScreenAnalysis } from "./screen_analysis.ts";
 import type { Selector, SelectorKey, SelectorKeyValue, UiNode, UiTree } from "./types.ts";
@@ -79,11 +80,21 @@ function normalize(value: string): string {
   return value.replace(/\s+/g, " ").trim().toLowerCase();
 }
 
-/** Nodes whose descendants a `within` admits: every on-screen node its key names (exact, else partial). */
+/**
+ * Nodes whose descendants a `within` admits: every on-screen node its key names (exact, else partial),
+ * and the target each of them belongs to, so that a `within` may name any element the summary lists
+ * (`{"text": "Emergency SOS"}` admits what lies inside the notification row that text names).
+ */
 function scopeRoots(analysis: ScreenAnalysis, within: SelectorKeyValue): Set<number> {
   const [key, value] = keyOf(within);
   const exact = rawMatches(analysis, key, value, "exact");
-  return new Set(exact.length > 0 ? exact : rawMatches(analysis, key, value, "partial"));
+  const roots = new Set<number>();
+  for (const id of exact.length > 0 ? exact : rawMatches(analysis, key, value, "partial")) {
+    roots.add(id);
+    const entity = analysis.entities.get(analysis.entityOf[id]!);
+    if (entity?.target) roots.add(entity.root);
+  }
+  return roots;
 }
 
 function hasAncestorIn(nodes: UiNode[], id: number, roots: Set<number>): boolean {

@@ -2,7 +2,7 @@
  * The round-trip law on every real capture of the shared corpus (SPEC §5): each selector the summary
  * offers resolves through the locator to exactly the node it was offered for, and each entry marked
  * ambiguous truly has no unique selector, alone or with a `within`, found by brute force over every key
- * of the element and every own key of its ancestors. Skipped, with the reason, when the corpus is missing.
+ * of the element's subtree, and every own key of its ancestors and key of the targets enclosing it. Skipped, with the reason, when the corpus is missing.
  */
 import assert from "node:assert/strict";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { test } from "node:test";
 import { keyboardInDump, locate, parseDump, screenSizeOf, summarizeWithNodes } from "../../src/screen/mod.ts";
 import type { Selector, SelectorKeyValue, UiNode, UiTree } from "../../src/screen/types.ts";
+import { analyzeScreen } from "../../src/screen/screen_analysis.ts";
 import { matchSelector } from "../../src/screen/selector_match.ts";
 import { CORPUS_DIR, corpusSkipReason } from "../support/paths.ts";
 
@@ -61,8 +62,15 @@ for (const name of captures) {
     summary.actions.forEach((action, i) => {
       const id = actionNodes[i]!;
       if (action.ambiguous) {
+        // Every key that can name a scope holding the element: an ancestor's own keys, and the keys of
+        // every member of a target that encloses it.
+        const analysis = analyzeScreen(tree);
         const ancestors: SelectorKeyValue[] = [];
-        for (let at = tree.nodes[id]!.parent; at !== null; at = tree.nodes[at]!.parent) ancestors.push(...keysOf(tree.nodes[at]!));
+        for (let at = tree.nodes[id]!.parent; at !== null; at = tree.nodes[at]!.parent) {
+          ancestors.push(...keysOf(tree.nodes[at]!));
+          const entity = analysis.entities.get(at);
+          if (entity?.target) for (const member of entity.members) ancestors.push(...keysOf(tree.nodes[member]!));
+        }
         for (const node of subtree(tree, id)) {
           for (const key of keysOf(node)) {
             assert.ok(!namesExactly(tree, key, id), `${name}: entry marked ambiguous but ${JSON.stringify(key)} names it`);
