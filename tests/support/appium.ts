@@ -35,11 +35,12 @@ export async function freePort(): Promise<number> {
   return address.port;
 }
 
-/** Why the real-Appium tests cannot run here, or false. */
-export function appiumSkipReason(): string | false {
-  if (!existsSync(APPIUM_BIN)) return `Appium is not installed at ${APPIUM_BIN} (run npm ci)`;
-  if (!existsSync(join(ANDROID_HOME, "platform-tools", "adb"))) return `adb is not installed under ${ANDROID_HOME} (apt-get install adb)`;
-  return false;
+/** Fails loudly (never skips) when Appium or adb is missing: CI has both, so a miss is a broken setup. */
+function checkPrerequisites(): void {
+  if (!existsSync(APPIUM_BIN)) throw new Error(`Appium is not installed at ${APPIUM_BIN}; run npm ci.`);
+  if (!existsSync(join(ANDROID_HOME, "platform-tools", "adb"))) {
+    throw new Error(`adb is not installed under ${ANDROID_HOME}; run apt-get install -y adb.`);
+  }
 }
 
 function exited(child: ChildProcess): Promise<void> {
@@ -58,6 +59,7 @@ function killByPid(pid: number, signal: NodeJS.Signals): void {
 }
 
 export async function startAppium(options: { timeoutMs?: number } = {}): Promise<RunningAppium> {
+  checkPrerequisites();
   const port = await freePort();
   const env: NodeJS.ProcessEnv = { ...process.env, ANDROID_HOME };
   delete env["APPIUM_HOME"];

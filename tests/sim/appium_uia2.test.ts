@@ -1,0 +1,108 @@
+/**
+ * End to end through the REAL stack: webdriverio 9 → real Appium 3.8 server → real UiAutomator2
+ * driver 8.7 → real adb client → the simulated device (fake adb server, whose forward tunnels to the
+ * simulated UiAutomator2 server playing the on-device server). Not gated: CI has adb and Appium.
+ * One Appium for the file; every session is deleted and every process ended by PID, also on failure.
+ */
+import { after, before, test } from "node:test";
+import assert from "node:assert/strict";
+import { Buffer } from "node:buffer";
+import { remote } from "webdriverio";
+import { startSimDevice, type RunningSim } from "../../src/sim/mod.ts";
+import { startAppium, type RunningAppium } from "../support/appium.ts";
+
+type Browser = Awaited<ReturnType<typeof remote>>;
+
+let appium: RunningAppium | undefined;
+
+before(async () => {
+  appium = await startAppium();
+});
+
+after(async () => {
+  await appium?.stop();
+});
+
+async function sessionsListed(url: string): Promise<string[]> {
+  const res = await fetch(`${url}/appium/sessions`);
+  return ((await res.json()) as { value: { id: string }[] }).value.map((s) => s.id);
+}
+
+/** A simulated device and a real Appium session on it; Appium's last output is added to a failure. */
+async function withRealSession(scenario: string, fn: (b: Browser, sim: RunningSim, a: RunningAppium) => Promise<void>): Promise<number> {
+  const a = appium as RunningAppium;
+  const sim = await startSimDevice({ scenario });
+  let browser: Browser | null = null;
+  try {
+    const started = Date.now();
+    browser = await remote({
+      hostname: "127.0.0.1", port: a.port, path: "/",
+      capabilities: {
+        platformName: "Android", "appium:automationName": "UiAutomator2",
+        "appium:udid": sim.device.serial, "appium:adbPort": sim.adbPort,
+      },
+      waitforTimeout: 2000, connectionRetryCount: 0, logLevel: "silent",
+    });
+    const sessionMs = Date.now() - started;
+    const b = browser;
+    browser = null;
+    await fn(b, sim, a).finally(() => void (browser = b));
+    return sessionMs;
+  } catch (error) {
+    const tail = a.output().split("\n").slice(-40).join("\n");
+    throw new Error(`${(error as Error).message}\n--- last Appium output ---\n${tail}`);
+  } finally {
+    await (browser as Browser | null)?.deleteSession().catch(() => {});
+    await sim.stop();
+  }
+}
+
+test("real Appium + UiAutomator2 driver: session, UiSelector click, source, /appium/sessions, delete", { timeout: 120_000 }, async (t) => {
+  const ms = await withRealSession("settings", async (b, sim, a) => {
+    assert.deepEqual(await sessionsListed(a.url), [b.sessionId]);
+    const home = sim.device.screenId();
+    await b.$('android=new UiSelector().text("Display")').click();
+    assert.notEqual(sim.device.screenId(), home, "the click reached the simulated device");
+    assert.ok(sim.device.log.some((e) => e.source === "uia2" && e.command === 'find element -android uiautomator new UiSelector().text("Display")'),
+      "the driver proxied the find to the simulated on-device server");
+    const source = await b.getPageSource();
+    assert.match(source, /<hierarchy [^>]*rotation="0"/);
+    assert.match(source, /text="Display"/);
+    await b.deleteSession();
+    assert.deepEqual(await sessionsListed(a.url), []);
+    assert.ok(sim.device.log.some((e) => e.source === "uia2" && e.command.startsWith("delete session")));
+  });
+  t.diagnostic(`real Appium session created in ${ms} ms`);
+});
+
+test("real Appium: mobile: scrollGesture and a W3C swipe scroll the Settings list down and up again", { timeout: 120_000 }, async () => {
+  await withRealSession("settings", async (b) => {
+    assert.doesNotMatch(await b.getPageSource(), /About emulated device/);
+    const moved = await b.execute("mobile: scrollGesture", { left: 0, top: 500, width: 1080, height: 1800, direction: "down", percent: 0.9 });
+    assert.equal(moved, true);
+    assert.match(await b.getPageSource(), /About emulated device/);
+    await b.action("pointer", { parameters: { pointerType: "touch" } })
+      .move({ x: 540, y: 900 }).down().move({ x: 540, y: 2000, duration: 200 }).up().perform();
+    assert.doesNotMatch(await b.getPageSource(), /About emulated device/, "a downward swipe scrolls back up");
+  });
+});
+
+test("real Appium: typing by id, accessibility id, $$ xpath, screenshot, back, activateApp", { timeout: 120_000 }, async () => {
+  await withRealSession("login", async (b, sim) => {
+    await b.$("id=com.example.shop:id/email").setValue("ana@example.com");
+    assert.equal(await b.$("id=com.example.shop:id/email").getText(), "ana@example.com");
+    assert.equal((await b.$$("//android.widget.EditText").getElements()).length, 2);
+    await b.$('//android.widget.Button[@text="Sign in"]').click();
+    assert.equal(await b.$("id=com.example.shop:id/greeting").getText(), "Signed in");
+    const png = Buffer.from(await b.takeScreenshot(), "base64");
+    assert.equal(png.subarray(1, 4).toString("latin1"), "PNG");
+    await b.$("~Home").click();
+    assert.equal(sim.device.screenId(), "home_tab");
+    await b.back();
+    assert.notEqual(sim.device.screenId(), "home_tab");
+
+    await b.activateApp("com.android.settings");
+    assert.equal(sim.device.foregroundPackage(), "com.android.settings");
+    assert.equal(await b.getCurrentPackage(), "com.android.settings");
+  });
+});
