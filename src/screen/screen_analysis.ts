@@ -1,7 +1,7 @@
 /**
  * Groups the nodes of one tree into the elements a user sees and acts on ("entities"). Every on-screen
  * node belongs to the nearest actionable node around it; nested actionable nodes that are one target
- * (a switch inside its row, an icon with its container's name, a container's only button) are merged
+ * (a switch inside its row, an icon with its container's name, a wordless container's only button) are merged
  * into the outer one. A node with no actionable ancestor is its own plain entity. Computed once per
  * tree (cached); the summary and the locator share it, which is what makes the round-trip law hold.
  */
@@ -67,7 +67,8 @@ function buildAnalysis(tree: UiTree): ScreenAnalysis {
   const mergedInto = nodes.map((node) => node.id);
   for (const [outer, inner] of directTargets) {
     for (const id of inner) {
-      if (isOneTarget(nodes[outer]!, nodes[id]!, inner.length)) mergedInto[id] = outer;
+      const wordless = inner.length === 1 && !hasLooseWords(nodes, outer, actionable, onScreen);
+      if (isOneTarget(nodes[outer]!, nodes[id]!, wordless)) mergedInto[id] = outer;
     }
   }
   const rootOf = (id: number): number => {
@@ -105,13 +106,29 @@ function buildAnalysis(tree: UiTree): ScreenAnalysis {
   return { tree, onScreen, entityOf, entities, targets };
 }
 
-/** Whether an actionable node inside another actionable node is the same target as its container. */
-function isOneTarget(outer: UiNode, inner: UiNode, siblings: number): boolean {
+/**
+ * Whether an actionable node inside another actionable node is the same target as its container.
+ * `wordlessWrapper`: the container has no name, no words outside its inner targets, and this is its
+ * only inner target (a nameless wrapper around one button).
+ */
+function isOneTarget(outer: UiNode, inner: UiNode, wordlessWrapper: boolean): boolean {
   if (isInputNode(inner)) return false;
   if (inner.checkable && !inner.clickable) return true; // a switch or checkbox drawn inside its row
   const outerName = ownName(outer);
   if (outerName !== "") return outerName === ownName(inner);
-  return siblings === 1; // a nameless container around one button
+  return wordlessWrapper;
+}
+
+/** Whether on-screen nodes under `outer`, outside its inner actionable nodes, carry a readable name. */
+function hasLooseWords(nodes: UiNode[], outer: number, actionable: boolean[], onScreen: boolean[]): boolean {
+  const stack = [...nodes[outer]!.children];
+  while (stack.length > 0) {
+    const id = stack.pop()!;
+    if (actionable[id]) continue;
+    if (onScreen[id] && ownName(nodes[id]!) !== "") return true;
+    stack.push(...nodes[id]!.children);
+  }
+  return false;
 }
 
 function labelOf(entity: Entity, nodes: UiNode[]): string {

@@ -107,3 +107,12 @@ test("two matches inside one element count once", () => {
   const t = parseDump(dump([{ cls: "android.widget.LinearLayout", click: true, bounds: [0, 0, 1080, 200], children: [label("Wi-Fi", [0, 0, 500, 100]), label("Wi-Fi", [0, 100, 500, 200])] }]));
   assert.equal(locate(t, { text: "Wi-Fi" }).bounds.height, 200);
 });
+
+test("within naming a text inside a clickable row admits what lies inside that row", () => {
+  const t = parseDump(dump([
+    { cls: "android.widget.FrameLayout", click: true, bounds: [0, 0, 1080, 300], children: [label("Alarm", [0, 0, 500, 100]), button("Expand", [900, 0, 1080, 150])] },
+    { cls: "android.widget.FrameLayout", click: true, bounds: [0, 300, 1080, 600], children: [label("Update", [0, 300, 500, 400]), button("Expand", [900, 300, 1080, 450])] },
+  ]));
+  assert.equal(locate(t, { text: "Expand", within: { text: "Update" } }).bounds.top, 300);
+  assert.equal(findElement(t, { text: "Expand" }).status, "ambiguous");
+});

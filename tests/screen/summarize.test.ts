@@ -208,3 +208,22 @@ test("a nameless clickable container of other targets is not offered; its target
   ]);
   assert.deepEqual(s.actions.map((a) => a.selector), [{ content_desc: "Back" }, { content_desc: "Menu" }, { resource_id: "fab" }]);
 });
+
+test("a within may name an enclosing target by the text the summary names it with", () => {
+  const row = (title: string, top: number): N => ({
+    cls: "android.widget.FrameLayout", click: true, bounds: [0, top, 1080, top + 300],
+    children: [label(title, [40, top + 20, 700, top + 100]), { cls: "android.widget.ImageButton", click: true, desc: "Expand", bounds: [900, top + 20, 1060, top + 180] }],
+  });
+  const s = summaryOf([row("Emergency SOS", 200), row("Software update", 600)]);
+  assert.deepEqual(s.actions.map((a) => a.selector), [
+    { text: "Emergency SOS" },
+    { content_desc: "Expand", within: { text: "Emergency SOS" } },
+    { text: "Software update" },
+    { content_desc: "Expand", within: { text: "Software update" } },
+  ]);
+});
+
+test("issues: a zero-area node scrolled out of its scroll container is not reported", () => {
+  const s = summaryOf([{ cls: "android.webkit.WebView", scroll: true, bounds: [0, 100, 1080, 2000], children: [button("Copy message", [492, 100, 555, 100])] }]);
+  assert.deepEqual(s.issues, []);
+});
