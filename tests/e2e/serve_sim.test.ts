@@ -113,3 +113,37 @@ for (const [how, stop] of [
     }
   });
 }
+
+test("stdout carries only JSON-RPC messages, one per line, during real work", async () => {
+  const own = makeServeHome();
+  const child = spawn(process.execPath, [MAIN_JS, "serve", "--device", "sim"], { env: own.env, stdio: ["pipe", "pipe", "pipe"] });
+  let stdout = "";
+  child.stdout!.on("data", (c: Buffer) => void (stdout += c.toString()));
+  child.stderr!.resume();
+  try {
+    const send = (message: object) => child.stdin!.write(JSON.stringify({ jsonrpc: "2.0", ...message }) + "\n");
+    send({ id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "0" } } });
+    send({ method: "notifications/initialized" });
+    for (const [id, name] of [[2, "device_status"], [3, "ui_get_tree"], [4, "ui_screenshot"], [5, "app_list"]] as const) {
+      send({ id, method: "tools/call", params: { name, arguments: {} } });
+    }
+    const deadline = Date.now() + 15_000;
+    while (stdout.split("\n").filter(Boolean).length < 5 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    child.stdin!.end();
+    assert.equal(await exitWithin(child, 5_000), 0);
+    const lines = stdout.split("\n").filter((l) => l !== "");
+    assert.equal(lines.length, 5, stdout.slice(0, 500));
+    type Reply = { jsonrpc: string; id: number; result?: { structuredContent?: { ok: boolean; error: { code: string } | null } } };
+    const messages = lines.map((l) => JSON.parse(l) as Reply).sort((a, b) => a.id - b.id);
+    assert.deepEqual(messages.map((m) => [m.jsonrpc, m.id]), [["2.0", 1], ["2.0", 2], ["2.0", 3], ["2.0", 4], ["2.0", 5]]);
+    // The four calls were sent without waiting, so they overlap: each is done or refused at once, never queued.
+    for (const m of messages.slice(1)) {
+      const envelope = m.result!.structuredContent!;
+      assert.ok(envelope.ok || envelope.error?.code === "EMULATOR_BUSY", JSON.stringify(envelope));
+    }
+    assert.ok(messages.slice(1).some((m) => m.result!.structuredContent!.ok));
+  } finally {
+    killQuietly(child.pid);
+    own.remove();
+  }
+});
