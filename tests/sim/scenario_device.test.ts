@@ -108,3 +108,12 @@ test("force-stop of the foreground app falls back to the launcher", () => {
   d.forceStop("com.android.settings");
   assert.equal(d.foregroundPackage(), "com.google.android.apps.nexuslauncher");
 });
+
+test("every built-in scenario carries the real Settings app: launching it shows the Settings list", () => {
+  for (const name of Object.keys(BUILTIN_SCENARIOS)) {
+    const d = device(name);
+    if (d.foregroundPackage() !== "com.android.settings") assert.equal(d.launch("com.android.settings"), true, name);
+    assert.equal(d.screenId(), "settings_home", name);
+    assert.match(d.hierarchyXml(), /text="Network &amp; internet"/, name);
+  }
+});

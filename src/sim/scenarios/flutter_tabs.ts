@@ -5,6 +5,7 @@
  * Modelled on flutter-ide-bottom-tabs.xml.
  */
 import type { NodeSpec, Scenario } from "../scenario/types.ts";
+import { SETTINGS_APP } from "./settings.ts";
 import { HEIGHT, PIXEL_API33, WIDTH } from "./layout.ts";
 
 const PKG = "com.example.flutter_bank";
@@ -97,6 +98,7 @@ export const FLUTTER_SCENARIO: Scenario = {
   android: PIXEL_API33,
   start: "inicio",
   screens: {
+    ...SETTINGS_APP.screens,
     inicio: { package: PKG, activity: "com.example.flutter_bank.MainActivity", root: inicio },
     historial: { package: PKG, activity: "com.example.flutter_bank.MainActivity", root: historial1 },
     historial_2: { package: PKG, activity: "com.example.flutter_bank.MainActivity", root: historial2 },
@@ -104,11 +106,12 @@ export const FLUTTER_SCENARIO: Scenario = {
   },
   packages: [
     { name: PKG, screen: "inicio", label: "Banco" },
-    { name: "com.android.settings", system: true, activity: ".Settings", label: "Settings" },
+    SETTINGS_APP.package,
   ],
   transitions: [
     ...tabTransitions,
     { from: "historial", on: "scroll_down", to: "historial_2" },
     { from: "historial_2", on: "scroll_up", to: "historial" },
+    ...SETTINGS_APP.transitions,
   ],
 };

@@ -4,6 +4,7 @@
  * a generated placeholder. Modelled on launcher-pixel-app-drawer.xml.
  */
 import type { NodeSpec, Scenario } from "../scenario/types.ts";
+import { SETTINGS_APP } from "./settings.ts";
 import { appWindow, PIXEL_API35, recycler, settingsRow, toolbar, WIDTH } from "./layout.ts";
 
 const LAUNCHER = "com.google.android.apps.nexuslauncher";
@@ -62,6 +63,7 @@ export const LAUNCHER_SCENARIO: Scenario = {
   home: "home",
   start: "home",
   screens: {
+    ...SETTINGS_APP.screens,
     home: { package: LAUNCHER, activity: "com.google.android.apps.nexuslauncher.NexusLauncherActivity", root: home },
     notes_list: { package: NOTES, activity: "com.example.notes.MainActivity", root: list },
     note: { package: NOTES, activity: "com.example.notes.NoteActivity", root: note, keyboard: { top: 1517 } },
@@ -70,7 +72,7 @@ export const LAUNCHER_SCENARIO: Scenario = {
   packages: [
     { name: LAUNCHER, system: true, screen: "home", label: "Pixel Launcher" },
     { name: NOTES, screen: "notes_list", label: "Notes" },
-    { name: "com.android.settings", system: true, activity: ".Settings", label: "Settings" },
+    SETTINGS_APP.package,
     { name: "com.google.android.deskclock", system: true, activity: "com.android.deskclock.DeskClock", label: "Clock" },
     { name: "com.google.android.calendar", system: true, activity: "com.android.calendar.AllInOneActivity", label: "Calendar" },
     { name: "com.google.android.dialer", system: true, activity: ".extensions.GoogleDialtactsActivity", label: "Phone" },
@@ -89,5 +91,6 @@ export const LAUNCHER_SCENARIO: Scenario = {
     { from: "editor", on: "tap", selector: { text: "Save" }, to: "@back" },
     { from: "note", on: "tap", selector: { text: "Delete" }, to: "@back" },
     { on: "tap", selector: { content_desc: "Navigate up" }, to: "@back" },
+    ...SETTINGS_APP.transitions,
   ],
 };

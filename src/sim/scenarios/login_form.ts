@@ -4,6 +4,7 @@
  * "Sign in" leads to the account screen; BACK first closes the keyboard.
  */
 import type { NodeSpec, Scenario } from "../scenario/types.ts";
+import { SETTINGS_APP } from "./settings.ts";
 import { appWindow, PIXEL_API35, toolbar, WIDTH } from "./layout.ts";
 
 const PKG = "com.example.shop";
@@ -63,6 +64,7 @@ export const LOGIN_SCENARIO: Scenario = {
   android: PIXEL_API35,
   start: "login",
   screens: {
+    ...SETTINGS_APP.screens,
     login: { package: PKG, activity: "com.example.shop.LoginActivity", root: login, keyboard: { top: 1517, openOnEnter: true } },
     account: { package: PKG, activity: "com.example.shop.MainActivity", root: account },
     forgot: { package: PKG, activity: "com.example.shop.ResetActivity", root: forgot, keyboard: { top: 1517 } },
@@ -70,7 +72,7 @@ export const LOGIN_SCENARIO: Scenario = {
   },
   packages: [
     { name: PKG, screen: "login", label: "Shop" },
-    { name: "com.android.settings", system: true, activity: ".Settings", label: "Settings" },
+    SETTINGS_APP.package,
     { name: "com.google.android.inputmethod.latin", system: true },
   ],
   transitions: [
@@ -79,5 +81,6 @@ export const LOGIN_SCENARIO: Scenario = {
     { from: "account", on: "tap", selector: { text: "Sign out" }, to: "@back" },
     { from: ["login", "account"], on: "tap", selector: { content_desc: "Home" }, to: "home_tab" },
     { on: "tap", selector: { content_desc: "Navigate up" }, to: "@back" },
+    ...SETTINGS_APP.transitions,
   ],
 };

@@ -4,6 +4,7 @@
  * full-screen, as in permission-location-dialog-en.xml); allowing shows results, denying returns.
  */
 import type { NodeSpec, Scenario } from "../scenario/types.ts";
+import { SETTINGS_APP } from "./settings.ts";
 import { appWindow, PIXEL_API33, recycler, settingsRow, toolbar } from "./layout.ts";
 
 const PKG = "com.example.maps";
@@ -56,6 +57,7 @@ export const PERMISSION_SCENARIO: Scenario = {
   android: PIXEL_API33,
   start: "app",
   screens: {
+    ...SETTINGS_APP.screens,
     app: { package: PKG, activity: "com.example.maps.MainActivity", root: app },
     dialog: { package: CONTROLLER, activity: "com.android.permissioncontroller.permission.ui.GrantPermissionsActivity", root: dialog },
     results: { package: PKG, activity: "com.example.maps.ResultsActivity", root: results },
@@ -63,7 +65,7 @@ export const PERMISSION_SCENARIO: Scenario = {
   packages: [
     { name: PKG, screen: "app", label: "Maps" },
     { name: CONTROLLER, system: true },
-    { name: "com.android.settings", system: true, activity: ".Settings", label: "Settings" },
+    SETTINGS_APP.package,
   ],
   transitions: [
     { from: "app", on: "tap", selector: { text: "Find places near me" }, to: "dialog" },
@@ -71,5 +73,6 @@ export const PERMISSION_SCENARIO: Scenario = {
     { from: "dialog", on: "tap", selector: { text: "Only this time" }, to: "results" },
     { from: "dialog", on: "tap", selector: { resource_id: `${IDS}/permission_deny_button` }, to: "@back" },
     { from: "results", on: "tap", selector: { content_desc: "Navigate up" }, to: "app" },
+    ...SETTINGS_APP.transitions,
   ],
 };

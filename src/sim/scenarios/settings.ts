@@ -3,7 +3,7 @@
  * Home list in two scroll parts → Apps → All apps → App info; Network & internet with an Airplane
  * mode toggle; Display; About. Modelled on the Settings captures in fixtures/real.
  */
-import type { NodeSpec, Scenario } from "../scenario/types.ts";
+import type { NodeSpec, PackageSpec, Scenario } from "../scenario/types.ts";
 import { appWindow, PIXEL_API35, recycler, stackRows, toolbar, WIDTH } from "./layout.ts";
 
 const PKG = "com.android.settings";
@@ -92,15 +92,14 @@ const display = stackRows([
 
 const about = stackRows([
   ["Device name", "sdk_gphone64_x86_64"], ["Phone number", "+1 555-521-5554"], ["Model", "sdk_gphone64_x86_64"],
-  ["Android version", "15"], ["IP address", "10.0.2.16"], ["Build number", "AE3A.240806.036"],
+["IP address", "10.0.2.16"], ["Build number", "AE3A.240806.036"],
 ], 300, 200);
 
-export const SETTINGS_SCENARIO: Scenario = {
-  name: "settings",
-  description: "Android 15 (API 35) Settings on a Google emulator: home list (two scroll parts), Apps → All apps → App info, Network & internet, Display, About.",
-  android: PIXEL_API35,
-  home: "launcher",
-  start: "settings_home",
+/** The Settings app (screens, transitions, package), shared by every built-in scenario so that
+ * "open Settings" shows the real thing wherever the device is. Screen ids: settings_home, settings_home_2,
+ * apps, all_apps, app_info, network, display, about. */
+export const SETTINGS_APP: Pick<Scenario, "screens" | "transitions"> & { package: PackageSpec } = {
+  package: { name: PKG, system: true, screen: "settings_home", label: "Settings" },
   screens: {
     settings_home: { package: PKG, activity: "com.android.settings.Settings", root: settingsPage("Settings", false, homeTop, [searchBar]) },
     settings_home_2: { package: PKG, activity: "com.android.settings.Settings", root: settingsPage("Settings", false, homeBottom, [searchBar]) },
@@ -110,6 +109,28 @@ export const SETTINGS_SCENARIO: Scenario = {
     network: { package: PKG, activity: "com.android.settings.SubSettings", root: settingsPage("Network & internet", true, network) },
     display: { package: PKG, activity: "com.android.settings.SubSettings", root: settingsPage("Display", true, display) },
     about: { package: PKG, activity: "com.android.settings.SubSettings", root: settingsPage("About emulated device", true, about) },
+  },
+  transitions: [
+    { from: "settings_home", on: "scroll_down", to: "settings_home_2" },
+    { from: "settings_home_2", on: "scroll_up", to: "settings_home" },
+    { from: "settings_home", on: "tap", selector: { text: "Apps" }, to: "apps" },
+    { from: "settings_home", on: "tap", selector: { text: "Network & internet" }, to: "network" },
+    { from: "settings_home", on: "tap", selector: { text: "Display" }, to: "display" },
+    { from: "settings_home_2", on: "tap", selector: { text: "About emulated device" }, to: "about" },
+    { from: "apps", on: "tap", selector: { text: "All apps" }, to: "all_apps" },
+    { from: ["apps", "all_apps"], on: "tap", selector: { text: "Calendar" }, to: "app_info" },
+    { from: ["apps", "all_apps", "app_info", "network", "display", "about"], on: "tap", selector: { content_desc: "Navigate up" }, to: "@back" },
+  ],
+};
+
+export const SETTINGS_SCENARIO: Scenario = {
+  name: "settings",
+  description: "Android 15 (API 35) Settings on a Google emulator: home list (two scroll parts), Apps → All apps → App info, Network & internet, Display, About.",
+  android: PIXEL_API35,
+  home: "launcher",
+  start: "settings_home",
+  screens: {
+    ...SETTINGS_APP.screens,
     launcher: {
       package: "com.google.android.apps.nexuslauncher",
       activity: "com.google.android.apps.nexuslauncher.NexusLauncherActivity",
@@ -121,7 +142,7 @@ export const SETTINGS_SCENARIO: Scenario = {
     },
   },
   packages: [
-    { name: PKG, system: true, screen: "settings_home", label: "Settings" },
+    SETTINGS_APP.package,
     { name: "com.google.android.apps.nexuslauncher", system: true, screen: "launcher", label: "Pixel Launcher" },
     { name: "com.google.android.calendar", system: true, activity: "com.android.calendar.AllInOneActivity", label: "Calendar" },
     { name: "com.android.chrome", system: true, activity: "com.google.android.apps.chrome.Main", label: "Chrome" },
@@ -131,15 +152,7 @@ export const SETTINGS_SCENARIO: Scenario = {
     { name: "com.example.notes", activity: ".MainActivity", label: "Notes" },
   ],
   transitions: [
-    { from: "settings_home", on: "scroll_down", to: "settings_home_2" },
-    { from: "settings_home_2", on: "scroll_up", to: "settings_home" },
-    { from: "settings_home", on: "tap", selector: { text: "Apps" }, to: "apps" },
-    { from: "settings_home", on: "tap", selector: { text: "Network & internet" }, to: "network" },
-    { from: "settings_home", on: "tap", selector: { text: "Display" }, to: "display" },
-    { from: "settings_home_2", on: "tap", selector: { text: "About emulated device" }, to: "about" },
-    { from: "apps", on: "tap", selector: { text: "All apps" }, to: "all_apps" },
-    { from: ["apps", "all_apps"], on: "tap", selector: { text: "Calendar" }, to: "app_info" },
-    { on: "tap", selector: { content_desc: "Navigate up" }, to: "@back" },
-    { from: "launcher", on: "tap", selector: { content_desc: "Settings" }, to: "settings_home" },
+    ...SETTINGS_APP.transitions,
+    { from: "launcher", on: "tap", selector: { content_desc: "Settings" }, to: "@launch:com.android.settings" },
   ],
 };
