@@ -8,12 +8,8 @@ import type { ScenarioDevice } from "../scenario_device.ts";
 import { applyGreps, parseCommandLine } from "./command_line.ts";
 import { Instrumentations, runAm, runInput, runMonkey } from "./device_actions.ts";
 import { exit, notFound, type ShellOutcome } from "./outcome.ts";
-import { factsOf } from "./outputs/device_facts.ts";
-import { renderActivityServices, renderDumpsysActivities } from "./outputs/dumpsys_activity.ts";
-import { renderDumpsysInputMethod } from "./outputs/dumpsys_input_method.ts";
-import { renderDumpsysWindow } from "./outputs/dumpsys_window.ts";
-import { apkPath, INSTRUMENTATION, renderDumpsysPackage, renderPackageList, renderResolveActivity } from "./outputs/packages.ts";
 import { renderGetprop } from "./outputs/system_properties.ts";
+import { runCmd, runDumpsys, runPackageManager } from "./system_services.ts";
 
 const UIA2_SERVER = "io.appium.uiautomator2.server";
 const DUMP_TRAILER = "UI hierchary dumped to: ";
@@ -68,11 +64,11 @@ export class DeviceShell {
         if (args[0] === "density") return exit(`Physical density: ${d.density}\n`);
         return exit("", `Unknown command: ${args[0] ?? ""}\n`, 255);
       case "dumpsys":
-        return this.#dumpsys(args);
+        return runDumpsys(d, args);
       case "pm":
-        return this.#packageManager(args);
+        return runPackageManager(d, args);
       case "cmd":
-        return this.#cmd(args);
+        return runCmd(d, args);
       case "settings":
         return this.#settingsCommand(args);
       case "am":
@@ -120,65 +116,6 @@ export class DeviceShell {
         if (program !== undefined && QUIET.has(program)) return exit();
         return notFound(program ?? "");
     }
-  }
-
-  #dumpsys(args: string[]): ShellOutcome {
-    const d = this.device;
-    const [service, ...rest] = args;
-    switch (service) {
-      case "window":
-        return exit(renderDumpsysWindow(factsOf(d), rest));
-      case "input_method":
-        return exit(renderDumpsysInputMethod(factsOf(d)));
-      case "activity":
-        if (rest[0] === "activities" || rest[0] === "a") return exit(renderDumpsysActivities(factsOf(d)));
-        if (rest[0] === "services" || rest[0] === "s") return exit(renderActivityServices(rest[1]));
-        return exit(renderDumpsysActivities(factsOf(d)));
-      case "package":
-        return exit(renderDumpsysPackage(d, rest.filter((a) => !a.startsWith("-")).at(-1)));
-      case "power":
-        return exit("POWER MANAGER (dumpsys power)\n\nPower Manager State:\n  mWakefulness=Awake\n  mWakefulnessChanging=false\n  mIsPowered=true\nDisplay Power: state=ON\n");
-      case "deviceidle":
-        return exit(rest[0] === "whitelist" ? "" : "  mState=ACTIVE\n");
-      case undefined:
-        return exit("Currently running services:\n  activity\n  input_method\n  package\n  power\n  window\n");
-      default:
-        return exit("", `Can't find service: ${service}\n`, 0);
-    }
-  }
-
-  #packageManager(args: string[]): ShellOutcome {
-    const d = this.device;
-    const [verb, ...rest] = args;
-    if (verb === "list" && rest[0] === "packages") return exit(renderPackageList(d, rest.slice(1)));
-    if (verb === "list" && rest[0] === "instrumentation") return exit(INSTRUMENTATION);
-    if (verb === "path") {
-      const pkg = rest.at(-1) ?? "";
-      return d.installedPackages().some((p) => p.name === pkg) ? exit(`package:${apkPath(pkg)}\n`) : exit("", "", 1);
-    }
-    if (verb === "clear") return exit("Success\n");
-    if (verb === "grant" || verb === "revoke" || verb === "disable-user" || verb === "enable") return exit();
-    if (verb === "install" || verb === "uninstall") return exit("Success\n");
-    return exit("", `Unknown command: ${verb ?? ""}\n`, 1);
-  }
-
-  #cmd(args: string[]): ShellOutcome {
-    const [service, ...rest] = args;
-    if (service === "package") {
-      const [verb, ...more] = rest;
-      if (verb === "list" && more[0] === "packages") return exit(renderPackageList(this.device, more.slice(1)));
-      if (verb === "resolve-activity") return exit(renderResolveActivity(this.device, more.filter((a) => !a.startsWith("-") && a.includes(".")).at(-1)));
-      if (verb === "install") {
-        const s = more.indexOf("-S");
-        const bytes = s === -1 ? NaN : Number(more[s + 1]);
-        return Number.isFinite(bytes) ? { kind: "install", bytes } : exit("", "Error: APK content must be streamed (use -S)\n", 1);
-      }
-      return this.#packageManager(rest);
-    }
-    if (["appops", "activity", "window", "input_method", "statusbar", "settings", "notification", "device_config", "overlay"].includes(service ?? "")) {
-      return exit();
-    }
-    return exit("", `cmd: Can't find service: ${service ?? ""}\n`, 20);
   }
 
   #settingsCommand(args: string[]): ShellOutcome {

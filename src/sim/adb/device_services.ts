@@ -1,0 +1,76 @@
+/**
+ * The device services a bound adb socket carries: `shell,v2,…:` (stdout/stderr/exit packets),
+ * legacy `shell:` (raw, exit code lost), `exec:` (raw, binary safe; streamed installs consume their
+ * bytes), `sync:`; and `host:forward…` sent on a socket already bound by tport (adb 29 does that).
+ */
+import type { Socket } from "node:net";
+import type { ScenarioDevice } from "../scenario_device.ts";
+import type { ShellOutcome } from "../shell/outcome.ts";
+import { type HostContext, hostService } from "./host_services.ts";
+import type { SocketReader } from "./socket_reader.ts";
+import { serveSync } from "./sync_service.ts";
+import { fail, OKAY, readRequest, SHELL_STDERR, SHELL_STDOUT, shellExit, shellPackets } from "./wire.ts";
+
+export async function deviceService(socket: Socket, reader: SocketReader, ctx: HostContext, device: ScenarioDevice): Promise<void> {
+  const request = await readRequest(reader);
+  if (request.startsWith("host:")) {
+    // adb 29 sends `host:forward:…` / `host:killforward:…` on a socket already bound by tport.
+    await hostService(socket, reader, ctx, { kind: "serial", serial: device.serial }, request.slice("host:".length));
+    return;
+  }
+  if (device.countServiceRequest()) {
+    // The device drops off the bus mid-call: the connection dies before the service answers.
+    socket.destroy();
+    return;
+  }
+  const shell = ctx.shells.get(device)!;
+  const v2 = /^shell,v2,([^:]*):(.*)$/s.exec(request);
+  if (v2 !== null) return runShellService(socket, reader, shell.run(v2[2]!), "v2");
+  const legacy = /^shell(?:,[^:]*)?:(.*)$/s.exec(request);
+  if (legacy !== null) return runShellService(socket, reader, shell.run(legacy[1]!), "raw");
+  const exec = /^exec:(.*)$/s.exec(request);
+  if (exec !== null) return runShellService(socket, reader, shell.run(exec[1]!), "raw");
+  if (request === "sync:") {
+    socket.write(OKAY);
+    return serveSync(device, socket, reader);
+  }
+  device.log.push({ source: "adb", command: request });
+  socket.end(fail(`closed`));
+}
+
+async function runShellService(socket: Socket, reader: SocketReader, outcome: ShellOutcome, mode: "v2" | "raw"): Promise<void> {
+  socket.write(OKAY);
+  const stdout = (data: Uint8Array | string) => {
+    const bytes = typeof data === "string" ? Buffer.from(data, "utf8") : data;
+    if (bytes.length === 0) return;
+    if (mode === "v2") for (const p of shellPackets(SHELL_STDOUT, bytes)) socket.write(p);
+    else socket.write(bytes);
+  };
+  const finish = (code: number) => {
+    if (mode === "v2") socket.end(shellExit(code));
+    else socket.end();
+  };
+  switch (outcome.kind) {
+    case "exit":
+      stdout(outcome.stdout);
+      if (outcome.stderr !== "") {
+        if (mode === "v2") for (const p of shellPackets(SHELL_STDERR, Buffer.from(outcome.stderr, "utf8"))) socket.write(p);
+        else socket.write(outcome.stderr);
+      }
+      return finish(outcome.code);
+    case "hang":
+      await reader.untilClosed();
+      return;
+    case "install":
+      await reader.skip(outcome.bytes);
+      stdout("Success\n");
+      return finish(0);
+    case "block": {
+      stdout(outcome.stdout);
+      const ended = await Promise.race([outcome.ended, reader.untilClosed().then(() => null)]);
+      if (ended === null) return;
+      stdout(ended);
+      return finish(0);
+    }
+  }
+}
