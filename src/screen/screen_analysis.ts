@@ -113,7 +113,7 @@ function buildAnalysis(tree: UiTree): ScreenAnalysis {
  */
 function isOneTarget(outer: UiNode, inner: UiNode, wordlessWrapper: boolean): boolean {
   if (isInputNode(inner)) return false;
-  if (inner.checkable && !inner.clickable) return true; // a switch or checkbox drawn inside its row
+  if (inner.checkable) return true; // a switch or checkbox inside its row: the row toggles it too
   const outerName = ownName(outer);
   if (outerName !== "") return outerName === ownName(inner);
   return wordlessWrapper;

@@ -55,17 +55,29 @@ test("a React Native pressable without a label of its own is named from its desc
   assert.deepEqual(s.texts, ["30 min"], "the other text stays readable");
 });
 
-test("a checkbox row: the row is the target, a toggle, named by its text", () => {
+test("a checkbox or switch row: the row is the target, a toggle, named by its text", () => {
+  for (const clickableSwitch of [false, true]) {
+    const s = summaryOf([
+      {
+        cls: "android.widget.LinearLayout", click: true, bounds: [0, 400, 1080, 560],
+        children: [label("Show touches", [40, 420, 800, 500]), { cls: "android.widget.Switch", check: true, click: clickableSwitch, id: "android:id/switch_widget", bounds: [900, 440, 1000, 540] }],
+      },
+    ]);
+    assert.equal(s.actions.length, 1, `clickable switch: ${clickableSwitch}`);
+    assert.equal(s.actions[0]!.role, "toggle");
+    assert.deepEqual(s.actions[0]!.selector, { text: "Show touches" });
+    assert.equal(s.actions[0]!.bounds.width, 1080);
+  }
+});
+
+test("a row with words keeps its one inner (non-checkable) button as a target of its own", () => {
   const s = summaryOf([
     {
       cls: "android.widget.LinearLayout", click: true, bounds: [0, 400, 1080, 560],
-      children: [label("Show touches", [40, 420, 800, 500]), { cls: "android.widget.CheckBox", check: true, bounds: [900, 440, 1000, 540] }],
+      children: [label("Print", [40, 420, 800, 500]), { cls: "android.widget.ImageButton", click: true, id: "com.example.app:id/options", bounds: [900, 440, 1000, 540] }],
     },
   ]);
-  assert.equal(s.actions.length, 1);
-  assert.equal(s.actions[0]!.role, "toggle");
-  assert.deepEqual(s.actions[0]!.selector, { text: "Show touches" });
-  assert.equal(s.actions[0]!.bounds.width, 1080);
+  assert.deepEqual(s.actions.map((a) => a.selector), [{ text: "Print" }, { resource_id: "options" }]);
 });
 
 test("scrollable containers are not targets; can_scroll says scrolling is possible", () => {
