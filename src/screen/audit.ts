@@ -35,7 +35,8 @@ export function auditScreen(analysis: ScreenAnalysis, context: ScreenContext, ch
     const b = node.bounds!;
     const width = b.right - b.left;
     const height = b.bottom - b.top;
-    if (b.right <= 0 || b.bottom <= 0 || b.left >= context.width || b.top >= context.height) {
+    const screenKnown = context.width > 0 && context.height > 0;
+    if (b.right <= 0 || b.bottom <= 0 || (screenKnown && (b.left >= context.width || b.top >= context.height))) {
       issues.push({ issue: "off_screen", selector: selection.selector });
     } else if (minimum !== null && width < minimum && height < minimum && !isClipped(node, nodes, context)) {
       issues.push({ issue: "touch_target_too_small", selector: selection.selector, size_px: [width, height], minimum_px: minimum });

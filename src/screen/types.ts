@@ -104,6 +104,7 @@ export interface ScreenSummary {
 
 /** What the device tells the screen model; from flags offline, from adb later. */
 export interface ScreenContext {
+  /** Screen size in px; 0 when unknown (then only the left and top edges are checked for off_screen). */
   width: number;
   height: number;
   /** Dots per inch as `wm density` prints it (160 = 1 dp per px). Absent or 0: unknown, so touch target sizes are not audited. */

@@ -239,3 +239,8 @@ test("issues: a zero-area node scrolled out of its scroll container is not repor
   const s = summaryOf([{ cls: "android.webkit.WebView", scroll: true, bounds: [0, 100, 1080, 2000], children: [button("Copy message", [492, 100, 555, 100])] }]);
   assert.deepEqual(s.issues, []);
 });
+
+test("issues: an unknown screen size (0) reports nothing off screen to the right or below", () => {
+  const s = summaryOf([button("Far", [2000, 3000, 2300, 3300])], { width: 0, height: 0 });
+  assert.deepEqual(s.issues, []);
+});
