@@ -6,6 +6,8 @@
  */
 import { writeDump, readDump } from "./scenario/dump_xml.ts";
 import { matchesSelector } from "./scenario/selector_match.ts";
+import { findByAttributes } from "./scenario/find_node.ts";
+import { placeholderScreen } from "./scenario/placeholder_screen.ts";
 import { allNodes, isAncestor, isInput, nodeAt, nodeFromSpec, type SimNode } from "./scenario/sim_node.ts";
 import type { AndroidSpec, PackageSpec, Scenario, ScreenSpec, TransitionTrigger } from "./scenario/types.ts";
 import { drawScreenPng } from "./png/screencap.ts";
@@ -272,39 +274,13 @@ export class ScenarioDevice implements SimDevice {
     this.#afterMove();
   }
 
-  /** Finds the live node a client names by its attributes (bounds and class first, then the rest). */
   #find(wanted: NodeAttributes): SimNode | null {
-    const nodes = allNodes(this.#current().roots);
-    const keys = ["bounds", "class", "resource-id", "text", "content-desc"].filter((k) => wanted[k] !== undefined);
-    let best: SimNode | null = null;
-    let bestScore = 0;
-    for (const n of nodes) {
-      if (wanted["bounds"] !== undefined && n.attrs["bounds"] !== wanted["bounds"]) continue;
-      const score = keys.filter((k) => n.attrs[k] === wanted[k]).length;
-      if (score > bestScore) [best, bestScore] = [n, score];
-    }
-    return best;
+    return findByAttributes(this.#current().roots, wanted);
   }
 
   #placeholderScreen(pkg: PackageSpec): string {
     const id = `@app:${pkg.name}`;
-    if (!this.#generated.has(id)) {
-      const { width: w, height: h } = this.android;
-      const label = pkg.label ?? pkg.name.split(".").pop() ?? pkg.name;
-      const activity = (pkg.activity ?? ".MainActivity").startsWith(".") ? pkg.name + (pkg.activity ?? ".MainActivity") : pkg.activity!;
-      this.#generated.set(id, {
-        package: pkg.name,
-        activity,
-        root: {
-          class: "android.widget.FrameLayout",
-          bounds: [0, 0, w, h],
-          children: [
-            { class: "android.widget.TextView", text: label, id: `${pkg.name}:id/title`, bounds: [48, 160, w - 48, 280] },
-            { class: "android.widget.Button", text: "OK", id: `${pkg.name}:id/ok`, clickable: true, bounds: [48, 360, w - 48, 504] },
-          ],
-        },
-      });
-    }
+    if (!this.#generated.has(id)) this.#generated.set(id, placeholderScreen(pkg, this.android));
     return id;
   }
 }
