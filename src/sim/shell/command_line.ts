@@ -1,7 +1,7 @@
 /**
  * Splits a device shell command line the way /system/bin/sh would for the simple forms adb clients
  * send: words with '…', "…" and backslash quoting (exec-out quotes every argument), commands joined by
- * `;`, `&&` or `||`, a trailing `| grep [-i|-E|-F] PATTERN` filter, and `2>/dev/null`-style
+ * `;`, `&&` or `||`, trailing `| grep [-i -E -v -c] PATTERN` filters, and `2>/dev/null`-style
  * redirections dropped. Anything fancier is taken literally.
  */
 
@@ -10,7 +10,7 @@ export interface SimpleCommand {
   /** Joiner before this command: the first is ";". */
   joiner: ";" | "&&" | "||";
   /** `| grep` filters applied to stdout, in order. */
-  greps: { pattern: string; ignoreCase: boolean; regex: boolean }[];
+  greps: { pattern: string; ignoreCase: boolean; regex: boolean; invert: boolean; count: boolean }[];
 }
 
 type Token = { word: string } | { op: ";" | "&&" | "||" | "|" };
@@ -70,9 +70,11 @@ export function parseCommandLine(line: string): SimpleCommand[] {
   let piping: string[] | null = null;
   const finishPipe = () => {
     if (piping === null) return;
-    const args = piping.filter((a) => !/^-[iEFw]+$/.test(a));
-    if (piping[0] === "grep" && args.length >= 2) {
-      current.greps.push({ pattern: args[1]!, ignoreCase: piping.some((a) => /^-\w*i/.test(a)), regex: piping.some((a) => /^-\w*E/.test(a)) });
+    const flags = piping.filter((a) => /^-\w+$/.test(a)).join("");
+    const pattern = piping.slice(1).find((a) => !/^-\w+$/.test(a));
+    if (piping[0] === "grep" && pattern !== undefined) {
+      const has = (f: string) => flags.includes(f);
+      current.greps.push({ pattern, ignoreCase: has("i"), regex: has("E"), invert: has("v"), count: has("c") });
     }
     piping = null;
   };
@@ -99,10 +101,11 @@ export function applyGreps(text: string, greps: SimpleCommand["greps"]): string 
   for (const g of greps) {
     const re = g.regex ? new RegExp(g.pattern, g.ignoreCase ? "i" : "") : null;
     const needle = g.ignoreCase ? g.pattern.toLowerCase() : g.pattern;
-    out = out.split("\n").filter((line, i, all) =>
+    const kept = out.split("\n").filter((line, i, all) =>
       (i < all.length - 1 || line !== "") &&
-      (re !== null ? re.test(line) : (g.ignoreCase ? line.toLowerCase() : line).includes(needle))
-    ).map((l) => l + "\n").join("");
+      (re !== null ? re.test(line) : (g.ignoreCase ? line.toLowerCase() : line).includes(needle)) !== g.invert
+    );
+    out = g.count ? `${kept.length}\n` : kept.map((l) => l + "\n").join("");
   }
   return out;
 }

@@ -48,7 +48,7 @@ export class DeviceShell {
       const out = command.greps.length === 0 ? outcome.stdout : encoder.encode(applyGreps(new TextDecoder().decode(outcome.stdout), command.greps));
       stdout.push(out);
       stderr += outcome.stderr;
-      code = command.greps.length > 0 && out.length === 0 ? 1 : outcome.code;
+      code = command.greps.length > 0 && (out.length === 0 || new TextDecoder().decode(out) === "0\n") ? 1 : outcome.code;
     }
     return { kind: "exit", stdout: concat(stdout), stderr, code };
   }
