@@ -2,8 +2,8 @@
  * Picks the selector the summary offers for one element: the most stable key that names it uniquely
  * (its own resource_id, then text, content_desc, input_hint, then its parts' resource ids; a resource
  * id without its `package:id/` prefix when that alone is unique),
- * else that key with a `within` naming a unique ancestor or enclosing target (nearest first), else the best
- * key marked ambiguous. Uniqueness is decided by the locator's own matching, so every offered
+ * else that key with a `within` naming a unique ancestor or enclosing target (nearest first), else the
+ * key naming the fewest elements, marked ambiguous. Uniqueness is decided by the locator's own matching, so every offered
  * selector resolves back to its element.
  */
 import { isAcceptableSelectorValue } from "../../contracts/selector.ts";
@@ -33,7 +33,7 @@ export function chooseSelector(analysis: ScreenAnalysis, entity: Entity): Chosen
     const within = separatingWithin(analysis, candidate, entity.root);
     if (within !== null) return { selector: { ...candidate, within }, ambiguous: false };
   }
-  return { selector: candidates[0]!, ambiguous: true };
+  return { selector: narrowest(analysis, candidates), ambiguous: true };
 }
 
 /**
@@ -73,6 +73,18 @@ function withinKeys(analysis: ScreenAnalysis, at: number): SelectorKeyValue[] {
 }
 
 const SHORT_WITHIN = 60;
+
+/** The candidate naming the fewest elements (the first such in preference order; words break ties). */
+function narrowest(analysis: ScreenAnalysis, candidates: SelectorKeyValue[]): SelectorKeyValue {
+  let best = candidates[0]!;
+  let fewest = Infinity;
+  for (const candidate of candidates) {
+    const count = matchInAnalysis(analysis, candidate).entities.length;
+    const wordsWinTie = count === fewest && best.resource_id !== undefined && candidate.resource_id === undefined;
+    if (count < fewest || wordsWinTie) [best, fewest] = [candidate, count];
+  }
+  return best;
+}
 
 /** `{resource_id: "pkg:id/name"}` → `{resource_id: "name"}` (the locator's partial tier accepts it), else null. */
 function shortResourceId(candidate: SelectorKeyValue): SelectorKeyValue | null {
