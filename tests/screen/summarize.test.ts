@@ -244,3 +244,16 @@ test("issues: an unknown screen size (0) reports nothing off screen to the right
   const s = summaryOf([button("Far", [2000, 3000, 2300, 3300])], { width: 0, height: 0 });
   assert.deepEqual(s.issues, []);
 });
+
+test("an ambiguous entry offers the key naming the fewest elements", () => {
+  const s = summaryOf([
+    button("Clock", [0, 100, 500, 200], { id: "com.example.app:id/row" }),
+    button("Clock", [0, 300, 500, 400], { id: "com.example.app:id/row" }),
+    button("Alarm", [0, 500, 500, 600], { id: "com.example.app:id/row" }),
+  ]);
+  assert.deepEqual(s.actions.map((a) => [a.selector, a.ambiguous ?? false]), [
+    [{ text: "Clock" }, true],
+    [{ text: "Clock" }, true],
+    [{ text: "Alarm" }, false],
+  ]);
+});
