@@ -1,0 +1,120 @@
+import assert from "node:assert/strict";
+import { type ChildProcess, spawn } from "node:child_process";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { test } from "node:test";
+import { createDeviceLock, lockFileName } from "../../src/adapters/evidence/device_lock.ts";
+import { createNodeFileSystem } from "../../src/adapters/evidence/node_file_system.ts";
+import { createNodeProcessProbe, type ProcessProbe } from "../../src/adapters/evidence/process_probe.ts";
+import { HarnessError } from "../../src/errors.ts";
+import { tempDir } from "./temp_dir.ts";
+
+const clock = { now: () => Date.now(), sleep: async () => {} };
+const owner = (operationId: string, tool = "ui_tap") => ({ operationId, tool });
+
+function busy(error: unknown): error is HarnessError {
+  return error instanceof HarnessError && error.code === "EMULATOR_BUSY";
+}
+
+test("second acquire on the same device is EMULATOR_BUSY at once, naming the holder; release frees it", async (t) => {
+  const dir = tempDir(t);
+  const lock = createDeviceLock({ directory: dir, fs: createNodeFileSystem(), clock, probe: createNodeProcessProbe() });
+  const lease = await lock.acquire("emulator-5554", owner("op-1", "ui_tap"));
+  const started = Date.now();
+  await assert.rejects(lock.acquire("emulator-5554", owner("op-2")), (e: unknown) => busy(e) &&
+    e.message.includes(`ui_tap (operation op-1) in process ${process.pid}`) && e.details?.["holder_operation_id"] === "op-1");
+  assert.ok(Date.now() - started < 500, "no queue, no waiting");
+  // Another device is independent.
+  const other = await lock.acquire("127.0.0.1:5555", owner("op-3"));
+  assert.ok(existsSync(join(dir, "127.0.0.1_5555.lock")));
+  await lease.release();
+  await lease.release(); // idempotent
+  const again = await lock.acquire("emulator-5554", owner("op-4"));
+  await again.release();
+  await other.release();
+});
+
+test("a lock left by a dead process is stale and taken over; a live one on another host is respected", async (t) => {
+  const dir = tempDir(t);
+  const path = join(dir, lockFileName("emulator-5554"));
+  const probe: ProcessProbe = { pid: 100, hostName: "here", isProcessAlive: (pid) => pid === 100 };
+  const lock = createDeviceLock({ directory: dir, fs: createNodeFileSystem(), clock, probe });
+  writeFileSync(path, JSON.stringify({ pid: 999999, host: "here", operation_id: "old", tool: "ui_tap", udid: "emulator-5554", acquired_at: "x", token: "t" }));
+  const lease = await lock.acquire("emulator-5554", owner("op-new"));
+  assert.equal(JSON.parse(readFileSync(path, "utf8")).operation_id, "op-new");
+  await lease.release();
+  assert.ok(!existsSync(path));
+
+  writeFileSync(path, JSON.stringify({ pid: 999999, host: "elsewhere", operation_id: "remote", tool: "ui_scroll", udid: "emulator-5554", acquired_at: "x", token: "t" }));
+  await assert.rejects(lock.acquire("emulator-5554", owner("op-x")), (e: unknown) => busy(e) && e.message.includes("on elsewhere"));
+
+  writeFileSync(path, "garbage that is not JSON");
+  await (await lock.acquire("emulator-5554", owner("op-y"))).release();
+});
+
+test("release never removes a lock that another owner took over", async (t) => {
+  const dir = tempDir(t);
+  const lock = createDeviceLock({ directory: dir, fs: createNodeFileSystem(), clock, probe: createNodeProcessProbe() });
+  const lease = await lock.acquire("emulator-5554", owner("op-1"));
+  const path = join(dir, lockFileName("emulator-5554"));
+  writeFileSync(path, JSON.stringify({ pid: process.pid, host: "h", operation_id: "thief", tool: "x", udid: "emulator-5554", acquired_at: "x", token: "other" }));
+  await lease.release();
+  assert.equal(JSON.parse(readFileSync(path, "utf8")).operation_id, "thief");
+});
+
+/** A child node process that takes the lock, says so on stdout, and holds it until killed. */
+function spawnHolder(dir: string): { child: ChildProcess; ready: Promise<string> } {
+  const ext = import.meta.url.endsWith(".ts") ? ".ts" : ".js";
+  const mod = (name: string) => new URL(`../../src/adapters/evidence/${name}${ext}`, import.meta.url).href;
+  const script = `
+    const { createDeviceLock } = await import(${JSON.stringify(mod("device_lock"))});
+    const { createNodeFileSystem } = await import(${JSON.stringify(mod("node_file_system"))});
+    const { createNodeProcessProbe } = await import(${JSON.stringify(mod("process_probe"))});
+    const lock = createDeviceLock({ directory: process.argv[1], fs: createNodeFileSystem(),
+      clock: { now: () => Date.now(), sleep: async () => {} }, probe: createNodeProcessProbe() });
+    try {
+      await lock.acquire("emulator-5554", { operationId: "child-op", tool: "ui_get_tree" });
+      process.stdout.write("LOCKED\\n");
+    } catch (error) {
+      process.stdout.write("BUSY " + error.code + "\\n");
+    }
+    setInterval(() => {}, 1000);
+  `;
+  const child = spawn(process.execPath, ["--input-type=module", "-e", script, dir], { stdio: ["ignore", "pipe", "inherit"] });
+  const ready = new Promise<string>((resolve, reject) => {
+    let out = "";
+    child.stdout!.on("data", (chunk: Buffer) => {
+      out += chunk.toString();
+      if (out.includes("\n")) resolve(out.trim());
+    });
+    child.on("exit", (code) => reject(new Error(`child exited with ${code} before answering: ${out}`)));
+  });
+  return { child, ready };
+}
+
+test("two real processes: the second is EMULATOR_BUSY; when the holder dies the lock is taken over", async (t) => {
+  const dir = tempDir(t);
+  const holder = spawnHolder(dir);
+  const children: ChildProcess[] = [holder.child];
+  t.after(() => {
+    for (const child of children) {
+      if (child.pid !== undefined && child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+    }
+  });
+  assert.equal(await holder.ready, "LOCKED");
+
+  const lock = createDeviceLock({ directory: dir, fs: createNodeFileSystem(), clock, probe: createNodeProcessProbe() });
+  await assert.rejects(lock.acquire("emulator-5554", owner("parent-op")), (e: unknown) => busy(e) &&
+    e.details?.["holder_pid"] === holder.child.pid && e.message.includes("ui_get_tree (operation child-op)"));
+
+  const exited = new Promise((resolve) => holder.child.once("exit", resolve));
+  process.kill(holder.child.pid!, "SIGKILL");
+  await exited;
+  const lease = await lock.acquire("emulator-5554", owner("parent-op"));
+
+  // Now the parent holds it: a new process is refused.
+  const second = spawnHolder(dir);
+  children.push(second.child);
+  assert.equal(await second.ready, "BUSY EMULATOR_BUSY");
+  await lease.release();
+});
