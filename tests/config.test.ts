@@ -1,0 +1,62 @@
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { CONFIG_DEFAULTS, loadConfig } from "../src/config.ts";
+import { HarnessError } from "../src/errors.ts";
+
+function failure(env: Record<string, string>, flags = {}): HarnessError {
+  try {
+    loadConfig(env, flags);
+  } catch (error) {
+    assert.ok(error instanceof HarnessError);
+    return error;
+  }
+  assert.fail("expected the configuration to be refused");
+}
+
+test("defaults: the only online device, local Appium, 60 s idle, 90 s action", () => {
+  assert.deepEqual(loadConfig({}), {
+    device: { kind: "auto" }, appiumUrl: "http://127.0.0.1:4723", flowIdleTimeoutSeconds: 60, actionTimeoutSeconds: 90, adb: {},
+  });
+  assert.equal(CONFIG_DEFAULTS.appiumUrl, "http://127.0.0.1:4723");
+});
+
+test("every variable is read, and empty values count as unset", () => {
+  const config = loadConfig({
+    ANDROID_UDID: "emulator-5556", APPIUM_URL: "http://grid:4444/wd/hub/", ANDROID_MCP_ARTIFACTS_DIR: "/tmp/ev",
+    ANDROID_MCP_FLOW_IDLE_TIMEOUT: "30", ANDROID_MCP_ACTION_TIMEOUT: "3600", ADB: "/opt/adb", ANDROID_HOME: "/sdk",
+    ADB_SERVER_SOCKET: "tcp:10.0.0.5:5037",
+  });
+  assert.deepEqual(config, {
+    device: { kind: "udid", udid: "emulator-5556" }, appiumUrl: "http://grid:4444/wd/hub", artifactsDir: "/tmp/ev",
+    flowIdleTimeoutSeconds: 30, actionTimeoutSeconds: 3600, adb: { path: "/opt/adb", androidHome: "/sdk", serverSocket: "tcp:10.0.0.5:5037" },
+  });
+  assert.deepEqual(loadConfig({ ANDROID_UDID: "", ANDROID_MCP_ACTION_TIMEOUT: " " }).device, { kind: "auto" });
+});
+
+test("flags override the environment; --device sim selects the simulated device", () => {
+  const config = loadConfig({ ANDROID_UDID: "emulator-5554", APPIUM_URL: "http://a:1", ANDROID_MCP_ARTIFACTS_DIR: "/env" },
+    { device: "sim", appiumUrl: "https://b:2", artifacts: "./mine" });
+  assert.deepEqual(config.device, { kind: "sim" });
+  assert.equal(config.appiumUrl, "https://b:2");
+  assert.equal(config.artifactsDir, "./mine");
+});
+
+test("invalid values are refused with the variable, the accepted range and the value", () => {
+  const error = failure({ ANDROID_MCP_ACTION_TIMEOUT: "abc" });
+  assert.equal(error.code, "INVALID_ARGUMENT");
+  assert.equal(error.message, 'ANDROID_MCP_ACTION_TIMEOUT must be a whole number of seconds between 1 and 3600, got "abc".');
+  for (const bad of ["0", "3601", "1.5", "-3", "90s", "1e3"]) {
+    assert.match(failure({ ANDROID_MCP_FLOW_IDLE_TIMEOUT: bad }).message, /ANDROID_MCP_FLOW_IDLE_TIMEOUT must be a whole number/, bad);
+  }
+  assert.match(failure({ APPIUM_URL: "127.0.0.1:4723" }).message, /APPIUM_URL must be an http:\/\/ or https:\/\/ URL/);
+  assert.match(failure({}, { appiumUrl: "ftp://x" }).message, /--appium-url must be/);
+  assert.match(failure({ ANDROID_UDID: "emulator-5554; reboot" }).message, /ANDROID_UDID must be a device serial/);
+  assert.match(failure({ ANDROID_UDID: "-s" }).message, /ANDROID_UDID/);
+  assert.match(failure({ ADB_SERVER_SOCKET: "127.0.0.1:5037" }).message, /ADB_SERVER_SOCKET must look like tcp:HOST:PORT/);
+  assert.match(failure({ ADB_SERVER_SOCKET: "tcp:127.0.0.1:70000" }).message, /ADB_SERVER_SOCKET/);
+});
+
+test("all problems are reported together", () => {
+  const error = failure({ ANDROID_MCP_ACTION_TIMEOUT: "x", ANDROID_MCP_FLOW_IDLE_TIMEOUT: "y", APPIUM_URL: "z" });
+  assert.equal((error.details?.["problems"] as string[]).length, 3);
+});
