@@ -207,3 +207,15 @@ test("wait-for-device returns once the device is online", { skip }, async () => 
     assert.equal((await waiting).code, 0);
   });
 });
+
+test("am start by action: android.settings.SETTINGS opens Settings, category HOME goes to the launcher", { skip }, async () => {
+  await withDevice("launcher", async (s, d) => {
+    d.launch("com.example.notes");
+    const started = await adb(s.socketSpec, ["shell", "am", "start", "-W", "-a", "android.settings.SETTINGS"]);
+    assert.equal(started.code, 0, started.stderr);
+    assert.match(text(started), /^Starting: Intent \{ act=android\.settings\.SETTINGS \}\nStatus: ok\n/);
+    assert.equal(d.screenId(), "settings_home");
+    await sh(s, "am", "start", "-a", "android.intent.action.MAIN", "-c", "android.intent.category.HOME");
+    assert.equal(d.screenId(), "home");
+  });
+});

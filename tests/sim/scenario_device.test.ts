@@ -117,3 +117,12 @@ test("every built-in scenario carries the real Settings app: launching it shows 
     assert.match(d.hierarchyXml(), /text="Network &amp; internet"/, name);
   }
 });
+
+test("flutter: the history search opens the keyboard over the bottom tabs", () => {
+  const d = device("flutter");
+  d.tap({ "content-desc": "Historial\nTab 2 of 3", bounds: "[360,2211][720,2337]" });
+  d.tap(attrsOf(d.hierarchyXml(), 'hint="Buscar movimientos"'));
+  assert.deepEqual(d.keyboard(), { open: true, top: 1517 });
+  d.typeText("luz");
+  assert.match(d.hierarchyXml(), /text="luz"/);
+});

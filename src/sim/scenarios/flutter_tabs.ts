@@ -1,7 +1,8 @@
 /**
  * Built-in scenario "flutter": Android 13 (API 33) Flutter banking app. Flutter merges a widget's texts
  * into one content-desc with newlines ("Historial\nTab 2 of 3"), gives no resource-ids and uses
- * android.view.View everywhere. Bottom tabs switch screens; the history list scrolls in two parts.
+ * android.view.View everywhere. Bottom tabs switch screens; the history list scrolls in two parts and its
+ * search field opens the keyboard over the tab bar (so "Historial\nTab 2 of 3" is covered).
  * Modelled on flutter-ide-bottom-tabs.xml.
  */
 import type { NodeSpec, Scenario } from "../scenario/types.ts";
@@ -52,8 +53,8 @@ function list(items: [string, string][]): NodeSpec {
   return {
     class: "android.widget.ScrollView",
     scrollable: true,
-    bounds: [0, 320, WIDTH, 2211],
-    children: items.map(([l, a], i) => movement(l, a, 320 + i * 189)),
+    bounds: [0, 440, WIDTH, 2211],
+    children: items.map(([l, a], i) => movement(l, a, 440 + i * 189)),
   };
 }
 
@@ -66,14 +67,18 @@ const inicio = flutterWindow([
   tabs(0),
 ]);
 
+const search: NodeSpec = { class: "android.widget.EditText", hint: "Buscar movimientos", clickable: true, bounds: [42, 300, 1038, 420] };
+
 const historial1 = flutterWindow([
   { class: "android.view.View", desc: "Movimientos", bounds: [42, 150, 1038, 280] },
+  search,
   list([["Supermercado", "-45,20 €"], ["Nómina", "+1.850,00 €"], ["Farmacia", "-12,75 €"], ["Gasolina", "-60,00 €"], ["Restaurante", "-38,40 €"], ["Transferencia recibida", "+120,00 €"], ["Cine", "-18,00 €"], ["Librería", "-22,90 €"], ["Luz", "-64,31 €"], ["Agua", "-21,05 €"]]),
   tabs(1),
 ]);
 
 const historial2 = flutterWindow([
   { class: "android.view.View", desc: "Movimientos", bounds: [42, 150, 1038, 280] },
+  search,
   list([["Internet", "-35,00 €"], ["Gimnasio", "-29,90 €"], ["Panadería", "-4,60 €"], ["Taxi", "-15,30 €"], ["Devolución", "+19,99 €"]]),
   tabs(1),
 ]);
@@ -94,14 +99,14 @@ const tabTransitions = TABS.map((label, i) => ({
 
 export const FLUTTER_SCENARIO: Scenario = {
   name: "flutter",
-  description: "Android 13 (API 33) Flutter banking app: merged content-desc with newlines ('Historial\\nTab 2 of 3'), no resource-ids, bottom tabs, a history list in two scroll parts.",
+  description: "Android 13 (API 33) Flutter banking app: merged content-desc with newlines ('Historial\\nTab 2 of 3'), no resource-ids, bottom tabs, a history list in two scroll parts whose search field opens the keyboard over the tabs.",
   android: PIXEL_API33,
   start: "inicio",
   screens: {
     ...SETTINGS_APP.screens,
     inicio: { package: PKG, activity: "com.example.flutter_bank.MainActivity", root: inicio },
-    historial: { package: PKG, activity: "com.example.flutter_bank.MainActivity", root: historial1 },
-    historial_2: { package: PKG, activity: "com.example.flutter_bank.MainActivity", root: historial2 },
+    historial: { package: PKG, activity: "com.example.flutter_bank.MainActivity", root: historial1, keyboard: { top: 1517 } },
+    historial_2: { package: PKG, activity: "com.example.flutter_bank.MainActivity", root: historial2, keyboard: { top: 1517 } },
     perfil: { package: PKG, activity: "com.example.flutter_bank.MainActivity", root: perfil },
   },
   packages: [

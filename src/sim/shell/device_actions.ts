@@ -84,7 +84,12 @@ export function runAm(device: ScenarioDevice, args: string[], instrumentations: 
     case "start":
     case "start-activity": {
       const component = componentArg(rest);
-      const pkg = component?.split("/")[0] ?? packageArg(rest);
+      const action = optionValue(rest, "-a");
+      if (component === undefined && optionValue(rest, "-c") === "android.intent.category.HOME") {
+        device.home();
+        return exit(`Starting: Intent { act=${action ?? "android.intent.action.MAIN"} cat=[android.intent.category.HOME] }\n`);
+      }
+      const pkg = component?.split("/")[0] ?? packageArg(rest) ?? (action?.startsWith("android.settings.") ? "com.android.settings" : undefined);
       // Appium's helper activities are transparent and finish at once: nothing visible changes.
       if (pkg?.startsWith("io.appium.")) return exit(`Starting: Intent { cmp=${component ?? pkg} }\n`);
       if (pkg === undefined || !device.launch(pkg)) {
@@ -94,8 +99,9 @@ export function runAm(device: ScenarioDevice, args: string[], instrumentations: 
           1,
         );
       }
-      const wait = rest.includes("-W") ? "Status: ok\nLaunchState: COLD\nActivity: " + (component ?? pkg) + "\nTotalTime: 412\nWaitTime: 415\nComplete\n" : "";
-      return exit(`Starting: Intent { cmp=${component ?? pkg} }\n${wait}`);
+      const shown = component ?? (action !== undefined ? `act=${action}` : `cmp=${pkg}`);
+      const wait = rest.includes("-W") ? `Status: ok\nLaunchState: COLD\nActivity: ${device.foregroundPackage()}/${device.foregroundActivity()}\nTotalTime: 412\nWaitTime: 415\nComplete\n` : "";
+      return exit(`Starting: Intent { ${component !== undefined ? `cmp=${component}` : shown} }\n${wait}`);
     }
     case "force-stop":
     case "kill":
@@ -122,9 +128,13 @@ export function runAm(device: ScenarioDevice, args: string[], instrumentations: 
   }
 }
 
-function packageArg(args: string[]): string | undefined {
-  const i = args.indexOf("-p");
+function optionValue(args: string[], option: string): string | undefined {
+  const i = args.indexOf(option);
   return i === -1 ? undefined : args[i + 1];
+}
+
+function packageArg(args: string[]): string | undefined {
+  return optionValue(args, "-p");
 }
 
 export function runMonkey(device: ScenarioDevice, args: string[]): ShellOutcome {
