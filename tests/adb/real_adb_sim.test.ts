@@ -1,0 +1,137 @@
+/**
+ * The observer through the real adb client (/usr/bin/adb, pointed at the simulated device with
+ * ADB_SERVER_SOCKET): real process spawning, real wire protocol, the sim's fault switches.
+ */
+import assert from "node:assert/strict";
+import { existsSync } from "node:fs";
+import { after, before, test } from "node:test";
+import { createAdbClient } from "../../src/adapters/adb/adb_client.ts";
+import { createAdbObserver } from "../../src/adapters/adb/observer.ts";
+import { checkScreenshotShowsSomething } from "../../src/adapters/evidence/png_pixels.ts";
+import { createNodeProcessRunner } from "../../src/adapters/node_process_runner.ts";
+import { createSystemClock } from "../../src/adapters/system_clock.ts";
+import { HarnessError } from "../../src/errors.ts";
+import { type RunningSim, startSimDevice } from "../../src/sim/mod.ts";
+
+const ADB = process.env["ADB"] ?? "/usr/bin/adb";
+const skip = existsSync(ADB) ? false : `the real adb client is not installed at ${ADB}`;
+const wait = { timeoutMs: 10_000 };
+
+let sim: RunningSim | undefined;
+before(async () => {
+  if (skip === false) sim = await startSimDevice({});
+});
+after(async () => {
+  await sim?.stop();
+});
+
+function observer(requestedUdid?: string) {
+  const adb = createAdbClient({ runner: createNodeProcessRunner(), program: { program: ADB, source: "ADB" }, serverSocket: sim!.adbServerSocket });
+  return createAdbObserver({ adb, clock: createSystemClock(), ...(requestedUdid === undefined ? {} : { requestedUdid }) });
+}
+
+async function rejection(promise: Promise<unknown>): Promise<HarnessError> {
+  try {
+    await promise;
+  } catch (error) {
+    assert.ok(error instanceof HarnessError, String(error));
+    return error;
+  }
+  assert.fail("expected a rejection");
+}
+
+test("real adb: status, tree, screenshot and packages of the simulated device; nothing but reads sent", { skip }, async () => {
+  const device = sim!.device;
+  const before = device.log.length;
+  const obs = observer();
+  const status = await obs.status(wait);
+  assert.deepEqual({ ...status, foreground_package: typeof status.foreground_package },
+    { udid: device.serial, online: true, model: device.model, api_level: device.apiLevel,
+      screen: { width: device.width, height: device.height, density: device.density },
+      foreground_package: "string", keyboard_open: device.keyboard().open });
+  assert.equal(status.foreground_package, device.foregroundPackage());
+
+  const capture = await obs.captureTree(wait);
+  assert.ok(capture.xml.startsWith("<?xml") || capture.xml.startsWith("<hierarchy"));
+  assert.ok(capture.xml.endsWith("</hierarchy>"));
+  assert.equal(capture.foregroundPackage, device.foregroundPackage());
+  assert.deepEqual(capture.screen, { width: device.width, height: device.height, density: device.density });
+
+  const png = await obs.screenshot(wait);
+  const image = checkScreenshotShowsSomething(png);
+  assert.deepEqual([image.width, image.height], [device.width, device.height]);
+
+  const thirdParty = await obs.listPackages({ includeSystem: false }, wait);
+  const all = await obs.listPackages({ includeSystem: true }, wait);
+  assert.deepEqual(all, device.installedPackages().map((p) => p.name).sort());
+  assert.deepEqual(thirdParty, device.installedPackages().filter((p) => !p.system).map((p) => p.name).sort());
+
+  const sent = device.log.slice(before).filter((e) => e.source === "adb").map((e) => e.command);
+  assert.ok(sent.length > 0);
+  for (const command of sent) assert.doesNotMatch(command, /\b(input|am start|am force-stop|monkey)\b/, command);
+});
+
+test("real adb: null root node once is retried; could not get idle state falls back to --compressed", { skip }, async () => {
+  const device = sim!.device;
+  device.setFaults({ dumpError: { kind: "null root node", count: 1 } });
+  assert.ok((await observer().captureTree(wait)).xml.includes("<hierarchy"));
+  device.setFaults({ dumpError: { kind: "could not get idle state", count: 1 } });
+  const start = device.log.length;
+  assert.ok((await observer().captureTree(wait)).xml.includes("<hierarchy"));
+  assert.ok(device.log.slice(start).some((e) => e.command.includes("--compressed")), "used --compressed");
+  device.setFaults({ dumpError: { kind: "null root node", count: 10 } });
+  assert.equal((await rejection(observer().captureTree(wait))).code, "UI_TREE_UNAVAILABLE");
+  device.setFaults({ dumpError: { kind: "null root node", count: 0 } });
+});
+
+test("real adb: a hung uiautomator is OPERATION_TIMEOUT in time, then the device answers again", { skip }, async () => {
+  const device = sim!.device;
+  device.setFaults({ hangCommands: ["uiautomator"] });
+  const started = Date.now();
+  const error = await rejection(observer().captureTree({ timeoutMs: 1500 }));
+  assert.equal(error.code, "OPERATION_TIMEOUT");
+  assert.ok(Date.now() - started < 4000, `${Date.now() - started} ms`);
+  device.setFaults({ hangCommands: [] });
+  assert.ok((await observer().captureTree(wait)).xml.includes("<hierarchy"));
+});
+
+test("real adb: a one-colour screencap is refused as evidence", { skip }, async () => {
+  const device = sim!.device;
+  device.setFaults({ blankScreencap: true });
+  try {
+    const png = await observer().screenshot(wait);
+    assert.throws(() => checkScreenshotShowsSomething(png), (e: unknown) => e instanceof HarnessError && e.code === "EVIDENCE_WRITE_FAILED");
+  } finally {
+    device.setFaults({ blankScreencap: false });
+  }
+});
+
+test("real adb: offline and unauthorized devices, unknown ANDROID_UDID, unreachable server", { skip }, async () => {
+  const device = sim!.device;
+  try {
+    device.setFaults({ state: "offline" });
+    assert.match((await rejection(observer().status(wait))).message, /is offline/);
+    device.setFaults({ state: "unauthorized" });
+    assert.match((await rejection(observer().status(wait))).message, /unauthorized: accept the USB debugging prompt/);
+  } finally {
+    device.setFaults({ state: "device" });
+  }
+  const unknown = await rejection(observer("emulator-9999").status(wait));
+  assert.equal(unknown.code, "EMULATOR_UNAVAILABLE");
+  assert.match(unknown.message, new RegExp(`Cannot find device "emulator-9999": adb lists 1 \\(${device.serial} device\\)`));
+  const nowhere = createAdbObserver({
+    adb: createAdbClient({ runner: createNodeProcessRunner(), program: { program: ADB, source: "ADB" }, serverSocket: "tcp:127.0.0.1:1" }),
+    clock: createSystemClock(),
+  });
+  assert.match((await rejection(nowhere.status(wait))).message, /Cannot reach the adb server.*ADB_SERVER_SOCKET/);
+});
+
+test("adb missing: EMULATOR_UNAVAILABLE naming ADB and ANDROID_HOME", async () => {
+  const obs = createAdbObserver({
+    adb: createAdbClient({ runner: createNodeProcessRunner(), program: { program: "/nonexistent/adb", source: "ADB" } }),
+    clock: createSystemClock(),
+  });
+  const error = await rejection(obs.status(wait));
+  assert.equal(error.code, "EMULATOR_UNAVAILABLE");
+  assert.match(error.message, /ENOENT.*ADB points to "\/nonexistent\/adb".*ANDROID_HOME/);
+});
