@@ -36,6 +36,7 @@ export class ScenarioDevice implements SimDevice {
   #keyboardOpen = false;
   #focused: SimNode | null = null;
   #serviceRequests = 0;
+  #lastPng: { key: string; png: Uint8Array } | null = null;
 
   constructor(scenario: Scenario) {
     this.scenario = scenario;
@@ -93,14 +94,16 @@ export class ScenarioDevice implements SimDevice {
     if (!this.#packages.some((p) => p.name === name)) this.#packages.push({ name });
   }
 
+  /** The PNG of the current screen; the last one is reused while the screen is unchanged. */
   screenshotPng(): Uint8Array {
     const kb = this.keyboard();
-    return drawScreenPng(this.#current().roots, {
-      width: this.width,
-      height: this.height,
-      keyboardTop: kb.open ? kb.top : undefined,
-      blank: this.faults.blankScreencap === true,
-    });
+    const blank = this.faults.blankScreencap === true;
+    const key = `${blank}|${kb.open ? kb.top : "-"}|${this.hierarchyXml()}`;
+    if (this.#lastPng?.key !== key) {
+      const png = drawScreenPng(this.#current().roots, { width: this.width, height: this.height, keyboardTop: kb.open ? kb.top : undefined, blank });
+      this.#lastPng = { key, png };
+    }
+    return this.#lastPng.png.slice();
   }
 
   connectionState(): ConnectionState {
