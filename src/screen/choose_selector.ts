@@ -30,8 +30,10 @@ export function chooseSelector(analysis: ScreenAnalysis, entity: Entity): Chosen
     if (namesOnly(analysis, candidate, entity.root)) return { selector: candidate, ambiguous: false };
   }
   for (const candidate of candidates) {
-    const within = separatingWithin(analysis, candidate, entity.root);
-    if (within !== null) return { selector: { ...candidate, within }, ambiguous: false };
+    for (const form of [shortResourceId(candidate), candidate]) {
+      const within = form === null ? null : separatingWithin(analysis, form, entity.root);
+      if (within !== null) return { selector: { ...form!, within }, ambiguous: false };
+    }
   }
   return { selector: narrowest(analysis, candidates), ambiguous: true };
 }
