@@ -181,6 +181,7 @@ test("error texts: unknown serial, more than one device, none, offline, unauthor
     const offline = await adb(s.socketSpec, ["shell", "echo", "hi"]);
     assert.equal(offline.code, 1);
     assert.equal(offline.stderr, "error: device offline\n");
+    assert.equal((await adb(s.socketSpec, ["get-state"])).stderr, "error: device offline\n");
   });
   await withServer([makeDevice("settings", (sc) => void (sc.faults = { state: "unauthorized" }))], async (s) => {
     assert.equal(text(await adb(s.socketSpec, ["devices"])), "List of devices attached\nemulator-5554\tunauthorized\n\n");

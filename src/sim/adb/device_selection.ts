@@ -12,7 +12,7 @@ export const UNAUTHORIZED =
 
 export type Selection = { device: ScenarioDevice; id: number } | { error: string };
 
-/** `acceptAnyState` = true for get-state and wait-for (they report offline instead of failing). */
+/** `acceptAnyState` = true for wait-for, which waits on an offline device instead of failing. */
 export function selectDevice(devices: readonly ScenarioDevice[], target: Target, acceptAnyState = false): Selection {
   let index: number;
   if (target.kind === "serial") {

@@ -80,8 +80,9 @@ export async function hostService(
     }
   }
 
-  const accept = command === "get-state";
-  const sel = selectDevice(devices, target, accept);
+  // Like the real server (acquire_one_transport without accept_any_state): get-state of an offline
+  // or unauthorized device is the same error as any other request.
+  const sel = selectDevice(devices, target);
   if ("error" in sel) return reply(fail(sel.error));
   const device = sel.device;
   if (command === "features") return reply(okayWith(featuresOf(device)));
