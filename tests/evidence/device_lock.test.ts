@@ -37,7 +37,7 @@ test("second acquire on the same device is EMULATOR_BUSY at once, naming the hol
 test("a lock left by a dead process is stale and taken over; a live one on another host is respected", async (t) => {
   const dir = tempDir(t);
   const path = join(dir, lockFileName("emulator-5554"));
-  const probe: ProcessProbe = { pid: 100, hostName: "here", isProcessAlive: (pid) => pid === 100 };
+  const probe: ProcessProbe = { pid: 100, hostName: "here", isProcessAlive: (pid) => pid === 100 || pid === 200, startStamp: (pid) => `start-${pid}` };
   const lock = createDeviceLock({ directory: dir, fs: createNodeFileSystem(), clock, probe });
   writeFileSync(path, JSON.stringify({ pid: 999999, host: "here", operation_id: "old", tool: "ui_tap", udid: "emulator-5554", acquired_at: "x", token: "t" }));
   const lease = await lock.acquire("emulator-5554", owner("op-new"));
@@ -47,6 +47,12 @@ test("a lock left by a dead process is stale and taken over; a live one on anoth
 
   writeFileSync(path, JSON.stringify({ pid: 999999, host: "elsewhere", operation_id: "remote", tool: "ui_scroll", udid: "emulator-5554", acquired_at: "x", token: "t" }));
   await assert.rejects(lock.acquire("emulator-5554", owner("op-x")), (e: unknown) => busy(e) && e.message.includes("on elsewhere"));
+
+  // pid 200 is alive but started after the holder wrote its lock: the pid was reused, the lock is stale.
+  writeFileSync(path, JSON.stringify({ pid: 200, pid_start: "earlier", host: "here", operation_id: "reused", tool: "ui_tap", udid: "emulator-5554", acquired_at: "x", token: "t" }));
+  await (await lock.acquire("emulator-5554", owner("op-reuse"))).release();
+  writeFileSync(path, JSON.stringify({ pid: 200, pid_start: "start-200", host: "here", operation_id: "live", tool: "ui_tap", udid: "emulator-5554", acquired_at: "x", token: "t" }));
+  await assert.rejects(lock.acquire("emulator-5554", owner("op-z")), (e: unknown) => busy(e) && e.message.includes("operation live"));
 
   writeFileSync(path, "garbage that is not JSON");
   await (await lock.acquire("emulator-5554", owner("op-y"))).release();

@@ -2,7 +2,8 @@
  * One owner per device, across processes (SPEC §7): an exclusive lock file per udid in the user's
  * state directory (never under artifacts) holding pid, host, operation and time. A second acquire
  * fails at once with EMULATOR_BUSY naming the holder (no queue). A lock whose process is dead on
- * this host is stale and taken over. Release removes the file only if it is still ours.
+ * this host (or whose pid now belongs to a later process) is stale and taken over. Release removes
+ * the file only if it is still ours.
  */
 import { join } from "node:path";
 import { HarnessError } from "../../errors.ts";
@@ -12,6 +13,8 @@ import type { ProcessProbe } from "./process_probe.ts";
 
 export interface LockHolder {
   pid: number;
+  /** The holder's start stamp (Linux), so a reused pid does not keep a dead holder's lock. */
+  pid_start?: string | null;
   host: string;
   operation_id: string;
   tool: string;
@@ -55,7 +58,7 @@ export function createDeviceLock(options: DeviceLockOptions): DeviceLock {
     async acquire(udid, owner): Promise<DeviceLease> {
       const path = join(options.directory, lockFileName(udid));
       const mine: LockHolder = {
-        pid: probe.pid, host: probe.hostName, operation_id: owner.operationId, tool: owner.tool, udid,
+        pid: probe.pid, pid_start: probe.startStamp(probe.pid), host: probe.hostName, operation_id: owner.operationId, tool: owner.tool, udid,
         acquired_at: new Date(options.clock.now()).toISOString(), token: `${probe.pid}-${options.clock.now()}-${++counter}`,
       };
       try {
@@ -70,7 +73,7 @@ export function createDeviceLock(options: DeviceLockOptions): DeviceLock {
           const seen = await readHolder(path);
           if (seen === null) continue; // released meanwhile
           const holder = seen.holder;
-          const stale = holder === null || (holder.host === probe.hostName && !probe.isProcessAlive(holder.pid));
+          const stale = holder === null || (holder.host === probe.hostName && !holderAlive(holder, probe));
           if (!stale) throw busy(udid, holder);
           const again = await readHolder(path);
           if (again !== null && again.raw === seen.raw) await fs.removeFile(path).catch(() => {});
@@ -95,6 +98,13 @@ export function createDeviceLock(options: DeviceLockOptions): DeviceLock {
       },
     };
   }
+}
+
+function holderAlive(holder: LockHolder, probe: ProcessProbe): boolean {
+  if (!probe.isProcessAlive(holder.pid)) return false;
+  if (holder.pid_start === undefined || holder.pid_start === null) return true;
+  const now = probe.startStamp(holder.pid);
+  return now === null || now === holder.pid_start;
 }
 
 function busy(udid: string, holder: LockHolder): HarnessError {
