@@ -43,37 +43,55 @@ export function keyOf(selector: SelectorKeyValue): [SelectorKey, string] {
   throw new TypeError("selector without a key; validate it with validateSelector first");
 }
 
-/** On-screen nodes matching one key (the raw nodes, before grouping into entities). */
+/** On-screen nodes matching one key (the raw nodes, before grouping into entities), in document order. */
 export function rawMatches(analysis: ScreenAnalysis, key: SelectorKey, value: string, tier: "exact" | "partial"): number[] {
   const index = exactIndex(analysis);
   if (tier === "exact") {
     if (key === "text_contains") return unionSorted(index.text.get(value), index.content_desc.get(value));
     return index[key].get(value) ?? [];
   }
-  const wanted = normalize(value);
-  const test = partialTest(key, value, wanted);
-  const out: number[] = [];
-  for (const node of analysis.tree.nodes) {
-    if (analysis.onScreen[node.id] && test(node)) out.push(node.id);
+  if (key === "text_contains") {
+    const wanted = normalize(value);
+    return analysis.tree.nodes
+      .filter((node) => analysis.onScreen[node.id] && (normalize(node.text).includes(wanted) || normalize(node.contentDesc).includes(wanted)))
+      .map((node) => node.id);
   }
-  return out;
+  if (key === "resource_id" && value.includes("/")) {
+    return analysis.tree.nodes.filter((node) => analysis.onScreen[node.id] && node.resourceId.endsWith(`/${value}`)).map((node) => node.id);
+  }
+  // resource_id: the part after the last "/" (`pkg:id/send` → `send`); words: ignoring case and runs of
+  // white space, the whole value or one of its lines.
+  return partialIndex(analysis)[key].get(key === "resource_id" ? value : normalize(value)) ?? [];
 }
 
-function partialTest(key: SelectorKey, value: string, wanted: string): (node: UiNode) => boolean {
-  const sameWords = (actual: string) =>
-    actual !== "" && (normalize(actual) === wanted || actual.split("\n").some((line) => normalize(line) === wanted));
-  switch (key) {
-    case "text":
-      return (node) => sameWords(node.text);
-    case "content_desc":
-      return (node) => sameWords(node.contentDesc);
-    case "input_hint":
-      return (node) => sameWords(node.hint);
-    case "resource_id":
-      return (node) => node.resourceId !== "" && (node.resourceId.endsWith(`:id/${value}`) || node.resourceId.endsWith(`/${value}`));
-    case "text_contains":
-      return (node) => normalize(node.text).includes(wanted) || normalize(node.contentDesc).includes(wanted);
+type PartialIndex = Record<Exclude<SelectorKey, "text_contains">, Map<string, number[]>>;
+const partialIndexes = new WeakMap<ScreenAnalysis, PartialIndex>();
+
+function partialIndex(analysis: ScreenAnalysis): PartialIndex {
+  let index = partialIndexes.get(analysis);
+  if (index !== undefined) return index;
+  index = { resource_id: new Map(), text: new Map(), content_desc: new Map(), input_hint: new Map() };
+  const addWords = (map: Map<string, number[]>, value: string, id: number) => {
+    if (value === "") return;
+    for (const form of new Set([normalize(value), ...value.split("\n").map(normalize)])) addTo(map, form, id);
+  };
+  for (const node of analysis.tree.nodes) {
+    if (!analysis.onScreen[node.id]) continue;
+    const slash = node.resourceId.lastIndexOf("/");
+    if (slash !== -1) addTo(index.resource_id, node.resourceId.slice(slash + 1), node.id);
+    addWords(index.text, node.text, node.id);
+    addWords(index.content_desc, node.contentDesc, node.id);
+    addWords(index.input_hint, node.hint, node.id);
   }
+  partialIndexes.set(analysis, index);
+  return index;
+}
+
+function addTo(map: Map<string, number[]>, value: string, id: number): void {
+  if (value === "") return;
+  const list = map.get(value);
+  if (list === undefined) map.set(value, [id]);
+  else list.push(id);
 }
 
 function normalize(value: string): string {
@@ -111,18 +129,12 @@ function exactIndex(analysis: ScreenAnalysis): ExactIndex {
   let index = indexes.get(analysis);
   if (index !== undefined) return index;
   index = { resource_id: new Map(), text: new Map(), content_desc: new Map(), input_hint: new Map() };
-  const add = (map: Map<string, number[]>, value: string, id: number) => {
-    if (value === "") return;
-    const list = map.get(value);
-    if (list === undefined) map.set(value, [id]);
-    else list.push(id);
-  };
   for (const node of analysis.tree.nodes) {
     if (!analysis.onScreen[node.id]) continue;
-    add(index.resource_id, node.resourceId, node.id);
-    add(index.text, node.text, node.id);
-    add(index.content_desc, node.contentDesc, node.id);
-    add(index.input_hint, node.hint, node.id);
+    addTo(index.resource_id, node.resourceId, node.id);
+    addTo(index.text, node.text, node.id);
+    addTo(index.content_desc, node.contentDesc, node.id);
+    addTo(index.input_hint, node.hint, node.id);
   }
   indexes.set(analysis, index);
   return index;
