@@ -1,8 +1,9 @@
 /**
  * XML → UiTree. Reads uiautomator dumps (`<hierarchy><node …>`) and Appium UiAutomator2 page sources
  * (class names as tags) into one node list in document order, with parsed bounds. Tolerates the
- * `UI hierchary dumped to: /dev/tty` trailer. Empty, non-XML, truncated or oversized (> 50 MB) input
- * throws HarnessError UI_TREE_UNAVAILABLE with the reason; nothing else is ever thrown.
+ * `UI hierchary dumped to: /dev/tty` trailer and warnings printed before the XML. Empty, non-XML,
+ * truncated or oversized (> 50 MB) input throws HarnessError UI_TREE_UNAVAILABLE with the reason;
+ * nothing else is ever thrown.
  */
 import { XMLParser, XMLValidator } from "fast-xml-parser";
 import { HarnessError } from "../errors.ts";
@@ -62,9 +63,14 @@ function checkedBody(xml: string): string {
   if (xml.length > MAX_DUMP_BYTES || (xml.length * 3 > MAX_DUMP_BYTES && new TextEncoder().encode(xml).length > MAX_DUMP_BYTES)) {
     throw unavailable(`the dump is larger than ${MAX_DUMP_BYTES / 1024 / 1024} MB`);
   }
-  const trimmed = xml.trim();
+  let trimmed = xml.trim();
   if (trimmed === "") throw unavailable("the dump is empty");
-  if (!trimmed.startsWith("<")) throw unavailable(`the dump is not XML (it starts with ${JSON.stringify(trimmed.slice(0, 40))})`);
+  if (!trimmed.startsWith("<")) {
+    // Some devices print warnings (e.g. "WARNING: linker: …") before the XML on `exec-out`.
+    const start = [trimmed.indexOf("<?xml"), trimmed.indexOf(`<${ROOT}`)].filter((at) => at !== -1);
+    if (start.length === 0) throw unavailable(`the dump is not XML (it starts with ${JSON.stringify(trimmed.slice(0, 40))})`);
+    trimmed = trimmed.slice(Math.min(...start));
+  }
   const end = trimmed.lastIndexOf(`</${ROOT}>`);
   if (end === -1) throw unavailable(`the dump is truncated or not a hierarchy (no closing </${ROOT}>)`);
   const body = trimmed.slice(0, end + ROOT.length + 3);

@@ -33,6 +33,11 @@ test("the /dev/tty trailer after </hierarchy> is tolerated", () => {
   assert.equal(tree.nodes[1]!.text, "Hello");
 });
 
+test("warning lines a device prints before the XML are skipped", () => {
+  const tree = parseDump("WARNING: linker: libdvm.so has text relocations.\n" + dump([label("Hello", [0, 0, 100, 100])]));
+  assert.equal(tree.nodes[1]!.text, "Hello");
+});
+
 test("entities decode: a newline in a Flutter content-desc, ampersands and quotes", () => {
   const tree = parseDump(dump([button("", [0, 0, 100, 100], { desc: "Historial\nTab 2 of 3" }), label(`Fish & "Chips"`, [0, 100, 100, 200])]));
   assert.equal(tree.nodes[1]!.contentDesc, "Historial\nTab 2 of 3");
