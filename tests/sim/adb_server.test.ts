@@ -54,6 +54,7 @@ test("shell v2: output, exit codes and the device shell's error for an unknown p
     const all = text(await adb(s.socketSpec, ["shell", "getprop"]));
     assert.match(all, /^\[dev\.bootcomplete\]: \[1\]\n/);
     assert.match(all, /\n\[ro\.product\.model\]: \[sdk_gphone64_x86_64\]\n/);
+    assert.equal(text(await adb(s.socketSpec, ["shell", "getprop", "ro.android_mcp_harness.simulated"])), "1\n");
     const unknown = await adb(s.socketSpec, ["shell", "nosuchcmd"]);
     assert.equal(unknown.code, 127);
     assert.equal(unknown.stderr, "/system/bin/sh: nosuchcmd: inaccessible or not found\n");

@@ -1,6 +1,7 @@
 /**
  * `getprop` (all properties as `[key]: [value]`, sorted, like fixtures/adb/getprop) and `getprop KEY`
- * (the bare value, or an empty line when unset), from the scenario's Android spec.
+ * (the bare value, or an empty line when unset), from the scenario's Android spec. One extra property,
+ * `ro.android_mcp_harness.simulated=1`, says the device is simulated.
  */
 import type { AndroidSpec } from "../../scenario/types.ts";
 
@@ -27,6 +28,8 @@ export function systemProperties(a: AndroidSpec): Map<string, string> {
     "ro.build.version.security_patch": patch,
     "ro.kernel.qemu": "1",
     "ro.product.brand": a.brand,
+    /** Not on real devices: lets any client tell that this phone is the harness's simulated one. */
+    "ro.android_mcp_harness.simulated": "1",
     "ro.product.cpu.abi": "x86_64",
     "ro.product.cpu.abilist": "x86_64,arm64-v8a",
     "ro.product.device": a.device,
