@@ -173,43 +173,6 @@ test("hidden and zero-area nodes are not actions", () => {
   assert.deepEqual(s.actions, []);
 });
 
-test("issues: zero area and off screen are reported with the element's selector", () => {
-  const s = summaryOf([button("Flat", [0, 300, 500, 300]), button("Far", [2000, 100, 2300, 300])]);
-  assert.deepEqual(s.issues, [
-    { issue: "zero_area", selector: { text: "Flat" } },
-    { issue: "off_screen", selector: { text: "Far" } },
-  ]);
-});
-
-test("issues: smaller than 48 dp on both axes at the given density (126 px at 420 dpi)", () => {
-  const children: N[] = [
-    { cls: "android.widget.LinearLayout", bounds: [100, 500, 1000, 700], children: [{ cls: "android.widget.ImageButton", click: true, desc: "Tiny", bounds: [200, 550, 240, 590] }] },
-    { cls: "android.widget.LinearLayout", bounds: [100, 800, 1000, 1000], children: [{ cls: "android.widget.ImageButton", click: true, desc: "Fine", bounds: [200, 820, 330, 950] }] },
-    { cls: "android.widget.LinearLayout", bounds: [100, 1100, 1000, 1300], children: [button("Wide", [200, 1150, 900, 1200])] },
-  ];
-  assert.deepEqual(summaryOf(children).issues, [{ issue: "touch_target_too_small", selector: { content_desc: "Tiny" }, size_px: [40, 40], minimum_px: 126 }]);
-  assert.deepEqual(summaryOf(children, { density: 160 }).issues, [{ issue: "touch_target_too_small", selector: { content_desc: "Tiny" }, size_px: [40, 40], minimum_px: 48 }]);
-});
-
-test("issues: the minimum follows the density; unknown density audits no sizes", () => {
-  const children: N[] = [{ cls: "android.widget.LinearLayout", bounds: [100, 500, 1000, 700], children: [{ cls: "android.widget.ImageButton", click: true, desc: "Icon", bounds: [200, 550, 300, 650] }] }];
-  assert.deepEqual(summaryOf(children).issues, [{ issue: "touch_target_too_small", selector: { content_desc: "Icon" }, size_px: [100, 100], minimum_px: 126 }]);
-  assert.deepEqual(summaryOf(children, { density: 160 }).issues, [], "100 px ≥ 48 px at 160 dpi");
-  const { density: _unused, ...withoutDensity } = SCREEN;
-  assert.deepEqual(summarize(parseDump(dump(children)), withoutDensity).issues, []);
-});
-
-test("issues: a wide row or an icon cut by its scroll container or by one edge of its parent is not reported", () => {
-  const s = summaryOf([
-    {
-      cls: "androidx.recyclerview.widget.RecyclerView", scroll: true, bounds: [0, 200, 1080, 1000],
-      children: [button("Row", [0, 200, 1080, 230]), { cls: "android.widget.ImageButton", click: true, desc: "Cut icon", bounds: [500, 960, 560, 1000] }],
-    },
-    { cls: "android.widget.FrameLayout", bounds: [0, 1200, 1080, 1300], children: [{ cls: "android.widget.ImageButton", click: true, desc: "Sliver", bounds: [20, 1290, 140, 1300] }] },
-  ]);
-  assert.deepEqual(s.issues, []);
-});
-
 test("a nameless clickable container of other targets is not offered; its targets are", () => {
   const s = summaryOf([
     {
@@ -233,16 +196,6 @@ test("a within may name an enclosing target by the text the summary names it wit
     { text: "Software update" },
     { content_desc: "Expand", within: { text: "Software update" } },
   ]);
-});
-
-test("issues: a zero-area node scrolled out of its scroll container is not reported", () => {
-  const s = summaryOf([{ cls: "android.webkit.WebView", scroll: true, bounds: [0, 100, 1080, 2000], children: [button("Copy message", [492, 100, 555, 100])] }]);
-  assert.deepEqual(s.issues, []);
-});
-
-test("issues: an unknown screen size (0) reports nothing off screen to the right or below", () => {
-  const s = summaryOf([button("Far", [2000, 3000, 2300, 3300])], { width: 0, height: 0 });
-  assert.deepEqual(s.issues, []);
 });
 
 test("an ambiguous entry offers the key naming the fewest elements", () => {
