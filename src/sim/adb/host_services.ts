@@ -34,7 +34,7 @@ export async function hostService(
   ctx: HostContext,
   target: Target,
   command: string,
-): Promise<ScenarioDevice | "closed" | "continue"> {
+): Promise<ScenarioDevice | "closed"> {
   const { devices } = ctx;
   const reply = (bytes: Buffer): "closed" => {
     socket.end(bytes);

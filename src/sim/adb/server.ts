@@ -84,20 +84,15 @@ function splitHostRequest(request: string): { target: Target; command: string } 
 async function serveConnection(socket: Socket, ctx: HostContext): Promise<void> {
   const reader = new SocketReader(socket);
   try {
-    for (;;) {
-      const request = await readRequest(reader);
-      const host = splitHostRequest(request);
-      if (host === null) {
-        socket.end(fail(`unknown host service '${request}'`));
-        return;
-      }
-      const bound = await hostService(socket, reader, ctx, host.target, host.command);
-      if (bound === "closed") return;
-      if (bound !== "continue") {
-        await deviceService(socket, reader, ctx, bound);
-        return;
-      }
+    // One host request per connection; tport/transport binds it to a device for one device service.
+    const request = await readRequest(reader);
+    const host = splitHostRequest(request);
+    if (host === null) {
+      socket.end(fail(`unknown host service '${request}'`));
+      return;
     }
+    const bound = await hostService(socket, reader, ctx, host.target, host.command);
+    if (bound !== "closed") await deviceService(socket, reader, ctx, bound);
   } catch (error) {
     if (!(error instanceof SocketClosed)) socket.destroy();
   }
