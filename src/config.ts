@@ -30,7 +30,7 @@ export const CONFIG_DEFAULTS = {
 } as const;
 
 const SERIAL = /^[A-Za-z0-9][A-Za-z0-9._:@\-]*$/;
-const SERVER_SOCKET = /^tcp:(?:[A-Za-z0-9.\-]+|\[[0-9A-Fa-f:]+\]):(\d{1,5})$/;
+const SERVER_SOCKET = /^tcp:(?:(?:[A-Za-z0-9.\-]+|\[[0-9A-Fa-f:]+\]):)?(\d{1,5})$/;
 
 export function loadConfig(env: Readonly<Record<string, string | undefined>>, flags: ConfigFlags = {}): HarnessConfig {
   const problems: string[] = [];
@@ -53,7 +53,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>, fl
   if (socket !== undefined) {
     const port = SERVER_SOCKET.exec(socket)?.[1];
     if (port === undefined || Number(port) < 1 || Number(port) > 65535) {
-      problems.push(`ADB_SERVER_SOCKET must look like tcp:HOST:PORT (e.g. tcp:127.0.0.1:5037), got "${socket}"`);
+      problems.push(`ADB_SERVER_SOCKET must look like tcp:HOST:PORT or tcp:PORT (e.g. tcp:127.0.0.1:5037), got "${socket}"`);
     } else adb.serverSocket = socket;
   }
 

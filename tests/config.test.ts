@@ -31,6 +31,7 @@ test("every variable is read, and empty values count as unset", () => {
     flowIdleTimeoutSeconds: 30, actionTimeoutSeconds: 3600, adb: { path: "/opt/adb", androidHome: "/sdk", serverSocket: "tcp:10.0.0.5:5037" },
   });
   assert.deepEqual(loadConfig({ ANDROID_UDID: "", ANDROID_MCP_ACTION_TIMEOUT: " " }).device, { kind: "auto" });
+  assert.deepEqual(loadConfig({ ADB_SERVER_SOCKET: "tcp:5038" }).adb, { serverSocket: "tcp:5038" });
 });
 
 test("flags override the environment; --device sim selects the simulated device", () => {

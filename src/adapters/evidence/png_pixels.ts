@@ -1,7 +1,9 @@
 /**
  * PNG decoding with upng-js for the evidence checks: size, RGBA pixels, and whether every pixel is
  * the same colour (a headless emulator's broken graphics stack returns a valid one-colour PNG).
- * Throws EVIDENCE_WRITE_FAILED for bytes that are not a decodable PNG.
+ * Throws EVIDENCE_WRITE_FAILED for bytes that are not a decodable PNG. The last decodes are remembered
+ * per byte array (WeakMap, so nothing is kept alive): the evidence check and the model-sized copy of
+ * one screenshot decode it once. Screenshot byte arrays are never modified after capture.
  */
 import UPNG from "upng-js";
 import { HarnessError } from "../../errors.ts";
@@ -15,7 +17,17 @@ export interface DecodedPng {
 
 const SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
 
+const decodedByBytes = new WeakMap<Uint8Array, DecodedPng>();
+
 export function decodePng(png: Uint8Array): DecodedPng {
+  const known = decodedByBytes.get(png);
+  if (known !== undefined) return known;
+  const image = decodeUncached(png);
+  decodedByBytes.set(png, image);
+  return image;
+}
+
+function decodeUncached(png: Uint8Array): DecodedPng {
   if (png.length < 33 || SIGNATURE.some((byte, i) => png[i] !== byte)) {
     throw new HarnessError("EVIDENCE_WRITE_FAILED",
       `The screenshot is not a PNG (${png.length} bytes${png.length > 0 ? `, starting ${describeStart(png)}` : ""}); retry, and check that screencap works on the device.`);
