@@ -95,6 +95,8 @@ test("client: non-zero exits are data; adb missing, timeouts and device errors a
     offline: { exitCode: 1, stderr: "error: device offline\n" },
     server: { exitCode: 1, stderr: "* cannot start server on remote host\nadb: failed to check server version: cannot connect to daemon at tcp:127.0.0.1:5098: failed to connect\n" },
     hang: { hang: true },
+    closed: { exitCode: 1, stderr: "error: closed\n" },
+    authorizing: { exitCode: 1, stderr: "error: device still authorizing\n" },
   };
   let which = "";
   const adb = createAdbClient({ runner: fakeRunner(() => answers[which]), program: { program: "/nope/adb", source: "ADB" } });
@@ -115,6 +117,8 @@ test("client: non-zero exits are data; adb missing, timeouts and device errors a
   assert.match((await rejection(run("notFound"))).message, /cannot find device "emulator-5554"/);
   assert.match((await rejection(run("offline"))).message, /offline/);
   assert.match((await rejection(run("server"))).message, /ADB_SERVER_SOCKET/);
+  assert.match((await rejection(run("closed"))).message, /connection to the device dropped/);
+  assert.match((await rejection(run("authorizing"))).message, /still connecting or authorizing/);
   const timedOut = await rejection(run("hang", { timeoutMs: 20 }));
   assert.equal(timedOut.code, "OPERATION_TIMEOUT");
   assert.match(timedOut.message, /did not answer within 20 ms/);

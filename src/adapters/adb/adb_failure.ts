@@ -35,6 +35,12 @@ export function adbFailure(result: ProcessResult, commandName: string, program: 
   if (/device offline/.test(text)) {
     return unavailable("The device is offline: reconnect it or restart the emulator, then retry.");
   }
+  if (/device still authorizing|device still connecting/.test(text)) {
+    return unavailable("The device is still connecting or authorizing: accept the USB debugging prompt if shown, wait a moment, then retry.");
+  }
+  if (/error: closed|protocol fault|device not found/.test(text)) {
+    return unavailable("The connection to the device dropped during the command: check the cable or emulator, then retry.");
+  }
   if (/no devices\/emulators found/.test(text)) {
     return unavailable("adb lists no devices: start an emulator or connect a device with USB debugging on.");
   }
