@@ -1,10 +1,10 @@
 /**
  * Picks the selector the summary offers for one element: the most stable key that names it uniquely
  * (its own resource_id, then text, content_desc, input_hint, then its parts' resource ids; a resource
- * id without its `package:id/` prefix when that alone is unique),
- * else that key with a `within` naming a unique ancestor or enclosing target (nearest first), else the
- * key naming the fewest elements, marked ambiguous. Uniqueness is decided by the locator's own matching, so every offered
- * selector resolves back to its element.
+ * id without its `package:id/` prefix when that alone is unique), else such a key with a `within`
+ * naming an ancestor or enclosing target (nearest first), else the key naming the fewest elements,
+ * marked ambiguous. Uniqueness is decided by the locator's own matching, so every offered selector
+ * resolves back to its element.
  */
 import { isAcceptableSelectorValue } from "../../contracts/selector.ts";
 import { isReadable } from "./node_kinds.ts";
@@ -32,7 +32,7 @@ export function chooseSelector(analysis: ScreenAnalysis, entity: Entity): Chosen
   for (const candidate of candidates) {
     for (const form of [shortResourceId(candidate), candidate]) {
       const within = form === null ? null : separatingWithin(analysis, form, entity.root);
-      if (within !== null) return { selector: { ...form!, within }, ambiguous: false };
+      if (form !== null && within !== null) return { selector: { ...form, within }, ambiguous: false };
     }
   }
   return { selector: narrowest(analysis, candidates), ambiguous: true };
