@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { mkdirSync } from "node:fs";
+import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import { createNodeFileSystem } from "../../src/adapters/evidence/node_file_system.ts";
@@ -42,7 +42,6 @@ test("artifacts: ANDROID_MCP_ARTIFACTS_DIR, else ./artifacts, else the state dir
 test("artifacts: an explicit directory that cannot be written is refused at once", async (t) => {
   const root = tempDir(t);
   const fs = createNodeFileSystem();
-  const { writeFileSync } = await import("node:fs");
   writeFileSync(join(root, "a-file"), "");
   await assert.rejects(resolveArtifactsDirectory({ platform: "linux", homeDir: root, cwd: root, env: { ANDROID_MCP_ARTIFACTS_DIR: join(root, "a-file", "x") } }, fs),
     (e: unknown) => e instanceof HarnessError && e.code === "EVIDENCE_WRITE_FAILED" && /ANDROID_MCP_ARTIFACTS_DIR/.test(e.message));
@@ -51,7 +50,6 @@ test("artifacts: an explicit directory that cannot be written is refused at once
 const rootReason = process.getuid?.() === 0 ? "running as root: every directory is writable, so a read-only cwd cannot be made" : false;
 
 test("artifacts: a really read-only working directory falls back to the state directory", { skip: rootReason }, async (t) => {
-  const { chmodSync } = await import("node:fs");
   const root = tempDir(t);
   const cwd = join(root, "ro");
   mkdirSync(cwd);
