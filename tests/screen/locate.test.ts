@@ -116,3 +116,17 @@ test("within naming a text inside a clickable row admits what lies inside that r
   assert.equal(locate(t, { text: "Expand", within: { text: "Update" } }).bounds.top, 300);
   assert.equal(findElement(t, { text: "Expand" }).status, "ambiguous");
 });
+
+test("ambiguous with nothing to separate them says so; an empty screen offers nothing", () => {
+  const twins = parseDump(dump([button("OK", [0, 0, 500, 200]), button("OK", [0, 300, 500, 500])]));
+  assert.throws(() => locate(twins, { text: "OK" }), /matched 2 distinct elements: 1\) 'OK' \(button\) at 0,0; 2\) 'OK' \(button\) at 0,300\. No ancestor separates them/);
+  const empty = parseDump(dump([label("Loading", [0, 0, 500, 100])]));
+  assert.throws(() => locate(empty, { text: "OK" }), /No visible element matched \{"text":"OK"\}\. The screen offers no named actions\./);
+});
+
+test("a plain text can be located; it has no role", () => {
+  const t = parseDump(dump([label("Welcome back", [0, 0, 500, 100])]));
+  const found = locate(t, { text_contains: "welcome" });
+  assert.equal(found.role, null);
+  assert.equal(found.label, "Welcome back");
+});
