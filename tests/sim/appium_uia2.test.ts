@@ -106,3 +106,41 @@ test("real Appium: typing by id, accessibility id, $$ xpath, screenshot, back, a
     assert.equal(await b.getCurrentPackage(), "com.android.settings");
   });
 });
+
+async function failure(promise: Promise<unknown>): Promise<Error> {
+  try {
+    await promise;
+  } catch (error) {
+    return error as Error;
+  }
+  assert.fail("expected the command to fail");
+}
+
+test("real Appium: W3C errors and the session lifecycle the harness must tolerate (500s, zombies, crashes)", { timeout: 120_000 }, async () => {
+  await withRealSession("settings", async (first, sim, a) => {
+    const raw = await first.findElement("xpath", "//nope") as unknown as { error: string };
+    assert.equal(raw.error, "no such element");
+    assert.equal((await failure(first.$("//[").click())).name, "invalid selector");
+    sim.device.faults.uia2Error500 = true;
+    assert.equal((await failure(first.getPageSource())).name, "unknown error");
+    sim.device.faults.uia2Error500 = false;
+
+    const second = await remote({
+      hostname: "127.0.0.1", port: a.port, path: "/",
+      capabilities: { platformName: "Android", "appium:automationName": "UiAutomator2", "appium:udid": sim.device.serial, "appium:adbPort": sim.adbPort },
+      waitforTimeout: 500, connectionRetryCount: 0, logLevel: "silent",
+    });
+    try {
+      assert.deepEqual(await sessionsListed(a.url), [first.sessionId, second.sessionId]);
+      assert.equal((await failure(first.getPageSource())).name, "invalid session id", "the second session killed the first");
+      assert.equal((await failure(first.deleteSession())).name, "invalid session id");
+      assert.deepEqual(await sessionsListed(a.url), [first.sessionId, second.sessionId], "the zombie stays listed");
+
+      sim.device.faults.uia2SessionDiesAfter = 0;
+      assert.equal((await failure(second.getPageSource())).name, "invalid session id", "the on-device session crashed");
+    } finally {
+      await second.deleteSession().catch(() => {});
+    }
+    assert.deepEqual(await sessionsListed(a.url), [first.sessionId], "a crashed session is deleted normally; the zombie remains");
+  });
+});

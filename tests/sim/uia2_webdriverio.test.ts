@@ -170,6 +170,9 @@ test("deleteSession empties /appium/sessions; a second session kills the first, 
     assert.equal(dead.name, "invalid session id");
     await bb.deleteSession();
     assert.deepEqual(await sessionIds(server), [a.sessionId]);
+    const zombieDelete = await failure(a.deleteSession());
+    assert.equal(zombieDelete.name, "invalid session id");
+    assert.deepEqual(await sessionIds(server), [a.sessionId], "as on real Appium 3.8, the zombie stays listed");
   } finally {
     await server.stop();
   }
@@ -202,14 +205,17 @@ test("faults: every command answers 500 unknown error while uia2Error500 is on, 
   });
 });
 
-test("faults: the session dies after uia2SessionDiesAfter commands, then answers invalid session id", async () => {
-  await withSession(async (b, device) => {
+test("faults: the session dies after uia2SessionDiesAfter commands, answers invalid session id, and can still be deleted", async () => {
+  await withSession(async (b, device, srv) => {
     device.faults.uia2SessionDiesAfter = 2;
     await b.$("~Settings").click();
     const dead = await failure(b.getPageSource());
     assert.equal(dead.name, "invalid session id");
     const deadAgain = await failure(b.$("~Settings").click());
     assert.match(deadAgain.message, /terminated or not started/);
+    assert.deepEqual(await sessionIds(srv), [b.sessionId], "a crashed session stays listed until deleted");
+    await b.deleteSession();
+    assert.deepEqual(await sessionIds(srv), []);
   });
 });
 

@@ -74,7 +74,7 @@ function run(state: ServerState, route: Route, input: CommandInput): unknown {
   const session = sessions.get(input.params["sessionId"] ?? "");
   const diesAfter = faults.uia2SessionDiesAfter;
   if (diesAfter !== undefined && session.commands >= diesAfter) {
-    sessions.kill(session);
+    sessions.crash(session);
     throw w3cError("invalid session id",
       `A session is either terminated or not started: the UiAutomator2 server crashed (simulated). Create a new session.`);
   }

@@ -1,8 +1,10 @@
 /**
- * The sessions of one simulated UiAutomator2 server. Like the real stack, one device runs one
- * session: creating a second kills the first, which then answers `invalid session id` but stays
- * listed in GET /appium/sessions (the zombie entry real Appium 3 shows; notes §3). A session also
- * dies when the device's `uia2SessionDiesAfter` fault says so. Deleting removes it from the list.
+ * The sessions of one simulated UiAutomator2 server, with the lifecycle measured on real Appium 3.8
+ * + UiAutomator2 driver over the simulated device (tests/sim/appium_uia2.test.ts):
+ * - one device runs one session: creating a second kills the first, which then answers
+ *   `invalid session id` to everything, DELETE included, yet stays listed in GET /appium/sessions;
+ * - a session that crashed (fault `uia2SessionDiesAfter`) answers `invalid session id` but stays
+ *   listed until DELETE, which succeeds and removes it.
  */
 import { randomUUID } from "node:crypto";
 import { ElementStore } from "./element_store.ts";
@@ -15,15 +17,19 @@ export interface Uia2Session {
   readonly elements: ElementStore;
   /** Commands served so far (for the session-dies fault). */
   commands: number;
-  alive: boolean;
+  state: "alive" | "replaced" | "crashed";
+}
+
+function invalidSession(id: string): Error {
+  return w3cError("invalid session id", `A session is either terminated or not started (id '${id}'). Create a new session.`);
 }
 
 export class SessionRegistry {
   private readonly sessions: Uia2Session[] = [];
 
   create(capabilities: Record<string, unknown>, now: number): Uia2Session {
-    for (const s of this.sessions) s.alive = false;
-    const session: Uia2Session = { id: randomUUID(), created: now, capabilities, elements: new ElementStore(), commands: 0, alive: true };
+    for (const s of this.sessions) if (s.state === "alive") s.state = "replaced";
+    const session: Uia2Session = { id: randomUUID(), created: now, capabilities, elements: new ElementStore(), commands: 0, state: "alive" };
     this.sessions.push(session);
     return session;
   }
@@ -31,35 +37,25 @@ export class SessionRegistry {
   /** The live session with this id, or `invalid session id`. */
   get(id: string): Uia2Session {
     const session = this.sessions.find((s) => s.id === id);
-    if (session === undefined || !session.alive) {
-      throw w3cError("invalid session id",
-        `A session is either terminated or not started (id '${id}'). Create a new session.`);
-    }
+    if (session === undefined || session.state !== "alive") throw invalidSession(id);
     return session;
   }
 
-  /** Deletes a live session; a killed or unknown one answers `invalid session id` and stays as it is. */
+  /** Ends a live or crashed session; a replaced or unknown one answers `invalid session id` and stays listed. */
   delete(id: string): void {
-    const session = this.get(id);
-    session.alive = false;
+    const session = this.sessions.find((s) => s.id === id);
+    if (session === undefined || session.state === "replaced") throw invalidSession(id);
     this.sessions.splice(this.sessions.indexOf(session), 1);
   }
 
-  /** The session crashed (fault): it answers `invalid session id` and leaves the list, as Appium cleans it up. */
-  kill(session: Uia2Session): void {
-    session.alive = false;
-    const at = this.sessions.indexOf(session);
-    if (at !== -1) this.sessions.splice(at, 1);
+  /** The session crashed (fault): it answers `invalid session id` until someone deletes it. */
+  crash(session: Uia2Session): void {
+    session.state = "crashed";
   }
 
-  /** What GET /appium/sessions lists: live sessions and killed-but-not-deleted ones. */
+  /** What GET /appium/sessions lists: every session not deleted, dead ones included. */
   list(): { id: string; created: number; capabilities: Record<string, unknown> }[] {
     return this.sessions.map((s) => ({ id: s.id, created: s.created, capabilities: s.capabilities }));
-  }
-
-  /** The live session, if any (the device-side server has at most one). */
-  active(): Uia2Session | undefined {
-    return this.sessions.find((s) => s.alive);
   }
 
   clear(): void {
