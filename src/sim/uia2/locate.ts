@@ -1,9 +1,9 @@
 /**
- * Element finding over one simulated screen, for every locator strategy the real UiAutomator2
- * server accepts from webdriverio and from the Appium driver: `id` (full `pkg:id/x` or short `x`),
- * `accessibility id`, `class name`, `xpath` (over the page source), `-android uiautomator`
- * (UiSelector subset; UiScrollable scrolls the device until the target shows). Returns matches in
- * document order, possibly none; a malformed locator is `invalid selector`.
+ * Element finding over one simulated screen, for the locator strategies of webdriverio and the
+ * Appium driver: `id` (`pkg:id/x`, short `x`, or a bare Compose/WebView id), `accessibility id`,
+ * `class name`, `xpath` (over the page source), `-android uiautomator` (UiSelector subset;
+ * UiScrollable scrolls until the target shows). Matches come in document order, possibly none;
+ * a malformed locator is `invalid selector`.
  */
 import xpath from "xpath";
 import type { SelectReturnType } from "xpath";
@@ -70,7 +70,7 @@ export function findNodes(screen: FindScreen, strategy: string, selector: string
       const full = selector.includes(":id/");
       return nodes.filter((n) => {
         const rid = n.attrs["resource-id"] ?? "";
-        return full ? rid === selector : rid.endsWith(`:id/${selector}`);
+        return rid === selector || (!full && rid.endsWith(`:id/${selector}`));
       });
     }
     case "accessibility id":
