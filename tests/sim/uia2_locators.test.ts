@@ -11,7 +11,7 @@ import { isHarnessError } from "../../src/errors.ts";
 import { findNodes } from "../../src/sim/uia2/locate.ts";
 import { pointerGestures } from "../../src/sim/uia2/pointer_actions.ts";
 import { readSnapshot } from "../../src/sim/uia2/screen_snapshot.ts";
-import { parseUiAutomator } from "../../src/sim/uia2/ui_selector.ts";
+import { parseUiAutomator } from "../../src/sim/uia2/ui_selector_parser.ts";
 import { CORPUS_DIR, corpusSkipReason } from "../support/paths.ts";
 
 function w3cKind(fn: () => unknown): unknown {
