@@ -36,7 +36,8 @@ test("UiSelector chains parse, with escapes, numbers, booleans and a nested UiSc
 
 test("anything outside the subset is `invalid selector`, never a silent empty match", () => {
   assert.equal(w3cKind(() => parseUiAutomator('new UiSelector().text("x"')), "invalid selector");
-  assert.equal(w3cKind(() => parseUiAutomator("new UiSelector().childSelector(new UiSelector())")), "invalid selector");
+  assert.equal(w3cKind(() => parseUiAutomator("new UiSelector().childSelector(\"x\")")), "invalid selector");
+  assert.equal(w3cKind(() => parseUiAutomator("new UiSelector().fromParent(new UiSelector().bogus(1))")), "invalid selector");
   assert.equal(w3cKind(() => parseUiAutomator("new UiSelector().text(3)")), "invalid selector");
   assert.equal(w3cKind(() => parseUiAutomator('new UiObject().text("x")')), "invalid selector");
   assert.equal(w3cKind(() => parseUiAutomator('new UiSelector().textMatches("(")')), "invalid selector");
@@ -67,6 +68,27 @@ test("content-desc with a newline survives the page-source rewrite and matches b
   assert.equal(findNodes(screen, "accessibility id", "Historial\nTab 2 of 3", null).length, 1);
   assert.match(snapshot.source, /content-desc="Historial&#10;Tab 2 of 3"/);
   assert.equal(w3cKind(() => findNodes(screen, "css selector", "button", null)), "invalid selector");
+});
+
+test("childSelector searches inside the matches; fromParent among their siblings; instance applies per level", () => {
+  const row = (i: number, title: string, summary: string): string =>
+    `<node index="${i}" class="android.widget.LinearLayout" clickable="true" bounds="[0,${i * 100}][100,${i * 100 + 100}]">` +
+    `<node index="0" class="android.widget.TextView" text="${title}" bounds="[0,0][1,1]" />` +
+    `<node index="1" class="android.widget.TextView" text="${summary}" bounds="[0,0][1,1]" /></node>`;
+  const dump = `<hierarchy rotation="0"><node index="0" class="android.widget.FrameLayout" bounds="[0,0][100,300]">` +
+    `<node index="0" class="android.widget.TextView" text="On" bounds="[0,0][1,1]" />` +
+    `<node index="1" class="androidx.recyclerview.widget.RecyclerView" resource-id="p:id/list" scrollable="true" bounds="[0,0][100,300]">` +
+    `${row(0, "Wi-Fi", "On")}${row(1, "Bluetooth", "Off")}</node></node></hierarchy>`;
+  const snapshot = readSnapshot(dump, { width: 100, height: 300 });
+  const screen = { read: () => snapshot, scroll: () => {} };
+  const texts = (selector: string): string[] =>
+    findNodes(screen, "-android uiautomator", selector, null).map((n) => n.attrs["text"] ?? n.attrs["class"] ?? "");
+  assert.deepEqual(texts('new UiSelector().text("On")'), ["On", "On"]);
+  assert.deepEqual(texts('new UiSelector().resourceId("p:id/list").childSelector(new UiSelector().text("On"))'), ["On"]);
+  assert.deepEqual(texts('new UiSelector().text("Bluetooth").fromParent(new UiSelector().index(1))'), ["Off"]);
+  assert.deepEqual(texts('new UiSelector().scrollable(true).childSelector(new UiSelector().className("android.widget.LinearLayout").instance(1))'
+    ).length, 1);
+  assert.deepEqual(texts('new UiSelector().className("android.widget.LinearLayout").instance(1).childSelector(new UiSelector().index(0))'), ["Bluetooth"]);
 });
 
 test("pointer actions: down/up in place is a tap; a long move is a swipe; element origins use the centre", () => {

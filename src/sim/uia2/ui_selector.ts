@@ -1,7 +1,7 @@
 /**
  * What a parsed UiSelector matches: the attribute filters of the supported subset (text, resourceId,
  * description, className, packageName and their Contains/StartsWith/Matches forms, the boolean
- * states, index) and `instance(n)`, applied to snapshot nodes in document order.
+ * states, index), `instance(n)`, and the childSelector / fromParent relations, over snapshot nodes.
  */
 import type { NodeAttributes } from "../sim_device.ts";
 import type { UiSelector } from "./ui_selector_parser.ts";
@@ -36,10 +36,18 @@ export function javaRegex(pattern: string): RegExp {
   }
 }
 
-/** The nodes (by attributes) a UiSelector picks, in document order; `instance(n)` keeps the n-th only. */
-export function selectNodes<T extends { attrs: NodeAttributes }>(selector: UiSelector, nodes: readonly T[]): T[] {
-  const instanceCall = selector.calls.find((call) => call.name === "instance");
-  const matched = nodes.filter((node) => selector.calls.every((call) => {
+/** The chaining methods that move the search to related nodes instead of filtering. */
+export const RELATIONS = ["childSelector", "fromParent"] as const;
+
+interface TreeNode {
+  attrs: NodeAttributes;
+  /** Child indexes from the root ("0/2/1"), as SnapshotNode has them. */
+  path: string;
+}
+
+function filtered<T extends TreeNode>(calls: UiSelector["calls"], nodes: readonly T[]): T[] {
+  const instanceCall = calls.find((call) => call.name === "instance");
+  const matched = nodes.filter((node) => calls.every((call) => {
     const arg = call.args[0];
     if (call.name === "instance") return true;
     if (call.name === "index") return (node.attrs["index"] ?? "") === String(arg);
@@ -51,4 +59,22 @@ export function selectNodes<T extends { attrs: NodeAttributes }>(selector: UiSel
   if (instanceCall === undefined) return matched;
   const one = matched[instanceCall.args[0] as number];
   return one === undefined ? [] : [one];
+}
+
+const parentPath = (path: string): string => path.includes("/") ? path.slice(0, path.lastIndexOf("/")) : "";
+const under = (path: string, ancestor: string): boolean => ancestor === "" || path.startsWith(`${ancestor}/`);
+
+/**
+ * The nodes a UiSelector picks, in document order; `instance(n)` keeps the n-th only.
+ * `childSelector(s)` continues among the descendants of the matches, `fromParent(s)` among the
+ * descendants of their parents (siblings and their subtrees), as UiAutomator does.
+ */
+export function selectNodes<T extends TreeNode>(selector: UiSelector, nodes: readonly T[]): T[] {
+  const at = selector.calls.findIndex((call) => (RELATIONS as readonly string[]).includes(call.name));
+  if (at === -1) return filtered(selector.calls, nodes);
+  const relation = selector.calls[at] as UiSelector["calls"][number];
+  const own = [...selector.calls.slice(0, at), ...selector.calls.slice(at + 1).filter((c) => !(RELATIONS as readonly string[]).includes(c.name))];
+  const anchors = filtered(own, nodes).map((n) => relation.name === "childSelector" ? n.path : parentPath(n.path));
+  const scope = nodes.filter((n) => anchors.some((a) => under(n.path, a)));
+  return selectNodes(relation.args[0] as UiSelector, scope);
 }

@@ -4,7 +4,7 @@
  * scroll into view. Only the subset ui_selector.ts can match is accepted; anything else (syntax,
  * unknown method, wrong argument type, bad regex) is `invalid selector`, as on a real device.
  */
-import { BOOLEAN_FILTERS, javaRegex, STRING_FILTERS } from "./ui_selector.ts";
+import { BOOLEAN_FILTERS, javaRegex, RELATIONS, STRING_FILTERS } from "./ui_selector.ts";
 import { w3cError } from "./w3c_error.ts";
 
 type Arg = string | number | boolean | UiSelector;
@@ -147,7 +147,9 @@ function checkSelector(selector: UiSelector): void {
     const [arg] = call.args;
     const ok = (call.name in STRING_FILTERS && typeof arg === "string") ||
       (call.name in BOOLEAN_FILTERS && typeof arg === "boolean") ||
-      ((call.name === "index" || call.name === "instance") && typeof arg === "number");
+      ((call.name === "index" || call.name === "instance") && typeof arg === "number") ||
+      ((RELATIONS as readonly string[]).includes(call.name) && typeof arg === "object");
+    if (ok && typeof arg === "object") checkSelector(arg);
     if (ok && call.name.endsWith("Matches")) javaRegex(arg as string);
     if (!ok || call.args.length !== 1) {
       throw w3cError("invalid selector",
