@@ -154,6 +154,18 @@ test("mobile: scrollGesture scrolls and says whether the screen moved; UiScrolla
   });
 });
 
+test("mobile: clickGesture taps an element, or a point on the screen", async () => {
+  await withSession(async (b, device) => {
+    const login = await b.$("~Login app");
+    await b.execute("mobile: clickGesture", { elementId: await login.elementId });
+    assert.equal(device.current, "login");
+    await b.back();
+    await b.execute("mobile: clickGesture", { x: 150, y: 1900 });
+    assert.equal(device.current, "settings");
+    assert.deepEqual(device.calls, ["tap Login", "back", "tap Settings"]);
+  });
+});
+
 test("deleteSession empties /appium/sessions; a second session kills the first, which stays listed", async () => {
   const device = new FakeSimDevice(demoScenario());
   const server = await startUia2Server(device, {});
