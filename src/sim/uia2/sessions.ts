@@ -1,10 +1,8 @@
 /**
  * The sessions of one simulated UiAutomator2 server, with the lifecycle measured on real Appium 3.8
- * + UiAutomator2 driver over the simulated device (tests/sim/appium_uia2.test.ts):
- * - one device runs one session: creating a second kills the first, which then answers
- *   `invalid session id` to everything, DELETE included, yet stays listed in GET /appium/sessions;
- * - a session that crashed (fault `uia2SessionDiesAfter`) answers `invalid session id` but stays
- *   listed until DELETE, which succeeds and removes it.
+ * over the sim (tests/sim/appium_uia2.test.ts): a second session replaces the first, which then
+ * answers `invalid session id` to everything (DELETE too) yet stays listed in /appium/sessions; a
+ * crashed session (fault `uia2SessionDiesAfter`) answers `invalid session id` until DELETE removes it.
  */
 import { randomUUID } from "node:crypto";
 import { ElementStore } from "./element_store.ts";
