@@ -12,6 +12,8 @@ import { w3cError } from "./w3c_error.ts";
 export interface ServerState {
   device: SimDevice;
   sessions: SessionRegistry;
+  /** The device's current screen (cached while the dump is unchanged). */
+  screen: FindScreen;
   now(): number;
 }
 

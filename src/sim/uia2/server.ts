@@ -12,7 +12,7 @@ import type { CommandInput, Route, ServerState, SessionCommand } from "./command
 import { describeCommand } from "./command_log.ts";
 import type { FindScreen } from "./locate.ts";
 import { matchRoute } from "./routes.ts";
-import { readSnapshot } from "./screen_snapshot.ts";
+import { readSnapshot, type ScreenSnapshot } from "./screen_snapshot.ts";
 import { SessionRegistry } from "./sessions.ts";
 import { w3cError, w3cErrorBody } from "./w3c_error.ts";
 
@@ -57,9 +57,15 @@ function normalisePath(url: string): string {
   return path === "" ? "/" : path;
 }
 
+/** The device's screen, re-read on every call; an unchanged dump reuses its parsed snapshot. */
 function screenOf(device: SimDevice): FindScreen {
+  let last: { xml: string; snapshot: ScreenSnapshot } | null = null;
   return {
-    read: () => readSnapshot(device.hierarchyXml(), { width: device.width, height: device.height }),
+    read: () => {
+      const xml = device.hierarchyXml();
+      if (last === null || last.xml !== xml) last = { xml, snapshot: readSnapshot(xml, { width: device.width, height: device.height }) };
+      return last.snapshot;
+    },
     scroll: (direction) => device.scroll(direction),
   };
 }
@@ -79,13 +85,13 @@ function run(state: ServerState, route: Route, input: CommandInput): unknown {
       `A session is either terminated or not started: the UiAutomator2 server crashed (simulated). Create a new session.`);
   }
   session.commands++;
-  const command: SessionCommand = { ...input, device, session, screen: screenOf(device) };
+  const command: SessionCommand = { ...input, device, session, screen: state.screen };
   return route.handle(command);
 }
 
 export async function startUia2Server(device: SimDevice, options: Uia2ServerOptions = {}): Promise<Uia2Server> {
   const host = options.host ?? "127.0.0.1";
-  const state: ServerState = { device, sessions: new SessionRegistry(), now: () => Date.now() };
+  const state: ServerState = { device, sessions: new SessionRegistry(), screen: screenOf(device), now: () => Date.now() };
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     let status = 200;
