@@ -1,6 +1,6 @@
 /**
  * The response envelope of SPEC §3: every tool, success or failure, answers with this one object.
- * `EnvelopeSchema` validates strictly (the server checks every success against it); `ENVELOPE_JSON_SCHEMA`
+ * `EnvelopeSchema` validates strictly (the SDK checks every success against it, the tests every answer); `ENVELOPE_JSON_SCHEMA`
  * is the compact form published as each tool's outputSchema.
  */
 import * as z from "zod";

@@ -105,3 +105,12 @@ test("the envelope schema: ok exactly when error is null, failures carry empty d
   assert.equal(EnvelopeSchema.safeParse({ ...base, ok: false, data: {}, error: { code: "NOT_A_CODE", message: "m" } }).success, false);
   assert.equal(EnvelopeSchema.safeParse({ ...base, ok: true, data: {}, error: null, stack: "x" }).success, false);
 });
+
+test("the server refuses to start when the tools it serves differ from the contract's available list", async () => {
+  const { SERVED_TOOLS } = await import("../../src/tools/mod.ts");
+  assert.throws(() => createHarnessServer(fakeWorld().deps, SERVED_TOOLS.slice(1)), (error: Error & { code?: string }) => {
+    assert.equal(error.code, "INTERNAL_ERROR");
+    assert.match(error.message, /Change the contract first/);
+    return true;
+  });
+});

@@ -12,7 +12,7 @@ import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 // @ts-types="../../node_modules/@modelcontextprotocol/sdk/dist/esm/server/mcp.d.ts"
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { fileURLToPath } from "node:url";
-import type { Envelope } from "../../contracts/envelope.ts";
+import { type Envelope, EnvelopeSchema } from "../../contracts/envelope.ts";
 
 export interface Connected {
   client: Client;
@@ -78,7 +78,8 @@ function killPid(pid: number | null): void {
   }
 }
 
-/** The envelope of a tools/call result, checked to be mirrored as the first text content. */
+/** The envelope of a tools/call result, checked against the strict schema (failures too) and to be
+ * mirrored as the first text content with `isError = !ok`. */
 export function envelopeOf(result: unknown): Envelope {
   const r = result as { structuredContent?: unknown; content?: { type: string; text?: string }[]; isError?: boolean };
   const text = r.content?.[0];
@@ -89,5 +90,7 @@ export function envelopeOf(result: unknown): Envelope {
     throw new Error(`Text content differs from structuredContent:\n${text.text}\n${JSON.stringify(structured)}`);
   }
   if (r.isError !== !structured.ok) throw new Error(`isError ${r.isError} but ok ${structured.ok}`);
+  const checked = EnvelopeSchema.safeParse(structured);
+  if (!checked.success) throw new Error(`Not a valid envelope (${checked.error.message}): ${text.text}`);
   return structured;
 }
