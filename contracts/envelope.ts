@@ -1,7 +1,7 @@
 /**
  * The response envelope of SPEC §3: every tool, success or failure, answers with this one object.
- * `EnvelopeSchema` validates strictly (the SDK checks every success against it, the tests every answer); `ENVELOPE_JSON_SCHEMA`
- * is the compact form published as each tool's outputSchema.
+ * `EnvelopeSchema` validates strictly (the SDK checks every success against it, the tests every
+ * answer); `ENVELOPE_JSON_SCHEMA` is the compact form published as each tool's outputSchema.
  */
 import * as z from "zod";
 import { ERROR_CODE_LIST } from "./error_codes.ts";
