@@ -8,7 +8,7 @@ import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { test } from "node:test";
 import { AVAILABLE_TOOL_NAMES } from "../../contracts/tools.ts";
-import { MAIN_JS } from "../support/mcp_client.ts";
+import { harnessCommand } from "../support/mcp_client.ts";
 import { exitWithin, killQuietly, makeServeHome } from "../support/mcp_e2e.ts";
 import { REPO_ROOT } from "../support/paths.ts";
 
@@ -18,7 +18,7 @@ const skip = existsSync(INSPECTOR) ? false : `MCP Inspector not installed at ${I
 async function inspect(method: string[]): Promise<{ code: number | null; json: unknown; stderr: string }> {
   const home = makeServeHome();
   const env = Object.entries(home.env).flatMap(([k, v]) => ["-e", `${k}=${v}`]);
-  const child = spawn(INSPECTOR, ["--cli", ...env, process.execPath, MAIN_JS, "serve", "--device", "sim", ...method], {
+  const child = spawn(INSPECTOR, ["--cli", ...env, ...harnessCommand(), "serve", "--device", "sim", ...method], {
     env: { ...process.env, ...home.env },
     stdio: ["ignore", "pipe", "pipe"],
   });

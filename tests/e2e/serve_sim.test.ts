@@ -8,10 +8,15 @@ import { spawn } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { after, before, test } from "node:test";
 import { AVAILABLE_TOOL_NAMES } from "../../contracts/tools.ts";
-import { envelopeOf, MAIN_JS, spawnServe, type SpawnedServer } from "../support/mcp_client.ts";
+import { envelopeOf, harnessCommand, spawnServe, type SpawnedServer } from "../support/mcp_client.ts";
 import { exitWithin, killQuietly, makeServeHome, type ServeHome } from "../support/mcp_e2e.ts";
 
 let home: ServeHome;
+
+function spawnHarness(args: string[], options: Parameters<typeof spawn>[2]) {
+  const [command, ...prefix] = harnessCommand();
+  return spawn(command, [...prefix, ...args], options);
+}
 let served: SpawnedServer;
 
 before(async () => {
@@ -95,7 +100,7 @@ for (const [how, stop] of [
 ] as const) {
   test(`serve exits 0 on ${how}`, async () => {
     const own = makeServeHome();
-    const child = spawn(process.execPath, [MAIN_JS, "serve", "--device", "sim"], { env: own.env, stdio: ["pipe", "pipe", "pipe"] });
+    const child = spawnHarness(["serve", "--device", "sim"], { env: own.env, stdio: ["pipe", "pipe", "pipe"] });
     let stderr = "";
     child.stderr!.on("data", (c: Buffer) => void (stderr += c.toString()));
     let stdout = "";
@@ -116,7 +121,7 @@ for (const [how, stop] of [
 
 test("stdout carries only JSON-RPC messages, one per line, during real work", async () => {
   const own = makeServeHome();
-  const child = spawn(process.execPath, [MAIN_JS, "serve", "--device", "sim"], { env: own.env, stdio: ["pipe", "pipe", "pipe"] });
+  const child = spawnHarness(["serve", "--device", "sim"], { env: own.env, stdio: ["pipe", "pipe", "pipe"] });
   let stdout = "";
   child.stdout!.on("data", (c: Buffer) => void (stdout += c.toString()));
   child.stderr!.resume();

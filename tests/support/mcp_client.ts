@@ -36,15 +36,29 @@ export async function connectInMemory(server: McpServer): Promise<Connected> {
 /** The compiled entry point, found from this file (works in any --outDir). */
 export const MAIN_JS = fileURLToPath(new URL("../../src/main.js", import.meta.url));
 
+/**
+ * How to start the harness: `node <MAIN_JS>` by default; ANDROID_MCP_HARNESS_CMD (split on spaces)
+ * runs the same tests against another form, e.g. `deno run -A src/main.ts` or a single executable.
+ */
+export function harnessCommand(): [string, ...string[]] {
+  const custom = process.env["ANDROID_MCP_HARNESS_CMD"]?.trim();
+  if (custom) {
+    const [command, ...rest] = custom.split(/\s+/);
+    return [command!, ...rest];
+  }
+  return [process.execPath, MAIN_JS];
+}
+
 export interface SpawnedServer extends Connected {
   pid: number | null;
   stderr(): string;
 }
 
 export async function spawnServe(args: string[], env: Record<string, string> = {}): Promise<SpawnedServer> {
+  const [command, ...prefix] = harnessCommand();
   const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [MAIN_JS, "serve", ...args],
+    command,
+    args: [...prefix, "serve", ...args],
     env: { PATH: process.env["PATH"] ?? "", HOME: process.env["HOME"] ?? "", ...env },
     stderr: "pipe",
   });
