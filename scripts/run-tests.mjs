@@ -25,5 +25,7 @@ if (files.length === 0) {
   console.error(`No test files matched ${filters.join(", ") || "dist/tests/**/*.test.js"}; run 'npm run build' first.`);
   process.exit(1);
 }
-const result = spawnSync(process.execPath, ["--test", "--test-concurrency=2", ...files], { stdio: "inherit" });
+// A test that hangs fails after 4 minutes (its after-hooks still stop what it started) instead of
+// blocking the run; the slowest real test (Appium end to end) takes seconds.
+const result = spawnSync(process.execPath, ["--test", "--test-concurrency=2", "--test-timeout=240000", ...files], { stdio: "inherit" });
 process.exit(result.status ?? 1);

@@ -51,7 +51,8 @@ export interface DeviceLock {
 export interface FileSystem {
   /** Creates the directory and its parents; no error when it exists. */
   makeDirectory(path: string): Promise<void>;
-  /** Creates a new file with these bytes; throws an error with code "EEXIST" when it already exists. */
+  /** Creates a new file with these bytes, atomically: a reader never sees it empty or partial.
+   * Throws an error with code "EEXIST" when it already exists. */
   writeNewFile(path: string, bytes: Uint8Array | string): Promise<void>;
   appendText(path: string, text: string): Promise<void>;
   readBytes(path: string): Promise<Uint8Array>;

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { type ChildProcess, spawn } from "node:child_process";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import { createDeviceLock, lockFileName } from "../../src/adapters/evidence/device_lock.ts";
@@ -123,4 +123,18 @@ test("two real processes: the second is EMULATOR_BUSY; when the holder dies the 
   children.push(second.child);
   assert.equal(await second.ready, "BUSY EMULATOR_BUSY");
   await lease.release();
+});
+
+test("simultaneous acquires never both win: a lock file is never seen empty and taken for stale", async (t) => {
+  const dir = tempDir(t);
+  for (let round = 0; round < 25; round++) {
+    const udid = `emulator-${5554 + round * 2}`;
+    const contenders = Array.from({ length: 4 }, () =>
+      createDeviceLock({ directory: dir, fs: createNodeFileSystem(), clock, probe: createNodeProcessProbe() }));
+    const outcomes = await Promise.allSettled(contenders.map((lock, i) => lock.acquire(udid, owner(`op-${round}-${i}`))));
+    const winners = outcomes.filter((o) => o.status === "fulfilled");
+    assert.equal(winners.length, 1, `round ${round}: ${winners.length} owners of one device`);
+    for (const o of outcomes) if (o.status === "rejected") assert.ok(busy(o.reason), String(o.reason));
+  }
+  assert.deepEqual(readdirSync(dir).filter((name) => name.endsWith(".draft")), [], "no draft file is left behind");
 });
