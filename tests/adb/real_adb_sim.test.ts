@@ -48,7 +48,8 @@ test("real adb: status, tree, screenshot and packages of the simulated device; n
   assert.deepEqual({ ...status, foreground_package: typeof status.foreground_package },
     { udid: device.serial, online: true, model: device.model, api_level: device.apiLevel,
       screen: { width: device.width, height: device.height, density: device.density },
-      foreground_package: "string", keyboard_open: device.keyboard().open });
+      foreground_package: "string", keyboard_open: device.keyboard().open,
+      simulated: true }); // said by the device itself: this observer was not told it is the sim
   assert.equal(status.foreground_package, device.foregroundPackage());
 
   const capture = await obs.captureTree(wait);

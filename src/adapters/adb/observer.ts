@@ -16,6 +16,9 @@ import { dumpHierarchy } from "./capture_tree.ts";
 import { parseResumedActivity } from "./parse_activities.ts";
 import { foregroundPackageOf, parseImeWindow, parseWindowFocus } from "./parse_dumpsys_window.ts";
 import { parseGetpropValue } from "./parse_getprop.ts";
+
+/** A property only the built-in simulated device sets (to "1"). */
+export const SIMULATED_PROPERTY = "ro.android_mcp_harness.simulated";
 import { parseInputShown } from "./parse_input_method.ts";
 import { parsePackageList } from "./parse_packages.ts";
 import { parseWmDensity, parseWmSize } from "./parse_wm.ts";
@@ -84,9 +87,11 @@ export function createAdbObserver(options: AdbObserverOptions): DeviceObserver {
     },
     async status(wait): Promise<DeviceStatus> {
       const call = await begin(wait);
-      const [model, api, screen, foregroundPackage, keys] = await Promise.all([
+      const [model, api, simulatedProp, screen, foregroundPackage, keys] = await Promise.all([
         text(call, ADB_COMMANDS.getprop("ro.product.model")).then(parseGetpropValue),
         text(call, ADB_COMMANDS.getprop("ro.build.version.sdk")).then(parseGetpropValue),
+        // The built-in simulated device says so itself, also when reached through `sim` by socket.
+        text(call, ADB_COMMANDS.getprop(SIMULATED_PROPERTY)).then(parseGetpropValue),
         geometry(call),
         foreground(call),
         keyboard(call),
@@ -95,7 +100,7 @@ export function createAdbObserver(options: AdbObserverOptions): DeviceObserver {
         udid: call.serial, online: true, model, api_level: Number.parseInt(api, 10) || 0, screen,
         foreground_package: foregroundPackage, keyboard_open: keys.open,
       };
-      if (options.simulated === true) status.simulated = true;
+      if (options.simulated === true || simulatedProp === "1") status.simulated = true;
       return status;
     },
     async captureTree(wait): Promise<TreeCapture> {
