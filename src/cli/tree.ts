@@ -1,20 +1,23 @@
 /**
- * `tree`: prints the screen summary of a uiautomator dump or Appium page source given with `--file`
- * (text by default, `--json` for the summary object, `--raw` for the XML as read). Screen size,
- * density and keyboard come from flags, else from the dump itself. Without `--file` it exits 2 (the
- * live device comes later through `renderTree`, which takes `{xml, context}`). Exit 1 when the file
- * cannot be read or is not a usable dump, with the harness's message.
+ * `tree`: prints the screen summary of the live device (`--device`, ANDROID_UDID, else the only online
+ * device; `--device sim` the built-in simulated one, said so on stderr or in a text header line), or of
+ * a dump given with `--file`. Text by default, `--json` the summary object, `--raw` the XML as read.
+ * Flags override the device's (or the dump's) size, density and keyboard. Exit 1 with the typed error's
+ * message when the device or file cannot be read (no device, several, adb missing, unusable dump); 2 for usage.
  */
 import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
 import type { CAC } from "cac";
+import { type HarnessConfig, loadConfig } from "../config.ts";
 import { isHarnessError } from "../errors.ts";
 import { renderSummaryText, type ScreenReadingInput, summaryFromXml } from "../screen/mod.ts";
 import { type CliContext, EXIT } from "./context.ts";
+import { openDevice } from "./serve.ts";
 
 export type TreeFormat = "text" | "json" | "raw";
 
 interface TreeFlags {
+  device?: unknown;
   file?: unknown;
   json?: boolean;
   text?: boolean;
@@ -27,15 +30,17 @@ interface TreeFlags {
 
 export function registerTreeCommand(cli: CAC, ctx: CliContext): void {
   cli
-    .command("tree", "Print the screen summary of a dump (--file dump.xml): the targets a tool call can name")
-    .option("--file <path>", "uiautomator dump or Appium page source to read")
+    .command("tree", "Print the screen summary of the device (or of a dump with --file): the targets a tool call can name")
+    .option("--device <udid|sim>", "Device serial, or 'sim' for the built-in simulated device (default: ANDROID_UDID, else the only online device)")
+    .option("--file <path>", "Read a uiautomator dump or Appium page source instead of the device")
     .option("--json", "Print the summary as JSON")
     .option("--text", "Print the compact line form (the default)")
     .option("--raw", "Print the XML as read instead of the summary")
     .option("--density <dpi>", "Screen density in dpi, as `adb shell wm density` prints it (enables the 48 dp audit)")
-    .option("--keyboard-top <y>", "Top edge of the open soft keyboard in px (default: found from keyboard nodes in the dump)")
-    .option("--width <px>", "Screen width in px (default: from the dump)")
-    .option("--height <px>", "Screen height in px (default: from the dump)")
+    .option("--keyboard-top <y>", "Top edge of the open soft keyboard in px (default: from the device, or keyboard nodes in the dump)")
+    .option("--width <px>", "Screen width in px (default: from the device or the dump)")
+    .option("--height <px>", "Screen height in px (default: from the device or the dump)")
+    .example("android-mcp-harness tree --device sim")
     .example("android-mcp-harness tree --file window_dump.xml --density 420")
     .action((flags: TreeFlags) => runTree(flags, ctx));
 }
@@ -43,9 +48,6 @@ export function registerTreeCommand(cli: CAC, ctx: CliContext): void {
 async function runTree(flags: TreeFlags, ctx: CliContext): Promise<number> {
   if (flags.json && (flags.text || flags.raw)) return usage(ctx, "Choose one of --json, --text and --raw.");
   if (flags.text && flags.raw) return usage(ctx, "Choose one of --json, --text and --raw.");
-  if (typeof flags.file !== "string" || flags.file === "") {
-    return usage(ctx, "tree needs a dump: pass --file dump.xml (reading the live device is not available in this version).");
-  }
   const context: ScreenReadingInput["context"] = {};
   for (const [name, key] of [["density", "density"], ["width", "width"], ["height", "height"]] as const) {
     const value = positive(flags[name]);
@@ -55,8 +57,24 @@ async function runTree(flags: TreeFlags, ctx: CliContext): Promise<number> {
   const keyboardTop = positive(flags.keyboardTop);
   if (keyboardTop === "invalid") return usage(ctx, "--keyboard-top must be a positive whole number of pixels.");
   if (keyboardTop !== undefined) context.keyboard = { open: true, top: keyboardTop };
+  const format: TreeFormat = flags.json ? "json" : flags.raw ? "raw" : "text";
+  if (flags.file !== undefined) {
+    if (typeof flags.file !== "string" || flags.file === "") return usage(ctx, "--file needs a path to a dump.");
+    if (flags.device !== undefined) return usage(ctx, "Choose one of --file and --device.");
+    return treeOfFile(flags.file, context, format, ctx);
+  }
+  let config: HarnessConfig;
+  try {
+    config = loadConfig(ctx.env, flags.device === undefined || flags.device === true ? {} : { device: String(flags.device) });
+  } catch (error) {
+    if (!isHarnessError(error)) throw error;
+    return usage(ctx, error.message);
+  }
+  return treeOfDevice(config, context, format, ctx);
+}
 
-  const path = resolve(ctx.cwd, flags.file);
+async function treeOfFile(file: string, context: ScreenReadingInput["context"], format: TreeFormat, ctx: CliContext): Promise<number> {
+  const path = resolve(ctx.cwd, file);
   let xml: string;
   try {
     xml = await readFile(path, "utf8");
@@ -64,9 +82,39 @@ async function runTree(flags: TreeFlags, ctx: CliContext): Promise<number> {
     ctx.stderr(`tree: cannot read ${path}: ${(error as Error).message}. Check the path and try again.\n`);
     return EXIT.failure;
   }
-  const format: TreeFormat = flags.json ? "json" : flags.raw ? "raw" : "text";
+  return printed(ctx, () => renderTree({ xml, context }, format));
+}
+
+/** One capture of the live device; flags win over what the device says. The device is always stopped. */
+async function treeOfDevice(config: HarnessConfig, flagged: ScreenReadingInput["context"], format: TreeFormat, ctx: CliContext): Promise<number> {
+  let device: Awaited<ReturnType<typeof openDevice>> | undefined;
   try {
-    ctx.stdout(renderTree({ xml, context }, format));
+    device = await openDevice(config, ctx);
+    const capture = await device.observer.captureTree({ timeoutMs: config.actionTimeoutSeconds * 1000 });
+    const context: ScreenReadingInput["context"] = {
+      width: capture.screen.width,
+      height: capture.screen.height,
+      ...(capture.screen.density > 0 ? { density: capture.screen.density } : {}),
+      keyboard: capture.keyboard,
+      ...(capture.foregroundPackage === "" ? {} : { foregroundPackage: capture.foregroundPackage }),
+      ...flagged,
+    };
+    const simulated = config.device.kind === "sim" ? `the device is SIMULATED (the built-in ${device.observer.udid}), not a real phone` : undefined;
+    if (simulated !== undefined && format !== "text") ctx.stderr(`tree: ${simulated}\n`);
+    const header = simulated !== undefined && format === "text" ? `${simulated}\n` : "";
+    return printed(ctx, () => header + renderTree({ xml: capture.xml, context }, format));
+  } catch (error) {
+    if (!isHarnessError(error)) throw error;
+    ctx.stderr(`tree: ${error.code}: ${error.message}\n`);
+    return EXIT.failure;
+  } finally {
+    await device?.stop();
+  }
+}
+
+function printed(ctx: CliContext, render: () => string): number {
+  try {
+    ctx.stdout(render());
     return EXIT.ok;
   } catch (error) {
     if (!isHarnessError(error)) throw error;

@@ -9,7 +9,7 @@ import { HarnessError } from "../errors.ts";
 import { separatingWithin } from "./choose_selector.ts";
 import { analyzeScreen, type ScreenAnalysis } from "./screen_analysis.ts";
 import { keyOf, matchInAnalysis } from "./selector_match.ts";
-import type { Role, Selector, SelectorKeyValue, SummaryBounds, UiNode, UiTree } from "./types.ts";
+import type { Role, Selector, SelectorKeyValue, ElementRect, UiNode, UiTree } from "./types.ts";
 
 export interface LocatedElement {
   /** The node that stands for the element: for a target, its outermost actionable node. */
@@ -17,7 +17,7 @@ export interface LocatedElement {
   label: string;
   /** Null for a plain (non-actionable) element such as a text. */
   role: Role | null;
-  bounds: SummaryBounds;
+  bounds: ElementRect;
   /** Whether the match needed the partial tier (no exact match existed). */
   partial: boolean;
 }
@@ -25,7 +25,7 @@ export interface LocatedElement {
 export interface Candidate {
   label: string;
   role: Role | null;
-  bounds: SummaryBounds;
+  bounds: ElementRect;
   /** The `within` that names this candidate alone together with the selector's key, when one exists. */
   within?: SelectorKeyValue;
 }

@@ -25,17 +25,17 @@ export function renderSummaryText(summary: ScreenSummary): string {
 }
 
 function actionLine(action: ActionEntry): string {
-  const b = action.bounds;
+  const [left, top, width, height] = action.bounds;
   const flags = [
     action.enabled === false ? "disabled" : "",
     action.ambiguous ? "AMBIGUOUS" : "",
     action.covered_by_keyboard ? "under-keyboard" : "",
   ].filter((flag) => flag !== "");
   return [
-    `  ${action.role.padEnd(6)} ${JSON.stringify(action.selector)}`,
+    `  ${(action.role ?? "button").padEnd(6)} ${JSON.stringify(action.selector)}`,
     action.label === undefined ? "" : ` ${JSON.stringify(action.label)}`,
     flags.length === 0 ? "" : ` [${flags.join(", ")}]`,
-    ` @${b.left},${b.top} ${b.width}x${b.height}`,
+    ` @${left},${top} ${width}x${height}`,
   ].join("");
 }
 

@@ -9,7 +9,7 @@ import { chooseSelector, type ChosenSelector } from "./choose_selector.ts";
 import { firstLine, isImeNode, tidyName } from "./node_kinds.ts";
 import { analyzeScreen, type ScreenAnalysis, shownStrings } from "./screen_analysis.ts";
 import { keyOf } from "./selector_match.ts";
-import type { ActionEntry, ScreenContext, ScreenSummary, UiTree } from "./types.ts";
+import type { ActionEntry, Role, ScreenContext, ScreenSummary, UiTree } from "./types.ts";
 
 const SYSTEM_UI = "com.android.systemui";
 
@@ -46,7 +46,7 @@ function toAction(
   analysis: ScreenAnalysis,
   root: number,
   label: string,
-  role: ActionEntry["role"],
+  role: Role,
   choice: ChosenSelector,
   context: ScreenContext,
 ): ActionEntry {
@@ -54,9 +54,9 @@ function toAction(
   const b = node.bounds!;
   const entry: ActionEntry = {
     selector: choice.selector,
-    role,
-    bounds: { left: b.left, top: b.top, width: b.right - b.left, height: b.bottom - b.top },
+    bounds: [b.left, b.top, b.right - b.left, b.bottom - b.top],
   };
+  if (role !== "button") entry.role = role;
   const [, value] = keyOf(choice.selector);
   if (label !== "" && label !== firstLine(value)) entry.label = label;
   if (!node.enabled) entry.enabled = false;
@@ -67,7 +67,7 @@ function toAction(
   return {
     selector: entry.selector,
     ...(entry.label === undefined ? {} : { label: entry.label }),
-    role: entry.role,
+    ...(entry.role === undefined ? {} : { role: entry.role }),
     ...(entry.enabled === undefined ? {} : { enabled: entry.enabled }),
     bounds: entry.bounds,
     ...(entry.ambiguous === undefined ? {} : { ambiguous: entry.ambiguous }),

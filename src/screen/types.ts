@@ -59,18 +59,23 @@ export type Selector = SelectorKeyValue & { within?: SelectorKeyValue };
 
 export type Role = "button" | "input" | "toggle";
 
-export interface SummaryBounds {
+/** An element's rectangle in px, as the locator reports it (LocatedElement, ambiguity candidates). */
+export interface ElementRect {
   left: number;
   top: number;
   width: number;
   height: number;
 }
 
+/** `[left, top, width, height]` in px: the key names are said once, here and in the schema, not per entry. */
+export type SummaryBounds = [left: number, top: number, width: number, height: number];
+
 export interface ActionEntry {
   selector: Selector;
   /** The human name. Absent when it is the first line of the selector's own value (it would say the same thing twice). */
   label?: string;
-  role: Role;
+  /** Absent means "button" (the documented default); `input` and `toggle` are always present. */
+  role?: Exclude<Role, "button">;
   /** Present (as false) only for a disabled element: absent means enabled. */
   enabled?: false;
   bounds: SummaryBounds;

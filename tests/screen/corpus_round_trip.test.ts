@@ -84,7 +84,8 @@ for (const name of captures) {
       }
       const found = locate(tree, action.selector);
       assert.equal(found.node.id, id, `${name}: ${JSON.stringify(action.selector)} resolved to node ${found.node.id}, offered for ${id}`);
-      assert.deepEqual(found.bounds, action.bounds);
+      const { left, top, width, height } = found.bounds;
+      assert.deepEqual([left, top, width, height], action.bounds);
     });
   });
 }

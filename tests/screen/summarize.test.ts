@@ -20,7 +20,7 @@ test("roles: button, input (text fields), toggle (checkable)", () => {
     input([0, 300, 1080, 450], { hint: "Search", id: "com.example.app:id/query" }),
     { cls: "android.widget.Switch", text: "Wi-Fi", click: true, check: true, bounds: [0, 500, 1080, 650] },
   ]);
-  assert.deepEqual(s.actions.map((a) => a.role), ["button", "input", "toggle"]);
+  assert.deepEqual(s.actions.map((a) => a.role), [undefined, "input", "toggle"], "button is the default: role is left out");
 });
 
 test("a clickable container and the label inside it are one target, named by the label", () => {
@@ -29,7 +29,7 @@ test("a clickable container and the label inside it are one target, named by the
   ]);
   assert.equal(s.actions.length, 1);
   assert.deepEqual(s.actions[0]!.selector, { text: "Calendar" });
-  assert.deepEqual(s.actions[0]!.bounds, { left: 0, top: 500, width: 1080, height: 200 }, "the container is the target");
+  assert.deepEqual(s.actions[0]!.bounds, [0, 500, 1080, 200], "the container is the target");
   assert.deepEqual(s.texts, [], "the label is said once, by the action");
 });
 
@@ -38,7 +38,7 @@ test("a nested clickable icon with its container's name is the same target", () 
     { cls: "android.widget.FrameLayout", desc: "Share", click: true, bounds: [0, 0, 200, 200], children: [{ cls: "android.widget.ImageView", desc: "Share", click: true, bounds: [50, 50, 150, 150] }] },
   ]);
   assert.equal(s.actions.length, 1);
-  assert.equal(s.actions[0]!.bounds.width, 200);
+  assert.equal(s.actions[0]!.bounds[2], 200);
 });
 
 test("a React Native pressable without a label of its own is named from its descendants' text", () => {
@@ -66,7 +66,7 @@ test("a checkbox or switch row: the row is the target, a toggle, named by its te
     assert.equal(s.actions.length, 1, `clickable switch: ${clickableSwitch}`);
     assert.equal(s.actions[0]!.role, "toggle");
     assert.deepEqual(s.actions[0]!.selector, { text: "Show touches" });
-    assert.equal(s.actions[0]!.bounds.width, 1080);
+    assert.equal(s.actions[0]!.bounds[2], 1080);
   }
 });
 

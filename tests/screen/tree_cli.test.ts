@@ -56,10 +56,12 @@ test("tree --raw prints the XML as read", async () => {
   assert.match(run.stdout, /hierchary dumped to: \/dev\/tty\n$/);
 });
 
-test("without --file, tree exits 2 and says a file is needed", async () => {
-  const run = await runCliCaptured(["tree"]);
-  assert.equal(run.code, 2);
-  assert.match(run.stderr, /needs a dump: pass --file dump\.xml/);
+test("--file and --device together, or --file without a path, are usage errors (exit 2)", async () => {
+  const both = await runCliCaptured(["tree", "--file", SETTINGS, "--device", "sim"]);
+  assert.equal(both.code, 2, both.stderr);
+  assert.match(both.stderr, /Choose one of --file and --device/);
+  const empty = await runCliCaptured(["tree", "--file", ""]);
+  assert.equal(empty.code, 2, empty.stderr);
 });
 
 test("bad flags are usage errors (exit 2)", async () => {

@@ -1,0 +1,71 @@
+/**
+ * `tree` on a live device: the built-in simulated device started in process and read through the real
+ * adb client (/usr/bin/adb over ADB_SERVER_SOCKET), in text, --json and --raw; and the typed errors
+ * (no adb server, adb missing) printed as messages with exit 1.
+ */
+import assert from "node:assert/strict";
+import { existsSync } from "node:fs";
+import { createServer } from "node:net";
+import { test } from "node:test";
+import { runCliCaptured } from "../support/cli.ts";
+
+const ADB = process.env["ADB"] ?? "/usr/bin/adb";
+const skip = existsSync(ADB) ? false : `the real adb client is not installed at ${ADB}`;
+const env = { ADB };
+
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const port = (server.address() as { port: number }).port;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+test("tree --device sim prints the live screen in text, first saying the device is simulated", { skip }, async () => {
+  const run = await runCliCaptured(["tree", "--device", "sim"], { env });
+  assert.equal(run.code, 0, run.stderr);
+  const lines = run.stdout.trimEnd().split("\n");
+  assert.match(lines[0]!, /^the device is SIMULATED \(the built-in emulator-5554\), not a real phone$/);
+  assert.equal(lines[1], "screen com.android.settings · scrollable · keyboard closed");
+  assert.ok(lines.includes(`  button {"text":"Network & internet"} @0,490 1080x220`), run.stdout);
+});
+
+test("tree --device sim --json: the summary object on stdout, the simulated device named on stderr", { skip }, async () => {
+  const run = await runCliCaptured(["tree", "--device", "sim", "--json"], { env });
+  assert.equal(run.code, 0, run.stderr);
+  const summary = JSON.parse(run.stdout);
+  assert.equal(summary.foreground_package, "com.android.settings");
+  assert.deepEqual(summary.keyboard, { open: false });
+  const row = summary.actions.find((a: { selector: unknown }) => JSON.stringify(a.selector) === `{"text":"Network & internet"}`);
+  assert.deepEqual(row, { selector: { text: "Network & internet" }, bounds: [0, 490, 1080, 220] });
+  assert.match(run.stderr, /the device is SIMULATED/);
+});
+
+test("tree --device sim --raw prints the device's XML without the dump trailer", { skip }, async () => {
+  const run = await runCliCaptured(["tree", "--device", "sim", "--raw"], { env });
+  assert.equal(run.code, 0, run.stderr);
+  assert.match(run.stdout, /^<\?xml[^>]*>\s*<hierarchy/);
+  assert.match(run.stdout, /<\/hierarchy>\n$/);
+  assert.match(run.stdout, /text="Network &amp; internet"/);
+});
+
+test("with no adb server reachable, tree exits 1 with EMULATOR_UNAVAILABLE and what to do", { skip }, async () => {
+  const run = await runCliCaptured(["tree", "--json"], { env: { ...env, ADB_SERVER_SOCKET: `tcp:127.0.0.1:${await closedPort()}` } });
+  assert.equal(run.code, 1);
+  assert.equal(run.stdout, "");
+  assert.match(run.stderr, /^tree: EMULATOR_UNAVAILABLE: .*adb/);
+  assert.doesNotMatch(run.stderr, /\n\s+at /);
+});
+
+test("with adb missing, tree exits 1 with a typed error naming the ADB variable", { skip }, async () => {
+  const run = await runCliCaptured(["tree"], { env: { ADB: "/nonexistent/adb", ADB_SERVER_SOCKET: `tcp:127.0.0.1:${await closedPort()}` } });
+  assert.equal(run.code, 1, run.stderr);
+  assert.match(run.stderr, /^tree: EMULATOR_UNAVAILABLE: Cannot run adb .*ADB points to "\/nonexistent\/adb"/);
+  assert.doesNotMatch(run.stderr, /\n\s+at /);
+});
+
+test("a bad --device value is a usage error (exit 2)", async () => {
+  const run = await runCliCaptured(["tree", "--device", "bad serial!"]);
+  assert.equal(run.code, 2);
+  assert.match(run.stderr, /--device must be a device serial/);
+});
