@@ -19,6 +19,14 @@ function collect(dir) {
 const argv = process.argv.slice(2);
 const distAt = argv.indexOf("--dist");
 const dist = distAt === -1 ? "dist" : argv.splice(distAt, 2)[1];
+// `--deno`: the end-to-end tests spawn the harness as `deno run -A src/main.ts` (Deno from node_modules),
+// so Deno compatibility is proven by the same promises, not only by `deno check`.
+const denoAt = argv.indexOf("--deno");
+const env = { ...process.env };
+if (denoAt !== -1) {
+  argv.splice(denoAt, 1);
+  env.ANDROID_MCP_HARNESS_CMD = `${join(process.cwd(), "node_modules", ".bin", "deno")} run -A ${join(process.cwd(), "src", "main.ts")}`;
+}
 const filters = argv;
 const files = collect(join(dist, "tests")).filter((f) => filters.length === 0 || filters.some((x) => f.includes(x)));
 if (files.length === 0) {
@@ -27,5 +35,5 @@ if (files.length === 0) {
 }
 // A test that hangs fails after 4 minutes (its after-hooks still stop what it started) instead of
 // blocking the run; the slowest real test (Appium end to end) takes seconds.
-const result = spawnSync(process.execPath, ["--test", "--test-concurrency=2", "--test-timeout=240000", ...files], { stdio: "inherit" });
+const result = spawnSync(process.execPath, ["--test", "--test-concurrency=2", "--test-timeout=240000", ...files], { stdio: "inherit", env });
 process.exit(result.status ?? 1);
