@@ -32,10 +32,23 @@ export function chooseSelector(analysis: ScreenAnalysis, entity: Entity): Chosen
   for (const candidate of candidates) {
     for (const form of [shortResourceId(candidate), candidate]) {
       const within = form === null ? null : separatingWithin(analysis, form, entity.root);
-      if (form !== null && within !== null) return { selector: { ...form, within }, ambiguous: false };
+      if (form === null || within === null) continue;
+      const shortWithin = shortResourceId(within);
+      const selector = shortWithin !== null && namesOnly(analysis, { ...form, within: shortWithin }, entity.root)
+        ? { ...form, within: shortWithin } // the package is said once
+        : { ...form, within };
+      return { selector, ambiguous: false };
     }
   }
-  return { selector: narrowest(analysis, candidates), ambiguous: true };
+  return { selector: shortestEquivalent(analysis, narrowest(analysis, candidates)), ambiguous: true };
+}
+
+/** The key without its resource id's `package:id/` prefix when that names the same elements: the package is said once. */
+function shortestEquivalent(analysis: ScreenAnalysis, key: SelectorKeyValue): SelectorKeyValue {
+  const short = shortResourceId(key);
+  if (short === null) return key;
+  const same = (a: number[], b: number[]) => a.length === b.length && a.every((id, i) => id === b[i]);
+  return same(matchInAnalysis(analysis, short).entities, matchInAnalysis(analysis, key).entities) ? short : key;
 }
 
 /**

@@ -76,35 +76,58 @@ function toAction(
 }
 
 /**
- * Visible strings in document order, once each, minus those an action already says: its selector
- * value, its `within` value, its label, or one line or ", "-separated part of any of these (Flutter
- * and Compose merge the texts of a widget into one content-desc, so those texts are already said).
+ * Visible strings in document order, once each, minus what is already said: by an action (its selector
+ * value, its `within` value, its label, or one line or comma-separated part of those: Flutter and
+ * Compose merge a widget's texts into one content-desc), by parts that are all said (`Wi-Fi, On` when
+ * `Wi-Fi` and `On` are), or by a longer text kept in the list (`Touch` when `Touch, Header` is listed).
  */
 function remainingTexts(analysis: ScreenAnalysis, actions: ActionEntry[]): string[] {
   const said = new Set<string>();
   const say = (value: string) => {
     said.add(tidyName(value));
-    for (const line of value.split("\n")) {
-      said.add(tidyName(line));
-      for (const part of line.split(", ")) said.add(tidyName(part));
-    }
+    for (const part of partsOf(value)) said.add(part);
   };
   for (const action of actions) {
     say(keyOf(action.selector)[1]);
     if (action.selector.within !== undefined) say(keyOf(action.selector.within)[1]);
     if (action.label !== undefined) say(action.label);
   }
-  const texts: string[] = [];
+  const isSaid = (value: string) => {
+    const whole = tidyName(value);
+    if (said.has(whole)) return true;
+    const parts = partsOf(value).filter((part) => part !== whole);
+    return parts.length > 0 && parts.every((part) => said.has(part));
+  };
+  const candidates: string[] = [];
   const seen = new Set<string>();
   for (const node of analysis.tree.nodes) {
     if (!analysis.onScreen[node.id]) continue;
     for (const value of shownStrings(node)) {
-      if (said.has(tidyName(value)) || seen.has(value)) continue;
+      if (seen.has(value) || isSaid(value)) continue;
       seen.add(value);
-      texts.push(value);
+      candidates.push(value);
     }
   }
-  return texts;
+  const inLongerText = new Set<string>();
+  for (const value of candidates) {
+    const whole = tidyName(value);
+    for (const part of partsOf(value)) if (part !== whole) inLongerText.add(part);
+  }
+  return candidates.filter((value) => !inLongerText.has(tidyName(value)));
+}
+
+/** The lines of a string and the comma-separated parts of each line, tidied (a comma between digits, as in 1,234, does not separate). */
+function partsOf(value: string): string[] {
+  const parts: string[] = [];
+  for (const line of value.split("\n")) {
+    const tidyLine = tidyName(line);
+    if (tidyLine !== "" && !parts.includes(tidyLine)) parts.push(tidyLine);
+    for (const part of line.split(/,(?!\d)/)) {
+      const tidyPart = tidyName(part);
+      if (tidyPart !== "" && !parts.includes(tidyPart)) parts.push(tidyPart);
+    }
+  }
+  return parts;
 }
 
 /** The package owning most on-screen nodes, not counting the status bar and the keyboard. */

@@ -210,3 +210,37 @@ test("an ambiguous entry offers the key naming the fewest elements", () => {
     [{ text: "Alarm" }, false],
   ]);
 });
+
+test("the JSON says each thing once: bounds as [left, top, width, height], no role key for a button", () => {
+  const s = summaryOf([button("Save", [40, 100, 540, 250]), input([0, 300, 1080, 450], { hint: "Search" })]);
+  assert.equal(JSON.stringify(s.actions[0]), `{"selector":{"text":"Save"},"bounds":[40,100,500,150]}`);
+  assert.equal(JSON.stringify(s.actions[1]), `{"selector":{"input_hint":"Search"},"role":"input","bounds":[0,300,1080,150]}`);
+});
+
+test("a within or an ambiguous key uses the short resource id when it names the same elements", () => {
+  const icon = (top: number): N => ({ cls: "android.widget.ImageButton", click: true, id: "com.example.app:id/play", bounds: [0, top, 200, top + 200] });
+  const card = (top: number, id: string): N => ({ cls: "android.widget.FrameLayout", id, bounds: [0, top, 1080, top + 300], children: [icon(top)] });
+  const cards = summaryOf([card(100, "com.example.app:id/first"), card(500, "com.example.app:id/second")]);
+  assert.deepEqual(cards.actions.map((a) => a.selector), [
+    { resource_id: "play", within: { resource_id: "first" } },
+    { resource_id: "play", within: { resource_id: "second" } },
+  ]);
+  const twins = summaryOf([icon(100), icon(500)]);
+  assert.deepEqual(twins.actions.map((a) => [a.selector, a.ambiguous]), [[{ resource_id: "play" }, true], [{ resource_id: "play" }, true]]);
+});
+
+test("texts: one whose comma-separated parts are all said, or that a longer listed text contains, is left out", () => {
+  const s = summaryOf([
+    button("2,ABC", [0, 0, 300, 150], { id: "com.example.app:id/two" }),
+    label("2", [0, 200, 100, 300]),
+    label("ABC", [100, 200, 200, 300]),
+    button("Wi-Fi", [0, 400, 500, 500]),
+    button("On", [600, 400, 800, 500]),
+    label("Wi-Fi, On", [0, 500, 500, 600]),
+    label("Touch", [0, 700, 500, 800]),
+    label("Touch, Header", [0, 800, 500, 900]),
+    label("1,234 likes", [0, 900, 500, 1000]),
+    label("1", [0, 1000, 500, 1100]),
+  ]);
+  assert.deepEqual(s.texts, ["Touch, Header", "1,234 likes", "1"]);
+});
