@@ -1,7 +1,7 @@
 /**
  * `{xml, context}` → summary: parses a dump and summarizes it, filling what the caller does not know
  * from the dump itself (screen size from its extent, keyboard from keyboard nodes in it). Serves
- * `tree --file` now and `tree` on a live device later. Throws UI_TREE_UNAVAILABLE like parseDump.
+ * `tree --file`, `tree` on a live device (with the device's context) and the bench. Throws UI_TREE_UNAVAILABLE like parseDump.
  */
 import { parseDump } from "./parse_dump.ts";
 import { keyboardInDump, screenSizeOf } from "./screen_geometry.ts";
