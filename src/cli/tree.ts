@@ -12,7 +12,7 @@ import { type HarnessConfig, loadConfig } from "../config.ts";
 import { isHarnessError } from "../errors.ts";
 import { renderSummaryText, type ScreenReadingInput, summaryFromXml } from "../screen/mod.ts";
 import { type CliContext, EXIT } from "./context.ts";
-import { openDevice } from "./serve.ts";
+import { type OpenedDevice, openDevice } from "./serve.ts";
 
 export type TreeFormat = "text" | "json" | "raw";
 
@@ -87,7 +87,7 @@ async function treeOfFile(file: string, context: ScreenReadingInput["context"], 
 
 /** One capture of the live device; flags win over what the device says. The device is always stopped. */
 async function treeOfDevice(config: HarnessConfig, flagged: ScreenReadingInput["context"], format: TreeFormat, ctx: CliContext): Promise<number> {
-  let device: Awaited<ReturnType<typeof openDevice>> | undefined;
+  let device: OpenedDevice | undefined;
   try {
     device = await openDevice(config, ctx);
     const capture = await device.observer.captureTree({ timeoutMs: config.actionTimeoutSeconds * 1000 });
