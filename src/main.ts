@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 /**
- * Composition root: the only module that reads the process environment and builds real adapters.
- * Importing it has no side effects beyond defining `main`; the guard at the bottom runs it.
+ * Entry point and composition root: the only module that reads the process environment and builds
+ * real adapters. It runs the CLI when loaded, so nothing imports it (tests call `runCli` with their own
+ * context); every other module only defines things.
  */
 import process from "node:process";
 import { createNodeProcessRunner } from "./adapters/node_process_runner.ts";

@@ -35,6 +35,7 @@ export async function runCli(args: readonly string[], ctx: CliContext): Promise<
     return usageError(ctx, (error as Error).message);
   }
   if (parsed.options["help"] || parsed.options["version"]) return EXIT.ok; // cac printed it
+  if (cli.matchedCommand !== undefined) keepValuesAsWritten(cli.matchedCommand.options, args, parsed.options);
   if (cli.matchedCommand === undefined) {
     if (parsed.args.length > 0) return usageError(ctx, `Unknown command "${parsed.args[0]}".`);
     const unknown = Object.keys(parsed.options).find((name) => name !== "--");
@@ -48,6 +49,29 @@ export async function runCli(args: readonly string[], ctx: CliContext): Promise<
   } catch (error) {
     if ((error as Error).name === "CACError") return usageError(ctx, (error as Error).message);
     throw error;
+  }
+}
+
+/**
+ * cac's parser turns any value that looks like a number into one (`--device 0012345` → 12345,
+ * `--artifacts 007` → 7), which loses serials and paths. Every option that takes a value gets the
+ * text exactly as written; commands convert numbers themselves.
+ */
+function keepValuesAsWritten(
+  options: readonly { rawName: string; name: string; isBoolean?: boolean }[],
+  args: readonly string[],
+  parsed: Record<string, unknown>,
+): void {
+  for (const option of options) {
+    if (option.isBoolean) continue;
+    const spellings = option.rawName.split(",").map((part) => part.trim().split(/\s/)[0]!);
+    for (let i = 0; i < args.length; i++) {
+      const arg = args[i]!;
+      if (arg === "--") break;
+      const inline = spellings.find((flag) => arg.startsWith(`${flag}=`));
+      if (inline !== undefined) parsed[option.name] = arg.slice(inline.length + 1);
+      else if (spellings.includes(arg) && i + 1 < args.length && !args[i + 1]!.startsWith("-")) parsed[option.name] = args[i + 1];
+    }
   }
 }
 
