@@ -76,7 +76,7 @@ async function withLockAndDeadline<T>(
   let lease: DeviceLease | undefined;
   const locked = async () => {
     const udid = await deps.ports.observer.resolveUdid({ timeoutMs: ctx.remainingMs(), signal: ctx.signal });
-    const acquired = await deps.lock.acquire(udid, { operationId, tool });
+    const acquired = await deps.lock.acquire({ adbServer: deps.ports.observer.adbServer, udid }, { operationId, tool });
     if (deadline.signal.aborted) {
       await acquired.release(); // the limit passed while acquiring: nobody else would release it
       throw deadline.signal.reason;

@@ -38,6 +38,9 @@ export interface TreeCapture {
 }
 
 export interface DeviceObserver {
+  /** The adb server the device is reached through, canonical (e.g. `tcp:127.0.0.1:5037`); with the
+   * udid it names the device, e.g. for the device lock. */
+  readonly adbServer: string;
   /** The udid this observer is bound to: ANDROID_UDID when set, else the last device resolved ("" before). */
   readonly udid: string;
   /** Which device the next call will use: ANDROID_UDID (checked online), else the only online device.

@@ -38,9 +38,16 @@ export interface DeviceLease {
   release(): Promise<void>;
 }
 
+/** A device as the lock names it: the same serial behind two adb servers is two devices. */
+export interface DeviceAddress {
+  /** Canonical adb server (DeviceObserver.adbServer), e.g. `tcp:127.0.0.1:5037`. */
+  adbServer: string;
+  udid: string;
+}
+
 export interface DeviceLock {
   /** Acquires at once or throws EMULATOR_BUSY (no queue). Held across processes. */
-  acquire(udid: string, owner: { operationId: string; tool: string }): Promise<DeviceLease>;
+  acquire(device: DeviceAddress, owner: { operationId: string; tool: string }): Promise<DeviceLease>;
 }
 
 /**

@@ -153,7 +153,7 @@ for (const tool of ["device_status", "ui_get_tree", "ui_screenshot", "app_list"]
 
   test(`${tool}: a device held by another operation is EMULATOR_BUSY at once, nothing read`, async () => {
     const world = fakeWorld();
-    world.lock.held.add(FAKE_UDID);
+    world.lock.held.add(`${world.observer.adbServer} ${FAKE_UDID}`);
     await withServer(world, async (c) => {
       const envelope = envelopeOf(await call(c, tool));
       assert.deepEqual(envelope, {

@@ -11,6 +11,7 @@ import { tempDir } from "./temp_dir.ts";
 
 const clock = { now: () => Date.now(), sleep: async () => {} };
 const owner = (operationId: string, tool = "ui_tap") => ({ operationId, tool });
+const dev = (udid: string, adbServer = "tcp:127.0.0.1:5037") => ({ adbServer, udid });
 
 function busy(error: unknown): error is HarnessError {
   return error instanceof HarnessError && error.code === "EMULATOR_BUSY";
@@ -19,50 +20,50 @@ function busy(error: unknown): error is HarnessError {
 test("second acquire on the same device is EMULATOR_BUSY at once, naming the holder; release frees it", async (t) => {
   const dir = tempDir(t);
   const lock = createDeviceLock({ directory: dir, fs: createNodeFileSystem(), clock, probe: createNodeProcessProbe() });
-  const lease = await lock.acquire("emulator-5554", owner("op-1", "ui_tap"));
+  const lease = await lock.acquire(dev("emulator-5554"), owner("op-1", "ui_tap"));
   const started = Date.now();
-  await assert.rejects(lock.acquire("emulator-5554", owner("op-2")), (e: unknown) => busy(e) &&
+  await assert.rejects(lock.acquire(dev("emulator-5554"), owner("op-2")), (e: unknown) => busy(e) &&
     e.message.includes(`ui_tap (operation op-1) in process ${process.pid}`) && e.details?.["holder_operation_id"] === "op-1");
   assert.ok(Date.now() - started < 500, "no queue, no waiting");
   // Another device is independent.
-  const other = await lock.acquire("127.0.0.1:5555", owner("op-3"));
-  assert.ok(existsSync(join(dir, "127.0.0.1_5555.lock")));
+  const other = await lock.acquire(dev("127.0.0.1:5555"), owner("op-3"));
+  assert.ok(existsSync(join(dir, lockFileName(dev("127.0.0.1:5555")))));
   await lease.release();
   await lease.release(); // idempotent
-  const again = await lock.acquire("emulator-5554", owner("op-4"));
+  const again = await lock.acquire(dev("emulator-5554"), owner("op-4"));
   await again.release();
   await other.release();
 });
 
 test("a lock left by a dead process is stale and taken over; a live one on another host is respected", async (t) => {
   const dir = tempDir(t);
-  const path = join(dir, lockFileName("emulator-5554"));
+  const path = join(dir, lockFileName(dev("emulator-5554")));
   const probe: ProcessProbe = { pid: 100, hostName: "here", isProcessAlive: (pid) => pid === 100 || pid === 200, startStamp: (pid) => `start-${pid}` };
   const lock = createDeviceLock({ directory: dir, fs: createNodeFileSystem(), clock, probe });
   writeFileSync(path, JSON.stringify({ pid: 999999, host: "here", operation_id: "old", tool: "ui_tap", udid: "emulator-5554", acquired_at: "x", token: "t" }));
-  const lease = await lock.acquire("emulator-5554", owner("op-new"));
+  const lease = await lock.acquire(dev("emulator-5554"), owner("op-new"));
   assert.equal(JSON.parse(readFileSync(path, "utf8")).operation_id, "op-new");
   await lease.release();
   assert.ok(!existsSync(path));
 
   writeFileSync(path, JSON.stringify({ pid: 999999, host: "elsewhere", operation_id: "remote", tool: "ui_scroll", udid: "emulator-5554", acquired_at: "x", token: "t" }));
-  await assert.rejects(lock.acquire("emulator-5554", owner("op-x")), (e: unknown) => busy(e) && e.message.includes("on elsewhere"));
+  await assert.rejects(lock.acquire(dev("emulator-5554"), owner("op-x")), (e: unknown) => busy(e) && e.message.includes("on elsewhere"));
 
   // pid 200 is alive but started after the holder wrote its lock: the pid was reused, the lock is stale.
   writeFileSync(path, JSON.stringify({ pid: 200, pid_start: "earlier", host: "here", operation_id: "reused", tool: "ui_tap", udid: "emulator-5554", acquired_at: "x", token: "t" }));
-  await (await lock.acquire("emulator-5554", owner("op-reuse"))).release();
+  await (await lock.acquire(dev("emulator-5554"), owner("op-reuse"))).release();
   writeFileSync(path, JSON.stringify({ pid: 200, pid_start: "start-200", host: "here", operation_id: "live", tool: "ui_tap", udid: "emulator-5554", acquired_at: "x", token: "t" }));
-  await assert.rejects(lock.acquire("emulator-5554", owner("op-z")), (e: unknown) => busy(e) && e.message.includes("operation live"));
+  await assert.rejects(lock.acquire(dev("emulator-5554"), owner("op-z")), (e: unknown) => busy(e) && e.message.includes("operation live"));
 
   writeFileSync(path, "garbage that is not JSON");
-  await (await lock.acquire("emulator-5554", owner("op-y"))).release();
+  await (await lock.acquire(dev("emulator-5554"), owner("op-y"))).release();
 });
 
 test("release never removes a lock that another owner took over", async (t) => {
   const dir = tempDir(t);
   const lock = createDeviceLock({ directory: dir, fs: createNodeFileSystem(), clock, probe: createNodeProcessProbe() });
-  const lease = await lock.acquire("emulator-5554", owner("op-1"));
-  const path = join(dir, lockFileName("emulator-5554"));
+  const lease = await lock.acquire(dev("emulator-5554"), owner("op-1"));
+  const path = join(dir, lockFileName(dev("emulator-5554")));
   writeFileSync(path, JSON.stringify({ pid: process.pid, host: "h", operation_id: "thief", tool: "x", udid: "emulator-5554", acquired_at: "x", token: "other" }));
   await lease.release();
   assert.equal(JSON.parse(readFileSync(path, "utf8")).operation_id, "thief");
@@ -79,7 +80,7 @@ function spawnHolder(dir: string): { child: ChildProcess; ready: Promise<string>
     const lock = createDeviceLock({ directory: process.argv[1], fs: createNodeFileSystem(),
       clock: { now: () => Date.now(), sleep: async () => {} }, probe: createNodeProcessProbe() });
     try {
-      await lock.acquire("emulator-5554", { operationId: "child-op", tool: "ui_get_tree" });
+      await lock.acquire({ adbServer: "tcp:127.0.0.1:5037", udid: "emulator-5554" }, { operationId: "child-op", tool: "ui_get_tree" });
       process.stdout.write("LOCKED\\n");
     } catch (error) {
       process.stdout.write("BUSY " + error.code + "\\n");
@@ -110,13 +111,13 @@ test("two real processes: the second is EMULATOR_BUSY; when the holder dies the 
   assert.equal(await holder.ready, "LOCKED");
 
   const lock = createDeviceLock({ directory: dir, fs: createNodeFileSystem(), clock, probe: createNodeProcessProbe() });
-  await assert.rejects(lock.acquire("emulator-5554", owner("parent-op")), (e: unknown) => busy(e) &&
+  await assert.rejects(lock.acquire(dev("emulator-5554"), owner("parent-op")), (e: unknown) => busy(e) &&
     e.details?.["holder_pid"] === holder.child.pid && e.message.includes("ui_get_tree (operation child-op)"));
 
   const exited = new Promise((resolve) => holder.child.once("exit", resolve));
   process.kill(holder.child.pid!, "SIGKILL");
   await exited;
-  const lease = await lock.acquire("emulator-5554", owner("parent-op"));
+  const lease = await lock.acquire(dev("emulator-5554"), owner("parent-op"));
 
   // Now the parent holds it: a new process is refused.
   const second = spawnHolder(dir);
@@ -131,10 +132,21 @@ test("simultaneous acquires never both win: a lock file is never seen empty and 
     const udid = `emulator-${5554 + round * 2}`;
     const contenders = Array.from({ length: 4 }, () =>
       createDeviceLock({ directory: dir, fs: createNodeFileSystem(), clock, probe: createNodeProcessProbe() }));
-    const outcomes = await Promise.allSettled(contenders.map((lock, i) => lock.acquire(udid, owner(`op-${round}-${i}`))));
+    const outcomes = await Promise.allSettled(contenders.map((lock, i) => lock.acquire(dev(udid), owner(`op-${round}-${i}`))));
     const winners = outcomes.filter((o) => o.status === "fulfilled");
     assert.equal(winners.length, 1, `round ${round}: ${winners.length} owners of one device`);
     for (const o of outcomes) if (o.status === "rejected") assert.ok(busy(o.reason), String(o.reason));
   }
   assert.deepEqual(readdirSync(dir).filter((name) => name.endsWith(".draft")), [], "no draft file is left behind");
+});
+
+test("lock files: one per adb server and serial, with safe names", () => {
+  const names = [
+    lockFileName(dev("emulator-5554")), lockFileName(dev("emulator-5554", "tcp:127.0.0.1:41001")),
+    lockFileName(dev("emulator-5554", "tcp:farm-a:5037")), lockFileName(dev("127.0.0.1:5555")), lockFileName(dev("127.0.0.1_5555")),
+    lockFileName(dev("adb-R5CT-x._adb-tls-connect._tcp")),
+  ];
+  assert.equal(new Set(names).size, names.length, names.join(" "));
+  for (const name of names) assert.match(name, /^[A-Za-z0-9._-]+\.lock$/);
+  assert.match(lockFileName(dev("emulator-5554")), /^emulator-5554-[0-9a-f]{16}\.lock$/);
 });

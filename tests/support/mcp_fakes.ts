@@ -35,6 +35,7 @@ export const FAKE_PNG = Uint8Array.from(Buffer.from(
 ));
 
 export interface FakeObserver extends DeviceObserver {
+  adbServer: string;
   calls: string[];
   /** Replace to make the next calls fail or hang. */
   behaviour: {
@@ -50,6 +51,7 @@ export interface FakeObserver extends DeviceObserver {
 export function fakeObserver(): FakeObserver {
   const observer: FakeObserver = {
     udid: FAKE_UDID,
+    adbServer: "tcp:127.0.0.1:5037",
     calls: [],
     behaviour: {},
     async resolveUdid() {
@@ -123,6 +125,7 @@ function refFor(directory: string, id: string): EvidenceRef {
 }
 
 export interface FakeLock extends DeviceLock {
+  /** Held devices as `adbServer udid`. */
   held: Set<string>;
   acquisitions: number;
   releases: number;
@@ -133,16 +136,18 @@ export function fakeLock(): FakeLock {
     held: new Set(),
     acquisitions: 0,
     releases: 0,
-    async acquire(udid, owner) {
-      if (lock.held.has(udid)) {
+    async acquire(device, owner) {
+      const { udid } = device;
+      const key = `${device.adbServer} ${udid}`;
+      if (lock.held.has(key)) {
         throw new HarnessError("EMULATOR_BUSY", `Device ${udid} is busy with another operation; retry when it finishes.`, { udid });
       }
-      lock.held.add(udid);
+      lock.held.add(key);
       lock.acquisitions++;
       void owner;
       return {
         release: async () => {
-          lock.held.delete(udid);
+          lock.held.delete(key);
           lock.releases++;
         },
       };

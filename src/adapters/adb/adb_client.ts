@@ -9,6 +9,7 @@ import { checkSerial } from "./adb_arguments.ts";
 import type { AdbCommand } from "./adb_commands.ts";
 import { adbFailure } from "./adb_failure.ts";
 import type { AdbProgram } from "./adb_program.ts";
+import { adbServerAddress } from "./adb_server_address.ts";
 
 export interface AdbRunOptions {
   timeoutMs: number;
@@ -19,6 +20,8 @@ export interface AdbRunOptions {
 
 export interface AdbClient {
   readonly program: AdbProgram;
+  /** The adb server this client talks to, canonical (adb_server_address.ts): with the serial, it names a device. */
+  readonly serverAddress: string;
   run(command: AdbCommand, options: AdbRunOptions): Promise<ProcessResult>;
   /** Runs and decodes stdout as UTF-8 (legacy shells merge stderr into it). */
   text(command: AdbCommand, options: AdbRunOptions): Promise<string>;
@@ -51,6 +54,7 @@ export function createAdbClient(options: AdbClientOptions): AdbClient {
   };
   return {
     program: options.program,
+    serverAddress: adbServerAddress(options.serverSocket),
     run,
     text: async (command, runOptions) => (await run(command, runOptions)).stdout.toString("utf8"),
   };

@@ -6,6 +6,7 @@ export { ADB_COMMANDS, type AdbCommand, type AdbCommandName } from "./adb_comman
 export { checkPackageName, checkSerial, PACKAGE_NAME } from "./adb_arguments.ts";
 export { type AdbClient, type AdbClientOptions, createAdbClient } from "./adb_client.ts";
 export { type AdbProgram, findAdbProgram } from "./adb_program.ts";
+export { adbServerAddress, DEFAULT_ADB_SERVER } from "./adb_server_address.ts";
 export { chooseDevice, selectDevice } from "./select_device.ts";
 export { type AdbObserverOptions, createAdbObserver } from "./observer.ts";
 export { type ListedDevice, parseAdbDevices } from "./parse_devices.ts";

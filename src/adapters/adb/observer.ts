@@ -79,6 +79,7 @@ export function createAdbObserver(options: AdbObserverOptions): DeviceObserver {
   };
 
   return {
+    adbServer: adb.serverAddress,
     get udid() {
       return lastUdid;
     },

@@ -1,14 +1,16 @@
 /**
- * One owner per device, across processes (SPEC §7): an exclusive lock file per udid in the user's
- * state directory (never under artifacts) holding pid, host, operation and time. A second acquire
+ * One owner per device, across processes (SPEC §7): an exclusive lock file per device (adb server +
+ * serial: the same serial behind two adb servers is two devices) in the user's state directory (never
+ * under artifacts) holding pid, host, operation and time. A second acquire
  * fails at once with EMULATOR_BUSY naming the holder (no queue). A lock whose process is dead on
  * this host (or whose pid now belongs to a later process) is stale and taken over. Release removes
  * the file only if it is still ours.
  */
+import { createHash } from "node:crypto";
 import { join } from "node:path";
 import { HarnessError } from "../../errors.ts";
 import type { Clock } from "../../ports/clock.ts";
-import type { DeviceLease, DeviceLock, FileSystem } from "../../ports/evidence.ts";
+import type { DeviceAddress, DeviceLease, DeviceLock, FileSystem } from "../../ports/evidence.ts";
 import type { ProcessProbe } from "./process_probe.ts";
 
 export interface LockHolder {
@@ -19,6 +21,8 @@ export interface LockHolder {
   operation_id: string;
   tool: string;
   udid: string;
+  /** The adb server the device is reached through (absent in locks written before it was recorded). */
+  adb_server?: string;
   acquired_at: string;
   token: string;
 }
@@ -31,8 +35,11 @@ export interface DeviceLockOptions {
   probe: ProcessProbe;
 }
 
-export function lockFileName(udid: string): string {
-  return `${udid.replace(/[^A-Za-z0-9._-]/g, "_")}.lock`;
+/** `<serial, unsafe characters as _>-<16 hex of sha256(server, serial)>.lock`: readable, safe, and
+ * distinct per adb server (and for serials the escaping would merge). */
+export function lockFileName(device: DeviceAddress): string {
+  const hash = createHash("sha256").update(`${device.adbServer}\n${device.udid}`).digest("hex").slice(0, 16);
+  return `${device.udid.replace(/[^A-Za-z0-9.-]/g, "_")}-${hash}.lock`;
 }
 
 export function createDeviceLock(options: DeviceLockOptions): DeviceLock {
@@ -55,11 +62,12 @@ export function createDeviceLock(options: DeviceLockOptions): DeviceLock {
   };
 
   return {
-    async acquire(udid, owner): Promise<DeviceLease> {
-      const path = join(options.directory, lockFileName(udid));
+    async acquire(device, owner): Promise<DeviceLease> {
+      const { udid } = device;
+      const path = join(options.directory, lockFileName(device));
       const mine: LockHolder = {
         pid: probe.pid, pid_start: probe.startStamp(probe.pid), host: probe.hostName, operation_id: owner.operationId, tool: owner.tool, udid,
-        acquired_at: new Date(options.clock.now()).toISOString(), token: `${probe.pid}-${options.clock.now()}-${++counter}`,
+        adb_server: device.adbServer, acquired_at: new Date(options.clock.now()).toISOString(), token: `${probe.pid}-${options.clock.now()}-${++counter}`,
       };
       try {
         await fs.makeDirectory(options.directory);
@@ -74,7 +82,7 @@ export function createDeviceLock(options: DeviceLockOptions): DeviceLock {
           if (seen === null) continue; // released meanwhile
           const holder = seen.holder;
           const stale = holder === null || (holder.host === probe.hostName && !holderAlive(holder, probe));
-          if (!stale) throw busy(udid, holder);
+          if (!stale) throw busy(device, holder);
           const again = await readHolder(path);
           if (again !== null && again.raw === seen.raw) await fs.removeFile(path).catch(() => {});
         }
@@ -83,7 +91,8 @@ export function createDeviceLock(options: DeviceLockOptions): DeviceLock {
         throw new HarnessError("INTERNAL_ERROR",
           `Cannot use the device lock file "${path}" (${(error as Error).message}); check that the state directory is writable.`);
       }
-      throw new HarnessError("EMULATOR_BUSY", `Device "${udid}" lock changed hands while acquiring it; retry.`, { udid });
+      throw new HarnessError("EMULATOR_BUSY", `Device "${udid}" (adb server ${device.adbServer}) lock changed hands while acquiring it; retry.`,
+        { udid, adb_server: device.adbServer });
     },
   };
 
@@ -107,9 +116,10 @@ function holderAlive(holder: LockHolder, probe: ProcessProbe): boolean {
   return now === null || now === holder.pid_start;
 }
 
-function busy(udid: string, holder: LockHolder): HarnessError {
+function busy(device: DeviceAddress, holder: LockHolder): HarnessError {
   const where = holder.pid === undefined ? "another process" : `process ${holder.pid}${holder.host ? ` on ${holder.host}` : ""}`;
+  const { udid, adbServer } = device;
   return new HarnessError("EMULATOR_BUSY",
-    `Device "${udid}" is busy: ${holder.tool} (operation ${holder.operation_id}) in ${where} has held it since ${holder.acquired_at}. Retry when it finishes; nothing was queued.`,
-    { udid, holder_pid: holder.pid, holder_host: holder.host, holder_tool: holder.tool, holder_operation_id: holder.operation_id, since: holder.acquired_at });
+    `Device "${udid}" (adb server ${adbServer}) is busy: ${holder.tool} (operation ${holder.operation_id}) in ${where} has held it since ${holder.acquired_at}. Retry when it finishes; nothing was queued.`,
+    { udid, adb_server: adbServer, holder_pid: holder.pid, holder_host: holder.host, holder_tool: holder.tool, holder_operation_id: holder.operation_id, since: holder.acquired_at });
 }
