@@ -1,6 +1,7 @@
 /**
  * Runs one tool call as one operation: validate the arguments, find the device, take its lock
- * (EMULATOR_BUSY at once if held), run the handler within the deadline (OPERATION_TIMEOUT: the handler's
+ * (EMULATOR_BUSY at once if held), run the handler on exactly that device (the observer bound to the
+ * locked serial) within the deadline (OPERATION_TIMEOUT: the handler's
  * signal is aborted and the lock released), append one audit line, answer with the envelope. Never throws.
  */
 import type { Envelope, Evidence } from "../../contracts/envelope.ts";
@@ -44,7 +45,7 @@ export async function runOperation(
   let answer: OperationAnswer;
   try {
     const args = parseToolInput(tool.name, rawArgs);
-    const outcome = await withLockAndDeadline(tool.name, operationId, deps, (ctx) => tool.run(args, ctx, deps.ports), (ref) => {
+    const outcome = await withLockAndDeadline(tool.name, operationId, deps, (ctx, ports) => tool.run(args, ctx, ports), (ref) => {
       evidence = ref;
     }, cancel);
     answer = { envelope: successEnvelope(operationId, tool.name, outcome.data, evidence), content: outcome.content ?? [] };
@@ -60,7 +61,7 @@ async function withLockAndDeadline<T>(
   tool: ToolName,
   operationId: string,
   deps: OperationDeps,
-  work: (ctx: OperationContext) => Promise<T>,
+  work: (ctx: OperationContext, ports: ToolPorts) => Promise<T>,
   attachEvidence: (ref: Evidence) => void,
   cancel: AbortSignal | undefined,
 ): Promise<T> {
@@ -82,7 +83,7 @@ async function withLockAndDeadline<T>(
       throw deadline.signal.reason;
     }
     lease = acquired;
-    return work(ctx);
+    return work(ctx, { ...deps.ports, observer: deps.ports.observer.bind(udid) });
   };
   try {
     return await Promise.race([locked(), deadline.expired]);

@@ -41,11 +41,16 @@ export interface DeviceObserver {
   /** The adb server the device is reached through, canonical (e.g. `tcp:127.0.0.1:5037`); with the
    * udid it names the device, e.g. for the device lock. */
   readonly adbServer: string;
-  /** The udid this observer is bound to: ANDROID_UDID when set, else the last device resolved ("" before). */
+  /** The udid this observer is bound to: the bound serial, else ANDROID_UDID, else the last device resolved ("" before). */
   readonly udid: string;
-  /** Which device the next call will use: ANDROID_UDID (checked online), else the only online device.
-   * Call it before taking the device lock. Throws EMULATOR_UNAVAILABLE naming what adb lists. */
+  /** Which device to use: ANDROID_UDID (checked online), else the only online device (a bound observer:
+   * its serial, without asking adb). Call it before taking the device lock. Throws EMULATOR_UNAVAILABLE
+   * naming what adb lists. */
   resolveUdid(options: WaitOptions): Promise<string>;
+  /** An observer of exactly this device for one operation: no device selection, every command goes to
+   * `udid` (the one that was locked), so the lock and the work cannot name different devices. A device
+   * that went away is EMULATOR_UNAVAILABLE from its first command. */
+  bind(udid: string): DeviceObserver;
   status(options: WaitOptions): Promise<DeviceStatus>;
   captureTree(options: WaitOptions): Promise<TreeCapture>;
   /** Full-resolution PNG bytes from `screencap -p`. */

@@ -54,6 +54,10 @@ export function fakeObserver(): FakeObserver {
     adbServer: "tcp:127.0.0.1:5037",
     calls: [],
     behaviour: {},
+    /** The fake has one device: bound or not, it is the same recording observer. */
+    bind() {
+      return observer;
+    },
     async resolveUdid() {
       observer.calls.push("resolveUdid");
       return observer.behaviour.resolve ? observer.behaviour.resolve() : FAKE_UDID;

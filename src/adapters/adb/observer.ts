@@ -1,6 +1,7 @@
 /**
  * `createAdbObserver`: the DeviceObserver over adb (read-only; never an input or start command).
- * Each call re-checks the device (ANDROID_UDID or the only online one), then reads: tree
+ * Unbound, each call first selects the device (ANDROID_UDID or the only online one, `adb devices -l`);
+ * `bind(serial)` gives one that sends every command to that serial without selecting. Reads: tree
  * (capture_tree.ts), screen geometry (`wm size`/`wm density`, swapped for rotation 1/3), keyboard
  * (`dumpsys input_method`, `dumpsys window InputMethod`), foreground package (`dumpsys window
  * displays`, then `windows`, then `dumpsys activity activities`), model/API (getprop), screenshot
@@ -40,14 +41,20 @@ interface Call {
 }
 
 export function createAdbObserver(options: AdbObserverOptions): DeviceObserver {
+  return observerOf(options, undefined);
+}
+
+/** `bound`: the serial every call uses without `adb devices`; undefined: select per call. */
+function observerOf(options: AdbObserverOptions, bound: string | undefined): DeviceObserver {
   const { adb, clock } = options;
-  let lastUdid = options.requestedUdid ?? "";
+  let lastUdid = bound ?? options.requestedUdid ?? "";
 
   const begin = async (wait: WaitOptions): Promise<Call> => {
     const deadline = clock.now() + wait.timeoutMs;
-    const device = await selectDevice(adb, options.requestedUdid, waitLeft(deadline, clock, wait.signal));
-    lastUdid = device.serial;
-    return { serial: device.serial, deadline, ...(wait.signal === undefined ? {} : { signal: wait.signal }) };
+    const timing = waitLeft(deadline, clock, wait.signal);
+    const serial = bound ?? (await selectDevice(adb, options.requestedUdid, timing)).serial;
+    lastUdid = serial;
+    return { serial, deadline, ...(wait.signal === undefined ? {} : { signal: wait.signal }) };
   };
   const text = (call: Call, command: Parameters<AdbClient["text"]>[0]) =>
     adb.text(command, { serial: call.serial, ...waitLeft(call.deadline, clock, call.signal) });
@@ -85,6 +92,9 @@ export function createAdbObserver(options: AdbObserverOptions): DeviceObserver {
     },
     async resolveUdid(wait) {
       return (await begin(wait)).serial;
+    },
+    bind(udid) {
+      return observerOf(options, udid);
     },
     async status(wait): Promise<DeviceStatus> {
       const call = await begin(wait);
