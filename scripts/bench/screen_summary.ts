@@ -1,7 +1,8 @@
 /**
  * Bench section "screen summary": for every corpus capture, raw XML bytes, compact summary JSON bytes
  * (what `ui_get_tree` sends), their ratio, and the median time of parse + summarize over repeated runs;
- * then the median and maximum ratio against the targets (median ≤ 5%, none above 15%).
+ * then the median and maximum ratio against the targets (median ≤ 5%, none above 15%); and the time
+ * for a synthetic list of 3000 identical rows (the worst case of the `within` search; target well under 1 s).
  */
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -37,6 +38,7 @@ export function measureCapture(file: string, xml: string, repetitions: number): 
 export const screenSummarySection: BenchSection = {
   name: "screen summary: size and speed over the real-world corpus",
   run(io: BenchIO) {
+    printIdenticalRows(io, 3000);
     if (!existsSync(io.corpusDir)) {
       io.print(`skipped: corpus not found at ${io.corpusDir} (set ANDROID_MCP_CORPUS)`);
       return;
@@ -62,6 +64,38 @@ export const screenSummarySection: BenchSection = {
     );
   },
 };
+
+/** Target for the synthetic list: parse + summarize well under a second, so `serve` keeps answering. */
+export const IDENTICAL_ROWS_TARGET_MS = 1000;
+
+function printIdenticalRows(io: BenchIO, rows: number): void {
+  const measure = measureCapture(`synthetic ${rows} identical rows`, identicalRowsDump(rows), Math.min(io.repetitions, 5));
+  io.print(
+    `${measure.file} ('Item' + a 'More' button each): ${measure.xmlBytes} B xml, ${measure.summaryBytes} B json, ` +
+      `median ${measure.medianMs.toFixed(0)} ms (target < ${IDENTICAL_ROWS_TARGET_MS} ms: ${measure.medianMs < IDENTICAL_ROWS_TARGET_MS ? "met" : "MISSED"})`,
+  );
+}
+
+/** A uiautomator dump of `rows` clickable rows, each holding a text "Item" and a "More" button: nothing separates them. */
+export function identicalRowsDump(rows: number): string {
+  const node = (attributes: string, bounds: string, children = "") => {
+    const open = `<node index="0" ${attributes} package="com.example.app" checkable="false" checked="false" enabled="true" ` +
+      `focused="false" scrollable="false" long-clickable="false" password="false" selected="false" bounds="${bounds}"`;
+    return children === "" ? `${open} />` : `${open}>${children}</node>`;
+  };
+  const list: string[] = [];
+  for (let i = 0; i < rows; i++) {
+    const [top, bottom] = [i * 10, i * 10 + 10];
+    list.push(node(
+      `text="" resource-id="" class="android.widget.LinearLayout" content-desc="" clickable="true" focusable="true"`,
+      `[0,${top}][1080,${bottom}]`,
+      node(`text="Item" resource-id="" class="android.widget.TextView" content-desc="" clickable="false" focusable="false"`, `[0,${top}][500,${bottom}]`) +
+        node(`text="" resource-id="com.example.app:id/more" class="android.widget.ImageButton" content-desc="More" clickable="true" focusable="true"`, `[900,${top}][1080,${bottom}]`),
+    ));
+  }
+  const root = node(`text="" resource-id="" class="android.widget.FrameLayout" content-desc="" clickable="false" focusable="false"`, `[0,0][1080,${rows * 10}]`, list.join(""));
+  return `<?xml version='1.0' encoding='UTF-8' standalone='yes' ?><hierarchy rotation="0">${root}</hierarchy>`;
+}
 
 function percent(ratio: number): string {
   return `${(ratio * 100).toFixed(1)}%`;

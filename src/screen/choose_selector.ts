@@ -9,7 +9,7 @@
 import { isAcceptableSelectorValue } from "../../contracts/selector.ts";
 import { isReadable } from "./node_kinds.ts";
 import type { Entity, ScreenAnalysis } from "./screen_analysis.ts";
-import { matchInAnalysis } from "./selector_match.ts";
+import { matchInAnalysis, namesOnlyEntity } from "./selector_match.ts";
 import type { Selector, SelectorKey, SelectorKeyValue, UiNode } from "./types.ts";
 
 type OfferedKey = Exclude<SelectorKey, "text_contains">;
@@ -20,8 +20,26 @@ export interface ChosenSelector {
   ambiguous: boolean;
 }
 
+/**
+ * The work all `within` searches of one summary (or of one locator answer) may do together, in steps
+ * (an ancestor key tried, a scope interval or a match looked at). Past it, an element no key names
+ * alone is marked ambiguous without a `within` search: on a screen of thousands of identical rows the
+ * summary stays near-linear (a 3000-row list takes well under a second) instead of tens of seconds.
+ * No real capture of the corpus comes near it.
+ */
+export const WITHIN_SEARCH_STEPS = 2_000_000;
+
+/** What is left of the `within` search budget; shared by the calls for one summary. */
+export interface WithinBudget {
+  steps: number;
+}
+
+export function withinBudget(steps: number = WITHIN_SEARCH_STEPS): WithinBudget {
+  return { steps };
+}
+
 /** Null when the element carries no key at all (nothing to name it by). */
-export function chooseSelector(analysis: ScreenAnalysis, entity: Entity): ChosenSelector | null {
+export function chooseSelector(analysis: ScreenAnalysis, entity: Entity, budget: WithinBudget = withinBudget()): ChosenSelector | null {
   const candidates = candidateKeys(analysis, entity);
   if (candidates.length === 0) return null;
   for (const candidate of candidates) {
@@ -31,7 +49,7 @@ export function chooseSelector(analysis: ScreenAnalysis, entity: Entity): Chosen
   }
   for (const candidate of candidates) {
     for (const form of [shortResourceId(candidate), candidate]) {
-      const within = form === null ? null : separatingWithin(analysis, form, entity.root);
+      const within = form === null ? null : separatingWithin(analysis, form, entity.root, budget);
       if (form === null || within === null) continue;
       const shortWithin = shortResourceId(within);
       const selector = shortWithin !== null && namesOnly(analysis, { ...form, within: shortWithin }, entity.root)
@@ -58,17 +76,27 @@ function shortestEquivalent(analysis: ScreenAnalysis, key: SelectorKeyValue): Se
  * SHORT_WITHIN characters, else the shortest found, so a long content-desc (a whole post) is not
  * repeated when a short name will do.
  */
-export function separatingWithin(analysis: ScreenAnalysis, selector: Selector, root: number): SelectorKeyValue | null {
+export function separatingWithin(
+  analysis: ScreenAnalysis,
+  selector: Selector,
+  root: number,
+  budget: WithinBudget = withinBudget(),
+): SelectorKeyValue | null {
   const { nodes } = analysis.tree;
   for (const uniqueAncestor of [true, false]) {
     let best: { within: SelectorKeyValue; length: number } | null = null;
     for (let at = nodes[root]!.parent; at !== null; at = nodes[at]!.parent) {
       if (!analysis.onScreen[at]) continue;
       for (const within of withinKeys(analysis, at)) {
+        if (budget.steps <= 0) return best?.within ?? null; // spent: see WITHIN_SEARCH_STEPS
+        budget.steps -= 1;
         const value = Object.values(within)[0]!;
         if (best !== null && value.length >= best.length) continue;
         if (uniqueAncestor && matchInAnalysis(analysis, within).entities.length !== 1) continue;
-        if (!namesOnly(analysis, { ...selector, within }, root)) continue;
+        const work = { steps: 0 };
+        const separates = namesOnlyEntity(analysis, { ...selector, within }, root, work);
+        budget.steps -= work.steps;
+        if (!separates) continue;
         if (value.length <= SHORT_WITHIN) return within;
         best = { within, length: value.length };
       }
@@ -78,14 +106,24 @@ export function separatingWithin(analysis: ScreenAnalysis, selector: Selector, r
   return null;
 }
 
-/** Keys that can name ancestor `at` in a `within`: its own, and, for a target, those of its members. */
+/** Keys that can name ancestor `at` in a `within`: its own, and, for a target, those of its members. Remembered per analysis. */
 function withinKeys(analysis: ScreenAnalysis, at: number): SelectorKeyValue[] {
-  const own = ownKeys(analysis.tree.nodes[at]!, WITHIN_KEY_ORDER);
-  const entity = analysis.entities.get(at);
-  if (entity === undefined || !entity.target) return own;
-  const signatures = new Set(own.map((key) => JSON.stringify(key)));
-  return [...own, ...candidateKeys(analysis, entity).filter((key) => !signatures.has(JSON.stringify(key)))];
+  let memo = withinKeyMemos.get(analysis);
+  if (memo === undefined) withinKeyMemos.set(analysis, memo = new Map());
+  let keys = memo.get(at);
+  if (keys === undefined) {
+    const own = ownKeys(analysis.tree.nodes[at]!, WITHIN_KEY_ORDER);
+    const entity = analysis.entities.get(at);
+    const signatures = new Set(own.map((key) => JSON.stringify(key)));
+    keys = entity === undefined || !entity.target
+      ? own
+      : [...own, ...candidateKeys(analysis, entity).filter((key) => !signatures.has(JSON.stringify(key)))];
+    memo.set(at, keys);
+  }
+  return keys;
 }
+
+const withinKeyMemos = new WeakMap<ScreenAnalysis, Map<number, SelectorKeyValue[]>>();
 
 const SHORT_WITHIN = 60;
 
@@ -109,8 +147,7 @@ function shortResourceId(candidate: SelectorKeyValue): SelectorKeyValue | null {
 }
 
 function namesOnly(analysis: ScreenAnalysis, selector: Selector, root: number): boolean {
-  const match = matchInAnalysis(analysis, selector);
-  return match.entities.length === 1 && match.entities[0] === root;
+  return namesOnlyEntity(analysis, selector, root);
 }
 
 /**

@@ -6,7 +6,7 @@
  * Waiting and polling live with the act tools; they call these on each fresh tree.
  */
 import { HarnessError } from "../errors.ts";
-import { separatingWithin } from "./choose_selector.ts";
+import { separatingWithin, withinBudget } from "./choose_selector.ts";
 import { analyzeScreen, type ScreenAnalysis } from "./screen_analysis.ts";
 import { keyOf, matchInAnalysis } from "./selector_match.ts";
 import type { Role, Selector, SelectorKeyValue, ElementRect, UiNode, UiTree } from "./types.ts";
@@ -45,8 +45,9 @@ export function findElement(tree: UiTree, selector: Selector): FindResult {
     return { status: "found", element: { ...describe(analysis, match.entities[0]!), node: analysis.tree.nodes[match.entities[0]!]!, partial: match.tier === "partial" } };
   }
   const bare: Selector = Object.fromEntries([keyOf(selector)]);
+  const budget = withinBudget(); // one bound for all candidates: thousands of identical rows stay fast
   const candidates = match.entities.map((root) => {
-    const within = separatingWithin(analysis, bare, root);
+    const within = separatingWithin(analysis, bare, root, budget);
     return within === null ? describe(analysis, root) : { ...describe(analysis, root), within };
   });
   return { status: "ambiguous", candidates };

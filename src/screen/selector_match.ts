@@ -21,17 +21,94 @@ export function matchSelector(tree: UiTree, selector: Selector): SelectorMatch {
 }
 
 export function matchInAnalysis(analysis: ScreenAnalysis, selector: Selector): SelectorMatch {
+  if (selector.within === undefined) return keyMatch(analysis, selector);
   const [key, value] = keyOf(selector);
-  const scopes = selector.within === undefined ? null : scopeRoots(analysis, selector.within);
-  const inScope = (id: number) => scopes === null || hasAncestorIn(analysis.tree.nodes, id, scopes);
+  const scope = scopeIntervals(analysis, selector.within);
   for (const tier of ["exact", "partial"] as const) {
-    const raw = rawMatches(analysis, key, value, tier).filter(inScope);
-    if (raw.length > 0) {
-      const entities = [...new Set(raw.map((id) => analysis.entityOf[id]!))].sort((a, b) => a - b);
-      return { tier, entities };
-    }
+    const entities = new Set<number>();
+    forEachInScope(tierMatches(analysis, key, value, tier), scope, (id) => {
+      entities.add(analysis.entityOf[id]!);
+      return true;
+    });
+    if (entities.size > 0) return { tier, entities: [...entities].sort((a, b) => a - b) };
   }
   return { tier: "none", entities: [] };
+}
+
+/**
+ * Whether `selector` names element `root` and nothing else: the same decision as
+ * `matchInAnalysis(...).entities` being `[root]`, but it stops at the first match outside `root`.
+ * `work.steps` is charged one per scope interval and per match looked at.
+ */
+export function namesOnlyEntity(analysis: ScreenAnalysis, selector: Selector, root: number, work?: { steps: number }): boolean {
+  if (selector.within === undefined) {
+    const match = keyMatch(analysis, selector);
+    return match.entities.length === 1 && match.entities[0] === root;
+  }
+  const [key, value] = keyOf(selector);
+  const scope = scopeIntervals(analysis, selector.within);
+  for (const tier of ["exact", "partial"] as const) {
+    let found = false;
+    let onlyRoot = true;
+    const looked = forEachInScope(tierMatches(analysis, key, value, tier), scope, (id) => {
+      found = true;
+      onlyRoot = analysis.entityOf[id] === root;
+      return onlyRoot;
+    });
+    if (work !== undefined) work.steps += looked;
+    if (found) return onlyRoot;
+  }
+  return false;
+}
+
+/** A selector without `within`, matched once per analysis (the summary asks the same key many times); the answer is frozen. */
+function keyMatch(analysis: ScreenAnalysis, selector: SelectorKeyValue): SelectorMatch {
+  const [key, value] = keyOf(selector);
+  const memo = memoOf(analysis).keys;
+  const signature = `${key}\u0000${value}`;
+  let match = memo.get(signature);
+  if (match === undefined) {
+    match = { tier: "none", entities: [] };
+    for (const tier of ["exact", "partial"] as const) {
+      const raw = tierMatches(analysis, key, value, tier);
+      if (raw.length === 0) continue;
+      match = { tier, entities: Object.freeze([...new Set(raw.map((id) => analysis.entityOf[id]!))].sort((a, b) => a - b)) as number[] };
+      break;
+    }
+    memo.set(signature, Object.freeze(match));
+  }
+  return match; // shared and frozen: the summary asks the same key once per target
+}
+
+/** rawMatches, remembered per analysis. */
+function tierMatches(analysis: ScreenAnalysis, key: SelectorKey, value: string, tier: "exact" | "partial"): number[] {
+  if (tier === "exact" && key !== "text_contains") return rawMatches(analysis, key, value, tier); // an index lookup already
+  const memo = memoOf(analysis).raw;
+  const signature = `${tier}\u0000${key}\u0000${value}`;
+  let raw = memo.get(signature);
+  if (raw === undefined) {
+    raw = rawMatches(analysis, key, value, tier);
+    memo.set(signature, raw);
+  }
+  return raw;
+}
+
+interface MatchMemo {
+  keys: Map<string, SelectorMatch>;
+  raw: Map<string, number[]>;
+  scopes: Map<string, Interval[]>;
+  /** For each node id: the id of its last descendant (itself when it has none); ids are in document order. */
+  lastDescendant: number[] | null;
+}
+const memos = new WeakMap<ScreenAnalysis, MatchMemo>();
+
+function memoOf(analysis: ScreenAnalysis): MatchMemo {
+  let memo = memos.get(analysis);
+  if (memo === undefined) {
+    memo = { keys: new Map(), raw: new Map(), scopes: new Map(), lastDescendant: null };
+    memos.set(analysis, memo);
+  }
+  return memo;
 }
 
 /** The single key of a validated selector (or of a `within`). */
@@ -98,28 +175,98 @@ function normalize(value: string): string {
   return value.replace(/\s+/g, " ").trim().toLowerCase();
 }
 
+/** Inclusive range of node ids: the strict descendants of one or more scope roots. */
+type Interval = [first: number, last: number];
+
 /**
- * Nodes whose descendants a `within` admits: every on-screen node its key names (exact, else partial),
- * and the target each of them belongs to, so that a `within` may name any element the summary lists
- * (`{"text": "Emergency SOS"}` admits what lies inside the notification row that text names).
+ * Node ids a `within` admits, as sorted disjoint intervals: the strict descendants of every on-screen
+ * node its key names (exact, else partial) and of the target each of them belongs to, so that a
+ * `within` may name any element the summary lists (`{"text": "Emergency SOS"}` admits what lies inside
+ * the notification row that text names). Ids are in document order, so a subtree is one interval.
  */
-function scopeRoots(analysis: ScreenAnalysis, within: SelectorKeyValue): Set<number> {
+function scopeIntervals(analysis: ScreenAnalysis, within: SelectorKeyValue): Interval[] {
   const [key, value] = keyOf(within);
-  const exact = rawMatches(analysis, key, value, "exact");
+  const memo = memoOf(analysis);
+  const signature = `${key}\u0000${value}`;
+  const known = memo.scopes.get(signature);
+  if (known !== undefined) return known;
+  const exact = tierMatches(analysis, key, value, "exact");
   const roots = new Set<number>();
-  for (const id of exact.length > 0 ? exact : rawMatches(analysis, key, value, "partial")) {
+  for (const id of exact.length > 0 ? exact : tierMatches(analysis, key, value, "partial")) {
     roots.add(id);
     const entity = analysis.entities.get(analysis.entityOf[id]!);
     if (entity?.target) roots.add(entity.root);
   }
-  return roots;
+  memo.lastDescendant ??= lastDescendants(analysis.tree.nodes);
+  const intervals: Interval[] = [];
+  for (const root of [...roots].sort((a, b) => a - b)) {
+    const last = memo.lastDescendant[root]!;
+    if (last === root) continue;
+    const previous = intervals[intervals.length - 1];
+    if (previous !== undefined && root + 1 <= previous[1] + 1) previous[1] = Math.max(previous[1], last);
+    else intervals.push([root + 1, last]);
+  }
+  memo.scopes.set(signature, intervals);
+  return intervals;
 }
 
-function hasAncestorIn(nodes: UiNode[], id: number, roots: Set<number>): boolean {
-  for (let at = nodes[id]!.parent; at !== null; at = nodes[at]!.parent) {
-    if (roots.has(at)) return true;
+function lastDescendants(nodes: UiNode[]): number[] {
+  const last = nodes.map((node) => node.id);
+  for (let id = nodes.length - 1; id >= 0; id--) {
+    const children = nodes[id]!.children;
+    if (children.length > 0) last[id] = last[children[children.length - 1]!]!;
   }
-  return false;
+  return last;
+}
+
+/**
+ * Calls `visit` on each of the sorted `matches` that lies in one of the `scope` intervals, in document
+ * order, until it returns false; walks whichever side is shorter, binary-searching the other. Returns
+ * the number of steps taken (intervals and matches looked at).
+ */
+function forEachInScope(matches: number[], scope: Interval[], visit: (id: number) => boolean): number {
+  let steps = 0;
+  if (matches.length === 0 || scope.length === 0) return 0;
+  if (scope.length <= matches.length) {
+    for (const [first, last] of scope) {
+      steps += 1;
+      for (let at = lowerBound(matches, first); at < matches.length && matches[at]! <= last; at++) {
+        steps += 1;
+        if (!visit(matches[at]!)) return steps;
+      }
+    }
+    return steps;
+  }
+  for (const id of matches) {
+    steps += 1;
+    const at = upperBoundInterval(scope, id);
+    if (at !== -1 && id <= scope[at]![1] && !visit(id)) return steps;
+  }
+  return steps;
+}
+
+/** Index of the first value ≥ `wanted` in a sorted array (its length when none). */
+function lowerBound(sorted: number[], wanted: number): number {
+  let low = 0;
+  let high = sorted.length;
+  while (low < high) {
+    const mid = (low + high) >> 1;
+    if (sorted[mid]! < wanted) low = mid + 1;
+    else high = mid;
+  }
+  return low;
+}
+
+/** Index of the last interval starting at or before `id`, or -1. */
+function upperBoundInterval(scope: Interval[], id: number): number {
+  let low = 0;
+  let high = scope.length;
+  while (low < high) {
+    const mid = (low + high) >> 1;
+    if (scope[mid]![0] <= id) low = mid + 1;
+    else high = mid;
+  }
+  return low - 1;
 }
 
 type ExactIndex = Record<Exclude<SelectorKey, "text_contains">, Map<string, number[]>>;

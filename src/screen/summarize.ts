@@ -5,7 +5,7 @@
  * an action. Each thing is said once (see docs/screen-model.md for the omission rules). Pure.
  */
 import { auditScreen } from "./audit.ts";
-import { chooseSelector, type ChosenSelector } from "./choose_selector.ts";
+import { chooseSelector, type ChosenSelector, WITHIN_SEARCH_STEPS, withinBudget } from "./choose_selector.ts";
 import { firstLine, isImeNode, tidyName } from "./node_kinds.ts";
 import { analyzeScreen, type ScreenAnalysis, shownStrings } from "./screen_analysis.ts";
 import { keyOf } from "./selector_match.ts";
@@ -17,15 +17,23 @@ export function summarize(tree: UiTree, context: ScreenContext): ScreenSummary {
   return summarizeWithNodes(tree, context).summary;
 }
 
-/** The summary plus, for each action, the id of the node it was offered for (same order as `actions`). */
-export function summarizeWithNodes(tree: UiTree, context: ScreenContext): { summary: ScreenSummary; actionNodes: number[] } {
+/**
+ * The summary plus, for each action, the id of the node it was offered for (same order as `actions`).
+ * `withinSearchSteps` bounds the `within` searches of the whole summary (WITHIN_SEARCH_STEPS; tests lower it).
+ */
+export function summarizeWithNodes(
+  tree: UiTree,
+  context: ScreenContext,
+  limits: { withinSearchSteps?: number } = {},
+): { summary: ScreenSummary; actionNodes: number[] } {
   const analysis = analyzeScreen(tree);
+  const budget = withinBudget(limits.withinSearchSteps ?? WITHIN_SEARCH_STEPS);
   const chosen = new Map<number, ChosenSelector>();
   const actions: ActionEntry[] = [];
   const actionNodes: number[] = [];
   for (const target of analysis.targets) {
     if (target.label === "" && target.wrapsTargets > 0) continue; // a nameless container: its targets are listed
-    const choice = chooseSelector(analysis, target);
+    const choice = chooseSelector(analysis, target, budget);
     if (choice === null) continue; // nothing names it; the contract never offers coordinates
     chosen.set(target.root, choice);
     actions.push(toAction(analysis, target.root, target.label, target.role, choice, context));
