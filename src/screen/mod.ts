@@ -3,7 +3,7 @@
  * selector, locate an element, render the summary as text, and read size/keyboard from a dump offline.
  * Other folders import from here, never from the files behind it.
  */
-export { MAX_DUMP_BYTES, parseDump } from "./parse_dump.ts";
+export { MAX_DUMP_BYTES, MAX_DUMP_DEPTH, parseDump } from "./parse_dump.ts";
 export { summarize, summarizeWithNodes } from "./summarize.ts";
 export { validateSelector } from "./validate_selector.ts";
 export { type Candidate, findElement, type FindResult, locate, type LocatedElement } from "./locate.ts";

@@ -2,14 +2,16 @@
  * XML → UiTree. Reads uiautomator dumps (`<hierarchy><node …>`) and Appium UiAutomator2 page sources
  * (class names as tags) into one node list in document order, with parsed bounds. Tolerates the
  * `UI hierchary dumped to: /dev/tty` trailer and warnings printed before the XML. Empty, non-XML,
- * truncated or oversized (> 50 MB) input throws HarnessError UI_TREE_UNAVAILABLE with the reason;
- * nothing else is ever thrown.
+ * truncated, oversized (> 50 MB) or absurdly deep (> 2000 levels) input throws HarnessError
+ * UI_TREE_UNAVAILABLE with the reason; nothing else is ever thrown.
  */
 import { XMLParser, XMLValidator } from "fast-xml-parser";
 import { HarnessError } from "../errors.ts";
 import type { Bounds, UiNode, UiTree } from "./types.ts";
 
 export const MAX_DUMP_BYTES = 50 * 1024 * 1024;
+/** Deepest node nesting accepted (real screens stay far below; Compose and WebView trees reach ~100). */
+export const MAX_DUMP_DEPTH = 2000;
 
 type Attributes = Record<string, string>;
 /** fast-xml-parser's preserveOrder shape: `{tag: children[], ":@"?: attributes}`. */
@@ -76,7 +78,29 @@ function checkedBody(xml: string): string {
   const body = trimmed.slice(0, end + ROOT.length + 3);
   const verdict = XMLValidator.validate(body);
   if (verdict !== true) throw unavailable(`the XML is malformed at line ${verdict.err.line}: ${verdict.err.msg}`);
+  const depth = nestingDepth(body);
+  if (depth > MAX_DUMP_DEPTH + 1) {
+    throw new HarnessError(
+      "UI_TREE_UNAVAILABLE",
+      `Cannot read the screen hierarchy: its nodes are nested ${depth - 1} levels deep, more than the ${MAX_DUMP_DEPTH} accepted. ` +
+        "This is the app's view tree, not a passing glitch: a new dump of the same screen will be refused too; navigate to another screen, or use ui_screenshot.",
+      { reason: `nested deeper than ${MAX_DUMP_DEPTH} levels (${depth - 1})` },
+    );
+  }
   return body;
+}
+
+/** Deepest element nesting of well-formed XML (the root element is level 1); quotes may hold `>`. */
+function nestingDepth(xml: string): number {
+  const TAG = /<([/?!]?)(?:[^>"']|"[^"]*"|'[^']*')*?(\/?)>/g;
+  const tags = xml.replace(/<!--[\s\S]*?-->|<!\[CDATA\[[\s\S]*?\]\]>/g, "");
+  let depth = 0;
+  let deepest = 0;
+  for (let match = TAG.exec(tags); match !== null; match = TAG.exec(tags)) {
+    if (match[1] === "/") depth -= 1;
+    else if (match[1] === "" && match[2] === "") deepest = Math.max(deepest, ++depth);
+  }
+  return deepest;
 }
 
 function newParser(): XMLParser {
@@ -89,6 +113,8 @@ function newParser(): XMLParser {
     trimValues: false,
     htmlEntities: true,
     processEntities: true,
+    // The library refuses 100 levels by default; real dumps reach that. The depth guard above says it first.
+    maxNestedTags: MAX_DUMP_DEPTH + 2,
   });
 }
 

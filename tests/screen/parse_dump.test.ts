@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { HarnessError } from "../../src/errors.ts";
-import { MAX_DUMP_BYTES, parseDump } from "../../src/screen/mod.ts";
+import { MAX_DUMP_BYTES, MAX_DUMP_DEPTH, parseDump } from "../../src/screen/mod.ts";
 import { button, dump, label } from "./dump_builder.ts";
 
 function refused(xml: string, reason: RegExp): void {
@@ -102,4 +102,30 @@ test("a pathologically deep dump is refused or parsed, never a crash", () => {
 
 test("a non-string input is refused, not crashed on", () => {
   refused(undefined as unknown as string, /not text/);
+});
+
+function nested(depth: number): string {
+  const open = '<node text="x" class="android.view.View" package="p" content-desc="a > b" bounds="[0,0][100,100]">';
+  return `<?xml version='1.0' ?><hierarchy rotation="0">${open.repeat(depth)}${"</node>".repeat(depth)}</hierarchy>`;
+}
+
+test("dumps nested 100 to 2000 levels deep are read whole (Compose and WebView trees reach 100)", () => {
+  for (const depth of [100, 150, MAX_DUMP_DEPTH]) {
+    const tree = parseDump(nested(depth));
+    assert.equal(tree.nodes.length, depth);
+    assert.equal(tree.nodes[depth - 1]!.depth, depth - 1);
+  }
+});
+
+test("a dump nested deeper than 2000 levels is refused with its own reason, not 'try again'", () => {
+  for (const depth of [MAX_DUMP_DEPTH + 1, 20000]) {
+    assert.throws(() => parseDump(nested(depth)), (error: unknown) => {
+      assert.ok(error instanceof HarnessError);
+      assert.equal(error.code, "UI_TREE_UNAVAILABLE");
+      assert.match(String(error.details?.["reason"]), new RegExp(`nested deeper than ${MAX_DUMP_DEPTH} levels \\(${depth}\\)`));
+      assert.match(error.message, /a new dump of the same screen will be refused too/);
+      assert.doesNotMatch(error.message, /try again/);
+      return true;
+    });
+  }
 });
