@@ -7,6 +7,7 @@ import { createDeviceLock, lockFileName } from "../../src/adapters/evidence/devi
 import { createNodeFileSystem } from "../../src/adapters/evidence/node_file_system.ts";
 import { createNodeProcessProbe, type ProcessProbe } from "../../src/adapters/evidence/process_probe.ts";
 import { HarnessError } from "../../src/errors.ts";
+import type { FileSystem } from "../../src/ports/evidence.ts";
 import { tempDir } from "./temp_dir.ts";
 
 const clock = { now: () => Date.now(), sleep: async () => {} };
@@ -149,4 +150,57 @@ test("lock files: one per adb server and serial, with safe names", () => {
   assert.equal(new Set(names).size, names.length, names.join(" "));
   for (const name of names) assert.match(name, /^[A-Za-z0-9._-]+\.lock$/);
   assert.match(lockFileName(dev("emulator-5554")), /^emulator-5554-[0-9a-f]{16}\.lock$/);
+});
+
+/** The real file system with a random pause (0-2 ms) before each operation: contenders interleave as processes do. */
+function jitteryFileSystem(): FileSystem {
+  const real = createNodeFileSystem();
+  const pause = () => new Promise((r) => setTimeout(r, Math.floor(Math.random() * 3)));
+  const wrapped = {} as Record<string, unknown>;
+  for (const [name, fn] of Object.entries(real)) {
+    wrapped[name] = async (...args: unknown[]) => {
+      await pause();
+      return (fn as (...a: unknown[]) => Promise<unknown>)(...args);
+    };
+  }
+  return wrapped as unknown as FileSystem;
+}
+
+test("many contenders on one stale lock: exactly one takes it over, the rest are EMULATOR_BUSY", async (t) => {
+  const dir = tempDir(t);
+  const probe: ProcessProbe = { pid: 100, hostName: "here", isProcessAlive: (pid) => pid === 100, startStamp: () => null };
+  for (let round = 0; round < 40; round++) {
+    const device = dev(`emulator-${5554 + round * 2}`);
+    writeFileSync(join(dir, lockFileName(device)), JSON.stringify({
+      pid: 999999, host: "here", operation_id: "crashed", tool: "ui_tap", udid: device.udid, acquired_at: "x", token: "dead",
+    }));
+    const contenders = Array.from({ length: 8 }, () => createDeviceLock({ directory: dir, fs: jitteryFileSystem(), clock, probe }));
+    const outcomes = await Promise.allSettled(contenders.map((lock, i) => lock.acquire(device, owner(`op-${round}-${i}`))));
+    const winners = outcomes.filter((o) => o.status === "fulfilled");
+    assert.equal(winners.length, 1, `round ${round}: ${winners.length} owners of one device`);
+    for (const o of outcomes) if (o.status === "rejected") assert.ok(busy(o.reason), String(o.reason));
+    const holder = JSON.parse(readFileSync(join(dir, lockFileName(device)), "utf8"));
+    assert.notEqual(holder.operation_id, "crashed");
+  }
+  assert.deepEqual(readdirSync(dir).filter((name) => !name.endsWith(".lock")), [], "no draft, takeover or tombstone file is left");
+});
+
+test("a takeover left by a crashed taker does not block the device; a live taker's is respected", async (t) => {
+  const dir = tempDir(t);
+  const probe: ProcessProbe = { pid: 100, hostName: "here", isProcessAlive: (pid) => pid === 100 || pid === 300, startStamp: () => null };
+  const lock = createDeviceLock({ directory: dir, fs: createNodeFileSystem(), clock, probe });
+  const device = dev("emulator-5554");
+  const path = join(dir, lockFileName(device));
+  const stale = JSON.stringify({ pid: 999999, host: "here", operation_id: "crashed", tool: "ui_tap", udid: device.udid, acquired_at: "x", token: "dead" });
+
+  writeFileSync(path, stale);
+  writeFileSync(`${path}.takeover`, JSON.stringify({ pid: 300, host: "here", token: "live-taker" }));
+  await assert.rejects(lock.acquire(device, owner("op-wait")), (e: unknown) => busy(e));
+  assert.equal(readFileSync(path, "utf8"), stale, "the stale lock is left to the live taker");
+
+  writeFileSync(`${path}.takeover`, JSON.stringify({ pid: 999998, host: "here", token: "crashed-taker" }));
+  const lease = await lock.acquire(device, owner("op-after"));
+  assert.equal(JSON.parse(readFileSync(path, "utf8")).operation_id, "op-after");
+  assert.ok(!existsSync(`${path}.takeover`));
+  await lease.release();
 });

@@ -3,10 +3,11 @@
  * serial: the same serial behind two adb servers is two devices) in the user's state directory (never
  * under artifacts) holding pid, host, operation and time. A second acquire
  * fails at once with EMULATOR_BUSY naming the holder (no queue). A lock whose process is dead on
- * this host (or whose pid now belongs to a later process) is stale and taken over. Release removes
- * the file only if it is still ours.
+ * this host (or whose pid now belongs to a later process) is stale and taken over by exactly one
+ * contender: only the holder of the exclusive `<lock>.takeover` file may delete it, after re-reading
+ * that it is still the stale one. Release removes the file only if it is still ours.
  */
-import { createHash } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
 import { join } from "node:path";
 import { HarnessError } from "../../errors.ts";
 import type { Clock } from "../../ports/clock.ts";
@@ -44,7 +45,6 @@ export function lockFileName(device: DeviceAddress): string {
 
 export function createDeviceLock(options: DeviceLockOptions): DeviceLock {
   const { fs, probe } = options;
-  let counter = 0;
 
   const readHolder = async (path: string): Promise<{ raw: string; holder: LockHolder | null } | null> => {
     try {
@@ -67,11 +67,11 @@ export function createDeviceLock(options: DeviceLockOptions): DeviceLock {
       const path = join(options.directory, lockFileName(device));
       const mine: LockHolder = {
         pid: probe.pid, pid_start: probe.startStamp(probe.pid), host: probe.hostName, operation_id: owner.operationId, tool: owner.tool, udid,
-        adb_server: device.adbServer, acquired_at: new Date(options.clock.now()).toISOString(), token: `${probe.pid}-${options.clock.now()}-${++counter}`,
+        adb_server: device.adbServer, acquired_at: new Date(options.clock.now()).toISOString(), token: randomUUID(),
       };
       try {
         await fs.makeDirectory(options.directory);
-        for (let attempt = 0; attempt < 3; attempt++) {
+        for (let attempt = 0; attempt < TAKEOVER_ATTEMPTS; attempt++) {
           try {
             await fs.writeNewFile(path, JSON.stringify(mine));
             return lease(path, mine.token);
@@ -83,8 +83,7 @@ export function createDeviceLock(options: DeviceLockOptions): DeviceLock {
           const holder = seen.holder;
           const stale = holder === null || (holder.host === probe.hostName && !holderAlive(holder, probe));
           if (!stale) throw busy(device, holder);
-          const again = await readHolder(path);
-          if (again !== null && again.raw === seen.raw) await fs.removeFile(path).catch(() => {});
+          if (!(await removeIfStill(path, seen.raw))) await options.clock.sleep(2); // another contender is taking over
         }
       } catch (error) {
         if (error instanceof HarnessError) throw error;
@@ -95,6 +94,35 @@ export function createDeviceLock(options: DeviceLockOptions): DeviceLock {
         { udid, adb_server: device.adbServer });
     },
   };
+
+  /**
+   * Deletes the lock file if it still holds `staleRaw`, under the exclusive `.takeover` file: a
+   * contender that read the same stale lock earlier cannot then delete the fresh lock of the one that
+   * took it over (it re-reads under the takeover file and sees new content). A takeover file left by a
+   * process that died inside this step is removed. False when someone else holds the takeover.
+   */
+  async function removeIfStill(path: string, staleRaw: string): Promise<boolean> {
+    const takeover = `${path}.takeover`;
+    const me = { pid: probe.pid, pid_start: probe.startStamp(probe.pid), host: probe.hostName, token: randomUUID() };
+    try {
+      await fs.writeNewFile(takeover, JSON.stringify(me));
+    } catch (error) {
+      if ((error as { code?: string }).code !== "EEXIST") throw error;
+      const other = await readHolder(takeover);
+      if (other !== null && (other.holder === null || (other.holder.host === probe.hostName && !holderAlive(other.holder, probe)))) {
+        const again = await readHolder(takeover);
+        if (again !== null && again.raw === other.raw) await fs.removeFile(takeover).catch(() => {});
+      }
+      return false;
+    }
+    try {
+      const now = await readHolder(path);
+      if (now !== null && now.raw === staleRaw) await fs.removeFile(path).catch(() => {});
+      return true;
+    } finally {
+      await fs.removeFile(takeover).catch(() => {});
+    }
+  }
 
   function lease(path: string, token: string): DeviceLease {
     let released = false;
@@ -109,7 +137,10 @@ export function createDeviceLock(options: DeviceLockOptions): DeviceLock {
   }
 }
 
-function holderAlive(holder: LockHolder, probe: ProcessProbe): boolean {
+/** Tries to create the lock; between tries a stale lock is removed or another taker is waited for. */
+const TAKEOVER_ATTEMPTS = 10;
+
+function holderAlive(holder: Pick<LockHolder, "pid" | "pid_start">, probe: ProcessProbe): boolean {
   if (!probe.isProcessAlive(holder.pid)) return false;
   if (holder.pid_start === undefined || holder.pid_start === null) return true;
   const now = probe.startStamp(holder.pid);
