@@ -10,8 +10,9 @@ export interface HarnessConfig {
   /** `auto`: the only online device; `udid`: ANDROID_UDID / --device; `sim`: the built-in simulated device. */
   device: { kind: "auto" } | { kind: "udid"; udid: string } | { kind: "sim" };
   appiumUrl: string;
-  /** ANDROID_MCP_ARTIFACTS_DIR / --artifacts; undefined: chosen by state_directories.ts. */
-  artifactsDir?: string;
+  /** --artifacts, else ANDROID_MCP_ARTIFACTS_DIR (trimmed; blank is unset), and which one said it;
+   * undefined: chosen by state_directories.ts. The only place the variable is read. */
+  artifactsDir?: { path: string; source: "--artifacts" | "ANDROID_MCP_ARTIFACTS_DIR" };
   flowIdleTimeoutSeconds: number;
   actionTimeoutSeconds: number;
   adb: { path?: string; androidHome?: string; serverSocket?: string };
@@ -44,6 +45,9 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>, fl
   const flowIdle = parseSeconds("ANDROID_MCP_FLOW_IDLE_TIMEOUT", value("ANDROID_MCP_FLOW_IDLE_TIMEOUT"), CONFIG_DEFAULTS.flowIdleTimeoutSeconds, problems);
   const action = parseSeconds("ANDROID_MCP_ACTION_TIMEOUT", value("ANDROID_MCP_ACTION_TIMEOUT"), CONFIG_DEFAULTS.actionTimeoutSeconds, problems);
 
+  const artifactsFlag = flags.artifacts?.trim();
+  if (artifactsFlag === "") problems.push("--artifacts needs a directory path");
+
   const adb: HarnessConfig["adb"] = {};
   const adbPath = value("ADB");
   if (adbPath !== undefined) adb.path = adbPath;
@@ -61,8 +65,11 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>, fl
     throw new HarnessError("INVALID_ARGUMENT", `${problems.join("; ")}.`, { problems });
   }
   const config: HarnessConfig = { device, appiumUrl, flowIdleTimeoutSeconds: flowIdle, actionTimeoutSeconds: action, adb };
-  const artifacts = flags.artifacts ?? value("ANDROID_MCP_ARTIFACTS_DIR");
-  if (artifacts !== undefined && artifacts !== "") config.artifactsDir = artifacts;
+  if (artifactsFlag !== undefined) config.artifactsDir = { path: artifactsFlag, source: "--artifacts" };
+  else {
+    const fromEnv = value("ANDROID_MCP_ARTIFACTS_DIR");
+    if (fromEnv !== undefined) config.artifactsDir = { path: fromEnv, source: "ANDROID_MCP_ARTIFACTS_DIR" };
+  }
   return config;
 }
 

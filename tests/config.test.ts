@@ -27,7 +27,8 @@ test("every variable is read, and empty values count as unset", () => {
     ADB_SERVER_SOCKET: "tcp:10.0.0.5:5037",
   });
   assert.deepEqual(config, {
-    device: { kind: "udid", udid: "emulator-5556" }, appiumUrl: "http://grid:4444/wd/hub", artifactsDir: "/tmp/ev",
+    device: { kind: "udid", udid: "emulator-5556" }, appiumUrl: "http://grid:4444/wd/hub",
+    artifactsDir: { path: "/tmp/ev", source: "ANDROID_MCP_ARTIFACTS_DIR" },
     flowIdleTimeoutSeconds: 30, actionTimeoutSeconds: 3600, adb: { path: "/opt/adb", androidHome: "/sdk", serverSocket: "tcp:10.0.0.5:5037" },
   });
   assert.deepEqual(loadConfig({ ANDROID_UDID: "", ANDROID_MCP_ACTION_TIMEOUT: " " }).device, { kind: "auto" });
@@ -39,7 +40,7 @@ test("flags override the environment; --device sim selects the simulated device"
     { device: "sim", appiumUrl: "https://b:2", artifacts: "./mine" });
   assert.deepEqual(config.device, { kind: "sim" });
   assert.equal(config.appiumUrl, "https://b:2");
-  assert.equal(config.artifactsDir, "./mine");
+  assert.deepEqual(config.artifactsDir, { path: "./mine", source: "--artifacts" });
 });
 
 test("invalid values are refused with the variable, the accepted range and the value", () => {
@@ -60,4 +61,11 @@ test("invalid values are refused with the variable, the accepted range and the v
 test("all problems are reported together", () => {
   const error = failure({ ANDROID_MCP_ACTION_TIMEOUT: "x", ANDROID_MCP_FLOW_IDLE_TIMEOUT: "y", APPIUM_URL: "z" });
   assert.equal((error.details?.["problems"] as string[]).length, 3);
+});
+
+test("ANDROID_MCP_ARTIFACTS_DIR is trimmed and blank is unset; a blank --artifacts is refused", () => {
+  assert.equal(loadConfig({ ANDROID_MCP_ARTIFACTS_DIR: "   " }).artifactsDir, undefined);
+  assert.deepEqual(loadConfig({ ANDROID_MCP_ARTIFACTS_DIR: " ev/out " }).artifactsDir, { path: "ev/out", source: "ANDROID_MCP_ARTIFACTS_DIR" });
+  assert.deepEqual(loadConfig({ ANDROID_MCP_ARTIFACTS_DIR: "   " }, { artifacts: " ./flag " }).artifactsDir, { path: "./flag", source: "--artifacts" });
+  assert.match(failure({}, { artifacts: "  " }).message, /--artifacts needs a directory path/);
 });

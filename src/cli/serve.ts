@@ -62,8 +62,7 @@ export async function runServe(flags: ServeFlags, ctx: CliContext, streams: Stdi
     device = await openDevice(config, ctx);
     const facts: PlatformFacts = { platform: platform(), homeDir: homedir(), cwd: ctx.cwd, env: ctx.env };
     const fs = createNodeFileSystem();
-    // Only a flag is "explicit"; the environment variable is read (and named in the reason) there.
-    const artifacts = await resolveArtifactsDirectory(facts, fs, given.artifacts);
+    const artifacts = await resolveArtifactsDirectory(facts, fs, config.artifactsDir);
     ctx.logger.info(`artifacts: ${artifacts.path} (${artifacts.reason})`);
     const server = createHarnessServer({
       ports: { observer: device.observer, evidence: createEvidenceStore({ directory: artifacts.path, fs, clock: ctx.clock }) },

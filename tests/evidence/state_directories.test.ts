@@ -17,7 +17,7 @@ test("user state directory per platform", () => {
   assert.equal(lockDirectory(facts("linux")).path, "/home/qa/.local/state/android-mcp-harness/locks");
 });
 
-test("artifacts: ANDROID_MCP_ARTIFACTS_DIR, else ./artifacts, else the state directory, each with its reason", async (t) => {
+test("artifacts: the configured directory, else ./artifacts, else the state directory, each with its reason", async (t) => {
   const root = tempDir(t);
   const fs = createNodeFileSystem();
   const home = join(root, "home");
@@ -25,11 +25,16 @@ test("artifacts: ANDROID_MCP_ARTIFACTS_DIR, else ./artifacts, else the state dir
   mkdirSync(cwd);
   const facts = (env: Record<string, string> = {}, dir = cwd) => ({ platform: "linux", homeDir: home, cwd: dir, env });
 
-  assert.deepEqual(await resolveArtifactsDirectory(facts({ ANDROID_MCP_ARTIFACTS_DIR: "out/ev" }), fs),
+  assert.deepEqual(await resolveArtifactsDirectory(facts(), fs, { path: "out/ev", source: "ANDROID_MCP_ARTIFACTS_DIR" }),
     { path: join(cwd, "out", "ev"), reason: "set by ANDROID_MCP_ARTIFACTS_DIR" });
-  assert.deepEqual(await resolveArtifactsDirectory(facts({ ANDROID_MCP_ARTIFACTS_DIR: "ignored" }), fs, join(root, "flag")),
+  assert.deepEqual(await resolveArtifactsDirectory(facts(), fs, { path: join(root, "flag"), source: "--artifacts" }),
     { path: join(root, "flag"), reason: "set by --artifacts" });
   assert.deepEqual(await resolveArtifactsDirectory(facts(), fs), { path: join(cwd, "artifacts"), reason: "./artifacts in the working directory" });
+  // The variable is config.ts's to read: here it is ignored, whatever it says (blank, or a real path).
+  for (const value of ["   ", "elsewhere"]) {
+    assert.deepEqual(await resolveArtifactsDirectory(facts({ ANDROID_MCP_ARTIFACTS_DIR: value }), fs),
+      { path: join(cwd, "artifacts"), reason: "./artifacts in the working directory" }, JSON.stringify(value));
+  }
 
   // An MCP client that starts the server in `/` (not writable): the state directory is used.
   const readOnlyCwd = join(root, "readonly");
@@ -43,7 +48,8 @@ test("artifacts: an explicit directory that cannot be written is refused at once
   const root = tempDir(t);
   const fs = createNodeFileSystem();
   writeFileSync(join(root, "a-file"), "");
-  await assert.rejects(resolveArtifactsDirectory({ platform: "linux", homeDir: root, cwd: root, env: { ANDROID_MCP_ARTIFACTS_DIR: join(root, "a-file", "x") } }, fs),
+  await assert.rejects(resolveArtifactsDirectory({ platform: "linux", homeDir: root, cwd: root, env: {} }, fs,
+    { path: join(root, "a-file", "x"), source: "ANDROID_MCP_ARTIFACTS_DIR" }),
     (e: unknown) => e instanceof HarnessError && e.code === "EVIDENCE_WRITE_FAILED" && /ANDROID_MCP_ARTIFACTS_DIR/.test(e.message));
 });
 

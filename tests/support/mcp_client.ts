@@ -54,12 +54,14 @@ export interface SpawnedServer extends Connected {
   stderr(): string;
 }
 
-export async function spawnServe(args: string[], env: Record<string, string> = {}): Promise<SpawnedServer> {
+/** `options.cwd`: the server's working directory (default: the test runner's). */
+export async function spawnServe(args: string[], env: Record<string, string> = {}, options: { cwd?: string } = {}): Promise<SpawnedServer> {
   const [command, ...prefix] = harnessCommand();
   const transport = new StdioClientTransport({
     command,
     args: [...prefix, "serve", ...args],
     env: { PATH: process.env["PATH"] ?? "", HOME: process.env["HOME"] ?? "", ...env },
+    ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
     stderr: "pipe",
   });
   let stderr = "";

@@ -1,6 +1,6 @@
 /**
- * Where the harness keeps files (SPEC §2, §7). Artifacts: ANDROID_MCP_ARTIFACTS_DIR (or --artifacts),
- * else `./artifacts` when the working directory is writable, else the user's state directory (MCP
+ * Where the harness keeps files (SPEC §2, §7). Artifacts: the configured directory (--artifacts or
+ * ANDROID_MCP_ARTIFACTS_DIR, read and validated by config.ts only), else `./artifacts` when the working directory is writable, else the user's state directory (MCP
  * clients often start servers in `/`). State (device locks): always the user's state directory —
  * `$XDG_STATE_HOME/android-mcp-harness`, `~/.local/state/…`, `~/Library/Application Support/…`,
  * `%LOCALAPPDATA%\…` — never under artifacts. Each answer says which rule chose it, for stderr.
@@ -37,13 +37,19 @@ export function userStateDirectory(facts: PlatformFacts): ChosenDirectory {
   return { path: join(homeDir, ".local", "state", APP_DIR_NAME), reason: "~/.local/state" };
 }
 
-/** Chooses and creates the artifacts directory; throws EVIDENCE_WRITE_FAILED when none is writable. */
+/** A directory the configuration names, and which flag or variable named it (for messages). */
+export interface ConfiguredDirectory {
+  path: string;
+  source: string;
+}
+
+/** Chooses and creates the artifacts directory; throws EVIDENCE_WRITE_FAILED when none is writable.
+ * `configured` is HarnessConfig.artifactsDir; the environment is not read for it here. */
 export async function resolveArtifactsDirectory(facts: PlatformFacts, fs: FileSystem,
-  explicit?: string): Promise<ChosenDirectory> {
-  const configured = explicit ?? facts.env["ANDROID_MCP_ARTIFACTS_DIR"];
-  if (configured !== undefined && configured !== "") {
-    const path = resolve(facts.cwd, configured);
-    const source = explicit !== undefined ? "--artifacts" : "ANDROID_MCP_ARTIFACTS_DIR";
+  configured?: ConfiguredDirectory): Promise<ChosenDirectory> {
+  if (configured !== undefined) {
+    const path = resolve(facts.cwd, configured.path);
+    const source = configured.source;
     if (!(await fs.isWritableDirectory(path))) {
       throw new HarnessError("EVIDENCE_WRITE_FAILED",
         `The artifacts directory "${path}" (from ${source}) cannot be written; fix its permissions or point ${source} elsewhere.`);
