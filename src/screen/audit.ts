@@ -6,9 +6,10 @@
  * not small, and is not reported: the aim is zero false positives. Pure.
  */
 import type { ChosenSelector } from "./choose_selector.ts";
-import { area, isActionableNode, isImeNode } from "./node_kinds.ts";
+import { area, isActionableNode } from "./node_kinds.ts";
 import type { ScreenAnalysis } from "./screen_analysis.ts";
 import type { AuditIssue, Bounds, ScreenContext, Selector, UiNode } from "./types.ts";
+import { screenWindows } from "./windows.ts";
 
 export const MIN_TOUCH_DP = 48;
 
@@ -21,8 +22,9 @@ export function auditScreen(analysis: ScreenAnalysis, context: ScreenContext, ch
   const { nodes } = analysis.tree;
   const issues: AuditIssue[] = [];
   const minimum = context.density !== undefined && context.density > 0 ? minimumTouchPx(context.density) : null;
+  const { keyboard } = screenWindows(analysis.tree);
   for (const node of nodes) {
-    if (!node.visible || isImeNode(node) || !isActionableNode(node)) continue;
+    if (!node.visible || keyboard[node.id] || !isActionableNode(node)) continue;
     if (!analysis.onScreen[node.id]) {
       const selector = zeroAreaSelector(node);
       if (node.bounds !== null && area(node.bounds) === 0 && selector !== null && !insideScroller(node, nodes)) {

@@ -1,7 +1,7 @@
 /**
- * Small, pure questions about one node: is it part of the soft keyboard, is it a text input, can it be
- * seen and touched, what readable name does it carry. The summary and the locator both ask these, so
- * they agree on what exists on the screen.
+ * Small, pure questions about one node: does its package look like a soft keyboard's, is it a text
+ * input, can it be seen and touched, what readable name does it carry. The summary and the locator
+ * both ask these, so they agree on what exists on the screen.
  */
 import type { Bounds, UiNode } from "./types.ts";
 
@@ -11,8 +11,9 @@ const INPUT_CLASS = /EditText|AutoCompleteTextView|SearchAutoComplete|TextField|
 /** Characters of the Unicode private-use areas: icon-font glyphs, not words. */
 const PRIVATE_USE_ONLY = /^[\s\uE000-\uF8FF\u{F0000}-\u{FFFFD}\u{100000}-\u{10FFFD}]*$/u;
 
-export function isImeNode(node: UiNode): boolean {
-  return IME_PACKAGE.test(node.packageName);
+/** A package name like a soft keyboard's. Whether a node IS the keyboard depends on its window: see windows.ts. */
+export function isImePackage(packageName: string): boolean {
+  return IME_PACKAGE.test(packageName);
 }
 
 export function isInputNode(node: UiNode): boolean {
@@ -24,9 +25,9 @@ export function area(bounds: Bounds | null): number {
   return Math.max(0, bounds.right - bounds.left) * Math.max(0, bounds.bottom - bounds.top);
 }
 
-/** Visible to the user: not hidden by the dump, has area, and is not the keyboard itself. */
+/** Visible to the user: not hidden by the dump and has area (the keyboard's window is left out by the analysis). */
 export function isOnScreenNode(node: UiNode): boolean {
-  return node.visible && area(node.bounds) > 0 && !isImeNode(node);
+  return node.visible && area(node.bounds) > 0;
 }
 
 /** Something a user acts on: clickable, checkable or a text input. Scrollable containers never are. */

@@ -7,6 +7,7 @@
  */
 import { firstLine, isActionableNode, isInputNode, isOnScreenNode, isReadable, ownName, tidyName } from "./node_kinds.ts";
 import type { Role, UiNode, UiTree } from "./types.ts";
+import { screenWindows } from "./windows.ts";
 
 export interface Entity {
   /** The node that stands for the element (a target's outermost actionable node, or a plain node). */
@@ -47,7 +48,8 @@ export function analyzeScreen(tree: UiTree): ScreenAnalysis {
 
 function buildAnalysis(tree: UiTree): ScreenAnalysis {
   const { nodes } = tree;
-  const onScreen = nodes.map(isOnScreenNode);
+  const { keyboard } = screenWindows(tree);
+  const onScreen = nodes.map((node) => isOnScreenNode(node) && !keyboard[node.id]);
   const actionable = nodes.map((node, id) => onScreen[id]! && isActionableNode(node));
   // Nearest actionable ancestor of every node (document order guarantees parents come first).
   const enclosing = new Array<number>(nodes.length).fill(-1);

@@ -3,8 +3,8 @@
  * asked: its size (Appium's declared size or the extent of the window roots, whichever is larger) and whether a soft
  * keyboard is open (keyboard nodes in the dump; their top edge is the keyboard's top). Pure.
  */
-import { isImeNode } from "./node_kinds.ts";
 import type { KeyboardState, UiTree } from "./types.ts";
+import { screenWindows } from "./windows.ts";
 
 /**
  * The larger of Appium's declared size and the window roots' extent on each axis: Appium declares the app
@@ -21,10 +21,12 @@ export function screenSizeOf(tree: UiTree): { width: number; height: number } {
   return { width, height };
 }
 
+/** Open when the dump holds a keyboard window (see windows.ts); its top is the highest top edge in it. */
 export function keyboardInDump(tree: UiTree): KeyboardState {
+  const { keyboard } = screenWindows(tree);
   let top = Infinity;
   for (const node of tree.nodes) {
-    if (!isImeNode(node) || node.bounds === null || node.bounds.bottom <= node.bounds.top) continue;
+    if (!keyboard[node.id] || node.bounds === null || node.bounds.bottom <= node.bounds.top) continue;
     top = Math.min(top, node.bounds.top);
   }
   return top === Infinity ? { open: false } : { open: true, top };

@@ -6,12 +6,11 @@
  */
 import { auditScreen } from "./audit.ts";
 import { chooseSelector, type ChosenSelector, WITHIN_SEARCH_STEPS, withinBudget } from "./choose_selector.ts";
-import { firstLine, isImeNode, tidyName } from "./node_kinds.ts";
+import { firstLine, tidyName } from "./node_kinds.ts";
 import { analyzeScreen, type ScreenAnalysis, shownStrings } from "./screen_analysis.ts";
 import { keyOf } from "./selector_match.ts";
 import type { ActionEntry, Role, ScreenContext, ScreenSummary, UiTree } from "./types.ts";
-
-const SYSTEM_UI = "com.android.systemui";
+import { screenWindows } from "./windows.ts";
 
 export function summarize(tree: UiTree, context: ScreenContext): ScreenSummary {
   return summarizeWithNodes(tree, context).summary;
@@ -138,17 +137,7 @@ function partsOf(value: string): string[] {
   return parts;
 }
 
-/** The package owning most on-screen nodes, not counting the status bar and the keyboard. */
+/** The package the screen belongs to, from the dump: most nodes outside the status bar and the keyboard (see windows.ts). */
 export function foregroundPackageOf(tree: UiTree): string {
-  const counts = new Map<string, number>();
-  for (const node of tree.nodes) {
-    if (node.packageName === "" || node.packageName === SYSTEM_UI || isImeNode(node)) continue;
-    counts.set(node.packageName, (counts.get(node.packageName) ?? 0) + 1);
-  }
-  let best = "";
-  let most = 0;
-  for (const [name, count] of counts) {
-    if (count > most) [best, most] = [name, count];
-  }
-  return best !== "" ? best : tree.nodes.some((node) => node.packageName === SYSTEM_UI) ? SYSTEM_UI : "";
+  return screenWindows(tree).mainPackage;
 }

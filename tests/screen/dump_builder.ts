@@ -60,6 +60,11 @@ export function dump(children: N[], options: { trailer?: boolean } = {}): string
     (options.trailer ? "UI hierchary dumped to: /dev/tty\n" : "");
 }
 
+/** Several window roots under <hierarchy> (app, status bar, keyboard …), each written as given, as a multi-window dump has them. */
+export function windowsDump(roots: N[]): string {
+  return `<?xml version='1.0' encoding='UTF-8' standalone='yes' ?><hierarchy rotation="0">${roots.map(nodeXml).join("")}</hierarchy>`;
+}
+
 /** Shorthands for the usual widgets. */
 export const button = (text: string, bounds: N["bounds"], extra: Partial<N> = {}): N => ({ cls: "android.widget.Button", text, click: true, bounds, ...extra });
 export const label = (text: string, bounds: N["bounds"], extra: Partial<N> = {}): N => ({ cls: "android.widget.TextView", text, bounds, ...extra });

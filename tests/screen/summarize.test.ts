@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { parseDump, summarize } from "../../src/screen/mod.ts";
+import { keyboardInDump, parseDump, summarize } from "../../src/screen/mod.ts";
 import type { ActionEntry, ScreenContext } from "../../src/screen/types.ts";
-import { button, dump, input, label, type N, PKG, SCREEN } from "./dump_builder.ts";
+import { button, dump, input, label, type N, PKG, SCREEN, windowsDump } from "./dump_builder.ts";
 
 function summaryOf(children: N[], context: Partial<ScreenContext> = {}) {
   return summarize(parseDump(dump(children)), { ...SCREEN, ...context });
@@ -122,14 +122,19 @@ test("no unique key: a within naming a unique ancestor; none at all: ambiguous",
 });
 
 test("elements under the open keyboard are listed with covered_by_keyboard, never hidden; keyboard nodes are not targets", () => {
-  const s = summaryOf(
-    [
-      input([0, 300, 1080, 450], { hint: "Message" }),
-      { cls: "android.widget.LinearLayout", bounds: [0, 2200, 1080, 2400], children: [button("Home", [0, 2200, 540, 2400]), button("Profile", [540, 2200, 1080, 2400])] },
-      { cls: "android.widget.FrameLayout", pkg: "com.google.android.inputmethod.latin", bounds: [0, 1500, 1080, 2400], children: [button("q", [0, 1500, 108, 1650], { pkg: "com.google.android.inputmethod.latin" })] },
-    ],
-    { keyboard: { open: true, top: 1500 } },
-  );
+  const ime = "com.google.android.inputmethod.latin";
+  const xml = windowsDump([
+    {
+      cls: "android.widget.FrameLayout",
+      bounds: [0, 0, 1080, 2400],
+      children: [
+        input([0, 300, 1080, 450], { hint: "Message" }),
+        { cls: "android.widget.LinearLayout", bounds: [0, 2200, 1080, 2400], children: [button("Home", [0, 2200, 540, 2400]), button("Profile", [540, 2200, 1080, 2400])] },
+      ],
+    },
+    { cls: "android.widget.FrameLayout", pkg: ime, bounds: [0, 1500, 1080, 2400], children: [button("q", [0, 1500, 108, 1650], { pkg: ime })] },
+  ]);
+  const s = summarize(parseDump(xml), { ...SCREEN, keyboard: { open: true, top: 1500 } });
   assert.deepEqual(s.keyboard, { open: true, top: 1500 });
   assert.deepEqual(s.actions.map((a) => [Object.values(a.selector)[0], a.covered_by_keyboard ?? false]), [["Message", false], ["Home", true], ["Profile", true]]);
   assert.ok(!s.texts.includes("q"));
@@ -243,4 +248,28 @@ test("texts: one whose comma-separated parts are all said, or that a longer list
     label("1", [0, 1000, 500, 1100]),
   ]);
   assert.deepEqual(s.texts, ["Touch, Header", "1,234 likes", "1"]);
+});
+
+test("an app whose package looks like a keyboard's keeps its nodes; only a separate keyboard window is dropped", () => {
+  const gboard = "com.google.android.inputmethod.latin";
+  const trainer = "com.acme.keyboardtrainer";
+  // Gboard's own settings screen: the foreground app is the keyboard's package, and nothing is dropped.
+  const settings = summarize(parseDump(windowsDump([
+    { cls: "android.widget.FrameLayout", pkg: gboard, bounds: [0, 0, 1080, 2400], children: [button("Languages", [0, 300, 1080, 450], { pkg: gboard }), label("Gboard", [0, 100, 600, 200], { pkg: gboard })] },
+  ])), SCREEN);
+  assert.equal(settings.foreground_package, gboard);
+  assert.deepEqual(settings.actions.map((a) => a.selector), [{ text: "Languages" }]);
+  assert.deepEqual(settings.texts, ["Gboard"]);
+  // A typing trainer with Gboard open below it: the trainer is the screen, Gboard's window the keyboard.
+  const tree = parseDump(windowsDump([
+    { cls: "android.widget.FrameLayout", pkg: trainer, bounds: [0, 0, 1080, 2400], children: [input([0, 300, 1080, 450], { pkg: trainer, hint: "Type here" }), button("Start", [0, 500, 1080, 650], { pkg: trainer })] },
+    { cls: "android.widget.FrameLayout", pkg: gboard, bounds: [0, 1500, 1080, 2400], children: [button("q", [0, 1500, 108, 1650], { pkg: gboard })] },
+  ]));
+  assert.deepEqual(keyboardInDump(tree), { open: true, top: 1500 });
+  const typing = summarize(tree, { ...SCREEN, keyboard: keyboardInDump(tree) });
+  assert.equal(typing.foreground_package, trainer);
+  assert.deepEqual(typing.actions.map((a) => Object.values(a.selector)[0]), ["Type here", "Start"]);
+  // A keyboard-named node inside the app's own window is the app's (never dropped).
+  const nested = summarize(parseDump(dump([button("Practice", [0, 300, 1080, 450], { pkg: trainer })])), SCREEN);
+  assert.deepEqual(nested.actions.map((a) => a.selector), [{ text: "Practice" }]);
 });
