@@ -10,7 +10,7 @@ import { resolve } from "node:path";
 import type { CAC } from "cac";
 import { type HarnessConfig, loadConfig } from "../config.ts";
 import { isHarnessError } from "../errors.ts";
-import { renderSummaryText, type ScreenReadingInput, summaryFromXml } from "../screen/mod.ts";
+import { captureContext, renderSummaryText, type ScreenReadingInput, summaryFromXml } from "../screen/mod.ts";
 import { type CliContext, EXIT } from "./context.ts";
 import { type OpenedDevice, openDevice } from "./serve.ts";
 
@@ -91,14 +91,7 @@ async function treeOfDevice(config: HarnessConfig, flagged: ScreenReadingInput["
   try {
     device = await openDevice(config, ctx);
     const capture = await device.observer.captureTree({ timeoutMs: config.actionTimeoutSeconds * 1000 });
-    const context: ScreenReadingInput["context"] = {
-      width: capture.screen.width,
-      height: capture.screen.height,
-      ...(capture.screen.density > 0 ? { density: capture.screen.density } : {}),
-      keyboard: capture.keyboard,
-      ...(capture.foregroundPackage === "" ? {} : { foregroundPackage: capture.foregroundPackage }),
-      ...flagged,
-    };
+    const context = { ...captureContext(capture), ...flagged }; // as summaryFromCapture, the path ui_get_tree takes
     const simulated = config.device.kind === "sim" ? `the device is SIMULATED (the built-in ${device.observer.udid}), not a real phone` : undefined;
     if (simulated !== undefined && format !== "text") ctx.stderr(`tree: ${simulated}\n`);
     const header = simulated !== undefined && format === "text" ? `${simulated}\n` : "";

@@ -9,6 +9,6 @@ export { validateSelector } from "./validate_selector.ts";
 export { type Candidate, findElement, type FindResult, locate, type LocatedElement } from "./locate.ts";
 export { renderSummaryText } from "./render_text.ts";
 export { keyboardInDump, screenSizeOf } from "./screen_geometry.ts";
-export { summaryFromXml, type ScreenReadingInput } from "./summary_from_xml.ts";
+export { captureContext, summaryFromCapture, summaryFromXml, type ScreenReadingInput } from "./summary_from_xml.ts";
 export { MIN_TOUCH_DP, minimumTouchPx } from "./audit.ts";
 export type * from "./types.ts";

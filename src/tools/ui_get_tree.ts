@@ -4,7 +4,7 @@
  * EMULATOR_UNAVAILABLE, OPERATION_TIMEOUT.
  */
 import type { DeviceObserver, WaitOptions } from "../ports/device.ts";
-import { parseDump, summarize } from "../screen/mod.ts";
+import { summaryFromCapture } from "../screen/mod.ts";
 import type { ScreenSummary } from "../screen/types.ts";
 import { defineTool } from "./tool_definition.ts";
 
@@ -13,17 +13,10 @@ export interface ScreenReading {
   xml: string;
 }
 
-/** Captures and summarizes the current screen; the same function serves `tree` on a live device. */
+/** Captures and summarizes the current screen, through summaryFromCapture (as `tree` on a live device does). */
 export async function readScreen(observer: DeviceObserver, wait: WaitOptions): Promise<ScreenReading> {
   const capture = await observer.captureTree(wait);
-  const summary = summarize(parseDump(capture.xml), {
-    width: capture.screen.width,
-    height: capture.screen.height,
-    density: capture.screen.density,
-    keyboard: capture.keyboard,
-    foregroundPackage: capture.foregroundPackage,
-  });
-  return { summary, xml: capture.xml };
+  return { summary: summaryFromCapture(capture).summary, xml: capture.xml };
 }
 
 export const uiGetTreeTool = defineTool({
