@@ -7,8 +7,9 @@ import * as z from "zod";
 import type { ErrorCode } from "./error_codes.ts";
 import { SelectorSchema } from "./selector.ts";
 
-/** An Android application id: dot-separated Java identifiers, at least two segments. */
-export const PackageNameSchema = z.string().max(255).regex(/^[A-Za-z][A-Za-z0-9_]*(\.[A-Za-z][A-Za-z0-9_]*)+$/);
+/** An Android application id: dot-separated Java identifiers, at least two segments (also what adb_arguments.ts lets reach adb). */
+export const PACKAGE_NAME_PATTERN = /^[A-Za-z][A-Za-z0-9_]*(\.[A-Za-z][A-Za-z0-9_]*)+$/;
+export const PackageNameSchema = z.string().max(255).regex(PACKAGE_NAME_PATTERN);
 
 /** An opaque session id as `ui_session_open` issues it. */
 export const SessionIdSchema = z.string().max(64).regex(/^[A-Za-z0-9_-]+$/);
@@ -49,6 +50,30 @@ export const TOOL_INPUTS = {
 
 export type ToolName = keyof typeof TOOL_INPUTS;
 export type ToolInput<N extends ToolName> = z.infer<(typeof TOOL_INPUTS)[N]>;
+
+/** Arguments whose value is secret (typed text): the audit log keeps only their length. */
+const REDACTED_ARGUMENTS = new Set(["text"]);
+
+/**
+ * What of a call's arguments may be written down: everything as sent, except typed text, which becomes
+ * `{redacted_length: N}` (characters; 0 for a value that is not a string). Idempotent: an already
+ * redacted value is kept. Non-object arguments become `{invalid: <type>}`, none `{}`.
+ */
+export function redactArguments(raw: unknown): Record<string, unknown> {
+  if (raw === undefined || raw === null) return {};
+  if (typeof raw !== "object" || Array.isArray(raw)) return { invalid: Array.isArray(raw) ? "array" : typeof raw };
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(raw)) out[key] = REDACTED_ARGUMENTS.has(key) ? redacted(value) : value;
+  return out;
+}
+
+function redacted(value: unknown): { redacted_length: number } {
+  if (typeof value === "string") return { redacted_length: [...value].length };
+  const length = (value as { redacted_length?: unknown } | null)?.redacted_length;
+  const alreadyRedacted = typeof value === "object" && value !== null && Object.keys(value).length === 1 &&
+    typeof length === "number" && Number.isInteger(length) && length >= 0;
+  return { redacted_length: alreadyRedacted ? length : 0 };
+}
 
 /** The error code for a refused argument, by argument name; anything else is INVALID_ARGUMENT. */
 export const ARGUMENT_ERROR_CODES: Readonly<Record<string, ErrorCode>> = {

@@ -4,6 +4,7 @@
  * unset. Every invalid value is reported at once in one INVALID_ARGUMENT HarnessError whose message
  * names the variable, the accepted range and the value received.
  */
+import { isDeviceSerial } from "./adapters/adb/adb_arguments.ts";
 import { HarnessError } from "./errors.ts";
 
 export interface HarnessConfig {
@@ -30,7 +31,6 @@ export const CONFIG_DEFAULTS = {
   actionTimeoutSeconds: 90,
 } as const;
 
-const SERIAL = /^[A-Za-z0-9][A-Za-z0-9._:@\-]*$/;
 const SERVER_SOCKET = /^tcp:(?:(?:[A-Za-z0-9.\-]+|\[[0-9A-Fa-f:]+\]):)?(\d{1,5})$/;
 
 export function loadConfig(env: Readonly<Record<string, string | undefined>>, flags: ConfigFlags = {}): HarnessConfig {
@@ -76,7 +76,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>, fl
 function parseDevice(raw: string | undefined, source: string, problems: string[]): HarnessConfig["device"] {
   if (raw === undefined) return { kind: "auto" };
   if (raw === "sim") return { kind: "sim" };
-  if (raw.length > 128 || !SERIAL.test(raw) || raw.includes("..")) {
+  if (!isDeviceSerial(raw)) {
     problems.push(`${source} must be a device serial as 'adb devices' prints it, or "sim", got "${raw}"`);
     return { kind: "auto" };
   }

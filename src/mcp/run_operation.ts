@@ -5,13 +5,12 @@
  * signal is aborted and the lock released), append one audit line, answer with the envelope. Never throws.
  */
 import type { Envelope, Evidence } from "../../contracts/envelope.ts";
-import type { ToolName } from "../../contracts/tool_inputs.ts";
+import { redactArguments, type ToolName } from "../../contracts/tool_inputs.ts";
 import { HarnessError, toHarnessError } from "../errors.ts";
 import type { Clock } from "../ports/clock.ts";
 import type { AuditLog, DeviceLease, DeviceLock } from "../ports/evidence.ts";
 import type { Logger } from "../ports/logger.ts";
 import type { OperationContext, ToolDefinition, ToolPorts } from "../tools/tool_definition.ts";
-import { redactArguments } from "./audit_arguments.ts";
 import { type ExtraContent, failureEnvelope, successEnvelope } from "./envelope.ts";
 import { startDeadline } from "./operation_deadline.ts";
 import { parseToolInput } from "./tool_input.ts";

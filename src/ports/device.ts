@@ -55,5 +55,6 @@ export interface DeviceObserver {
   captureTree(options: WaitOptions): Promise<TreeCapture>;
   /** Full-resolution PNG bytes from `screencap -p`. */
   screenshot(options: WaitOptions): Promise<Uint8Array>;
+  /** Installed package names containing `filter` (case-insensitive), each once, sorted. */
   listPackages(query: { filter?: string; includeSystem: boolean }, options: WaitOptions): Promise<string[]>;
 }

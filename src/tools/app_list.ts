@@ -13,8 +13,7 @@ export async function listApps(
   const request = query.filter === undefined || query.filter === ""
     ? { includeSystem: query.includeSystem }
     : { filter: query.filter, includeSystem: query.includeSystem };
-  const packages = await observer.listPackages(request, wait);
-  return [...new Set(packages)].sort();
+  return observer.listPackages(request, wait); // the port promises each name once, sorted
 }
 
 export const appListTool = defineTool({

@@ -4,9 +4,9 @@
  * Read-only adb. Errors: EVIDENCE_WRITE_FAILED, EMULATOR_UNAVAILABLE, OPERATION_TIMEOUT.
  */
 import { downscaleForModel } from "../adapters/evidence/downscale.ts";
+import { pngSize } from "../adapters/evidence/png_pixels.ts";
 import type { DeviceObserver, WaitOptions } from "../ports/device.ts";
 import type { EvidenceRef, EvidenceStore } from "../ports/evidence.ts";
-import { pngSize } from "./png_size.ts";
 import { defineTool } from "./tool_definition.ts";
 
 export interface SavedScreenshot {

@@ -2,7 +2,8 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
-import { createAuditLog, redactArguments } from "../../src/adapters/evidence/audit_log.ts";
+import { redactArguments } from "../../contracts/tool_inputs.ts";
+import { createAuditLog } from "../../src/adapters/evidence/audit_log.ts";
 import { createNodeFileSystem } from "../../src/adapters/evidence/node_file_system.ts";
 import type { AuditRecord } from "../../src/ports/evidence.ts";
 import { tempDir } from "./temp_dir.ts";
@@ -39,4 +40,10 @@ test("audit log: concurrent appends stay whole lines", async (t) => {
 test("redaction is idempotent and leaves other arguments alone", () => {
   const once = redactArguments({ text: "abc", selector: { text: "abc" } });
   assert.deepEqual(redactArguments(once), { text: { redacted_length: 3 }, selector: { text: "abc" } });
+  // A text that is not a string (refused later) is hidden too; non-object arguments name their type.
+  assert.deepEqual(redactArguments({ text: { secret: "hunter2" } }), { text: { redacted_length: 0 } });
+  assert.deepEqual(redactArguments({ text: { redacted_length: 3, secret: "x" } }), { text: { redacted_length: 0 } });
+  assert.deepEqual(redactArguments("hunter2"), { invalid: "string" });
+  assert.deepEqual(redactArguments([1]), { invalid: "array" });
+  assert.deepEqual(redactArguments(undefined), {});
 });

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { downscaleForModel, MODEL_MAX_BYTES } from "../../src/adapters/evidence/downscale.ts";
-import { checkScreenshotShowsSomething, decodePng } from "../../src/adapters/evidence/png_pixels.ts";
+import { checkScreenshotShowsSomething, decodePng, pngSize } from "../../src/adapters/evidence/png_pixels.ts";
 import { HarnessError } from "../../src/errors.ts";
 import { corpusSkipReason } from "../support/paths.ts";
 import { corpusPngs, flatPng, makePng, stripedPng } from "./png_samples.ts";
@@ -29,6 +29,25 @@ test("bytes that are not a PNG, or a cut-off PNG, are EVIDENCE_WRITE_FAILED", ()
   assert.equal(codeOf(() => decodePng(new TextEncoder().encode("error: device offline\n".repeat(3)))), "EVIDENCE_WRITE_FAILED");
   const good = stripedPng();
   assert.equal(codeOf(() => decodePng(good.subarray(0, 40))), "EVIDENCE_WRITE_FAILED");
+});
+
+test("pngSize reads the header alone and refuses what decodePng refuses, with the same words", () => {
+  const good = stripedPng();
+  const decoded = decodePng(good);
+  assert.deepEqual(pngSize(good), { width: decoded.width, height: decoded.height });
+  assert.deepEqual(pngSize(good.subarray(0, 40)), { width: decoded.width, height: decoded.height }, "no pixels needed");
+  for (const bad of [new Uint8Array(), new TextEncoder().encode("error: device offline\n".repeat(3)), good.subarray(0, 20)]) {
+    const message = (fn: () => unknown) => {
+      try {
+        fn();
+      } catch (error) {
+        return (error as HarnessError).message;
+      }
+      return "no error";
+    };
+    assert.match(message(() => pngSize(bad)), /^The screenshot is not a PNG/);
+    assert.equal(message(() => pngSize(bad)), message(() => decodePng(bad)));
+  }
 });
 
 test("the real corpus screenshots decode, show something, and downscale to ≤1024 px and ≤700 kB", { skip: corpusSkipReason() }, () => {

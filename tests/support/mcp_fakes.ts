@@ -88,7 +88,7 @@ export function fakeObserver(): FakeObserver {
       observer.lastWait = wait;
       if (observer.behaviour.packages) return observer.behaviour.packages();
       const all = ["com.example.notes", "com.android.settings", "com.example.login"];
-      return all.filter((p) => (query.includeSystem || p.startsWith("com.example")) && (!query.filter || p.includes(query.filter)));
+      return all.filter((p) => (query.includeSystem || p.startsWith("com.example")) && (!query.filter || p.includes(query.filter))).sort();
     },
   };
   return observer;

@@ -4,24 +4,28 @@
  * quotes and a leading `-` cannot reach adb or the device shell. Throws HarnessError
  * (INVALID_PACKAGE for packages, INVALID_ARGUMENT otherwise) with what was refused and why.
  */
+import { PACKAGE_NAME_PATTERN } from "../../../contracts/tool_inputs.ts";
 import { HarnessError } from "../../errors.ts";
 
-/** Android application id: dot-separated segments, each starting with a letter (at least two). */
-export const PACKAGE_NAME = /^[A-Za-z][A-Za-z0-9_]*(\.[A-Za-z][A-Za-z0-9_]*)+$/;
 /** adb serials: USB serials, `emulator-5554`, `host:port`, mDNS `adb-…._adb-tls-connect._tcp`. */
-export const SERIAL = /^[A-Za-z0-9][A-Za-z0-9._:@\-]*$/;
+const SERIAL = /^[A-Za-z0-9][A-Za-z0-9._:@\-]*$/;
 export const PROPERTY_KEY = /^[A-Za-z0-9_][A-Za-z0-9._\-]*$/;
 
 export function checkPackageName(value: string): string {
-  if (value.length > 255 || !PACKAGE_NAME.test(value)) {
+  if (value.length > 255 || !PACKAGE_NAME_PATTERN.test(value)) {
     throw new HarnessError("INVALID_PACKAGE",
       `"${shorten(value)}" is not an Android package name; use dot-separated letters and digits like "com.android.settings".`);
   }
   return value;
 }
 
+/** True for a value adb could print as a serial (and safe as an argument); config.ts uses it too. */
+export function isDeviceSerial(value: string): boolean {
+  return value.length <= 128 && SERIAL.test(value) && !value.includes("..");
+}
+
 export function checkSerial(value: string): string {
-  if (value.length > 128 || !SERIAL.test(value) || value.includes("..")) {
+  if (!isDeviceSerial(value)) {
     throw new HarnessError("INVALID_ARGUMENT",
       `"${shorten(value)}" is not a device serial adb prints; copy it from 'adb devices' into ANDROID_UDID.`);
   }

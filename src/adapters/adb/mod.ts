@@ -3,7 +3,7 @@
  * the pure parsers (also used by `doctor` and the simulated device's tests).
  */
 export { ADB_COMMANDS, type AdbCommand, type AdbCommandName } from "./adb_commands.ts";
-export { checkPackageName, checkSerial, PACKAGE_NAME } from "./adb_arguments.ts";
+export { checkPackageName, checkSerial, isDeviceSerial } from "./adb_arguments.ts";
 export { type AdbClient, type AdbClientOptions, createAdbClient } from "./adb_client.ts";
 export { type AdbProgram, findAdbProgram } from "./adb_program.ts";
 export { adbServerAddress, DEFAULT_ADB_SERVER } from "./adb_server_address.ts";

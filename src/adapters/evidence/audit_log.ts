@@ -1,11 +1,13 @@
 /**
  * The audit log: one JSON line per operation appended to `audit.jsonl` in the artifacts directory
  * (operation id, tool, arguments, outcome code, evidence id, duration). Typed text (the top-level
- * `text` argument) is replaced by `{redacted_length: N}`; selectors are kept. Appends are single
+ * `text` argument) is replaced by `{redacted_length: N}` (contracts' redactArguments, applied again here
+ * so no writer can leak it); selectors are kept. Appends are single
  * writes in append mode, so lines from several processes do not interleave. Throws
  * EVIDENCE_WRITE_FAILED when the line cannot be written.
  */
 import { join } from "node:path";
+import { redactArguments } from "../../../contracts/tool_inputs.ts";
 import { HarnessError } from "../../errors.ts";
 import type { AuditLog, AuditRecord, FileSystem } from "../../ports/evidence.ts";
 
@@ -26,11 +28,4 @@ export function createAuditLog(options: { directory: string; fs: FileSystem }): 
       }
     },
   };
-}
-
-/** Replaces typed text by its length (in characters); idempotent on already-redacted arguments. */
-export function redactArguments(args: Record<string, unknown>): Record<string, unknown> {
-  const copy: Record<string, unknown> = { ...args };
-  if (typeof copy["text"] === "string") copy["text"] = { redacted_length: [...(copy["text"] as string)].length };
-  return copy;
 }

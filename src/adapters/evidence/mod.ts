@@ -4,9 +4,9 @@
  */
 export { createEvidenceStore, type EvidenceStoreOptions } from "./evidence_store.ts";
 export { EVIDENCE_ID, evidenceId, isEvidenceId, toolSlug } from "./evidence_id.ts";
-export { checkScreenshotShowsSomething, decodePng, isOneColour } from "./png_pixels.ts";
+export { checkScreenshotShowsSomething, decodePng, isOneColour, pngSize } from "./png_pixels.ts";
 export { downscaleForModel, MODEL_MAX_BYTES, MODEL_MAX_SIDE, type ModelImage } from "./downscale.ts";
-export { AUDIT_FILE_NAME, createAuditLog, redactArguments } from "./audit_log.ts";
+export { AUDIT_FILE_NAME, createAuditLog } from "./audit_log.ts";
 export { createDeviceLock, type DeviceLockOptions, type LockHolder, lockFileName } from "./device_lock.ts";
 export { createNodeProcessProbe, type ProcessProbe } from "./process_probe.ts";
 export { createNodeFileSystem } from "./node_file_system.ts";

@@ -1,5 +1,5 @@
 /**
- * PNG decoding with upng-js for the evidence checks: size, RGBA pixels, and whether every pixel is
+ * PNG decoding with upng-js for the evidence checks: size from the header alone (pngSize), RGBA pixels, and whether every pixel is
  * the same colour (a headless emulator's broken graphics stack returns a valid one-colour PNG).
  * Throws EVIDENCE_WRITE_FAILED for bytes that are not a decodable PNG. The last decodes are remembered
  * per byte array (WeakMap, so nothing is kept alive): the evidence check and the model-sized copy of
@@ -27,11 +27,25 @@ export function decodePng(png: Uint8Array): DecodedPng {
   return image;
 }
 
-function decodeUncached(png: Uint8Array): DecodedPng {
-  if (png.length < 33 || SIGNATURE.some((byte, i) => png[i] !== byte)) {
+/** Width and height from the IHDR chunk, without decoding pixels; EVIDENCE_WRITE_FAILED when not a PNG. */
+export function pngSize(png: Uint8Array): { width: number; height: number } {
+  checkPngHeader(png);
+  const view = new DataView(png.buffer, png.byteOffset, png.byteLength);
+  return { width: view.getUint32(16), height: view.getUint32(20) };
+}
+
+/** Signature, then an IHDR chunk first (the header every PNG starts with: 8 + 25 bytes). */
+function checkPngHeader(png: Uint8Array): void {
+  const isPng = png.length >= 33 && SIGNATURE.every((byte, i) => png[i] === byte) &&
+    String.fromCharCode(...png.subarray(12, 16)) === "IHDR";
+  if (!isPng) {
     throw new HarnessError("EVIDENCE_WRITE_FAILED",
       `The screenshot is not a PNG (${png.length} bytes${png.length > 0 ? `, starting ${describeStart(png)}` : ""}); retry, and check that screencap works on the device.`);
   }
+}
+
+function decodeUncached(png: Uint8Array): DecodedPng {
+  checkPngHeader(png);
   try {
     const copy = png.slice().buffer;
     const image = UPNG.decode(copy);
