@@ -33,7 +33,9 @@ const DECLARED: readonly ToolContract[] = [
   },
   {
     name: "ui_get_tree", title: "Screen summary", annotations: observe, available: true,
-    description: "What is on screen: texts and actionable elements, each with the selector to pass to ui_tap. Read-only; include_raw adds the XML.",
+    description: "What is on screen: texts and actionable elements, each with the selector to pass to ui_tap. Read-only; include_raw adds the XML. " +
+      "Action fields: bounds [left, top, width, height] px; absent role = button, absent enabled = true, " +
+      "absent label = the selector's value; ambiguous, covered_by_keyboard only when true.",
   },
   {
     name: "ui_screenshot", title: "Screenshot", annotations: { ...observe, idempotentHint: false }, available: true,
