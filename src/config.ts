@@ -60,6 +60,13 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>, fl
       problems.push(`ADB_SERVER_SOCKET must look like tcp:HOST:PORT or tcp:PORT (e.g. tcp:127.0.0.1:5037), got "${socket}"`);
     } else adb.serverSocket = socket;
   }
+  // adb's own default-server port variable: the same server as tcp:127.0.0.1:PORT, named so for the device lock.
+  const serverPort = value("ANDROID_ADB_SERVER_PORT");
+  if (serverPort !== undefined && socket === undefined) {
+    const port = /^\d{1,5}$/.test(serverPort) ? Number(serverPort) : 0;
+    if (port < 1 || port > 65535) problems.push(`ANDROID_ADB_SERVER_PORT must be a port number between 1 and 65535, got "${serverPort}"`);
+    else adb.serverSocket = `tcp:127.0.0.1:${port}`;
+  }
 
   if (problems.length > 0) {
     throw new HarnessError("INVALID_ARGUMENT", `${problems.join("; ")}.`, { problems });

@@ -69,3 +69,9 @@ test("ANDROID_MCP_ARTIFACTS_DIR is trimmed and blank is unset; a blank --artifac
   assert.deepEqual(loadConfig({ ANDROID_MCP_ARTIFACTS_DIR: "   " }, { artifacts: " ./flag " }).artifactsDir, { path: "./flag", source: "--artifacts" });
   assert.match(failure({}, { artifacts: "  " }).message, /--artifacts needs a directory path/);
 });
+
+test("ANDROID_ADB_SERVER_PORT names the local adb server (unless ADB_SERVER_SOCKET is set)", () => {
+  assert.deepEqual(loadConfig({ ANDROID_ADB_SERVER_PORT: "5038" }).adb, { serverSocket: "tcp:127.0.0.1:5038" });
+  assert.deepEqual(loadConfig({ ANDROID_ADB_SERVER_PORT: "5038", ADB_SERVER_SOCKET: "tcp:farm:5037" }).adb, { serverSocket: "tcp:farm:5037" });
+  assert.match(failure({ ANDROID_ADB_SERVER_PORT: "x" }).message, /ANDROID_ADB_SERVER_PORT must be a port number/);
+});
