@@ -258,6 +258,7 @@ test("an app whose package looks like a keyboard's keeps its nodes; only a separ
     { cls: "android.widget.FrameLayout", pkg: gboard, bounds: [0, 0, 1080, 2400], children: [button("Languages", [0, 300, 1080, 450], { pkg: gboard }), label("Gboard", [0, 100, 600, 200], { pkg: gboard })] },
   ])), SCREEN);
   assert.equal(settings.foreground_package, gboard);
+  assert.deepEqual(keyboardInDump(parseDump(windowsDump([{ pkg: gboard, bounds: [0, 0, 1080, 2400], children: [label("Gboard", [0, 100, 600, 200], { pkg: gboard })] }]))), { open: false }, "not 'keyboard open from y=0'");
   assert.deepEqual(settings.actions.map((a) => a.selector), [{ text: "Languages" }]);
   assert.deepEqual(settings.texts, ["Gboard"]);
   // A typing trainer with Gboard open below it: the trainer is the screen, Gboard's window the keyboard.
