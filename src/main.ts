@@ -12,11 +12,23 @@ import type { CliContext } from "./cli/context.ts";
 import { runCli } from "./cli/program.ts";
 
 export async function main(args: readonly string[]): Promise<number> {
+  // A reader that goes away (`sim --json | head -1`, an MCP client that quits) closes stdout: that is a
+  // request to stop, not a crash with a stack trace.
+  const stdoutClosed = new Promise<string>((resolve) => {
+    process.stdout.on("error", (error: NodeJS.ErrnoException) => {
+      if (error.code === "EPIPE") resolve("stdout closed");
+      else process.stderr.write(`android-mcp-harness: cannot write to stdout: ${error.message}\n`);
+    });
+  });
+  process.stderr.on("error", () => {}); // nowhere left to report it
   let stop: Promise<string> | undefined;
   const waitForStop = () =>
-    stop ??= new Promise<string>((resolve) => {
-      for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => resolve(signal));
-    });
+    stop ??= Promise.race([
+      stdoutClosed,
+      new Promise<string>((resolve) => {
+        for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => resolve(signal));
+      }),
+    ]);
   const ctx: CliContext = {
     env: process.env,
     cwd: process.cwd(),
