@@ -1,7 +1,8 @@
 /**
  * `sim [--scenario NAME|FILE] [--json]`: runs the built-in simulated device in the foreground until
  * SIGINT/SIGTERM and prints how to reach it (`ADB_SERVER_SOCKET=…`, `APPIUM_URL=…`; with `--json` one
- * JSON line first). Every line says the device is simulated. A bad scenario exits 2 with the reasons.
+ * JSON line first, all in one write). Every line says the device is simulated. A bad scenario exits 2
+ * with the reasons. It stops on a signal or when stdout closes (the reader went away), exit 0.
  */
 import { readFile } from "node:fs/promises";
 import { isAbsolute, resolve } from "node:path";
@@ -52,30 +53,33 @@ export async function runSim(flags: SimFlags, ctx: CliContext): Promise<number> 
     return EXIT.usage;
   }
   const { device } = sim;
+  const lines: string[] = [];
   if (flags.json === true) {
-    ctx.stdout(JSON.stringify({
+    lines.push(JSON.stringify({
       simulated: true,
       serial: device.serial,
       scenario: device.scenario.name,
       adbServerSocket: sim.adbServerSocket,
       adbPort: sim.adbPort,
       appiumUrl: sim.appiumUrl,
-    }) + "\n");
+    }));
   }
-  ctx.stdout(
-    [
-      `Simulated Android device (not a real phone): ${device.serial}, Android ${device.android.release} (API ${device.apiLevel}), ` +
+  lines.push(
+    `Simulated Android device (not a real phone): ${device.serial}, Android ${device.android.release} (API ${device.apiLevel}), ` +
       `${device.width}x${device.height} ${device.density} dpi, scenario "${device.scenario.name}".`,
-      `ADB_SERVER_SOCKET=${sim.adbServerSocket}`,
-      `APPIUM_URL=${sim.appiumUrl}`,
-      `Try:  ADB_SERVER_SOCKET=${sim.adbServerSocket} adb devices -l`,
-      `Real Appium + UiAutomator2 driver: capability appium:adbPort=${sim.adbPort} (Appium passes -P, so ADB_SERVER_SOCKET alone is not enough).`,
-      "The simulated device runs until Ctrl+C (SIGINT) or SIGTERM.",
-      "",
-    ].join("\n"),
+    `ADB_SERVER_SOCKET=${sim.adbServerSocket}`,
+    `APPIUM_URL=${sim.appiumUrl}`,
+    `Try:  ADB_SERVER_SOCKET=${sim.adbServerSocket} adb devices -l`,
+    `Real Appium + UiAutomator2 driver: capability appium:adbPort=${sim.adbPort} (Appium passes -P, so ADB_SERVER_SOCKET alone is not enough).`,
+    "The simulated device runs until Ctrl+C (SIGINT) or SIGTERM.",
   );
+  // One write: a reader that takes the first line and leaves (`sim --json | head -1`) gets the whole
+  // block at once instead of a second write into a closed pipe.
+  ctx.stdout(lines.join("\n") + "\n");
   const signal = await ctx.waitForStop();
   await sim.stop();
-  ctx.stderr(`sim: ${signal} received; the simulated device stopped.\n`);
+  ctx.stderr(signal === "stdout closed"
+    ? "sim: stdout closed; the simulated device stopped.\n"
+    : `sim: ${signal} received; the simulated device stopped.\n`);
   return EXIT.ok;
 }

@@ -78,3 +78,31 @@ test("sim runs a scenario file and stops when asked", async () => {
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test("sim writes the JSON line and the endpoints in one write, so `| head -1` never meets a closed pipe mid-way", async () => {
+  const writes: string[] = [];
+  const run = await runCliCaptured(["sim", "--json"], { stdout: (t) => void writes.push(t), waitForStop: async () => "SIGTERM" });
+  assert.equal(run.code, 0);
+  assert.equal(writes.length, 1);
+  const [json, human] = writes[0]!.split("\n");
+  assert.equal(JSON.parse(json!).simulated, true);
+  assert.match(human!, /^Simulated Android device \(not a real phone\)/);
+});
+
+test("sim whose reader is already gone (closed stdout) stops quietly with exit 0, no stack trace", async () => {
+  const child = spawn(process.execPath, [MAIN, "sim", "--json"], { stdio: ["ignore", "pipe", "pipe"] });
+  try {
+    child.stdout.destroy();
+    let err = "";
+    child.stderr.on("data", (c: Buffer) => (err += c.toString()));
+    const code = await new Promise<number | null>((resolve, reject) => {
+      child.on("close", resolve);
+      setTimeout(() => reject(new Error(`sim kept running with its stdout closed: ${err}`)), 10_000).unref();
+    });
+    assert.equal(code, 0, err);
+    assert.match(err, /sim: stdout closed; the simulated device stopped\./);
+    assert.doesNotMatch(err, /EPIPE|Error|at /);
+  } finally {
+    child.kill("SIGKILL");
+  }
+});
