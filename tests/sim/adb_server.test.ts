@@ -194,3 +194,48 @@ test("error texts: unknown serial, more than one device, none, offline, unauthor
     );
   });
 });
+
+test("shell edge cases: a bad grep -E pattern is grep's error (exit 2) and the connection survives; `2> /dev/null` drops its target", { skip }, async () => {
+  await withServer([makeDevice()], async (s) => {
+    const bad = await adb(s.socketSpec, ["shell", "dumpsys window | grep -E '('"]);
+    assert.equal(bad.code, 2);
+    assert.match(bad.stderr, /^grep: bad regex '\(': .+\n$/);
+    assert.doesNotMatch(bad.stderr, /protocol fault/);
+    const spaced = await adb(s.socketSpec, ["shell", "echo hi 2> /dev/null"]);
+    assert.equal(text(spaced), "hi\n");
+    assert.equal(text(await adb(s.socketSpec, ["shell", "echo a > /sdcard/out.txt ; echo b >> /sdcard/out.txt"])), "a\nb\n");
+  });
+});
+
+test("forward to a port out of range is refused with the real server's text, not Node's", { skip }, async () => {
+  await withServer([makeDevice()], async (s) => {
+    const run = await adb(s.socketSpec, ["forward", "tcp:70000", "tcp:6790"]);
+    assert.equal(run.code, 1);
+    assert.equal(run.stderr, "adb: error: cannot bind listener: bad port number '70000'\n");
+    const privileged = process.getuid?.() === 0 ? null : await adb(s.socketSpec, ["forward", "tcp:1", "tcp:6790"]);
+    if (privileged !== null) assert.equal(privileged.stderr, "adb: error: cannot bind listener: Permission denied\n");
+  });
+});
+
+test("adb shell without a command (interactive, or commands on stdin) is refused on stderr with exit 1", { skip }, async () => {
+  await withServer([makeDevice()], async (s) => {
+    const piped = await adb(s.socketSpec, ["shell"], { input: Buffer.from("getprop ro.build.version.sdk\n") });
+    assert.equal(piped.code, 1);
+    assert.equal(piped.stderr, "the simulated device has no interactive shell; run `adb shell <command>`\n");
+    assert.equal(text(piped), "");
+  });
+});
+
+test("exit N ends a command line with N; cd checks the directory like mksh", { skip }, async () => {
+  await withServer([makeDevice()], async (s) => {
+    const exited = await adb(s.socketSpec, ["shell", "echo one; exit 3; echo two"]);
+    assert.equal(exited.code, 3);
+    assert.equal(text(exited), "one\n");
+    const cd = await adb(s.socketSpec, ["shell", "cd /data/local/tmp && echo in"]);
+    assert.equal(text(cd), "in\n");
+    const missing = await adb(s.socketSpec, ["shell", "cd /nope && echo in"]);
+    assert.equal(missing.code, 1);
+    assert.equal(missing.stderr, "/system/bin/sh: cd: /nope: No such file or directory\n");
+    assert.equal(text(missing), "");
+  });
+});

@@ -11,10 +11,24 @@ test("exec-out quoting, joiners and redirections are undone the way the device s
 
 test("| grep filters: plain, -i, -E, -v and -c", () => {
   const text = "mCurrentFocus=Window{a}\nmFocusedApp=ActivityRecord{b}\nother\n";
-  const grep = (line: string) => applyGreps(text, parseCommandLine(`dumpsys window ${line}`)[0]!.greps);
+  const grep = (line: string) => {
+    const result = applyGreps(text, parseCommandLine(`dumpsys window ${line}`)[0]!.greps);
+    return result.ok ? result.text : result.error;
+  };
   assert.equal(grep("| grep mCurrentFocus"), "mCurrentFocus=Window{a}\n");
   assert.equal(grep("| grep -i MFOCUSEDAPP"), "mFocusedApp=ActivityRecord{b}\n");
   assert.equal(grep("| grep -E 'mCurrentFocus|mFocusedApp'"), "mCurrentFocus=Window{a}\nmFocusedApp=ActivityRecord{b}\n");
   assert.equal(grep("| grep -v Focus"), "other\n");
   assert.equal(grep("| grep -c m"), "2\n");
+});
+
+test("a lone redirection operator takes the next word with it", () => {
+  assert.deepEqual(parseCommandLine("echo hi 2> /dev/null")[0]!.argv, ["echo", "hi"]);
+  assert.deepEqual(parseCommandLine("echo a > /sdcard/x >> /sdcard/y 2>&1 &> /dev/null")[0]!.argv, ["echo", "a"]);
+});
+
+test("a -E pattern that does not compile is grep's error, not an exception", () => {
+  const result = applyGreps("a\n", parseCommandLine("x | grep -E '['")[0]!.greps);
+  assert.equal(result.ok, false);
+  assert.match(result.ok ? "" : result.error, /^grep: bad regex '\[': /);
 });

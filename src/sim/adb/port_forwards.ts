@@ -3,8 +3,23 @@
  * (0 = any free port, reported back) and tunnel each connection to the device-side port, which for
  * the sim is a loopback port given by the caller (e.g. the UiAutomator2 server for tcp:6790).
  * A device port nobody serves closes the connection at once, like a refused connect on the device.
+ * Refusals are the real server's texts: `cannot bind listener: bad port number '70000'` / `: Permission denied`.
  */
 import { createConnection, createServer, type Server, type Socket } from "node:net";
+
+/** The C library's text for a failed bind, which is what the real server reports (never Node's message). */
+function strerror(code: string | undefined): string {
+  switch (code) {
+    case "EADDRINUSE":
+      return "Address already in use";
+    case "EACCES":
+      return "Permission denied";
+    case "EADDRNOTAVAIL":
+      return "Cannot assign requested address";
+    default:
+      return "Operation not permitted";
+  }
+}
 
 export interface ForwardEntry {
   serial: string;
@@ -26,6 +41,7 @@ export class PortForwards {
     const localPort = /^tcp:(\d+)$/.exec(local);
     const remotePort = /^tcp:(\d+)$/.exec(remote);
     if (localPort === null) throw new Error(`cannot bind listener: unsupported local spec '${local}'`);
+    if (Number(localPort[1]) > 65535) throw new Error(`cannot bind listener: bad port number '${Number(localPort[1])}'`);
     if (remotePort === null) throw new Error(`unsupported remote spec '${remote}'`);
     const existing = this.#entries.get(local);
     if (existing !== undefined) {
@@ -40,8 +56,7 @@ export class PortForwards {
       this.#tunnel(client, remoteNow === null ? undefined : devicePort(Number(remoteNow[1])));
     });
     const port = await new Promise<number>((resolve, reject) => {
-      server.once("error", (e: NodeJS.ErrnoException) =>
-        reject(new Error(e.code === "EADDRINUSE" ? "cannot bind listener: Address already in use" : `cannot bind listener: ${e.message}`)));
+      server.once("error", (e: NodeJS.ErrnoException) => reject(new Error(`cannot bind listener: ${strerror(e.code)}`)));
       server.listen(Number(localPort[1]), "127.0.0.1", () => resolve((server.address() as { port: number }).port));
     });
     entry = { serial, local: `tcp:${port}`, remote, server };

@@ -1,8 +1,9 @@
 /**
  * Splits a device shell command line the way /system/bin/sh would for the simple forms adb clients
  * send: words with '…', "…" and backslash quoting (exec-out quotes every argument), commands joined by
- * `;`, `&&` or `||`, trailing `| grep [-i -E -v -c] PATTERN` filters, and `2>/dev/null`-style
- * redirections dropped. Anything fancier is taken literally.
+ * `;`, `&&` or `||`, trailing `| grep [-i -E -v -c] PATTERN` filters, and redirections dropped
+ * (`2>/dev/null`, and a lone `>`/`2>`/`>>` with the word after it). Anything fancier is taken literally.
+ * A grep whose -E pattern does not compile answers toybox's `grep: bad regex '…'` with exit 2.
  */
 
 export interface SimpleCommand {
@@ -78,8 +79,17 @@ export function parseCommandLine(line: string): SimpleCommand[] {
     }
     piping = null;
   };
+  let redirectTarget = false;
   for (const token of lex(line)) {
     if ("word" in token) {
+      if (redirectTarget) {
+        redirectTarget = false;
+        continue;
+      }
+      if (/^(\d?>>?|&>>?)$/.test(token.word)) {
+        redirectTarget = true;
+        continue;
+      }
       if (/^\d?>>?/.test(token.word) || /^&?>/.test(token.word)) continue;
       (piping ?? current.argv).push(token.word);
     } else if (token.op === "|") {
@@ -96,10 +106,21 @@ export function parseCommandLine(line: string): SimpleCommand[] {
   return commands;
 }
 
-export function applyGreps(text: string, greps: SimpleCommand["greps"]): string {
+export type GrepResult = { ok: true; text: string } | { ok: false; error: string };
+
+/** Runs the filters in order; a bad -E pattern stops with grep's own error (exit 2 for the caller). */
+export function applyGreps(text: string, greps: SimpleCommand["greps"]): GrepResult {
   let out = text;
   for (const g of greps) {
-    const re = g.regex ? new RegExp(g.pattern, g.ignoreCase ? "i" : "") : null;
+    let re: RegExp | null = null;
+    if (g.regex) {
+      try {
+        re = new RegExp(g.pattern, g.ignoreCase ? "i" : "");
+      } catch (error) {
+        const reason = String((error as Error).message).split(": ").at(-1) ?? "invalid pattern";
+        return { ok: false, error: `grep: bad regex '${g.pattern}': ${reason}\n` };
+      }
+    }
     const needle = g.ignoreCase ? g.pattern.toLowerCase() : g.pattern;
     const kept = out.split("\n").filter((line, i, all) =>
       (i < all.length - 1 || line !== "") &&
@@ -107,5 +128,5 @@ export function applyGreps(text: string, greps: SimpleCommand["greps"]): string 
     );
     out = g.count ? `${kept.length}\n` : kept.map((l) => l + "\n").join("");
   }
-  return out;
+  return { ok: true, text: out };
 }

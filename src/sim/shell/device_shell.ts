@@ -2,7 +2,8 @@
  * The simulated device's shell: runs one command line (as `shell:`/`shell,v2:`/`exec:` carry it)
  * against the ScenarioDevice and returns a ShellOutcome. Every command line is appended to
  * `device.log`. Known tools print their real formats (see ./outputs); an unknown program exits 127
- * with mksh's `inaccessible or not found`. Fault switches: hangCommands, dumpError, blankScreencap.
+ * with mksh's `inaccessible or not found`; `exit N` ends the line with N, `cd` only checks the directory;
+ * no command at all (an interactive shell) is refused on stderr with exit 1. Fault switches: hangCommands, dumpError, blankScreencap.
  */
 import type { ScenarioDevice } from "../scenario_device.ts";
 import { applyGreps, parseCommandLine } from "./command_line.ts";
@@ -15,6 +16,18 @@ const UIA2_SERVER = "io.appium.uiautomator2.server";
 const DUMP_TRAILER = "UI hierchary dumped to: ";
 const DEFAULT_DUMP_PATH = "/sdcard/window_dump.xml";
 const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+const NO_INTERACTIVE_SHELL = "the simulated device has no interactive shell; run `adb shell <command>`\n";
+/** Directories every device has, besides those holding pushed or dumped files. */
+const DIRECTORIES = ["/", "/sdcard", "/storage", "/storage/emulated", "/storage/emulated/0", "/data", "/data/local",
+  "/data/local/tmp", "/system", "/system/bin", "/vendor", "/proc", "/dev", "/etc", "/mnt", "/cache"];
+
+function isKnownDirectory(dir: string, files: Iterable<string>): boolean {
+  const path = dir.length > 1 ? dir.replace(/\/+$/, "") : dir;
+  if (DIRECTORIES.includes(path)) return true;
+  for (const file of files) if (file.startsWith(path + "/")) return true;
+  return false;
+}
 
 /** Programs the shell silently accepts (exit 0, no output) because clients only run them for effect. */
 const QUIET = new Set(["true", "mkdir", "chmod", "touch", "sleep", "svc", "appops", "setprop", "log", "sync", "am_", "wait"]);
@@ -34,23 +47,47 @@ export class DeviceShell {
 
   run(commandLine: string): ShellOutcome {
     this.device.log.push({ source: "adb", command: commandLine });
+    // `adb shell` with no command (a terminal, or commands piped on stdin) asks for an interactive shell.
+    if (commandLine.trim() === "") return exit("", NO_INTERACTIVE_SHELL, 1);
     const commands = parseCommandLine(commandLine);
     const hang = this.device.faults.hangCommands ?? [];
     if (commands.some((c) => hang.includes(c.argv[0]!))) return { kind: "hang" };
     if (commands.length === 0) return exit();
-    let stdout: Uint8Array[] = [];
+    const stdout: Uint8Array[] = [];
     let stderr = "";
     let code = 0;
     for (const command of commands) {
       if ((command.joiner === "&&" && code !== 0) || (command.joiner === "||" && code === 0)) continue;
-      const outcome = this.#runOne(command.argv);
+      const [program, ...args] = command.argv;
+      if (program === "exit") {
+        const wanted = args[0] === undefined ? code : Number.parseInt(args[0], 10);
+        return { kind: "exit", stdout: concat(stdout), stderr, code: Number.isNaN(wanted) ? code : wanted & 255 };
+      }
+      const outcome = program === "cd" ? this.#cd(args) : this.#runOne(command.argv);
       if (outcome.kind !== "exit") return outcome;
-      const out = command.greps.length === 0 ? outcome.stdout : encoder.encode(applyGreps(new TextDecoder().decode(outcome.stdout), command.greps));
-      stdout.push(out);
       stderr += outcome.stderr;
-      code = command.greps.length > 0 && (out.length === 0 || new TextDecoder().decode(out) === "0\n") ? 1 : outcome.code;
+      if (command.greps.length === 0) {
+        stdout.push(outcome.stdout);
+        code = outcome.code;
+        continue;
+      }
+      const filtered = applyGreps(decoder.decode(outcome.stdout), command.greps);
+      if (!filtered.ok) {
+        stderr += filtered.error;
+        code = 2;
+        continue;
+      }
+      stdout.push(encoder.encode(filtered.text));
+      code = filtered.text === "" || filtered.text === "0\n" ? 1 : outcome.code;
     }
     return { kind: "exit", stdout: concat(stdout), stderr, code };
+  }
+
+  /** `cd DIR` changes nothing (every command runs in its own shell) but fails like mksh for a missing directory. */
+  #cd(args: string[]): ShellOutcome {
+    const dir = args[0];
+    if (dir === undefined || isKnownDirectory(dir, this.device.files.keys())) return exit();
+    return exit("", `/system/bin/sh: cd: ${dir}: No such file or directory\n`, 1);
   }
 
   #runOne(argv: string[]): ShellOutcome {
