@@ -1,8 +1,10 @@
 /**
- * The simulated device's state, driven by a validated Scenario: a stack of screens, the soft keyboard,
- * the focused input, installed packages, a tiny file system for `pull`, fault switches and the command
- * log. User actions (tap, type, back, scroll, launch, HOME) move between screens through the
- * scenario's transitions; an action that matches no transition changes nothing, like a dead button.
+ * The simulated device's state, driven by a validated Scenario: Android-like tasks (one stack of screens
+ * per package, the launcher's task below them), the soft keyboard, the focused input, installed
+ * packages, a tiny file system for `pull`, fault switches and the command log. User actions (tap, type,
+ * back, scroll, launch, HOME) move between screens through the scenario's transitions; an action that
+ * matches no transition changes nothing, like a dead button. HOME shows the launcher without stacking;
+ * BACK on a task's first screen returns to the launcher; launching a running package resumes its task.
  */
 import { writeDump, readDump } from "./scenario/dump_xml.ts";
 import { matchesSelector } from "./scenario/selector_match.ts";
@@ -15,6 +17,14 @@ import type { NodeAttributes, SimDevice, SimFaults } from "./sim_device.ts";
 import { CommandLog } from "./command_log.ts";
 
 export type ConnectionState = "device" | "offline" | "unauthorized";
+
+/** One task: the screens opened from a package's launch, front one last. */
+interface Task {
+  package: string;
+  /** True for the launcher's task (the scenario's `home` screen at its root). */
+  home: boolean;
+  screens: string[];
+}
 
 interface LiveScreen {
   id: string;
@@ -32,7 +42,8 @@ export class ScenarioDevice implements SimDevice {
 
   readonly #screens = new Map<string, LiveScreen>();
   readonly #packages: PackageSpec[];
-  #stack: string[];
+  /** Tasks in recency order: the one in front is last. */
+  #tasks: Task[] = [];
   #keyboardOpen = false;
   #focused: SimNode | null = null;
   #serviceRequests = 0;
@@ -43,8 +54,9 @@ export class ScenarioDevice implements SimDevice {
     this.android = scenario.android;
     this.faults = { ...(scenario.faults ?? {}) };
     this.#packages = scenario.packages.map((p) => ({ ...p }));
-    this.#stack = [];
-    this.#enter(scenario.start);
+    if (scenario.home !== undefined) this.#tasks.push(this.#newTask(scenario.home));
+    if (scenario.start !== scenario.home) this.#tasks.push(this.#newTask(scenario.start));
+    this.#afterMove();
   }
 
   get serial(): string { return this.android.serial; }
@@ -56,7 +68,8 @@ export class ScenarioDevice implements SimDevice {
 
   /** Id of the screen in front (for tests and the `sim` banner). */
   screenId(): string {
-    return this.#stack[this.#stack.length - 1]!;
+    const screens = this.#front().screens;
+    return screens[screens.length - 1]!;
   }
 
   hierarchyXml(): string {
@@ -162,14 +175,24 @@ export class ScenarioDevice implements SimDevice {
       this.#keyboardOpen = false;
       return;
     }
-    if (this.#stack.length > 1) {
-      this.#stack.pop();
+    const front = this.#front();
+    if (front.screens.length > 1) {
+      front.screens.pop();
       this.#afterMove();
+      return;
     }
+    // BACK on a task's first screen leaves the task: the launcher shows (or the task below, with no launcher).
+    if (front.home || this.#tasks.length < 2) return;
+    this.#tasks.pop();
+    if (this.scenario.home !== undefined) this.#bringToFront(this.#homeTask());
+    this.#afterMove();
   }
 
+  /** HOME: the launcher's task comes to the front as it is; nothing is stacked. */
   home(): void {
-    if (this.scenario.home !== undefined && this.screenId() !== this.scenario.home) this.#enter(this.scenario.home);
+    if (this.scenario.home === undefined || this.#front().home) return;
+    this.#bringToFront(this.#homeTask());
+    this.#afterMove();
   }
 
   scroll(direction: "up" | "down"): void {
@@ -180,16 +203,23 @@ export class ScenarioDevice implements SimDevice {
     const pkg = this.#packages.find((p) => p.name === packageName);
     if (pkg === undefined || this.launchActivity(packageName) === null) return false;
     if (this.foregroundPackage() === packageName) return true;
-    this.#enter(pkg.screen ?? this.#placeholderScreen(pkg));
+    this.#startTask(pkg.screen ?? this.#placeholderScreen(pkg));
     return true;
   }
 
-  /** `am force-stop`: the package's screens leave the stack; the launcher shows if nothing is left. */
+  /** `am force-stop`: the package's screens and task go; the task below shows (the launcher when none is left). */
   forceStop(packageName: string): void {
-    const kept = this.#stack.filter((id) => this.#screenSpec(id).package !== packageName);
-    if (kept.length === this.#stack.length) return;
-    this.#stack = kept;
-    if (this.#stack.length === 0) this.#stack.push(this.scenario.home ?? this.scenario.start);
+    const kept: Task[] = [];
+    let changed = false;
+    for (const task of this.#tasks) {
+      const screens = task.screens.filter((id) => task.home || this.#screenSpec(id).package !== packageName);
+      if (screens.length !== task.screens.length) changed = true;
+      if (screens.length > 0 && (task.home || task.package !== packageName)) kept.push({ ...task, screens });
+      else changed = true;
+    }
+    if (!changed) return;
+    this.#tasks = kept;
+    if (this.#tasks.length === 0) this.#tasks.push(this.#newTask(this.scenario.home ?? this.scenario.start));
     this.#afterMove();
   }
 
@@ -218,8 +248,35 @@ export class ScenarioDevice implements SimDevice {
     return live;
   }
 
+  #front(): Task {
+    return this.#tasks[this.#tasks.length - 1]!;
+  }
+
+  #newTask(rootScreen: string): Task {
+    return { package: this.#screenSpec(rootScreen).package, home: rootScreen === this.scenario.home, screens: [rootScreen] };
+  }
+
+  #homeTask(): Task {
+    return this.#tasks.find((t) => t.home) ?? this.#newTask(this.scenario.home!);
+  }
+
+  #bringToFront(task: Task): void {
+    this.#tasks = [...this.#tasks.filter((t) => t !== task), task];
+  }
+
+  /** A launch: the launcher for its own screen, the package's running task, or a new task. */
+  #startTask(rootScreen: string): void {
+    if (rootScreen === this.scenario.home) return this.home();
+    const pkg = this.#screenSpec(rootScreen).package;
+    this.#bringToFront(this.#tasks.find((t) => !t.home && t.package === pkg) ?? this.#newTask(rootScreen));
+    this.#afterMove();
+  }
+
+  /** A tap that opens a screen: inside the current task, except that the launcher starts apps in their own task. */
   #enter(id: string): void {
-    this.#stack.push(id);
+    const front = this.#front();
+    if (front.home && this.#screenSpec(id).package !== front.package) return this.#startTask(id);
+    front.screens.push(id);
     this.#afterMove();
   }
 
@@ -273,7 +330,8 @@ export class ScenarioDevice implements SimDevice {
 
   /** Scrolling shows another part of the same list: it replaces the top of the stack. */
   #replace(id: string): void {
-    this.#stack[this.#stack.length - 1] = id;
+    const screens = this.#front().screens;
+    screens[screens.length - 1] = id;
     this.#afterMove();
   }
 

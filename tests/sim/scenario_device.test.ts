@@ -126,3 +126,38 @@ test("flutter: the history search opens the keyboard over the bottom tabs", () =
   d.typeText("luz");
   assert.match(d.hierarchyXml(), /text="luz"/);
 });
+
+test("tasks: BACK on an app's first screen goes to the launcher, HOME does not stack, relaunch brings the task back", () => {
+  const d = device("launcher");
+  for (let i = 0; i < 3; i++) {
+    d.tap(attrsOf(d.hierarchyXml(), 'content-desc="Notes"'));
+    assert.equal(d.foregroundPackage(), "com.example.notes");
+    d.home();
+    assert.equal(d.screenId(), "home");
+  }
+  d.back(); // BACK on the launcher stays on the launcher
+  assert.equal(d.screenId(), "home");
+  d.tap(attrsOf(d.hierarchyXml(), 'content-desc="Notes"'));
+  d.tap(attrsOf(d.hierarchyXml(), 'text="Groceries"'));
+  assert.equal(d.screenId(), "note");
+  d.home();
+  d.tap(attrsOf(d.hierarchyXml(), 'content-desc="Notes"'));
+  assert.equal(d.screenId(), "note", "launching a running package brings its task to the front as it was");
+  d.back();
+  assert.equal(d.screenId(), "notes_list");
+  d.back();
+  assert.equal(d.screenId(), "home", "BACK on the task's root shows the launcher");
+  d.back();
+  assert.equal(d.screenId(), "home");
+});
+
+test("tasks: the settings scenario starts in Settings with the launcher below it", () => {
+  const d = device("settings");
+  d.back();
+  assert.equal(d.foregroundPackage(), "com.google.android.apps.nexuslauncher");
+  d.launch("com.android.settings");
+  d.tap(attrsOf(d.hierarchyXml(), 'text="Apps"'));
+  d.launch("com.google.android.deskclock");
+  d.launch("com.android.settings");
+  assert.equal(d.screenId(), "apps");
+});
