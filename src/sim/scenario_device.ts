@@ -10,7 +10,7 @@ import { writeDump, readDump } from "./scenario/dump_xml.ts";
 import { matchesSelector } from "./scenario/selector_match.ts";
 import { findByAttributes } from "./scenario/find_node.ts";
 import { placeholderScreen } from "./scenario/placeholder_screen.ts";
-import { allNodes, isAncestor, isInput, nodeAt, nodeFromSpec, type SimNode } from "./scenario/sim_node.ts";
+import { allNodes, centreOf, isAncestor, isInput, nodeAt, nodeFromSpec, tapReceiver, type SimNode } from "./scenario/sim_node.ts";
 import type { AndroidSpec, PackageSpec, Scenario, ScreenSpec, TransitionTrigger } from "./scenario/types.ts";
 import { drawScreenPng } from "./png/screencap.ts";
 import type { NodeAttributes, SimDevice, SimFaults } from "./sim_device.ts";
@@ -148,14 +148,17 @@ export class ScenarioDevice implements SimDevice {
       : "ERROR: could not get idle state.\n";
   }
 
+  /** An element click: a press at the centre of the node's bounds, dispatched like any other tap. */
   tap(node: NodeAttributes): void {
     const target = this.#find(node);
-    if (target !== null) this.#tapNode(target);
+    if (target === null) return;
+    const at = centreOf(target);
+    this.#dispatchTap(at === null ? target : nodeAt(this.#current().roots, at.x, at.y));
   }
 
+  /** A finger at a point (`input tap`, W3C taps): the node drawn there, then its nearest clickable, enabled ancestor. */
   tapAt(x: number, y: number): void {
-    const target = nodeAt(this.#current().roots, x, y);
-    if (target !== null) this.#tapNode(target);
+    this.#dispatchTap(nodeAt(this.#current().roots, x, y));
   }
 
   setText(node: NodeAttributes, text: string): void {
@@ -292,6 +295,12 @@ export class ScenarioDevice implements SimDevice {
     node.attrs["focused"] = "true";
     this.#focused = node;
     if (this.#current().spec.keyboard !== undefined) this.#keyboardOpen = true;
+  }
+
+  /** The one tap dispatch: the node under the finger → the clickable, enabled node that receives it → its effects. */
+  #dispatchTap(under: SimNode | null): void {
+    const receiver = under === null ? null : tapReceiver(under);
+    if (receiver !== null) this.#tapNode(receiver);
   }
 
   #tapNode(node: SimNode): void {

@@ -41,6 +41,7 @@ export interface SimDevice {
   /** PNG of the current screen, drawn from node bounds (one colour when the fault is on). */
   screenshotPng(): Uint8Array;
 
+  /** An element click: a press at the centre of the node, delivered like `tapAt`. */
   tap(node: NodeAttributes): void;
   /** Replaces the text of an input node and re-renders the hierarchy. */
   setText(node: NodeAttributes, text: string): void;
@@ -48,8 +49,11 @@ export interface SimDevice {
   scroll(direction: "up" | "down"): void;
   /** Brings a package to the foreground; false when it is not installed. */
   launch(packageName: string): boolean;
-  /** Taps whatever is drawn at this point (W3C pointer actions, `input tap`). Optional for test fakes. */
-  tapAt?(x: number, y: number): void;
+  /**
+   * A finger at this point (W3C pointer actions, `input tap`, clickGesture): the node drawn there receives
+   * it, or its nearest clickable, enabled ancestor; a disabled receiver or none means nothing happens.
+   */
+  tapAt(x: number, y: number): void;
 
   /** Every adb command and UiAutomator2 action the device received, in order (for promise tests). */
   readonly log: { source: "adb" | "uia2"; command: string }[];

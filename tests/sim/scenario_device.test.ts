@@ -3,6 +3,7 @@ import { test } from "node:test";
 import { resolveScenario } from "../../src/sim/scenario/load.ts";
 import { ScenarioDevice } from "../../src/sim/scenario_device.ts";
 import { BUILTIN_SCENARIOS } from "../../src/sim/scenarios/mod.ts";
+import { demoScenario } from "../fixtures/uia2_demo_scenario.ts";
 
 function attrsOf(xml: string, needle: string): Record<string, string> {
   const m = new RegExp(`<node [^>]*${needle}[^>]*>`).exec(xml);
@@ -62,7 +63,7 @@ test("typing replaces the field's text; tapping an input opens the keyboard; bac
   assert.equal(d.keyboard().open, true);
   d.typeText(".es");
   assert.match(d.hierarchyXml(), /text="ana@example.com.es"/);
-  d.tap(attrsOf(d.hierarchyXml(), 'text="Sign in"'));
+  d.tap(attrsOf(d.hierarchyXml(), 'resource-id="com.example.shop:id/sign_in"'));
   assert.equal(d.foregroundActivity(), "com.example.shop.MainActivity");
   assert.deepEqual(d.keyboard(), { open: false });
 });
@@ -160,4 +161,21 @@ test("tasks: the settings scenario starts in Settings with the launcher below it
   d.launch("com.google.android.deskclock");
   d.launch("com.android.settings");
   assert.equal(d.screenId(), "apps");
+});
+
+test("a tap reaches the nearest clickable, enabled ancestor: the label of a row flips its switch; a disabled button does nothing", () => {
+  const d = device("settings");
+  d.tap(attrsOf(d.hierarchyXml(), 'text="Network &amp; internet"'));
+  assert.equal(d.screenId(), "network");
+  const label = attrsOf(d.hierarchyXml(), 'text="Airplane mode"');
+  d.tap(label);
+  assert.match(d.hierarchyXml(), /resource-id="android:id\/switch_widget"[^>]* checked="true"/, "element click on the label");
+  d.tapAt(300, 795); // `input tap` / W3C tap on the label's text
+  assert.match(d.hierarchyXml(), /resource-id="android:id\/switch_widget"[^>]* checked="false"/, "tap at a point on the label");
+
+  const demo = new ScenarioDevice(resolveScenario(demoScenario()));
+  demo.launch("com.example.login");
+  demo.tap(attrsOf(demo.hierarchyXml(), 'text="Sign up"'));
+  demo.tapAt(540, 1270);
+  assert.equal(demo.screenId(), "login", "a disabled button fires nothing");
 });
