@@ -3,11 +3,14 @@
  * UiAutomator2 driver proxies to (notes §3). These requests are written exactly as the driver's
  * jwproxy sends them: session creation with firstMatch caps, finds as {strategy, selector,
  * context, multiple}, appium/gestures/scroll with {area, direction, percent}, and the viewport calls.
+ * The device is the real scenario engine (ScenarioDevice) playing tests/fixtures/uia2_demo_scenario.ts.
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { startUia2Server, type Uia2Server } from "../../src/sim/uia2/server.ts";
-import { demoScenario, FakeSimDevice } from "../support/fake_sim_device.ts";
+import { resolveScenario } from "../../src/sim/scenario/load.ts";
+import { ScenarioDevice } from "../../src/sim/scenario_device.ts";
+import { demoScenario } from "../fixtures/uia2_demo_scenario.ts";
 
 interface Reply {
   status: number;
@@ -24,8 +27,8 @@ function client(server: Uia2Server): (method: string, path: string, body?: unkno
   };
 }
 
-async function withDriverSession(fn: (call: ReturnType<typeof client>, sid: string, device: FakeSimDevice) => Promise<void>): Promise<void> {
-  const device = new FakeSimDevice(demoScenario());
+async function withDriverSession(fn: (call: ReturnType<typeof client>, sid: string, device: ScenarioDevice) => Promise<void>): Promise<void> {
+  const device = new ScenarioDevice(resolveScenario(demoScenario()));
   const server = await startUia2Server(device, {});
   try {
     const call = client(server);
@@ -45,7 +48,7 @@ function elementId(value: unknown): string {
 }
 
 test("GET /status answers ready without a session, as the driver polls it while the instrumentation starts", async () => {
-  const server = await startUia2Server(new FakeSimDevice(demoScenario()), {});
+  const server = await startUia2Server(new ScenarioDevice(resolveScenario(demoScenario())), {});
   try {
     const status = await client(server)("GET", "/status");
     assert.equal(status.status, 200);
@@ -80,7 +83,7 @@ test("appium/gestures/scroll with {area, direction, percent} scrolls and answers
     const area = { left: 0, top: 300, width: 1080, height: 2100 };
     const moved = await call("POST", `/session/${sid}/appium/gestures/scroll`, { origin: null, area, direction: "down", percent: 0.75 });
     assert.deepEqual(moved, { status: 200, value: true });
-    assert.equal(device.current, "settings2");
+    assert.equal(device.screenId(), "settings2");
     const bad = await call("POST", `/session/${sid}/appium/gestures/scroll`, { area, direction: "sideways", percent: 1 });
     assert.equal(bad.status, 400);
     assert.equal((bad.value as { error: string }).error, "invalid argument");
@@ -94,7 +97,7 @@ test("viewport calls the driver makes: pixel_ratio, system_bars, window/current/
     assert.deepEqual((await call("GET", `/session/${sid}/window/current/size`)).value, { width: 1080, height: 2400 });
     const info = (await call("GET", `/session/${sid}/appium/device/info`)).value as Record<string, unknown>;
     assert.equal(info["realDisplaySize"], "1080x2400");
-    assert.equal(info["apiVersion"], "34");
+    assert.equal(info["apiVersion"], "35");
   });
 });
 
@@ -114,7 +117,7 @@ test("GET and DELETE /session/:id, the /wd/hub base path, and unknown routes", a
 });
 
 test("a body that is not JSON is `invalid argument`, and a non-Android platform is `session not created`", async () => {
-  const server = await startUia2Server(new FakeSimDevice(demoScenario()), {});
+  const server = await startUia2Server(new ScenarioDevice(resolveScenario(demoScenario())), {});
   try {
     const res = await fetch(`${server.url}/session`, { method: "POST", body: "{nope" });
     assert.equal(res.status, 400);

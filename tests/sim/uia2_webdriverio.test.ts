@@ -2,13 +2,16 @@
  * The simulated UiAutomator2 server seen through REAL webdriverio 9, the way the harness's Appium
  * adapter talks to Appium: every endpoint webdriverio sends (notes §4), screens that change under
  * clicks, typing, back, scrolling and app launches, and the W3C error shapes webdriverio reports.
+ * The device is the real scenario engine (ScenarioDevice) playing tests/fixtures/uia2_demo_scenario.ts.
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { Buffer } from "node:buffer";
 import { remote } from "webdriverio";
 import { startUia2Server, type Uia2Server } from "../../src/sim/uia2/server.ts";
-import { demoScenario, FakeSimDevice } from "../support/fake_sim_device.ts";
+import { resolveScenario } from "../../src/sim/scenario/load.ts";
+import { ScenarioDevice } from "../../src/sim/scenario_device.ts";
+import { demoScenario } from "../fixtures/uia2_demo_scenario.ts";
 
 type Browser = Awaited<ReturnType<typeof remote>>;
 
@@ -21,8 +24,8 @@ async function connect(server: Uia2Server, caps: Record<string, unknown> = {}): 
 }
 
 /** A fresh device, server and webdriverio session; everything is closed afterwards, also on failure. */
-async function withSession(fn: (b: Browser, device: FakeSimDevice, server: Uia2Server) => Promise<void>): Promise<void> {
-  const device = new FakeSimDevice(demoScenario());
+async function withSession(fn: (b: Browser, device: ScenarioDevice, server: Uia2Server) => Promise<void>): Promise<void> {
+  const device = new ScenarioDevice(resolveScenario(demoScenario()));
   const server = await startUia2Server(device, {});
   let browser: Browser | null = null;
   try {
@@ -53,12 +56,12 @@ test("a UiSelector find and a click move to the next screen, which the page sour
   await withSession(async (b, device) => {
     assert.equal(b.isAndroid, true);
     await b.$('android=new UiSelector().description("Settings")').click();
-    assert.equal(device.current, "settings");
+    assert.equal(device.screenId(), "settings");
     const source = await b.getPageSource();
     assert.match(source, /<androidx\.recyclerview\.widget\.RecyclerView [^>]*resource-id="com\.android\.settings:id\/recycler_view"/);
     assert.match(source, /text="Network &amp; internet"/);
     await b.$('android=new UiSelector().textStartsWith("Disp").className("android.widget.TextView")').click();
-    assert.equal(device.current, "display");
+    assert.equal(device.screenId(), "display");
     assert.ok(device.log.some((e) => e.source === "uia2" && e.command === 'find element -android uiautomator new UiSelector().description("Settings")'));
   });
 });
@@ -92,9 +95,8 @@ test("setValue and clearValue change the field in the page source; the element k
     assert.equal(await user.getText(), "alice!");
     await user.clearValue();
     assert.equal(await user.getText(), "");
-    assert.deepEqual(device.calls.filter((c) => c.startsWith("setText")),
-      ["setText com.example.login:id/username=", "setText com.example.login:id/username=alice", "setText com.example.login:id/username=alice!",
-        "setText com.example.login:id/username="]);
+    const sent = device.log.filter((e) => e.source === "uia2" && /^(send keys|clear)/.test(e.command)).map((e) => e.command);
+    assert.deepEqual(sent, ["clear", 'send keys "alice"', 'send keys "!"', "clear"], "setValue clears first; addValue only sends keys");
   });
 });
 
@@ -115,10 +117,10 @@ test("back, activateApp, takeScreenshot and getWindowRect act on the device", as
     const homeShot = await b.takeScreenshot();
     assert.equal(Buffer.from(homeShot, "base64").subarray(1, 4).toString("latin1"), "PNG");
     await b.activateApp("com.android.settings");
-    assert.equal(device.current, "settings");
+    assert.equal(device.screenId(), "settings");
     assert.notEqual(await b.takeScreenshot(), homeShot, "a different screen gives a different screenshot");
     await b.back();
-    assert.equal(device.current, "home");
+    assert.equal(device.screenId(), "home");
     assert.deepEqual(await b.getWindowRect(), { x: 0, y: 0, width: 1080, height: 2400 });
     const missing = await failure(b.activateApp("com.not.installed"));
     assert.match(missing.message, /not installed/);
@@ -129,11 +131,10 @@ test("W3C actions: a tap at a point taps what is drawn there; a swipe up scrolls
   await withSession(async (b, device) => {
     await b.action("pointer", { parameters: { pointerType: "touch" } })
       .move({ x: 150, y: 1900 }).down().pause(50).up().perform();
-    assert.equal(device.current, "settings");
+    assert.equal(device.screenId(), "settings");
     await b.action("pointer", { parameters: { pointerType: "touch" } })
       .move({ x: 540, y: 2000 }).down().move({ x: 540, y: 800, duration: 100 }).up().perform();
-    assert.equal(device.current, "settings2");
-    assert.deepEqual(device.calls, ["tap Settings", "scroll down"]);
+    assert.equal(device.screenId(), "settings2");
   });
 });
 
@@ -142,13 +143,13 @@ test("mobile: scrollGesture scrolls and says whether the screen moved; UiScrolla
     await b.activateApp("com.android.settings");
     const args = { left: 0, top: 300, width: 1080, height: 2000, direction: "down", percent: 0.8 };
     assert.equal(await b.execute("mobile: scrollGesture", args), true);
-    assert.equal(device.current, "settings2");
+    assert.equal(device.screenId(), "settings2");
     assert.equal(await b.execute("mobile: scrollGesture", args), false, "the last page does not move");
     await b.execute("mobile: scrollGesture", { ...args, direction: "up" });
-    assert.equal(device.current, "settings");
+    assert.equal(device.screenId(), "settings");
     const about = b.$('android=new UiScrollable(new UiSelector().scrollable(true)).scrollIntoView(new UiSelector().text("About phone"))');
     assert.equal(await about.getText(), "About phone");
-    assert.equal(device.current, "settings2");
+    assert.equal(device.screenId(), "settings2");
     const unknown = await failure(b.execute("mobile: shell", { command: "ls" }));
     assert.match(unknown.message, /Unsupported execute method 'mobile: shell'/);
   });
@@ -158,16 +159,15 @@ test("mobile: clickGesture taps an element, or a point on the screen", async () 
   await withSession(async (b, device) => {
     const login = await b.$("~Login app");
     await b.execute("mobile: clickGesture", { elementId: await login.elementId });
-    assert.equal(device.current, "login");
+    assert.equal(device.screenId(), "login");
     await b.back();
     await b.execute("mobile: clickGesture", { x: 150, y: 1900 });
-    assert.equal(device.current, "settings");
-    assert.deepEqual(device.calls, ["tap Login", "back", "tap Settings"]);
+    assert.equal(device.screenId(), "settings");
   });
 });
 
 test("deleteSession empties /appium/sessions; a second session kills the first, which stays listed", async () => {
-  const device = new FakeSimDevice(demoScenario());
+  const device = new ScenarioDevice(resolveScenario(demoScenario()));
   const server = await startUia2Server(device, {});
   try {
     const first = await connect(server);
@@ -232,11 +232,11 @@ test("faults: the session dies after uia2SessionDiesAfter commands, answers inva
 });
 
 test("appium:appPackage brings the app to the front at session start; an unknown package is session not created", async () => {
-  const device = new FakeSimDevice(demoScenario());
+  const device = new ScenarioDevice(resolveScenario(demoScenario()));
   const server = await startUia2Server(device, {});
   try {
     const b = await connect(server, { "appium:appPackage": "com.example.login" });
-    assert.equal(device.current, "login");
+    assert.equal(device.screenId(), "login");
     await b.deleteSession();
     const refused = await failure(connect(server, { "appium:appPackage": "com.not.installed" }));
     assert.match(refused.message, /com\.not\.installed' is not installed/);
