@@ -4,6 +4,7 @@
  * real error texts. Each test starts its own server on port 0 and stops it in `finally`.
  */
 import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createConnection, createServer } from "node:net";
 import { tmpdir } from "node:os";
@@ -14,7 +15,8 @@ import { type AdbServer, startAdbServer } from "../../src/sim/adb/server.ts";
 import { resolveScenario } from "../../src/sim/scenario/load.ts";
 import type { Scenario } from "../../src/sim/scenario/types.ts";
 import { ScenarioDevice } from "../../src/sim/scenario_device.ts";
-import { adb, NO_ADB, text } from "./adb_cli.ts";
+import { startUia2Server } from "../../src/sim/uia2/server.ts";
+import { ADB, adb, NO_ADB, text } from "./adb_cli.ts";
 
 const skip = NO_ADB;
 
@@ -238,4 +240,50 @@ test("exit N ends a command line with N; cd checks the directory like mksh", { s
     assert.equal(missing.stderr, "/system/bin/sh: cd: /nope: No such file or directory\n");
     assert.equal(text(missing), "");
   });
+});
+
+test("am instrument -w of the UiAutomator2 server ends only when a DELETE /session succeeds", { skip }, async () => {
+  const device = makeDevice();
+  const uia2 = await startUia2Server(device);
+  try {
+    await withServer([device], async (s) => {
+      const env = { ...process.env, ADB_SERVER_SOCKET: s.socketSpec };
+      const instrument = spawn(ADB!, ["shell", "am", "instrument", "-w", "io.appium.uiautomator2.server.test/androidx.test.runner.AndroidJUnitRunner"], { env, stdio: "ignore" });
+      try {
+        let ended = false;
+        const exited = new Promise<number | null>((resolve) => instrument.on("close", (code) => {
+          ended = true;
+          resolve(code);
+        }));
+        const call = async (method: string, path: string, body?: unknown) =>
+          fetch(`${uia2.url}${path}`, { method, headers: { "content-type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) });
+        const create = async () => ((await (await call("POST", "/session", { capabilities: { alwaysMatch: {} } })).json()) as { value: { sessionId: string } }).value.sessionId;
+        const stillRunning = async (why: string) => {
+          await new Promise((r) => setTimeout(r, 150));
+          assert.equal(ended, false, why);
+          assert.match(text(await adb(s.socketSpec, ["shell", "ps"])), /io\.appium\.uiautomator2\.server\n/, why);
+        };
+        await stillRunning("am instrument -w stays open");
+        const first = await create();
+        device.setFaults({ uia2Error500: true });
+        assert.equal((await call("DELETE", `/session/${first}`)).status, 500);
+        device.setFaults({ uia2Error500: false });
+        await stillRunning("a DELETE refused by the 500 fault");
+        assert.equal((await call("DELETE", "/session/no-such-id")).status, 404);
+        await stillRunning("a DELETE of an unknown id");
+        const second = await create();
+        assert.equal((await call("DELETE", `/session/${first}`)).status, 404);
+        await stillRunning("a DELETE of a replaced (zombie) session");
+        const started = Date.now();
+        assert.equal((await call("DELETE", `/session/${second}`)).status, 200);
+        assert.equal(await exited, 0);
+        assert.ok(Date.now() - started < 2000, "the instrumentation ends at once");
+        assert.doesNotMatch(text(await adb(s.socketSpec, ["shell", "ps"])), /io\.appium\.uiautomator2\.server/);
+      } finally {
+        instrument.kill("SIGKILL");
+      }
+    });
+  } finally {
+    await uia2.stop();
+  }
 });

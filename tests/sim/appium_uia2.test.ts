@@ -58,6 +58,7 @@ async function withRealSession(scenario: string, fn: (b: Browser, sim: RunningSi
 }
 
 test("real Appium + UiAutomator2 driver: session, UiSelector click, source, /appium/sessions, delete", { timeout: 120_000 }, async (t) => {
+  let deleteMs = 0;
   const ms = await withRealSession("settings", async (b, sim, a) => {
     assert.deepEqual(await sessionsListed(a.url), [b.sessionId]);
     const home = sim.device.screenId();
@@ -68,11 +69,14 @@ test("real Appium + UiAutomator2 driver: session, UiSelector click, source, /app
     const source = await b.getPageSource();
     assert.match(source, /<hierarchy [^>]*rotation="0"/);
     assert.match(source, /text="Display"/);
+    const deleting = Date.now();
     await b.deleteSession();
+    deleteMs = Date.now() - deleting;
+    assert.ok(deleteMs < 3000, `deleting the session took ${deleteMs} ms (the instrumentation should end at once)`);
     assert.deepEqual(await sessionsListed(a.url), []);
     assert.ok(sim.device.log.some((e) => e.source === "uia2" && e.command.startsWith("delete session")));
   });
-  t.diagnostic(`real Appium session created in ${ms} ms`);
+  t.diagnostic(`real Appium session created in ${ms} ms, deleted in ${deleteMs} ms`);
 });
 
 test("real Appium: mobile: scrollGesture and a W3C swipe scroll the Settings list down and up again", { timeout: 120_000 }, async () => {

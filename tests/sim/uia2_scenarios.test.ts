@@ -89,3 +89,18 @@ test("permission dialog: a W3C tap on the button's centre grants and leaves the 
     assert.equal(await b.$('android=new UiSelector().text("While using the app")').isExisting(), false);
   });
 });
+
+test("GET /appium/sessions keeps only the newest 50 replaced sessions besides the live one", async () => {
+  const server = await startUia2Server(new ScenarioDevice(resolveScenario("settings")), {});
+  try {
+    const ids: string[] = [];
+    for (let i = 0; i < 60; i++) {
+      const res = await fetch(`${server.url}/session`, { method: "POST", body: JSON.stringify({ capabilities: { alwaysMatch: {} } }) });
+      ids.push(((await res.json()) as { value: { sessionId: string } }).value.sessionId);
+    }
+    const listed = ((await (await fetch(`${server.url}/appium/sessions`)).json()) as { value: { id: string }[] }).value.map((s) => s.id);
+    assert.deepEqual(listed, ids.slice(9));
+  } finally {
+    await server.stop();
+  }
+});

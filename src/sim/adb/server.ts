@@ -62,6 +62,7 @@ export async function startAdbServer(devices: ScenarioDevice | ScenarioDevice[],
     stop: () =>
       new Promise<void>((resolve) => {
         forwards.close();
+        for (const shell of shells.values()) shell.close();
         for (const s of sockets) s.destroy();
         server.close(() => resolve());
       }),

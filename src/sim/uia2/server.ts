@@ -2,7 +2,8 @@
  * The simulated UiAutomator2 server: one node:http server on loopback (port 0 by default) that
  * answers both as Appium would to webdriverio and as the on-device UiAutomator2 server does to the
  * real Appium driver. It reads the screen from a SimDevice, sends actions to it, logs every command
- * to device.log (source "uia2") and applies the device's UiAutomator2 faults. `stop()` closes it.
+ * to device.log (source "uia2") and applies the device's UiAutomator2 faults. A successful DELETE of
+ * the session tells the device's adb shell that the server process quit (server_process.ts). `stop()` closes it.
  */
 import { Buffer } from "node:buffer";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
@@ -13,6 +14,7 @@ import { describeCommand } from "./command_log.ts";
 import type { FindScreen } from "./locate.ts";
 import { matchRoute } from "./routes.ts";
 import { readSnapshot, type ScreenSnapshot } from "./screen_snapshot.ts";
+import { uia2ServerQuit } from "./server_process.ts";
 import { SessionRegistry } from "./sessions.ts";
 import { w3cError, w3cErrorBody } from "./w3c_error.ts";
 
@@ -91,7 +93,8 @@ function run(state: ServerState, route: Route, input: CommandInput): unknown {
 
 export async function startUia2Server(device: SimDevice, options: Uia2ServerOptions = {}): Promise<Uia2Server> {
   const host = options.host ?? "127.0.0.1";
-  const state: ServerState = { device, sessions: new SessionRegistry(), screen: screenOf(device), now: () => Date.now() };
+  const sessions = new SessionRegistry(() => uia2ServerQuit(device));
+  const state: ServerState = { device, sessions, screen: screenOf(device), now: () => Date.now() };
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     let status = 200;
