@@ -8,12 +8,13 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { remote } from "webdriverio";
 import { resolveScenario } from "../../src/sim/scenario/load.ts";
+import type { Scenario } from "../../src/sim/scenario/types.ts";
 import { ScenarioDevice } from "../../src/sim/scenario_device.ts";
 import { startUia2Server } from "../../src/sim/uia2/server.ts";
 
 type Browser = Awaited<ReturnType<typeof remote>>;
 
-async function withScenario(name: string, fn: (b: Browser, device: ScenarioDevice) => Promise<void>): Promise<void> {
+async function withScenario(name: string | Scenario, fn: (b: Browser, device: ScenarioDevice) => Promise<void>): Promise<void> {
   const device = new ScenarioDevice(resolveScenario(name));
   const server = await startUia2Server(device, {});
   let browser: Browser | null = null;
@@ -103,4 +104,44 @@ test("GET /appium/sessions keeps only the newest 50 replaced sessions besides th
   } finally {
     await server.stop();
   }
+});
+
+const SCROLL_AREA = { left: 0, top: 500, width: 1080, height: 1800, percent: 0.9 };
+
+test("mobile: scrollGesture answers whether it can still scroll, as UiAutomator2 does: false once the end is reached", async () => {
+  await withScenario("settings", async (b, device) => {
+    const down = [];
+    for (let i = 0; i < 3; i++) down.push(await b.execute("mobile: scrollGesture", { ...SCROLL_AREA, direction: "down" }));
+    assert.deepEqual(down, [false, false, false], "the first scroll reaches the last part of Settings home");
+    assert.equal(device.screenId(), "settings_home_2");
+    const sid = b.sessionId;
+    const res = await fetch(`http://127.0.0.1:${(b.options as { port: number }).port}/session/${sid}/appium/gestures/scroll`, {
+      method: "POST", body: JSON.stringify({ origin: null, area: SCROLL_AREA, direction: "up", percent: 0.9 }),
+    });
+    assert.equal(((await res.json()) as { value: unknown }).value, false, "device-side scroll: back at the top, no further up");
+    assert.equal(device.screenId(), "settings_home");
+  });
+});
+
+/** Settings home in three parts, so the first downward scroll can still go on. */
+function threePartSettings(): Scenario {
+  const scenario = structuredClone(resolveScenario("settings"));
+  scenario.screens["settings_home_3"] = structuredClone(scenario.screens["settings_home_2"]!);
+  scenario.transitions.push(
+    { from: "settings_home_2", on: "scroll_down", to: "settings_home_3" },
+    { from: "settings_home_3", on: "scroll_up", to: "settings_home_2" },
+  );
+  return scenario;
+}
+
+const NO_CAN_SCROLL: string | false = typeof (ScenarioDevice.prototype as { canScroll?: unknown }).canScroll === "function"
+  ? false
+  : "ScenarioDevice has no canScroll(direction) yet, so the sim cannot say a list goes on (scrollGesture answers false)";
+
+test("mobile: scrollGesture in a three-part list: true while more is below, then false", { skip: NO_CAN_SCROLL }, async () => {
+  await withScenario(threePartSettings(), async (b) => {
+    const down = [];
+    for (let i = 0; i < 3; i++) down.push(await b.execute("mobile: scrollGesture", { ...SCROLL_AREA, direction: "down" }));
+    assert.deepEqual(down, [true, false, false]);
+  });
 });

@@ -1,14 +1,15 @@
 /**
- * Session commands that touch the screen by position or gesture: W3C actions (a tap hits the
- * deepest clickable node under the point; a swipe scrolls), `mobile: scrollGesture` /
- * `mobile: clickGesture` (and a few app/key/keyboard `mobile:` methods) through execute/sync, and the driver's device-side
- * `appium/gestures/scroll` and `appium/gestures/click`. A scroll answers whether the screen moved.
+ * Session commands that touch the screen by position or gesture: W3C actions (a tap is the device's
+ * own `tapAt`; a swipe scrolls), `mobile: scrollGesture` / `mobile: clickGesture` (and a few
+ * app/key/keyboard `mobile:` methods) through execute/sync, and the driver's device-side
+ * `appium/gestures/scroll` and `appium/gestures/click`. A scroll answers what real UiAutomator2
+ * answers: whether the object can STILL scroll that way afterwards (false once the end is reached).
  */
 import type { SessionCommand, SessionRoute } from "./command.ts";
 import { activateApp, hideKeyboard, pressKeycode } from "./device_commands.ts";
 import { elementIdOf } from "./element_store.ts";
 import { pointerGestures, type Point } from "./pointer_actions.ts";
-import type { ScreenSnapshot, SnapshotNode } from "./screen_snapshot.ts";
+import type { SnapshotNode } from "./screen_snapshot.ts";
 import { w3cError } from "./w3c_error.ts";
 
 const DIRECTIONS = ["up", "down", "left", "right"] as const;
@@ -19,32 +20,24 @@ function centre(node: SnapshotNode): Point {
   return { x: r.x + r.width / 2, y: r.y + r.height / 2 };
 }
 
-/** The node a finger at this point lands on: the deepest clickable one, else the deepest one. */
-export function nodeAt(snapshot: ScreenSnapshot, at: Point): SnapshotNode | null {
-  const under = snapshot.nodes.filter((n) =>
-    n.rect !== null && at.x >= n.rect.x && at.x < n.rect.x + n.rect.width && at.y >= n.rect.y && at.y < n.rect.y + n.rect.height);
-  const depth = (n: SnapshotNode): number => n.path.split("/").length;
-  const deepest = (list: SnapshotNode[]): SnapshotNode | null =>
-    list.reduce<SnapshotNode | null>((best, n) => (best === null || depth(n) >= depth(best) ? n : best), null);
-  return deepest(under.filter((n) => n.attrs["clickable"] === "true")) ?? deepest(under);
-}
-
-/** A finger at a point: the device's own hit test when it has one, else the node under the point. */
+/** A finger at a point: the device's own hit test (nearest clickable, enabled ancestor). */
 function tapAt(c: SessionCommand, at: Point): void {
-  if (c.device.tapAt !== undefined) {
-    c.device.tapAt(Math.round(at.x), Math.round(at.y));
-    return;
-  }
-  const node = nodeAt(c.screen.read(), at);
-  if (node !== null) c.device.tap(node.attrs);
+  c.device.tapAt(Math.round(at.x), Math.round(at.y));
 }
 
-/** Scrolls the device; true when the screen changed (the sim's stand-in for "can scroll more"). */
+/** A device that can say whether another scroll would move its screen (the scenario engine's answer). */
+type ScrollAware = { canScroll?(direction: "up" | "down"): boolean };
+
+/**
+ * Scrolls the device, then answers whether it can still scroll that way, as UiAutomator2's
+ * scrollGesture does. The answer comes from the device; one that cannot tell answers false ("the end
+ * is reached"), which stops a client's scroll loop instead of spinning it.
+ */
 function scroll(c: SessionCommand, direction: Direction): boolean {
   if (direction === "left" || direction === "right") return false;
-  const before = c.screen.read().source;
   c.device.scroll(direction);
-  return c.screen.read().source !== before;
+  const device = c.device as typeof c.device & ScrollAware;
+  return typeof device.canScroll === "function" ? device.canScroll(direction) : false;
 }
 
 function performActions(c: SessionCommand): null {
