@@ -10,11 +10,12 @@ import { writeDump, readDump } from "./scenario/dump_xml.ts";
 import { matchesSelector } from "./scenario/selector_match.ts";
 import { findByAttributes } from "./scenario/find_node.ts";
 import { placeholderScreen } from "./scenario/placeholder_screen.ts";
-import { allNodes, centreOf, isAncestor, isInput, nodeAt, nodeFromSpec, tapReceiver, type SimNode } from "./scenario/sim_node.ts";
-import type { AndroidSpec, PackageSpec, Scenario, ScreenSpec, TransitionTrigger } from "./scenario/types.ts";
+import { allNodes, centreOf, inputText, isAncestor, isInput, markShownHints, nodeAt, nodeFromSpec, setInputText, tapReceiver, type SimNode } from "./scenario/sim_node.ts";
+import type { AndroidSpec, PackageSpec, Scenario, ScreenSpec, TransitionSpec, TransitionTrigger } from "./scenario/types.ts";
 import { drawScreenPng } from "./png/screencap.ts";
 import type { NodeAttributes, SimDevice, SimFaults } from "./sim_device.ts";
 import { CommandLog } from "./command_log.ts";
+import { shortComponent } from "./scenario/component_name.ts";
 
 export type ConnectionState = "device" | "offline" | "unauthorized";
 
@@ -93,13 +94,18 @@ export class ScenarioDevice implements SimDevice {
     return this.#packages.map((p) => ({ name: p.name, system: p.system ?? false }));
   }
 
-  /** The launchable activity of a package as `pkg/.Activity`, or null (resolve-activity, monkey). */
+  /** The launchable activity of a package in its short form (`pkg/.Activity`), or null (resolve-activity, monkey). */
   launchActivity(packageName: string): string | null {
     const pkg = this.#packages.find((p) => p.name === packageName);
     if (pkg === undefined) return null;
-    if (pkg.activity !== undefined) return `${pkg.name}/${pkg.activity}`;
-    if (pkg.screen !== undefined) return `${pkg.name}/${this.#screenSpec(pkg.screen).activity}`;
+    if (pkg.activity !== undefined) return shortComponent(pkg.name, pkg.activity);
+    if (pkg.screen !== undefined) return shortComponent(pkg.name, this.#screenSpec(pkg.screen).activity);
     return null;
+  }
+
+  /** The activity in front in its short form, as `am start -W` prints it (`com.android.settings/.Settings`). */
+  foregroundComponent(): string {
+    return shortComponent(this.foregroundPackage(), this.foregroundActivity());
   }
 
   /** Records a package installed over adb (streamed install); it is not launchable. */
@@ -164,13 +170,14 @@ export class ScenarioDevice implements SimDevice {
   setText(node: NodeAttributes, text: string): void {
     const target = this.#find(node);
     if (target === null) return;
-    target.attrs["text"] = text;
+    if (isInput(target)) setInputText(target, text);
+    else target.attrs["text"] = text;
     this.#focus(target);
   }
 
   /** `input text`: appends to the focused input; nothing happens when no input has focus. */
   typeText(text: string): void {
-    if (this.#focused !== null) this.#focused.attrs["text"] = (this.#focused.attrs["text"] ?? "") + text;
+    if (this.#focused !== null) setInputText(this.#focused, inputText(this.#focused) + text);
   }
 
   back(): void {
@@ -200,6 +207,13 @@ export class ScenarioDevice implements SimDevice {
 
   scroll(direction: "up" | "down"): void {
     this.#fire(direction === "down" ? "scroll_down" : "scroll_up", null);
+  }
+
+  /** Whether a scroll that way would show another part of the screen (UiAutomator2's "can still scroll"). */
+  canScroll(direction: "up" | "down"): boolean {
+    const here = this.screenId();
+    const t = this.#transitionFor(direction === "down" ? "scroll_down" : "scroll_up", null);
+    return t !== undefined && t.to !== here;
   }
 
   launch(packageName: string): boolean {
@@ -245,6 +259,7 @@ export class ScenarioDevice implements SimDevice {
     if (live === undefined) {
       const spec = this.#screenSpec(id);
       const roots = spec.root !== undefined ? [nodeFromSpec(spec.root, spec.package)] : readDump(spec.xml ?? "").roots;
+      markShownHints(roots);
       live = { id, spec, roots };
       this.#screens.set(id, live);
     }
@@ -310,30 +325,32 @@ export class ScenarioDevice implements SimDevice {
     this.#fire("tap", node);
   }
 
-  #fire(trigger: TransitionTrigger, tapped: SimNode | null): void {
+  /** The first transition this action triggers on the current screen. */
+  #transitionFor(trigger: TransitionTrigger, tapped: SimNode | null): TransitionSpec | undefined {
     const here = this.screenId();
     const roots = this.#current().roots;
-    for (const t of this.scenario.transitions) {
-      if (t.on !== trigger) continue;
-      if (t.from !== undefined && ![t.from].flat().includes(here)) continue;
-      if (tapped !== null) {
-        const selector = t.selector;
-        if (selector === undefined) continue;
-        const hit = allNodes(roots).some((n) =>
-          matchesSelector(n, selector) && (n === tapped || isAncestor(n, tapped) || isAncestor(tapped, n))
-        );
-        if (!hit) continue;
-      }
-      if (t.to === "@back") {
-        this.#keyboardOpen = false;
-        this.back();
-      } else if (t.to.startsWith("@launch:")) {
-        this.launch(t.to.slice("@launch:".length));
-      } else if (t.to !== here) {
-        if (trigger === "tap") this.#enter(t.to);
-        else this.#replace(t.to);
-      }
-      return;
+    return this.scenario.transitions.find((t) => {
+      if (t.on !== trigger) return false;
+      if (t.from !== undefined && ![t.from].flat().includes(here)) return false;
+      if (tapped === null) return true;
+      const selector = t.selector;
+      if (selector === undefined) return false;
+      return allNodes(roots).some((n) => matchesSelector(n, selector) && (n === tapped || isAncestor(n, tapped) || isAncestor(tapped, n)));
+    });
+  }
+
+  #fire(trigger: TransitionTrigger, tapped: SimNode | null): void {
+    const here = this.screenId();
+    const t = this.#transitionFor(trigger, tapped);
+    if (t === undefined) return;
+    if (t.to === "@back") {
+      this.#keyboardOpen = false;
+      this.back();
+    } else if (t.to.startsWith("@launch:")) {
+      this.launch(t.to.slice("@launch:".length));
+    } else if (t.to !== here) {
+      if (trigger === "tap") this.#enter(t.to);
+      else this.#replace(t.to);
     }
   }
 

@@ -47,6 +47,8 @@ export interface SimDevice {
   setText(node: NodeAttributes, text: string): void;
   back(): void;
   scroll(direction: "up" | "down"): void;
+  /** Whether another scroll that way would show another part of the screen (UiAutomator2's "can still scroll"). */
+  canScroll(direction: "up" | "down"): boolean;
   /** Brings a package to the foreground; false when it is not installed. */
   launch(packageName: string): boolean;
   /**

@@ -64,7 +64,7 @@ test("pm list packages (-3, -s), cmd package resolve-activity --brief", { skip }
     assert.deepEqual(parsePackageList(await sh(s, "pm", "list", "packages", "-3")), ["com.example.notes"]);
     assert.ok(!parsePackageList(await sh(s, "pm", "list", "packages", "-s")).includes("com.example.notes"));
     const resolved = await sh(s, "cmd", "package", "resolve-activity", "--brief", "com.example.notes");
-    assert.equal(resolved, "priority=0 preferredOrder=0 match=0x108000 specificIndex=-1 isDefault=false\ncom.example.notes/com.example.notes.MainActivity\n");
+    assert.equal(resolved, "priority=0 preferredOrder=0 match=0x108000 specificIndex=-1 isDefault=false\ncom.example.notes/.MainActivity\n", "the short form, as AOSP flattenToShortString prints it");
     assert.deepEqual(parseResolvedActivity(resolved), { packageName: "com.example.notes", activity: "com.example.notes.MainActivity" });
     assert.equal(await sh(s, "cmd", "package", "resolve-activity", "--brief", "com.nope"), "No activity found\n");
   });
@@ -81,6 +81,9 @@ test("input and am act on the device: tap, keyevent, am start, monkey, force-sto
     const started = await adb(s.socketSpec, ["shell", "am", "start", "-W", "-n", "com.google.android.deskclock/com.android.deskclock.DeskClock"]);
     assert.equal(started.code, 0);
     assert.match(text(started), /^Starting: Intent \{ cmp=com\.google\.android\.deskclock\/com\.android\.deskclock\.DeskClock \}\nStatus: ok/);
+    const settings = await sh(s, "am", "start", "-W", "-n", "com.android.settings/.Settings");
+    assert.match(settings, /^Activity: com\.android\.settings\/\.Settings$/m, "am start -W names the activity in its short form");
+    await sh(s, "am", "start", "-n", "com.google.android.deskclock/com.android.deskclock.DeskClock");
     assert.equal(d.foregroundPackage(), "com.google.android.deskclock");
     const missing = await adb(s.socketSpec, ["shell", "am", "start", "-n", "com.nope/.Main"]);
     assert.equal(missing.code, 1);

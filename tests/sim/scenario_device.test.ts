@@ -179,3 +179,15 @@ test("a tap reaches the nearest clickable, enabled ancestor: the label of a row 
   demo.tapAt(540, 1270);
   assert.equal(demo.screenId(), "login", "a disabled button fires nothing");
 });
+
+test("an empty input shows its hint as its text (API 26+ dumps); typing replaces it; clearing brings it back", () => {
+  const d = device("login");
+  assert.match(d.hierarchyXml(), /text="Email" resource-id="com.example.shop:id\/email"[^>]* hint="Email"/);
+  d.typeText("ana");
+  assert.match(d.hierarchyXml(), /text="ana" resource-id="com.example.shop:id\/email"/);
+  const email = attrsOf(d.hierarchyXml(), 'resource-id="com.example.shop:id/email"');
+  d.setText(email, "");
+  assert.match(d.hierarchyXml(), /text="Email" resource-id="com.example.shop:id\/email"/);
+  d.typeText("bo");
+  assert.match(d.hierarchyXml(), /text="bo" resource-id="com.example.shop:id\/email"/, "typing into a hinted field does not append to the hint");
+});

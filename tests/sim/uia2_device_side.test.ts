@@ -77,13 +77,16 @@ test("device-side finds use {strategy, selector, context, multiple}; a context s
   });
 });
 
-test("appium/gestures/scroll with {area, direction, percent} scrolls and answers whether it moved", async () => {
+test("appium/gestures/scroll with {area, direction, percent} scrolls and answers whether it can still scroll", async () => {
   await withDriverSession(async (call, sid, device) => {
     await call("POST", `/session/${sid}/appium/device/activate_app`, { appId: "com.android.settings" });
     const area = { left: 0, top: 300, width: 1080, height: 2100 };
     const moved = await call("POST", `/session/${sid}/appium/gestures/scroll`, { origin: null, area, direction: "down", percent: 0.75 });
-    assert.deepEqual(moved, { status: 200, value: true });
+    assert.deepEqual(moved, { status: 200, value: false }, "the list has two parts: the first scroll reaches the last");
     assert.equal(device.screenId(), "settings2");
+    const up = await call("POST", `/session/${sid}/appium/gestures/scroll`, { origin: null, area, direction: "up", percent: 0.75 });
+    assert.deepEqual(up, { status: 200, value: false });
+    assert.equal(device.screenId(), "settings");
     const bad = await call("POST", `/session/${sid}/appium/gestures/scroll`, { area, direction: "sideways", percent: 1 });
     assert.equal(bad.status, 400);
     assert.equal((bad.value as { error: string }).error, "invalid argument");

@@ -88,7 +88,7 @@ function colourOf(node: SimNode): { fill?: Rgb; line?: Rgb } {
 /** The first line of what a node shows, and whether it is a hint (drawn grey). */
 function label(node: SimNode): { text: string; hint: boolean } {
   const a = node.attrs;
-  const hint = !a["text"] && isInput(node) && !!a["hint"];
+  const hint = node.showsHint === true || (!a["text"] && isInput(node) && !!a["hint"]);
   const text = a["text"] || (hint ? a["hint"] ?? "" : "") || a["content-desc"] || "";
   return { text: text.split("\n")[0] ?? "", hint };
 }

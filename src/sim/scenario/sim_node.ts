@@ -10,6 +10,8 @@ export interface SimNode {
   attrs: Record<string, string>;
   children: SimNode[];
   parent: SimNode | null;
+  /** An empty input drawn with its hint: `text` carries the hint, as API 26+ dumps show it. */
+  showsHint?: boolean;
 }
 
 export interface Rect {
@@ -50,7 +52,27 @@ export function nodeFromSpec(spec: NodeSpec, packageName: string, index = 0, par
     parent,
   };
   node.children = (spec.children ?? []).map((child, i) => nodeFromSpec(child, packageName, i, node));
+  if (isInput(node)) setInputText(node, node.attrs["text"] ?? "");
   return node;
+}
+
+/** What the user typed into an input ("" while its hint shows). */
+export function inputText(node: SimNode): string {
+  return node.showsHint === true ? "" : node.attrs["text"] ?? "";
+}
+
+/** Sets an input's text; an empty one shows its hint as its text (Gmail `text="Subject"`), with `hint` kept. */
+export function setInputText(node: SimNode, text: string): void {
+  const hint = node.attrs["hint"] ?? "";
+  node.showsHint = text === "" && hint !== "";
+  node.attrs["text"] = node.showsHint ? hint : text;
+}
+
+/** Marks inputs of a loaded dump whose text is their hint (an empty field), so typing replaces it. */
+export function markShownHints(roots: readonly SimNode[]): void {
+  for (const n of allNodes(roots)) {
+    if (isInput(n) && n.attrs["hint"] && n.attrs["text"] === n.attrs["hint"]) n.showsHint = true;
+  }
 }
 
 export function isInputClass(className: string): boolean {

@@ -100,7 +100,7 @@ export function runAm(device: ScenarioDevice, args: string[], instrumentations: 
         );
       }
       const shown = component ?? (action !== undefined ? `act=${action}` : `cmp=${pkg}`);
-      const wait = rest.includes("-W") ? `Status: ok\nLaunchState: COLD\nActivity: ${device.foregroundPackage()}/${device.foregroundActivity()}\nTotalTime: 412\nWaitTime: 415\nComplete\n` : "";
+      const wait = rest.includes("-W") ? `Status: ok\nLaunchState: COLD\nActivity: ${device.foregroundComponent()}\nTotalTime: 412\nWaitTime: 415\nComplete\n` : "";
       return exit(`Starting: Intent { ${component !== undefined ? `cmp=${component}` : shown} }\n${wait}`);
     }
     case "force-stop":
