@@ -93,6 +93,8 @@ test("input and am act on the device: tap, keyevent, am start, monkey, force-sto
     assert.equal(d.foregroundPackage(), "com.android.chrome");
     await sh(s, "am", "force-stop", "com.android.chrome");
     assert.equal(d.foregroundPackage(), "com.google.android.deskclock");
+    const given = await adb(s.socketSpec, ["shell", "monkey", "-p", "com.android.chrome", "1"]);
+    assert.match(text(given), /^  bash arg: -p\n  bash arg: com\.android\.chrome\n  bash arg: 1\nargs: \[-p, com\.android\.chrome, 1\]\n/, "monkey echoes what was given, no -c it was not passed");
     const noApp = await adb(s.socketSpec, ["shell", "monkey", "-p", "com.nope", "1"]);
     assert.equal(noApp.code, 252);
     assert.match(noApp.stderr, /No activities found to run, monkey aborted/);

@@ -138,9 +138,13 @@ function packageArg(args: string[]): string | undefined {
 }
 
 export function runMonkey(device: ScenarioDevice, args: string[]): ShellOutcome {
+  // The monkey script echoes each argument it was given, exactly as given.
+  const echoed = args.map((a) => `  bash arg: ${a}\n`).join("");
   const pkg = packageArg(args);
   if (pkg === undefined || !device.launch(pkg)) {
-    return exit("  bash arg: -p\n", "** No activities found to run, monkey aborted.\n", 252);
+    return exit(echoed, "** No activities found to run, monkey aborted.\n", 252);
   }
-  return exit(`  bash arg: -p\n  bash arg: ${pkg}\n  bash arg: -c\n  bash arg: android.intent.category.LAUNCHER\n  bash arg: 1\nargs: [${args.join(", ")}]\n arg: "-p"\nEvents injected: 1\n## Network stats: elapsed time=23ms (0ms mobile, 0ms wifi, 23ms not connected)\n`);
+  const parsed = args.map((a) => ` arg: "${a}"\n`).join("");
+  const data = ["-p", "-c"].map((o) => optionValue(args, o)).filter((v) => v !== undefined).map((v) => `data="${v}"\n`).join("");
+  return exit(`${echoed}args: [${args.join(", ")}]\n${parsed}${data}Events injected: 1\n## Network stats: elapsed time=23ms (0ms mobile, 0ms wifi, 23ms not connected)\n`);
 }
