@@ -4,6 +4,8 @@ import UPNG from "upng-js";
 import { resolveScenario } from "../../src/sim/scenario/load.ts";
 import { ScenarioDevice } from "../../src/sim/scenario_device.ts";
 import { BUILTIN_SCENARIOS } from "../../src/sim/scenarios/mod.ts";
+import { SIMULATED_LABEL, simulatedBadge } from "../../src/sim/png/screencap.ts";
+import { GLYPH_WIDTH, glyphRows } from "../../src/sim/png/glyphs.ts";
 
 function pixels(png: Uint8Array): { width: number; height: number; px: Uint32Array } {
   const img = UPNG.decode(png.buffer as ArrayBuffer);
@@ -38,4 +40,24 @@ test("the blank-screencap fault gives a valid one-colour PNG", () => {
   d.setFaults({ blankScreencap: true });
   const { px } = pixels(d.screenshotPng());
   assert.equal(new Set(px).size, 1);
+});
+
+test("every screenshot says SIMULATED, legibly, in the status-bar band at the top", () => {
+  for (const name of Object.keys(BUILTIN_SCENARIOS)) {
+    const d = new ScenarioDevice(resolveScenario(name));
+    const { width, px } = pixels(d.screenshotPng());
+    const badge = simulatedBadge(d.width, d.height);
+    assert.ok(badge.band.bottom <= 136 && badge.scale >= 4, `${name}: inside the status bar, at least 4 px per font pixel`);
+    const colourAt = (x: number, y: number) => {
+      const v = px[y * width + x]!;
+      return [v & 255, (v >>> 8) & 255, (v >>> 16) & 255];
+    };
+    [...SIMULATED_LABEL].forEach((char, i) => {
+      glyphRows(char).forEach((row, ry) => row.forEach((ink, rx) => {
+        const x = badge.x + (i * (GLYPH_WIDTH + 1) + rx) * badge.scale + (badge.scale >> 1);
+        const y = badge.y + ry * badge.scale + (badge.scale >> 1);
+        assert.deepEqual(colourAt(x, y), [...(ink ? badge.ink : badge.paper)], `${name}: "${char}" pixel ${rx},${ry}`);
+      }));
+    });
+  }
 });

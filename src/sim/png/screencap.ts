@@ -2,7 +2,8 @@
  * Draws the current screen as a real PNG from node bounds: a light background, filled and outlined
  * rectangles whose colours follow the node's type (button, input, toggle, list, container), labels in
  * a tiny bitmap font, and the soft keyboard when it is open. Different screens give different images;
- * only the `blankScreencap` fault gives a one-colour image. Encoded with upng-js (lossless RGBA).
+ * only the `blankScreencap` fault gives a one-colour image. Every other image carries a "SIMULATED" badge
+ * in the status-bar band at the top, so no screenshot can pass for a real device's. Encoded with upng-js.
  */
 import UPNG from "upng-js";
 import { allNodes, boundsOf, isInput, type Rect, type SimNode } from "../scenario/sim_node.ts";
@@ -15,6 +16,25 @@ const INK: Rgb = [32, 33, 36];
 const HINT: Rgb = [128, 134, 139];
 const KEYBOARD: Rgb = [214, 218, 224];
 const KEY: Rgb = [252, 252, 253];
+const BADGE: Rgb = [197, 34, 31];
+const BADGE_INK: Rgb = [255, 255, 255];
+
+export const SIMULATED_LABEL = "SIMULATED";
+
+/** Where the "SIMULATED" badge sits: a band across the top (the status bar), text centred in it. */
+export function simulatedBadge(width: number, height: number): { band: Rect; x: number; y: number; scale: number; ink: Rgb; paper: Rgb } {
+  const bandHeight = Math.max(12, Math.round(height * 0.04));
+  const scale = Math.max(1, Math.floor((bandHeight * 0.7) / GLYPH_HEIGHT));
+  const textWidth = SIMULATED_LABEL.length * (GLYPH_WIDTH + 1) * scale - scale;
+  return {
+    band: { left: 0, top: 0, right: width, bottom: bandHeight },
+    x: Math.max(0, Math.floor((width - textWidth) / 2)),
+    y: Math.floor((bandHeight - GLYPH_HEIGHT * scale) / 2),
+    scale,
+    ink: BADGE_INK,
+    paper: BADGE,
+  };
+}
 
 export interface DrawOptions {
   width: number;
@@ -113,6 +133,9 @@ export function drawScreenPng(roots: readonly SimNode[], options: DrawOptions): 
       }
     }
     if (options.keyboardTop !== undefined) drawKeyboard(canvas, options.keyboardTop, scale);
+    const badge = simulatedBadge(width, height);
+    canvas.fill(badge.band, badge.paper);
+    canvas.text(SIMULATED_LABEL, badge.x, badge.y, badge.scale, badge.ink, badge.band);
   }
   const rgba = canvas.pixels;
   return new Uint8Array(UPNG.encode([rgba.buffer as ArrayBuffer], width, height, 0));
