@@ -15,6 +15,7 @@ import type { AndroidSpec, PackageSpec, Scenario, ScreenSpec, TransitionSpec, Tr
 import { drawScreenPng } from "./png/screencap.ts";
 import type { NodeAttributes, SimDevice, SimFaults } from "./sim_device.ts";
 import { CommandLog } from "./command_log.ts";
+import { DeviceFiles } from "./scenario/device_files.ts";
 import { shortComponent } from "./scenario/component_name.ts";
 
 export type ConnectionState = "device" | "offline" | "unauthorized";
@@ -39,7 +40,7 @@ export class ScenarioDevice implements SimDevice {
   readonly faults: SimFaults;
   readonly log = new CommandLog();
   /** Device-side files (`/sdcard/window_dump.xml`, screencap targets) that `adb pull` serves. */
-  readonly files = new Map<string, Uint8Array>();
+  readonly files = new DeviceFiles();
 
   readonly #screens = new Map<string, LiveScreen>();
   readonly #packages: PackageSpec[];

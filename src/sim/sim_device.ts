@@ -4,6 +4,8 @@
  * Implemented by the scenario engine (src/sim/); actions are resolved by scenario transitions.
  */
 
+import type { CommandLog } from "./command_log.ts";
+
 export interface SimFaults {
   /** adb shell/exec commands whose first word is listed never answer (e.g. ["uiautomator"]). */
   hangCommands?: string[];
@@ -57,6 +59,9 @@ export interface SimDevice {
    */
   tapAt(x: number, y: number): void;
 
-  /** Every adb command and UiAutomator2 action the device received, in order (for promise tests). */
-  readonly log: { source: "adb" | "uia2"; command: string }[];
+  /**
+   * Every adb command and UiAutomator2 action the device received, in order (for promise tests). The last
+   * 10,000 are kept; `length` counts all ever received, so `log.slice(log.length)` later reads what came since.
+   */
+  readonly log: CommandLog;
 }

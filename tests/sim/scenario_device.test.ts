@@ -191,3 +191,24 @@ test("an empty input shows its hint as its text (API 26+ dumps); typing replaces
   d.typeText("bo");
   assert.match(d.hierarchyXml(), /text="bo" resource-id="com.example.shop:id\/email"/, "typing into a hinted field does not append to the hint");
 });
+
+test("memory stays bounded: the command log keeps the last 10,000 entries with a length index that still works; files stop at 64 MiB", () => {
+  const d = device();
+  for (let i = 0; i < 25_000; i++) d.log.push({ source: "adb", command: `cmd ${i}` });
+  assert.ok(d.log.kept <= 11_000 && d.log.kept >= 10_000, `kept ${d.log.kept}`);
+  assert.equal(d.log.length, 25_000);
+  const from = d.log.length;
+  d.log.push({ source: "uia2", command: "after" });
+  assert.deepEqual(d.log.slice(from), [{ source: "uia2", command: "after" }]);
+  assert.deepEqual(d.log.slice(-2).map((e) => e.command), ["cmd 24999", "after"]);
+  assert.ok(!d.log.some((e) => e.command === "cmd 0"), "the oldest entries are gone");
+
+  const mib = new Uint8Array(1024 * 1024);
+  for (let i = 0; i < 64; i++) d.files.set(`/sdcard/f${i}`, mib);
+  assert.equal(d.files.refusal("/sdcard/one-more", 1), "write failed: No space left on device");
+  assert.throws(() => d.files.set("/sdcard/one-more", mib), /No space left on device/);
+  assert.equal(d.files.refusal("/sdcard/f0", mib.length), null, "replacing a file reuses its space");
+  d.files.delete("/sdcard/f1");
+  d.files.set("/sdcard/one-more", mib);
+  assert.equal(d.files.used, 64 * 1024 * 1024);
+});
