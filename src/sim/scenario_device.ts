@@ -130,8 +130,27 @@ export class ScenarioDevice implements SimDevice {
     return this.faults.state ?? "device";
   }
 
+  /** Changes fault switches; setting the state back to "device" restarts the offlineAfterRequests count. */
   setFaults(patch: SimFaults): void {
     Object.assign(this.faults, patch);
+    if (patch.state === "device") this.#serviceRequests = 0;
+  }
+
+  /**
+   * The adb service passes each chunk of a command's stdout through here. With offlineAfterOutputBytes
+   * armed, the chunk is cut at the limit, `drop` says the connection must die now (no exit status), the
+   * device turns offline and the fault is spent.
+   */
+  passOutput(chunk: Uint8Array): { bytes: Uint8Array; drop: boolean } {
+    const left = this.faults.offlineAfterOutputBytes;
+    if (left === undefined) return { bytes: chunk, drop: false };
+    if (chunk.length < left) {
+      this.faults.offlineAfterOutputBytes = left - chunk.length;
+      return { bytes: chunk, drop: false };
+    }
+    delete this.faults.offlineAfterOutputBytes;
+    this.faults.state = "offline";
+    return { bytes: chunk.subarray(0, Math.max(0, left)), drop: true };
   }
 
   /** Counts one adb device-service request; true when this request is the one that takes the device offline. */

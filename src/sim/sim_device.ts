@@ -11,8 +11,13 @@ export interface SimFaults {
   hangCommands?: string[];
   /** The device state `adb devices` reports. */
   state?: "device" | "offline" | "unauthorized";
-  /** The device disappears after this many adb service requests. */
+  /** The device disappears after this many adb service requests (counted again from 0 when state is set back to "device"). */
   offlineAfterRequests?: number;
+  /**
+   * The device disappears in the middle of the next command's output: after this many bytes of its stdout
+   * the connection drops (partial output, no exit status) and the state turns "offline". One-shot.
+   */
+  offlineAfterOutputBytes?: number;
   /** `uiautomator dump` fails with this error text ("null root node" | "could not get idle state"), `count` times. */
   dumpError?: { kind: "null root node" | "could not get idle state"; count: number };
   /** `screencap -p` returns a one-colour PNG. */

@@ -212,3 +212,24 @@ test("memory stays bounded: the command log keeps the last 10,000 entries with a
   d.files.set("/sdcard/one-more", mib);
   assert.equal(d.files.used, 64 * 1024 * 1024);
 });
+
+test("offline faults: the request count restarts when the state is set back to device; output is cut after N bytes once", () => {
+  const d = device();
+  d.setFaults({ offlineAfterRequests: 2 });
+  assert.deepEqual([d.countServiceRequest(), d.countServiceRequest(), d.countServiceRequest()], [false, false, true]);
+  assert.equal(d.connectionState(), "offline");
+  d.setFaults({ state: "device" });
+  assert.deepEqual([d.countServiceRequest(), d.countServiceRequest(), d.countServiceRequest()], [false, false, true],
+    "two more requests are served before the device drops again");
+
+  const e = device();
+  e.setFaults({ offlineAfterOutputBytes: 10 });
+  const bytes = new TextEncoder().encode("0123456");
+  assert.deepEqual(e.passOutput(bytes), { bytes, drop: false });
+  const cut = e.passOutput(new TextEncoder().encode("789abcdef"));
+  assert.equal(new TextDecoder().decode(cut.bytes), "789");
+  assert.equal(cut.drop, true);
+  assert.equal(e.connectionState(), "offline");
+  e.setFaults({ state: "device" });
+  assert.deepEqual(e.passOutput(bytes), { bytes, drop: false }, "one-shot: the next command's output is whole");
+});
