@@ -11,6 +11,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
 import UPNG from "upng-js";
+import type { HarnessError } from "../../src/errors.ts";
+import { parseDump } from "../../src/screen/mod.ts";
 import { type AdbServer, startAdbServer } from "../../src/sim/adb/server.ts";
 import { resolveScenario } from "../../src/sim/scenario/load.ts";
 import type { Scenario } from "../../src/sim/scenario/types.ts";
@@ -285,5 +287,41 @@ test("am instrument -w of the UiAutomator2 server ends only when a DELETE /sessi
     });
   } finally {
     await uia2.stop();
+  }
+});
+
+test("offline mid-output: the client gets part of the output, no exit status, and then the device is offline", { skip }, async () => {
+  const device = makeDevice();
+  await withServer([device], async (s) => {
+    const full = device.hierarchyXml();
+    device.setFaults({ offlineAfterOutputBytes: 200 });
+    const cut = await adb(s.socketSpec, ["shell", "uiautomator", "dump", "/dev/tty"]);
+    assert.ok(cut.stdout.length <= 200, `got ${cut.stdout.length} bytes`);
+    assert.ok(full.startsWith(cut.stdout.toString("utf8")), "the part that arrived is the start of the real output");
+    // The real adb 29 client exits 0 when the stream ends without an exit packet: only the content shows
+    // the cut, and the harness's parser refuses it rather than use half a screen.
+    assert.throws(() => parseDump(cut.stdout.toString("utf8")), (e: unknown) => (e as HarnessError).code === "UI_TREE_UNAVAILABLE");
+    const after = await adb(s.socketSpec, ["shell", "echo", "hi"]);
+    assert.equal(after.code, 1);
+    assert.match(after.stderr, /device offline/);
+    device.setFaults({ state: "device" });
+    assert.equal(text(await adb(s.socketSpec, ["shell", "echo", "hi"])), "hi\n");
+  });
+});
+
+test("a push that does not fit in the device's storage fails with adbd's no-space text", { skip }, async () => {
+  const device = makeDevice();
+  const dir = mkdtempSync(join(tmpdir(), "simadb-"));
+  try {
+    writeFileSync(join(dir, "big.bin"), Buffer.alloc(device.files.capacity + 1));
+    await withServer([device], async (s) => {
+      const pushed = await adb(s.socketSpec, ["push", join(dir, "big.bin"), "/data/local/tmp/big.bin"], { timeoutMs: 30_000 });
+      assert.equal(pushed.code, 1);
+      assert.match(text(pushed) + pushed.stderr, /No space left on device/);
+      assert.equal(device.files.has("/data/local/tmp/big.bin"), false);
+      assert.equal(text(await adb(s.socketSpec, ["shell", "echo", "still", "here"])), "still here\n");
+    });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
   }
 });

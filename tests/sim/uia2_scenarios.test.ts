@@ -134,11 +134,7 @@ function threePartSettings(): Scenario {
   return scenario;
 }
 
-const NO_CAN_SCROLL: string | false = typeof (ScenarioDevice.prototype as { canScroll?: unknown }).canScroll === "function"
-  ? false
-  : "ScenarioDevice has no canScroll(direction) yet, so the sim cannot say a list goes on (scrollGesture answers false)";
-
-test("mobile: scrollGesture in a three-part list: true while more is below, then false", { skip: NO_CAN_SCROLL }, async () => {
+test("mobile: scrollGesture in a three-part list: true while more is below, then false", async () => {
   await withScenario(threePartSettings(), async (b) => {
     const down = [];
     for (let i = 0; i < 3; i++) down.push(await b.execute("mobile: scrollGesture", { ...SCROLL_AREA, direction: "down" }));

@@ -25,11 +25,11 @@ export async function deviceService(socket: Socket, reader: SocketReader, ctx: H
   }
   const shell = ctx.shells.get(device)!;
   const v2 = /^shell,v2,([^:]*):(.*)$/s.exec(request);
-  if (v2 !== null) return runShellService(socket, reader, shell.run(v2[2]!), "v2");
+  if (v2 !== null) return runShellService(socket, reader, device, shell.run(v2[2]!), "v2");
   const legacy = /^shell(?:,[^:]*)?:(.*)$/s.exec(request);
-  if (legacy !== null) return runShellService(socket, reader, shell.run(legacy[1]!), "raw");
+  if (legacy !== null) return runShellService(socket, reader, device, shell.run(legacy[1]!), "raw");
   const exec = /^exec:(.*)$/s.exec(request);
-  if (exec !== null) return runShellService(socket, reader, shell.run(exec[1]!), "raw");
+  if (exec !== null) return runShellService(socket, reader, device, shell.run(exec[1]!), "raw");
   if (request === "sync:") {
     socket.write(OKAY);
     return serveSync(device, socket, reader);
@@ -38,22 +38,37 @@ export async function deviceService(socket: Socket, reader: SocketReader, ctx: H
   socket.end(fail(`closed`));
 }
 
-async function runShellService(socket: Socket, reader: SocketReader, outcome: ShellOutcome, mode: "v2" | "raw"): Promise<void> {
+async function runShellService(
+  socket: Socket,
+  reader: SocketReader,
+  device: ScenarioDevice,
+  outcome: ShellOutcome,
+  mode: "v2" | "raw",
+): Promise<void> {
   socket.write(OKAY);
+  let dropped = false;
   const stdout = (data: Uint8Array | string) => {
-    const bytes = typeof data === "string" ? Buffer.from(data, "utf8") : data;
-    if (bytes.length === 0) return;
-    if (mode === "v2") for (const p of shellPackets(SHELL_STDOUT, bytes)) socket.write(p);
-    else socket.write(bytes);
+    if (dropped) return;
+    // The offline-mid-output fault may cut the stream here: partial stdout, then the connection dies.
+    const passed = device.passOutput(typeof data === "string" ? Buffer.from(data, "utf8") : data);
+    if (passed.bytes.length > 0) {
+      if (mode === "v2") for (const p of shellPackets(SHELL_STDOUT, passed.bytes)) socket.write(p);
+      else socket.write(passed.bytes);
+    }
+    if (passed.drop) {
+      dropped = true;
+      socket.end(); // what was written goes out; no exit status follows
+    }
   };
   const finish = (code: number) => {
+    if (dropped) return;
     if (mode === "v2") socket.end(shellExit(code));
     else socket.end();
   };
   switch (outcome.kind) {
     case "exit":
       stdout(outcome.stdout);
-      if (outcome.stderr !== "") {
+      if (outcome.stderr !== "" && !dropped) {
         if (mode === "v2") for (const p of shellPackets(SHELL_STDERR, Buffer.from(outcome.stderr, "utf8"))) socket.write(p);
         else socket.write(outcome.stderr);
       }

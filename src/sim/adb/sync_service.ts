@@ -127,7 +127,16 @@ export async function serveSync(device: ScenarioDevice, socket: Socket, reader: 
           if (kind !== "DATA") throw new Error(`unexpected sync packet ${kind} during SEND`);
           parts.push(await reader.read(n));
         }
-        device.files.set(target, new Uint8Array(Buffer.concat(parts)));
+        const bytes = new Uint8Array(Buffer.concat(parts));
+        const refused = device.files.refusal(target, bytes.length);
+        if (refused !== null) {
+          // A full device: adbd answers the SEND with FAIL and its reason (the client prints "remote …").
+          const message = Buffer.from(refused, "utf8");
+          socket.write(syncPacket("FAIL", message.length, message));
+          socket.end();
+          return;
+        }
+        device.files.set(target, bytes);
         socket.write(syncPacket("OKAY", 0));
         break;
       }

@@ -25,19 +25,14 @@ function tapAt(c: SessionCommand, at: Point): void {
   c.device.tapAt(Math.round(at.x), Math.round(at.y));
 }
 
-/** A device that can say whether another scroll would move its screen (the scenario engine's answer). */
-type ScrollAware = { canScroll?(direction: "up" | "down"): boolean };
-
 /**
  * Scrolls the device, then answers whether it can still scroll that way, as UiAutomator2's
- * scrollGesture does. The answer comes from the device; one that cannot tell answers false ("the end
- * is reached"), which stops a client's scroll loop instead of spinning it.
+ * scrollGesture does; the device knows whether its list goes on.
  */
 function scroll(c: SessionCommand, direction: Direction): boolean {
   if (direction === "left" || direction === "right") return false;
   c.device.scroll(direction);
-  const device = c.device as typeof c.device & ScrollAware;
-  return typeof device.canScroll === "function" ? device.canScroll(direction) : false;
+  return c.device.canScroll(direction);
 }
 
 function performActions(c: SessionCommand): null {
