@@ -49,6 +49,7 @@ export class ScenarioDevice implements SimDevice {
   #keyboardOpen = false;
   #focused: SimNode | null = null;
   #serviceRequests = 0;
+  readonly #serverQuitListeners = new Set<() => void>();
   #lastPng: { key: string; png: Uint8Array } | null = null;
 
   constructor(scenario: Scenario) {
@@ -230,6 +231,15 @@ export class ScenarioDevice implements SimDevice {
   }
 
   /** Whether a scroll that way would show another part of the screen (UiAutomator2's "can still scroll"). */
+  uia2ServerQuit(): void {
+    for (const listener of [...this.#serverQuitListeners]) listener();
+  }
+
+  onUia2ServerQuit(listener: () => void): () => void {
+    this.#serverQuitListeners.add(listener);
+    return () => void this.#serverQuitListeners.delete(listener);
+  }
+
   canScroll(direction: "up" | "down"): boolean {
     const here = this.screenId();
     const t = this.#transitionFor(direction === "down" ? "scroll_down" : "scroll_up", null);

@@ -69,4 +69,9 @@ export interface SimDevice {
    * 10,000 are kept; `length` counts all ever received, so `log.slice(log.length)` later reads what came since.
    */
   readonly log: CommandLog;
+
+  /** The on-device UiAutomator2 server quit (its session was really deleted): ends its `am instrument -w`. */
+  uia2ServerQuit(): void;
+  /** Calls `listener` each time the UiAutomator2 server quits; returns the unsubscribe. */
+  onUia2ServerQuit(listener: () => void): () => void;
 }

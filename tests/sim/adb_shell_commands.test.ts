@@ -19,7 +19,6 @@ import { type AdbServer, startAdbServer } from "../../src/sim/adb/server.ts";
 import { resolveScenario } from "../../src/sim/scenario/load.ts";
 import { ScenarioDevice } from "../../src/sim/scenario_device.ts";
 import { ADB, adb, NO_ADB, text } from "./adb_cli.ts";
-import { uia2ServerQuit } from "../../src/sim/uia2/server_process.ts";
 
 const skip = NO_ADB;
 
@@ -195,7 +194,7 @@ test("am instrument -w ends when the UiAutomator2 server's session is deleted, a
       const exited = new Promise<number | null>((resolve) => instrument.on("close", resolve));
       await new Promise((r) => setTimeout(r, 300));
       assert.match(await sh(s, "ps"), /io\.appium\.uiautomator2\.server\n/);
-      uia2ServerQuit(d); // what the UiAutomator2 server signals after a successful DELETE /session
+      d.uia2ServerQuit(); // what the UiAutomator2 server signals after a successful DELETE /session
       assert.equal(await exited, 0);
       assert.doesNotMatch(await sh(s, "ps"), /io\.appium\.uiautomator2\.server/);
     } finally {

@@ -7,7 +7,6 @@
  */
 import type { ScenarioDevice } from "../scenario_device.ts";
 import { applyGreps, parseCommandLine } from "./command_line.ts";
-import { onUia2ServerQuit } from "../uia2/server_process.ts";
 import { Instrumentations, runAm, runInput, runMonkey } from "./device_actions.ts";
 import { exit, notFound, type ShellOutcome } from "./outcome.ts";
 import { renderGetprop } from "./outputs/system_properties.ts";
@@ -43,7 +42,7 @@ export class DeviceShell {
     this.device = device;
     // A real UiAutomator2 server process quits when its session is deleted; Appium waits for that.
     // Told by the server after the DELETE succeeded, never by the command log (a refused DELETE is logged too).
-    this.#unsubscribe = onUia2ServerQuit(device, () => this.instrumentations.stop(UIA2_SERVER));
+    this.#unsubscribe = device.onUia2ServerQuit(() => this.instrumentations.stop(UIA2_SERVER));
   }
 
   /** Stops listening to the device (the adb server that made this shell stopped). */

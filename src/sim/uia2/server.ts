@@ -3,7 +3,7 @@
  * answers both as Appium would to webdriverio and as the on-device UiAutomator2 server does to the
  * real Appium driver. It reads the screen from a SimDevice, sends actions to it, logs every command
  * to device.log (source "uia2") and applies the device's UiAutomator2 faults. A successful DELETE of
- * the session tells the device's adb shell that the server process quit (server_process.ts). `stop()` closes it.
+ * the session tells the device's adb shell that the server process quit (SimDevice.uia2ServerQuit). `stop()` closes it.
  */
 import { Buffer } from "node:buffer";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
@@ -14,7 +14,6 @@ import { describeCommand } from "./command_log.ts";
 import type { FindScreen } from "./locate.ts";
 import { matchRoute } from "./routes.ts";
 import { readSnapshot, type ScreenSnapshot } from "./screen_snapshot.ts";
-import { uia2ServerQuit } from "./server_process.ts";
 import { SessionRegistry } from "./sessions.ts";
 import { w3cError, w3cErrorBody } from "./w3c_error.ts";
 
@@ -93,7 +92,7 @@ function run(state: ServerState, route: Route, input: CommandInput): unknown {
 
 export async function startUia2Server(device: SimDevice, options: Uia2ServerOptions = {}): Promise<Uia2Server> {
   const host = options.host ?? "127.0.0.1";
-  const sessions = new SessionRegistry(() => uia2ServerQuit(device));
+  const sessions = new SessionRegistry(() => device.uia2ServerQuit());
   const state: ServerState = { device, sessions, screen: screenOf(device), now: () => Date.now() };
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
