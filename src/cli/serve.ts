@@ -21,6 +21,7 @@ import { type HarnessConfig, loadConfig } from "../config.ts";
 import { isHarnessError } from "../errors.ts";
 import { createHarnessServer } from "../mcp/server.ts";
 import type { DeviceObserver } from "../ports/device.ts";
+import type { DeviceLock } from "../ports/evidence.ts";
 import { startSimDevice } from "../sim/mod.ts";
 import { type CliContext, EXIT } from "./context.ts";
 
@@ -60,13 +61,13 @@ export async function runServe(flags: ServeFlags, ctx: CliContext, streams: Stdi
   let device: OpenedDevice | undefined;
   try {
     device = await openDevice(config, ctx);
-    const facts: PlatformFacts = { platform: platform(), homeDir: homedir(), cwd: ctx.cwd, env: ctx.env };
+    const facts = platformFacts(ctx);
     const fs = createNodeFileSystem();
     const artifacts = await resolveArtifactsDirectory(facts, fs, config.artifactsDir);
     ctx.logger.info(`artifacts: ${artifacts.path} (${artifacts.reason})`);
     const server = createHarnessServer({
       ports: { observer: device.observer, evidence: createEvidenceStore({ directory: artifacts.path, fs, clock: ctx.clock }) },
-      lock: createDeviceLock({ directory: lockDirectory(facts).path, fs, clock: ctx.clock, probe: createNodeProcessProbe() }),
+      lock: deviceLockFor(ctx),
       audit: createAuditLog({ directory: artifacts.path, fs }),
       clock: ctx.clock,
       logger: ctx.logger,
@@ -92,6 +93,16 @@ export async function runServe(flags: ServeFlags, ctx: CliContext, streams: Stdi
   } finally {
     await device?.stop();
   }
+}
+
+function platformFacts(ctx: CliContext): PlatformFacts {
+  return { platform: platform(), homeDir: homedir(), cwd: ctx.cwd, env: ctx.env };
+}
+
+/** The cross-process device lock every command that reads or drives a device takes (user's state directory). */
+export function deviceLockFor(ctx: CliContext): DeviceLock {
+  const facts = platformFacts(ctx);
+  return createDeviceLock({ directory: lockDirectory(facts).path, fs: createNodeFileSystem(), clock: ctx.clock, probe: createNodeProcessProbe() });
 }
 
 export interface OpenedDevice {

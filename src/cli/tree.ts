@@ -5,6 +5,7 @@
  * Flags override the device's (or the dump's) size, density and keyboard. Exit 1 with the typed error's
  * message when the device or file cannot be read (no device, several, adb missing, unusable dump); 2 for usage.
  */
+import { randomUUID } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
 import type { CAC } from "cac";
@@ -12,7 +13,7 @@ import { type HarnessConfig, loadConfig } from "../config.ts";
 import { isHarnessError } from "../errors.ts";
 import { captureContext, renderSummaryText, type ScreenReadingInput, summaryFromXml } from "../screen/mod.ts";
 import { type CliContext, EXIT } from "./context.ts";
-import { type OpenedDevice, openDevice } from "./serve.ts";
+import { deviceLockFor, type OpenedDevice, openDevice } from "./serve.ts";
 
 export type TreeFormat = "text" | "json" | "raw";
 
@@ -90,7 +91,16 @@ async function treeOfDevice(config: HarnessConfig, flagged: ScreenReadingInput["
   let device: OpenedDevice | undefined;
   try {
     device = await openDevice(config, ctx);
-    const capture = await device.observer.captureTree({ timeoutMs: config.actionTimeoutSeconds * 1000 });
+    const wait = { timeoutMs: config.actionTimeoutSeconds * 1000 };
+    // One owner per device: a `serve` acting on it makes this EMULATOR_BUSY at once, and the other way round.
+    const udid = await device.observer.resolveUdid(wait);
+    const lease = await deviceLockFor(ctx).acquire({ adbServer: device.observer.adbServer, udid }, { operationId: randomUUID(), tool: "tree" });
+    let capture;
+    try {
+      capture = await device.observer.bind(udid).captureTree(wait);
+    } finally {
+      await lease.release();
+    }
     const context = { ...captureContext(capture), ...flagged }; // as summaryFromCapture, the path ui_get_tree takes
     const simulated = config.device.kind === "sim" ? `the device is SIMULATED (the built-in ${device.observer.udid}), not a real phone` : undefined;
     if (simulated !== undefined && format !== "text") ctx.stderr(`tree: ${simulated}\n`);

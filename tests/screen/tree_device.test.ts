@@ -7,7 +7,12 @@ import assert from "node:assert/strict";
 import { existsSync } from "node:fs";
 import { createServer } from "node:net";
 import { test } from "node:test";
-import { runCliCaptured } from "../support/cli.ts";
+import { join } from "node:path";
+import { adbServerAddress } from "../../src/adapters/adb/adb_server_address.ts";
+import { createDeviceLock, createNodeFileSystem, createNodeProcessProbe } from "../../src/adapters/evidence/mod.ts";
+import { createSystemClock } from "../../src/adapters/system_clock.ts";
+import { startSimDevice } from "../../src/sim/mod.ts";
+import { privateStateHome, runCliCaptured } from "../support/cli.ts";
 
 const ADB = process.env["ADB"] ?? "/usr/bin/adb";
 const skip = existsSync(ADB) ? false : `the real adb client is not installed at ${ADB}`;
@@ -68,4 +73,25 @@ test("a bad --device value is a usage error (exit 2)", async () => {
   const run = await runCliCaptured(["tree", "--device", "bad serial!"]);
   assert.equal(run.code, 2);
   assert.match(run.stderr, /--device must be a device serial/);
+});
+
+test("tree on a device another owner holds is EMULATOR_BUSY at once (one owner per device, across commands)", { skip }, async (t) => {
+  const sim = await startSimDevice({});
+  t.after(() => sim.stop());
+  const lock = createDeviceLock({
+    directory: join(privateStateHome(), "android-mcp-harness", "locks"),
+    fs: createNodeFileSystem(),
+    clock: createSystemClock(),
+    probe: createNodeProcessProbe(),
+  });
+  const lease = await lock.acquire({ adbServer: adbServerAddress(sim.adbServerSocket), udid: sim.device.serial }, { operationId: "op-held", tool: "ui_tap" });
+  try {
+    const busy = await runCliCaptured(["tree", "--device", sim.device.serial], { env: { ...env, ADB_SERVER_SOCKET: sim.adbServerSocket } });
+    assert.equal(busy.code, 1);
+    assert.match(busy.stderr, /EMULATOR_BUSY: .*ui_tap \(operation op-held\)/);
+  } finally {
+    await lease.release();
+  }
+  const free = await runCliCaptured(["tree", "--device", sim.device.serial], { env: { ...env, ADB_SERVER_SOCKET: sim.adbServerSocket } });
+  assert.equal(free.code, 0, free.stderr);
 });

@@ -1,6 +1,9 @@
 /**
  * Runs the CLI in-process with captured output and fake-free real adapters where harmless.
  */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { createNodeProcessRunner } from "../../src/adapters/node_process_runner.ts";
 import { createSystemClock } from "../../src/adapters/system_clock.ts";
 import type { CliContext } from "../../src/cli/context.ts";
@@ -20,7 +23,8 @@ export async function runCliCaptured(
   let stdout = "";
   let stderr = "";
   const ctx: CliContext = {
-    env: {},
+    // Device locks go to the user's state directory: keep them in a private one, never the real home's.
+    env: { XDG_STATE_HOME: privateStateHome() },
     cwd: process.cwd(),
     stdout: (t) => void (stdout += t),
     stderr: (t) => void (stderr += t),
@@ -30,6 +34,19 @@ export async function runCliCaptured(
     waitForStop: () => new Promise(() => {}),
     ...overrides,
   };
+  if (overrides.env !== undefined) ctx.env = { XDG_STATE_HOME: privateStateHome(), ...overrides.env };
   const code = await runCli(args, ctx);
   return { code, stdout, stderr };
+}
+
+let stateHome: string | undefined;
+
+/** One temporary state directory per test process, removed when it exits. */
+export function privateStateHome(): string {
+  if (stateHome === undefined) {
+    const dir = mkdtempSync(join(tmpdir(), "amh-cli-state-"));
+    stateHome = dir;
+    process.once("exit", () => rmSync(dir, { recursive: true, force: true }));
+  }
+  return stateHome;
 }
