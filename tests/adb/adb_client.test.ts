@@ -9,6 +9,7 @@ import { parseAdbDevices } from "../../src/adapters/adb/parse_devices.ts";
 import { HarnessError } from "../../src/errors.ts";
 import { adbSamplesSkipReason, sample } from "./fixture_files.ts";
 import { type Answer, fakeRunner } from "./fake_runner.ts";
+import { rejection } from "../support/outcomes.ts";
 
 const PATH_ADB = { program: "adb", source: "PATH" } as const;
 
@@ -19,16 +20,6 @@ function code(fn: () => unknown): string {
     return (error as HarnessError).code;
   }
   return "no error";
-}
-
-async function rejection(promise: Promise<unknown>): Promise<HarnessError> {
-  try {
-    await promise;
-  } catch (error) {
-    assert.ok(error instanceof HarnessError, `a HarnessError, got ${String(error)}`);
-    return error;
-  }
-  assert.fail("expected a rejection");
 }
 
 test("adb program: ADB wins, then ANDROID_HOME/platform-tools/adb when it exists, then PATH", () => {

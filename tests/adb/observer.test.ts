@@ -2,10 +2,10 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { createAdbClient } from "../../src/adapters/adb/adb_client.ts";
 import { createAdbObserver } from "../../src/adapters/adb/observer.ts";
-import { HarnessError } from "../../src/errors.ts";
 import type { Clock } from "../../src/ports/clock.ts";
 import { adbSamplesSkipReason, sample } from "./fixture_files.ts";
 import { type Answer, commandOf, fakeRunner } from "./fake_runner.ts";
+import { rejection } from "../support/outcomes.ts";
 
 const skip = adbSamplesSkipReason();
 const instantClock: Clock = { now: () => Date.now(), sleep: async () => {} };
@@ -42,16 +42,6 @@ function device(overrides: Record<string, Answer | ((n: number) => Answer)> = {}
 function observerOf(dev: ReturnType<typeof device>, requestedUdid?: string) {
   const adb = createAdbClient({ runner: dev.runner, program: { program: "adb", source: "PATH" } });
   return createAdbObserver({ adb, clock: instantClock, ...(requestedUdid === undefined ? {} : { requestedUdid }) });
-}
-
-async function rejection(promise: Promise<unknown>): Promise<HarnessError> {
-  try {
-    await promise;
-  } catch (error) {
-    assert.ok(error instanceof HarnessError);
-    return error;
-  }
-  assert.fail("expected a rejection");
 }
 
 test("captureTree: XML without trailer, geometry, keyboard and foreground from adb; only read-only commands", { skip }, async () => {

@@ -12,6 +12,7 @@ import { createNodeProcessRunner } from "../../src/adapters/node_process_runner.
 import { createSystemClock } from "../../src/adapters/system_clock.ts";
 import { HarnessError } from "../../src/errors.ts";
 import { type RunningSim, startSimDevice } from "../../src/sim/mod.ts";
+import { rejection } from "../support/outcomes.ts";
 
 const ADB = process.env["ADB"] ?? "/usr/bin/adb";
 const skip = existsSync(ADB) ? false : `the real adb client is not installed at ${ADB}`;
@@ -28,16 +29,6 @@ after(async () => {
 function observer(requestedUdid?: string) {
   const adb = createAdbClient({ runner: createNodeProcessRunner(), program: { program: ADB, source: "ADB" }, serverSocket: sim!.adbServerSocket });
   return createAdbObserver({ adb, clock: createSystemClock(), ...(requestedUdid === undefined ? {} : { requestedUdid }) });
-}
-
-async function rejection(promise: Promise<unknown>): Promise<HarnessError> {
-  try {
-    await promise;
-  } catch (error) {
-    assert.ok(error instanceof HarnessError, String(error));
-    return error;
-  }
-  assert.fail("expected a rejection");
 }
 
 test("real adb: status, tree, screenshot and packages of the simulated device; nothing but reads sent", { skip }, async () => {

@@ -4,23 +4,15 @@
  * refused at start-up with exit code 2 and a message naming the variable.
  */
 import assert from "node:assert/strict";
-import { createServer } from "node:net";
 import { test } from "node:test";
 import { runCliCaptured } from "../support/cli.ts";
 import { envelopeOf, spawnServe } from "../support/mcp_client.ts";
 import { makeServeHome } from "../support/mcp_e2e.ts";
-
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const port = (server.address() as { port: number }).port;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
+import { freePort } from "../support/outcomes.ts";
 
 test("with no adb server reachable, every observe tool answers EMULATOR_UNAVAILABLE", async () => {
   const home = makeServeHome();
-  const served = await spawnServe([], { ...home.env, ADB_SERVER_SOCKET: `tcp:127.0.0.1:${await closedPort()}` });
+  const served = await spawnServe([], { ...home.env, ADB_SERVER_SOCKET: `tcp:127.0.0.1:${await freePort()}` });
   try {
     for (const tool of ["device_status", "ui_get_tree", "ui_screenshot", "app_list"]) {
       const envelope = envelopeOf(await served.client.callTool({ name: tool, arguments: {} }));

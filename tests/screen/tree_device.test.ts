@@ -5,7 +5,6 @@
  */
 import assert from "node:assert/strict";
 import { existsSync } from "node:fs";
-import { createServer } from "node:net";
 import { test } from "node:test";
 import { join } from "node:path";
 import { adbServerAddress } from "../../src/adapters/adb/adb_server_address.ts";
@@ -13,18 +12,11 @@ import { createDeviceLock, createNodeFileSystem, createNodeProcessProbe } from "
 import { createSystemClock } from "../../src/adapters/system_clock.ts";
 import { startSimDevice } from "../../src/sim/mod.ts";
 import { privateStateHome, runCliCaptured } from "../support/cli.ts";
+import { freePort } from "../support/outcomes.ts";
 
 const ADB = process.env["ADB"] ?? "/usr/bin/adb";
 const skip = existsSync(ADB) ? false : `the real adb client is not installed at ${ADB}`;
 const env = { ADB };
-
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const port = (server.address() as { port: number }).port;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 test("tree --device sim prints the live screen in text, first saying the device is simulated", { skip }, async () => {
   const run = await runCliCaptured(["tree", "--device", "sim"], { env });
@@ -55,7 +47,7 @@ test("tree --device sim --raw prints the device's XML without the dump trailer",
 });
 
 test("with no adb server reachable, tree exits 1 with EMULATOR_UNAVAILABLE and what to do", { skip }, async () => {
-  const run = await runCliCaptured(["tree", "--json"], { env: { ...env, ADB_SERVER_SOCKET: `tcp:127.0.0.1:${await closedPort()}` } });
+  const run = await runCliCaptured(["tree", "--json"], { env: { ...env, ADB_SERVER_SOCKET: `tcp:127.0.0.1:${await freePort()}` } });
   assert.equal(run.code, 1);
   assert.equal(run.stdout, "");
   assert.match(run.stderr, /^tree: EMULATOR_UNAVAILABLE: .*adb/);
@@ -63,7 +55,7 @@ test("with no adb server reachable, tree exits 1 with EMULATOR_UNAVAILABLE and w
 });
 
 test("with adb missing, tree exits 1 with a typed error naming the ADB variable", { skip }, async () => {
-  const run = await runCliCaptured(["tree"], { env: { ADB: "/nonexistent/adb", ADB_SERVER_SOCKET: `tcp:127.0.0.1:${await closedPort()}` } });
+  const run = await runCliCaptured(["tree"], { env: { ADB: "/nonexistent/adb", ADB_SERVER_SOCKET: `tcp:127.0.0.1:${await freePort()}` } });
   assert.equal(run.code, 1, run.stderr);
   assert.match(run.stderr, /^tree: EMULATOR_UNAVAILABLE: Cannot run adb .*ADB points to "\/nonexistent\/adb"/);
   assert.doesNotMatch(run.stderr, /\n\s+at /);

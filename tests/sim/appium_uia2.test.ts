@@ -10,6 +10,7 @@ import { Buffer } from "node:buffer";
 import { remote } from "webdriverio";
 import { startSimDevice, type RunningSim } from "../../src/sim/mod.ts";
 import { startAppium, type RunningAppium } from "../support/appium.ts";
+import { failure } from "../support/outcomes.ts";
 
 type Browser = Awaited<ReturnType<typeof remote>>;
 
@@ -110,15 +111,6 @@ test("real Appium: typing by id, accessibility id, $$ xpath, screenshot, back, a
     assert.equal(await b.getCurrentPackage(), "com.android.settings");
   });
 });
-
-async function failure(promise: Promise<unknown>): Promise<Error> {
-  try {
-    await promise;
-  } catch (error) {
-    return error as Error;
-  }
-  assert.fail("expected the command to fail");
-}
 
 test("real Appium: W3C errors and the session lifecycle the harness must tolerate (500s, zombies, crashes)", { timeout: 120_000 }, async () => {
   await withRealSession("settings", async (first, sim, a) => {

@@ -12,6 +12,7 @@ import { startUia2Server, type Uia2Server } from "../../src/sim/uia2/server.ts";
 import { resolveScenario } from "../../src/sim/scenario/load.ts";
 import { ScenarioDevice } from "../../src/sim/scenario_device.ts";
 import { demoScenario } from "../fixtures/uia2_demo_scenario.ts";
+import { failure } from "../support/outcomes.ts";
 
 type Browser = Awaited<ReturnType<typeof remote>>;
 
@@ -41,15 +42,6 @@ async function sessionIds(server: Uia2Server): Promise<string[]> {
   const res = await fetch(`${server.url}/appium/sessions`);
   const body = await res.json() as { value: { id: string }[] };
   return body.value.map((s) => s.id);
-}
-
-async function failure(promise: Promise<unknown>): Promise<Error> {
-  try {
-    await promise;
-  } catch (error) {
-    return error as Error;
-  }
-  assert.fail("expected the command to fail");
 }
 
 test("a UiSelector find and a click move to the next screen, which the page source then shows", async () => {

@@ -6,9 +6,11 @@
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
-import { createServer } from "node:net";
 import { join } from "node:path";
+import { freePort } from "./outcomes.ts";
 import { REPO_ROOT } from "./paths.ts";
+
+export { freePort };
 
 export const APPIUM_BIN = join(REPO_ROOT, "node_modules", ".bin", "appium");
 export const ANDROID_HOME = "/usr/lib/android-sdk";
@@ -20,19 +22,6 @@ export interface RunningAppium {
   /** Everything Appium printed so far (stdout and stderr). */
   output(): string;
   stop(): Promise<void>;
-}
-
-/** A port nobody listens on right now: bind port 0 on loopback, read it, close. */
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => resolve());
-  });
-  const address = server.address();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  if (address === null || typeof address === "string") throw new Error("could not read the port of a loopback socket");
-  return address.port;
 }
 
 /** Fails loudly (never skips) when Appium or adb is missing: CI has both, so a miss is a broken setup. */
