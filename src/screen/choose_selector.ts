@@ -11,6 +11,7 @@ import { isReadable } from "./node_kinds.ts";
 import type { Entity, ScreenAnalysis } from "./screen_analysis.ts";
 import { matchInAnalysis, namesOnlyEntity } from "./selector_match.ts";
 import type { Selector, SelectorKey, SelectorKeyValue, UiNode } from "./types.ts";
+import { memoizedBy } from "./memo.ts";
 
 type OfferedKey = Exclude<SelectorKey, "text_contains">;
 const WITHIN_KEY_ORDER: readonly OfferedKey[] = ["resource_id", "content_desc", "text", "input_hint"];
@@ -108,8 +109,7 @@ export function separatingWithin(
 
 /** Keys that can name ancestor `at` in a `within`: its own, and, for a target, those of its members. Remembered per analysis. */
 function withinKeys(analysis: ScreenAnalysis, at: number): SelectorKeyValue[] {
-  let memo = withinKeyMemos.get(analysis);
-  if (memo === undefined) withinKeyMemos.set(analysis, memo = new Map());
+  const memo = withinKeyMemo(analysis);
   let keys = memo.get(at);
   if (keys === undefined) {
     const own = ownKeys(analysis.tree.nodes[at]!, WITHIN_KEY_ORDER);
@@ -123,7 +123,7 @@ function withinKeys(analysis: ScreenAnalysis, at: number): SelectorKeyValue[] {
   return keys;
 }
 
-const withinKeyMemos = new WeakMap<ScreenAnalysis, Map<number, SelectorKeyValue[]>>();
+const withinKeyMemo = memoizedBy((_: ScreenAnalysis) => new Map<number, SelectorKeyValue[]>());
 
 const SHORT_WITHIN = 60;
 

@@ -8,6 +8,7 @@
 import { firstLine, isActionableNode, isInputNode, isOnScreenNode, isReadable, ownName, tidyName } from "./node_kinds.ts";
 import type { Role, UiNode, UiTree } from "./types.ts";
 import { screenWindows } from "./windows.ts";
+import { memoizedBy } from "./memo.ts";
 
 export interface Entity {
   /** The node that stands for the element (a target's outermost actionable node, or a plain node). */
@@ -35,16 +36,7 @@ export interface ScreenAnalysis {
   targets: Entity[];
 }
 
-const cache = new WeakMap<UiTree, ScreenAnalysis>();
-
-export function analyzeScreen(tree: UiTree): ScreenAnalysis {
-  let analysis = cache.get(tree);
-  if (analysis === undefined) {
-    analysis = buildAnalysis(tree);
-    cache.set(tree, analysis);
-  }
-  return analysis;
-}
+export const analyzeScreen: (tree: UiTree) => ScreenAnalysis = memoizedBy(buildAnalysis);
 
 function buildAnalysis(tree: UiTree): ScreenAnalysis {
   const { nodes } = tree;

@@ -7,6 +7,7 @@
  */
 import { analyzeScreen, type ScreenAnalysis } from "./screen_analysis.ts";
 import type { Selector, SelectorKey, SelectorKeyValue, UiNode, UiTree } from "./types.ts";
+import { memoizedBy } from "./memo.ts";
 
 export const SELECTOR_KEYS: readonly SelectorKey[] = ["resource_id", "text", "content_desc", "text_contains", "input_hint"];
 
@@ -100,16 +101,7 @@ interface MatchMemo {
   /** For each node id: the id of its last descendant (itself when it has none); ids are in document order. */
   lastDescendant: number[] | null;
 }
-const memos = new WeakMap<ScreenAnalysis, MatchMemo>();
-
-function memoOf(analysis: ScreenAnalysis): MatchMemo {
-  let memo = memos.get(analysis);
-  if (memo === undefined) {
-    memo = { keys: new Map(), raw: new Map(), scopes: new Map(), lastDescendant: null };
-    memos.set(analysis, memo);
-  }
-  return memo;
-}
+const memoOf = memoizedBy((_: ScreenAnalysis): MatchMemo => ({ keys: new Map(), raw: new Map(), scopes: new Map(), lastDescendant: null }));
 
 /** The single key of a validated selector (or of a `within`). */
 export function keyOf(selector: SelectorKeyValue): [SelectorKey, string] {
@@ -142,12 +134,8 @@ export function rawMatches(analysis: ScreenAnalysis, key: SelectorKey, value: st
 }
 
 type PartialIndex = Record<Exclude<SelectorKey, "text_contains">, Map<string, number[]>>;
-const partialIndexes = new WeakMap<ScreenAnalysis, PartialIndex>();
-
-function partialIndex(analysis: ScreenAnalysis): PartialIndex {
-  let index = partialIndexes.get(analysis);
-  if (index !== undefined) return index;
-  index = { resource_id: new Map(), text: new Map(), content_desc: new Map(), input_hint: new Map() };
+const partialIndex = memoizedBy((analysis: ScreenAnalysis): PartialIndex => {
+  const index: PartialIndex = { resource_id: new Map(), text: new Map(), content_desc: new Map(), input_hint: new Map() };
   const addWords = (map: Map<string, number[]>, value: string, id: number) => {
     if (value === "") return;
     for (const form of new Set([normalize(value), ...value.split("\n").map(normalize)])) addTo(map, form, id);
@@ -160,9 +148,8 @@ function partialIndex(analysis: ScreenAnalysis): PartialIndex {
     addWords(index.content_desc, node.contentDesc, node.id);
     addWords(index.input_hint, node.hint, node.id);
   }
-  partialIndexes.set(analysis, index);
   return index;
-}
+});
 
 function addTo(map: Map<string, number[]>, value: string, id: number): void {
   if (value === "") return;
@@ -270,12 +257,8 @@ function upperBoundInterval(scope: Interval[], id: number): number {
 }
 
 type ExactIndex = Record<Exclude<SelectorKey, "text_contains">, Map<string, number[]>>;
-const indexes = new WeakMap<ScreenAnalysis, ExactIndex>();
-
-function exactIndex(analysis: ScreenAnalysis): ExactIndex {
-  let index = indexes.get(analysis);
-  if (index !== undefined) return index;
-  index = { resource_id: new Map(), text: new Map(), content_desc: new Map(), input_hint: new Map() };
+const exactIndex = memoizedBy((analysis: ScreenAnalysis): ExactIndex => {
+  const index: ExactIndex = { resource_id: new Map(), text: new Map(), content_desc: new Map(), input_hint: new Map() };
   for (const node of analysis.tree.nodes) {
     if (!analysis.onScreen[node.id]) continue;
     addTo(index.resource_id, node.resourceId, node.id);
@@ -283,9 +266,8 @@ function exactIndex(analysis: ScreenAnalysis): ExactIndex {
     addTo(index.content_desc, node.contentDesc, node.id);
     addTo(index.input_hint, node.hint, node.id);
   }
-  indexes.set(analysis, index);
   return index;
-}
+});
 
 function unionSorted(a: number[] | undefined, b: number[] | undefined): number[] {
   return [...new Set([...(a ?? []), ...(b ?? [])])].sort((x, y) => x - y);

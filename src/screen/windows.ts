@@ -8,6 +8,7 @@
  */
 import { isImePackage } from "./node_kinds.ts";
 import type { UiTree } from "./types.ts";
+import { memoizedBy } from "./memo.ts";
 
 const SYSTEM_UI = "com.android.systemui";
 
@@ -18,16 +19,7 @@ export interface ScreenWindows {
   keyboard: boolean[];
 }
 
-const cache = new WeakMap<UiTree, ScreenWindows>();
-
-export function screenWindows(tree: UiTree): ScreenWindows {
-  let windows = cache.get(tree);
-  if (windows === undefined) {
-    windows = readWindows(tree);
-    cache.set(tree, windows);
-  }
-  return windows;
-}
+export const screenWindows: (tree: UiTree) => ScreenWindows = memoizedBy(readWindows);
 
 function readWindows(tree: UiTree): ScreenWindows {
   const { nodes } = tree;
