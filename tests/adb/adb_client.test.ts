@@ -67,7 +67,7 @@ test("client: -s serial, argument arrays, timeout, signal and ADB_SERVER_SOCKET 
   assert.equal(await adb.text(ADB_COMMANDS.wmSize(), { serial: "emulator-5554", timeoutMs: 1234, signal }), "Physical size: 1080x2400\n");
   const call = runner.calls[0]!;
   assert.equal(call.program, "/sdk/adb");
-  assert.deepEqual(call.args, ["-s", "emulator-5554", "shell", "wm", "size"]);
+  assert.deepEqual(call.args, ["-s", "emulator-5554", "shell", "wm", "size", ";", "echo", "__android_mcp_end:$?"]);
   assert.equal(call.options.timeoutMs, 1234);
   assert.equal(call.options.signal, signal);
   assert.deepEqual(call.options.env, { ADB_SERVER_SOCKET: "tcp:127.0.0.1:5038" });
