@@ -14,7 +14,7 @@ import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js"
 import type { CAC } from "cac";
 import { createAdbClient, createAdbObserver, findAdbProgram } from "../adapters/adb/mod.ts";
 import {
-  createAuditLog, createDeviceLock, createEvidenceStore, createNodeFileSystem, createNodeProcessProbe, lockDirectory,
+  createAuditLog, createDeviceLock, createEvidenceStore, createNodeFileSystem, createNodeProcessProbe, currentUserFacts, lockDirectory,
   type PlatformFacts, resolveArtifactsDirectory,
 } from "../adapters/evidence/mod.ts";
 import { type HarnessConfig, loadConfig } from "../config.ts";
@@ -99,10 +99,11 @@ function platformFacts(ctx: CliContext): PlatformFacts {
   return { platform: platform(), homeDir: homedir(), cwd: ctx.cwd, env: ctx.env };
 }
 
-/** The cross-process device lock every command that reads or drives a device takes (user's state directory). */
+/** The cross-process device lock every command that reads or drives a device takes (this user's lock directory
+ * on this machine, the same whatever the environment: state_directories.ts lockDirectory). */
 export function deviceLockFor(ctx: CliContext): DeviceLock {
-  const facts = platformFacts(ctx);
-  return createDeviceLock({ directory: lockDirectory(facts).path, fs: createNodeFileSystem(), clock: ctx.clock, probe: createNodeProcessProbe() });
+  const directory = lockDirectory(currentUserFacts(platform(), homedir())).path;
+  return createDeviceLock({ directory, fs: createNodeFileSystem(), clock: ctx.clock, probe: createNodeProcessProbe() });
 }
 
 export interface OpenedDevice {

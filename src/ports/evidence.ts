@@ -58,6 +58,12 @@ export interface DeviceLock {
 export interface FileSystem {
   /** Creates the directory and its parents; no error when it exists. */
   makeDirectory(path: string): Promise<void>;
+  /**
+   * Creates a directory only this user may enter (mode 0700), or checks the one there: a symbolic link, a
+   * file, or a directory owned by another user is refused (an error with code "EUNSAFE"); one of ours that
+   * others may read is narrowed to 0700.
+   */
+  makePrivateDirectory(path: string): Promise<void>;
   /** Creates a new file with these bytes, atomically: a reader never sees it empty or partial.
    * Throws an error with code "EEXIST" when it already exists. */
   writeNewFile(path: string, bytes: Uint8Array | string): Promise<void>;

@@ -12,6 +12,7 @@ import type { AdbCommand } from "./adb_commands.ts";
 import { adbFailure } from "./adb_failure.ts";
 import type { AdbProgram } from "./adb_program.ts";
 import { adbServerAddress } from "./adb_server_address.ts";
+import { thisMachineHosts } from "./local_hosts.ts";
 import { checkStreamEnd, END_MARKER_ARGS } from "./stream_end.ts";
 
 export interface AdbRunOptions {
@@ -37,6 +38,8 @@ export interface AdbClientOptions {
   serverSocket?: string;
   /** Largest stdout kept per command (a PNG or a big dump); default 64 MiB. */
   maxOutputBytes?: number;
+  /** Other names of this machine for the canonical server address; default: its host name and interface addresses. */
+  localHosts?: readonly string[];
 }
 
 export function createAdbClient(options: AdbClientOptions): AdbClient {
@@ -59,7 +62,7 @@ export function createAdbClient(options: AdbClientOptions): AdbClient {
   };
   return {
     program: options.program,
-    serverAddress: adbServerAddress(options.serverSocket),
+    serverAddress: adbServerAddress(options.serverSocket, options.localHosts ?? thisMachineHosts()),
     run,
     text: async (command, runOptions) => (await run(command, runOptions)).stdout.toString("utf8"),
   };

@@ -2,13 +2,14 @@
  * The real FileSystem port over node:fs/promises. Built only by the composition root (and by tests
  * that run the real store in a temporary directory). Errors keep node's `code` ("EEXIST", "ENOENT").
  */
-import { appendFile, link, mkdir, readdir, readFile, realpath, rm, unlink, writeFile } from "node:fs/promises";
+import { appendFile, chmod, link, lstat, mkdir, readdir, readFile, realpath, rm, unlink, writeFile } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import type { FileSystem } from "../../ports/evidence.ts";
 
 export function createNodeFileSystem(): FileSystem {
   return {
     makeDirectory: async (path) => void (await mkdir(path, { recursive: true })),
+    makePrivateDirectory,
     writeNewFile: publishNewFile,
     appendText: (path, text) => appendFile(path, text, "utf8"),
     readBytes: async (path) => new Uint8Array(await readFile(path)),
@@ -28,6 +29,22 @@ export function createNodeFileSystem(): FileSystem {
       }
     },
   };
+}
+
+async function makePrivateDirectory(path: string): Promise<void> {
+  await mkdir(path, { recursive: true, mode: 0o700 }).catch((error: NodeJS.ErrnoException) => {
+    if (error.code !== "EEXIST") throw error; // a file in the way: refused below
+  });
+  const info = await lstat(path);
+  if (info.isSymbolicLink() || !info.isDirectory()) throw unsafe(`"${path}" is a symbolic link or a file, not a directory of its own; remove it`);
+  const uid = process.getuid?.();
+  if (uid === undefined) return; // Windows: the per-user profile directory is already private
+  if (info.uid !== uid) throw unsafe(`"${path}" belongs to user ${info.uid}, not to this user (${uid}); remove it`);
+  if ((info.mode & 0o077) !== 0) await chmod(path, 0o700);
+}
+
+function unsafe(message: string): Error {
+  return Object.assign(new Error(message), { code: "EUNSAFE" });
 }
 
 let publishCounter = 0;
