@@ -1,12 +1,11 @@
 /**
  * Builds the MCP server: publishes exactly the tools that contracts/ declares available (name, title,
  * description, annotations, strict input schema, the envelope as output schema), answers every call
- * through runOperation (so even refused arguments come back as our envelope), and serves artifact://.
+ * through runOperation (so even refused arguments come back as our envelope; tool_calls.ts dispatches by
+ * own name and refuses non-object arguments), and serves artifact://.
  */
 // @ts-types="../../node_modules/@modelcontextprotocol/sdk/dist/esm/server/mcp.d.ts"
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-// @ts-types="../../node_modules/@modelcontextprotocol/sdk/dist/esm/types.d.ts"
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import * as z from "zod";
 import { inputJsonSchema } from "../../contracts/catalog.ts";
 import { ENVELOPE_JSON_SCHEMA, EnvelopeSchema } from "../../contracts/envelope.ts";
@@ -18,6 +17,7 @@ import { VERSION } from "../version.ts";
 import { registerArtifactResources } from "./artifact_resources.ts";
 import { toToolResult } from "./envelope.ts";
 import { type OperationDeps, runOperation } from "./run_operation.ts";
+import { answerToolCalls, type ToolCallHandler } from "./tool_calls.ts";
 
 export const SERVER_NAME = "android-mcp-harness";
 
@@ -27,12 +27,16 @@ const INSTRUCTIONS = "Observe with ui_get_tree; name elements only by the select
 export function createHarnessServer(deps: OperationDeps, tools: readonly ToolDefinition[] = SERVED_TOOLS): McpServer {
   checkServedMatchesContract(tools);
   const server = new McpServer({ name: SERVER_NAME, version: VERSION }, { instructions: INSTRUCTIONS });
+  const handlers = new Map<string, ToolCallHandler>();
   for (const tool of tools) {
-    registerContractTool(server, tool.name, async (args, extra) => {
+    const handler: ToolCallHandler = async (args, extra) => {
       const answer = await runOperation(tool, args, deps, extra.signal);
       return toToolResult(answer.envelope, answer.content);
-    });
+    };
+    registerContractTool(server, tool.name, handler);
+    handlers.set(tool.name, handler);
   }
+  answerToolCalls(server, handlers);
   registerArtifactResources(server, deps.ports.evidence);
   return server;
 }
@@ -42,11 +46,7 @@ export function createHarnessServer(deps: OperationDeps, tools: readonly ToolDef
  * SDK validates only loosely, so refused arguments reach the handler and come back as our envelope
  * (INVALID_SELECTOR, …) instead of the SDK's bare text.
  */
-export function registerContractTool(
-  server: McpServer,
-  name: ToolName,
-  handler: (args: Record<string, unknown>, extra: { signal: AbortSignal }) => Promise<CallToolResult>,
-): void {
+export function registerContractTool(server: McpServer, name: ToolName, handler: ToolCallHandler): void {
   const contract = TOOL_CONTRACT_BY_NAME[name];
   server.registerTool(
     name,

@@ -170,7 +170,7 @@ for (const tool of ["device_status", "ui_get_tree", "ui_screenshot", "app_list"]
       const envelope = envelopeOf(await call(c, tool, { x: 10, y: 20 }));
       assert.equal(envelope.ok, false);
       assert.equal(envelope.error?.code, "INVALID_ARGUMENT");
-      assert.match(envelope.error!.message, /Unknown argument 'x', 'y'/);
+      assert.match(envelope.error!.message, /Unknown arguments 'x', 'y'/);
       assert.deepEqual(envelope.data, {});
     });
     assert.deepEqual(world.observer.calls, []);
