@@ -69,6 +69,13 @@ export interface FileSystem {
   writeNewFile(path: string, bytes: Uint8Array | string): Promise<void>;
   appendText(path: string, text: string): Promise<void>;
   readBytes(path: string): Promise<Uint8Array>;
+  /**
+   * Reads a regular file and nothing else, without ever blocking: a symbolic link, FIFO, socket, device or
+   * directory at `path` is refused with code "ENOTREGULAR" (a FIFO opened for reading would wait for a writer).
+   */
+  readRegularFile(path: string): Promise<Uint8Array>;
+  /** True when `path` itself (not a link's target) is a regular file. */
+  isRegularFile(path: string): Promise<boolean>;
   readText(path: string): Promise<string>;
   /** The canonical absolute path (symlinks resolved). */
   realPath(path: string): Promise<string>;

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { isAbsolute, join } from "node:path";
 import { test } from "node:test";
@@ -109,4 +110,18 @@ test("listRecent: newest first, only evidence files, limited", async (t) => {
   assert.deepEqual((await store.listRecent(10)).map((r) => r.uri), [c.uri, b.uri, a.uri]);
   const empty = createEvidenceStore({ directory: join(dir, "missing"), fs: createNodeFileSystem(), clock });
   assert.deepEqual(await empty.listRecent(5), []);
+});
+
+test("only regular files are served or listed: a FIFO, a symlink (inside or out) or a directory with an evidence name is not (R10)", async (t) => {
+  const dir = tempDir(t);
+  const store = createEvidenceStore({ directory: dir, fs: createNodeFileSystem(), clock: { now: () => Date.UTC(2026, 10, 29), sleep: async () => {} } });
+  const real = await store.savePng("ui_screenshot", stripedPng());
+  const name = (n: number) => `2099010${n}-000000-000000-ui-screenshot.png`;
+  execFileSync("mkfifo", [join(dir, name(1))]);
+  symlinkSync(real.path, join(dir, name(2)));
+  symlinkSync("/etc/hostname", join(dir, name(3)));
+  mkdirSync(join(dir, name(4)));
+  for (const n of [1, 2, 3, 4]) assert.equal(await store.resolve(name(n)), null, name(n));
+  assert.deepEqual((await store.listRecent(10)).map((r) => r.artifact_id), [real.artifact_id]);
+  assert.ok((await store.resolve(real.artifact_id)) !== null);
 });

@@ -2,7 +2,8 @@
  * The real FileSystem port over node:fs/promises. Built only by the composition root (and by tests
  * that run the real store in a temporary directory). Errors keep node's `code` ("EEXIST", "ENOENT").
  */
-import { appendFile, chmod, link, lstat, mkdir, readdir, readFile, realpath, rm, unlink, writeFile } from "node:fs/promises";
+import { constants } from "node:fs";
+import { appendFile, chmod, link, lstat, mkdir, open, readdir, readFile, realpath, rm, unlink, writeFile } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import type { FileSystem } from "../../ports/evidence.ts";
 
@@ -13,6 +14,8 @@ export function createNodeFileSystem(): FileSystem {
     writeNewFile: publishNewFile,
     appendText: (path, text) => appendFile(path, text, "utf8"),
     readBytes: async (path) => new Uint8Array(await readFile(path)),
+    readRegularFile,
+    isRegularFile: async (path) => (await lstat(path).catch(() => null))?.isFile() === true,
     readText: (path) => readFile(path, "utf8"),
     realPath: (path) => realpath(path),
     listNames: (directory) => readdir(directory),
@@ -29,6 +32,28 @@ export function createNodeFileSystem(): FileSystem {
       }
     },
   };
+}
+
+/** O_NOFOLLOW refuses a symlink, O_NONBLOCK makes opening a FIFO return at once; fstat then says what it is. */
+async function readRegularFile(path: string): Promise<Uint8Array> {
+  const flags = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
+  let handle;
+  try {
+    handle = await open(path, flags);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ELOOP") throw notRegular(path);
+    throw error;
+  }
+  try {
+    if (!(await handle.stat()).isFile()) throw notRegular(path);
+    return new Uint8Array(await handle.readFile());
+  } finally {
+    await handle.close();
+  }
+}
+
+function notRegular(path: string): Error {
+  return Object.assign(new Error(`"${path}" is not a regular file`), { code: "ENOTREGULAR" });
 }
 
 async function makePrivateDirectory(path: string): Promise<void> {
