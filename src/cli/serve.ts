@@ -1,7 +1,8 @@
 /**
  * `serve`: the MCP server on stdio (SPEC §2). Builds the real adapters from the configuration (adb
  * observer, evidence store, audit log, device lock); `--device sim` starts the simulated device in
- * process and points the real adb client at it. stdout carries only protocol; stderr says which
+ * process and points the real adb client at it. The transport bounds each frame (stdio_transport.ts): an
+ * oversized or malformed line is refused and serving goes on. stdout carries only protocol; stderr says which
  * artifacts directory is used and when the device is simulated. Exits 0 on stdin EOF or SIGINT/SIGTERM.
  */
 import { randomUUID } from "node:crypto";
@@ -9,8 +10,6 @@ import { existsSync } from "node:fs";
 import { homedir, platform } from "node:os";
 import process from "node:process";
 import type { Readable, Writable } from "node:stream";
-// @ts-types="../../node_modules/@modelcontextprotocol/sdk/dist/esm/server/stdio.d.ts"
-import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import type { CAC } from "cac";
 import { createAdbClient, createAdbObserver, findAdbProgram } from "../adapters/adb/mod.ts";
 import {
@@ -20,6 +19,7 @@ import {
 import { type HarnessConfig, loadConfig } from "../config.ts";
 import { isHarnessError } from "../errors.ts";
 import { createHarnessServer } from "../mcp/server.ts";
+import { BoundedStdioTransport } from "../mcp/stdio_transport.ts";
 import type { DeviceObserver } from "../ports/device.ts";
 import type { DeviceLock } from "../ports/evidence.ts";
 import { startSimDevice } from "../sim/mod.ts";
@@ -74,7 +74,7 @@ export async function runServe(flags: ServeFlags, ctx: CliContext, streams: Stdi
       actionTimeoutMs: config.actionTimeoutSeconds * 1000,
       newOperationId: randomUUID,
     });
-    const transport = new StdioServerTransport(streams.stdin, streams.stdout);
+    const transport = new BoundedStdioTransport(streams.stdin, streams.stdout, { onRefused: (reason) => ctx.logger.warn(`refused a frame: ${reason}`) });
     const closed = new Promise<string>((resolve) => {
       transport.onclose = () => resolve("transport closed");
       streams.stdin.once("end", () => resolve("stdin closed"));
