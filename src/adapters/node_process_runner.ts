@@ -1,19 +1,32 @@
 /**
  * The real ProcessRunner: `child_process.spawn` with an argument array and `shell: false`.
  * Enforces the timeout and the AbortSignal by killing the child (SIGKILL after a grace period),
- * caps captured stdout, and always resolves with plain data.
+ * caps captured stdout, and always resolves with plain data. On Linux each child is started through
+ * util-linux `setpriv --pdeathsig SIGKILL` (which then execs the program in place), so it dies with the
+ * harness even when the harness is killed with SIGKILL mid-call; elsewhere (or without setpriv) it is spawned
+ * directly and a SIGKILL of the harness can leave it running until it ends by itself.
  */
 import { spawn } from "node:child_process";
+import { existsSync } from "node:fs";
 import type { ProcessResult, ProcessRunner, RunOptions } from "../ports/process_runner.ts";
 
 const DEFAULT_MAX_OUTPUT = 64 * 1024 * 1024;
 const KILL_GRACE_MS = 500;
+const SETPRIV_PLACES = ["/usr/bin/setpriv", "/bin/setpriv"];
 
-export function createNodeProcessRunner(): ProcessRunner {
-  return { run: runProcess };
+export interface NodeProcessRunnerOptions {
+  /** The parent-death wrapper; default: setpriv on Linux when installed, else none. null: never wrap. */
+  setpriv?: string | null;
 }
 
-function runProcess(program: string, args: readonly string[], options: RunOptions): Promise<ProcessResult> {
+export function createNodeProcessRunner(options: NodeProcessRunnerOptions = {}): ProcessRunner {
+  const setpriv = options.setpriv !== undefined
+    ? options.setpriv
+    : process.platform === "linux" ? (SETPRIV_PLACES.find((path) => existsSync(path)) ?? null) : null;
+  return { run: (program, args, runOptions) => runProcess(program, args, runOptions, setpriv) };
+}
+
+function runProcess(program: string, args: readonly string[], options: RunOptions, setpriv: string | null): Promise<ProcessResult> {
   const argv = [program, ...args];
   const started = performance.now();
   const maxOutput = options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT;
@@ -25,7 +38,10 @@ function runProcess(program: string, args: readonly string[], options: RunOption
     let aborted = false;
     let settled = false;
     const env = options.env === undefined ? process.env : { ...process.env, ...options.env };
-    const child = spawn(program, args, { shell: false, env, stdio: ["pipe", "pipe", "pipe"], windowsHide: true });
+    const [command, commandArgs] = setpriv === null
+      ? [program, args]
+      : [setpriv, ["--pdeathsig", "SIGKILL", "--", program, ...args]];
+    const child = spawn(command, commandArgs, { shell: false, env, stdio: ["pipe", "pipe", "pipe"], windowsHide: true });
 
     const kill = () => {
       child.kill("SIGTERM");
@@ -44,6 +60,15 @@ function runProcess(program: string, args: readonly string[], options: RunOption
 
     const finish = (exitCode: number | null, spawnError?: string) => {
       if (settled) return;
+      // setpriv could not exec the program: what a direct spawn reports as ENOENT / EACCES.
+      if (setpriv !== null && spawnError === undefined && (exitCode === 127 || exitCode === 126) && stdoutBytes === 0) {
+        const said = Buffer.concat(stderr).toString("utf8");
+        if (said.startsWith("setpriv: failed to execute")) {
+          stderr.length = 0;
+          spawnError = exitCode === 127 ? "ENOENT" : "EACCES";
+          exitCode = null;
+        }
+      }
       settled = true;
       clearTimeout(timer);
       options.signal?.removeEventListener("abort", onAbort);
