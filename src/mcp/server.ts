@@ -17,7 +17,7 @@ import { VERSION } from "../version.ts";
 import { registerArtifactResources } from "./artifact_resources.ts";
 import { toToolResult } from "./envelope.ts";
 import { type OperationDeps, runOperation } from "./run_operation.ts";
-import { answerToolCalls, type ToolCallHandler } from "./tool_calls.ts";
+import { answerToolCalls, type RequestExtra, type ToolCallHandler } from "./tool_calls.ts";
 
 export const SERVER_NAME = "android-mcp-harness";
 
@@ -30,7 +30,7 @@ export function createHarnessServer(deps: OperationDeps, tools: readonly ToolDef
   const handlers = new Map<string, ToolCallHandler>();
   for (const tool of tools) {
     const handler: ToolCallHandler = async (args, extra) => {
-      const answer = await runOperation(tool, args, deps, extra.signal);
+      const answer = await runOperation(tool, args, deps, { cancel: extra.signal, progress: progressSender(extra) });
       return toToolResult(answer.envelope, answer.content);
     };
     registerContractTool(server, tool.name, handler);
@@ -59,6 +59,16 @@ export function registerContractTool(server: McpServer, name: ToolName, handler:
     },
     handler,
   );
+}
+
+/** MCP progress notifications for this request, counted up; undefined when the client sent no progress token. */
+function progressSender(extra: RequestExtra): ((message: string) => void) | undefined {
+  const token = extra._meta?.progressToken;
+  if (token === undefined || extra.sendNotification === undefined) return undefined;
+  let progress = 0;
+  return (message) => {
+    void extra.sendNotification!({ method: "notifications/progress", params: { progressToken: token, progress: ++progress, message } }).catch(() => {});
+  };
 }
 
 /** Validates strictly on the server; publishes the compact JSON form (twelve copies go into tools/list). */

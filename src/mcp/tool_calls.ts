@@ -17,7 +17,14 @@ import * as z from "zod";
 import { protocolError } from "./protocol_error.ts";
 import { quote } from "./quote.ts";
 
-export type ToolCallHandler = (args: Record<string, unknown>, extra: { signal: AbortSignal }) => Promise<CallToolResult>;
+/** What the SDK hands a request handler that a tool uses: the cancellation signal, the progress token, a notifier. */
+export interface RequestExtra {
+  signal: AbortSignal;
+  _meta?: { progressToken?: string | number };
+  sendNotification?: (notification: { method: "notifications/progress"; params: { progressToken: string | number; progress: number; message?: string } }) => Promise<void>;
+}
+
+export type ToolCallHandler = (args: Record<string, unknown>, extra: RequestExtra) => Promise<CallToolResult>;
 
 /** The request as it arrived: `params` is not parsed, so nothing in it is copied or dropped. */
 const RawToolCall = z.object({ method: z.literal("tools/call"), params: z.unknown() });
@@ -40,7 +47,7 @@ export function answerToolCalls(server: McpServer, handlers: ReadonlyMap<string,
       throw protocolError(ErrorCode.InvalidParams,
         `Arguments for ${name} must be a JSON object, not ${describe(args)}; send {} when there are none.`);
     }
-    return handler(args ?? {}, { signal: extra.signal });
+    return handler(args ?? {}, extra as RequestExtra);
   });
 }
 

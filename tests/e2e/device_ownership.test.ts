@@ -76,7 +76,7 @@ test("two processes with different XDG_STATE_HOME and HOME and different spellin
   const spellings = [`tcp:127.1:${port}`, `tcp:localhost:${port}`, `tcp:0.0.0.0:${port}`];
   const homes = spellings.map(() => makeServeHome());
   const servers = await Promise.all(spellings.map((socket, i) =>
-    spawnServe([], { ...homes[i]!.env, ADB_SERVER_SOCKET: socket, ANDROID_UDID: sim.device.serial, ANDROID_MCP_ACTION_TIMEOUT: "3" })));
+    spawnServe([], { ...homes[i]!.env, ADB_SERVER_SOCKET: socket, ANDROID_UDID: sim.device.serial, ANDROID_MCP_ACTION_TIMEOUT: "8" })));
   try {
     for (const [holder, holderIndex] of [[servers[0]!, 0], [servers[2]!, 2]] as const) {
       sim.device.faults.hangCommands = ["screencap"];

@@ -3,7 +3,7 @@
  * that run the real store in a temporary directory). Errors keep node's `code` ("EEXIST", "ENOENT").
  */
 import { constants } from "node:fs";
-import { appendFile, chmod, link, lstat, mkdir, open, readdir, readFile, realpath, rm, unlink, writeFile } from "node:fs/promises";
+import { appendFile, chmod, link, lstat, mkdir, open, readdir, readFile, realpath, rename, rm, unlink, writeFile } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import type { FileSystem } from "../../ports/evidence.ts";
 
@@ -12,6 +12,16 @@ export function createNodeFileSystem(): FileSystem {
     makeDirectory: async (path) => void (await mkdir(path, { recursive: true })),
     makePrivateDirectory,
     writeNewFile: publishNewFile,
+    replaceFile: async (path, bytes) => {
+      const draft = join(dirname(path), `.${basename(path)}.${process.pid}-${++publishCounter}.draft`);
+      await writeFile(draft, bytes, { flag: "wx" });
+      try {
+        await rename(draft, path);
+      } catch (error) {
+        await unlink(draft).catch(() => {});
+        throw error;
+      }
+    },
     appendText: (path, text) => appendFile(path, text, "utf8"),
     readBytes: async (path) => new Uint8Array(await readFile(path)),
     readRegularFile,
