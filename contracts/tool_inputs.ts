@@ -33,7 +33,7 @@ const selector = SelectorSchema.meta({
 export const TOOL_INPUTS = {
   device_status: z.strictObject({}),
   ui_get_tree: z.strictObject({ include_raw: z.boolean().optional() }),
-  ui_screenshot: z.strictObject({}),
+  ui_screenshot: z.strictObject({ annotate: z.boolean().optional() }),
   app_list: z.strictObject({
     filter: z.string().max(100).regex(/^[A-Za-z0-9._]*$/).optional(),
     include_system: z.boolean().optional(),

@@ -39,7 +39,8 @@ const DECLARED: readonly ToolContract[] = [
   },
   {
     name: "ui_screenshot", title: "Screenshot", annotations: { ...observe, idempotentHint: false }, available: true,
-    description: "Captures the screen as PNG evidence; returns a downscaled image and an artifact:// link to the full one.",
+    description: "Captures the screen as PNG evidence; returns a downscaled image and an artifact:// link to the full one. " +
+      "annotate: numbers each action on the image (index in data.actions).",
   },
   {
     name: "app_list", title: "Installed apps", annotations: observe, available: true,
