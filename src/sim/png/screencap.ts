@@ -46,7 +46,7 @@ export interface DrawOptions {
   blank: boolean;
 }
 
-type Look = "button" | "input" | "switch" | "check" | "tile" | "row" | "icon" | "list" | "selected" | "plain";
+type Look = "button" | "input" | "switch" | "check" | "tile" | "row" | "icon" | "picture" | "list" | "selected" | "plain";
 
 function lookOf(node: SimNode): Look {
   const a = node.attrs;
@@ -54,7 +54,7 @@ function lookOf(node: SimNode): Look {
   if (isInput(node)) return "input";
   if (a["checkable"] === "true") return /Switch|Toggle/.test(cls) ? "switch" : "check";
   if (a["clickable"] === "true" && /Button/.test(cls) && !/Image/.test(cls)) return "button";
-  if (/Image/.test(cls) && !a["text"]) return "icon";
+  if (/Image/.test(cls) && !a["text"]) return isLarge(node) ? "picture" : "icon";
   if (a["clickable"] === "true" && isTile(node)) return "tile";
   if (a["clickable"] === "true") return "row";
   if (a["scrollable"] === "true") return "list";
@@ -68,6 +68,12 @@ function label(node: SimNode): { lines: string[]; hint: boolean } {
   const hint = node.showsHint === true || (!a["text"] && isInput(node) && !!a["hint"]);
   const shown = a["text"] || (hint ? a["hint"] ?? "" : "") || (/Image/.test(a["class"] ?? "") ? "" : a["content-desc"]) || "";
   return { lines: shown.split("\n").filter((l) => l.trim() !== "").slice(0, 3), hint };
+}
+
+/** An image too large to be an icon (a photo, a chat wallpaper): over 240 px on both sides at 420 dpi. */
+function isLarge(node: SimNode): boolean {
+  const r = boundsOf(node);
+  return r !== null && Math.min(r.right - r.left, r.bottom - r.top) > 240;
 }
 
 /** A launcher icon: a clickable, squarish cell named by its own text (`text` = `content-desc`, as Pixel Launcher dumps it). */
@@ -163,6 +169,17 @@ function drawNode(canvas: Canvas, node: SimNode, rect: Rect, unit: number, plain
     case "icon":
       drawIcon(canvas, iconName(node), (rect.left + rect.right) / 2, (rect.top + rect.bottom) / 2, Math.max(2, Math.min(w, h) * 0.42), rect);
       return;
+    case "picture": {
+      // A photo-like fill: a soft diagonal blend of two tones of the image's colour.
+      const base = iconColour(iconName(node));
+      const light = base.map((c) => c + (255 - c) * 0.8) as unknown as Rgb;
+      for (let y = Math.max(0, rect.top); y < Math.min(canvas.height, rect.bottom); y++) {
+        for (let x = Math.max(0, rect.left); x < Math.min(canvas.width, rect.right); x++) {
+          canvas.blend(x, y, light, 0.25 + 0.5 * ((x - rect.left) / w + (y - rect.top) / h) / 2);
+        }
+      }
+      return;
+    }
     case "tile": {
       const text = node.attrs["text"] ?? "";
       const r = Math.min(w * 0.3, h * 0.25);
