@@ -127,6 +127,27 @@ export class ScenarioDevice implements SimDevice {
     return null;
   }
 
+  /**
+   * The activities an `ACTION_MAIN`/`CATEGORY_LAUNCHER` query finds: every launchable package except the
+   * launcher's own, in install order, with the full activity class.
+   */
+  launcherActivities(): { package: string; activity: string }[] {
+    const home = this.scenario.home === undefined ? null : this.#screenSpec(this.scenario.home).package;
+    return this.#packages.flatMap((p) => {
+      if (p.name === home) return [];
+      const declared = p.activity ?? (p.screen === undefined ? undefined : this.#screenSpec(p.screen).activity);
+      if (declared === undefined) return [];
+      return [{ package: p.name, activity: declared.startsWith(".") ? p.name + declared : declared }];
+    });
+  }
+
+  /** The launcher's home activity (`CATEGORY_HOME`), or null on a device without one. */
+  homeActivity(): { package: string; activity: string } | null {
+    if (this.scenario.home === undefined) return null;
+    const spec = this.#screenSpec(this.scenario.home);
+    return { package: spec.package, activity: spec.activity };
+  }
+
   /** The activity in front in its short form, as `am start -W` prints it (`com.android.settings/.Settings`). */
   foregroundComponent(): string {
     return shortComponent(this.foregroundPackage(), this.foregroundActivity());
