@@ -3,6 +3,8 @@
  * (`sim`, and `--device sim` on `serve`/`tree`). Paths are taken relative to the working directory.
  * Errors are HarnessError INVALID_ARGUMENT, one line naming the file and what to pass instead.
  */
+import type { HarnessOptions } from "../composition.ts";
+import type { HarnessConfig } from "../config.ts";
 import { readFile } from "node:fs/promises";
 import { isAbsolute, resolve } from "node:path";
 import { HarnessError } from "../errors.ts";
@@ -41,4 +43,16 @@ async function readWhole(path: string, noun: string, what: string): Promise<Uint
     const code = (error as NodeJS.ErrnoException).code ?? "unreadable";
     throw new HarnessError("INVALID_ARGUMENT", `Cannot read the ${noun} ${path} (${code}). Pass the path of ${what}.`);
   }
+}
+
+/**
+ * The composition options `serve`/`tree` pass for `--screen`: none without it; with it the device must
+ * be the simulated one (`--device sim`), since only that one can show a capture.
+ */
+export async function harnessScreenOptions(flags: ScreenFlags, config: HarnessConfig, cwd: string): Promise<HarnessOptions> {
+  if (flags.screen !== undefined && config.device.kind !== "sim") {
+    throw new HarnessError("INVALID_ARGUMENT", "--screen replays a capture on the simulated device: add --device sim.");
+  }
+  const screen = await readCapturedScreen(flags, cwd);
+  return screen === undefined ? {} : { sim: { screen } };
 }
