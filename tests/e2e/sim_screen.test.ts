@@ -3,7 +3,7 @@
  * `serve --device sim --screen` on corpus captures; `ui_get_tree` over MCP (SDK client, real stdio, the
  * real adb client underneath) gives the same actions as `tree --file` on that capture; `ui_screenshot
  * annotate: true` returns a model image whose numbered marks sit on those actions, while the evidence
- * PNG on disk is the capture's screenshot without marks.
+ * PNG on disk is the capture's screenshot without marks; acts (ui_tap, device_back) succeed and change nothing.
  */
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
@@ -113,6 +113,15 @@ test("serve --device sim --screen --screenshot: same actions as tree --file; ann
     assert.deepEqual(evidence.rgba.subarray(below), givenPx.subarray(below), "every pixel below the badge is the capture's");
     const plain = await served.client.callTool({ name: "ui_screenshot", arguments: {} });
     assert.deepEqual(Object.keys(envelopeOf(plain).data), ["width", "height"]);
+
+    // Acts are answered and change nothing: a tap on an offered action succeeds with `changed: false`.
+    const tap = envelopeOf(await served.client.callTool({ name: "ui_tap", arguments: { selector: actions[1]!.selector } }));
+    assert.equal(tap.ok, true, JSON.stringify(tap.error));
+    assert.equal(tap.data["changed"], false);
+    assert.deepEqual((tap.data["screen"] as { actions: unknown }).actions, offline.actions);
+    const back = envelopeOf(await served.client.callTool({ name: "device_back", arguments: {} }));
+    assert.equal(back.ok, true, JSON.stringify(back.error));
+    assert.equal(back.data["changed"], false);
   } finally {
     await served.close();
     home.remove();
