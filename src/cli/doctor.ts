@@ -53,19 +53,32 @@ export async function runDoctorCommand(flags: DoctorFlags, ctx: CliContext): Pro
   if (config.device.kind === "sim") {
     const sim = await startSimDevice({});
     try {
-      report = await runDoctor(DOCTOR_CHECKS, doctorInputs(simulatedConfig(config, sim), ctx, { serial: sim.device.serial }), { timeoutMs });
+      report = await doctorReport(config, ctx, sim, { timeoutMs });
     } finally {
       await sim.stop();
     }
   } else {
-    report = await runDoctor(DOCTOR_CHECKS, doctorInputs(config, ctx), { timeoutMs });
+    report = await doctorReport(config, ctx, undefined, { timeoutMs });
   }
   ctx.stdout(flags.json === true ? JSON.stringify(report, null, 2) + "\n" : renderReport(report));
   return report.ok ? EXIT.ok : EXIT.failure;
 }
 
+/** Where a simulated device started in process answers. */
+export interface SimEndpoints {
+  device: { serial: string };
+  adbServerSocket: string;
+  appiumUrl: string;
+}
+
+/** Runs the eight checks for this configuration; with `sim`, of that simulated device (`serve` reuses it for doctor://report). */
+export function doctorReport(config: HarnessConfig, ctx: CliContext, sim?: SimEndpoints, options: { timeoutMs?: number } = {}): Promise<DoctorReport> {
+  const inputs = sim === undefined ? doctorInputs(config, ctx) : doctorInputs(simulatedConfig(config, sim), ctx, { serial: sim.device.serial });
+  return runDoctor(DOCTOR_CHECKS, inputs, options);
+}
+
 /** The real ports `doctor` asks through, over the CLI context's environment and process runner. */
-export function doctorInputs(config: HarnessConfig, ctx: CliContext, simulated?: { serial: string }): DoctorInputs {
+function doctorInputs(config: HarnessConfig, ctx: CliContext, simulated?: { serial: string }): DoctorInputs {
   return {
     config,
     env: ctx.env,
@@ -83,7 +96,7 @@ export function doctorInputs(config: HarnessConfig, ctx: CliContext, simulated?:
 }
 
 /** With `--device sim`: the simulated device's adb server and serial, and its UiAutomator2 server as the Appium endpoint. */
-export function simulatedConfig(config: HarnessConfig, sim: { device: { serial: string }; adbServerSocket: string; appiumUrl: string }): HarnessConfig {
+function simulatedConfig(config: HarnessConfig, sim: SimEndpoints): HarnessConfig {
   return {
     ...config,
     device: { kind: "udid", udid: sim.device.serial },

@@ -1,7 +1,8 @@
 /**
  * `serve`: the MCP server on stdio (SPEC §2). Builds the real adapters from the configuration (adb
  * observer, evidence store, audit log, device lock); `--device sim` starts the simulated device in
- * process and points the real adb client at it. stdout carries only protocol; stderr says which
+ * process and points the real adb client at it; `doctor://report` runs the doctor on each read.
+ * stdout carries only protocol; stderr says which
  * artifacts directory is used and when the device is simulated. Exits 0 on stdin EOF or SIGINT/SIGTERM.
  */
 import { randomUUID } from "node:crypto";
@@ -24,6 +25,7 @@ import type { DeviceObserver } from "../ports/device.ts";
 import type { DeviceLock } from "../ports/evidence.ts";
 import { startSimDevice } from "../sim/mod.ts";
 import { type CliContext, EXIT } from "./context.ts";
+import { doctorReport, type SimEndpoints } from "./doctor.ts";
 
 /** As cac parses them: a value that looks like a number arrives as one. */
 interface ServeFlags {
@@ -65,6 +67,7 @@ export async function runServe(flags: ServeFlags, ctx: CliContext, streams: Stdi
     const fs = createNodeFileSystem();
     const artifacts = await resolveArtifactsDirectory(facts, fs, config.artifactsDir);
     ctx.logger.info(`artifacts: ${artifacts.path} (${artifacts.reason})`);
+    const sim = device.sim;
     const server = createHarnessServer({
       ports: { observer: device.observer, evidence: createEvidenceStore({ directory: artifacts.path, fs, clock: ctx.clock }) },
       lock: deviceLockFor(ctx),
@@ -73,7 +76,7 @@ export async function runServe(flags: ServeFlags, ctx: CliContext, streams: Stdi
       logger: ctx.logger,
       actionTimeoutMs: config.actionTimeoutSeconds * 1000,
       newOperationId: randomUUID,
-    });
+    }, undefined, { doctorReport: () => doctorReport(config, ctx, sim) });
     const transport = new StdioServerTransport(streams.stdin, streams.stdout);
     const closed = new Promise<string>((resolve) => {
       transport.onclose = () => resolve("transport closed");
@@ -107,6 +110,8 @@ export function deviceLockFor(ctx: CliContext): DeviceLock {
 
 export interface OpenedDevice {
   observer: DeviceObserver;
+  /** The in-process simulated device's endpoints, for `doctor://report`. */
+  sim?: SimEndpoints;
   /** For stderr: which device, and whether it is simulated. */
   description: string;
   stop(): Promise<void>;
@@ -125,6 +130,7 @@ export async function openDevice(config: HarnessConfig, ctx: CliContext): Promis
     return {
       observer: createAdbObserver({ adb, clock: ctx.clock, requestedUdid: sim.device.serial, simulated: true }),
       description: `simulated device ${sim.device.serial}`,
+      sim,
       stop: () => sim.stop(),
     };
   }

@@ -60,7 +60,8 @@ export function classifyStatus(httpStatus: number, body: string): AppiumStatus {
     return { kind: "grid", ready, version, message, nodes: nodes.length, automationNames: [...names] };
   }
   const version = typeof value.build?.version === "string" ? value.build.version : null;
-  return { kind: "appium", ready, version, message };
+  // Appium 1's status (the old JSON wire protocol) has no `ready`: it answers only when it is.
+  return { kind: "appium", ready: ready || value.ready === undefined && version !== null, version, message };
 }
 
 /** A URL whose host is this machine: only then can the local `appium` command speak for the server. */

@@ -19,7 +19,8 @@ export function programDir(t: TestContext, prefix = "amh-programs-"): string {
 export function writeProgram(dir: string, relativePath: string, body: string): string {
   const path = join(dir, relativePath);
   mkdirSync(dirname(path), { recursive: true });
-  writeFileSync(path, `#!/bin/sh\n${body}\n`);
+  // The script's own tools (sleep, printf) stay reachable when a test gives it a PATH of fakes only.
+  writeFileSync(path, `#!/bin/sh\nPATH="$PATH:/usr/bin:/bin"\n${body}\n`);
   chmodSync(path, 0o755);
   return path;
 }
