@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { adbServerAddress, type AdbProgram, findAdbProgram } from "../adapters/adb/mod.ts";
 import { executableName, findOnPath } from "./find_program.ts";
 import type { CheckBudget, DoctorInputs } from "./types.ts";
+import { formatSeconds } from "./units.ts";
 
 export interface LocatedAdb {
   program: AdbProgram;
@@ -54,7 +55,8 @@ const VERSION_REQUEST = new TextEncoder().encode("000chost:version");
 export async function probeAdbServer(inputs: DoctorInputs, endpoint: AdbServerEndpoint, budget: CheckBudget): Promise<ServerProbe> {
   const answer = await inputs.socket.exchange(endpoint.host, endpoint.port, VERSION_REQUEST, { ...budget, maxBytes: 12 });
   if (answer.kind === "failure") {
-    return answer.reason === "refused" ? { kind: "none", reason: "nothing listens there" } : { kind: "none", reason: answer.message };
+    if (answer.reason === "refused") return { kind: "none", reason: "nothing listens there" };
+    return { kind: "none", reason: answer.reason === "timeout" ? `no answer within ${formatSeconds(budget.timeoutMs)}` : answer.message };
   }
   const text = new TextDecoder().decode(answer.bytes);
   const match = /^OKAY[0-9a-fA-F]{4}([0-9a-fA-F]{4})/.exec(text);
