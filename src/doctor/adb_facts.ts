@@ -47,6 +47,8 @@ export function adbServerEndpoint(inputs: DoctorInputs): AdbServerEndpoint {
 export type ServerProbe =
   | { kind: "answers"; protocol: number }
   | { kind: "none"; reason: string }
+  /** Accepts connections but says nothing: a stuck server. */
+  | { kind: "silent"; reason: string }
   | { kind: "other"; reason: string };
 
 const VERSION_REQUEST = new TextEncoder().encode("000chost:version");
@@ -56,7 +58,8 @@ export async function probeAdbServer(inputs: DoctorInputs, endpoint: AdbServerEn
   const answer = await inputs.socket.exchange(endpoint.host, endpoint.port, VERSION_REQUEST, { ...budget, maxBytes: 12 });
   if (answer.kind === "failure") {
     if (answer.reason === "refused") return { kind: "none", reason: "nothing listens there" };
-    return { kind: "none", reason: answer.reason === "timeout" ? `no answer within ${formatSeconds(budget.timeoutMs)}` : answer.message };
+    if (answer.reason === "timeout") return { kind: "silent", reason: `no answer within ${formatSeconds(budget.timeoutMs)}` };
+    return { kind: "none", reason: answer.message };
   }
   const text = new TextDecoder().decode(answer.bytes);
   const match = /^OKAY[0-9a-fA-F]{4}([0-9a-fA-F]{4})/.exec(text);

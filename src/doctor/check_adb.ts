@@ -71,10 +71,13 @@ export const adbCheck: DoctorCheck = {
         facts: { ...versionFacts, server_protocol: null },
       };
     }
-    const server_detail = endpoint.configured
+    if (probe.kind === "silent") {
+      return { ok: true, detail: `${found}; the adb server at ${endpoint.address} accepts but does not answer (${probe.reason}; see Device)`, facts: { ...versionFacts, server_protocol: null } };
+    }
+    const serverDetail = endpoint.configured
       ? `no adb server answers at ${endpoint.address} (${probe.reason}; see Device)`
       : `no adb server running at ${endpoint.address} yet (adb starts one on first use)`;
-    return { ok: true, detail: `${found}; ${server_detail}`, facts: { ...versionFacts, server_protocol: null } };
+    return { ok: true, detail: `${found}; ${serverDetail}`, facts: { ...versionFacts, server_protocol: null } };
   },
   timedOut: (inputs, timeoutMs) => hung(inputs, "adb", timeoutMs),
 };

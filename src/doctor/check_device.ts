@@ -28,7 +28,9 @@ export const deviceCheck: DoctorCheck = {
       return {
         ok: false,
         detail: `no adb server answers at ${endpoint.address} (${probe.reason}), so no device can be seen`,
-        remedy: endpoint.configured
+        remedy: probe.kind === "silent"
+          ? `The adb server is stuck: restart it (${adbLine(endpoint, "kill-server")}, then start it again${endpoint.configured ? " on its host" : ": adb start-server"})`
+          : endpoint.configured
           ? `Start the adb server ADB_SERVER_SOCKET/ANDROID_ADB_SERVER_PORT names (on its host: adb -a -P ${endpoint.port} server nodaemon), or correct that variable`
           : "adb start-server, then start an emulator (emulator -avd <name>) or connect a device with USB debugging on",
         facts: { adb_server: endpoint.address },

@@ -120,5 +120,6 @@ test("a hanging adb, and a server that accepts but never answers, are misses wit
   const hungServer = await runCheck(deviceCheck, doctorInputs(t, { ADB: ADB!, ADB_SERVER_SOCKET: `tcp:127.0.0.1:${silent.port}` }), 1000);
   assert.equal(hungServer.ok, false);
   assert.match(hungServer.detail, /no adb server answers at .* \(no answer within 1 s\)/);
+  assert.match(hungServer.remedy ?? "", /^The adb server is stuck: restart it \(ADB_SERVER_SOCKET=tcp:127\.0\.0\.1:\d+ adb kill-server/);
   assert.ok(hungServer.tookMs < 2000, `took ${hungServer.tookMs} ms`);
 });
