@@ -4,18 +4,13 @@
  * `[ok  ]`/`[MISS]` line per check, then how many block a real campaign and one remedy per miss (`--json`:
  * the same report as JSON, nothing else on stdout). `--device sim` checks the built-in simulated device,
  * started in process, whose UiAutomator2 server is then the Appium endpoint. Exit 0 when nothing blocks,
- * 1 otherwise, 2 for usage and invalid configuration.
+ * 1 otherwise, 2 for usage and invalid configuration. `serve` reuses `doctorReport` for doctor://report.
  */
-import { homedir, platform } from "node:os";
 import type { CAC } from "cac";
-import { createFetchHttpClient } from "../adapters/fetch_http_client.ts";
-import { createNodeFileProbe } from "../adapters/node_file_probe.ts";
-import { currentRuntime } from "../adapters/runtime_facts.ts";
-import { createTcpSocketProbe } from "../adapters/tcp_socket_probe.ts";
+import { doctorPorts, type Harness } from "../composition.ts";
 import { type HarnessConfig, loadConfig } from "../config.ts";
-import { DEFAULT_CHECK_TIMEOUT_MS, DOCTOR_CHECKS, type DoctorInputs, type DoctorReport, renderReport, runDoctor } from "../doctor/mod.ts";
+import { DEFAULT_CHECK_TIMEOUT_MS, DOCTOR_CHECKS, type DoctorReport, renderReport, runDoctor } from "../doctor/mod.ts";
 import { isHarnessError } from "../errors.ts";
-import { startSimDevice } from "../sim/mod.ts";
 import { type CliContext, EXIT } from "./context.ts";
 
 interface DoctorFlags {
@@ -24,6 +19,13 @@ interface DoctorFlags {
   appiumUrl?: unknown;
   artifacts?: unknown;
   timeout?: unknown;
+}
+
+/** Where a simulated device running in process answers. */
+export interface SimEndpoints {
+  serial: string;
+  adbServerSocket: string;
+  appiumUrl: string;
 }
 
 export function registerDoctorCommand(cli: CAC, ctx: CliContext): void {
@@ -51,9 +53,12 @@ export async function runDoctorCommand(flags: DoctorFlags, ctx: CliContext): Pro
   }
   let report: DoctorReport;
   if (config.device.kind === "sim") {
+    // Loaded only here: a doctor of a real phone never pays for the simulated device's code. Started
+    // without openHarness, which would create the artifacts directory the doctor only inspects.
+    const { startSimDevice } = await import("../sim/mod.ts");
     const sim = await startSimDevice({});
     try {
-      report = await doctorReport(config, ctx, sim, { timeoutMs });
+      report = await doctorReport(config, ctx, { serial: sim.device.serial, adbServerSocket: sim.adbServerSocket, appiumUrl: sim.appiumUrl }, { timeoutMs });
     } finally {
       await sim.stop();
     }
@@ -64,45 +69,23 @@ export async function runDoctorCommand(flags: DoctorFlags, ctx: CliContext): Pro
   return report.ok ? EXIT.ok : EXIT.failure;
 }
 
-/** Where a simulated device started in process answers. */
-export interface SimEndpoints {
-  device: { serial: string };
-  adbServerSocket: string;
-  appiumUrl: string;
-}
-
-/** Runs the eight checks for this configuration; with `sim`, of that simulated device (`serve` reuses it for doctor://report). */
+/** Runs the eight checks for this configuration; with `sim`, of that simulated device and its UiAutomator2 endpoint. */
 export function doctorReport(config: HarnessConfig, ctx: CliContext, sim?: SimEndpoints, options: { timeoutMs?: number } = {}): Promise<DoctorReport> {
-  const inputs = sim === undefined ? doctorInputs(config, ctx) : doctorInputs(simulatedConfig(config, sim), ctx, { serial: sim.device.serial });
-  return runDoctor(DOCTOR_CHECKS, inputs, options);
-}
-
-/** The real ports `doctor` asks through, over the CLI context's environment and process runner. */
-function doctorInputs(config: HarnessConfig, ctx: CliContext, simulated?: { serial: string }): DoctorInputs {
-  return {
-    config,
-    env: ctx.env,
-    platform: platform(),
-    cwd: ctx.cwd,
-    homeDir: homedir(),
-    runtime: currentRuntime(),
-    runner: ctx.runner,
-    http: createFetchHttpClient(),
-    socket: createTcpSocketProbe(),
-    files: createNodeFileProbe(),
-    clock: ctx.clock,
-    ...(simulated === undefined ? {} : { simulated }),
-  };
-}
-
-/** With `--device sim`: the simulated device's adb server and serial, and its UiAutomator2 server as the Appium endpoint. */
-function simulatedConfig(config: HarnessConfig, sim: SimEndpoints): HarnessConfig {
-  return {
+  const checked: HarnessConfig = sim === undefined ? config : {
     ...config,
-    device: { kind: "udid", udid: sim.device.serial },
+    device: { kind: "udid", udid: sim.serial },
     appiumUrl: sim.appiumUrl,
     adb: { ...config.adb, serverSocket: sim.adbServerSocket },
   };
+  const inputs = { ...doctorPorts(ctx), config: checked, ...(sim === undefined ? {} : { simulated: { serial: sim.serial } }) };
+  return runDoctor(DOCTOR_CHECKS, inputs, options);
+}
+
+/** The simulated device an open harness started (`serve --device sim`), or undefined for a real one. */
+export function simEndpointsOf(harness: Harness): SimEndpoints | undefined {
+  if (!harness.simulated) return undefined;
+  const { observer } = harness.deps.ports;
+  return { serial: observer.udid, adbServerSocket: observer.adbServer, appiumUrl: harness.appiumUrl };
 }
 
 function configFlags(flags: DoctorFlags): { device?: string; appiumUrl?: string; artifacts?: string } {

@@ -5,7 +5,7 @@
  * starts one on first use); a server speaking another protocol than this client, or something that is
  * not adb on its port, is a miss: the first adb call would kill that server or fail.
  */
-import { ADB_COMMANDS, createAdbClient } from "../adapters/adb/mod.ts";
+import { ADB_COMMANDS } from "../adapters/adb/mod.ts";
 import { isHarnessError } from "../errors.ts";
 import { adbServerEndpoint, clientProtocol, installAdbRemedy, locateAdb, parseAdbVersion, probeAdbServer } from "./adb_facts.ts";
 import type { CheckOutcome, DoctorCheck, DoctorInputs } from "./types.ts";
@@ -22,7 +22,7 @@ export const adbCheck: DoctorCheck = {
       await server;
       return notFound(inputs, located.program.source, located.program.program);
     }
-    const adb = createAdbClient({ runner: inputs.runner, program: located.program, serverSocket: endpoint.address });
+    const adb = inputs.openAdb(located.program, endpoint.address);
     let text: string;
     try {
       text = await adb.text(ADB_COMMANDS.version(), budget);

@@ -5,7 +5,7 @@
  * explicitly (ADB_SERVER_SOCKET), and only after a socket probe found a server, so no daemon is ever
  * started and nothing waits for a device (never `wait-for-device`). Says when the device is simulated.
  */
-import { ADB_COMMANDS, type AdbClient, chooseDevice, createAdbClient, type ListedDevice, parseAdbDevices, parseGetpropListing } from "../adapters/adb/mod.ts";
+import { ADB_COMMANDS, type AdbClient, chooseDevice, type ListedDevice, parseAdbDevices, parseGetpropListing } from "../adapters/adb/mod.ts";
 import { isHarnessError } from "../errors.ts";
 import { type AdbServerEndpoint, adbServerEndpoint, installAdbRemedy, locateAdb, probeAdbServer } from "./adb_facts.ts";
 import type { CheckBudget, CheckOutcome, DoctorCheck, DoctorInputs } from "./types.ts";
@@ -36,7 +36,7 @@ export const deviceCheck: DoctorCheck = {
         facts: { adb_server: endpoint.address },
       };
     }
-    const adb = createAdbClient({ runner: inputs.runner, program: located.program, serverSocket: endpoint.address });
+    const adb = inputs.openAdb(located.program, endpoint.address);
     const requested = inputs.config.device.kind === "udid" ? inputs.config.device.udid : undefined;
     let listed: ListedDevice[];
     try {

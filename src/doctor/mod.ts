@@ -19,4 +19,4 @@ export const DOCTOR_CHECKS: readonly DoctorCheck[] = [
 
 export { renderReport } from "./render_report.ts";
 export { DEFAULT_CHECK_TIMEOUT_MS, runDoctor } from "./run_doctor.ts";
-export type { CheckId, CheckResult, DoctorCheck, DoctorInputs, DoctorReport } from "./types.ts";
+export type { CheckId, CheckResult, DoctorCheck, DoctorInputs, DoctorPorts, DoctorReport } from "./types.ts";

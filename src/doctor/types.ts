@@ -4,6 +4,7 @@
  * for a miss, a few facts), and the report of all eight — the same data for the CLI, `--json` and
  * the MCP resource `doctor://report`.
  */
+import type { AdbClient, AdbProgram } from "../adapters/adb/mod.ts";
 import type { HarnessConfig } from "../config.ts";
 import type { Clock } from "../ports/clock.ts";
 import type { FileProbe } from "../ports/file_probe.ts";
@@ -16,8 +17,8 @@ import type { SocketProbe } from "../ports/socket_probe.ts";
 export const CHECK_IDS = ["runtime", "java", "adb", "android_sdk", "device", "appium", "uiautomator2", "artifacts"] as const;
 export type CheckId = typeof CHECK_IDS[number];
 
-export interface DoctorInputs {
-  config: HarnessConfig;
+/** What the checks ask through, and the facts they read (built for real by composition.ts's doctorPorts). */
+export interface DoctorPorts {
   /** The process environment as data (PATH, JAVA_HOME, ANDROID_SDK_ROOT, APPIUM_HOME, …). */
   env: Readonly<Record<string, string | undefined>>;
   platform: string;
@@ -29,6 +30,12 @@ export interface DoctorInputs {
   socket: SocketProbe;
   files: FileProbe;
   clock: Clock;
+  /** An adb client (the closed command list) for this program and server, over the runner. */
+  openAdb(program: AdbProgram, serverSocket: string): AdbClient;
+}
+
+export interface DoctorInputs extends DoctorPorts {
+  config: HarnessConfig;
   /** Set when the device is the built-in simulated one started in process (`--device sim`): the
    * configuration then already points at its adb server and its UiAutomator2 endpoint. */
   simulated?: { serial: string };

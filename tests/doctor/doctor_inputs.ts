@@ -8,6 +8,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { TestContext } from "node:test";
+import { createAdbClient } from "../../src/adapters/adb/mod.ts";
 import { createFetchHttpClient } from "../../src/adapters/fetch_http_client.ts";
 import { createNodeFileProbe } from "../../src/adapters/node_file_probe.ts";
 import { createNodeProcessRunner } from "../../src/adapters/node_process_runner.ts";
@@ -28,6 +29,7 @@ export function scratch(t: TestContext, prefix = "amh-doctor-"): string {
 export function doctorInputs(t: TestContext, env: Env, overrides: Partial<DoctorInputs> & { flags?: ConfigFlags } = {}): DoctorInputs {
   const { flags, ...rest } = overrides;
   const home = scratch(t, "amh-doctor-home-");
+  const runner = createNodeProcessRunner();
   return {
     config: loadConfig(env, flags ?? {}),
     env,
@@ -35,11 +37,12 @@ export function doctorInputs(t: TestContext, env: Env, overrides: Partial<Doctor
     cwd: home,
     homeDir: home,
     runtime: { kind: "node", version: "20.20.2", executable: "/usr/bin/node" },
-    runner: createNodeProcessRunner(),
+    runner,
     http: createFetchHttpClient(),
     socket: createTcpSocketProbe(),
     files: createNodeFileProbe(),
     clock: createSystemClock(),
+    openAdb: (program, serverSocket) => createAdbClient({ runner, program, serverSocket }),
     ...rest,
   };
 }
