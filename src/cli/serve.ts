@@ -3,6 +3,7 @@
  * composition module (real adapters; `--device sim` starts the simulated device in process), and serves
  * until stdin closes or SIGINT/SIGTERM; then every open UI session is deleted and the device released.
  * `--device sim --screen dump.xml [--screenshot shot.png]` serves a replayed real capture (a still device).
+ * doctor://report runs the doctor on each read (of the simulated device with `--device sim`).
  * stdout carries only protocol; stderr says which artifacts directory is used and when the device is simulated.
  */
 // @ts-types="../../node_modules/@modelcontextprotocol/sdk/dist/esm/server/stdio.d.ts"
@@ -13,6 +14,7 @@ import { type HarnessConfig, loadConfig } from "../config.ts";
 import { isHarnessError } from "../errors.ts";
 import { createHarnessServer } from "../mcp/server.ts";
 import { type CliContext, EXIT } from "./context.ts";
+import { doctorReport, simEndpointsOf } from "./doctor.ts";
 import { harnessScreenOptions, type ScreenFlags } from "./sim_screen.ts";
 
 /** As cac parses them: a value that looks like a number arrives as one. */
@@ -53,7 +55,8 @@ export async function runServe(flags: ServeFlags, ctx: CliContext): Promise<numb
     if (options.sim?.screen !== undefined) {
       ctx.logger.info(`the simulated device shows ${options.sim.screen.xmlName}: acts are answered, the screen does not change`);
     }
-    const server = createHarnessServer(harness.deps, harness.tools);
+    const sim = simEndpointsOf(harness);
+    const server = createHarnessServer(harness.deps, harness.tools, { doctorReport: () => doctorReport(config, ctx, sim) });
     const { stdin, stdout } = ctx.stdio;
     const transport = new StdioServerTransport(stdin, stdout);
     const closed = new Promise<string>((resolve) => {

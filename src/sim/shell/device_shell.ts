@@ -5,7 +5,7 @@
  * with mksh's `inaccessible or not found`; `exit N` ends the line with N, `cd` only checks the directory;
  * no command at all (an interactive shell) is refused on stderr with exit 1. `settings get` answers a fresh
  * emulator's defaults (`user_rotation` 0, …) until a value is put (`settings put`, `content insert`).
- * Fault switches: hangCommands, dumpError, blankScreencap.
+ * Fault switches: hangCommands, dumpError, blankScreencap, bootCompleted.
  */
 import type { ScenarioDevice } from "../scenario_device.ts";
 import { applyGreps, parseCommandLine } from "./command_line.ts";
@@ -103,7 +103,7 @@ export class DeviceShell {
     const d = this.device;
     switch (program) {
       case "getprop":
-        return exit(renderGetprop(d.android, args[0]));
+        return exit(renderGetprop(d.android, args[0], { booted: d.faults.bootCompleted !== false }));
       case "wm":
         if (args[0] === "size") return exit(`Physical size: ${d.width}x${d.height}\n`);
         if (args[0] === "density") return exit(`Physical density: ${d.density}\n`);
