@@ -94,23 +94,21 @@ export class Canvas {
     for (const char of value) {
       const c = isLowerCase(char) ? cell * 0.75 : cell;
       if (cx + GLYPH_WIDTH * c > clip.right) break;
-      if (char.trim() !== "") this.#strokeGlyph(strokesOf(char), cx, y + GLYPH_HEIGHT * (cell - c), c, colour, clip);
+      if (char.trim() !== "") this.#strokeGlyph(char, cx, y + GLYPH_HEIGHT * (cell - c), c, colour, clip);
       cx += glyphAdvance(char, cell);
     }
     return cx - x;
   }
 
-  #strokeGlyph(strokes: readonly Stroke[], left: number, top: number, cell: number, colour: Rgb, clip: Rect): void {
-    const radius = Math.max(0.6, cell * 0.42);
-    const x0 = Math.floor(left), x1 = Math.ceil(left + GLYPH_WIDTH * cell);
-    const y0 = Math.floor(top), y1 = Math.ceil(top + GLYPH_HEIGHT * cell);
-    for (let py = y0; py < y1; py++) {
-      for (let px = x0; px < x1; px++) {
-        // Pixel centre in glyph cells (ink cell centres sit at .5).
-        const gx = (px + 0.5 - left) / cell, gy = (py + 0.5 - top) / cell;
-        let d = Infinity;
-        for (const s of strokes) d = Math.min(d, distanceToSegment(gx, gy, s));
-        this.blend(px, py, colour, radius + 0.5 - d * cell, clip);
+  #strokeGlyph(char: string, left: number, top: number, cell: number, colour: Rgb, clip: Rect): void {
+    // Sub-pixel positions are kept to a quarter pixel, so a repeated letter reuses its coverage mask.
+    const fx = Math.round((left - Math.floor(left)) * 4) / 4, fy = Math.round((top - Math.floor(top)) * 4) / 4;
+    const mask = glyphMask(char, cell, fx, fy);
+    const x0 = Math.floor(left), y0 = Math.floor(top);
+    for (let y = 0; y < mask.height; y++) {
+      for (let x = 0; x < mask.width; x++) {
+        const alpha = mask.alpha[y * mask.width + x]!;
+        if (alpha > 0) this.blend(x0 + x, y0 + y, colour, alpha, clip);
       }
     }
   }
@@ -168,6 +166,42 @@ function strokesOf(char: string): Stroke[] {
   }
   strokeCache.set(char, strokes);
   return strokes;
+}
+
+interface GlyphMask {
+  width: number;
+  height: number;
+  /** Coverage 0–1 per pixel, row-major. */
+  alpha: Float32Array;
+}
+
+const maskCache = new Map<string, GlyphMask>();
+
+/**
+ * The coverage of a glyph drawn with `cell`-sized font pixels whose box starts `fx`, `fy` (0–1) into its
+ * first pixel: round strokes of radius 0.42 cell, soft edges from the distance to the nearest stroke.
+ */
+function glyphMask(char: string, cell: number, fx: number, fy: number): GlyphMask {
+  const key = `${char}|${cell.toFixed(3)}|${fx}|${fy}`;
+  const known = maskCache.get(key);
+  if (known !== undefined) return known;
+  const strokes = strokesOf(char);
+  const radius = Math.max(0.6, cell * 0.42);
+  const width = Math.ceil(fx + GLYPH_WIDTH * cell), height = Math.ceil(fy + GLYPH_HEIGHT * cell);
+  const alpha = new Float32Array(width * height);
+  for (let py = 0; py < height; py++) {
+    for (let px = 0; px < width; px++) {
+      // Pixel centre in glyph cells (ink cell centres sit at .5).
+      const gx = (px + 0.5 - fx) / cell, gy = (py + 0.5 - fy) / cell;
+      let d = Infinity;
+      for (const s of strokes) d = Math.min(d, distanceToSegment(gx, gy, s));
+      alpha[py * width + px] = Math.max(0, Math.min(1, radius + 0.5 - d * cell));
+    }
+  }
+  const mask = { width, height, alpha };
+  if (maskCache.size > 4096) maskCache.clear();
+  maskCache.set(key, mask);
+  return mask;
 }
 
 function distanceToSegment(px: number, py: number, [x0, y0, x1, y1]: Stroke): number {

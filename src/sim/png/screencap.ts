@@ -203,7 +203,7 @@ function drawNode(canvas: Canvas, node: SimNode, rect: Rect, unit: number, plain
   }
   const { lines, hint } = label(node);
   if (lines.length === 0) return;
-  const size = Math.max(6, Math.min((h * 0.42) / (1 + (lines.length - 1) * 1.6), 30 * unit));
+  const size = Math.max(6, Math.min((h * 0.5) / (1 + (lines.length - 1) * 1.6), 34 * unit));
   const top = rect.top + (h - size * (1 + (lines.length - 1) * 1.6)) / 2;
   lines.forEach((line, i) => {
     const pad = look === "button" ? Math.max(0, (w - textWidth(line, size)) / 2) : Math.min(24 * unit, w * 0.05);
