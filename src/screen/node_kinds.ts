@@ -30,9 +30,9 @@ export function isOnScreenNode(node: UiNode): boolean {
   return node.visible && area(node.bounds) > 0;
 }
 
-/** Something a user acts on: clickable, checkable or a text input. Scrollable containers never are. */
+/** Something a user acts on (SPEC §5): clickable, long-clickable, checkable or a text input. Scrollable containers never are (ui_scroll takes no selector). */
 export function isActionableNode(node: UiNode): boolean {
-  return !node.scrollable && (node.clickable || node.checkable || isInputNode(node));
+  return !node.scrollable && (node.clickable || node.longClickable || node.checkable || isInputNode(node));
 }
 
 /** A string a person can read: not blank, not only icon-font glyphs. */
@@ -61,4 +61,21 @@ export function ownName(node: UiNode): string {
  * (", Rise and grind, " → "Rise and grind"). */
 export function tidyName(name: string): string {
   return name.replace(/^[\s,;:·•|\uE000-\uF8FF]+|[\s,;:·•|\uE000-\uF8FF]+$/g, "");
+}
+
+/** Longer names are cut (at a word when one ends near the cut) and end with "…": a label names, it does not quote a post. */
+export const LABEL_MAX_CHARACTERS = 80;
+
+/**
+ * The name a label shows for a readable string: its first line, tidied, runs of white space made one
+ * space, at most LABEL_MAX_CHARACTERS characters. Used for every label, so a selector's own value can
+ * be compared with it.
+ */
+export function labelFrom(value: string): string {
+  const name = tidyName(firstLine(value)).replace(/\s+/g, " ");
+  const characters = [...name];
+  if (characters.length <= LABEL_MAX_CHARACTERS) return name;
+  const cut = characters.slice(0, LABEL_MAX_CHARACTERS - 1).join("");
+  const space = cut.lastIndexOf(" ");
+  return `${tidyName(space >= cut.length - 20 ? cut.slice(0, space) : cut)}…`;
 }
