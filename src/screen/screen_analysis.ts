@@ -26,10 +26,9 @@ export interface Entity {
   members: number[];
   /**
    * Readable name: the root's own name, else the first readable name among its members; for a listed
-   * target with none, the nearest readable label beside or above it in its container (`borrowedLabel`).
+   * target with none, the nearest readable label beside or above it in its container (nearby_label.ts).
    */
   label: string;
-  borrowedLabel: boolean;
   role: Role;
   /** Number of other targets inside it (a nameless container of targets is not itself offered). */
   wrapsTargets: number;
@@ -95,7 +94,7 @@ function buildAnalysis(tree: UiTree): ScreenAnalysis {
     if (root === -1) continue;
     let entity = entities.get(root);
     if (entity === undefined) {
-      entity = { root, target: actionable[root]!, listed: false, members: [], label: "", borrowedLabel: false, role: "button", wrapsTargets: 0 };
+      entity = { root, target: actionable[root]!, listed: false, members: [], label: "", role: "button", wrapsTargets: 0 };
       entities.set(root, entity);
     }
     entity.members.push(node.id);
@@ -119,9 +118,7 @@ function buildAnalysis(tree: UiTree): ScreenAnalysis {
     return entity !== undefined && (!entity.target || (entity.root === id && entity.members.length === 1 && TEXT_CLASS.test(nodes[id]!.className)));
   };
   for (const target of listed) {
-    if (target.label !== "") continue;
-    target.label = nearbyLabel(tree, onScreen, target.root, lendsLabel);
-    target.borrowedLabel = target.label !== "";
+    if (target.label === "") target.label = nearbyLabel(tree, onScreen, target.root, lendsLabel);
   }
   return { tree, onScreen, entityOf, entities, targets, listed };
 }
