@@ -42,9 +42,11 @@ export function isReadable(value: string): boolean {
 
 /** First non-blank line, trimmed (Flutter merges a widget's texts into one content-desc with newlines). */
 export function firstLine(value: string): string {
-  for (const line of value.split("\n")) {
-    const trimmed = line.trim();
-    if (trimmed !== "") return trimmed;
+  for (let start = 0; start <= value.length;) {
+    const end = value.indexOf("\n", start);
+    const trimmed = value.slice(start, end === -1 ? value.length : end).trim();
+    if (trimmed !== "" || end === -1) return trimmed;
+    start = end + 1;
   }
   return "";
 }
@@ -65,6 +67,7 @@ export function tidyName(name: string): string {
 
 /** Longer names are cut (at a word when one ends near the cut) and end with "…": a label names, it does not quote a post. */
 export const LABEL_MAX_CHARACTERS = 80;
+const SPACE_RUN = /\s\s|[^\S ]/;
 
 /**
  * The name a label shows for a readable string: its first line, tidied, runs of white space made one
@@ -72,7 +75,10 @@ export const LABEL_MAX_CHARACTERS = 80;
  * be compared with it.
  */
 export function labelFrom(value: string): string {
-  const name = tidyName(firstLine(value)).replace(/\s+/g, " ");
+  if (value === "") return "";
+  const tidy = tidyName(firstLine(value));
+  const name = SPACE_RUN.test(tidy) ? tidy.replace(/\s+/g, " ") : tidy;
+  if (name.length <= LABEL_MAX_CHARACTERS) return name; // fewer code units, so fewer characters
   const characters = [...name];
   if (characters.length <= LABEL_MAX_CHARACTERS) return name;
   const cut = characters.slice(0, LABEL_MAX_CHARACTERS - 1).join("");
