@@ -6,6 +6,7 @@
 import { cac, type CAC } from "cac";
 import { VERSION } from "../version.ts";
 import { type CliContext, EXIT } from "./context.ts";
+import { registerDoctorCommand } from "./doctor.ts";
 import { registerServeCommand } from "./serve.ts";
 import { registerSimCommand } from "./sim.ts";
 import { registerTreeCommand } from "./tree.ts";
@@ -15,6 +16,7 @@ export type CommandRegistrar = (cli: CAC, ctx: CliContext) => void;
 /** Every subcommand that works, in the order `--help` lists them. */
 const COMMANDS: CommandRegistrar[] = [
   registerServeCommand,
+  registerDoctorCommand,
   registerTreeCommand,
   registerSimCommand,
 ];

@@ -2,6 +2,7 @@
  * `serve`: the MCP server on stdio (SPEC §2). Parses the configuration, opens the harness through the
  * composition module (real adapters; `--device sim` starts the simulated device in process), and serves
  * until stdin closes or SIGINT/SIGTERM; then every open UI session is deleted and the device released.
+ * doctor://report runs the doctor on each read (of the simulated device with `--device sim`).
  * stdout carries only protocol; stderr says which artifacts directory is used and when the device is simulated.
  */
 // @ts-types="../../node_modules/@modelcontextprotocol/sdk/dist/esm/server/stdio.d.ts"
@@ -12,6 +13,7 @@ import { type HarnessConfig, loadConfig } from "../config.ts";
 import { isHarnessError } from "../errors.ts";
 import { createHarnessServer } from "../mcp/server.ts";
 import { type CliContext, EXIT } from "./context.ts";
+import { doctorReport, simEndpointsOf } from "./doctor.ts";
 
 /** As cac parses them: a value that looks like a number arrives as one. */
 interface ServeFlags {
@@ -43,7 +45,8 @@ export async function runServe(flags: ServeFlags, ctx: CliContext): Promise<numb
   try {
     harness = await openHarness(config, ctx);
     ctx.logger.info(`artifacts: ${harness.artifacts.path} (${harness.artifacts.reason})`);
-    const server = createHarnessServer(harness.deps, harness.tools);
+    const sim = simEndpointsOf(harness);
+    const server = createHarnessServer(harness.deps, harness.tools, { doctorReport: () => doctorReport(config, ctx, sim) });
     const { stdin, stdout } = ctx.stdio;
     const transport = new StdioServerTransport(stdin, stdout);
     const closed = new Promise<string>((resolve) => {
