@@ -273,6 +273,23 @@ test("a timeout inside an explicit session revokes it", async () => {
   });
 });
 
+test("a timeout inside an explicit session frees the device at once, even while Appium is slow to delete the session", async () => {
+  const world = actWorld({ actionTimeoutMs: 1500 });
+  await withServer(world, async (c) => {
+    const id = (await call(c, "ui_session_open")).data["session_id"] as string;
+    world.behaviour.beforeCall = (name) => name === "back" ? new Promise(() => {}) : Promise.resolve();
+    world.behaviour.delete = () => new Promise((r) => setTimeout(r, 3000)); // a hung Appium answers DELETE late
+    assert.equal((await call(c, "device_back", { session_id: id })).error?.code, "OPERATION_TIMEOUT");
+    delete world.behaviour.beforeCall;
+    delete world.behaviour.delete;
+    const freedAt = Date.now();
+    const next = await call(c, "device_back");
+    assert.equal(next.ok, true, JSON.stringify(next.error));
+    assert.ok(Date.now() - freedAt < 1000, "the next call is served within a second of the timeout");
+    assert.match((await call(c, "device_back", { session_id: id })).error!.message, /revoked/);
+  });
+});
+
 test("Appium failures are typed: unreachable → APPIUM_UNAVAILABLE; the session ending on Appium's side → SESSION_NOT_FOUND", async () => {
   const world = actWorld();
   await withServer(world, async (c) => {
