@@ -218,7 +218,18 @@ export function createUiSessions(options: UiSessionsOptions): UiSessionLayer {
       }
     },
     heldDriver(udid) {
-      return [...open.values()].find((s) => s.udid === udid)?.driver ?? null;
+      const s = [...open.values()].find((held) => held.udid === udid);
+      if (s === undefined) return null;
+      // A session Appium ended no longer holds the device: reading through it ends it here too.
+      const source = async () => {
+        try {
+          return await s.driver.source();
+        } catch (error) {
+          if (error instanceof HarnessError && error.code === "SESSION_NOT_FOUND") await end(s, "the Appium server ended it");
+          throw error;
+        }
+      };
+      return { ...s.driver, source };
     },
     async open(udid, op) {
       const entry = pending.get(op.operationId);

@@ -309,6 +309,23 @@ test("Appium failures are typed: unreachable → APPIUM_UNAVAILABLE; the session
   });
 });
 
+test("ui_get_tree still observes when the session holding the device died on Appium's side", async () => {
+  const world = actWorld();
+  await withServer(world, async (c) => {
+    const id = (await call(c, "ui_session_open")).data["session_id"] as string;
+    world.behaviour.beforeCall = async (name) => {
+      if (name === "source") throw new HarnessError("SESSION_NOT_FOUND", "The Appium session ended on the server's side.");
+    };
+    const tree = await call(c, "ui_get_tree");
+    assert.equal(tree.ok, true, JSON.stringify(tree.error));
+    assert.deepEqual(tree.data, screenOf(world), "read by uiautomator dump instead");
+    delete world.behaviour.beforeCall;
+    const act = await call(c, "device_back", { session_id: id });
+    assert.equal(act.error?.code, "SESSION_NOT_FOUND", "the dead session is gone for acts too");
+    assert.equal((await call(c, "device_back")).ok, true, "and the device is free again");
+  });
+});
+
 test("ui_session_open with a package launches it, and closes the session again when the package is missing", async () => {
   const world = actWorld({ scenario: "launcher" });
   await withServer(world, async (c) => {
