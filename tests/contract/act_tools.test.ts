@@ -342,6 +342,24 @@ test("ui_session_open with a package launches it, and closes the session again w
   });
 });
 
+test("ui_session_open with a package that fails to start after the driver opened deletes the session and frees the device", async () => {
+  const world = actWorld({ scenario: "launcher" });
+  await withServer(world, async (c) => {
+    const pkg = world.device.installedPackages().find((p) => !p.system && p.name !== world.device.foregroundPackage())!.name;
+    world.behaviour.beforeCall = async (name) => {
+      if (name.startsWith("activateApp")) throw new HarnessError("APP_NOT_FOUND", `The app could not be started: ${pkg} crashed.`);
+    };
+    const failed = await call(c, "ui_session_open", { package: pkg });
+    assert.equal(failed.error?.code, "APP_NOT_FOUND");
+    assert.equal(world.calls.filter((n) => n === "open").length, 1, "the driver had opened");
+    assert.equal(world.layer.openCount(), 0);
+    assert.deepEqual([...world.live], [], "deleted on the Appium side");
+    assert.equal(world.lock.held.size, 0, "the device lock is released");
+    delete world.behaviour.beforeCall;
+    assert.equal((await call(c, "device_back")).ok, true);
+  });
+});
+
 test("ui_session_open sends MCP progress notifications while the driver starts, when the client asks for them", async () => {
   const world = actWorld();
   world.behaviour.open = () => new Promise((r) => setTimeout(r, 2300)); // a driver that takes its time
