@@ -5,8 +5,7 @@
  * fails at once with EMULATOR_BUSY naming the holder (no queue). A lock whose process is dead on
  * this host (or whose pid now belongs to a later process) is stale and taken over by exactly one
  * contender: only the holder of the exclusive `<lock>.takeover` file may delete it, after re-reading
- * that it is still the stale one. Release removes the file only if it is still ours; a lease's expiry
- * notes and its release run one after another, so a late note never writes a released lock back.
+ * that it is still the stale one. Release removes the file only if it is still ours.
  */
 import { createHash, randomUUID } from "node:crypto";
 import { join } from "node:path";
@@ -127,31 +126,29 @@ export function createDeviceLock(options: DeviceLockOptions): DeviceLock {
     }
   }
 
+  /** The holder's handle. Its file operations run one after another: a note still rewriting the file
+   * when release removes it would otherwise put the lock back after it was released. */
   function lease(path: string, mine: LockHolder): DeviceLease {
     const { token } = mine;
     let released = false;
-    // One file step at a time: a note still writing when release runs would otherwise put the file back
-    // after release removed it, and the device would stay locked by this live process.
-    let steps: Promise<void> = Promise.resolve();
-    const inTurn = (step: () => Promise<void>): Promise<void> => {
-      const run = steps.then(step);
-      steps = run.catch(() => {});
-      return run;
-    };
+    let queue: Promise<void> = Promise.resolve();
+    const serial = (step: () => Promise<void>) => (queue = queue.then(step, step));
     return {
-      noteSessionExpiry: (expiresAt) =>
-        inTurn(async () => {
+      noteSessionExpiry(expiresAt) {
+        return serial(async () => {
           if (released) return;
           const seen = await readHolder(path).catch(() => null);
           if (seen?.holder?.token === token) await fs.replaceFile(path, JSON.stringify({ ...mine, session_expires_at: expiresAt }));
-        }),
-      release: () =>
-        inTurn(async () => {
-          if (released) return;
-          released = true;
+        });
+      },
+      release() {
+        if (released) return queue;
+        released = true;
+        return serial(async () => {
           const seen = await readHolder(path).catch(() => null);
           if (seen?.holder?.token === token) await fs.removeFile(path).catch(() => {});
-        }),
+        });
+      },
     };
   }
 }
