@@ -3,8 +3,8 @@
  * webdriverio in src/adapters/appium/), with only the actions the act tools use, and the factory that
  * opens one. Elements are named by the absolute XPath of a node in the session's own page source,
  * never by coordinates. Every method throws only HarnessError: APPIUM_UNAVAILABLE (server down, driver
- * missing, HTTP 5xx), SESSION_NOT_FOUND (the session ended on the Appium side), APP_NOT_FOUND,
- * EMULATOR_UNAVAILABLE, OPERATION_TIMEOUT (the request outlived its time).
+ * missing, HTTP 5xx), SESSION_NOT_FOUND (the session ended on the Appium side), UI_ELEMENT_NOT_FOUND (an
+ * element id the changed screen no longer has), APP_NOT_FOUND, EMULATOR_UNAVAILABLE, OPERATION_TIMEOUT.
  */
 
 export interface ElementRectPx {

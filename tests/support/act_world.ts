@@ -22,6 +22,8 @@ export interface DriverBehaviour {
   open?: () => Promise<void>;
   /** Runs before every driver call with its name (throw or hang to inject a fault). */
   beforeCall?: (name: string) => Promise<void>;
+  /** Runs when a session is deleted, before it is gone (delay it to play a slow Appium). */
+  delete?: () => Promise<void>;
 }
 
 export interface ActWorld {
@@ -169,6 +171,7 @@ function scenarioDriver(device: ScenarioDevice, id: string, calls: string[], beh
       if (deleted) return;
       calls.push("delete");
       deleted = true;
+      await behaviour.delete?.();
       onDelete();
     },
   };
