@@ -161,6 +161,7 @@ function timedDrivers(inner: UiDriverFactory, busy: Interval[], count: () => voi
   };
   return {
     endpoint: inner.endpoint,
+    drain: () => inner.drain(),
     async open(udid, options) {
       const driver = await timed(() => inner.open(udid, options));
       const wrapped = {} as Record<string, unknown>;

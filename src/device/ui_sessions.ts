@@ -57,6 +57,9 @@ interface PendingLease {
   adoptedBy?: OpenSession;
 }
 
+/** How long stopping waits for abandoned driver starts to arrive and be deleted (real drivers start in 20–45 s). */
+const DRAIN_LIMIT_MS = 60_000;
+
 /** How often a starting driver is reported to the client. */
 const PROGRESS_EVERY_MS = 2000;
 
@@ -217,6 +220,10 @@ export function createUiSessions(options: UiSessionsOptions): UiSessionLayer {
         }
       }
     },
+    describe(sessionId) {
+      const s = open.get(sessionId);
+      return s === undefined ? null : info(s);
+    },
     heldDriver(udid) {
       const s = [...open.values()].find((held) => held.udid === udid);
       if (s === undefined) return null;
@@ -264,6 +271,11 @@ export function createUiSessions(options: UiSessionsOptions): UiSessionLayer {
     lock,
     async closeAll(reason) {
       await Promise.all([...open.values()].map((s) => end(s, reason)));
+      // A session start that an operation abandoned (timeout, cancellation, shutdown) is deleted when it
+      // arrives; wait for that, bounded, so stopping never leaves one on Appium.
+      const limit = new AbortController();
+      await Promise.race([options.drivers.drain(), clock.sleep(DRAIN_LIMIT_MS, limit.signal).catch(() => {})]);
+      limit.abort();
     },
     openCount: () => open.size,
   };

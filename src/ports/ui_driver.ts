@@ -46,4 +46,7 @@ export interface UiDriverFactory {
   readonly endpoint: string;
   /** Opens a session on the device with this serial (checked online by the caller through adb first). */
   open(udid: string, options: OpenDriverOptions): Promise<UiDriver>;
+  /** Resolves once every session start abandoned by a cancelled open has finished and been deleted
+   * (a real driver takes 20–45 s to start; a server stopping meanwhile must not leave it on Appium). */
+  drain(): Promise<void>;
 }

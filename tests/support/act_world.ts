@@ -48,6 +48,7 @@ export function actWorld(options: { scenario?: string; actionTimeoutMs?: number;
   let sessions = 0;
   const drivers: UiDriverFactory = {
     endpoint: "in-process",
+    drain: async () => {}, // the in-process driver starts at once: nothing is ever abandoned mid-start
     async open() {
       calls.push("open");
       await behaviour.open?.();
