@@ -108,14 +108,18 @@ async function runSteps(flow: FlowFile, gate: Gate, run: FlowRun, options: RunFl
       run.steps[i] = record;
       lastEffect = effectOf(record.envelope?.data ?? {}) ?? lastEffect;
       if (record.outcome !== "passed" && record.outcome !== "skipped") {
+        if (record.screen === undefined && record.outcome !== "device_fault") {
+          const reading = await gate.call(OBSERVE_TOOL_FOR_EXPECT, {});
+          if (reading.ok) record.screen = reading.data as unknown as ScreenSummary;
+        }
         fail(run, {
           outcome: record.outcome,
           reason: record.reason ?? record.outcome,
           step: record.index,
           tool: record.tool,
           ...failureScreen(record),
+          evidence: await failureEvidence(gate, record),
         });
-        if (run.failure !== undefined) run.failure.evidence = await failureEvidence(gate, record);
         break;
       }
     }
@@ -220,12 +224,9 @@ async function failureEvidence(gate: Gate, record: StepRecord): Promise<FlowFail
 function failureScreen(record: StepRecord): Partial<FlowFailure> {
   const out: Partial<FlowFailure> = {};
   if (record.expected !== undefined) out.expected = record.expected;
-  const offered = record.envelope?.error?.details?.["offered"];
   if (record.screen !== undefined) {
     out.screen_offers = describeScreen(record.screen);
     out.screen = record.screen;
-  } else if (Array.isArray(offered)) {
-    out.screen_offers = `the screen offers ${offered.map((o: { label?: string; role?: string }) => `'${o.label}' (${o.role})`).join(", ")}`;
   }
   return out;
 }
