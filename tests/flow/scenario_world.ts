@@ -12,7 +12,7 @@ import { createSystemClock } from "../../src/adapters/system_clock.ts";
 import { HarnessError } from "../../src/errors.ts";
 import type { FlowHarness } from "../../src/flow/runner.ts";
 import type { AuditRecord } from "../../src/ports/evidence.ts";
-import { silentLogger } from "../../src/ports/logger.ts";
+import { silentLogger } from "../support/silent_logger.ts";
 import { locate, summaryFromXml } from "../../src/screen/mod.ts";
 import type { Scenario } from "../../src/sim/mod.ts";
 import { resolveScenario, ScenarioDevice } from "../../src/sim/mod.ts";
