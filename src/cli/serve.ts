@@ -2,14 +2,18 @@
  * `serve`: the MCP server on stdio (SPEC §2). Parses the configuration, opens the harness through the
  * composition module (real adapters; `--device sim` starts the simulated device in process), and serves
  * until stdin closes or SIGINT/SIGTERM; then every open UI session is deleted and the device released.
+ * `--record FILE` writes the session's acting calls as a flow (src/flow/recorder.ts); an existing FILE is never overwritten.
  * stdout carries only protocol; stderr says which artifacts directory is used and when the device is simulated.
  */
 // @ts-types="../../node_modules/@modelcontextprotocol/sdk/dist/esm/server/stdio.d.ts"
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import { existsSync } from "node:fs";
+import { resolve } from "node:path";
 import type { CAC } from "cac";
 import { type Harness, openHarness } from "../composition.ts";
 import { type HarnessConfig, loadConfig } from "../config.ts";
 import { isHarnessError } from "../errors.ts";
+import { createFlowRecorder } from "../flow/recorder.ts";
 import { createHarnessServer } from "../mcp/server.ts";
 import { type CliContext, EXIT } from "./context.ts";
 
@@ -18,6 +22,7 @@ interface ServeFlags {
   device?: unknown;
   appiumUrl?: unknown;
   artifacts?: unknown;
+  record?: unknown;
 }
 
 export function registerServeCommand(cli: CAC, ctx: CliContext): void {
@@ -26,7 +31,9 @@ export function registerServeCommand(cli: CAC, ctx: CliContext): void {
     .option("--device <udid|sim>", "Device serial, or 'sim' for the built-in simulated device (default: ANDROID_UDID, else the only online device)")
     .option("--appium-url <url>", "Appium server (default: APPIUM_URL, else http://127.0.0.1:4723)")
     .option("--artifacts <dir>", "Evidence and audit directory (default: ANDROID_MCP_ARTIFACTS_DIR, else ./artifacts when writable)")
+    .option("--record <file>", "Write the session's acting calls as a flow file (replayable with `flow FILE`), after each step; typed text is kept in it")
     .example("android-mcp-harness serve --device sim")
+    .example("android-mcp-harness serve --record checkout.json")
     .action((flags: ServeFlags) => runServe(flags, ctx));
 }
 
@@ -39,11 +46,24 @@ export async function runServe(flags: ServeFlags, ctx: CliContext): Promise<numb
     ctx.stderr(`serve: ${error.message}\n`);
     return EXIT.usage;
   }
+  const recordPath = flags.record === undefined ? undefined : flags.record === true || String(flags.record) === "" ? "" : resolve(ctx.cwd, String(flags.record));
+  if (recordPath === "") {
+    ctx.stderr("serve: --record needs a file path for the flow (e.g. --record checkout.json).\n");
+    return EXIT.usage;
+  }
+  if (recordPath !== undefined && existsSync(recordPath)) {
+    ctx.stderr(`serve: ${recordPath} already exists; --record never overwrites a flow. Choose another name or delete it.\n`);
+    return EXIT.usage;
+  }
   let harness: Harness | undefined;
   try {
     harness = await openHarness(config, ctx);
     ctx.logger.info(`artifacts: ${harness.artifacts.path} (${harness.artifacts.reason})`);
-    const server = createHarnessServer(harness.deps, harness.tools);
+    const recorder = recordPath === undefined ? undefined : createFlowRecorder({
+      path: recordPath, fs: harness.fs, logger: ctx.logger, device: harness.description, now: () => ctx.clock.now(),
+    });
+    if (recorder !== undefined) ctx.logger.info(`recording the acting calls to ${recorder.path} (typed text is kept in it)`);
+    const server = createHarnessServer(harness.deps, harness.tools, recorder === undefined ? undefined : (tool, args, envelope) => recorder.record(tool, args, envelope));
     const { stdin, stdout } = ctx.stdio;
     const transport = new StdioServerTransport(stdin, stdout);
     const closed = new Promise<string>((resolve) => {

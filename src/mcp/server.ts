@@ -9,7 +9,7 @@ import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import * as z from "zod";
 import { inputJsonSchema } from "../../contracts/catalog.ts";
-import { ENVELOPE_JSON_SCHEMA, EnvelopeSchema } from "../../contracts/envelope.ts";
+import { type Envelope, ENVELOPE_JSON_SCHEMA, EnvelopeSchema } from "../../contracts/envelope.ts";
 import type { ToolName } from "../../contracts/tool_inputs.ts";
 import { AVAILABLE_TOOL_NAMES, TOOL_CONTRACT_BY_NAME } from "../../contracts/tools.ts";
 import { HarnessError } from "../errors.ts";
@@ -24,12 +24,16 @@ export const SERVER_NAME = "android-mcp-harness";
 const INSTRUCTIONS = "Observe with ui_get_tree; name elements only by the selectors it returns (never coordinates). " +
   "Every answer is one envelope {ok, operation_id, tool, data, evidence, error{code,message}}.";
 
-export function createHarnessServer(deps: OperationDeps, tools: readonly ToolDefinition[] = SERVED_TOOLS): McpServer {
+/** Sees every answered call (e.g. `serve --record`); the client's answer waits for it. */
+export type AnswerListener = (tool: string, args: Record<string, unknown>, envelope: Envelope) => Promise<void>;
+
+export function createHarnessServer(deps: OperationDeps, tools: readonly ToolDefinition[] = SERVED_TOOLS, onAnswer?: AnswerListener): McpServer {
   checkServedMatchesContract(tools);
   const server = new McpServer({ name: SERVER_NAME, version: VERSION }, { instructions: INSTRUCTIONS });
   for (const tool of tools) {
     registerContractTool(server, tool.name, async (args, extra) => {
       const answer = await runOperation(tool, args, deps, extra.signal);
+      await onAnswer?.(tool.name, args, answer.envelope);
       return toToolResult(answer.envelope, answer.content);
     });
   }

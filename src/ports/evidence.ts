@@ -61,6 +61,9 @@ export interface FileSystem {
   /** Creates a new file with these bytes, atomically: a reader never sees it empty or partial.
    * Throws an error with code "EEXIST" when it already exists. */
   writeNewFile(path: string, bytes: Uint8Array | string): Promise<void>;
+  /** Writes the file whole, replacing any previous one atomically: a reader (or a crash) sees the old
+   * content or the new, never a partial file. */
+  replaceFile(path: string, bytes: Uint8Array | string): Promise<void>;
   appendText(path: string, text: string): Promise<void>;
   readBytes(path: string): Promise<Uint8Array>;
   readText(path: string): Promise<string>;

@@ -2,7 +2,7 @@
  * The real FileSystem port over node:fs/promises. Built only by the composition root (and by tests
  * that run the real store in a temporary directory). Errors keep node's `code` ("EEXIST", "ENOENT").
  */
-import { appendFile, link, mkdir, readdir, readFile, realpath, rm, unlink, writeFile } from "node:fs/promises";
+import { appendFile, link, mkdir, readdir, readFile, realpath, rename, rm, unlink, writeFile } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import type { FileSystem } from "../../ports/evidence.ts";
 
@@ -10,6 +10,7 @@ export function createNodeFileSystem(): FileSystem {
   return {
     makeDirectory: async (path) => void (await mkdir(path, { recursive: true })),
     writeNewFile: publishNewFile,
+    replaceFile,
     appendText: (path, text) => appendFile(path, text, "utf8"),
     readBytes: async (path) => new Uint8Array(await readFile(path)),
     readText: (path) => readFile(path, "utf8"),
@@ -44,5 +45,17 @@ async function publishNewFile(path: string, bytes: Uint8Array | string): Promise
     await link(draft, path);
   } finally {
     await unlink(draft).catch(() => {});
+  }
+}
+
+/** Writes a private sibling, then renames it over `path` (atomic on one file system). */
+async function replaceFile(path: string, bytes: Uint8Array | string): Promise<void> {
+  const draft = join(dirname(path), `.${basename(path)}.${process.pid}-${++publishCounter}.draft`);
+  await writeFile(draft, bytes);
+  try {
+    await rename(draft, path);
+  } catch (error) {
+    await unlink(draft).catch(() => {});
+    throw error;
   }
 }
