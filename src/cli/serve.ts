@@ -15,7 +15,9 @@ import { type HarnessConfig, loadConfig } from "../config.ts";
 import { isHarnessError } from "../errors.ts";
 import { createFlowRecorder } from "../flow/recorder.ts";
 import { createHarnessServer } from "../mcp/server.ts";
+import { BUILTIN_SCENARIO_NAMES } from "../sim/scenario_names.ts";
 import { type CliContext, EXIT } from "./context.ts";
+import { loadScenario } from "./sim.ts";
 
 /** As cac parses them: a value that looks like a number arrives as one. */
 interface ServeFlags {
@@ -23,6 +25,7 @@ interface ServeFlags {
   appiumUrl?: unknown;
   artifacts?: unknown;
   record?: unknown;
+  scenario?: unknown;
 }
 
 export function registerServeCommand(cli: CAC, ctx: CliContext): void {
@@ -31,6 +34,7 @@ export function registerServeCommand(cli: CAC, ctx: CliContext): void {
     .option("--device <udid|sim>", "Device serial, or 'sim' for the built-in simulated device (default: ANDROID_UDID, else the only online device)")
     .option("--appium-url <url>", "Appium server (default: APPIUM_URL, else http://127.0.0.1:4723)")
     .option("--artifacts <dir>", "Evidence and audit directory (default: ANDROID_MCP_ARTIFACTS_DIR, else ./artifacts when writable)")
+    .option("--scenario <name|file>", `For --device sim: a built-in scenario (${BUILTIN_SCENARIO_NAMES.join(", ")}) or a scenario JSON file (default: settings)`)
     .option("--record <file>", "Write the session's acting calls as a flow file (replayable with `flow FILE`), after each step; typed text is kept in it")
     .example("android-mcp-harness serve --device sim")
     .example("android-mcp-harness serve --record checkout.json")
@@ -57,7 +61,8 @@ export async function runServe(flags: ServeFlags, ctx: CliContext): Promise<numb
   }
   let harness: Harness | undefined;
   try {
-    harness = await openHarness(config, ctx);
+    const scenario = await loadScenario(flags.scenario, ctx);
+    harness = await openHarness(config, ctx, scenario === undefined ? {} : { sim: { scenario } });
     ctx.logger.info(`artifacts: ${harness.artifacts.path} (${harness.artifacts.reason})`);
     const recorder = recordPath === undefined ? undefined : createFlowRecorder({
       path: recordPath, fs: harness.fs, logger: ctx.logger, device: harness.description, now: () => ctx.clock.now(),
