@@ -28,7 +28,7 @@ export interface ConfigFlags {
 export const CONFIG_DEFAULTS = {
   appiumUrl: "http://127.0.0.1:4723",
   flowIdleTimeoutSeconds: 60,
-  actionTimeoutSeconds: 90,
+  actionTimeoutSeconds: 50,
 } as const;
 
 const SERVER_SOCKET = /^tcp:(?:(?:[A-Za-z0-9.\-]+|\[[0-9A-Fa-f:]+\]):)?(\d{1,5})$/;

@@ -13,9 +13,9 @@ function failure(env: Record<string, string>, flags = {}): HarnessError {
   assert.fail("expected the configuration to be refused");
 }
 
-test("defaults: the only online device, local Appium, 60 s idle, 90 s action", () => {
+test("defaults: the only online device, local Appium, 60 s idle, 50 s action (below the 60 s MCP clients commonly wait)", () => {
   assert.deepEqual(loadConfig({}), {
-    device: { kind: "auto" }, appiumUrl: "http://127.0.0.1:4723", flowIdleTimeoutSeconds: 60, actionTimeoutSeconds: 90, adb: {},
+    device: { kind: "auto" }, appiumUrl: "http://127.0.0.1:4723", flowIdleTimeoutSeconds: 60, actionTimeoutSeconds: 50, adb: {},
   });
   assert.equal(CONFIG_DEFAULTS.appiumUrl, "http://127.0.0.1:4723");
 });

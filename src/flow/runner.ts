@@ -1,8 +1,9 @@
 /**
- * Runs one flow on one device: takes the device's lock for the whole flow, opens ONE UI session
- * (`ui_session_open` with the flow's package), runs every step through the one gate (runOperation) with
- * that session_id, polls each expectation with `ui_get_tree` until its timeout_ms, stops at the first
- * failing step (the rest are "skipped"), and always closes the session and releases the lock. Never
+ * Runs one flow on one device: resolves the device once, opens ONE UI session (`ui_session_open` with
+ * the flow's package), which takes the device's cross-process lock and keeps it until the session is
+ * closed (another owner gets EMULATOR_BUSY: exit 4), runs every step through the one gate (runOperation)
+ * with that session_id, polls each expectation with `ui_get_tree` until its timeout_ms, stops at the first
+ * failing step (the rest are "skipped"), and always closes the session (releasing the lock). Never
  * throws: faults become the run's outcome (step_outcome.ts decides it) and are named in the result.
  */
 import { DEFAULT_EXPECT_TIMEOUT_MS, type FlowFile, type FlowOutcome, type FlowStep } from "../../contracts/flow.ts";
@@ -10,11 +11,9 @@ import type { Envelope } from "../../contracts/envelope.ts";
 import { redactArguments, TOOL_INPUTS, type ToolName } from "../../contracts/tool_inputs.ts";
 import { HarnessError, toHarnessError } from "../errors.ts";
 import { type OperationDeps, runOperation } from "../mcp/run_operation.ts";
-import type { DeviceAddress, DeviceLease } from "../ports/evidence.ts";
 import type { ScreenSummary } from "../screen/mod.ts";
 import type { ToolDefinition } from "../tools/tool_definition.ts";
 import { checkExpectation, describeExpectation, describeScreen, type ExpectationVerdict, type ScreenReading } from "./expectation.ts";
-import { heldDeviceLock } from "./held_lock.ts";
 import { type ActEffect, decideStep, effectOf, exitCodeOf, OUTCOME_OF_ERROR } from "./step_outcome.ts";
 import type { FlowFailure, FlowRun, StepRecord } from "./flow_run.ts";
 
@@ -61,36 +60,22 @@ export async function runFlow(flow: FlowFile, harness: FlowHarness, options: Run
     session: { session_id: null, closed: false },
     steps: flow.steps.map((step, i) => skippedStep(step, i + 1)),
   };
-  let lease: DeviceLease | undefined;
   try {
-    const device = await lockDevice(harness, flow, (held) => lease = held);
-    run.device.udid = device.udid;
-    const deps: OperationDeps = {
-      ...harness.deps,
-      ports: { ...harness.deps.ports, observer: harness.deps.ports.observer.bind(device.udid) },
-      lock: heldDeviceLock(device),
-    };
-    const gate = new Gate(harness.tools, deps);
-    await runSteps(flow, gate, run, options);
+    // One device for the whole flow: resolved once, every operation bound to that serial.
+    const { observer } = harness.deps.ports;
+    const udid = await observer.resolveUdid({ timeoutMs: harness.deps.actionTimeoutMs });
+    run.device.udid = udid;
+    const deps: OperationDeps = { ...harness.deps, ports: { ...harness.deps.ports, observer: observer.bind(udid) } };
+    await runSteps(flow, new Gate(harness.tools, deps), run, options);
   } catch (error) {
     const fault = toHarnessError(error);
     fail(run, { outcome: OUTCOME_OF_ERROR[fault.code], reason: `${fault.code}: ${fault.message}` });
   } finally {
-    await lease?.release().catch((error: unknown) => harness.deps.logger.warn(`releasing the device lock failed: ${toHarnessError(error).message}`));
     const finished = clock.now();
     run.finished_at = new Date(finished).toISOString();
     run.duration_ms = Math.round(finished - started);
   }
   return run;
-}
-
-/** Resolves the device (the flow's own, or the configured one) and takes its cross-process lock. */
-async function lockDevice(harness: FlowHarness, flow: FlowFile, keep: (lease: DeviceLease) => void): Promise<DeviceAddress> {
-  const { observer } = harness.deps.ports;
-  const udid = await observer.resolveUdid({ timeoutMs: harness.deps.actionTimeoutMs });
-  const device = { adbServer: observer.adbServer, udid };
-  keep(await harness.deps.lock.acquire(device, { operationId: harness.deps.newOperationId(), tool: `flow ${flow.name}` }));
-  return device;
 }
 
 async function runSteps(flow: FlowFile, gate: Gate, run: FlowRun, options: RunFlowOptions): Promise<void> {

@@ -42,8 +42,8 @@ async function twoDeviceReport(t: import("node:test").TestContext): Promise<{ re
   const a = scenarioWorld("login", artifacts);
   const misrouted = structuredClone(BUILTIN_SCENARIOS["login"]!);
   misrouted.transitions.unshift({ from: "login", on: "tap", selector: { resource_id: "com.example.shop:id/sign_in" }, to: "forgot" });
+  misrouted.android.serial = "emulator-5556";
   const b = scenarioWorld(misrouted, artifacts);
-  b.observer.behaviour.resolve = async () => "emulator-5556";
   const runs = await Promise.all([runFlow(loginFlow, a.harness, { file: "flows/login.json", pollIntervalMs: 20 }), runFlow(loginFlow, b.harness, { pollIntervalMs: 20 })]);
   return { report: buildFlowReport(runs), artifacts };
 }

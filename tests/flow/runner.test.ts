@@ -10,6 +10,7 @@ import { test } from "node:test";
 import { type FlowFile, parseFlow } from "../../contracts/flow.ts";
 import { HarnessError } from "../../src/errors.ts";
 import { runFlow, type StepProgress, unservedTools } from "../../src/flow/runner.ts";
+import { SERVED_TOOLS } from "../../src/tools/mod.ts";
 import { tempDir } from "../evidence/temp_dir.ts";
 import { scenarioWorld } from "./scenario_world.ts";
 
@@ -33,17 +34,24 @@ const settingsTour = flow({
 test("a flow that holds passes: one session on every act, closed; the lock held throughout; progress per step", async (t) => {
   const world = scenarioWorld("settings", tempDir(t));
   const progress: StepProgress[] = [];
+  const heldDuringDriverCalls: number[] = [];
+  world.behaviour.beforeCall = async () => void heldDuringDriverCalls.push(world.lock.held.size);
   const run = await runFlow(settingsTour, world.harness, { onProgress: (e) => progress.push(e), pollIntervalMs: 20 });
   assert.equal(run.outcome, "passed", JSON.stringify(run.failure));
   assert.equal(run.exit_code, 0);
   assert.deepEqual(run.steps.map((s) => s.outcome), ["passed", "passed", "passed", "passed", "passed"]);
-  assert.deepEqual(world.sessions, { opened: ["s1"], closed: ["s1"] });
-  assert.deepEqual(run.session, { session_id: "s1", closed: true });
-  assert.equal(world.lock.acquisitions, 1, "one acquisition of the real lock for the whole flow");
+  const sessionId = run.session.session_id!;
+  assert.match(sessionId, /^s-test/);
+  assert.deepEqual(run.session, { session_id: sessionId, closed: true });
+  assert.equal(world.calls.filter((c) => c === "open").length, 1, "one Appium session for the whole flow");
+  assert.equal(world.live.size, 0, "deleted on the Appium side at the end");
+  assert.equal(world.layer.openCount(), 0);
+  assert.equal(world.lock.acquisitions, 1, "one acquisition of the cross-process lock for the whole flow");
   assert.equal(world.lock.held.size, 0, "released at the end");
-  assert.ok(world.heldDuringActs.length === 4 && world.heldDuringActs.every((n) => n === 1), "held during every act");
-  const acts = world.audit.filter((a) => a.tool !== "ui_get_tree" && !a.tool.startsWith("ui_session"));
-  assert.ok(acts.every((a) => a.arguments["session_id"] === "s1"), "every act carried the flow's session");
+  assert.ok(heldDuringDriverCalls.length > 10 && heldDuringDriverCalls.every((n) => n === 1), "held during every driver call");
+  const acts = world.audit.filter((a) => !["ui_get_tree", "ui_session_open", "ui_session_close"].includes(a.tool));
+  assert.equal(acts.length, 4);
+  assert.ok(acts.every((a) => a.arguments["session_id"] === sessionId), "every act carried the flow's session");
   assert.equal(world.audit.find((a) => a.tool === "ui_get_tree" && a.arguments["include_raw"] === undefined)?.arguments["session_id"], undefined);
   assert.equal(run.device.udid, "emulator-5554");
   assert.ok(run.steps.every((s) => s.envelope?.ok), "every envelope kept");
@@ -76,7 +84,8 @@ test("a dialog appearing after the act is an unexpected screen (3), and the repo
   assert.ok(failure.evidence?.artifact_id.endsWith("ui-screenshot.png"), "a screenshot of the failing screen");
   assert.ok(run.steps[0]!.expectation!.readings >= 2, "polled until its timeout");
   assert.ok(run.steps[0]!.expectation!.waited_ms >= 250);
-  assert.deepEqual(world.sessions.closed, ["s1"], "closed after the failure too");
+  assert.equal(run.session.closed, true, "closed after the failure too");
+  assert.equal(world.live.size, 0);
 });
 
 test("a scroll that changes nothing is no progress (5)", async (t) => {
@@ -95,7 +104,7 @@ test("a scroll that changes nothing is no progress (5)", async (t) => {
 
 test("a screen that never settles is timed out (2); an expectation that still holds lets the step pass", async (t) => {
   const world = scenarioWorld("settings", tempDir(t));
-  world.unsettled = true;
+  world.device.setFaults({ tickingClock: true });
   const run = await runFlow(flow({
     version: 1, name: "ticking", package_name: "com.android.settings",
     steps: [
@@ -110,32 +119,32 @@ test("a screen that never settles is timed out (2); an expectation that still ho
 
 test("the device going away mid-flow is a device fault (4); the session is still closed", async (t) => {
   const world = scenarioWorld("settings", tempDir(t));
-  let acts = 0;
-  world.observer.behaviour.status = async () => {
-    if (++acts > 1) throw new HarnessError("EMULATOR_UNAVAILABLE", "Device emulator-5554 is offline; reconnect it.");
-    return { udid: "emulator-5554", online: true, model: "x", api_level: 35, screen: { width: 1080, height: 2400, density: 420 }, foreground_package: "", keyboard_open: false };
+  let gone = false;
+  world.behaviour.beforeCall = async (name) => {
+    if (gone && name !== "delete") throw new HarnessError("EMULATOR_UNAVAILABLE", "Device emulator-5554 is offline; reconnect it.");
   };
   const run = await runFlow(flow({
     version: 1, name: "offline", package_name: "com.android.settings",
     steps: [{ tool: "ui_tap", args: { selector: { text: "Display" } } }, { tool: "device_back" }, { tool: "device_back" }],
-  }), world.harness);
-  assert.equal(run.exit_code, 4);
+  }), world.harness, { onProgress: (e) => void (gone ||= e.phase === "finished" && e.index === 1) });
+  assert.equal(run.exit_code, 4, JSON.stringify(run.failure));
   assert.deepEqual(run.steps.map((s) => s.outcome), ["passed", "device_fault", "skipped"]);
   assert.match(run.failure!.reason, /EMULATOR_UNAVAILABLE: Device emulator-5554 is offline/);
   assert.equal(run.failure!.evidence, null, "no screenshot of a device that is gone");
-  assert.deepEqual(world.sessions.closed, ["s1"]);
+  assert.equal(world.layer.openCount(), 0, "the session was still closed");
+  assert.equal(world.lock.held.size, 0);
 });
 
 test("a device that is busy before the flow starts is a device fault (4) and nothing runs", async (t) => {
   const world = scenarioWorld("settings", tempDir(t));
-  const other = await world.lock.acquire({ adbServer: world.observer.adbServer, udid: "emulator-5554" }, { operationId: "x", tool: "serve" });
+  const other = await world.lock.acquire({ adbServer: world.deps.ports.observer.adbServer, udid: "emulator-5554" }, { operationId: "x", tool: "serve" });
   const run = await runFlow(settingsTour, world.harness);
   await other.release();
   assert.equal(run.exit_code, 4);
   assert.match(run.failure!.reason, /EMULATOR_BUSY/);
   assert.equal(run.failure!.step, undefined);
   assert.ok(run.steps.every((s) => s.outcome === "skipped"));
-  assert.deepEqual(world.sessions.opened, [], "no session without the lock");
+  assert.equal(world.calls.filter((c) => c === "open").length, 0, "no Appium session without the lock");
 });
 
 test("a missing target names what the screen offers (3); typed text never reaches the run's record", async (t) => {
@@ -157,8 +166,7 @@ test("a missing target names what the screen offers (3); typed text never reache
 });
 
 test("a flow naming a tool the harness does not serve is found before anything runs", () => {
-  const world = scenarioWorld("settings", "/nonexistent");
-  assert.deepEqual(unservedTools(settingsTour, world.harness.tools), []);
-  const observeOnly = world.harness.tools.filter((tool) => tool.name === "ui_get_tree");
+  assert.deepEqual(unservedTools(settingsTour, SERVED_TOOLS), []);
+  const observeOnly = SERVED_TOOLS.filter((tool) => tool.name === "ui_get_tree");
   assert.deepEqual(unservedTools(settingsTour, observeOnly), ["ui_session_open", "ui_session_close", "settings_open", "ui_tap", "ui_scroll"]);
 });

@@ -10,7 +10,16 @@ export function createNodeFileSystem(): FileSystem {
   return {
     makeDirectory: async (path) => void (await mkdir(path, { recursive: true })),
     writeNewFile: publishNewFile,
-    replaceFile,
+    replaceFile: async (path, bytes) => {
+      const draft = join(dirname(path), `.${basename(path)}.${process.pid}-${++publishCounter}.draft`);
+      await writeFile(draft, bytes, { flag: "wx" });
+      try {
+        await rename(draft, path);
+      } catch (error) {
+        await unlink(draft).catch(() => {});
+        throw error;
+      }
+    },
     appendText: (path, text) => appendFile(path, text, "utf8"),
     readBytes: async (path) => new Uint8Array(await readFile(path)),
     readText: (path) => readFile(path, "utf8"),
@@ -45,17 +54,5 @@ async function publishNewFile(path: string, bytes: Uint8Array | string): Promise
     await link(draft, path);
   } finally {
     await unlink(draft).catch(() => {});
-  }
-}
-
-/** Writes a private sibling, then renames it over `path` (atomic on one file system). */
-async function replaceFile(path: string, bytes: Uint8Array | string): Promise<void> {
-  const draft = join(dirname(path), `.${basename(path)}.${process.pid}-${++publishCounter}.draft`);
-  await writeFile(draft, bytes);
-  try {
-    await rename(draft, path);
-  } catch (error) {
-    await unlink(draft).catch(() => {});
-    throw error;
   }
 }
