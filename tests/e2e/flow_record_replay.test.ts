@@ -38,25 +38,27 @@ test("an agent's session recorded by serve --record replays green, and survives 
   await call("ui_tap", { selector: { text: "Network & internet" }, session_id: session });
   await call("ui_get_tree", {});
   await call("ui_tap", { selector: { content_desc: "Navigate up" }, session_id: session });
-  await call("ui_tap", { selector: { text: "Search Settings" }, session_id: session });
+  await call("ui_scroll", { direction: "down", session_id: session });
   const failed = envelopeOf(await served.client.callTool({ name: "ui_tap", arguments: { selector: { text: "No such row" }, session_id: session } }));
   assert.equal(failed.ok, false);
+  await call("ui_tap", { selector: { text: "About emulated device" }, session_id: session });
   await call("device_back", { session_id: session });
-  await call("ui_scroll", { direction: "down", session_id: session });
+  await call("ui_tap", { selector: { text: "Search Settings" }, session_id: session }); // changes nothing here
   await call("ui_session_close", { session_id: session });
   const steps = stepsInFile();
-  assert.deepEqual(steps.map((s) => s.tool), ["settings_open", "ui_tap", "ui_tap", "ui_tap", "device_back", "ui_scroll"]);
+  assert.deepEqual(steps.map((s) => s.tool), ["settings_open", "ui_tap", "ui_tap", "ui_scroll", "ui_tap", "device_back", "ui_tap"]);
   assert.ok(steps.every((s) => s.args?.["session_id"] === undefined));
-  assert.ok(steps.every((s) => s.expect?.foreground_package !== undefined), "every step expects the package it led to");
-  assert.ok(steps.filter((s) => s.expect?.visible !== undefined).length >= 4, "and, where something appeared, a selector");
+  assert.ok(steps.every((s) => s.expect?.foreground_package === "com.android.settings"), "every step expects the package it led to");
+  assert.deepEqual(steps.map((s) => s.expect?.visible !== undefined), [false, true, true, true, true, true, false],
+    "a selector that appeared, where the act changed the screen");
 
   process.kill(served.pid!, "SIGKILL"); // a killed server leaves the last whole file
-  assert.equal(stepsInFile().length, 6);
+  assert.equal(stepsInFile().length, 7);
   assert.deepEqual(readdirSync(home.root).filter((n) => n.includes(".draft")), [], "no half-written drafts next to it");
 
   const replay = await runCliCaptured(["flow", file, "--device", "sim", "--artifacts", join(home.root, "replay")]);
   assert.equal(replay.code, 0, `${replay.stderr}\n${replay.stdout}`);
-  assert.match(replay.stdout, /passed, 6 of 6 steps passed/);
+  assert.match(replay.stdout, /passed, 7 of 7 steps passed/);
 });
 
 test("typed text is kept in the recording and redacted in the audit log; a login recording replays", { skip: actToolsSkipReason() }, async (t) => {

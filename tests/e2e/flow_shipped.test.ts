@@ -72,7 +72,7 @@ function checkThreeReports(report: JsonReport, stepCount: number, artifacts: str
 test("the Settings exploration passes on the simulated device and only observes and navigates", { skip: actToolsSkipReason() }, async (t) => {
   const { report, flow, stderr, artifacts } = await runShipped(t, "settings-exploration");
   const run = checkThreeReports(report, flow.steps.length, artifacts);
-  assert.deepEqual([...new Set(flow.steps.map((s) => s.tool))].sort(), ["device_back", "settings_open", "ui_get_tree", "ui_scroll", "ui_screenshot", "ui_tap"]);
+  assert.deepEqual([...new Set(flow.steps.map((s) => s.tool))].sort(), ["device_back", "settings_open", "ui_get_tree", "ui_screenshot", "ui_scroll", "ui_tap"]);
   for (const step of flow.steps.filter((s) => s.tool === "ui_tap")) {
     const tapped = JSON.stringify(step.args);
     assert.doesNotMatch(tapped, /Airplane|switch|toggle|Dark theme|Uninstall|Force stop/i, "never taps a setting");
