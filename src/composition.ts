@@ -95,7 +95,7 @@ export async function openHarness(config: HarnessConfig, ctx: CliContext, option
     const fileLock = createDeviceLock({ directory: lockDirectory(facts).path, fs, clock: ctx.clock, probe: createNodeProcessProbe() });
     const ui = createUiSessions({
       drivers: createAppiumDriverFactory({
-        appiumUrl, adbServer: observer.adbServer, clock: ctx.clock,
+        appiumUrl, adbServer: observer.adbServer,
         requestTimeoutMs: config.actionTimeoutSeconds * 1000, newCommandTimeoutS: config.flowIdleTimeoutSeconds + 30,
       }),
       lock: fileLock,

@@ -93,7 +93,7 @@ async function observeOverhead(io: BenchIO): Promise<void> {
   });
   const observer = createAdbObserver({ adb, clock, requestedUdid: sim.device.serial, simulated: true });
   const hands = createUiSessions({
-    drivers: createAppiumDriverFactory({ appiumUrl: sim.appiumUrl, adbServer: observer.adbServer, clock, requestTimeoutMs: 30_000, newCommandTimeoutS: 90 }),
+    drivers: createAppiumDriverFactory({ appiumUrl: sim.appiumUrl, adbServer: observer.adbServer, requestTimeoutMs: 30_000, newCommandTimeoutS: 90 }),
     lock: createDeviceLock({ directory: join(root, "locks"), fs, clock, probe: createNodeProcessProbe() }),
     clock, logger: silentLogger, idleTimeoutMs: 60_000, newSessionId: () => `s-${randomUUID()}`,
   });

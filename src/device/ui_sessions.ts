@@ -57,6 +57,9 @@ interface PendingLease {
   adoptedBy?: OpenSession;
 }
 
+/** How often a starting driver is reported to the client. */
+const PROGRESS_EVERY_MS = 2000;
+
 /** Ended sessions remembered for SESSION_NOT_FOUND's message. */
 const ENDED_REMEMBERED = 200;
 
@@ -149,17 +152,27 @@ export function createUiSessions(options: UiSessionsOptions): UiSessionLayer {
     },
   };
 
-  const openDriver = (udid: string, op: UiOperation) =>
-    options.drivers.open(udid, {
-      timeoutMs: op.remainingMs(),
-      signal: op.signal,
-      onProgress: (elapsed) => op.progress?.(`starting the UiAutomator2 session (${Math.round(elapsed / 1000)} s)`),
-    });
+  /** Opens a driver, telling the client every PROGRESS_EVERY_MS how long it has been starting (20–45 s on real devices). */
+  const openDriver = async (udid: string, op: UiOperation): Promise<UiDriver> => {
+    op.progress?.("starting the UiAutomator2 session");
+    const done = new AbortController();
+    const started = clock.now();
+    void (async () => {
+      while (!done.signal.aborted) {
+        await clock.sleep(PROGRESS_EVERY_MS, done.signal).catch(() => {});
+        if (!done.signal.aborted) op.progress?.(`starting the UiAutomator2 session (${Math.round((clock.now() - started) / 1000)} s)`);
+      }
+    })();
+    try {
+      return await options.drivers.open(udid, { timeoutMs: op.remainingMs(), signal: op.signal });
+    } finally {
+      done.abort();
+    }
+  };
 
   const sessions: UiSessions = {
     async withDriver(sessionId, udid, op, work) {
       if (sessionId === undefined) {
-        op.progress?.("starting the UiAutomator2 session");
         const driver = await openDriver(udid, op);
         const onAbort = () => void driver.delete();
         op.signal.addEventListener("abort", onAbort, { once: true });
@@ -197,7 +210,6 @@ export function createUiSessions(options: UiSessionsOptions): UiSessionLayer {
     async open(udid, op) {
       const entry = pending.get(op.operationId);
       if (entry === undefined) throw new HarnessError("INTERNAL_ERROR", "ui_session_open ran without holding the device lock.");
-      op.progress?.("starting the UiAutomator2 session");
       const driver = await openDriver(udid, op);
       const s: OpenSession = {
         id: options.newSessionId(), udid, address: entry.address, driver, lease: entry.lease, expiresAt: 0, actions: 0,

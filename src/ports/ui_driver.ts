@@ -39,8 +39,6 @@ export interface UiDriver {
 export interface OpenDriverOptions {
   timeoutMs: number;
   signal?: AbortSignal;
-  /** Called now and then while the driver starts (20–45 s on real devices), for progress notifications. */
-  onProgress?: (elapsedMs: number) => void;
 }
 
 export interface UiDriverFactory {

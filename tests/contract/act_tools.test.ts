@@ -307,3 +307,17 @@ test("ui_session_open with a package launches it, and closes the session again w
     assert.deepEqual([...world.live], []);
   });
 });
+
+test("ui_session_open sends MCP progress notifications while the driver starts, when the client asks for them", async () => {
+  const world = actWorld();
+  world.behaviour.open = () => new Promise((r) => setTimeout(r, 2300)); // a driver that takes its time
+  await withServer(world, async (c) => {
+    const messages: string[] = [];
+    const result = await c.client.callTool({ name: "ui_session_open", arguments: {} }, undefined, {
+      onprogress: (p) => void messages.push(p.message ?? ""),
+    });
+    assert.equal(envelopeOf(result).ok, true);
+    assert.equal(messages[0], "starting the UiAutomator2 session");
+    assert.ok(messages.some((m) => /starting the UiAutomator2 session \(2 s\)/.test(m)), JSON.stringify(messages));
+  });
+});

@@ -12,7 +12,7 @@ export function appiumFailure(error: unknown, endpoint: string, doing: string): 
   const name = typeof (error as { name?: unknown })?.name === "string" ? (error as Error).name : "";
   const raw = typeof (error as { message?: unknown })?.message === "string" ? (error as Error).message : String(error);
   const said = quote(raw);
-  if (/Unable to connect to|ECONNREFUSED|make sure browser driver is running|fetch failed|ENOTFOUND|EHOSTUNREACH/i.test(raw)) {
+  if (/Unable to connect to|ECONNREFUSED|make sure browser driver is running|WebDriver compatible server running|Failed to fetch|fetch failed|ENOTFOUND|EHOSTUNREACH/i.test(raw)) {
     return new HarnessError("APPIUM_UNAVAILABLE",
       `Nothing answers at the Appium URL ${endpoint} while ${doing}. Start Appium 3 (e.g. \`npx appium\`) or set APPIUM_URL / --appium-url to where it runs.`,
       { endpoint });

@@ -8,7 +8,6 @@
  */
 import { remote } from "webdriverio";
 import { HarnessError } from "../../errors.ts";
-import type { Clock } from "../../ports/clock.ts";
 import type { ElementRectPx, OpenDriverOptions, UiDriver, UiDriverFactory } from "../../ports/ui_driver.ts";
 import { appiumFailure } from "./appium_failure.ts";
 
@@ -16,13 +15,11 @@ type Browser = Awaited<ReturnType<typeof remote>>;
 
 const ELEMENT_KEY = "element-6066-11e4-a52e-4f735466cecf";
 const DELETE_LIMIT_MS = 5000;
-const PROGRESS_EVERY_MS = 2000;
 
 export interface AppiumDriverFactoryOptions {
   appiumUrl: string;
   /** Canonical adb server the harness uses (`tcp:HOST:PORT`): Appium is told the same. */
   adbServer: string;
-  clock: Clock;
   /** Each HTTP request's own limit (the operation's deadline still cancels sooner). */
   requestTimeoutMs: number;
   /** Appium ends a session idle this long; kept above the harness's own idle expiry. */
@@ -35,7 +32,6 @@ export function createAppiumDriverFactory(options: AppiumDriverFactoryOptions): 
   return {
     endpoint,
     async open(udid, open: OpenDriverOptions): Promise<UiDriver> {
-      const progress = reportProgress(options.clock, open);
       try {
         const started = remote({
           protocol: url.protocol === "https:" ? "https" : "http",
@@ -52,8 +48,6 @@ export function createAppiumDriverFactory(options: AppiumDriverFactoryOptions): 
         return driverOf(browser, endpoint);
       } catch (error) {
         throw appiumFailure(error, endpoint, "starting a UiAutomator2 session");
-      } finally {
-        progress.stop();
       }
     },
   };
@@ -140,17 +134,4 @@ function abortable<T>(work: Promise<T>, signal: AbortSignal | undefined, abandon
       reject(error);
     });
   });
-}
-
-function reportProgress(clock: Clock, open: OpenDriverOptions): { stop(): void } {
-  if (open.onProgress === undefined) return { stop() {} };
-  const stop = new AbortController();
-  const started = clock.now();
-  void (async () => {
-    while (!stop.signal.aborted) {
-      await clock.sleep(PROGRESS_EVERY_MS, stop.signal).catch(() => {});
-      if (!stop.signal.aborted) open.onProgress?.(clock.now() - started);
-    }
-  })();
-  return { stop: () => stop.abort() };
 }
