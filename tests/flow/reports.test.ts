@@ -6,9 +6,10 @@
  * the failure colour; its DOM lists every step). Device texts are escaped, never run.
  */
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
-import { test } from "node:test";
+import { after, test } from "node:test";
 import { DOMParser } from "@xmldom/xmldom";
 import { type FlowFile, parseFlow } from "../../contracts/flow.ts";
 import { decodePng, downscaleForModel } from "../../src/adapters/evidence/mod.ts";
@@ -18,7 +19,6 @@ import { slug, writeFlowReports } from "../../src/flow/write_reports.ts";
 import { createNodeFileSystem } from "../../src/adapters/evidence/node_file_system.ts";
 import { BUILTIN_SCENARIOS } from "../../src/sim/mod.ts";
 import { chromiumSkipReason, dumpDom, screenshotPage } from "../support/chromium.ts";
-import { tempDir } from "../evidence/temp_dir.ts";
 import { scenarioWorld } from "./scenario_world.ts";
 
 function flow(value: unknown): FlowFile {
@@ -37,8 +37,7 @@ const loginFlow = flow({
 });
 
 /** Device A passes; device B's Sign in is answered by a screen without "Signed in" (3). */
-async function twoDeviceReport(t: import("node:test").TestContext): Promise<{ report: FlowReport; artifacts: string }> {
-  const artifacts = tempDir(t, "amh-reports-");
+async function twoDeviceReport(artifacts: string): Promise<{ report: FlowReport; artifacts: string }> {
   const a = scenarioWorld("login", artifacts);
   const misrouted = structuredClone(BUILTIN_SCENARIOS["login"]!);
   misrouted.transitions.unshift({ from: "login", on: "tap", selector: { resource_id: "com.example.shop:id/sign_in" }, to: "forgot" });
@@ -48,8 +47,20 @@ async function twoDeviceReport(t: import("node:test").TestContext): Promise<{ re
   return { report: buildFlowReport(runs), artifacts };
 }
 
-async function written(t: import("node:test").TestContext) {
-  const { report, artifacts } = await twoDeviceReport(t);
+let shared: ReturnType<typeof writeOnce> | undefined;
+let sharedDir: string | undefined;
+after(() => {
+  if (sharedDir !== undefined) rmSync(sharedDir, { recursive: true, force: true });
+});
+
+/** One two-device run and its reports, shared by the tests below (removed after them all). */
+function written(): ReturnType<typeof writeOnce> {
+  sharedDir ??= mkdtempSync(join(tmpdir(), "amh-reports-"));
+  return shared ??= writeOnce(sharedDir);
+}
+
+async function writeOnce(dir: string) {
+  const { report, artifacts } = await twoDeviceReport(dir);
   const files = await writeFlowReports(report, {
     artifactsDir: artifacts,
     fs: createNodeFileSystem(),
@@ -61,7 +72,7 @@ async function written(t: import("node:test").TestContext) {
 }
 
 test("the JSON report has every step's tool, redacted args, envelope, duration and evidence id, per device", async (t) => {
-  const { files, artifacts } = await written(t);
+  const { files, artifacts } = await written();
   assert.equal(files.json, join(artifacts, "reports", `20261130-215607-${slug(loginFlow.name)}.json`));
   const json = JSON.parse(readFileSync(files.json, "utf8"));
   assert.equal(json.format, "android-mcp-harness/flow-report");
@@ -88,7 +99,7 @@ test("the JSON report has every step's tool, redacted args, envelope, duration a
 });
 
 test("the JUnit XML has one testsuite per device, a failure on the failing step, counts that add up", async (t) => {
-  const { files } = await written(t);
+  const { files } = await written();
   const xml = readFileSync(files.junit, "utf8");
   const doc = new DOMParser().parseFromString(xml, "text/xml");
   const root = doc.documentElement!;
@@ -110,7 +121,7 @@ test("the JUnit XML has one testsuite per device, a failure on the failing step,
 });
 
 test("the HTML page is self-contained and escapes what the device and the flow say", async (t) => {
-  const { files } = await written(t);
+  const { files } = await written();
   const html = readFileSync(files.html, "utf8");
   assert.ok(!/<script/i.test(html), "no script, and the flow's name is escaped");
   assert.match(html, /login &lt;script&gt;alert\(1\)&lt;\/script&gt; &amp; more/);
@@ -120,7 +131,7 @@ test("the HTML page is self-contained and escapes what the device and the flow s
 });
 
 test("headless Chromium renders the HTML report from disk: the steps, their outcomes and their screenshots", { skip: chromiumSkipReason() }, async (t) => {
-  const { files } = await written(t);
+  const { files } = await written();
   const dom = await dumpDom(files.html);
   for (const needle of ["emulator-5554", "emulator-5556", "ui_type_text", "ui_tap", "unexpected_screen", "exit 3", "Expected:", "The screen offers:", "3/3", "Send link"]) {
     assert.ok(dom.includes(needle), `the rendered page shows ${needle}`);
