@@ -8,6 +8,7 @@
 import { cac, type CAC } from "cac";
 import { VERSION } from "../version.ts";
 import { type CliContext, EXIT } from "./context.ts";
+import { registerDoctorCommand } from "./doctor.ts";
 import { registerFlowCommand } from "./flow.ts";
 import { registerServeCommand } from "./serve.ts";
 import { registerSimCommand } from "./sim.ts";
@@ -18,6 +19,7 @@ export type CommandRegistrar = (cli: CAC, ctx: CliContext) => void;
 /** Every subcommand that works, in the order `--help` lists them. */
 const COMMANDS: CommandRegistrar[] = [
   registerServeCommand,
+  registerDoctorCommand,
   registerTreeCommand,
   registerFlowCommand,
   registerSimCommand,

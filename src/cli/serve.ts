@@ -3,6 +3,7 @@
  * composition module (real adapters; `--device sim` starts the simulated device in process), and serves
  * until stdin closes or SIGINT/SIGTERM; then every open UI session is deleted and the device released.
  * `--record FILE` writes the session's acting calls as a flow (src/flow/recorder.ts); an existing FILE is never overwritten.
+ * doctor://report runs the doctor on each read (of the simulated device with `--device sim`).
  * stdout carries only protocol; stderr says which artifacts directory is used and when the device is simulated.
  */
 // @ts-types="../../node_modules/@modelcontextprotocol/sdk/dist/esm/server/stdio.d.ts"
@@ -17,6 +18,7 @@ import { createFlowRecorder } from "../flow/recorder.ts";
 import { createHarnessServer } from "../mcp/server.ts";
 import { BUILTIN_SCENARIO_NAMES } from "../sim/scenario_names.ts";
 import { type CliContext, EXIT } from "./context.ts";
+import { doctorReport, simEndpointsOf } from "./doctor.ts";
 import { loadScenario } from "./sim.ts";
 
 /** As cac parses them: a value that looks like a number arrives as one. */
@@ -68,7 +70,11 @@ export async function runServe(flags: ServeFlags, ctx: CliContext): Promise<numb
       path: recordPath, fs: harness.fs, logger: ctx.logger, device: harness.description, now: () => ctx.clock.now(),
     });
     if (recorder !== undefined) ctx.logger.info(`recording the acting calls to ${recorder.path} (typed text is kept in it)`);
-    const server = createHarnessServer(harness.deps, harness.tools, recorder === undefined ? undefined : (tool, args, envelope) => recorder.record(tool, args, envelope));
+    const sim = simEndpointsOf(harness);
+    const server = createHarnessServer(harness.deps, harness.tools, {
+      doctorReport: () => doctorReport(config, ctx, sim),
+      ...(recorder === undefined ? {} : { onAnswer: (tool, args, envelope) => recorder.record(tool, args, envelope) }),
+    });
     const { stdin, stdout } = ctx.stdio;
     const transport = new StdioServerTransport(stdin, stdout);
     const closed = new Promise<string>((resolve) => {
