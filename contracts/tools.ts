@@ -33,9 +33,10 @@ const DECLARED: readonly ToolContract[] = [
   },
   {
     name: "ui_get_tree", title: "Screen summary", annotations: observe, available: true,
-    description: "What is on screen: texts and actionable elements, each with the selector to pass to ui_tap. Read-only; include_raw adds the XML. " +
-      "Action fields: bounds [left, top, width, height] px; absent role = button, absent enabled = true, " +
-      "absent label = the selector's value; ambiguous, covered_by_keyboard only when true.",
+    description: "Texts and every actionable element, each with the selector naming it alone (for ui_tap). " +
+      "Read-only; include_raw adds the XML. Actions: bounds [left, top, width, height] px; absent role = button, " +
+      "enabled = true, label = the selector's value; checked, selected, focused, covered_by_keyboard only when true. " +
+      "Absent: can_scroll false, keyboard closed, issues none.",
   },
   {
     name: "ui_screenshot", title: "Screenshot", annotations: { ...observe, idempotentHint: false }, available: true,

@@ -204,3 +204,22 @@ test("a takeover left by a crashed taker does not block the device; a live taker
   assert.ok(!existsSync(`${path}.takeover`));
   await lease.release();
 });
+
+test("an open session's expiry is written into the lock for others to read; a note racing the release never puts the lock back", async (t) => {
+  const dir = tempDir(t);
+  const lock = createDeviceLock({ directory: dir, fs: createNodeFileSystem(), clock, probe: createNodeProcessProbe() });
+  const lease = await lock.acquire(dev("emulator-5554"), owner("op-1", "ui_session_open"));
+  await lease.noteSessionExpiry!("2026-11-30T23:00:00.000Z");
+  const path = join(dir, lockFileName(dev("emulator-5554")));
+  assert.equal(JSON.parse(readFileSync(path, "utf8")).session_expires_at, "2026-11-30T23:00:00.000Z");
+  const other = createDeviceLock({ directory: dir, fs: createNodeFileSystem(), clock, probe: createNodeProcessProbe() });
+  await assert.rejects(other.acquire(dev("emulator-5554"), owner("op-2")), (e: unknown) => busy(e) && /until at least 2026-11-30T23:00:00.000Z/.test(e.message));
+  for (let i = 0; i < 20; i++) {
+    void lease.noteSessionExpiry!(`2026-11-30T23:00:${String(i).padStart(2, "0")}.000Z`); // not awaited: a timer re-arming
+    if (i === 10) void lease.release();
+  }
+  await lease.release();
+  assert.equal(existsSync(path), false, "released means gone, whatever notes were in flight");
+  const again = await other.acquire(dev("emulator-5554"), owner("op-3"));
+  await again.release();
+});
