@@ -93,7 +93,7 @@ function screenOf(tool: string, data: Record<string, unknown>): ScreenSummary | 
 /**
  * The expectation a recorded step carries: the foreground package it led to, and the most stable
  * selector that appeared on the new screen (not on the one before): a resource id, then another
- * action's selector, then a visible text; values with digits (clocks, percentages, counters) only when
+ * action's single-key selector (never `within`, `index` or `role`), then a visible text; values with digits (clocks, percentages, counters) only when
  * nothing else appeared. Undefined when the act said nothing about the screen.
  */
 export function expectationFrom(before: ScreenSummary | undefined, after: ScreenSummary | undefined, foreground: string | undefined): FlowExpect | undefined {
@@ -112,10 +112,12 @@ function appearedSelector(before: ScreenSummary | undefined, after: ScreenSummar
     for (const a of before.actions) seen.add(JSON.stringify(a.selector));
     for (const t of before.texts) seen.add(JSON.stringify({ text: t }));
   }
-  const offered = after.actions.filter((a) => a.ambiguous !== true && a.covered_by_keyboard !== true).map((a) => a.selector);
+  // Positional (`index`) and ancestor-qualified (`within`) selectors name an element less steadily.
+  const plain = after.actions.filter((a) => a.covered_by_keyboard !== true).map((a) => a.selector)
+    .filter((s) => s.within === undefined && s.index === undefined && s.role === undefined);
   const candidates: Selector[] = [
-    ...offered.filter((s) => s.resource_id !== undefined && s.within === undefined),
-    ...offered.filter((s) => s.resource_id === undefined && s.within === undefined),
+    ...plain.filter((s) => s.resource_id !== undefined),
+    ...plain.filter((s) => s.resource_id === undefined),
     ...after.texts.filter((t) => t.trim() !== "" && !t.includes("\n")).map((text) => ({ text })),
   ].filter((s) => !seen.has(JSON.stringify(s)));
   const steady = candidates.find((s) => !/\d/.test(Object.values(s).join("")));
