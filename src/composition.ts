@@ -28,6 +28,7 @@ import { createUiSessions } from "./device/ui_sessions.ts";
 import type { DoctorPorts } from "./doctor/types.ts";
 import type { OperationDeps } from "./mcp/run_operation.ts";
 import type { Clock } from "./ports/clock.ts";
+import type { FileSystem } from "./ports/evidence.ts";
 import type { Logger } from "./ports/logger.ts";
 import type { ProcessRunner } from "./ports/process_runner.ts";
 import type { SimDeviceOptions } from "./sim/mod.ts";
@@ -54,6 +55,8 @@ export interface Harness {
   simulated: boolean;
   /** Where evidence and the audit log go, and why there. */
   artifacts: { path: string; reason: string };
+  /** The file system port, for what a command writes next to the evidence (flow reports, recordings). */
+  fs: FileSystem;
   /** The Appium endpoint the UI sessions use (the simulated device's own for `--device sim`). */
   appiumUrl: string;
   /** Closes every open UI session (deleting it on the Appium side) and stops an in-process simulated device. */
@@ -140,6 +143,7 @@ export async function openHarness(config: HarnessConfig, ctx: CliContext, option
       description,
       simulated: config.device.kind === "sim",
       artifacts: { path: artifacts.path, reason: artifacts.reason },
+      fs,
       appiumUrl,
       close: async () => {
         try {
