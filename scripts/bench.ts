@@ -6,6 +6,7 @@
 import process from "node:process";
 import { CORPUS_DIR } from "../tests/support/paths.ts";
 import type { BenchSection } from "./bench/section.ts";
+import { actSection } from "./bench/act.ts";
 import { mcpSection } from "./bench/mcp.ts";
 import { screenSummarySection } from "./bench/screen_summary.ts";
 
@@ -13,6 +14,7 @@ import { screenSummarySection } from "./bench/screen_summary.ts";
 const SECTIONS: BenchSection[] = [
   screenSummarySection,
   mcpSection,
+  actSection,
 ];
 
 export async function runBench(args: readonly string[]): Promise<number> {

@@ -1,11 +1,15 @@
 /**
  * The CLI: `android-mcp-harness <command>`, built with cac from an explicit list of subcommands
  * (a compiled binary cannot scan folders). Unknown commands and options get a clear message and
- * exit code 2; `--help` and `--version` exit 0. Returns the exit code; never calls process.exit.
+ * exit code 2 (1 for `flow`, whose 2 means "timed out"); `--help` and `--version` exit 0. An option
+ * given several times (`--device a --device b`) arrives as the list of its values, each as written.
+ * Returns the exit code; never calls process.exit.
  */
 import { cac, type CAC } from "cac";
 import { VERSION } from "../version.ts";
 import { type CliContext, EXIT } from "./context.ts";
+import { registerDoctorCommand } from "./doctor.ts";
+import { registerFlowCommand } from "./flow.ts";
 import { registerServeCommand } from "./serve.ts";
 import { registerSimCommand } from "./sim.ts";
 import { registerTreeCommand } from "./tree.ts";
@@ -15,9 +19,14 @@ export type CommandRegistrar = (cli: CAC, ctx: CliContext) => void;
 /** Every subcommand that works, in the order `--help` lists them. */
 const COMMANDS: CommandRegistrar[] = [
   registerServeCommand,
+  registerDoctorCommand,
   registerTreeCommand,
+  registerFlowCommand,
   registerSimCommand,
 ];
+
+/** Commands whose documented exit codes give 2 another meaning: their usage errors exit with this code. */
+const USAGE_EXIT: Readonly<Record<string, number>> = { flow: 1 };
 
 export const PROGRAM_NAME = "android-mcp-harness";
 
@@ -47,7 +56,7 @@ export async function runCli(args: readonly string[], ctx: CliContext): Promise<
     const code = await cli.runMatchedCommand();
     return typeof code === "number" ? code : EXIT.ok;
   } catch (error) {
-    if ((error as Error).name === "CACError") return usageError(ctx, (error as Error).message);
+    if ((error as Error).name === "CACError") return usageError(ctx, (error as Error).message, USAGE_EXIT[cli.matchedCommand.name]);
     throw error;
   }
 }
@@ -65,13 +74,16 @@ function keepValuesAsWritten(
   for (const option of options) {
     if (option.isBoolean) continue;
     const spellings = option.rawName.split(",").map((part) => part.trim().split(/\s/)[0]!);
+    const values: string[] = [];
     for (let i = 0; i < args.length; i++) {
       const arg = args[i]!;
       if (arg === "--") break;
       const inline = spellings.find((flag) => arg.startsWith(`${flag}=`));
-      if (inline !== undefined) parsed[option.name] = arg.slice(inline.length + 1);
-      else if (spellings.includes(arg) && i + 1 < args.length && !args[i + 1]!.startsWith("-")) parsed[option.name] = args[i + 1];
+      if (inline !== undefined) values.push(arg.slice(inline.length + 1));
+      else if (spellings.includes(arg) && i + 1 < args.length && !args[i + 1]!.startsWith("-")) values.push(args[i + 1]!);
     }
+    if (values.length === 1) parsed[option.name] = values[0];
+    else if (values.length > 1) parsed[option.name] = values;
   }
 }
 
@@ -86,7 +98,7 @@ function printingTo<T>(ctx: CliContext, fn: () => T): T {
   }
 }
 
-function usageError(ctx: CliContext, message: string): number {
+function usageError(ctx: CliContext, message: string, code: number = EXIT.usage): number {
   ctx.stderr(`${PROGRAM_NAME}: ${message}\nRun '${PROGRAM_NAME} --help' for the list of commands and options.\n`);
-  return EXIT.usage;
+  return code;
 }

@@ -1,29 +1,23 @@
 /**
  * The `artifact://{id}` resource template: reads an evidence PNG by the id the harness issued and lists the
  * recent ones. Only ids of the exact issued form naming a regular file in the artifacts directory are served
- * or listed (EvidenceStore decides); any other request — traversal, another scheme, a planted symlink or FIFO,
- * a string no URL parser accepts — is JSON-RPC -32002 "resource not found", as the docs promise. resources/read
- * is answered here on the raw request: the SDK's handler parsed the URI first (-32603 "Invalid URL") and
- * answered an unmatched one with -32602.
+ * or listed (EvidenceStore decides); any other artifact:// URI — traversal, a planted symlink or FIFO, an id
+ * never issued — is refused, which resource_reads.ts answers with -32002 "resource not found".
  */
 // @ts-types="../../node_modules/@modelcontextprotocol/sdk/dist/esm/server/mcp.d.ts"
 import { type McpServer, ResourceTemplate } from "@modelcontextprotocol/sdk/server/mcp.js";
 // @ts-types="../../node_modules/@modelcontextprotocol/sdk/dist/esm/types.d.ts"
-import { ErrorCode, type ReadResourceResult } from "@modelcontextprotocol/sdk/types.js";
-import * as z from "zod";
+import type { ReadResourceResult } from "@modelcontextprotocol/sdk/types.js";
 import type { EvidenceStore } from "../ports/evidence.ts";
-import { protocolError } from "./protocol_error.ts";
 import { quote } from "./quote.ts";
+import { isRefusal, type Refusal, type ResourceReader } from "./resource_reads.ts";
 
-/** JSON-RPC code the MCP specification gives to an unknown resource. */
-export const RESOURCE_NOT_FOUND = -32002;
+export { RESOURCE_NOT_FOUND } from "./resource_reads.ts";
 const RECENT_LIMIT = 50;
 const SCHEME = "artifact://";
 
-/** The request as it arrived (`params.uri` unparsed). */
-const RawResourceRead = z.object({ method: z.literal("resources/read"), params: z.unknown() });
-
-export function registerArtifactResources(server: McpServer, evidence: EvidenceStore): void {
+/** Registers the template (so resources/list lists the recent evidence) and returns its reader. */
+export function registerArtifactResources(server: McpServer, evidence: EvidenceStore): ResourceReader {
   const template = new ResourceTemplate(`${SCHEME}{id}`, {
     list: async () => ({
       resources: (await evidence.listRecent(RECENT_LIMIT)).map((ref) => ({
@@ -33,27 +27,28 @@ export function registerArtifactResources(server: McpServer, evidence: EvidenceS
       })),
     }),
   });
-  const read = (uri: string) => readArtifact(evidence, uri);
+  const reader: ResourceReader = {
+    serves: "artifact://<id> (evidence an envelope named)",
+    claims: (uri) => uri.startsWith(SCHEME),
+    read: (uri) => readArtifact(evidence, uri),
+  };
   server.registerResource(
     "artifact",
     template,
     { title: "Evidence screenshot", description: "A PNG the harness saved as evidence, by the id an envelope gave.", mimeType: "image/png" },
-    (uri) => read(uri.href),
+    async (uri) => {
+      const answer = await reader.read(uri.href);
+      if (isRefusal(answer)) throw new Error(answer.refused); // not reached: resource_reads.ts answers reads
+      return answer;
+    },
   );
-  server.server.removeRequestHandler("resources/read");
-  server.server.setRequestHandler(RawResourceRead, async (request) => {
-    const uri = typeof request.params === "object" && request.params !== null ? (request.params as Record<string, unknown>)["uri"] : undefined;
-    if (typeof uri !== "string") throw protocolError(ErrorCode.InvalidParams, "resources/read needs params.uri, a string such as artifact://<id>.");
-    return read(uri);
-  });
+  return reader;
 }
 
-async function readArtifact(evidence: EvidenceStore, uri: string): Promise<ReadResourceResult> {
-  const found = uri.startsWith(SCHEME) ? await evidence.resolve(uri.slice(SCHEME.length)) : null;
+async function readArtifact(evidence: EvidenceStore, uri: string): Promise<ReadResourceResult | Refusal> {
+  const found = await evidence.resolve(uri.slice(SCHEME.length));
   if (found === null) {
-    throw protocolError(RESOURCE_NOT_FOUND,
-      `No evidence ${quote(uri, 120)}: only artifact://<id> with an id an envelope returned is served. List resources to see the recent ones.`,
-      { uri: uri.slice(0, 200) });
+    return { refused: `No evidence ${quote(uri, 120)}: only artifact://<id> with an id an envelope returned is served. List resources to see the recent ones.` };
   }
   return { contents: [{ uri, mimeType: "image/png", blob: Buffer.from(found.bytes).toString("base64") }] };
 }

@@ -2,19 +2,23 @@
  * Builds the MCP server: publishes exactly the tools that contracts/ declares available (name, title,
  * description, annotations, strict input schema, the envelope as output schema), answers every call
  * through runOperation (so even refused arguments come back as our envelope; tool_calls.ts dispatches by
- * own name and refuses non-object arguments), and serves artifact://.
+ * own name and refuses non-object arguments), and serves artifact:// and, when given, doctor://report
+ * (resource_reads.ts answers every read: -32002 for anything not served).
  */
 // @ts-types="../../node_modules/@modelcontextprotocol/sdk/dist/esm/server/mcp.d.ts"
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import * as z from "zod";
 import { inputJsonSchema } from "../../contracts/catalog.ts";
-import { ENVELOPE_JSON_SCHEMA, EnvelopeSchema } from "../../contracts/envelope.ts";
+import { type Envelope, ENVELOPE_JSON_SCHEMA, EnvelopeSchema } from "../../contracts/envelope.ts";
 import type { ToolName } from "../../contracts/tool_inputs.ts";
 import { AVAILABLE_TOOL_NAMES, TOOL_CONTRACT_BY_NAME } from "../../contracts/tools.ts";
+import type { DoctorReport } from "../doctor/types.ts";
 import { HarnessError } from "../errors.ts";
 import { SERVED_TOOLS, type ToolDefinition } from "../tools/mod.ts";
 import { VERSION } from "../version.ts";
 import { registerArtifactResources } from "./artifact_resources.ts";
+import { registerDoctorResource } from "./doctor_resource.ts";
+import { answerResourceReads } from "./resource_reads.ts";
 import { toToolResult } from "./envelope.ts";
 import { type OperationDeps, runOperation } from "./run_operation.ts";
 import { answerToolCalls, type RequestExtra, type ToolCallHandler } from "./tool_calls.ts";
@@ -24,20 +28,33 @@ export const SERVER_NAME = "android-mcp-harness";
 const INSTRUCTIONS = "Observe with ui_get_tree; name elements only by the selectors it returns (never coordinates). " +
   "Every answer is one envelope {ok, operation_id, tool, data, evidence, error{code,message}}.";
 
-export function createHarnessServer(deps: OperationDeps, tools: readonly ToolDefinition[] = SERVED_TOOLS): McpServer {
+/** Sees every answered call (e.g. `serve --record`); the client's answer waits for it. */
+export type AnswerListener = (tool: string, args: Record<string, unknown>, envelope: Envelope) => Promise<void>;
+
+/** What a server offers beyond the tools: `doctorReport` computes the `doctor://report` resource on each
+ * read; `onAnswer` sees every answered tool call. */
+export interface HarnessResources {
+  doctorReport?: () => Promise<DoctorReport>;
+  onAnswer?: AnswerListener;
+}
+
+export function createHarnessServer(deps: OperationDeps, tools: readonly ToolDefinition[] = SERVED_TOOLS, resources: HarnessResources = {}): McpServer {
   checkServedMatchesContract(tools);
   const server = new McpServer({ name: SERVER_NAME, version: VERSION }, { instructions: INSTRUCTIONS });
   const handlers = new Map<string, ToolCallHandler>();
   for (const tool of tools) {
     const handler: ToolCallHandler = async (args, extra) => {
       const answer = await runOperation(tool, args, deps, { cancel: extra.signal, progress: progressSender(extra) });
+      await resources.onAnswer?.(tool.name, args, answer.envelope);
       return toToolResult(answer.envelope, answer.content);
     };
     registerContractTool(server, tool.name, handler);
     handlers.set(tool.name, handler);
   }
   answerToolCalls(server, handlers);
-  registerArtifactResources(server, deps.ports.evidence);
+  const readers = [registerArtifactResources(server, deps.ports.evidence)];
+  if (resources.doctorReport !== undefined) readers.push(registerDoctorResource(server, resources.doctorReport));
+  answerResourceReads(server, readers);
   return server;
 }
 

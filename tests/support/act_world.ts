@@ -12,7 +12,7 @@ import type { DeviceObserver } from "../../src/ports/device.ts";
 import type { AuditRecord } from "../../src/ports/evidence.ts";
 import type { UiDriver, UiDriverFactory } from "../../src/ports/ui_driver.ts";
 import { parseDump, type UiNode, type UiTree } from "../../src/screen/mod.ts";
-import { ScenarioDevice } from "../../src/sim/mod.ts";
+import { type Scenario, ScenarioDevice } from "../../src/sim/mod.ts";
 import { resolveScenario } from "../../src/sim/scenario/load.ts";
 import { type FakeEvidence, fakeEvidence, fakeLock, type FakeLock, operationId } from "./mcp_fakes.ts";
 import { silentLogger } from "./silent_logger.ts";
@@ -22,6 +22,8 @@ export interface DriverBehaviour {
   open?: () => Promise<void>;
   /** Runs before every driver call with its name (throw or hang to inject a fault). */
   beforeCall?: (name: string) => Promise<void>;
+  /** Runs when a session is deleted, before it is gone (delay it to play a slow Appium). */
+  delete?: () => Promise<void>;
 }
 
 export interface ActWorld {
@@ -38,7 +40,7 @@ export interface ActWorld {
   behaviour: DriverBehaviour;
 }
 
-export function actWorld(options: { scenario?: string; actionTimeoutMs?: number; idleTimeoutMs?: number; maxActions?: number } = {}): ActWorld {
+export function actWorld(options: { scenario?: string | Scenario; actionTimeoutMs?: number; idleTimeoutMs?: number; maxActions?: number } = {}): ActWorld {
   const device = new ScenarioDevice(resolveScenario(options.scenario ?? "settings"));
   const calls: string[] = [];
   const live = new Set<string>();
@@ -46,6 +48,7 @@ export function actWorld(options: { scenario?: string; actionTimeoutMs?: number;
   let sessions = 0;
   const drivers: UiDriverFactory = {
     endpoint: "in-process",
+    drain: async () => {}, // the in-process driver starts at once: nothing is ever abandoned mid-start
     async open() {
       calls.push("open");
       await behaviour.open?.();
@@ -169,6 +172,7 @@ function scenarioDriver(device: ScenarioDevice, id: string, calls: string[], beh
       if (deleted) return;
       calls.push("delete");
       deleted = true;
+      await behaviour.delete?.();
       onDelete();
     },
   };

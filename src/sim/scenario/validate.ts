@@ -46,9 +46,11 @@ const nodeSpec: z.ZodType<NodeSpec> = z.lazy(() =>
 const faults = z.object({
   hangCommands: z.array(z.string().min(1)).optional(),
   state: z.enum(["device", "offline", "unauthorized"]).optional(),
+  bootCompleted: z.boolean().optional(),
   offlineAfterRequests: z.number().int().min(0).optional(),
   dumpError: z.object({ kind: z.enum(["null root node", "could not get idle state"]), count: z.number().int().min(0) }).strict().optional(),
   blankScreencap: z.boolean().optional(),
+  tickingClock: z.boolean().optional(),
   uia2Error500: z.boolean().optional(),
   uia2SessionDiesAfter: z.number().int().min(0).optional(),
 }).strict();
@@ -80,6 +82,7 @@ const scenarioSchema = z.object({
     root: nodeSpec.optional(),
     xml: z.string().optional(),
     keyboard: z.object({ top: z.number().int().min(0), openOnEnter: z.boolean().optional() }).strict().optional(),
+    rotation: z.union([z.literal(0), z.literal(1), z.literal(2), z.literal(3)]).optional(),
   }).strict()),
   packages: z.array(z.object({
     name: packageName,
@@ -95,6 +98,7 @@ const scenarioSchema = z.object({
     to: z.string().min(1),
   }).strict()),
   faults: faults.optional(),
+  frozen: z.boolean().optional(),
 }).strict();
 
 export function validateScenario(input: unknown, source = "scenario"): Scenario {
