@@ -14,11 +14,11 @@ export function createNodeFileSystem(): FileSystem {
     writeNewFile: publishNewFile,
     replaceFile: async (path, bytes) => {
       const draft = join(dirname(path), `.${basename(path)}.${process.pid}-${++publishCounter}.draft`);
-      await writeFile(draft, bytes, { flag: "wx" });
       try {
+        await writeFile(draft, bytes, { flag: "wx" });
         await rename(draft, path);
       } catch (error) {
-        await unlink(draft).catch(() => {});
+        await unlink(draft).catch(() => {}); // also a draft a full disk cut half-way
         throw error;
       }
     },
@@ -91,10 +91,11 @@ let publishCounter = 0;
  */
 async function publishNewFile(path: string, bytes: Uint8Array | string): Promise<void> {
   const draft = join(dirname(path), `.${basename(path)}.${process.pid}-${++publishCounter}.draft`);
-  await writeFile(draft, bytes, { flag: "wx" });
   try {
+    await writeFile(draft, bytes, { flag: "wx" });
     await link(draft, path);
   } finally {
+    // Also when the write failed half-way (a full disk): no half-written draft stays behind.
     await unlink(draft).catch(() => {});
   }
 }
