@@ -53,9 +53,11 @@ export async function runSoak(options: { calls: number }, tally: Tally): Promise
     const sessionsAtStart = await lane.sessions();
     let sessionId: string | null = null;
     let startKb = 0;
+    let peakKb = 0;
     const outcome = { acts: 0, shots: 0, misses: 0 };
     for (let i = 0; i < options.calls; i++) {
       if (i === 20) startKb = rssKb(lane.server.pid!);
+      if (i % 25 === 0) peakKb = Math.max(peakKb, rssKb(lane.server.pid!));
       // Every 100 calls, an explicit session for the next 50.
       if (i % 100 === 0) sessionId = null;
       if (i % 100 === 50) {
@@ -83,7 +85,7 @@ export async function runSoak(options: { calls: number }, tally: Tally): Promise
     }
     if (sessionId !== null) await lane.call({ name: "ui_session_close", arguments: { session_id: sessionId } }, tally);
     const endKb = rssKb(lane.server.pid!);
-    tally.rss = { startKb, endKb, calls: options.calls };
+    tally.rss = { startKb, endKb, peakKb: Math.max(peakKb, endKb), calls: options.calls };
     const sessionsAtEnd = await lane.sessions();
     if (sessionsAtEnd !== sessionsAtStart) tally.violation("orphaned sessions", `soak: ${sessionsAtStart} session(s) at the start, ${sessionsAtEnd} at the end`);
     const files = readdirSync(lane.home.artifacts).filter((n) => n.endsWith(".png")).length;

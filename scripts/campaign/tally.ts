@@ -20,7 +20,8 @@ export class Tally {
   readonly violations = new Map<ViolationKind, number>(VIOLATION_KINDS.map((k) => [k, 0]));
   readonly details: string[] = [];
   readonly figures: string[] = [];
-  rss: { startKb: number; endKb: number; calls: number } | null = null;
+  /** The soak server's resident set size after warm-up, at the end, and the largest sample (every 25 calls). */
+  rss: { startKb: number; endKb: number; peakKb: number; calls: number } | null = null;
 
   violation(kind: ViolationKind, detail: string): void {
     this.violations.set(kind, (this.violations.get(kind) ?? 0) + 1);
@@ -50,7 +51,7 @@ export class Tally {
       ["concurrent clients", n(this.concurrentClients)],
       ...VIOLATION_KINDS.map((kind): [string, string] => [kind, n(this.violations.get(kind) ?? 0)]),
       ["RSS growth", this.rss === null ? "not measured" :
-        `${mb(this.rss.startKb)} → ${mb(this.rss.endKb)} (${sign(this.rss.endKb - this.rss.startKb)}${mb(this.rss.endKb - this.rss.startKb)}) over ${n(this.rss.calls)} soak calls`],
+        `${mb(this.rss.startKb)} → ${mb(this.rss.endKb)} (${sign(this.rss.endKb - this.rss.startKb)}${mb(this.rss.endKb - this.rss.startKb)}, peak ${mb(this.rss.peakKb)}) over ${n(this.rss.calls)} soak calls`],
     ];
     const width = Math.max(...rows.map(([k]) => k.length));
     const lines = rows.map(([k, v]) => `${k.padEnd(width)}  ${v}`);

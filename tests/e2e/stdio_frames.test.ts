@@ -5,6 +5,7 @@
  * Oracle rows: docs/oracle/reliability.md R1, R2.
  */
 import assert from "node:assert/strict";
+import { existsSync, readdirSync, readFileSync, readlinkSync } from "node:fs";
 import { after, before, test } from "node:test";
 import { startSimDevice } from "../../src/sim/mod.ts";
 import { makeServeHome, type ServeHome } from "../support/mcp_e2e.ts";
@@ -69,4 +70,26 @@ test("malformed frames: not JSON is -32700, JSON that is not JSON-RPC is -32600 
   assert.ok(Array.isArray(list.result?.["tools"]));
   for (const a of server.answers) assert.equal(a.jsonrpc, "2.0");
   assert.deepEqual(server.strayLines, [], "stdout carries only JSON-RPC lines");
+});
+
+/** Inodes of the TCP sockets in LISTEN state on this machine (Linux /proc/net). */
+function listeningInodes(): Set<string> {
+  const inodes = new Set<string>();
+  for (const table of ["/proc/net/tcp", "/proc/net/tcp6"]) {
+    if (!existsSync(table)) continue;
+    for (const line of readFileSync(table, "utf8").split("\n").slice(1)) {
+      const fields = line.trim().split(/\s+/);
+      if (fields[3] === "0A") inodes.add(fields[9]!);
+    }
+  }
+  return inodes;
+}
+
+test("serve opens no port: its transport is stdio, not one listening socket (R25)", { skip: existsSync("/proc/net/tcp") ? false : "needs Linux /proc" }, async () => {
+  await server.request(201, "tools/call", { name: "device_status", arguments: {} });
+  const listening = listeningInodes();
+  const fds = readdirSync(`/proc/${server.child.pid}/fd`);
+  const sockets = fds.map((fd) => { try { return readlinkSync(`/proc/${server.child.pid}/fd/${fd}`); } catch { return ""; } })
+    .map((link) => /^socket:\[(\d+)\]$/.exec(link)?.[1]).filter((inode): inode is string => inode !== undefined);
+  assert.deepEqual(sockets.filter((inode) => listening.has(inode)), [], "a listening socket of serve");
 });
