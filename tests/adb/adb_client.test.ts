@@ -30,7 +30,7 @@ test("adb program: ADB wins, then ANDROID_HOME/platform-tools/adb when it exists
   assert.deepEqual(findAdbProgram({}, { exists }), { program: "adb", source: "PATH" });
 });
 
-test("arguments: package names and serials that could escape are refused before adb runs", () => {
+test("arguments: package names and serials that could escape are refused before adb runs (R12)", () => {
   for (const bad of ["com.a;reboot", "com.a && rm -rf /", "../../etc", "-f", "--user", "com", "com.a b", "com.a/../b", "", "com.$(id)"]) {
     assert.equal(code(() => checkPackageName(bad)), "INVALID_PACKAGE", bad);
     assert.equal(code(() => ADB_COMMANDS.resolveActivity(bad)), "INVALID_PACKAGE", bad);
@@ -42,7 +42,7 @@ test("arguments: package names and serials that could escape are refused before 
   }
 });
 
-test("the closed list: every command is an argument array with no shell metacharacters", () => {
+test("the closed list: every command is an argument array with no shell metacharacters (R12)", () => {
   const commands = [ADB_COMMANDS.version(), ADB_COMMANDS.devices(), ADB_COMMANDS.getprop("ro.build.version.sdk"), ADB_COMMANDS.getpropAll(),
     ADB_COMMANDS.wmSize(), ADB_COMMANDS.wmDensity(), ADB_COMMANDS.dumpsysWindowDisplays(), ADB_COMMANDS.dumpsysWindowWindows(),
     ADB_COMMANDS.dumpsysWindowInputMethod(), ADB_COMMANDS.dumpsysInputMethod(), ADB_COMMANDS.dumpsysActivities(),

@@ -41,7 +41,7 @@ function childCommands(pid: number): string[] | null {
   }
 }
 
-test("a second process gets EMULATOR_BUSY at once; the hung first one times out and frees the device", async () => {
+test("a second process gets EMULATOR_BUSY at once; the hung first one times out and frees the device (R15 R18)", async () => {
   sim.device.faults.hangCommands = ["screencap"];
   const from = sim.device.log.length;
   const hung = first.client.callTool({ name: "ui_screenshot", arguments: {} });

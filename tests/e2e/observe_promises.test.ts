@@ -53,7 +53,7 @@ test("observing does not change the foreground app: the device receives no input
   assert.equal(sim.device.hierarchyXml(), before.xml);
 });
 
-test("two screenshots in a row produce two distinct evidence files", async () => {
+test("two screenshots in a row produce two distinct evidence files (R23)", async () => {
   const first = await call("ui_screenshot");
   const second = await call("ui_screenshot");
   assert.equal(first.ok && second.ok, true);
@@ -62,7 +62,7 @@ test("two screenshots in a row produce two distinct evidence files", async () =>
   assert.ok(existsSync(first.evidence!.path) && existsSync(second.evidence!.path));
 });
 
-test("a one-colour screencap is EVIDENCE_WRITE_FAILED and leaves no evidence", async () => {
+test("a one-colour screencap is EVIDENCE_WRITE_FAILED and leaves no evidence (R21)", async () => {
   sim.device.faults.blankScreencap = true;
   try {
     const envelope = await call("ui_screenshot");

@@ -36,7 +36,7 @@ test("second acquire on the same device is EMULATOR_BUSY at once, naming the hol
   await other.release();
 });
 
-test("a lock left by a dead process is stale and taken over; a live one on another host is respected", async (t) => {
+test("a lock left by a dead process is stale and taken over; a live one on another host is respected (R17)", async (t) => {
   const dir = tempDir(t);
   const path = join(dir, lockFileName(dev("emulator-5554")));
   const probe: ProcessProbe = { pid: 100, hostName: "here", isProcessAlive: (pid) => pid === 100 || pid === 200, startStamp: (pid) => `start-${pid}` };

@@ -43,7 +43,7 @@ test("savePng writes the PNG under an absolute path with its artifact:// uri", a
   assert.deepEqual(new Uint8Array(readFileSync(ref.path)), png);
 });
 
-test("two captures in the same microsecond, even from two stores at once, get two files", async (t) => {
+test("two captures in the same microsecond, even from two stores at once, get two files (R23)", async (t) => {
   const dir = tempDir(t);
   const fs = createNodeFileSystem();
   const a = createEvidenceStore({ directory: dir, fs, clock, nowMicros: () => MICROS });

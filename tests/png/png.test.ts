@@ -23,7 +23,7 @@ test("one-colour screenshots are refused, any two colours pass", () => {
   assert.deepEqual({ ...checkScreenshotShowsSomething(onePixelOff), rgba: null }, { width: 64, height: 48, rgba: null });
 });
 
-test("bytes that are not a PNG, or a cut-off PNG, are EVIDENCE_WRITE_FAILED", () => {
+test("bytes that are not a PNG, or a cut-off PNG, are EVIDENCE_WRITE_FAILED, with no runtime internals (R9)", () => {
   assert.equal(codeOf(() => decodePng(new Uint8Array())), "EVIDENCE_WRITE_FAILED");
   assert.equal(codeOf(() => decodePng(new TextEncoder().encode("error: device offline\n".repeat(3)))), "EVIDENCE_WRITE_FAILED");
   const good = stripedPng();
