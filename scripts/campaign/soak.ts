@@ -54,7 +54,7 @@ export async function runSoak(options: { calls: number }, tally: Tally): Promise
     let sessionId: string | null = null;
     let startKb = 0;
     let peakKb = 0;
-    const outcome = { acts: 0, shots: 0, misses: 0 };
+    const outcome = { acts: 0, actsWithEvidence: 0, shots: 0, misses: 0 };
     for (let i = 0; i < options.calls; i++) {
       if (i === 20) startKb = rssKb(lane.server.pid!);
       if (i % 25 === 0) peakKb = Math.max(peakKb, rssKb(lane.server.pid!));
@@ -76,6 +76,7 @@ export async function runSoak(options: { calls: number }, tally: Tally): Promise
       if (answer.kind !== "envelope") continue;
       const e = answer.envelope;
       if (e.ok && ACTS.has(e.tool)) outcome.acts++;
+      if (e.ok && ACTS.has(e.tool) && e.evidence !== null) outcome.actsWithEvidence++;
       if (e.ok && e.tool === "ui_screenshot") outcome.shots++;
       if (!e.ok && e.evidence !== null) outcome.misses++;
       if (e.ok && ACTS.has(e.tool) && e.tool !== "ui_session_open" && e.evidence === null) tally.violation("lost evidence", `soak: a successful ${e.tool} named no evidence`);
@@ -91,6 +92,8 @@ export async function runSoak(options: { calls: number }, tally: Tally): Promise
     const files = readdirSync(lane.home.artifacts).filter((n) => n.endsWith(".png")).length;
     const named = lane.evidence.size;
     if (files !== named) tally.violation("lost evidence", `soak: ${files} evidence file(s), ${named} named by envelopes`);
+    const expected = outcome.actsWithEvidence + outcome.shots + outcome.misses;
+    if (files !== expected) tally.violation("lost evidence", `soak: ${files} evidence file(s) for ${outcome.actsWithEvidence} successful acts + ${outcome.shots} screenshots + ${outcome.misses} misses`);
     const auditLines = readFileSync(`${lane.home.artifacts}/audit.jsonl`, "utf8").split("\n").filter(Boolean).length;
     tally.figure(`soak: ${options.calls} mixed calls; ${outcome.acts} successful acts (each with evidence but ui_session_open), ` +
       `${outcome.shots} screenshots, ${outcome.misses} misses with a screenshot → ${files} evidence files, ${named} named; ` +
