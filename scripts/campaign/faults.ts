@@ -6,7 +6,7 @@
  * leave no session behind, and the very next call must succeed once the fault is cleared; no evidence may be
  * half-written. (A full disk is a write error like an unwritable folder; ENOSPC itself is unit-tested.)
  */
-import { mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { renameSync, rmSync, writeFileSync } from "node:fs";
 import type { ErrorCode } from "../../contracts/error_codes.ts";
 import type { SimFaults } from "../../src/sim/sim_device.ts";
 import { freePort } from "../../tests/support/outcomes.ts";
@@ -129,7 +129,6 @@ export async function runFaults(options: { rounds: number }, tally: Tally): Prom
     await appiumDown.close().catch(() => {});
     await lane.dispose();
   } finally {
-    mkdirSync(lane.home.artifacts, { recursive: true });
     tally.section("faults", tally.callsMade - before.calls, tally.inputsTried - before.inputs, (performance.now() - started) / 1000);
   }
 }

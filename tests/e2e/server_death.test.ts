@@ -7,8 +7,11 @@ import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { after, before, test } from "node:test";
+import { join } from "node:path";
+import { adbServerAddress } from "../../src/adapters/adb/adb_server_address.ts";
+import { currentUserFacts, lockDirectory, lockFileName } from "../../src/adapters/evidence/mod.ts";
 import { startSimDevice } from "../../src/sim/mod.ts";
-import { spawnServe, type SpawnedServer } from "../support/mcp_client.ts";
+import { envelopeOf, spawnServe, type SpawnedServer } from "../support/mcp_client.ts";
 import { makeServeHome, type ServeHome } from "../support/mcp_e2e.ts";
 
 const skip = process.platform === "linux" && existsSync("/proc") ? false : "needs Linux /proc to find the adb child";
@@ -44,7 +47,7 @@ function alive(pid: number): boolean {
   }
 }
 
-test("SIGKILL of the server mid-call leaves no orphaned adb child (R16)", { skip }, async () => {
+test("SIGKILL of the server mid-call leaves no orphaned adb child, and its lock is taken over by the next server (R16 R17)", { skip }, async () => {
   served = await spawnServe([], { ...home.env, ADB_SERVER_SOCKET: sim.adbServerSocket, ANDROID_UDID: sim.device.serial, ANDROID_MCP_ACTION_TIMEOUT: "60" });
   sim.device.faults.hangCommands = ["screencap"];
   const pending = served.client.callTool({ name: "ui_screenshot", arguments: {} }).catch(() => null);
@@ -64,4 +67,16 @@ test("SIGKILL of the server mid-call leaves no orphaned adb child (R16)", { skip
   for (const c of left) process.kill(c.pid, "SIGKILL"); // clean up what the defect left
   assert.deepEqual(left.map((c) => c.args), [], "adb children outlived the server");
   await pending;
+  // The dead holder's lock is taken over by the next server on this device, which leaves none behind (R17).
+  const lockFile = join(lockDirectory(currentUserFacts(process.platform, "")).path,
+    lockFileName({ adbServer: adbServerAddress(sim.adbServerSocket), udid: sim.device.serial }));
+  assert.ok(existsSync(lockFile), "the killed holder's lock is still there");
+  const next = await spawnServe([], { ...home.env, ADB_SERVER_SOCKET: sim.adbServerSocket, ANDROID_UDID: sim.device.serial });
+  try {
+    const status = envelopeOf(await next.client.callTool({ name: "device_status", arguments: {} }));
+    assert.equal(status.ok, true, JSON.stringify(status.error));
+  } finally {
+    await next.close();
+  }
+  assert.equal(existsSync(lockFile), false, "no lock is left");
 });
