@@ -50,6 +50,7 @@ async function fuzzLane(index: number, options: FuzzOptions, tally: Tally): Prom
       }),
       { numRuns: options.callsPerLane, seed, maxSkipsPerRun: 1000, interruptAfterTimeLimit: 30 * 60_000 },
     );
+    tally.figure(`fuzz#${index} (seed ${seed}): ${result.numRuns} calls, ${options.actBudget - budget.act} acts and ${options.observeBudget - budget.observe} observations passed validation and reached the device; ${result.numSkips} inputs skipped past that budget`);
     if (result.failed && result.counterexample !== null) {
       tally.figure(`fuzz#${index} (seed ${seed}) smallest failing call after shrinking: ${describeCall(result.counterexample[0] as ToolCallParams)}`);
     } else if (result.failed) {
