@@ -17,7 +17,7 @@ import {
 import { createAppiumDriverFactory } from "./adapters/appium/mod.ts";
 import { createFetchHttpClient } from "./adapters/fetch_http_client.ts";
 import { createNodeFileProbe } from "./adapters/node_file_probe.ts";
-import { createNodeProcessRunner } from "./adapters/node_process_runner.ts";
+import { createNodeProcessRunner, type NodeProcessRunner } from "./adapters/node_process_runner.ts";
 import { createStderrLogger } from "./adapters/stderr_logger.ts";
 import { currentRuntime } from "./adapters/runtime_facts.ts";
 import { createSystemClock } from "./adapters/system_clock.ts";
@@ -40,8 +40,9 @@ export interface ProcessAdapters {
   logger: Logger;
 }
 
-/** The real process runner, system clock and stderr logger (main.ts hands them to every command). */
-export function realProcessAdapters(): ProcessAdapters {
+/** The real process runner, system clock and stderr logger (main.ts hands them to every command; it
+ * also ends the runner's children when the harness is stopped: `runner.killAll()`). */
+export function realProcessAdapters(): ProcessAdapters & { runner: NodeProcessRunner } {
   return { runner: createNodeProcessRunner(), clock: createSystemClock(), logger: createStderrLogger() };
 }
 

@@ -3,6 +3,9 @@
  * Enforces the timeout and the AbortSignal by killing the child's whole process group (SIGTERM, then
  * SIGKILL after a grace period), so a wrapper script's own children die with it; caps captured stdout;
  * and always resolves with plain data, also when after a kill an escaped grandchild still holds the pipes.
+ * Being in their own groups, the children are out of reach of a signal to the harness's group (a
+ * terminal's Ctrl+C): `killAll()` ends every running child's group at once, for main.ts to call when
+ * the harness itself is stopped or exits, so none outlives it.
  */
 import { spawn } from "node:child_process";
 import type { ProcessResult, ProcessRunner, RunOptions } from "../ports/process_runner.ts";
@@ -12,11 +15,23 @@ const KILL_GRACE_MS = 500;
 /** After the child exits, how long its pipes may stay open (held by something it started) before we stop reading. */
 const PIPE_GRACE_MS = 200;
 
-export function createNodeProcessRunner(): ProcessRunner {
-  return { run: runProcess };
+export interface NodeProcessRunner extends ProcessRunner {
+  /** SIGKILLs the process group (POSIX; the child itself on Windows) of every child still running. Synchronous. */
+  killAll(): void;
 }
 
-function runProcess(program: string, args: readonly string[], options: RunOptions): Promise<ProcessResult> {
+export function createNodeProcessRunner(): NodeProcessRunner {
+  const running = new Set<(signal: NodeJS.Signals) => void>();
+  return {
+    run: (program, args, options) => runProcess(program, args, options, running),
+    killAll: () => {
+      for (const signalAll of running) signalAll("SIGKILL");
+    },
+  };
+}
+
+function runProcess(program: string, args: readonly string[], options: RunOptions,
+  running: Set<(signal: NodeJS.Signals) => void>): Promise<ProcessResult> {
   const argv = [program, ...args];
   const started = performance.now();
   const maxOutput = options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT;
@@ -40,6 +55,7 @@ function runProcess(program: string, args: readonly string[], options: RunOption
         child.kill(signal); // the group is gone; the child itself may still be there
       }
     };
+    running.add(signalAll);
     const kill = () => {
       signalAll("SIGTERM");
       setTimeout(() => signalAll("SIGKILL"), KILL_GRACE_MS).unref();
@@ -58,6 +74,7 @@ function runProcess(program: string, args: readonly string[], options: RunOption
     const finish = (exitCode: number | null, spawnError?: string) => {
       if (settled) return;
       settled = true;
+      running.delete(signalAll);
       clearTimeout(timer);
       options.signal?.removeEventListener("abort", onAbort);
       const result: ProcessResult = {
