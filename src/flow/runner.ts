@@ -216,7 +216,8 @@ interface Polled {
   readings: number;
 }
 
-/** Reads the screen until the expectation holds or its timeout passes (at least one reading). */
+/** Reads the screen until the expectation holds or its timeout passes (at least one reading); a reading
+ * that fails with UI_TREE_UNAVAILABLE is retried within that time. */
 async function pollExpectation(gate: Gate, expect: NonNullable<FlowStep["expect"]>, intervalMs: number, stop?: AbortSignal): Promise<Polled> {
   const clock = gate.deps.clock;
   const started = clock.now();
@@ -225,12 +226,18 @@ async function pollExpectation(gate: Gate, expect: NonNullable<FlowStep["expect"
   for (;;) {
     const reading = await gate.call(OBSERVE_TOOL_FOR_EXPECT, { include_raw: true }, stop);
     readings++;
-    if (!reading.ok) return { error: reading, waitedMs: Math.round(clock.now() - started), readings };
-    const { raw, ...summary } = reading.data as unknown as ScreenSummary & { raw: string };
-    const screen: ScreenReading = { summary, xml: raw };
-    const verdict = checkExpectation(expect, screen);
     const waited = clock.now() - started;
-    if (verdict.met || waited + intervalMs > timeout || stop?.aborted) return { verdict, screen: summary, waitedMs: Math.round(waited), readings };
+    const last = waited + intervalMs > timeout || stop?.aborted === true;
+    if (!reading.ok) {
+      // A dump that fails while a window is in transition ("null root node", "could not get idle state")
+      // is read again until the timeout; only then is it "never settled". Device faults end at once.
+      if (reading.error!.code !== "UI_TREE_UNAVAILABLE" || last) return { error: reading, waitedMs: Math.round(waited), readings };
+    } else {
+      const { raw, ...summary } = reading.data as unknown as ScreenSummary & { raw: string };
+      const screen: ScreenReading = { summary, xml: raw };
+      const verdict = checkExpectation(expect, screen);
+      if (verdict.met || last) return { verdict, screen: summary, waitedMs: Math.round(waited), readings };
+    }
     await clock.sleep(intervalMs, stop).catch(() => {});
   }
 }
