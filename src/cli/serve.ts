@@ -4,14 +4,14 @@
  * until stdin closes or SIGINT/SIGTERM; then every open UI session is deleted and the device released.
  * `--device sim --screen dump.xml [--screenshot shot.png]` serves a replayed real capture (a still device),
  * `--device sim --scenario NAME|FILE` another scenario. `--record FILE` writes the session's acting calls as a
- * flow (src/flow/recorder.ts); an existing FILE is never overwritten.
+ * flow (src/flow/recorder.ts); an existing FILE is never overwritten, a directory that cannot hold it is refused.
  * doctor://report runs the doctor on each read (of the simulated device with `--device sim`).
  * stdout carries only protocol; stderr says which artifacts directory is used and when the device is simulated.
  */
 // @ts-types="../../node_modules/@modelcontextprotocol/sdk/dist/esm/server/stdio.d.ts"
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { existsSync } from "node:fs";
-import { resolve } from "node:path";
+import { dirname, resolve } from "node:path";
 import type { CAC } from "cac";
 import { type Harness, type HarnessOptions, openHarness } from "../composition.ts";
 import { type HarnessConfig, loadConfig } from "../config.ts";
@@ -80,6 +80,11 @@ export async function runServe(flags: ServeFlags, ctx: CliContext): Promise<numb
     ctx.logger.info(`artifacts: ${harness.artifacts.path} (${harness.artifacts.reason})`);
     if (options.sim?.screen !== undefined) {
       ctx.logger.info(`the simulated device shows ${options.sim.screen.xmlName}: acts are answered, the screen does not change`);
+    }
+    if (recordPath !== undefined && !(await harness.fs.isWritableDirectory(dirname(recordPath)))) {
+      // Found now, not as a warning after each step of a session whose recording is lost.
+      ctx.stderr(`serve: --record: cannot write ${recordPath}: ${dirname(recordPath)} is not a writable directory; choose a path in a writable directory.\n`);
+      return EXIT.usage;
     }
     const recorder = recordPath === undefined ? undefined : createFlowRecorder({
       path: recordPath, fs: harness.fs, logger: ctx.logger, device: harness.description, now: () => ctx.clock.now(),
