@@ -27,6 +27,9 @@ if (denoAt !== -1) {
   argv.splice(denoAt, 1);
   env.ANDROID_MCP_HARNESS_CMD = `${join(process.cwd(), "node_modules", ".bin", "deno")} run -A ${join(process.cwd(), "src", "main.ts")}`;
 }
+// `--binary PATH`: the single-executable tests run against that file (tests/e2e/single_executable.test.ts).
+const binaryAt = argv.indexOf("--binary");
+if (binaryAt !== -1) env.ANDROID_MCP_BINARY = argv.splice(binaryAt, 2)[1];
 const filters = argv;
 const files = collect(join(dist, "tests")).filter((f) => filters.length === 0 || filters.some((x) => f.includes(x)));
 if (files.length === 0) {

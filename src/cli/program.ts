@@ -1,14 +1,17 @@
 /**
  * The CLI: `android-mcp-harness <command>`, built with cac from an explicit list of subcommands
- * (a compiled binary cannot scan folders). Unknown commands and options get a clear message and
- * exit code 2; `--help` and `--version` exit 0. Returns the exit code; never calls process.exit.
+ * (a compiled binary cannot scan folders). Unknown commands and options, a flag given twice get a clear
+ * message and exit code 2; `--help`, `help [command]` and `--version` exit 0. Returns the exit code;
+ * never calls process.exit. `selftest-webdriver` is a packaging diagnostic kept out of the help.
  */
 import { cac, type CAC } from "cac";
 import { VERSION } from "../version.ts";
 import { type CliContext, EXIT } from "./context.ts";
+import { checkRawArguments } from "./raw_arguments.ts";
 import { registerServeCommand } from "./serve.ts";
 import { registerSimCommand } from "./sim.ts";
 import { registerTreeCommand } from "./tree.ts";
+import { runWebdriverSelftest, WEBDRIVER_SELFTEST_COMMAND } from "./webdriver_selftest.ts";
 
 export type CommandRegistrar = (cli: CAC, ctx: CliContext) => void;
 
@@ -17,16 +20,21 @@ const COMMANDS: CommandRegistrar[] = [
   registerServeCommand,
   registerTreeCommand,
   registerSimCommand,
+  registerHelpCommand,
 ];
 
 export const PROGRAM_NAME = "android-mcp-harness";
 
-export async function runCli(args: readonly string[], ctx: CliContext): Promise<number> {
+export async function runCli(given: readonly string[], ctx: CliContext): Promise<number> {
+  if (given[0] === WEBDRIVER_SELFTEST_COMMAND) return runWebdriverSelftest(given.slice(1), ctx);
   const cli = cac(PROGRAM_NAME);
   for (const register of COMMANDS) register(cli, ctx);
   cli.help();
   cli.version(VERSION);
 
+  const checked = checkRawArguments(given, [...cli.globalCommand.options, ...cli.commands.flatMap((command) => command.options)]);
+  if (!checked.ok) return usageError(ctx, checked.problem);
+  const args = checked.args;
   let parsed;
   try {
     // cac expects process.argv's shape: two leading entries before the arguments.
@@ -50,6 +58,22 @@ export async function runCli(args: readonly string[], ctx: CliContext): Promise<
     if ((error as Error).name === "CACError") return usageError(ctx, (error as Error).message);
     throw error;
   }
+}
+
+/** `help [command]`: the same text as `--help` and `<command> --help`, exit 0 (2 for an unknown command). */
+function registerHelpCommand(cli: CAC, ctx: CliContext): void {
+  cli
+    .command("help [command]", "Show this help, or one command's (same as --help)")
+    .action((name: string | undefined) => {
+      if (name === undefined) {
+        printingTo(ctx, () => cli.globalCommand.outputHelp());
+        return EXIT.ok;
+      }
+      const command = cli.commands.find((candidate) => candidate.isMatched(name));
+      if (command === undefined) return usageError(ctx, `Unknown command "${name}".`);
+      printingTo(ctx, () => command.outputHelp());
+      return EXIT.ok;
+    });
 }
 
 /**
