@@ -5,6 +5,7 @@
  * never calls process.exit. `selftest-webdriver` is a packaging diagnostic kept out of the help.
  */
 import { cac, type CAC } from "cac";
+import { describeRuntime } from "../runtime_info.ts";
 import { VERSION } from "../version.ts";
 import { type CliContext, EXIT } from "./context.ts";
 import { checkRawArguments } from "./raw_arguments.ts";
@@ -30,7 +31,9 @@ export async function runCli(given: readonly string[], ctx: CliContext): Promise
   const cli = cac(PROGRAM_NAME);
   for (const register of COMMANDS) register(cli, ctx);
   cli.help();
-  cli.version(VERSION);
+  // Not cac's version(): it prints the Node version Deno and Bun emulate instead of their own.
+  cli.option("-v, --version", "Display version number (and the runtime)");
+  cli.globalCommand.versionNumber = VERSION; // the help's first line
 
   const checked = checkRawArguments(given, [...cli.globalCommand.options, ...cli.commands.flatMap((command) => command.options)]);
   if (!checked.ok) return usageError(ctx, checked.problem);
@@ -42,7 +45,11 @@ export async function runCli(given: readonly string[], ctx: CliContext): Promise
   } catch (error) {
     return usageError(ctx, (error as Error).message);
   }
-  if (parsed.options["help"] || parsed.options["version"]) return EXIT.ok; // cac printed it
+  if (parsed.options["help"]) return EXIT.ok; // cac printed it
+  if (parsed.options["version"]) {
+    ctx.stdout(`${PROGRAM_NAME}/${VERSION} (${describeRuntime()})\n`);
+    return EXIT.ok;
+  }
   if (cli.matchedCommand !== undefined) keepValuesAsWritten(cli.matchedCommand.options, args, parsed.options);
   if (cli.matchedCommand === undefined) {
     if (parsed.args.length > 0) return usageError(ctx, `Unknown command "${parsed.args[0]}".`);

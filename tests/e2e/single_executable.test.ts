@@ -62,7 +62,7 @@ test("--help lists the commands, --version names this version, help works as a c
   for (const command of ["serve", "tree", "sim"]) assert.match(help.stdout, new RegExp(`^  ${command} `, "m"));
   const version = run(["--version"]);
   assert.equal(version.code, 0, version.stderr);
-  assert.match(version.stdout, new RegExp(`^android-mcp-harness/${VERSION.replaceAll(".", "\\.")} `));
+  assert.match(version.stdout, new RegExp(`^android-mcp-harness/${VERSION.replaceAll(".", "\\.")} \\(single executable, bun `));
   assert.equal(run(["help"]).stdout, help.stdout);
 });
 
