@@ -1,15 +1,13 @@
 #!/usr/bin/env node
 /**
- * Entry point and composition root: the only module that reads the process environment and builds
- * real adapters. It runs the CLI when loaded, so nothing imports it (tests call `runCli` with their own
- * context); every other module only defines things.
+ * Entry point: the only module that reads `process.*` (arguments, environment, standard streams,
+ * signals). Real adapters come from the composition module (src/composition.ts). It runs the CLI when
+ * loaded, so nothing imports it (tests call `runCli` with their own context); every other module only defines things.
  */
 import process from "node:process";
-import { createNodeProcessRunner } from "./adapters/node_process_runner.ts";
-import { createStderrLogger } from "./adapters/stderr_logger.ts";
-import { createSystemClock } from "./adapters/system_clock.ts";
 import type { CliContext } from "./cli/context.ts";
 import { runCli } from "./cli/program.ts";
+import { realProcessAdapters } from "./composition.ts";
 
 export async function main(args: readonly string[]): Promise<number> {
   // A reader that goes away (`sim --json | head -1`, an MCP client that quits) closes stdout: that is a
@@ -34,9 +32,8 @@ export async function main(args: readonly string[]): Promise<number> {
     cwd: process.cwd(),
     stdout: (text) => process.stdout.write(text),
     stderr: (text) => process.stderr.write(text),
-    runner: createNodeProcessRunner(),
-    clock: createSystemClock(),
-    logger: createStderrLogger(),
+    stdio: { stdin: process.stdin, stdout: process.stdout },
+    ...realProcessAdapters(),
     waitForStop,
   };
   return runCli(args, ctx);

@@ -16,7 +16,7 @@ import { createAuditLog, createDeviceLock, createEvidenceStore, createNodeFileSy
 import { createNodeProcessRunner } from "../../src/adapters/node_process_runner.ts";
 import { createSystemClock } from "../../src/adapters/system_clock.ts";
 import { createHarnessServer, registerContractTool } from "../../src/mcp/server.ts";
-import { silentLogger } from "../../src/ports/logger.ts";
+import { silentLogger } from "../../tests/support/silent_logger.ts";
 import type { ProcessRunner } from "../../src/ports/process_runner.ts";
 import { startSimDevice } from "../../src/sim/mod.ts";
 import { connectInMemory } from "../../tests/support/mcp_client.ts";

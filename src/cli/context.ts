@@ -2,6 +2,7 @@
  * What every subcommand receives from the composition root: the environment as data, output sinks,
  * and the real (or, in tests, fake) adapters. Subcommands never read `process.*` themselves.
  */
+import type { Readable, Writable } from "node:stream";
 import type { Clock } from "../ports/clock.ts";
 import type { Logger } from "../ports/logger.ts";
 import type { ProcessRunner } from "../ports/process_runner.ts";
@@ -11,6 +12,8 @@ export interface CliContext {
   cwd: string;
   stdout: (text: string) => void;
   stderr: (text: string) => void;
+  /** The process's own byte streams, for the MCP stdio transport of `serve` (stdout carries only protocol there). */
+  stdio: { stdin: Readable; stdout: Writable };
   runner: ProcessRunner;
   clock: Clock;
   logger: Logger;

@@ -9,7 +9,8 @@ import { readFile } from "node:fs/promises";
 import { isAbsolute, resolve } from "node:path";
 import type { CAC } from "cac";
 import { HarnessError, isHarnessError } from "../errors.ts";
-import { BUILTIN_SCENARIOS, parseScenarioText, type Scenario, startSimDevice } from "../sim/mod.ts";
+import { BUILTIN_SCENARIO_NAMES } from "../sim/scenario_names.ts";
+import type { Scenario } from "../sim/mod.ts";
 import { type CliContext, EXIT } from "./context.ts";
 
 interface SimFlags {
@@ -20,7 +21,7 @@ interface SimFlags {
 export function registerSimCommand(cli: CAC, ctx: CliContext): void {
   cli
     .command("sim", "Run the built-in simulated Android device (real adb and WebDriver protocols on loopback)")
-    .option("--scenario <name|file>", `A built-in scenario (${Object.keys(BUILTIN_SCENARIOS).join(", ")}) or a scenario JSON file (default: settings)`)
+    .option("--scenario <name|file>", `A built-in scenario (${BUILTIN_SCENARIO_NAMES.join(", ")}) or a scenario JSON file (default: settings)`)
     .option("--json", "Print only one JSON line with the endpoints on stdout (the human-readable lines go to stderr)")
     .example("android-mcp-harness sim --scenario login")
     .action((flags: SimFlags) => runSim(flags, ctx));
@@ -29,7 +30,7 @@ export function registerSimCommand(cli: CAC, ctx: CliContext): void {
 async function loadScenario(value: unknown, ctx: CliContext): Promise<string | Scenario | undefined> {
   if (value === undefined || value === true) return undefined;
   const name = String(value);
-  if (Object.hasOwn(BUILTIN_SCENARIOS, name)) return name;
+  if ((BUILTIN_SCENARIO_NAMES as readonly string[]).includes(name)) return name;
   const path = isAbsolute(name) ? name : resolve(ctx.cwd, name);
   let text: string;
   try {
@@ -38,15 +39,18 @@ async function loadScenario(value: unknown, ctx: CliContext): Promise<string | S
     const code = (error as NodeJS.ErrnoException).code ?? "unreadable";
     throw new HarnessError(
       "INVALID_ARGUMENT",
-      `Cannot read the scenario file ${path} (${code}). Name a built-in scenario (${Object.keys(BUILTIN_SCENARIOS).join(", ")}) or an existing JSON file.`,
+      `Cannot read the scenario file ${path} (${code}). Name a built-in scenario (${BUILTIN_SCENARIO_NAMES.join(", ")}) or an existing JSON file.`,
     );
   }
+  const { parseScenarioText } = await import("../sim/mod.ts");
   return parseScenarioText(text, path);
 }
 
 export async function runSim(flags: SimFlags, ctx: CliContext): Promise<number> {
   let sim;
   try {
+    // Loaded only when a simulated device starts: the other commands never pay for its code.
+    const { startSimDevice } = await import("../sim/mod.ts");
     sim = await startSimDevice({ scenario: await loadScenario(flags.scenario, ctx) });
   } catch (error) {
     if (!isHarnessError(error)) throw error;

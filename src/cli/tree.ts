@@ -5,15 +5,17 @@
  * Flags override the device's (or the dump's) size, density and keyboard. Exit 1 with the typed error's
  * message when the device or file cannot be read (no device, several, adb missing, unusable dump); 2 for usage.
  */
-import { randomUUID } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
 import type { CAC } from "cac";
 import { type HarnessConfig, loadConfig } from "../config.ts";
-import { isHarnessError } from "../errors.ts";
-import { captureContext, renderSummaryText, type ScreenReadingInput, summaryFromXml } from "../screen/mod.ts";
+import type { ToolName } from "../../contracts/tool_inputs.ts";
+import { type Harness, openHarness } from "../composition.ts";
+import { HarnessError, isHarnessError } from "../errors.ts";
+import { runOperation } from "../mcp/run_operation.ts";
+import type { DeviceStatus } from "../ports/device.ts";
+import { renderSummaryText, type ScreenReadingInput, type ScreenSummary, summaryFromXml } from "../screen/mod.ts";
 import { type CliContext, EXIT } from "./context.ts";
-import { deviceLockFor, type OpenedDevice, openDevice } from "./serve.ts";
 
 export type TreeFormat = "text" | "json" | "raw";
 
@@ -86,33 +88,50 @@ async function treeOfFile(file: string, context: ScreenReadingInput["context"], 
   return printed(ctx, () => renderTree({ xml, context }, format));
 }
 
-/** One capture of the live device; flags win over what the device says. The device is always stopped. */
+/**
+ * One capture of the live device through the one operation gate (`ui_get_tree` in runOperation: device
+ * lock, bound serial, ANDROID_MCP_ACTION_TIMEOUT, audit line). Flags that change the screen's size,
+ * density or keyboard re-summarize the captured XML, with the rest of the context from `device_status`
+ * (a second gated operation, only then). The harness is always closed.
+ */
 async function treeOfDevice(config: HarnessConfig, flagged: ScreenReadingInput["context"], format: TreeFormat, ctx: CliContext): Promise<number> {
-  let device: OpenedDevice | undefined;
+  let harness: Harness | undefined;
   try {
-    device = await openDevice(config, ctx);
-    const wait = { timeoutMs: config.actionTimeoutSeconds * 1000 };
-    // One owner per device: a `serve` acting on it makes this EMULATOR_BUSY at once, and the other way round.
-    const udid = await device.observer.resolveUdid(wait);
-    const lease = await deviceLockFor(ctx).acquire({ adbServer: device.observer.adbServer, udid }, { operationId: randomUUID(), tool: "tree" });
-    let capture;
-    try {
-      capture = await device.observer.bind(udid).captureTree(wait);
-    } finally {
-      await lease.release();
-    }
-    const context = { ...captureContext(capture), ...flagged }; // as summaryFromCapture, the path ui_get_tree takes
-    const simulated = config.device.kind === "sim" ? `the device is SIMULATED (the built-in ${device.observer.udid}), not a real phone` : undefined;
+    harness = await openHarness(config, ctx);
+    const tree = await gated(harness, "ui_get_tree", { include_raw: true });
+    const { raw, ...summary } = tree as Record<string, unknown> & { raw: string };
+    const simulated = harness.simulated ? `the device is SIMULATED (the built-in ${harness.deps.ports.observer.udid}), not a real phone` : undefined;
     if (simulated !== undefined && format !== "text") ctx.stderr(`tree: ${simulated}\n`);
     const header = simulated !== undefined && format === "text" ? `${simulated}\n` : "";
-    return printed(ctx, () => header + renderTree({ xml: capture.xml, context }, format));
+    if (Object.keys(flagged).length === 0) {
+      return printed(ctx, () => header + (format === "raw" ? withNewline(raw) : format === "json" ? JSON.stringify(summary, null, 2) + "\n" : renderSummaryText(summary as unknown as ScreenSummary)));
+    }
+    const status = await gated(harness, "device_status", {}) as unknown as DeviceStatus;
+    const context: ScreenReadingInput["context"] = {
+      ...status.screen, foregroundPackage: status.foreground_package,
+      keyboard: (summary["keyboard"] as ScreenSummary["keyboard"] | undefined) ?? { open: false }, ...flagged,
+    };
+    return printed(ctx, () => header + renderTree({ xml: raw, context }, format));
   } catch (error) {
     if (!isHarnessError(error)) throw error;
     ctx.stderr(`tree: ${error.code}: ${error.message}\n`);
     return EXIT.failure;
   } finally {
-    await device?.stop();
+    await harness?.close();
   }
+}
+
+/** Runs one tool through runOperation and returns its data, or throws its typed error. */
+async function gated(harness: Harness, name: ToolName, args: Record<string, unknown>): Promise<Record<string, unknown>> {
+  const tool = harness.tools.find((t) => t.name === name);
+  if (tool === undefined) throw new HarnessError("INTERNAL_ERROR", `The tool ${name} is not served.`);
+  const { envelope } = await runOperation(tool, args, harness.deps);
+  if (envelope.error !== null) throw new HarnessError(envelope.error.code, envelope.error.message, envelope.error.details);
+  return envelope.data;
+}
+
+function withNewline(text: string): string {
+  return text.endsWith("\n") ? text : text + "\n";
 }
 
 function printed(ctx: CliContext, render: () => string): number {

@@ -6,5 +6,3 @@ export interface Logger {
   warn(message: string): void;
   error(message: string): void;
 }
-
-export const silentLogger: Logger = { info() {}, warn() {}, error() {} };

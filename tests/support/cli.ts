@@ -4,11 +4,12 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { PassThrough, Readable } from "node:stream";
 import { createNodeProcessRunner } from "../../src/adapters/node_process_runner.ts";
 import { createSystemClock } from "../../src/adapters/system_clock.ts";
 import type { CliContext } from "../../src/cli/context.ts";
 import { runCli } from "../../src/cli/program.ts";
-import { silentLogger } from "../../src/ports/logger.ts";
+import { silentLogger } from "./silent_logger.ts";
 
 export interface CapturedRun {
   code: number;
@@ -28,6 +29,8 @@ export async function runCliCaptured(
     cwd: process.cwd(),
     stdout: (t) => void (stdout += t),
     stderr: (t) => void (stderr += t),
+    // A command that serves stdio gets streams that say nothing; tests that speak MCP spawn the real binary.
+    stdio: { stdin: Readable.from([]), stdout: new PassThrough() },
     runner: createNodeProcessRunner(),
     clock: createSystemClock(),
     logger: silentLogger,

@@ -8,7 +8,7 @@ import type { DeviceObserver, DeviceStatus, TreeCapture, WaitOptions } from "../
 import { HarnessError } from "../../src/errors.ts";
 import type { OperationDeps } from "../../src/mcp/run_operation.ts";
 import { createSystemClock } from "../../src/adapters/system_clock.ts";
-import { silentLogger } from "../../src/ports/logger.ts";
+import { silentLogger } from "./silent_logger.ts";
 
 export const FAKE_UDID = "emulator-5554";
 

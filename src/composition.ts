@@ -1,0 +1,115 @@
+/**
+ * The composition module: the one place that builds real adapters. `realProcessAdapters()` gives the
+ * process runner, clock and logger main.ts puts into the CLI context; `openHarness(config, ctx)` builds
+ * everything a device needs (adb observer, evidence store, audit log, device lock, Appium UI sessions)
+ * and the served tools, for `serve`, `tree`, `flow` and `doctor`. The simulated device is loaded only for
+ * `--device sim`. Throws HarnessError (INVALID_ARGUMENT for a bad scenario, INTERNAL_ERROR for an unusable directory).
+ */
+import { randomUUID } from "node:crypto";
+import { existsSync } from "node:fs";
+import { homedir, platform } from "node:os";
+import { createAdbClient, createAdbObserver, findAdbProgram } from "./adapters/adb/mod.ts";
+import {
+  createAuditLog, createDeviceLock, createEvidenceStore, createNodeFileSystem, createNodeProcessProbe, lockDirectory,
+  type PlatformFacts, resolveArtifactsDirectory,
+} from "./adapters/evidence/mod.ts";
+import { createNodeProcessRunner } from "./adapters/node_process_runner.ts";
+import { createStderrLogger } from "./adapters/stderr_logger.ts";
+import { createSystemClock } from "./adapters/system_clock.ts";
+import type { CliContext } from "./cli/context.ts";
+import type { HarnessConfig } from "./config.ts";
+import type { OperationDeps } from "./mcp/run_operation.ts";
+import type { Clock } from "./ports/clock.ts";
+import type { Logger } from "./ports/logger.ts";
+import type { ProcessRunner } from "./ports/process_runner.ts";
+import type { SimDeviceOptions } from "./sim/mod.ts";
+import { SERVED_TOOLS, type ToolDefinition } from "./tools/mod.ts";
+
+export interface ProcessAdapters {
+  runner: ProcessRunner;
+  clock: Clock;
+  logger: Logger;
+}
+
+/** The real process runner, system clock and stderr logger (main.ts hands them to every command). */
+export function realProcessAdapters(): ProcessAdapters {
+  return { runner: createNodeProcessRunner(), clock: createSystemClock(), logger: createStderrLogger() };
+}
+
+export interface Harness {
+  /** What runOperation needs: ports, lock, audit, clock, logger, time limit, operation ids. */
+  deps: OperationDeps;
+  /** The served tools, in publication order. */
+  tools: readonly ToolDefinition[];
+  /** For stderr: which device, and whether it is simulated. */
+  description: string;
+  simulated: boolean;
+  /** Where evidence and the audit log go, and why there. */
+  artifacts: { path: string; reason: string };
+  /** The Appium endpoint the UI sessions use (the simulated device's own for `--device sim`). */
+  appiumUrl: string;
+  /** Closes every open UI session (deleting it on the Appium side) and stops an in-process simulated device. */
+  close(): Promise<void>;
+}
+
+export interface HarnessOptions {
+  /** Options for the simulated device `--device sim` starts (scenario, screen, faults). */
+  sim?: SimDeviceOptions;
+}
+
+export function platformFacts(ctx: Pick<CliContext, "cwd" | "env">): PlatformFacts {
+  return { platform: platform(), homeDir: homedir(), cwd: ctx.cwd, env: ctx.env };
+}
+
+export async function openHarness(config: HarnessConfig, ctx: CliContext, options: HarnessOptions = {}): Promise<Harness> {
+  const program = findAdbProgram({ ADB: config.adb.path, ANDROID_HOME: config.adb.androidHome }, { exists: existsSync, platform: platform() });
+  let serverSocket = config.adb.serverSocket;
+  let appiumUrl = config.appiumUrl;
+  let requestedUdid = config.device.kind === "udid" ? config.device.udid : undefined;
+  let description = requestedUdid === undefined ? "the only online device" : `device ${requestedUdid}`;
+  let stopSim = async (): Promise<void> => {};
+  if (config.device.kind === "sim") {
+    // Loaded only here: a real phone never pays for the simulated device's code.
+    const { startSimDevice } = await import("./sim/mod.ts");
+    const sim = await startSimDevice(options.sim ?? {});
+    stopSim = () => sim.stop();
+    serverSocket = sim.adbServerSocket;
+    appiumUrl = sim.appiumUrl;
+    requestedUdid = sim.device.serial;
+    description = `simulated device ${sim.device.serial}`;
+    ctx.logger.info(`the device is SIMULATED: ${sim.device.serial} (${sim.device.model}) at ADB_SERVER_SOCKET=${sim.adbServerSocket}, APPIUM_URL=${sim.appiumUrl}`);
+  }
+  try {
+    const adb = createAdbClient({ runner: ctx.runner, program, ...(serverSocket === undefined ? {} : { serverSocket }) });
+    const observer = createAdbObserver({
+      adb, clock: ctx.clock, ...(requestedUdid === undefined ? {} : { requestedUdid }), ...(config.device.kind === "sim" ? { simulated: true } : {}),
+    });
+    const facts = platformFacts(ctx);
+    const fs = createNodeFileSystem();
+    const artifacts = await resolveArtifactsDirectory(facts, fs, config.artifactsDir);
+    const fileLock = createDeviceLock({ directory: lockDirectory(facts).path, fs, clock: ctx.clock, probe: createNodeProcessProbe() });
+    const deps: OperationDeps = {
+      ports: { observer, evidence: createEvidenceStore({ directory: artifacts.path, fs, clock: ctx.clock }) },
+      lock: fileLock,
+      audit: createAuditLog({ directory: artifacts.path, fs }),
+      clock: ctx.clock,
+      logger: ctx.logger,
+      actionTimeoutMs: config.actionTimeoutSeconds * 1000,
+      newOperationId: randomUUID,
+    };
+    return {
+      deps,
+      tools: SERVED_TOOLS,
+      description,
+      simulated: config.device.kind === "sim",
+      artifacts: { path: artifacts.path, reason: artifacts.reason },
+      appiumUrl,
+      close: async () => {
+        await stopSim();
+      },
+    };
+  } catch (error) {
+    await stopSim();
+    throw error;
+  }
+}

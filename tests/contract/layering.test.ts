@@ -1,0 +1,83 @@
+/**
+ * The layering rules docs/architecture.md states, checked on the source's static imports: real
+ * adapters are built only by the composition module, tools never import adapters, ports hold
+ * interfaces only, the pure screen model does no I/O, and the simulated device's code is reached
+ * from the entry point only through a dynamic import (a real phone never loads it).
+ */
+import assert from "node:assert/strict";
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { dirname, join, relative, resolve } from "node:path";
+import { test } from "node:test";
+import { BUILTIN_SCENARIOS } from "../../src/sim/mod.ts";
+import { BUILTIN_SCENARIO_NAMES } from "../../src/sim/scenario_names.ts";
+import { REPO_ROOT } from "../support/paths.ts";
+
+const SRC = join(REPO_ROOT, "src");
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir).sort().flatMap((name) => {
+    const path = join(dir, name);
+    return statSync(path).isDirectory() ? sourceFiles(path) : name.endsWith(".ts") ? [path] : [];
+  });
+}
+
+/** Relative specifiers of `import … from "x"` / `export … from "x"` (static only; `import type` included when asked). */
+function staticImports(file: string, options: { types: boolean }): string[] {
+  const text = readFileSync(file, "utf8");
+  const out: string[] = [];
+  for (const m of text.matchAll(/^(?:import|export)\s+(type\s+)?[^;]*?\sfrom\s+"([^"]+)"/gms)) {
+    if (m[1] !== undefined && !options.types) continue;
+    out.push(m[2]!);
+  }
+  return out.filter((s) => s.startsWith("."));
+}
+
+const rel = (path: string) => relative(REPO_ROOT, path);
+const resolved = (file: string, spec: string) => resolve(dirname(file), spec);
+
+test("the entry point reaches the simulated device only through a dynamic import", () => {
+  const seen = new Set<string>();
+  const queue = [join(SRC, "main.ts")];
+  while (queue.length > 0) {
+    const file = queue.pop()!;
+    if (seen.has(file)) continue;
+    seen.add(file);
+    for (const spec of staticImports(file, { types: false })) queue.push(resolved(file, spec));
+  }
+  const simFiles = [...seen].filter((f) => f.startsWith(join(SRC, "sim") + "/") && !f.endsWith("scenario_names.ts")).map(rel);
+  assert.deepEqual(simFiles, [], "statically imported from main.ts");
+  assert.ok(seen.size > 20, `walked ${seen.size} files`);
+});
+
+test("only the composition module builds real adapters", () => {
+  const builders = /\bcreate(NodeProcessRunner|SystemClock|StderrLogger|AdbClient|AdbObserver|EvidenceStore|AuditLog|DeviceLock|NodeFileSystem|NodeProcessProbe|AppiumDriverFactory)\s*\(/;
+  for (const file of sourceFiles(SRC)) {
+    const path = rel(file);
+    if (path.startsWith("src/adapters/") || path === "src/composition.ts") continue;
+    assert.doesNotMatch(readFileSync(file, "utf8"), builders, `${path} builds a real adapter`);
+  }
+});
+
+// ui_screenshot still takes its PNG decode/downscale from adapters/evidence; the pure src/png module is in progress.
+test("tools never import adapters", { todo: "ui_screenshot's PNG code moves to the pure src/png module" }, () => {
+  for (const file of sourceFiles(join(SRC, "tools"))) {
+    for (const spec of staticImports(file, { types: true })) {
+      assert.ok(!resolved(file, spec).startsWith(join(SRC, "adapters")), `${rel(file)} imports ${spec}`);
+    }
+  }
+});
+
+test("ports hold interfaces only, and the screen model imports nothing with I/O", () => {
+  for (const file of sourceFiles(join(SRC, "ports"))) {
+    const text = readFileSync(file, "utf8");
+    for (const spec of staticImports(file, { types: false })) assert.fail(`${rel(file)} imports a value from ${spec}`);
+    assert.doesNotMatch(text, /^export (?:const|function|class|let) /m, `${rel(file)} exports a value`);
+  }
+  for (const file of sourceFiles(join(SRC, "screen"))) {
+    assert.doesNotMatch(readFileSync(file, "utf8"), /from "node:(fs|child_process|net|http)/, `${rel(file)} does I/O`);
+  }
+});
+
+test("the scenario names the help text lists are the built-in scenarios", () => {
+  assert.deepEqual([...BUILTIN_SCENARIO_NAMES].sort(), Object.keys(BUILTIN_SCENARIOS).sort());
+});
