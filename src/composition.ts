@@ -11,7 +11,7 @@ import { homedir, platform } from "node:os";
 import { createAdbClient, createAdbObserver, findAdbProgram } from "./adapters/adb/mod.ts";
 import {
   createAuditLog, createDeviceLock, createEvidenceStore, createNodeFileSystem, createNodeProcessProbe, lockDirectory,
-  type PlatformFacts, resolveArtifactsDirectory,
+  type PlatformFacts, pruneOldEvidence, resolveArtifactsDirectory, type RetentionResult,
 } from "./adapters/evidence/mod.ts";
 import { createNodeProcessRunner } from "./adapters/node_process_runner.ts";
 import { createStderrLogger } from "./adapters/stderr_logger.ts";
@@ -48,6 +48,9 @@ export interface Harness {
   artifacts: { path: string; reason: string };
   /** The Appium endpoint the UI sessions use (the simulated device's own for `--device sim`). */
   appiumUrl: string;
+  /** Removes evidence older than ANDROID_MCP_EVIDENCE_RETENTION_DAYS from the artifacts directory (reports
+   * and the audit log stay); `serve` and `flow` call it at start. Never throws. */
+  pruneOldEvidence(): Promise<RetentionResult>;
   /** Closes every open UI session (deleting it on the Appium side) and stops an in-process simulated device. */
   close(): Promise<void>;
 }
@@ -104,6 +107,7 @@ export async function openHarness(config: HarnessConfig, ctx: CliContext, option
       simulated: config.device.kind === "sim",
       artifacts: { path: artifacts.path, reason: artifacts.reason },
       appiumUrl,
+      pruneOldEvidence: () => pruneOldEvidence({ directory: artifacts.path, fs, nowMs: ctx.clock.now(), maxAgeDays: config.evidenceRetentionDays }),
       close: async () => {
         await stopSim();
       },

@@ -2,7 +2,9 @@
  * `serve`: the MCP server on stdio (SPEC §2). Parses the configuration, opens the harness through the
  * composition module (real adapters; `--device sim` starts the simulated device in process), and serves
  * until stdin closes or SIGINT/SIGTERM; then every open UI session is deleted and the device released.
- * stdout carries only protocol; stderr says which artifacts directory is used and when the device is simulated.
+ * stdout carries only protocol; stderr says which artifacts directory is used, how much old evidence was
+ * pruned, when the device is simulated, when adb or the device cannot be reached (the server still starts),
+ * and each stdin line that is not JSON-RPC (serve_startup.ts).
  */
 // @ts-types="../../node_modules/@modelcontextprotocol/sdk/dist/esm/server/stdio.d.ts"
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
@@ -11,6 +13,7 @@ import { type Harness, openHarness } from "../composition.ts";
 import { type HarnessConfig, loadConfig } from "../config.ts";
 import { isHarnessError } from "../errors.ts";
 import { createHarnessServer } from "../mcp/server.ts";
+import { describeTransportError, warnWhenDeviceUnreachable } from "./serve_startup.ts";
 import { type CliContext, EXIT } from "./context.ts";
 
 /** As cac parses them: a value that looks like a number arrives as one. */
@@ -43,7 +46,9 @@ export async function runServe(flags: ServeFlags, ctx: CliContext): Promise<numb
   try {
     harness = await openHarness(config, ctx);
     ctx.logger.info(`artifacts: ${harness.artifacts.path} (${harness.artifacts.reason})`);
+    await pruneEvidence(harness, config, ctx);
     const server = createHarnessServer(harness.deps, harness.tools);
+    server.server.onerror = (error) => ctx.logger.warn(describeTransportError(error));
     const { stdin, stdout } = ctx.stdio;
     const transport = new StdioServerTransport(stdin, stdout);
     const closed = new Promise<string>((resolve) => {
@@ -53,9 +58,11 @@ export async function runServe(flags: ServeFlags, ctx: CliContext): Promise<numb
     });
     await server.connect(transport);
     ctx.logger.info(`serving MCP on stdio (${harness.description})`);
+    const checked = warnWhenDeviceUnreachable(harness, ctx.logger);
     const reason = await Promise.race([closed, ctx.waitForStop()]);
     ctx.logger.info(`stopping: ${reason}`);
     await server.close();
+    await checked;
     return EXIT.ok;
   } catch (error) {
     if (!isHarnessError(error)) throw error;
@@ -64,6 +71,13 @@ export async function runServe(flags: ServeFlags, ctx: CliContext): Promise<numb
   } finally {
     await harness?.close();
   }
+}
+
+/** Retention at start: evidence older than the configured days goes; said on stderr when anything went. */
+async function pruneEvidence(harness: Harness, config: HarnessConfig, ctx: CliContext): Promise<void> {
+  const pruned = await harness.pruneOldEvidence();
+  if (pruned.removed > 0) ctx.logger.info(`artifacts: removed ${pruned.removed} evidence file(s) older than ${config.evidenceRetentionDays} days (ANDROID_MCP_EVIDENCE_RETENTION_DAYS)`);
+  if (pruned.failed > 0) ctx.logger.warn(`artifacts: ${pruned.failed} evidence file(s) older than ${config.evidenceRetentionDays} days could not be removed`);
 }
 
 function cleanFlags(flags: ServeFlags): { device?: string; appiumUrl?: string; artifacts?: string } {
