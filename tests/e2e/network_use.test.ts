@@ -51,7 +51,9 @@ async function tracedServe(args: string[], env: Record<string, string>, root: st
   const transport = new StdioClientTransport({
     command: "strace",
     args: ["-f", "-qq", "-e", "trace=connect", "-o", log, command, ...prefix, "serve", ...args],
-    env, cwd: root, stderr: "pipe",
+    // Under `npm run test:deno` the harness runs in Deno, whose own once-a-day update check (a DNS query for
+    // dl.deno.land) is the runtime's, not the harness's; `deno task start` turns it off the same way.
+    env: { ...env, DENO_NO_UPDATE_CHECK: "1" }, cwd: root, stderr: "pipe",
   });
   const client = new Client({ name: "network-test", version: "0" });
   try {
