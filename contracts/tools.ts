@@ -46,35 +46,35 @@ const DECLARED: readonly ToolContract[] = [
     description: "Installed package names, optionally filtered by a substring; system apps only with include_system.",
   },
   {
-    name: "app_launch", title: "Launch app", annotations: { ...act, idempotentHint: true }, available: false,
+    name: "app_launch", title: "Launch app", annotations: { ...act, idempotentHint: true }, available: true,
     description: "Brings a package to the foreground and waits until it is there. Returns the new screen summary.",
   },
   {
-    name: "settings_open", title: "Open Settings", annotations: { ...act, idempotentHint: true }, available: false,
+    name: "settings_open", title: "Open Settings", annotations: { ...act, idempotentHint: true }, available: true,
     description: "Brings Android Settings to the foreground. Returns the new screen summary.",
   },
   {
-    name: "ui_tap", title: "Tap element", annotations: act, available: false,
+    name: "ui_tap", title: "Tap element", annotations: act, available: true,
     description: "Taps the one element the selector names (a selector from ui_get_tree). Returns the new screen summary.",
   },
   {
-    name: "ui_type_text", title: "Type text", annotations: { ...act, destructiveHint: true }, available: false,
+    name: "ui_type_text", title: "Type text", annotations: { ...act, destructiveHint: true }, available: true,
     description: "Replaces the text of the input the selector names. Returns the new screen summary.",
   },
   {
-    name: "ui_scroll", title: "Scroll", annotations: act, available: false,
+    name: "ui_scroll", title: "Scroll", annotations: act, available: true,
     description: "Scrolls the screen up or down. Returns the new screen summary.",
   },
   {
-    name: "device_back", title: "Back", annotations: act, available: false,
+    name: "device_back", title: "Back", annotations: act, available: true,
     description: "Presses Back (also closes the keyboard). Returns the new screen summary.",
   },
   {
-    name: "ui_session_open", title: "Open session", annotations: act, available: false,
+    name: "ui_session_open", title: "Open session", annotations: act, available: true,
     description: "Opens a UI session for several actions; returns its session_id and expiry.",
   },
   {
-    name: "ui_session_close", title: "Close session", annotations: { ...act, idempotentHint: true }, available: false,
+    name: "ui_session_close", title: "Close session", annotations: { ...act, idempotentHint: true }, available: true,
     description: "Closes a UI session. Closing an unknown or closed session succeeds.",
   },
 ];

@@ -13,11 +13,13 @@ import {
   createAuditLog, createDeviceLock, createEvidenceStore, createNodeFileSystem, createNodeProcessProbe, lockDirectory,
   type PlatformFacts, pruneOldEvidence, resolveArtifactsDirectory, type RetentionResult,
 } from "./adapters/evidence/mod.ts";
+import { createAppiumDriverFactory } from "./adapters/appium/mod.ts";
 import { createNodeProcessRunner } from "./adapters/node_process_runner.ts";
 import { createStderrLogger } from "./adapters/stderr_logger.ts";
 import { createSystemClock } from "./adapters/system_clock.ts";
 import type { CliContext } from "./cli/context.ts";
 import type { HarnessConfig } from "./config.ts";
+import { createUiSessions } from "./device/ui_sessions.ts";
 import type { OperationDeps } from "./mcp/run_operation.ts";
 import type { Clock } from "./ports/clock.ts";
 import type { Logger } from "./ports/logger.ts";
@@ -91,9 +93,20 @@ export async function openHarness(config: HarnessConfig, ctx: CliContext, option
     const fs = createNodeFileSystem();
     const artifacts = await resolveArtifactsDirectory(facts, fs, config.artifactsDir);
     const fileLock = createDeviceLock({ directory: lockDirectory(facts).path, fs, clock: ctx.clock, probe: createNodeProcessProbe() });
-    const deps: OperationDeps = {
-      ports: { observer, evidence: createEvidenceStore({ directory: artifacts.path, fs, clock: ctx.clock }) },
+    const ui = createUiSessions({
+      drivers: createAppiumDriverFactory({
+        appiumUrl, adbServer: observer.adbServer,
+        requestTimeoutMs: config.actionTimeoutSeconds * 1000, newCommandTimeoutS: config.flowIdleTimeoutSeconds + 30,
+      }),
       lock: fileLock,
+      clock: ctx.clock,
+      logger: ctx.logger,
+      idleTimeoutMs: config.flowIdleTimeoutSeconds * 1000,
+      newSessionId: () => `s-${randomUUID().replaceAll("-", "")}`,
+    });
+    const deps: OperationDeps = {
+      ports: { observer, evidence: createEvidenceStore({ directory: artifacts.path, fs, clock: ctx.clock }), ui: ui.sessions, clock: ctx.clock },
+      lock: ui.lock,
       audit: createAuditLog({ directory: artifacts.path, fs }),
       clock: ctx.clock,
       logger: ctx.logger,
@@ -109,7 +122,11 @@ export async function openHarness(config: HarnessConfig, ctx: CliContext, option
       appiumUrl,
       pruneOldEvidence: () => pruneOldEvidence({ directory: artifacts.path, fs, nowMs: ctx.clock.now(), maxAgeDays: config.evidenceRetentionDays }),
       close: async () => {
-        await stopSim();
+        try {
+          await ui.closeAll("the harness is stopping");
+        } finally {
+          await stopSim();
+        }
       },
     };
   } catch (error) {

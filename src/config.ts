@@ -30,7 +30,7 @@ export interface ConfigFlags {
 export const CONFIG_DEFAULTS = {
   appiumUrl: "http://127.0.0.1:4723",
   flowIdleTimeoutSeconds: 60,
-  actionTimeoutSeconds: 90,
+  actionTimeoutSeconds: 50,
   evidenceRetentionDays: 14,
 } as const;
 

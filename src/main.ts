@@ -42,6 +42,9 @@ export async function main(args: readonly string[]): Promise<number> {
 main(process.argv.slice(2)).then(
   (code) => {
     process.exitCode = code;
+    // Normally the event loop drains and the process ends here. A pooled keep-alive connection (webdriverio
+    // under Deno keeps one to Appium) must not keep a stopped server alive: end it a moment later regardless.
+    setTimeout(() => process.exit(code), 1500).unref();
   },
   (error: unknown) => {
     process.stderr.write(`android-mcp-harness: internal error: ${(error as Error)?.message ?? String(error)}\n`);

@@ -13,9 +13,9 @@ function failure(env: Record<string, string>, flags = {}): HarnessError {
   assert.fail("expected the configuration to be refused");
 }
 
-test("defaults: the only online device, local Appium, 60 s idle, 90 s action, evidence kept 14 days", () => {
+test("defaults: the only online device, local Appium, 60 s idle, 50 s action (below the 60 s MCP clients commonly wait), evidence kept 14 days", () => {
   assert.deepEqual(loadConfig({}), {
-    device: { kind: "auto" }, appiumUrl: "http://127.0.0.1:4723", flowIdleTimeoutSeconds: 60, actionTimeoutSeconds: 90, evidenceRetentionDays: 14, adb: {},
+    device: { kind: "auto" }, appiumUrl: "http://127.0.0.1:4723", flowIdleTimeoutSeconds: 60, actionTimeoutSeconds: 50, evidenceRetentionDays: 14, adb: {},
   });
   assert.equal(CONFIG_DEFAULTS.appiumUrl, "http://127.0.0.1:4723");
 });

@@ -10,10 +10,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 // @ts-types="../../node_modules/@modelcontextprotocol/sdk/dist/esm/server/mcp.d.ts"
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { AVAILABLE_TOOL_NAMES, TOOL_CONTRACTS } from "../../contracts/tools.ts";
+import { AVAILABLE_TOOL_NAMES, TOOL_CONTRACT_BY_NAME, TOOL_CONTRACTS } from "../../contracts/tools.ts";
 import { createAdbClient, createAdbObserver, findAdbProgram } from "../../src/adapters/adb/mod.ts";
 import { createAuditLog, createDeviceLock, createEvidenceStore, createNodeFileSystem, createNodeProcessProbe } from "../../src/adapters/evidence/mod.ts";
+import { createAppiumDriverFactory } from "../../src/adapters/appium/mod.ts";
 import { createNodeProcessRunner } from "../../src/adapters/node_process_runner.ts";
+import { createUiSessions } from "../../src/device/ui_sessions.ts";
 import { createSystemClock } from "../../src/adapters/system_clock.ts";
 import { createHarnessServer, registerContractTool } from "../../src/mcp/server.ts";
 import { silentLogger } from "../../tests/support/silent_logger.ts";
@@ -89,12 +91,15 @@ async function observeOverhead(io: BenchIO): Promise<void> {
     program: findAdbProgram({ ADB: process.env["ADB"] }, { exists: () => false }),
     serverSocket: sim.adbServerSocket,
   });
-  const server = createHarnessServer({
-    ports: {
-      observer: createAdbObserver({ adb, clock, requestedUdid: sim.device.serial, simulated: true }),
-      evidence: createEvidenceStore({ directory: join(root, "artifacts"), fs, clock }),
-    },
+  const observer = createAdbObserver({ adb, clock, requestedUdid: sim.device.serial, simulated: true });
+  const hands = createUiSessions({
+    drivers: createAppiumDriverFactory({ appiumUrl: sim.appiumUrl, adbServer: observer.adbServer, requestTimeoutMs: 30_000, newCommandTimeoutS: 90 }),
     lock: createDeviceLock({ directory: join(root, "locks"), fs, clock, probe: createNodeProcessProbe() }),
+    clock, logger: silentLogger, idleTimeoutMs: 60_000, newSessionId: () => `s-${randomUUID()}`,
+  });
+  const server = createHarnessServer({
+    ports: { observer, evidence: createEvidenceStore({ directory: join(root, "artifacts"), fs, clock }), ui: hands.sessions, clock },
+    lock: hands.lock,
     audit: createAuditLog({ directory: join(root, "artifacts"), fs }),
     clock,
     logger: silentLogger,
@@ -105,7 +110,7 @@ async function observeOverhead(io: BenchIO): Promise<void> {
   try {
     io.print(`simulated device ${sim.device.serial}, real adb client, in-memory MCP transport, ${io.repetitions} calls per tool (ms)`);
     io.print("tool            total med/p95    in adb med/p95   harness med/p95   adb runs/call");
-    for (const tool of AVAILABLE_TOOL_NAMES) {
+    for (const tool of AVAILABLE_TOOL_NAMES.filter((name) => TOOL_CONTRACT_BY_NAME[name].annotations.readOnlyHint)) {
       await connected.client.callTool({ name: tool, arguments: {} }); // warm-up
       const totals: number[] = [];
       const inAdb: number[] = [];

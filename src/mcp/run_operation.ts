@@ -5,7 +5,7 @@
  * signal is aborted and the lock released), append one audit line, answer with the envelope. Never throws.
  */
 import type { Envelope, Evidence } from "../../contracts/envelope.ts";
-import { redactArguments, type ToolName } from "../../contracts/tool_inputs.ts";
+import { redactArguments } from "../../contracts/tool_inputs.ts";
 import { HarnessError, toHarnessError } from "../errors.ts";
 import type { Clock } from "../ports/clock.ts";
 import type { AuditLog, DeviceLease, DeviceLock } from "../ports/evidence.ts";
@@ -31,12 +31,18 @@ export interface OperationAnswer {
   content: ExtraContent;
 }
 
-/** `cancel`: the client's cancellation of this request; the work is aborted as on a timeout. */
+export interface CallOptions {
+  /** The client's cancellation of this request; the work is aborted as on a timeout. */
+  cancel?: AbortSignal;
+  /** Sends an MCP progress notification (only when the client gave a progress token). */
+  progress?: (message: string) => void;
+}
+
 export async function runOperation(
   tool: ToolDefinition,
   rawArgs: unknown,
   deps: OperationDeps,
-  cancel?: AbortSignal,
+  call: CallOptions = {},
 ): Promise<OperationAnswer> {
   const operationId = deps.newOperationId();
   const started = deps.clock.now();
@@ -44,9 +50,11 @@ export async function runOperation(
   let answer: OperationAnswer;
   try {
     const args = parseToolInput(tool.name, rawArgs);
-    const outcome = await withLockAndDeadline(tool.name, operationId, deps, (ctx, ports) => tool.run(args, ctx, ports), (ref) => {
-      evidence = ref;
-    }, cancel);
+    const sessionId = (args as { session_id?: string }).session_id;
+    const outcome = await withLockAndDeadline({ tool, operationId, deps, call, ...(sessionId === undefined ? {} : { sessionId }) },
+      (ctx, ports) => tool.run(args, ctx, ports), (ref) => {
+        evidence = ref;
+      });
     answer = { envelope: successEnvelope(operationId, tool.name, outcome.data, evidence), content: outcome.content ?? [] };
   } catch (thrown) {
     if (!(thrown instanceof HarnessError)) deps.logger.error(`${tool.name} ${operationId}: ${describe(thrown)}`);
@@ -56,15 +64,22 @@ export async function runOperation(
   return answer;
 }
 
+interface Gate {
+  tool: ToolDefinition;
+  operationId: string;
+  deps: OperationDeps;
+  call: CallOptions;
+  /** The session the call names: the session-aware lock lets it through while that session holds the device. */
+  sessionId?: string;
+}
+
 async function withLockAndDeadline<T>(
-  tool: ToolName,
-  operationId: string,
-  deps: OperationDeps,
+  gate: Gate,
   work: (ctx: OperationContext, ports: ToolPorts) => Promise<T>,
   attachEvidence: (ref: Evidence) => void,
-  cancel: AbortSignal | undefined,
 ): Promise<T> {
-  const deadline = startDeadline(tool, { clock: deps.clock, timeoutMs: deps.actionTimeoutMs, cancel });
+  const { tool, operationId, deps, call } = gate;
+  const deadline = startDeadline(tool.name, { clock: deps.clock, timeoutMs: deps.actionTimeoutMs, cancel: call.cancel });
   const ctx: OperationContext = {
     operationId,
     signal: deadline.signal,
@@ -72,11 +87,16 @@ async function withLockAndDeadline<T>(
     attachEvidence: (ref) => {
       if (!deadline.signal.aborted) attachEvidence(ref); // abandoned work does not name evidence
     },
+    progress: (message) => {
+      if (!deadline.signal.aborted) call.progress?.(message);
+    },
   };
   let lease: DeviceLease | undefined;
   const locked = async () => {
+    if (tool.needsDevice === false) return work(ctx, deps.ports);
     const udid = await deps.ports.observer.resolveUdid({ timeoutMs: ctx.remainingMs(), signal: ctx.signal });
-    const acquired = await deps.lock.acquire({ adbServer: deps.ports.observer.adbServer, udid }, { operationId, tool });
+    const acquired = await deps.lock.acquire({ adbServer: deps.ports.observer.adbServer, udid },
+      { operationId, tool: tool.name, ...(gate.sessionId === undefined ? {} : { sessionId: gate.sessionId }) });
     if (deadline.signal.aborted) {
       await acquired.release(); // the limit passed while acquiring: nobody else would release it
       throw deadline.signal.reason;

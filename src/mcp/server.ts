@@ -29,7 +29,7 @@ export function createHarnessServer(deps: OperationDeps, tools: readonly ToolDef
   const server = new McpServer({ name: SERVER_NAME, version: VERSION }, { instructions: INSTRUCTIONS });
   for (const tool of tools) {
     registerContractTool(server, tool.name, async (args, extra) => {
-      const answer = await runOperation(tool, args, deps, extra.signal);
+      const answer = await runOperation(tool, args, deps, { cancel: extra.signal, progress: progressSender(extra) });
       return toToolResult(answer.envelope, answer.content);
     });
   }
@@ -45,7 +45,7 @@ export function createHarnessServer(deps: OperationDeps, tools: readonly ToolDef
 export function registerContractTool(
   server: McpServer,
   name: ToolName,
-  handler: (args: Record<string, unknown>, extra: { signal: AbortSignal }) => Promise<CallToolResult>,
+  handler: (args: Record<string, unknown>, extra: RequestExtra) => Promise<CallToolResult>,
 ): void {
   const contract = TOOL_CONTRACT_BY_NAME[name];
   server.registerTool(
@@ -59,6 +59,23 @@ export function registerContractTool(
     },
     handler,
   );
+}
+
+/** What the SDK hands a tool handler that we use: the cancellation signal, the progress token, a notifier. */
+interface RequestExtra {
+  signal: AbortSignal;
+  _meta?: { progressToken?: string | number };
+  sendNotification?: (notification: { method: "notifications/progress"; params: { progressToken: string | number; progress: number; message?: string } }) => Promise<void>;
+}
+
+/** MCP progress notifications for this request, counted up; undefined when the client sent no progress token. */
+function progressSender(extra: RequestExtra): ((message: string) => void) | undefined {
+  const token = extra._meta?.progressToken;
+  if (token === undefined || extra.sendNotification === undefined) return undefined;
+  let progress = 0;
+  return (message) => {
+    void extra.sendNotification!({ method: "notifications/progress", params: { progressToken: token, progress: ++progress, message } }).catch(() => {});
+  };
 }
 
 /** Validates strictly on the server; publishes the compact JSON form (twelve copies go into tools/list). */

@@ -53,6 +53,9 @@ export interface DeviceObserver {
   bind(udid: string): DeviceObserver;
   status(options: WaitOptions): Promise<DeviceStatus>;
   captureTree(options: WaitOptions): Promise<TreeCapture>;
+  /** What a summary needs besides the XML, without dumping it (while a UI session holds the device, the
+   * page source comes from the session): screen geometry, keyboard and foreground package. */
+  screenContext(options: WaitOptions): Promise<Omit<TreeCapture, "xml">>;
   /** Full-resolution PNG bytes from `screencap -p`. */
   screenshot(options: WaitOptions): Promise<Uint8Array>;
   /** Installed package names containing `filter` (case-insensitive), each once, sorted. */

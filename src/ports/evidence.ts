@@ -36,6 +36,8 @@ export interface AuditLog {
 
 export interface DeviceLease {
   release(): Promise<void>;
+  /** Records when an open UI session holding the lock ends unless used again (another process's EMULATOR_BUSY names it). */
+  noteSessionExpiry?(expiresAt: string): Promise<void>;
 }
 
 /** A device as the lock names it: the same serial behind two adb servers is two devices. */
@@ -47,7 +49,7 @@ export interface DeviceAddress {
 
 export interface DeviceLock {
   /** Acquires at once or throws EMULATOR_BUSY (no queue). Held across processes. */
-  acquire(device: DeviceAddress, owner: { operationId: string; tool: string }): Promise<DeviceLease>;
+  acquire(device: DeviceAddress, owner: { operationId: string; tool: string; sessionId?: string }): Promise<DeviceLease>;
 }
 
 /**
@@ -61,6 +63,8 @@ export interface FileSystem {
   /** Creates a new file with these bytes, atomically: a reader never sees it empty or partial.
    * Throws an error with code "EEXIST" when it already exists. */
   writeNewFile(path: string, bytes: Uint8Array | string): Promise<void>;
+  /** Replaces the file's content atomically (a reader sees the old or the new bytes, never a mix). */
+  replaceFile(path: string, bytes: Uint8Array | string): Promise<void>;
   appendText(path: string, text: string): Promise<void>;
   readBytes(path: string): Promise<Uint8Array>;
   readText(path: string): Promise<string>;

@@ -7,7 +7,9 @@
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { ToolInput, ToolName } from "../../contracts/tool_inputs.ts";
 import type { DeviceObserver } from "../ports/device.ts";
+import type { Clock } from "../ports/clock.ts";
 import type { EvidenceRef, EvidenceStore } from "../ports/evidence.ts";
+import type { UiSessions } from "../ports/ui_sessions.ts";
 
 export interface OperationContext {
   readonly operationId: string;
@@ -17,12 +19,17 @@ export interface OperationContext {
   remainingMs(): number;
   /** Ties a saved PNG to this operation: it goes into the envelope, also on failure. */
   attachEvidence(ref: EvidenceRef): void;
+  /** An MCP progress notification, when the client asked for them (a no-op otherwise). */
+  progress(message: string): void;
 }
 
-/** The ports observe tools use; built once by `serve` (real adapters) or by tests (fakes). */
+/** The ports tools use; built once by the composition module (real adapters) or by tests (fakes). */
 export interface ToolPorts {
   observer: DeviceObserver;
   evidence: EvidenceStore;
+  /** UI sessions through Appium: the act tools' hands; ui_get_tree reads through a held session. */
+  ui: UiSessions;
+  clock: Clock;
 }
 
 export interface ToolOutcome {
@@ -33,6 +40,8 @@ export interface ToolOutcome {
 
 export interface ToolDefinition<N extends ToolName = ToolName> {
   name: N;
+  /** False for a tool that touches no device (ui_session_close): runOperation neither resolves nor locks one. */
+  needsDevice?: false;
   run(args: ToolInput<N>, ctx: OperationContext, ports: ToolPorts): Promise<ToolOutcome>;
 }
 

@@ -4,6 +4,7 @@
  * EMULATOR_UNAVAILABLE, OPERATION_TIMEOUT.
  */
 import type { DeviceObserver, WaitOptions } from "../ports/device.ts";
+import type { UiSessions } from "../ports/ui_sessions.ts";
 import { summaryFromCapture } from "../screen/mod.ts";
 import type { ScreenSummary } from "../screen/types.ts";
 import { defineTool } from "./tool_definition.ts";
@@ -13,8 +14,18 @@ export interface ScreenReading {
   xml: string;
 }
 
-/** Captures and summarizes the current screen, through summaryFromCapture (as `tree` on a live device does). */
-export async function readScreen(observer: DeviceObserver, wait: WaitOptions): Promise<ScreenReading> {
+/**
+ * Captures and summarizes the current screen through summaryFromCapture (as `tree` on a live device
+ * does). While this server holds a UI session on the device, the XML is the session's page source
+ * (`uiautomator dump` can fail then: one UiAutomation connection at a time); observing never opens one.
+ */
+export async function readScreen(observer: DeviceObserver, wait: WaitOptions, ui?: UiSessions): Promise<ScreenReading> {
+  const held = ui?.heldDriver(observer.udid) ?? null;
+  if (held !== null) {
+    const xml = await held.source();
+    const context = await observer.screenContext(wait);
+    return { summary: summaryFromCapture({ xml, ...context }).summary, xml };
+  }
   const capture = await observer.captureTree(wait);
   return { summary: summaryFromCapture(capture).summary, xml: capture.xml };
 }
@@ -22,7 +33,7 @@ export async function readScreen(observer: DeviceObserver, wait: WaitOptions): P
 export const uiGetTreeTool = defineTool({
   name: "ui_get_tree",
   async run(args, ctx, ports) {
-    const { summary, xml } = await readScreen(ports.observer, { timeoutMs: ctx.remainingMs(), signal: ctx.signal });
+    const { summary, xml } = await readScreen(ports.observer, { timeoutMs: ctx.remainingMs(), signal: ctx.signal }, ports.ui);
     return { data: args.include_raw === true ? { ...summary, raw: xml } : { ...summary } };
   },
 });

@@ -7,7 +7,8 @@ import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { test } from "node:test";
-import { AVAILABLE_TOOL_NAMES } from "../../contracts/tools.ts";
+import type { ToolName } from "../../contracts/tool_inputs.ts";
+import { AVAILABLE_TOOL_NAMES, TOOL_CONTRACT_BY_NAME } from "../../contracts/tools.ts";
 import { harnessCommand } from "../support/mcp_client.ts";
 import { exitWithin, killQuietly, makeServeHome } from "../support/mcp_e2e.ts";
 import { REPO_ROOT } from "../support/paths.ts";
@@ -46,7 +47,8 @@ test("the Inspector CLI lists exactly the available catalog", { skip }, async ()
   assert.equal(code, 0);
   const tools = (json as { tools: { name: string; annotations: Record<string, boolean> }[] }).tools;
   assert.deepEqual(tools.map((t) => t.name), AVAILABLE_TOOL_NAMES);
-  for (const tool of tools) assert.equal(tool.annotations["readOnlyHint"], true);
+  for (const tool of tools) assert.equal(tool.annotations["readOnlyHint"], TOOL_CONTRACT_BY_NAME[tool.name as ToolName].annotations.readOnlyHint, tool.name);
+  assert.equal(tools.length, 12);
 });
 
 test("the Inspector CLI calls ui_get_tree and gets a successful envelope with a summary", { skip }, async () => {

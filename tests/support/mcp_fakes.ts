@@ -6,6 +6,7 @@ import type { EvidenceRef } from "../../src/ports/evidence.ts";
 import type { AuditRecord, DeviceLock, EvidenceStore } from "../../src/ports/evidence.ts";
 import type { DeviceObserver, DeviceStatus, TreeCapture, WaitOptions } from "../../src/ports/device.ts";
 import { HarnessError } from "../../src/errors.ts";
+import type { UiSessions } from "../../src/ports/ui_sessions.ts";
 import type { OperationDeps } from "../../src/mcp/run_operation.ts";
 import { createSystemClock } from "../../src/adapters/system_clock.ts";
 import { silentLogger } from "./silent_logger.ts";
@@ -77,6 +78,14 @@ export function fakeObserver(): FakeObserver {
         keyboard: { open: false },
         foregroundPackage: "com.android.settings",
       };
+    },
+    async screenContext(wait) {
+      observer.calls.push("screenContext");
+      observer.lastWait = wait;
+      const { xml: _xml, ...context } = observer.behaviour.tree ? await observer.behaviour.tree() : {
+        xml: FAKE_XML, screen: { width: 1080, height: 2400, density: 420 }, keyboard: { open: false }, foregroundPackage: "com.android.settings",
+      };
+      return context;
     },
     async screenshot(wait) {
       observer.calls.push("screenshot");
@@ -176,7 +185,8 @@ export function fakeWorld(options: { actionTimeoutMs?: number } = {}): FakeWorld
   const audit: AuditRecord[] = [];
   let next = 0;
   const deps: OperationDeps = {
-    ports: { observer, evidence },
+    // Observe tools never open a UI session: hands that refuse prove it.
+    ports: { observer, evidence, ui: noHands, clock: createSystemClock() },
     lock,
     audit: { append: async (record) => void audit.push(record) },
     clock: createSystemClock(),
@@ -186,6 +196,14 @@ export function fakeWorld(options: { actionTimeoutMs?: number } = {}): FakeWorld
   };
   return { deps, observer, evidence, lock, audit };
 }
+
+/** A UiSessions port for observe-only worlds: holds no session, and any use is a test failure. */
+export const noHands: UiSessions = {
+  withDriver: () => Promise.reject(new Error("an observe tool asked for a UI session")),
+  heldDriver: () => null,
+  open: () => Promise.reject(new Error("an observe tool asked for a UI session")),
+  close: () => Promise.reject(new Error("an observe tool asked for a UI session")),
+};
 
 export function operationId(n: number): string {
   return `00000000-0000-4000-8000-${String(n).padStart(12, "0")}`;

@@ -120,6 +120,11 @@ function observerOf(options: AdbObserverOptions, bound: string | undefined): Dev
       const [screen, keys, foregroundPackage] = await Promise.all([geometry(call), keyboard(call), foreground(call)]);
       return { xml, screen: orient(screen, xml), keyboard: keys, foregroundPackage };
     },
+    async screenContext(wait) {
+      const call = await begin(wait);
+      const [screen, keys, foregroundPackage] = await Promise.all([geometry(call), keyboard(call), foreground(call)]);
+      return { screen, keyboard: keys, foregroundPackage };
+    },
     async screenshot(wait): Promise<Uint8Array> {
       const call = await begin(wait);
       const result = await adb.run(ADB_COMMANDS.screencap(), { serial: call.serial, ...waitLeft(call.deadline, clock, call.signal) });

@@ -26,6 +26,8 @@ export interface LockHolder {
   adb_server?: string;
   acquired_at: string;
   token: string;
+  /** Set while an open UI session holds the device: when it ends unless used again. */
+  session_expires_at?: string;
 }
 
 export interface DeviceLockOptions {
@@ -74,7 +76,7 @@ export function createDeviceLock(options: DeviceLockOptions): DeviceLock {
         for (let attempt = 0; attempt < TAKEOVER_ATTEMPTS; attempt++) {
           try {
             await fs.writeNewFile(path, JSON.stringify(mine));
-            return lease(path, mine.token);
+            return lease(path, mine);
           } catch (error) {
             if ((error as { code?: string }).code !== "EEXIST") throw error;
           }
@@ -124,9 +126,15 @@ export function createDeviceLock(options: DeviceLockOptions): DeviceLock {
     }
   }
 
-  function lease(path: string, token: string): DeviceLease {
+  function lease(path: string, mine: LockHolder): DeviceLease {
+    const { token } = mine;
     let released = false;
     return {
+      async noteSessionExpiry(expiresAt) {
+        if (released) return;
+        const seen = await readHolder(path).catch(() => null);
+        if (seen?.holder?.token === token) await fs.replaceFile(path, JSON.stringify({ ...mine, session_expires_at: expiresAt }));
+      },
       async release() {
         if (released) return;
         released = true;
@@ -150,7 +158,12 @@ function holderAlive(holder: Pick<LockHolder, "pid" | "pid_start">, probe: Proce
 function busy(device: DeviceAddress, holder: LockHolder): HarnessError {
   const where = holder.pid === undefined ? "another process" : `process ${holder.pid}${holder.host ? ` on ${holder.host}` : ""}`;
   const { udid, adbServer } = device;
+  const expiry = holder.session_expires_at;
+  const what = expiry === undefined
+    ? `${holder.tool} (operation ${holder.operation_id}) in ${where} has held it since ${holder.acquired_at}. Retry when it finishes`
+    : `an open UI session of ${where} holds it (since ${holder.acquired_at}) until at least ${expiry}, when it expires unless used. Retry after that, or ask its owner to close it`;
   return new HarnessError("EMULATOR_BUSY",
-    `Device "${udid}" (adb server ${adbServer}) is busy: ${holder.tool} (operation ${holder.operation_id}) in ${where} has held it since ${holder.acquired_at}. Retry when it finishes; nothing was queued.`,
-    { udid, adb_server: adbServer, holder_pid: holder.pid, holder_host: holder.host, holder_tool: holder.tool, holder_operation_id: holder.operation_id, since: holder.acquired_at });
+    `Device "${udid}" (adb server ${adbServer}) is busy: ${what}; nothing was queued.`,
+    { udid, adb_server: adbServer, holder_pid: holder.pid, holder_host: holder.host, holder_tool: holder.tool, holder_operation_id: holder.operation_id, since: holder.acquired_at,
+      ...(expiry === undefined ? {} : { session_expires_at: expiry }) });
 }

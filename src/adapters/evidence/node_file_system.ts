@@ -4,7 +4,7 @@
  * Directories are created one level at a time, never with `mkdir({recursive: true})`: under /proc and
  * similar file systems Node's recursive mkdir retries forever at 100 % CPU (`--artifacts /proc/nope`).
  */
-import { appendFile, link, mkdir, readdir, readFile, realpath, rm, stat, unlink, writeFile } from "node:fs/promises";
+import { appendFile, link, mkdir, readdir, readFile, realpath, rename, rm, stat, unlink, writeFile } from "node:fs/promises";
 import { basename, dirname, join, resolve } from "node:path";
 import type { FileSystem } from "../../ports/evidence.ts";
 
@@ -12,6 +12,16 @@ export function createNodeFileSystem(): FileSystem {
   return {
     makeDirectory: makeDirectoryTree,
     writeNewFile: publishNewFile,
+    replaceFile: async (path, bytes) => {
+      const draft = join(dirname(path), `.${basename(path)}.${process.pid}-${++publishCounter}.draft`);
+      await writeFile(draft, bytes, { flag: "wx" });
+      try {
+        await rename(draft, path);
+      } catch (error) {
+        await unlink(draft).catch(() => {});
+        throw error;
+      }
+    },
     appendText: (path, text) => appendFile(path, text, "utf8"),
     readBytes: async (path) => new Uint8Array(await readFile(path)),
     readText: (path) => readFile(path, "utf8"),

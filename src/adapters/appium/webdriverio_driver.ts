@@ -1,0 +1,137 @@
+/**
+ * The UiDriverFactory over webdriverio's `remote()` (Appium 3 + UiAutomator2, or any W3C endpoint that
+ * speaks its dialect, like the simulated device's own server). Sessions start with no connection retries
+ * (nothing listening answers APPIUM_UNAVAILABLE in milliseconds), `noReset`, the adb server's port and
+ * host when they are not the default, and a newCommandTimeout above the harness's idle expiry so the
+ * harness, not Appium, ends idle sessions. Actions use single protocol commands (no implicit waits);
+ * app, keyboard and scroll go through `mobile:` methods. Every failure is translated by appium_failure.ts.
+ */
+import { remote } from "webdriverio";
+import { HarnessError } from "../../errors.ts";
+import type { ElementRectPx, OpenDriverOptions, UiDriver, UiDriverFactory } from "../../ports/ui_driver.ts";
+import { appiumFailure } from "./appium_failure.ts";
+
+type Browser = Awaited<ReturnType<typeof remote>>;
+
+const ELEMENT_KEY = "element-6066-11e4-a52e-4f735466cecf";
+const DELETE_LIMIT_MS = 5000;
+
+export interface AppiumDriverFactoryOptions {
+  appiumUrl: string;
+  /** Canonical adb server the harness uses (`tcp:HOST:PORT`): Appium is told the same. */
+  adbServer: string;
+  /** Each HTTP request's own limit (the operation's deadline still cancels sooner). */
+  requestTimeoutMs: number;
+  /** Appium ends a session idle this long; kept above the harness's own idle expiry. */
+  newCommandTimeoutS: number;
+}
+
+export function createAppiumDriverFactory(options: AppiumDriverFactoryOptions): UiDriverFactory {
+  const url = new URL(options.appiumUrl);
+  const endpoint = options.appiumUrl;
+  return {
+    endpoint,
+    async open(udid, open: OpenDriverOptions): Promise<UiDriver> {
+      try {
+        const started = remote({
+          protocol: url.protocol === "https:" ? "https" : "http",
+          hostname: url.hostname.replace(/^\[|\]$/g, ""),
+          port: Number(url.port || (url.protocol === "https:" ? 443 : 80)),
+          path: url.pathname === "" ? "/" : url.pathname,
+          capabilities: capabilitiesFor(udid, options) as WebdriverIO.Capabilities,
+          logLevel: "silent",
+          connectionRetryCount: 0,
+          connectionRetryTimeout: Math.max(1000, Math.min(options.requestTimeoutMs, open.timeoutMs)),
+          waitforTimeout: 0,
+        });
+        const browser = await abortable(started, open.signal, (late) => void late.then((b) => b.deleteSession().catch(() => {}), () => {}));
+        return driverOf(browser, endpoint);
+      } catch (error) {
+        throw appiumFailure(error, endpoint, "starting a UiAutomator2 session");
+      }
+    },
+  };
+}
+
+function capabilitiesFor(udid: string, options: AppiumDriverFactoryOptions): Record<string, unknown> {
+  const caps: Record<string, unknown> = {
+    platformName: "Android",
+    "appium:automationName": "UiAutomator2",
+    "appium:udid": udid,
+    "appium:noReset": true,
+    "appium:newCommandTimeout": options.newCommandTimeoutS,
+  };
+  const server = /^tcp:(.+):(\d+)$/.exec(options.adbServer);
+  if (server !== null) {
+    const [, host, port] = server as unknown as [string, string, string];
+    if (port !== "5037") caps["appium:adbPort"] = Number(port);
+    if (!/^(127\.\d+\.\d+\.\d+|localhost|\[?::1\]?)$/.test(host)) caps["appium:remoteAdbHost"] = host.replace(/^\[|\]$/g, "");
+  }
+  return caps;
+}
+
+function driverOf(browser: Browser, endpoint: string): UiDriver {
+  let deleted: Promise<void> | undefined;
+  const call = async <T>(doing: string, work: () => Promise<T>): Promise<T> => {
+    if (deleted !== undefined) throw new HarnessError("SESSION_NOT_FOUND", `The UI session was already closed when ${doing} was asked.`);
+    try {
+      const value = await work();
+      const failed = (value as { error?: unknown } | null)?.error;
+      if (typeof failed === "string") throw Object.assign(new Error((value as { message?: string }).message ?? failed), { name: failed });
+      return value;
+    } catch (error) {
+      throw appiumFailure(error, endpoint, doing);
+    }
+  };
+  const mobile = <T>(method: string, args: Record<string, unknown> = {}) =>
+    call(`mobile: ${method}`, () => browser.executeScript(`mobile: ${method}`, [args]) as Promise<T>);
+  return {
+    appiumSessionId: browser.sessionId,
+    source: () => call("reading the page source", () => browser.getPageSource()),
+    findElements: async (xpath) => {
+      const found = await call("finding an element", () => browser.findElements("xpath", xpath));
+      return found.map((ref) => (ref as unknown as Record<string, string>)[ELEMENT_KEY]!).filter((id) => typeof id === "string");
+    },
+    elementRect: (id) => call("reading an element's rectangle", () => browser.getElementRect(id)) as Promise<ElementRectPx>,
+    click: async (id) => void (await call("tapping", () => browser.elementClick(id))),
+    replaceText: async (id, text) => {
+      await call("clearing the field", () => browser.elementClear(id));
+      await call("typing", () => browser.elementSendKeys(id, text));
+    },
+    scroll: async (id, direction) => Boolean(await mobile<unknown>("scrollGesture", { elementId: id, direction, percent: 0.75 })),
+    back: async () => void (await call("pressing Back", () => browser.back())),
+    activateApp: async (packageName) => void (await mobile("activateApp", { appId: packageName })),
+    hideKeyboard: async () => void (await mobile("hideKeyboard")),
+    isKeyboardShown: async () => Boolean(await mobile<unknown>("isKeyboardShown")),
+    currentPackage: async () => String(await mobile<unknown>("getCurrentPackage") ?? ""),
+    delete: () =>
+      deleted ??= Promise.race([
+        browser.deleteSession().then(() => {}, () => {}), // a zombie (404) or a dead server: nothing left to delete
+        new Promise<void>((resolve) => setTimeout(resolve, DELETE_LIMIT_MS).unref?.()),
+      ]),
+  };
+}
+
+/** Resolves with the work, or rejects with the signal's reason; `abandoned` gets the late work to clean up. */
+function abortable<T>(work: Promise<T>, signal: AbortSignal | undefined, abandoned: (late: Promise<T>) => void): Promise<T> {
+  if (signal === undefined) return work;
+  if (signal.aborted) {
+    abandoned(work);
+    return Promise.reject(signal.reason);
+  }
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => {
+      abandoned(work);
+      reject(signal.reason);
+    };
+    signal.addEventListener("abort", onAbort, { once: true });
+    work.then((value) => {
+      signal.removeEventListener("abort", onAbort);
+      if (signal.aborted) return;
+      resolve(value);
+    }, (error) => {
+      signal.removeEventListener("abort", onAbort);
+      reject(error);
+    });
+  });
+}

@@ -1,0 +1,139 @@
+/**
+ * The pipeline every acting tool runs inside its operation (after runOperation's validate · lock ·
+ * bind · deadline): take the driver (the named session's or a temporary one), read the screen before,
+ * act, let the screen settle (page source read every 200 ms until two reads are equal, at most 3 s),
+ * take the evidence PNG, and answer the new screen summary with `settled` and `changed`. Also the
+ * element wait of ui_tap / ui_type_text: poll the page source until the locator finds exactly one
+ * element; a miss is UI_ELEMENT_NOT_FOUND with a screenshot of that moment, several UI_ELEMENT_AMBIGUOUS.
+ */
+import { ACT_DEFAULTS } from "../../contracts/act_defaults.ts";
+import { HarnessError } from "../errors.ts";
+import type { WaitOptions } from "../ports/device.ts";
+import type { UiDriver } from "../ports/ui_driver.ts";
+import { findElement, locate, type LocatedElement, parseDump, type ScreenSummary, type Selector, summaryFromCapture, type UiTree } from "../screen/mod.ts";
+import type { OperationContext, ToolOutcome, ToolPorts } from "../tools/tool_definition.ts";
+import { captureScreenshot } from "../tools/ui_screenshot.ts";
+import { xpathOf } from "./element_path.ts";
+
+export interface ActScope {
+  driver: UiDriver;
+  ports: ToolPorts;
+  ctx: OperationContext;
+  /** The page source read before the act. */
+  before: string;
+  wait(): WaitOptions;
+}
+
+/** Runs `act` in the session the call names (or a temporary one) and answers the settled screen. */
+export function performAct(
+  tool: string,
+  sessionId: string | undefined,
+  ctx: OperationContext,
+  ports: ToolPorts,
+  act: (scope: ActScope) => Promise<Record<string, unknown>>,
+): Promise<ToolOutcome> {
+  const wait = (): WaitOptions => ({ timeoutMs: ctx.remainingMs(), signal: ctx.signal });
+  return ports.ui.withDriver(sessionId, ports.observer.udid, uiOperation(ctx), async (driver) => {
+    const before = await checked(ctx, () => driver.source());
+    const extra = await act({ driver, ports, ctx, before, wait });
+    const after = await settle(driver, ports, ctx);
+    const shot = await captureScreenshot(ports.observer, ports.evidence, tool, wait());
+    ctx.attachEvidence(shot.evidence);
+    const summary = await summaryOf(after.source, ports, wait());
+    return {
+      data: {
+        foreground_package: summary.foreground_package,
+        settled: after.settled,
+        changed: after.source !== before,
+        ...extra,
+        screen: summary,
+      },
+    };
+  });
+}
+
+export function uiOperation(ctx: OperationContext) {
+  return { operationId: ctx.operationId, signal: ctx.signal, remainingMs: ctx.remainingMs, progress: ctx.progress };
+}
+
+/** The summary of a page source read through a session, with the device's geometry, keyboard and foreground from adb. */
+export async function summaryOf(source: string, ports: ToolPorts, wait: WaitOptions): Promise<ScreenSummary> {
+  const context = await ports.observer.screenContext(wait);
+  return summaryFromCapture({ xml: source, ...context }).summary;
+}
+
+/** Reads the page source until two consecutive reads are equal (ACT_DEFAULTS), bounded by the deadline. */
+export async function settle(driver: UiDriver, ports: ToolPorts, ctx: OperationContext): Promise<{ source: string; settled: boolean }> {
+  const started = ports.clock.now();
+  let previous = await checked(ctx, () => driver.source());
+  for (;;) {
+    const left = Math.min(ACT_DEFAULTS.settleMaxMs - (ports.clock.now() - started), ctx.remainingMs() - 1000);
+    if (left < ACT_DEFAULTS.settleIntervalMs) return { source: previous, settled: false };
+    await ports.clock.sleep(ACT_DEFAULTS.settleIntervalMs, ctx.signal);
+    const next = await checked(ctx, () => driver.source());
+    if (next === previous) return { source: next, settled: true };
+    previous = next;
+  }
+}
+
+export interface FoundElement {
+  tree: UiTree;
+  element: LocatedElement;
+  /** Its id in the Appium session, checked to be at the node's bounds. */
+  elementId: string;
+}
+
+/**
+ * Waits (ACT_DEFAULTS.elementWaitMs, within the deadline) for the selector to name exactly one element
+ * in the session's page source, then finds it in the session by its XPath and checks its rectangle.
+ */
+export async function findInSession(scope: ActScope, selector: Selector, tool: string): Promise<FoundElement> {
+  const { driver, ports, ctx } = scope;
+  const started = ports.clock.now();
+  let source = scope.before;
+  for (;;) {
+    const tree = parseDump(source);
+    const result = findElement(tree, selector);
+    if (result.status === "found") {
+      const elementId = await sessionElement(driver, tree, result.element);
+      if (elementId !== null) return { tree, element: result.element, elementId };
+    } else if (result.status === "ambiguous") {
+      locate(tree, selector); // throws UI_ELEMENT_AMBIGUOUS with the candidates
+    }
+    const waited = ports.clock.now() - started;
+    const budget = Math.min(ACT_DEFAULTS.elementWaitMs, ctx.remainingMs() - 2000);
+    if (waited + ACT_DEFAULTS.pollIntervalMs > budget) {
+      // The moment of the miss, as evidence: what the agent would have seen.
+      const shot = await captureScreenshot(ports.observer, ports.evidence, tool, scope.wait()).catch(() => null);
+      if (shot !== null) ctx.attachEvidence(shot.evidence);
+      if (result.status === "found") {
+        throw new HarnessError("UI_ELEMENT_NOT_FOUND",
+          `The element ${JSON.stringify(selector)} kept moving while it was looked up in the UI session (${Math.round(waited)} ms); read the screen again and retry.`,
+          { selector });
+      }
+      locate(tree, selector, { waitedMs: waited }); // throws UI_ELEMENT_NOT_FOUND: "The screen offers: …"
+    }
+    await ports.clock.sleep(ACT_DEFAULTS.pollIntervalMs, ctx.signal);
+    source = await checked(ctx, () => driver.source());
+  }
+}
+
+/** The session's element at the node's XPath, if its rectangle is still the node's (else null: the screen moved). */
+async function sessionElement(driver: UiDriver, tree: UiTree, element: LocatedElement): Promise<string | null> {
+  const ids = await driver.findElements(xpathOf(tree, element.node));
+  if (ids.length !== 1) return null;
+  const rect = await driver.elementRect(ids[0]!);
+  const b = element.node.bounds;
+  if (b === null) return ids[0]!;
+  const same = Math.abs(rect.x - b.left) <= 1 && Math.abs(rect.y - b.top) <= 1 &&
+    Math.abs(rect.width - (b.right - b.left)) <= 1 && Math.abs(rect.height - (b.bottom - b.top)) <= 1;
+  return same ? ids[0]! : null;
+}
+
+/** Runs a driver call unless the operation was already abandoned (a late answer must not act after the timeout). */
+export async function checked<T>(ctx: OperationContext, work: () => Promise<T>): Promise<T> {
+  if (ctx.signal.aborted) throw ctx.signal.reason;
+  const value = await work();
+  if (ctx.signal.aborted) throw ctx.signal.reason;
+  return value;
+}

@@ -1,0 +1,30 @@
+/**
+ * `ui_scroll`: scrolls the screen's main scrollable container (the largest visible one) up or down
+ * through the UI session (`mobile: scrollGesture`); takes no selector. A screen with nothing scrollable
+ * is answered with `scrolled: false` and `changed: false`. Errors: INVALID_SCROLL_DIRECTION
+ * (validation), APPIUM_UNAVAILABLE, EMULATOR_BUSY, SESSION_NOT_FOUND, OPERATION_TIMEOUT.
+ */
+import { checked, performAct } from "../device/act.ts";
+import { xpathOf } from "../device/element_path.ts";
+import { parseDump, type UiNode } from "../screen/mod.ts";
+import { defineTool } from "./tool_definition.ts";
+
+export const uiScrollTool = defineTool({
+  name: "ui_scroll",
+  run(args, ctx, ports) {
+    return performAct("ui_scroll", args.session_id, ctx, ports, async ({ driver, before }) => {
+      const tree = parseDump(before);
+      const container = largest(tree.nodes.filter((n) => n.scrollable && n.visible && n.bounds !== null));
+      if (container === undefined) return { direction: args.direction, scrolled: false };
+      const [id] = await checked(ctx, () => driver.findElements(xpathOf(tree, container)));
+      if (id === undefined) return { direction: args.direction, scrolled: false };
+      const further = await checked(ctx, () => driver.scroll(id, args.direction));
+      return { direction: args.direction, scrolled: true, can_scroll_further: further };
+    });
+  },
+});
+
+function largest(nodes: UiNode[]): UiNode | undefined {
+  const area = (n: UiNode) => (n.bounds!.right - n.bounds!.left) * (n.bounds!.bottom - n.bounds!.top);
+  return nodes.reduce<UiNode | undefined>((best, n) => (best === undefined || area(n) > area(best) ? n : best), undefined);
+}

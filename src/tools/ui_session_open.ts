@@ -1,0 +1,39 @@
+/**
+ * `ui_session_open`: opens a UI session (an Appium session) that holds the device for this server until
+ * closed or idle for ANDROID_MCP_FLOW_IDLE_TIMEOUT; sends MCP progress while the driver starts. With
+ * `package`, launches it and waits for the foreground (the session is closed again if that fails).
+ * Answers `session_id` and its expiry. Errors: INVALID_PACKAGE, APP_NOT_FOUND, OPERATION_TIMEOUT,
+ * APPIUM_UNAVAILABLE, EMULATOR_BUSY (another owner, or a session already open here).
+ */
+import { ACT_DEFAULTS } from "../../contracts/act_defaults.ts";
+import { uiOperation } from "../device/act.ts";
+import { checkInstalled, launchAndWait } from "../device/launch.ts";
+import { HarnessError } from "../errors.ts";
+import { defineTool } from "./tool_definition.ts";
+import { captureScreenshot } from "./ui_screenshot.ts";
+
+export const uiSessionOpenTool = defineTool({
+  name: "ui_session_open",
+  async run(args, ctx, ports) {
+    const wait = () => ({ timeoutMs: ctx.remainingMs(), signal: ctx.signal });
+    if (args.package !== undefined) await checkInstalled(args.package, ports, wait());
+    const session = await ports.ui.open(ports.observer.udid, uiOperation(ctx));
+    if (args.package === undefined) return { data: { ...session } };
+    const pkg = args.package;
+    try {
+      await ports.ui.withDriver(session.session_id, ports.observer.udid, uiOperation(ctx), async (driver) => {
+        if (!(await launchAndWait(driver, pkg, ports, ctx))) {
+          throw new HarnessError("OPERATION_TIMEOUT",
+            `"${pkg}" did not reach the foreground within ${ACT_DEFAULTS.foregroundWaitMs / 1000} s; the session was closed again. Check the device screen and retry.`,
+            { package: pkg });
+        }
+      });
+      const shot = await captureScreenshot(ports.observer, ports.evidence, "ui_session_open", wait());
+      ctx.attachEvidence(shot.evidence);
+    } catch (error) {
+      await ports.ui.close(session.session_id, ctx.operationId).catch(() => {});
+      throw error;
+    }
+    return { data: { ...session, actions_used: 0, package: pkg, foreground_package: pkg } };
+  },
+});

@@ -1,0 +1,51 @@
+/**
+ * `ui_tap`: taps the one element the selector names (waiting, bounded, for it to appear), through the
+ * UI session: found by the locator on the session's page source, clicked as that element (never a
+ * point). A target under the soft keyboard is tapped after hiding the keyboard through Appium and
+ * checking it is gone (never BACK). Answers the settled new screen with evidence. Errors:
+ * UI_ELEMENT_NOT_FOUND (with a screenshot of that moment), UI_ELEMENT_AMBIGUOUS, INVALID_SELECTOR,
+ * APPIUM_UNAVAILABLE, EMULATOR_BUSY, SESSION_NOT_FOUND, OPERATION_TIMEOUT.
+ */
+import { ACT_DEFAULTS } from "../../contracts/act_defaults.ts";
+import { type ActScope, checked, findInSession, type FoundElement, performAct } from "../device/act.ts";
+import { HarnessError } from "../errors.ts";
+import type { Selector } from "../screen/mod.ts";
+import { defineTool } from "./tool_definition.ts";
+
+export const uiTapTool = defineTool({
+  name: "ui_tap",
+  run(args, ctx, ports) {
+    return performAct("ui_tap", args.session_id, ctx, ports, async (scope) => {
+      const selector = args.selector as Selector;
+      let found = await findInSession(scope, selector, "ui_tap");
+      if (await underKeyboard(found, scope)) {
+        await hideKeyboard(scope);
+        found = await findInSession({ ...scope, before: await checked(ctx, () => scope.driver.source()) }, selector, "ui_tap");
+      }
+      await checked(ctx, () => scope.driver.click(found.elementId));
+      return { target: args.selector, element_label: found.element.label };
+    });
+  },
+});
+
+/** Whether the element lies under the open soft keyboard (the summary's covered_by_keyboard rule). */
+async function underKeyboard(found: FoundElement, scope: ActScope): Promise<boolean> {
+  if (!(await checked(scope.ctx, () => scope.driver.isKeyboardShown()))) return false;
+  const { keyboard } = await scope.ports.observer.screenContext(scope.wait());
+  const top = keyboard.open ? keyboard.top : undefined;
+  return top !== undefined && found.element.bounds.top >= top;
+}
+
+/** Hides the keyboard through Appium and waits until it is gone; UI_ELEMENT_NOT_FOUND when it stays. */
+async function hideKeyboard(scope: ActScope): Promise<void> {
+  const { driver, ctx, ports } = scope;
+  await checked(ctx, () => driver.hideKeyboard());
+  const started = ports.clock.now();
+  while (await checked(ctx, () => driver.isKeyboardShown())) {
+    if (ports.clock.now() - started > ACT_DEFAULTS.settleMaxMs) {
+      throw new HarnessError("UI_ELEMENT_NOT_FOUND",
+        "The element is under the soft keyboard, and the keyboard did not close when asked; close it with device_back if the app allows, then retry.");
+    }
+    await ports.clock.sleep(ACT_DEFAULTS.pollIntervalMs, ctx.signal);
+  }
+}

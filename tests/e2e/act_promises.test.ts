@@ -1,0 +1,103 @@
+/**
+ * End to end over real stdio (SPEC §10): `serve` processes act on a simulated device through its own
+ * UiAutomator2 endpoint. Navigation arrives where it says and leaves evidence; the returned summary is the
+ * new screen; two simultaneous acts never share the device (two calls on one server, two server
+ * processes); no session is left behind; a hung act frees the device within a second of its timeout;
+ * SIGTERM during an open session deletes it.
+ */
+import assert from "node:assert/strict";
+import { after, before, test } from "node:test";
+import { startSimDevice } from "../../src/sim/mod.ts";
+import {
+  appiumSessions, type BatteryTarget, callTool, navigationArrivesWithEvidence, noSessionLeftBehind, type Served, serveOn,
+  sigtermDeletesTheSession,
+} from "../support/act_battery.ts";
+
+let target: BatteryTarget;
+let served: Served;
+
+before(async () => {
+  const sim = await startSimDevice({});
+  target = { sim, appiumUrl: sim.appiumUrl };
+  served = await serveOn(target);
+});
+
+after(async () => {
+  await served?.close();
+  served?.home.remove();
+  await target?.sim.stop();
+});
+
+test("navigation arrives where it says, leaves a PNG, and returns the new screen", () => navigationArrivesWithEvidence(target, served));
+
+test("after a batch of successes and failures the UiAutomator2 server holds what it held before", () => noSessionLeftBehind(target, served));
+
+test("two simultaneous acts on one server: exactly one gets EMULATOR_BUSY, at once", async () => {
+  const s = served.server;
+  const [a, b] = await Promise.all([
+    callTool(s, "ui_scroll", { direction: "down" }),
+    callTool(s, "ui_scroll", { direction: "up" }),
+  ]);
+  const codes = [a.error?.code ?? "ok", b.error?.code ?? "ok"].sort();
+  assert.deepEqual(codes, ["EMULATOR_BUSY", "ok"]);
+});
+
+test("two server processes on one device: exactly one of two simultaneous acts gets EMULATOR_BUSY", async () => {
+  const other = await serveOn(target, {}, served.home);
+  try {
+    for (let round = 0; round < 3; round++) {
+      const [a, b] = await Promise.all([
+        callTool(served.server, "ui_scroll", { direction: round % 2 === 0 ? "down" : "up" }),
+        callTool(other.server, "ui_scroll", { direction: round % 2 === 0 ? "down" : "up" }),
+      ]);
+      const codes = [a.error?.code ?? "ok", b.error?.code ?? "ok"].sort();
+      assert.deepEqual(codes, ["EMULATOR_BUSY", "ok"], `round ${round}`);
+    }
+    const opened = await callTool(served.server, "ui_session_open");
+    const busy = await callTool(other.server, "device_back");
+    assert.equal(busy.error?.code, "EMULATOR_BUSY");
+    assert.match(busy.error!.message, /open UI session of process \d+ .* until at least 20\d\d-/);
+    assert.ok(typeof busy.error!.details?.["session_expires_at"] === "string");
+    await callTool(served.server, "ui_session_close", { session_id: opened.data["session_id"] });
+    assert.equal((await callTool(other.server, "device_back")).ok, true, "free again once the session closed");
+  } finally {
+    await other.close();
+  }
+});
+
+test("an act that hangs past ANDROID_MCP_ACTION_TIMEOUT answers OPERATION_TIMEOUT and the device is free within a second", async () => {
+  const quick = await serveOn(target, { ANDROID_MCP_ACTION_TIMEOUT: "3" }, served.home);
+  try {
+    const sessionsBefore = await appiumSessions(target.appiumUrl);
+    target.sim.device.faults.hangCommands = ["screencap"]; // the evidence screenshot never comes
+    const started = Date.now();
+    const hung = await callTool(quick.server, "device_back");
+    assert.equal(hung.error?.code, "OPERATION_TIMEOUT", JSON.stringify(hung));
+    assert.ok(Date.now() - started < 4500, `answered after ${Date.now() - started} ms`);
+    target.sim.device.faults.hangCommands = [];
+    const freedAt = Date.now();
+    const next = await callTool(served.server, "ui_get_tree");
+    assert.equal(next.ok, true, JSON.stringify(next.error));
+    assert.ok(Date.now() - freedAt < 1000, "the next call is served within a second");
+    assert.deepEqual(await appiumSessions(target.appiumUrl), sessionsBefore, "the timed-out act's session was deleted");
+  } finally {
+    target.sim.device.faults.hangCommands = [];
+    await quick.close();
+  }
+});
+
+test("SIGTERM during an open session deletes it on the UiAutomator2 side", () => sigtermDeletesTheSession(target));
+
+test("nothing listening at APPIUM_URL is APPIUM_UNAVAILABLE in well under a second, with the lock released", async () => {
+  const nowhere = await serveOn({ ...target, appiumUrl: "http://127.0.0.1:9" }, {}, served.home);
+  try {
+    const started = Date.now();
+    const down = await callTool(nowhere.server, "device_back");
+    assert.equal(down.error?.code, "APPIUM_UNAVAILABLE");
+    assert.match(down.error!.message, /Nothing answers at the Appium URL http:\/\/127\.0\.0\.1:9/);
+    assert.ok(Date.now() - started < 1000, `answered after ${Date.now() - started} ms`);
+    assert.equal((await callTool(served.server, "ui_get_tree")).ok, true, "the lock was released");
+  } finally {
+    await nowhere.close();
+  }
+});

@@ -1,0 +1,120 @@
+/**
+ * The end-to-end battery of the act tools' promises (SPEC §10, issue 7), run over real stdio against a
+ * simulated device through a given Appium endpoint: the simulated device's own UiAutomator2 server, or
+ * the real Appium 3.8 + UiAutomator2 driver in front of it. Each promise is a function the test files
+ * call as their own test, so a failure names the promise and the endpoint.
+ */
+import assert from "node:assert/strict";
+import { existsSync, readFileSync } from "node:fs";
+import type { startSimDevice } from "../../src/sim/mod.ts";
+import { envelopeOf, spawnServe, type SpawnedServer } from "./mcp_client.ts";
+import { exitWithin, makeServeHome, type ServeHome } from "./mcp_e2e.ts";
+
+export type Sim = Awaited<ReturnType<typeof startSimDevice>>;
+
+export interface BatteryTarget {
+  sim: Sim;
+  /** What the harness is told APPIUM_URL is. */
+  appiumUrl: string;
+}
+
+export interface Served {
+  server: SpawnedServer;
+  home: ServeHome;
+  close(): Promise<void>;
+}
+
+/** A `serve` process on the simulated device through the target's Appium endpoint. */
+export async function serveOn(target: BatteryTarget, env: Record<string, string> = {}, home = makeServeHome()): Promise<Served> {
+  const server = await spawnServe([], {
+    ...home.env, ADB_SERVER_SOCKET: target.sim.adbServerSocket, ANDROID_UDID: target.sim.device.serial, APPIUM_URL: target.appiumUrl, ...env,
+  });
+  return { server, home, close: async () => void (await server.close()) };
+}
+
+export async function appiumSessions(appiumUrl: string): Promise<string[]> {
+  const answer = await fetch(`${appiumUrl.replace(/\/$/, "")}/appium/sessions`).then((r) => r.json()) as { value: { id: string }[] };
+  return answer.value.map((s) => s.id).sort();
+}
+
+export const callTool = async (s: SpawnedServer, name: string, args: Record<string, unknown> = {}) =>
+  envelopeOf(await s.client.callTool({ name, arguments: args }, undefined, { timeout: 120_000 }));
+
+/** Navigation arrives where it says, leaves a PNG on disk, and the summary it returns is the new screen. */
+export async function navigationArrivesWithEvidence(target: BatteryTarget, served: Served): Promise<void> {
+  const s = served.server;
+  const tapped = await callTool(s, "ui_tap", { selector: { text: "Network & internet" } });
+  assert.equal(tapped.ok, true, JSON.stringify(tapped.error));
+  assert.equal(target.sim.device.screenId(), "network");
+  assert.equal(tapped.data["changed"], true);
+  assert.equal(tapped.data["settled"], true);
+  const png = readFileSync(tapped.evidence!.path);
+  assert.deepEqual([...png.subarray(0, 8)], [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a], "the evidence is a PNG on disk");
+  assert.ok(tapped.evidence!.path.startsWith(served.home.artifacts));
+  const observed = await callTool(s, "ui_get_tree");
+  assert.deepEqual(tapped.data["screen"], observed.data, "the act's summary is the screen ui_get_tree sees next");
+  const back = await callTool(s, "device_back");
+  assert.equal(back.ok, true, JSON.stringify(back.error));
+  assert.equal(target.sim.device.screenId(), "settings_home");
+  assert.notEqual(back.evidence!.artifact_id, tapped.evidence!.artifact_id);
+}
+
+/** After a batch of successes and failures, Appium holds exactly the sessions it held before. */
+export async function noSessionLeftBehind(target: BatteryTarget, served: Served, appiumUrl = target.appiumUrl): Promise<void> {
+  const s = served.server;
+  const before = await appiumSessions(appiumUrl);
+  const outcomes: string[] = [];
+  const note = async (name: string, args: Record<string, unknown> = {}) => {
+    const e = await callTool(s, name, args);
+    outcomes.push(e.error?.code ?? "ok");
+    return e;
+  };
+  await note("ui_tap", { selector: { text: "Network & internet" } });
+  await note("ui_type_text", { selector: { text: "Internet" }, text: "x" });
+  await note("ui_tap", { selector: { text_contains: "n" } });
+  const opened = await note("ui_session_open");
+  const id = opened.data["session_id"] as string;
+  await note("ui_scroll", { direction: "down", session_id: id });
+  await note("device_back", { session_id: id });
+  await note("ui_tap", { selector: { text: "Apps" } });
+  await note("ui_session_close", { session_id: id });
+  await note("app_launch", { package: "com.example.notinstalled" });
+  await note("settings_open");
+  assert.deepEqual(outcomes, ["ok", "INVALID_SELECTOR", "UI_ELEMENT_AMBIGUOUS", "ok", "ok", "ok", "EMULATOR_BUSY", "ok", "APP_NOT_FOUND", "ok"]);
+  assert.deepEqual(await appiumSessions(appiumUrl), before);
+}
+
+/** SIGTERM while a session is open: the server deletes it on the Appium side and exits. */
+export async function sigtermDeletesTheSession(target: BatteryTarget, appiumUrl = target.appiumUrl): Promise<void> {
+  const served = await serveOn(target);
+  try {
+    const before = await appiumSessions(appiumUrl);
+    const opened = await callTool(served.server, "ui_session_open");
+    assert.equal(opened.ok, true, JSON.stringify(opened.error));
+    assert.equal((await appiumSessions(appiumUrl)).length, before.length + 1);
+    const pid = served.server.pid!;
+    process.kill(pid, "SIGTERM");
+    const exited = await waitForExit(pid, 10_000);
+    assert.ok(exited, "serve exits after SIGTERM");
+    assert.deepEqual(await appiumSessions(appiumUrl), before, "the open session was deleted before exiting");
+    assert.match(served.server.stderr(), /ended: the harness is stopping/);
+  } finally {
+    await served.close();
+    served.home.remove();
+  }
+}
+
+async function waitForExit(pid: number, ms: number): Promise<boolean> {
+  const deadline = Date.now() + ms;
+  while (Date.now() < deadline) {
+    try {
+      process.kill(pid, 0);
+    } catch {
+      return true;
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return false;
+}
+
+export { exitWithin, existsSync };

@@ -1,0 +1,175 @@
+/**
+ * A world for contract tests of the act tools: the real session layer (createUiSessions) and the real
+ * tools over a scenario device of the simulated device, reached in process through a small UiDriver
+ * (no HTTP) and an observer that reads the same device. Each driver call is recorded; `behaviour`
+ * lets a test make the driver fail or hang. Evidence and audit are the recording fakes.
+ */
+import { createSystemClock } from "../../src/adapters/system_clock.ts";
+import { createUiSessions, type UiSessionLayer } from "../../src/device/ui_sessions.ts";
+import { HarnessError } from "../../src/errors.ts";
+import type { OperationDeps } from "../../src/mcp/run_operation.ts";
+import type { DeviceObserver } from "../../src/ports/device.ts";
+import type { AuditRecord } from "../../src/ports/evidence.ts";
+import type { UiDriver, UiDriverFactory } from "../../src/ports/ui_driver.ts";
+import { parseDump, type UiNode, type UiTree } from "../../src/screen/mod.ts";
+import { ScenarioDevice } from "../../src/sim/mod.ts";
+import { resolveScenario } from "../../src/sim/scenario/load.ts";
+import { type FakeEvidence, fakeEvidence, fakeLock, type FakeLock, operationId } from "./mcp_fakes.ts";
+import { silentLogger } from "./silent_logger.ts";
+
+export interface DriverBehaviour {
+  /** Replaces session start (e.g. to throw APPIUM_UNAVAILABLE or never answer). */
+  open?: () => Promise<void>;
+  /** Runs before every driver call with its name (throw or hang to inject a fault). */
+  beforeCall?: (name: string) => Promise<void>;
+}
+
+export interface ActWorld {
+  deps: OperationDeps;
+  device: ScenarioDevice;
+  layer: UiSessionLayer;
+  evidence: FakeEvidence;
+  lock: FakeLock;
+  audit: AuditRecord[];
+  /** Driver calls in order, as `name` or `name arg`. */
+  calls: string[];
+  /** Appium session ids opened and not yet deleted. */
+  live: Set<string>;
+  behaviour: DriverBehaviour;
+}
+
+export function actWorld(options: { scenario?: string; actionTimeoutMs?: number; idleTimeoutMs?: number; maxActions?: number } = {}): ActWorld {
+  const device = new ScenarioDevice(resolveScenario(options.scenario ?? "settings"));
+  const calls: string[] = [];
+  const live = new Set<string>();
+  const behaviour: DriverBehaviour = {};
+  let sessions = 0;
+  const drivers: UiDriverFactory = {
+    endpoint: "in-process",
+    async open() {
+      calls.push("open");
+      await behaviour.open?.();
+      const id = `appium-${++sessions}`;
+      live.add(id);
+      return scenarioDriver(device, id, calls, behaviour, () => live.delete(id));
+    },
+  };
+  const clock = createSystemClock();
+  const lock = fakeLock();
+  const layer = createUiSessions({
+    drivers, lock, clock, logger: silentLogger, idleTimeoutMs: options.idleTimeoutMs ?? 60_000,
+    ...(options.maxActions === undefined ? {} : { maxActions: options.maxActions }),
+    newSessionId: () => `s-test${sessions + 1}`,
+  });
+  const evidence = fakeEvidence();
+  const audit: AuditRecord[] = [];
+  let next = 0;
+  const deps: OperationDeps = {
+    ports: { observer: deviceObserver(device), evidence, ui: layer.sessions, clock },
+    lock: layer.lock,
+    audit: { append: async (record) => void audit.push(record) },
+    clock,
+    logger: silentLogger,
+    actionTimeoutMs: options.actionTimeoutMs ?? 10_000,
+    newOperationId: () => operationId(++next),
+  };
+  return { deps, device, layer, evidence, lock, audit, calls, live, behaviour };
+}
+
+/** An observer of the scenario device: what adb would read from it. */
+function deviceObserver(device: ScenarioDevice): DeviceObserver {
+  const context = () => ({
+    screen: { width: device.width, height: device.height, density: device.density },
+    keyboard: device.keyboard(),
+    foregroundPackage: device.foregroundPackage(),
+  });
+  const observer: DeviceObserver = {
+    adbServer: "tcp:127.0.0.1:5037",
+    udid: device.serial,
+    resolveUdid: async () => device.serial,
+    bind: () => observer,
+    status: async () => ({
+      udid: device.serial, online: true, model: device.model, api_level: device.apiLevel, screen: context().screen,
+      foreground_package: device.foregroundPackage(), keyboard_open: device.keyboard().open,
+    }),
+    captureTree: async () => ({ xml: device.hierarchyXml(), ...context() }),
+    screenContext: async () => context(),
+    screenshot: async () => device.screenshotPng(),
+    listPackages: async (query) =>
+      device.installedPackages().filter((p) => (query.includeSystem || !p.system) && (query.filter === undefined || p.name.includes(query.filter)))
+        .map((p) => p.name).sort(),
+  };
+  return observer;
+}
+
+function scenarioDriver(device: ScenarioDevice, id: string, calls: string[], behaviour: DriverBehaviour, onDelete: () => void): UiDriver {
+  let found: { tree: UiTree; nodes: Map<string, UiNode> } = { tree: parseDump(device.hierarchyXml()), nodes: new Map() };
+  let deleted = false;
+  const call = async (name: string) => {
+    calls.push(name);
+    if (deleted) throw new HarnessError("SESSION_NOT_FOUND", "deleted");
+    await behaviour.beforeCall?.(name);
+  };
+  const node = (elementId: string) => {
+    const n = found.nodes.get(elementId);
+    if (n === undefined) throw new HarnessError("APPIUM_UNAVAILABLE", `stale element ${elementId}`);
+    return n;
+  };
+  const attrs = (n: UiNode) => ({
+    bounds: `[${n.bounds!.left},${n.bounds!.top}][${n.bounds!.right},${n.bounds!.bottom}]`, class: n.className, text: n.text,
+  });
+  return {
+    appiumSessionId: id,
+    source: async () => (await call("source"), device.hierarchyXml()),
+    async findElements(xpath) {
+      await call(`findElements ${xpath}`);
+      const tree = parseDump(device.hierarchyXml());
+      const steps = [...xpath.matchAll(/\*\[(\d+)\]/g)].map((m) => Number(m[1]));
+      let level = tree.nodes.filter((n) => n.parent === null);
+      let hit: UiNode | undefined;
+      for (const step of steps) {
+        hit = level[step - 1];
+        if (hit === undefined) return [];
+        level = hit.children.map((c) => tree.nodes[c]!);
+      }
+      if (hit === undefined) return [];
+      found = { tree, nodes: new Map([[`el-${hit.id}`, hit]]) };
+      return [`el-${hit.id}`];
+    },
+    async elementRect(elementId) {
+      await call("elementRect");
+      const b = node(elementId).bounds!;
+      return { x: b.left, y: b.top, width: b.right - b.left, height: b.bottom - b.top };
+    },
+    async click(elementId) {
+      await call("click");
+      device.tap(attrs(node(elementId)));
+    },
+    async replaceText(elementId, text) {
+      await call("replaceText");
+      device.setText(attrs(node(elementId)), text);
+    },
+    async scroll(_elementId, direction) {
+      await call(`scroll ${direction}`);
+      device.scroll(direction);
+      return device.canScroll(direction);
+    },
+    back: async () => (await call("back"), device.back()),
+    async activateApp(pkg) {
+      await call(`activateApp ${pkg}`);
+      if (!device.launch(pkg)) throw new HarnessError("APP_NOT_FOUND", `The application '${pkg}' is not installed on the device.`);
+    },
+    async hideKeyboard() {
+      await call("hideKeyboard");
+      if (device.keyboard().open) device.back();
+    },
+    isKeyboardShown: async () => (await call("isKeyboardShown"), device.keyboard().open),
+    currentPackage: async () => (await call("currentPackage"), device.foregroundPackage()),
+    async delete() {
+      if (deleted) return;
+      calls.push("delete");
+      deleted = true;
+      onDelete();
+    },
+  };
+}
