@@ -1,8 +1,9 @@
 /**
  * The single executable (`npm run build:bin`), copied alone into an empty temporary folder with no
  * node_modules above it: --help, --version, help, tree --file on a real capture, doctor --json (when the
- * command exists), serve --device sim answering the SDK client over stdio, and webdriverio's remote()
- * called from inside the binary against its own simulated UiAutomator2 server. Runs when
+ * command exists), serve --device sim answering the SDK client over stdio (initialize, tools/list, an
+ * observe and an act call: ui_tap goes through webdriverio's remote() inside the binary), and remote()
+ * once more through the hidden selftest-webdriver against the binary's own `sim`. Runs when
  * ANDROID_MCP_BINARY names the built file (`npm run test:bin` and .ci/run set it); skipped otherwise.
  */
 import assert from "node:assert/strict";
@@ -89,7 +90,7 @@ function doctorSkip(): string | false {
   return /^ {2}doctor /m.test(help.stdout) ? false : "this build has no doctor command yet (built on its own branch)";
 }
 
-test("serve --device sim answers initialize, tools/list and an observe call over stdio", { skip }, async () => {
+test("serve --device sim answers initialize, tools/list, an observe call and an act call over stdio", { skip }, async () => {
   const transport = new StdioClientTransport({ command: copy, args: ["serve", "--device", "sim"], cwd: folder, env, stderr: "pipe" });
   let stderr = "";
   transport.stderr?.on("data", (chunk: Buffer) => void (stderr += chunk.toString("utf8")));
@@ -105,6 +106,13 @@ test("serve --device sim answers initialize, tools/list and an observe call over
     const shot = envelopeOf(await client.callTool({ name: "ui_screenshot", arguments: {} }));
     assert.equal(shot.ok, true, JSON.stringify(shot.error));
     assert.ok(shot.evidence!.path.startsWith(join(folder, "artifacts")), shot.evidence!.path);
+    // An act: a UI session through webdriverio's remote() against the sim's UiAutomator2 endpoint, from inside the binary.
+    const tapped = envelopeOf(await client.callTool({ name: "ui_tap", arguments: { selector: { text: "Network & internet" } } }, undefined, { timeout: 120_000 }));
+    assert.equal(tapped.ok, true, JSON.stringify(tapped.error));
+    assert.equal(tapped.data["changed"], true);
+    assert.ok(existsSync(tapped.evidence!.path), "the act left its PNG evidence");
+    const back = envelopeOf(await client.callTool({ name: "device_back", arguments: {} }, undefined, { timeout: 120_000 }));
+    assert.equal(back.ok, true, JSON.stringify(back.error));
     assert.match(stderr, /SIMULATED/);
   } finally {
     await client.close().catch(() => {});
