@@ -109,8 +109,13 @@ function harness(): string[] {
   return binary ? [resolve(binary)] : harnessCommand();
 }
 
+/** An adb server address nobody listens on: serve's start-up check must not start a real adb daemon on
+ * this machine's default port 5037 (adb refuses to start one for an explicit socket). */
+const NO_ADB_SERVER = { ADB_SERVER_SOCKET: "tcp:127.0.0.1:9" };
+
 function privateEnv(home: string): Record<string, string> {
   return {
+    ...NO_ADB_SERVER,
     PATH: process.env["PATH"] ?? "",
     HOME: home,
     XDG_STATE_HOME: join(home, "state"),
@@ -187,7 +192,7 @@ test("every JSON client configuration in the README starts the harness from anot
       assert.equal(entry.command, PLACEHOLDER);
       const [command, ...prefix] = harness();
       const home = mkdtempSync(join(tmpdir(), "amh-readme-client-"));
-      const transport = new StdioClientTransport({ command: command!, args: [...prefix, ...entry.args], cwd: home, env: { PATH: process.env["PATH"] ?? "", HOME: home }, stderr: "pipe" });
+      const transport = new StdioClientTransport({ command: command!, args: [...prefix, ...entry.args], cwd: home, env: { PATH: process.env["PATH"] ?? "", HOME: home, ...NO_ADB_SERVER }, stderr: "pipe" });
       const client = new Client({ name: "readme-config", version: "0" });
       try {
         await client.connect(transport);
