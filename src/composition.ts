@@ -2,7 +2,8 @@
  * The composition module: the one place that builds real adapters. `realProcessAdapters()` gives the
  * process runner, clock and logger main.ts puts into the CLI context; `openHarness(config, ctx)` builds
  * everything a device needs (adb observer, evidence store, audit log, device lock, Appium UI sessions)
- * and the served tools, for `serve`, `tree`, `flow` and `doctor`. The simulated device is loaded only for
+ * and the served tools, for `serve`, `tree`, `flow` and `doctor`; `doctorPorts(ctx)` what `doctor` asks
+ * through (HTTP, a TCP probe, a file probe, the runtime, adb clients). The simulated device is loaded only for
  * `--device sim`. Throws HarnessError (INVALID_ARGUMENT for a bad scenario, INTERNAL_ERROR for an unusable directory).
  */
 import { randomUUID } from "node:crypto";
@@ -14,12 +15,17 @@ import {
   type PlatformFacts, pruneOldEvidence, resolveArtifactsDirectory, type RetentionResult,
 } from "./adapters/evidence/mod.ts";
 import { createAppiumDriverFactory } from "./adapters/appium/mod.ts";
+import { createFetchHttpClient } from "./adapters/fetch_http_client.ts";
+import { createNodeFileProbe } from "./adapters/node_file_probe.ts";
 import { createNodeProcessRunner } from "./adapters/node_process_runner.ts";
 import { createStderrLogger } from "./adapters/stderr_logger.ts";
+import { currentRuntime } from "./adapters/runtime_facts.ts";
 import { createSystemClock } from "./adapters/system_clock.ts";
+import { createTcpSocketProbe } from "./adapters/tcp_socket_probe.ts";
 import type { CliContext } from "./cli/context.ts";
 import type { HarnessConfig } from "./config.ts";
 import { createUiSessions } from "./device/ui_sessions.ts";
+import type { DoctorPorts } from "./doctor/types.ts";
 import type { OperationDeps } from "./mcp/run_operation.ts";
 import type { Clock } from "./ports/clock.ts";
 import type { Logger } from "./ports/logger.ts";
@@ -64,6 +70,24 @@ export interface HarnessOptions {
 
 export function platformFacts(ctx: Pick<CliContext, "cwd" | "env">): PlatformFacts {
   return { platform: platform(), homeDir: homedir(), cwd: ctx.cwd, env: ctx.env };
+}
+
+/** The real ports and facts the doctor's checks ask through (the `doctor` command and doctor://report). */
+export function doctorPorts(ctx: Pick<CliContext, "cwd" | "env" | "runner" | "clock">): DoctorPorts {
+  const facts = platformFacts(ctx);
+  return {
+    env: ctx.env,
+    platform: facts.platform,
+    cwd: ctx.cwd,
+    homeDir: facts.homeDir,
+    runtime: currentRuntime(),
+    runner: ctx.runner,
+    http: createFetchHttpClient(),
+    socket: createTcpSocketProbe(),
+    files: createNodeFileProbe(),
+    clock: ctx.clock,
+    openAdb: (program, serverSocket) => createAdbClient({ runner: ctx.runner, program, serverSocket }),
+  };
 }
 
 export async function openHarness(config: HarnessConfig, ctx: CliContext, options: HarnessOptions = {}): Promise<Harness> {

@@ -9,6 +9,7 @@ import { describeRuntime } from "../runtime_info.ts";
 import { VERSION } from "../version.ts";
 import { type CliContext, EXIT } from "./context.ts";
 import { checkRawArguments } from "./raw_arguments.ts";
+import { registerDoctorCommand } from "./doctor.ts";
 import { registerServeCommand } from "./serve.ts";
 import { registerSimCommand } from "./sim.ts";
 import { registerTreeCommand } from "./tree.ts";
@@ -19,6 +20,7 @@ export type CommandRegistrar = (cli: CAC, ctx: CliContext) => void;
 /** Every subcommand that works, in the order `--help` lists them. */
 const COMMANDS: CommandRegistrar[] = [
   registerServeCommand,
+  registerDoctorCommand,
   registerTreeCommand,
   registerSimCommand,
   registerHelpCommand,

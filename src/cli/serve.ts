@@ -2,6 +2,7 @@
  * `serve`: the MCP server on stdio (SPEC §2). Parses the configuration, opens the harness through the
  * composition module (real adapters; `--device sim` starts the simulated device in process), and serves
  * until stdin closes or SIGINT/SIGTERM; then every open UI session is deleted and the device released.
+ * doctor://report runs the doctor on each read (of the simulated device with `--device sim`).
  * stdout carries only protocol; stderr says which artifacts directory is used, how much old evidence was
  * pruned, when the device is simulated, when adb or the device cannot be reached (the server still starts),
  * and each stdin line that is not JSON-RPC (serve_startup.ts).
@@ -15,6 +16,7 @@ import { isHarnessError } from "../errors.ts";
 import { createHarnessServer } from "../mcp/server.ts";
 import { describeTransportError, warnWhenDeviceUnreachable } from "./serve_startup.ts";
 import { type CliContext, EXIT } from "./context.ts";
+import { doctorReport, simEndpointsOf } from "./doctor.ts";
 
 /** As cac parses them: a value that looks like a number arrives as one. */
 interface ServeFlags {
@@ -47,7 +49,8 @@ export async function runServe(flags: ServeFlags, ctx: CliContext): Promise<numb
     harness = await openHarness(config, ctx);
     ctx.logger.info(`artifacts: ${harness.artifacts.path} (${harness.artifacts.reason})`);
     await pruneEvidence(harness, config, ctx);
-    const server = createHarnessServer(harness.deps, harness.tools);
+    const sim = simEndpointsOf(harness);
+    const server = createHarnessServer(harness.deps, harness.tools, { doctorReport: () => doctorReport(config, ctx, sim) });
     server.server.onerror = (error) => ctx.logger.warn(describeTransportError(error));
     const { stdin, stdout } = ctx.stdio;
     const transport = new StdioServerTransport(stdin, stdout);

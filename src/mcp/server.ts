@@ -1,7 +1,8 @@
 /**
  * Builds the MCP server: publishes exactly the tools that contracts/ declares available (name, title,
  * description, annotations, strict input schema, the envelope as output schema), answers every call
- * through runOperation (so even refused arguments come back as our envelope), and serves artifact://.
+ * through runOperation (so even refused arguments come back as our envelope), and serves artifact://
+ * and, when given, doctor://report.
  */
 // @ts-types="../../node_modules/@modelcontextprotocol/sdk/dist/esm/server/mcp.d.ts"
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
@@ -12,10 +13,12 @@ import { inputJsonSchema } from "../../contracts/catalog.ts";
 import { ENVELOPE_JSON_SCHEMA, EnvelopeSchema } from "../../contracts/envelope.ts";
 import type { ToolName } from "../../contracts/tool_inputs.ts";
 import { AVAILABLE_TOOL_NAMES, TOOL_CONTRACT_BY_NAME } from "../../contracts/tools.ts";
+import type { DoctorReport } from "../doctor/types.ts";
 import { HarnessError } from "../errors.ts";
 import { SERVED_TOOLS, type ToolDefinition } from "../tools/mod.ts";
 import { VERSION } from "../version.ts";
 import { registerArtifactResources } from "./artifact_resources.ts";
+import { registerDoctorResource } from "./doctor_resource.ts";
 import { toToolResult } from "./envelope.ts";
 import { type OperationDeps, runOperation } from "./run_operation.ts";
 
@@ -24,7 +27,12 @@ export const SERVER_NAME = "android-mcp-harness";
 const INSTRUCTIONS = "Observe with ui_get_tree; name elements only by the selectors it returns (never coordinates). " +
   "Every answer is one envelope {ok, operation_id, tool, data, evidence, error{code,message}}.";
 
-export function createHarnessServer(deps: OperationDeps, tools: readonly ToolDefinition[] = SERVED_TOOLS): McpServer {
+/** Resources beyond artifact://: `doctorReport` computes the `doctor://report` resource on each read. */
+export interface HarnessResources {
+  doctorReport?: () => Promise<DoctorReport>;
+}
+
+export function createHarnessServer(deps: OperationDeps, tools: readonly ToolDefinition[] = SERVED_TOOLS, resources: HarnessResources = {}): McpServer {
   checkServedMatchesContract(tools);
   const server = new McpServer({ name: SERVER_NAME, version: VERSION }, { instructions: INSTRUCTIONS });
   for (const tool of tools) {
@@ -34,6 +42,7 @@ export function createHarnessServer(deps: OperationDeps, tools: readonly ToolDef
     });
   }
   registerArtifactResources(server, deps.ports.evidence);
+  if (resources.doctorReport !== undefined) registerDoctorResource(server, resources.doctorReport);
   return server;
 }
 

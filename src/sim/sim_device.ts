@@ -11,6 +11,8 @@ export interface SimFaults {
   hangCommands?: string[];
   /** The device state `adb devices` reports. */
   state?: "device" | "offline" | "unauthorized";
+  /** false: the device is still booting (`sys.boot_completed` unset, the boot animation running). Default true. */
+  bootCompleted?: boolean;
   /** The device disappears after this many adb service requests (counted again from 0 when state is set back to "device"). */
   offlineAfterRequests?: number;
   /**

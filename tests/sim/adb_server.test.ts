@@ -67,6 +67,19 @@ test("shell v2: output, exit codes and the device shell's error for an unknown p
   });
 });
 
+test("bootCompleted: false: a device still booting has no sys.boot_completed (empty line), its boot animation runs; true again: 1", { skip }, async () => {
+  const device = makeDevice();
+  device.setFaults({ bootCompleted: false });
+  await withServer([device], async (s) => {
+    assert.equal(text(await adb(s.socketSpec, ["shell", "getprop", "sys.boot_completed"])), "\n");
+    const all = text(await adb(s.socketSpec, ["shell", "getprop"]));
+    assert.doesNotMatch(all, /boot_?complete/);
+    assert.match(all, /\n\[init\.svc\.bootanim\]: \[running\]\n/);
+    device.setFaults({ bootCompleted: true });
+    assert.equal(text(await adb(s.socketSpec, ["shell", "getprop", "sys.boot_completed"])), "1\n");
+  });
+});
+
 test("legacy shell (device without shell_v2): exit code 0 and stderr merged into stdout", { skip }, async () => {
   const device = makeDevice("settings", (sc) => void (sc.android.adbFeatures = ["cmd", "stat_v2"]));
   await withServer([device], async (s) => {

@@ -44,8 +44,9 @@ export interface ConfiguredDirectory {
 }
 
 /** Chooses and creates the artifacts directory; throws EVIDENCE_WRITE_FAILED when none is writable.
- * `configured` is HarnessConfig.artifactsDir; the environment is not read for it here. */
-export async function resolveArtifactsDirectory(facts: PlatformFacts, fs: FileSystem,
+ * `configured` is HarnessConfig.artifactsDir; the environment is not read for it here. Only
+ * `isWritableDirectory` is used (`doctor` passes one that answers without creating anything). */
+export async function resolveArtifactsDirectory(facts: PlatformFacts, fs: Pick<FileSystem, "isWritableDirectory">,
   configured?: ConfiguredDirectory): Promise<ChosenDirectory> {
   if (configured !== undefined) {
     const path = resolve(facts.cwd, configured.path);

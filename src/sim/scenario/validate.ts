@@ -46,6 +46,7 @@ const nodeSpec: z.ZodType<NodeSpec> = z.lazy(() =>
 const faults = z.object({
   hangCommands: z.array(z.string().min(1)).optional(),
   state: z.enum(["device", "offline", "unauthorized"]).optional(),
+  bootCompleted: z.boolean().optional(),
   offlineAfterRequests: z.number().int().min(0).optional(),
   dumpError: z.object({ kind: z.enum(["null root node", "could not get idle state"]), count: z.number().int().min(0) }).strict().optional(),
   blankScreencap: z.boolean().optional(),

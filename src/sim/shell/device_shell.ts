@@ -3,7 +3,7 @@
  * against the ScenarioDevice and returns a ShellOutcome. Every command line is appended to
  * `device.log`. Known tools print their real formats (see ./outputs); an unknown program exits 127
  * with mksh's `inaccessible or not found`; `exit N` ends the line with N, `cd` only checks the directory;
- * no command at all (an interactive shell) is refused on stderr with exit 1. Fault switches: hangCommands, dumpError, blankScreencap.
+ * no command at all (an interactive shell) is refused on stderr with exit 1. Fault switches: hangCommands, dumpError, blankScreencap, bootCompleted.
  */
 import type { ScenarioDevice } from "../scenario_device.ts";
 import { applyGreps, parseCommandLine } from "./command_line.ts";
@@ -100,7 +100,7 @@ export class DeviceShell {
     const d = this.device;
     switch (program) {
       case "getprop":
-        return exit(renderGetprop(d.android, args[0]));
+        return exit(renderGetprop(d.android, args[0], { booted: d.faults.bootCompleted !== false }));
       case "wm":
         if (args[0] === "size") return exit(`Physical size: ${d.width}x${d.height}\n`);
         if (args[0] === "density") return exit(`Physical density: ${d.density}\n`);

@@ -1,15 +1,16 @@
 /**
  * `getprop` (all properties as `[key]: [value]`, sorted, like fixtures/adb/getprop) and `getprop KEY`
  * (the bare value, or an empty line when unset), from the scenario's Android spec. One extra property,
- * `ro.android_mcp_harness.simulated=1`, says the device is simulated.
+ * `ro.android_mcp_harness.simulated=1`, says the device is simulated. A device still booting
+ * (`booted: false`) has no `sys.boot_completed` / `dev.bootcomplete` yet and its boot animation runs.
  */
 import type { AndroidSpec } from "../../scenario/types.ts";
 
-export function systemProperties(a: AndroidSpec): Map<string, string> {
+export function systemProperties(a: AndroidSpec, boot: { booted: boolean } = { booted: true }): Map<string, string> {
   const build = a.api === 35 ? "AE3A.240806.036" : "TE1A.220922.034";
   const patch = a.api === 35 ? "2024-08-05" : "2022-10-05";
   const fingerprint = `${a.brand}/${a.product}/${a.device}:${a.release}/${build}/12254389:userdebug/dev-keys`;
-  return new Map(Object.entries({
+  const props = new Map(Object.entries({
     "dev.bootcomplete": "1",
     "init.svc.adbd": "running",
     "init.svc.bootanim": "stopped",
@@ -42,10 +43,17 @@ export function systemProperties(a: AndroidSpec): Map<string, string> {
     "service.bootanim.exit": "1",
     "sys.boot_completed": "1",
   }));
+  if (!boot.booted) {
+    props.delete("sys.boot_completed");
+    props.delete("dev.bootcomplete");
+    props.set("init.svc.bootanim", "running");
+    props.set("service.bootanim.exit", "0");
+  }
+  return props;
 }
 
-export function renderGetprop(a: AndroidSpec, key: string | undefined): string {
-  const props = systemProperties(a);
+export function renderGetprop(a: AndroidSpec, key: string | undefined, boot: { booted: boolean } = { booted: true }): string {
+  const props = systemProperties(a, boot);
   if (key !== undefined) return `${props.get(key) ?? ""}\n`;
   return [...props.keys()].sort().map((k) => `[${k}]: [${props.get(k)}]`).join("\n") + "\n";
 }

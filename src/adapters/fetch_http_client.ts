@@ -1,0 +1,44 @@
+/**
+ * The real HttpClient over the runtime's `fetch` (Node 20, Deno 2, Bun): one GET bounded by the
+ * deadline and the caller's signal, the body read as text (at most 1 MiB), every failure as data —
+ * ECONNREFUSED is "refused", the deadline "timeout", the caller's abort "aborted", the rest "unreachable".
+ */
+import type { HttpClient, HttpFailureReason } from "../ports/http_client.ts";
+
+const MAX_BODY_CHARS = 1024 * 1024;
+
+export function createFetchHttpClient(): HttpClient {
+  return {
+    async get(url, options) {
+      const started = performance.now();
+      const elapsed = () => Math.round(performance.now() - started);
+      const deadline = AbortSignal.timeout(options.timeoutMs);
+      const signal = options.signal === undefined ? deadline : AbortSignal.any([deadline, options.signal]);
+      try {
+        const response = await fetch(url, { signal, headers: { accept: "application/json" }, redirect: "follow" });
+        const body = (await response.text()).slice(0, MAX_BODY_CHARS);
+        return { kind: "response", status: response.status, body, durationMs: elapsed() };
+      } catch (error) {
+        const reason: HttpFailureReason = deadline.aborted ? "timeout" : options.signal?.aborted ? "aborted" : refusedOrUnreachable(error);
+        const message = reason === "timeout" ? `no answer within ${options.timeoutMs} ms` : describe(error);
+        return { kind: "failure", reason, message, durationMs: elapsed() };
+      }
+    },
+  };
+}
+
+function refusedOrUnreachable(error: unknown): HttpFailureReason {
+  return /ECONNREFUSED|Connection refused/i.test(describe(error)) ? "refused" : "unreachable";
+}
+
+/** Node's fetch says only "fetch failed" and keeps the socket error in `cause`; Deno puts it in the message. */
+function describe(error: unknown): string {
+  const parts: string[] = [];
+  for (let e: unknown = error, depth = 0; e !== undefined && e !== null && depth < 4; depth++) {
+    const { message, code } = e as { message?: unknown; code?: unknown };
+    if (typeof message === "string" && message !== "") parts.push(message);
+    if (typeof code === "string" && !parts.some((p) => p.includes(code))) parts.push(code);
+    e = (e as { cause?: unknown }).cause;
+  }
+  return parts.join(": ") || String(error);
+}

@@ -1,0 +1,64 @@
+/**
+ * Runs every check at once, each bounded by its own timeout: the check's work gets the budget and a
+ * signal that cancels it (killing its child processes), and a backstop a moment later reports the
+ * check as timed out even if its work ignores the signal. A check that throws is a miss naming the
+ * fault. Never stops at the first miss; the report lists all eight in order.
+ */
+import type { CheckOutcome, CheckResult, DoctorCheck, DoctorInputs, DoctorReport } from "./types.ts";
+
+/** Each check's budget: long enough for a JVM or Appium's CLI to start on a busy machine. */
+export const DEFAULT_CHECK_TIMEOUT_MS = 5000;
+/** After its budget, the check's own timeouts have had this long to answer before its work is cancelled… */
+const CANCEL_AFTER_MS = 300;
+/** …and this long after the cancellation it is reported as timed out, whatever its work still does. */
+const BACKSTOP_MS = 700;
+
+export async function runDoctor(checks: readonly DoctorCheck[], inputs: DoctorInputs,
+  options: { timeoutMs?: number } = {}): Promise<DoctorReport> {
+  const timeoutMs = options.timeoutMs ?? DEFAULT_CHECK_TIMEOUT_MS;
+  const started = inputs.clock.now();
+  const results = await Promise.all(checks.map((check) => runOne(check, inputs, timeoutMs)));
+  const blocking = results.filter((r) => !r.ok).length;
+  return {
+    ok: blocking === 0,
+    blocking,
+    total: results.length,
+    simulated: inputs.simulated !== undefined,
+    duration_ms: Math.round(inputs.clock.now() - started),
+    checks: results,
+  };
+}
+
+async function runOne(check: DoctorCheck, inputs: DoctorInputs, timeoutMs: number): Promise<CheckResult> {
+  const started = inputs.clock.now();
+  const controller = new AbortController();
+  const backstop = new AbortController();
+  const work = check.run(inputs, { timeoutMs, signal: controller.signal }).catch((error: unknown): CheckOutcome => ({
+    ok: false,
+    detail: `the check failed: ${(error as Error)?.message ?? String(error)}`,
+    remedy: "Report this as a bug of android-mcp-harness doctor, with this line",
+  }));
+  const late = inputs.clock.sleep(timeoutMs + CANCEL_AFTER_MS, backstop.signal).then(
+    async () => {
+      controller.abort(); // the work had its whole budget and did not end itself: stop it (kills its processes)
+      await inputs.clock.sleep(BACKSTOP_MS, backstop.signal);
+      return check.timedOut(inputs, timeoutMs);
+    },
+  );
+  late.catch(() => {}); // the backstop's own cancellation when the work finished first
+  try {
+    const outcome = await Promise.race([work, late]);
+    return {
+      id: check.id,
+      name: check.name,
+      ok: outcome.ok,
+      detail: outcome.detail,
+      remedy: outcome.ok ? null : outcome.remedy ?? "See docs/doctor.md",
+      duration_ms: Math.round(inputs.clock.now() - started),
+      facts: outcome.facts ?? {},
+    };
+  } finally {
+    backstop.abort();
+    controller.abort();
+  }
+}

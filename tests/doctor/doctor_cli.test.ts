@@ -1,0 +1,113 @@
+/**
+ * `android-mcp-harness doctor` in process, with the real adapters: all eight lines in order and exit 0
+ * when nothing blocks (--device sim, a fake Java 17, an SDK folder); everything hanging (java, adb,
+ * appium, an adb server and an Appium that never answer) still gives all eight lines, five misses with
+ * one remedy each, within the timeout; one hanging program misses while the other seven report;
+ * `--json` is the same report as data and the only thing on stdout; bad options exit 2.
+ */
+import assert from "node:assert/strict";
+import { dirname } from "node:path";
+import { test } from "node:test";
+import { CHECK_IDS } from "../../src/doctor/types.ts";
+import type { DoctorReport } from "../../src/doctor/mod.ts";
+import { runCliCaptured } from "../support/cli.ts";
+import { HANGING, printing, programDir, writeProgram } from "../support/fake_programs.ts";
+import { ADB, NO_ADB } from "../sim/adb_cli.ts";
+import { scratch } from "./doctor_inputs.ts";
+import { tcpServer } from "./tcp_servers.ts";
+
+const JAVA_17 = 'openjdk version "17.0.9" 2023-10-17\nOpenJDK Runtime Environment (build 17.0.9+9)\n';
+const LINE = /^\[(ok  |MISS)\] (\S.*?)  +(\S.*)$/;
+
+/** A PATH with a fake Java 17 first, then the real adb's folder; an SDK folder with platform-tools/adb. */
+function healthyEnv(t: Parameters<typeof scratch>[0]): Record<string, string> {
+  const bin = programDir(t);
+  writeProgram(bin, "java", printing({ stderr: JAVA_17 }));
+  const sdk = programDir(t);
+  writeProgram(sdk, "platform-tools/adb", printing({}));
+  return { PATH: `${bin}:${dirname(ADB!)}:${process.env["PATH"] ?? ""}`, ANDROID_HOME: sdk, ADB: ADB! };
+}
+
+test("nothing blocks: eight [ok  ] lines in order, the simulated device said so, '0 of 8', exit 0", { skip: NO_ADB }, async (t) => {
+  const run = await runCliCaptured(["doctor", "--device", "sim", "--artifacts", scratch(t)], { env: healthyEnv(t) });
+  assert.equal(run.code, 0, run.stdout);
+  const lines = run.stdout.trimEnd().split("\n");
+  const checks = lines.slice(0, 8).map((line) => LINE.exec(line));
+  assert.deepEqual(checks.map((m) => m?.[1]), Array(8).fill("ok  "), run.stdout);
+  assert.deepEqual(checks.map((m) => m?.[2]), ["Runtime", "Java", "adb", "Android SDK", "Device", "Appium", "UiAutomator2 driver", "Artifacts"]);
+  assert.match(lines[4]!, /emulator-5554 online and booted: .*SIMULATED/);
+  assert.deepEqual(lines.slice(8), ["", "0 of 8 checks block a real campaign."]);
+});
+
+test("everything hangs: all eight lines within the timeout, five misses, one remedy line each, exit 1", async (t) => {
+  const bin = programDir(t);
+  for (const name of ["java", "adb", "appium"]) writeProgram(bin, name, HANGING);
+  const sdk = programDir(t);
+  writeProgram(sdk, "platform-tools/adb", HANGING);
+  const [adbServer, appium] = [await tcpServer(t, null), await tcpServer(t, null)];
+  const started = Date.now();
+  const run = await runCliCaptured(["doctor", "--timeout", "2", "--artifacts", scratch(t)], {
+    cwd: scratch(t),
+    env: { PATH: bin, ANDROID_HOME: sdk, ADB_SERVER_SOCKET: `tcp:127.0.0.1:${adbServer.port}`, APPIUM_URL: `http://127.0.0.1:${appium.port}` },
+  });
+  const took = Date.now() - started;
+  assert.ok(took < 3500, `doctor took ${took} ms with a 2 s timeout`);
+  assert.equal(run.code, 1);
+  const lines = run.stdout.trimEnd().split("\n");
+  const marks = lines.slice(0, 8).map((line) => LINE.exec(line)?.[1]);
+  assert.deepEqual(marks, ["ok  ", "MISS", "MISS", "ok  ", "MISS", "MISS", "MISS", "ok  "], run.stdout);
+  assert.equal(lines[9], "5 of 8 checks block a real campaign:");
+  assert.deepEqual(lines.slice(10).map((l) => /^ {2}([^:]+): \S/.exec(l)?.[1]), ["Java", "adb", "Device", "Appium", "UiAutomator2 driver"]);
+  assert.match(lines[1]!, /did not answer within 2 s/);
+});
+
+test("one hanging program (java) misses within its timeout while the other seven report", { skip: NO_ADB }, async (t) => {
+  const env = healthyEnv(t);
+  const bin = programDir(t);
+  writeProgram(bin, "java", HANGING);
+  env["PATH"] = `${bin}:${env["PATH"]}`;
+  const started = Date.now();
+  const run = await runCliCaptured(["doctor", "--json", "--timeout", "2", "--device", "sim", "--artifacts", scratch(t)], { env });
+  const took = Date.now() - started;
+  const report = JSON.parse(run.stdout) as DoctorReport;
+  assert.equal(run.code, 1);
+  assert.deepEqual(report.checks.map((c) => [c.id, c.ok]), CHECK_IDS.map((id) => [id, id !== "java"]));
+  assert.ok(took < 3500, `took ${took} ms`);
+  const java = report.checks[1]!;
+  assert.ok(java.duration_ms >= 1900 && java.duration_ms < 3300, `java took ${java.duration_ms} ms`);
+  for (const check of report.checks.filter((c) => c.id !== "java" && c.id !== "uiautomator2")) {
+    assert.ok(check.duration_ms < 1900, `${check.id} waited for java: ${check.duration_ms} ms`);
+  }
+});
+
+test("--json prints only the report as data: the same checks, details and remedies, blocking count and simulated flag", { skip: NO_ADB }, async (t) => {
+  const env = healthyEnv(t);
+  delete env["ANDROID_HOME"];
+  const args = ["doctor", "--device", "sim", "--artifacts", scratch(t)];
+  const json = await runCliCaptured([...args, "--json"], { env });
+  const report = JSON.parse(json.stdout) as DoctorReport;
+  assert.equal(json.code, 1);
+  assert.deepEqual({ ok: report.ok, blocking: report.blocking, total: report.total, simulated: report.simulated }, { ok: false, blocking: 1, total: 8, simulated: true });
+  const sdk = report.checks.find((c) => c.id === "android_sdk")!;
+  assert.equal(sdk.ok, false);
+  assert.match(sdk.remedy ?? "", /ANDROID_HOME/);
+  assert.deepEqual(Object.keys(sdk).sort(), ["detail", "duration_ms", "facts", "id", "name", "ok", "remedy"]);
+  const text = await runCliCaptured(args, { env });
+  // Each run starts its own simulated device (other ports) and measures free space again.
+  const same = (s: string) => s.replace(/:\d{2,5}\b/g, ":PORT").replace(/[\d.]+ [kMGT]B free/g, "N free");
+  for (const check of report.checks) {
+    const mark = check.ok ? "[ok  ]" : "[MISS]";
+    assert.ok(same(text.stdout).includes(same(`${mark} ${check.name.padEnd(19)}  ${check.detail}\n`)), `${check.id} line missing from the text form`);
+  }
+  assert.match(text.stdout, new RegExp(`\\n  Android SDK: ${sdk.remedy!.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}\\n$`));
+});
+
+test("bad options and configuration exit 2 with the reason; --help lists doctor", async () => {
+  const timeout = await runCliCaptured(["doctor", "--timeout", "0"]);
+  assert.deepEqual([timeout.code, timeout.stderr], [2, "doctor: --timeout must be a whole number of seconds between 1 and 60.\n"]);
+  const url = await runCliCaptured(["doctor"], { env: { APPIUM_URL: "ftp://x" } });
+  assert.equal(url.code, 2);
+  assert.match(url.stderr, /^doctor: APPIUM_URL must be an http:\/\/ or https:\/\/ URL/);
+  const help = await runCliCaptured(["--help"]);
+  assert.match(help.stdout, /\n\s+doctor\s+Check the eight prerequisites/);
+});
