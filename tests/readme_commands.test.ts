@@ -71,6 +71,14 @@ const CHECKS: Record<string, Check> = {
       assert.match(o.stdout, /^android-mcp-harness\/\d+\.\d+\.\d+ \(/);
     },
   },
+  [`cd / && ${PLACEHOLDER} doctor`]: {
+    by: "run",
+    expect: (o) => {
+      assert.ok(o.code === 0 || o.code === 1, `exit ${o.code}: ${o.stderr}`);
+      assert.equal(o.stdout.match(/^\[(ok  |MISS)\] /gm)?.length, 8, o.stdout);
+      assert.match(o.stdout, /^\d of 8 checks block a real campaign/m);
+    },
+  },
   "npm run build": { by: "ci" },
   "npm test": { by: "ci" },
   "npm run typecheck": { by: "ci" },

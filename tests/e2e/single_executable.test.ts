@@ -76,11 +76,14 @@ test("tree --file prints the summary of a real capture", { skip }, () => {
   assert.ok(summary.actions.length > 0);
 });
 
-test("doctor --json prints one JSON document", { skip: skip || doctorSkip() }, () => {
+test("doctor --json prints the eight checks as one JSON document, the runtime being the single executable", { skip: skip || doctorSkip() }, () => {
   const result = run(["doctor", "--json"], 60_000);
   assert.ok(result.code === 0 || result.code === 1, `exit ${result.code}: ${result.stderr}`);
-  const report = JSON.parse(result.stdout) as object;
-  assert.equal(typeof report, "object");
+  const report = JSON.parse(result.stdout) as { total: number; checks: { id: string; ok: boolean; detail: string }[] };
+  assert.equal(report.total, 8);
+  assert.equal(report.checks.length, 8);
+  const runtime = report.checks.find((c) => c.id === "runtime");
+  assert.ok(runtime?.ok, JSON.stringify(runtime));
 });
 
 /** doctor is built on another branch; until it is merged the step is skipped, said so. */
