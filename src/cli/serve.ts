@@ -59,10 +59,13 @@ export async function runServe(flags: ServeFlags, ctx: CliContext): Promise<numb
       stdin.once("end", () => resolve("stdin closed"));
       stdin.once("close", () => resolve("stdin closed"));
     });
+    // The signal handlers are installed before "serving" is said: a SIGTERM sent on reading that line
+    // must find them (before, a loaded machine could deliver it first and the default action killed serve).
+    const stopRequested = ctx.waitForStop();
     await server.connect(transport);
     ctx.logger.info(`serving MCP on stdio (${harness.description})`);
     const checked = warnWhenDeviceUnreachable(harness, ctx.logger);
-    const reason = await Promise.race([closed, ctx.waitForStop()]);
+    const reason = await Promise.race([closed, stopRequested]);
     ctx.logger.info(`stopping: ${reason}`);
     await server.close();
     await checked;
