@@ -5,7 +5,7 @@
  */
 import * as z from "zod";
 import type { ErrorCode } from "./error_codes.ts";
-import { SelectorSchema } from "./selector.ts";
+import { ROLE_NAMES, SelectorSchema, TEXT_KEY_NAMES } from "./selector.ts";
 
 /** An Android application id: dot-separated Java identifiers, at least two segments (also what adb_arguments.ts lets reach adb). */
 export const PACKAGE_NAME_PATTERN = /^[A-Za-z][A-Za-z0-9_]*(\.[A-Za-z][A-Za-z0-9_]*)+$/;
@@ -20,20 +20,23 @@ export const TypedTextSchema = z.string().min(1).max(2000).regex(/^[^\u0000-\u00
 
 const session_id = SessionIdSchema.optional();
 
-/** The selector as published in tools/list: its keys without the per-key limits SelectorSchema enforces. */
-const stringKey = { type: "string" };
+/**
+ * The selector as published in tools/list: its keys (from the one list) without the per-key limits
+ * SelectorSchema enforces, so twelve tools stay small.
+ */
+const keyProperties = {
+  ...Object.fromEntries(TEXT_KEY_NAMES.map((key) => [key, { type: "string" }])),
+  role: { enum: [...ROLE_NAMES] },
+};
 const selector = SelectorSchema.meta({
-  description: "Exactly one key, as ui_get_tree offers it; optional within: {one key} naming an ancestor. No coordinates.",
-  properties: {
-    resource_id: stringKey, text: stringKey, content_desc: stringKey, text_contains: stringKey, input_hint: stringKey,
-    within: { type: "object" },
-  },
+  description: "As ui_get_tree offers it: one key, optional within (ancestor key) and index. No coordinates.",
+  properties: { ...keyProperties, within: { type: "object" }, index: { type: "integer", minimum: 0 } },
 });
 
 export const TOOL_INPUTS = {
   device_status: z.strictObject({}),
   ui_get_tree: z.strictObject({ include_raw: z.boolean().optional() }),
-  ui_screenshot: z.strictObject({}),
+  ui_screenshot: z.strictObject({ annotate: z.boolean().optional() }),
   app_list: z.strictObject({
     filter: z.string().max(100).regex(/^[A-Za-z0-9._]*$/).optional(),
     include_system: z.boolean().optional(),

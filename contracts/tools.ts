@@ -33,13 +33,14 @@ const DECLARED: readonly ToolContract[] = [
   },
   {
     name: "ui_get_tree", title: "Screen summary", annotations: observe, available: true,
-    description: "What is on screen: texts and actionable elements, each with the selector to pass to ui_tap. Read-only; include_raw adds the XML. " +
-      "Action fields: bounds [left, top, width, height] px; absent role = button, absent enabled = true, " +
-      "absent label = the selector's value; ambiguous, covered_by_keyboard only when true.",
+    description: "Texts and every actionable element, each with the selector naming it alone (for ui_tap). " +
+      "Read-only; include_raw adds the XML. Actions: bounds [left, top, width, height] px; absent role = button, " +
+      "enabled = true, label = the selector's value; checked, selected, focused, covered_by_keyboard only when true. " +
+      "Absent: can_scroll false, keyboard closed, issues none.",
   },
   {
     name: "ui_screenshot", title: "Screenshot", annotations: { ...observe, idempotentHint: false }, available: true,
-    description: "Captures the screen as PNG evidence; returns a downscaled image and an artifact:// link to the full one.",
+    description: "Screen as PNG evidence: a downscaled image and an artifact:// link to the full one; annotate numbers data.actions on it.",
   },
   {
     name: "app_list", title: "Installed apps", annotations: observe, available: true,
@@ -55,7 +56,7 @@ const DECLARED: readonly ToolContract[] = [
   },
   {
     name: "ui_tap", title: "Tap element", annotations: act, available: true,
-    description: "Taps the one element the selector names (a selector from ui_get_tree). Returns the new screen summary.",
+    description: "Taps the one element the selector names. Returns the new screen summary.",
   },
   {
     name: "ui_type_text", title: "Type text", annotations: { ...act, destructiveHint: true }, available: true,

@@ -6,6 +6,7 @@
 import process from "node:process";
 import { CORPUS_DIR } from "../tests/support/paths.ts";
 import type { BenchSection } from "./bench/section.ts";
+import { actSection } from "./bench/act.ts";
 import { mcpSection } from "./bench/mcp.ts";
 import { screenSummarySection } from "./bench/screen_summary.ts";
 import { startupSection } from "./bench/startup.ts";
@@ -14,6 +15,7 @@ import { startupSection } from "./bench/startup.ts";
 const SECTIONS: BenchSection[] = [
   screenSummarySection,
   mcpSection,
+  actSection,
   startupSection,
 ];
 

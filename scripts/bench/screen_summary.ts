@@ -1,16 +1,24 @@
 /**
  * Bench section "screen summary": for every corpus capture, raw XML bytes, compact summary JSON bytes
- * (what `ui_get_tree` sends), their ratio, and the median time of parse + summarize over repeated runs;
- * then the median and maximum ratio against the targets (median ≤ 5%, none above 15%); and the time
- * for a synthetic list of 3000 identical rows (the worst case of the `within` search; target well under 1 s).
+ * (what `ui_get_tree` sends), their ratio, o200k tokens of each (gpt-tokenizer, a bench-only dev
+ * dependency), the median time of parse + summarize over repeated runs, and the reachability law
+ * (actionable elements, how many an offered selector reaches, ambiguous offers); then the totals against
+ * the targets (median ratio ≤ 5%, none above 15%, every element reachable, median time ≤ 2.7 ms); and
+ * the time for a synthetic list of 3000 identical rows (the worst case of the `within` search; target
+ * well under 1 s).
  */
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+// @ts-types="../../node_modules/gpt-tokenizer/esm/encoding/o200k_base.d.ts"
+import { countTokens } from "gpt-tokenizer/encoding/o200k_base";
 import { summaryFromXml } from "../../src/screen/mod.ts";
+import { reachabilityOf } from "../../tests/support/reachability.ts";
 import { type BenchIO, type BenchSection, median } from "./section.ts";
 
 export const RATIO_TARGET_MEDIAN = 0.05;
 export const RATIO_TARGET_MAX = 0.15;
+/** Parse + summarize, median over the corpus (the figure before the reachability law: no worse). */
+export const TIME_TARGET_MEDIAN_MS = 2.7;
 /** Density used for the audit when the capture does not say (a common phone value). */
 const ASSUMED_DENSITY = 420;
 
@@ -20,6 +28,30 @@ export interface CaptureMeasure {
   summaryBytes: number;
   ratio: number;
   medianMs: number;
+}
+
+export interface CaptureReading extends CaptureMeasure {
+  xmlTokens: number;
+  summaryTokens: number;
+  /** On-screen, enabled actionable elements, and how many an offered selector reaches (SPEC §5). */
+  actionable: number;
+  reachable: number;
+  /** Offered actions marked ambiguous (the law says none). */
+  ambiguousOffers: number;
+}
+
+/** measureCapture plus tokens and the reachability law: what the corpus table prints. */
+export function readCapture(file: string, xml: string, repetitions: number): CaptureReading {
+  const { tree, summary } = summaryFromXml({ xml, context: { density: ASSUMED_DENSITY } });
+  const law = reachabilityOf(tree, summary);
+  return {
+    ...measureCapture(file, xml, repetitions),
+    xmlTokens: countTokens(xml),
+    summaryTokens: countTokens(JSON.stringify(summary)),
+    actionable: law.actionable,
+    reachable: law.reachable,
+    ambiguousOffers: summary.actions.filter((action) => "ambiguous" in action).length,
+  };
 }
 
 export function measureCapture(file: string, xml: string, repetitions: number): CaptureMeasure {
@@ -44,23 +76,39 @@ export const screenSummarySection: BenchSection = {
       return;
     }
     const files = readdirSync(io.corpusDir).filter((name) => name.endsWith(".xml")).sort();
-    const rows = files.map((file) => measureCapture(file, readFileSync(join(io.corpusDir, file), "utf8"), io.repetitions));
+    const rows = files.map((file) => readCapture(file, readFileSync(join(io.corpusDir, file), "utf8"), io.repetitions));
     const width = Math.max(...rows.map((row) => row.file.length));
-    io.print(`${"capture".padEnd(width)}  ${"xml B".padStart(7)}  ${"json B".padStart(6)}  ${"ratio".padStart(6)}  ${"ms".padStart(6)}`);
+    io.print(
+      `${"capture".padEnd(width)}  ${"xml B".padStart(7)}  ${"json B".padStart(6)}  ${"ratio".padStart(6)}  ` +
+        `${"xml tok".padStart(7)}  ${"json tok".padStart(8)}  ${"ms".padStart(6)}  ${"reach".padStart(7)}`,
+    );
     for (const row of rows) {
       io.print(
         `${row.file.padEnd(width)}  ${String(row.xmlBytes).padStart(7)}  ${String(row.summaryBytes).padStart(6)}  ` +
-          `${percent(row.ratio).padStart(6)}  ${row.medianMs.toFixed(2).padStart(6)}`,
+          `${percent(row.ratio).padStart(6)}  ${String(row.xmlTokens).padStart(7)}  ${String(row.summaryTokens).padStart(8)}  ` +
+          `${row.medianMs.toFixed(2).padStart(6)}  ${`${row.reachable}/${row.actionable}`.padStart(7)}`,
       );
     }
-    const ratios = rows.map((row) => row.ratio);
+    const sum = (pick: (row: CaptureReading) => number) => rows.reduce((total, row) => total + pick(row), 0);
+    const [actionable, reachable, ambiguous] = [sum((r) => r.actionable), sum((r) => r.reachable), sum((r) => r.ambiguousOffers)];
+    io.print(
+      `reachability: ${actionable} actionable elements, ${reachable} reachable, ${actionable - reachable} unreachable ` +
+        `(in ${rows.filter((r) => r.reachable < r.actionable).length} captures), ${ambiguous} ambiguous offers ` +
+        `(target: all reachable, 0 ambiguous: ${reachable === actionable && ambiguous === 0 ? "met" : "MISSED"})`,
+    );
     const worst = rows.reduce((a, b) => (b.ratio > a.ratio ? b : a));
-    const medianRatio = median(ratios);
+    const medianRatio = median(rows.map((row) => row.ratio));
+    const medianMs = median(rows.map((row) => row.medianMs));
     io.print(
       `captures ${rows.length} · median ratio ${percent(medianRatio)} (target ≤ ${percent(RATIO_TARGET_MEDIAN)}: ` +
         `${medianRatio <= RATIO_TARGET_MEDIAN ? "met" : "MISSED"}) · max ${percent(worst.ratio)} in ${worst.file} ` +
         `(target ≤ ${percent(RATIO_TARGET_MAX)}: ${worst.ratio <= RATIO_TARGET_MAX ? "met" : "MISSED"}) · ` +
-        `median time ${median(rows.map((row) => row.medianMs)).toFixed(2)} ms`,
+        `median time ${medianMs.toFixed(2)} ms (target ≤ ${TIME_TARGET_MEDIAN_MS} ms: ${medianMs <= TIME_TARGET_MEDIAN_MS ? "met" : "MISSED"})`,
+    );
+    io.print(
+      `tokens per screen (o200k): summary median ${median(rows.map((r) => r.summaryTokens))}, max ${Math.max(...rows.map((r) => r.summaryTokens))}; ` +
+        `raw XML median ${median(rows.map((r) => r.xmlTokens))}, max ${Math.max(...rows.map((r) => r.xmlTokens))}; ` +
+        `median share ${percent(median(rows.map((r) => r.summaryTokens / r.xmlTokens)))}`,
     );
   },
 };

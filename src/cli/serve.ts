@@ -2,6 +2,7 @@
  * `serve`: the MCP server on stdio (SPEC §2). Parses the configuration, opens the harness through the
  * composition module (real adapters; `--device sim` starts the simulated device in process), and serves
  * until stdin closes or SIGINT/SIGTERM; then every open UI session is deleted and the device released.
+ * `--device sim --screen dump.xml [--screenshot shot.png]` serves a replayed real capture (a still device).
  * doctor://report runs the doctor on each read (of the simulated device with `--device sim`).
  * stdout carries only protocol; stderr says which artifacts directory is used, how much old evidence was
  * pruned, when the device is simulated, when adb or the device cannot be reached (the server still starts),
@@ -10,16 +11,17 @@
 // @ts-types="../../node_modules/@modelcontextprotocol/sdk/dist/esm/server/stdio.d.ts"
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import type { CAC } from "cac";
-import { type Harness, openHarness } from "../composition.ts";
+import { type Harness, type HarnessOptions, openHarness } from "../composition.ts";
 import { type HarnessConfig, loadConfig } from "../config.ts";
 import { isHarnessError } from "../errors.ts";
 import { createHarnessServer } from "../mcp/server.ts";
 import { describeTransportError, warnWhenDeviceUnreachable } from "./serve_startup.ts";
 import { type CliContext, EXIT } from "./context.ts";
 import { doctorReport, simEndpointsOf } from "./doctor.ts";
+import { harnessScreenOptions, type ScreenFlags } from "./sim_screen.ts";
 
 /** As cac parses them: a value that looks like a number arrives as one. */
-interface ServeFlags {
+interface ServeFlags extends ScreenFlags {
   device?: unknown;
   appiumUrl?: unknown;
   artifacts?: unknown;
@@ -31,14 +33,19 @@ export function registerServeCommand(cli: CAC, ctx: CliContext): void {
     .option("--device <udid|sim>", "Device serial, or 'sim' for the built-in simulated device (default: ANDROID_UDID, else the only online device)")
     .option("--appium-url <url>", "Appium server (default: APPIUM_URL, else http://127.0.0.1:4723)")
     .option("--artifacts <dir>", "Evidence and audit directory (default: ANDROID_MCP_ARTIFACTS_DIR, else ./artifacts when writable)")
+    .option("--screen <dump.xml>", "With --device sim: the simulated device shows this real capture (uiautomator dump or Appium page source), still")
+    .option("--screenshot <shot.png>", "With --screen: the PNG taken with the dump, what ui_screenshot shows (else the screen is drawn)")
     .example("android-mcp-harness serve --device sim")
+    .example("android-mcp-harness serve --device sim --screen bug-report.xml --screenshot bug-report.png")
     .action((flags: ServeFlags) => runServe(flags, ctx));
 }
 
 export async function runServe(flags: ServeFlags, ctx: CliContext): Promise<number> {
   let config: HarnessConfig;
+  let options: HarnessOptions;
   try {
     config = loadConfig(ctx.env, cleanFlags(flags));
+    options = await harnessScreenOptions(flags, config, ctx.cwd);
   } catch (error) {
     if (!isHarnessError(error)) throw error;
     ctx.stderr(`serve: ${error.message}\n`);
@@ -46,8 +53,11 @@ export async function runServe(flags: ServeFlags, ctx: CliContext): Promise<numb
   }
   let harness: Harness | undefined;
   try {
-    harness = await openHarness(config, ctx);
+    harness = await openHarness(config, ctx, options);
     ctx.logger.info(`artifacts: ${harness.artifacts.path} (${harness.artifacts.reason})`);
+    if (options.sim?.screen !== undefined) {
+      ctx.logger.info(`the simulated device shows ${options.sim.screen.xmlName}: acts are answered, the screen does not change`);
+    }
     await pruneEvidence(harness, config, ctx);
     const sim = simEndpointsOf(harness);
     const server = createHarnessServer(harness.deps, harness.tools, { doctorReport: () => doctorReport(config, ctx, sim) });

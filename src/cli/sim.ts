@@ -1,9 +1,9 @@
 /**
- * `sim [--scenario NAME|FILE] [--json]`: runs the built-in simulated device in the foreground until
- * SIGINT/SIGTERM and prints how to reach it (`ADB_SERVER_SOCKET=…`, `APPIUM_URL=…`, in one write). With
- * `--json` stdout carries only one JSON line (`simulated: true` in it) and the human lines go to stderr.
- * A bad scenario exits 2 with the reasons. It stops on a signal or when stdout closes (the reader went
- * away), exit 0.
+ * `sim [--scenario NAME|FILE | --screen DUMP [--screenshot PNG]] [--json]`: runs the built-in simulated
+ * device in the foreground until SIGINT/SIGTERM and prints how to reach it (`ADB_SERVER_SOCKET=…`,
+ * `APPIUM_URL=…`, in one write). With `--json` stdout carries only one JSON line (`simulated: true` in it)
+ * and the human lines go to stderr. `--screen` replays a real capture as a still device. A bad scenario or
+ * capture exits 2 with the reasons. It stops on a signal or when stdout closes (the reader went away), exit 0.
  */
 import { readFile } from "node:fs/promises";
 import { isAbsolute, resolve } from "node:path";
@@ -12,8 +12,9 @@ import { HarnessError, isHarnessError } from "../errors.ts";
 import { BUILTIN_SCENARIO_NAMES } from "../sim/scenario_names.ts";
 import type { Scenario } from "../sim/mod.ts";
 import { type CliContext, EXIT } from "./context.ts";
+import { readCapturedScreen, type ScreenFlags } from "./sim_screen.ts";
 
-interface SimFlags {
+interface SimFlags extends ScreenFlags {
   scenario?: unknown;
   json?: unknown;
 }
@@ -22,8 +23,11 @@ export function registerSimCommand(cli: CAC, ctx: CliContext): void {
   cli
     .command("sim", "Run the built-in simulated Android device (real adb and WebDriver protocols on loopback)")
     .option("--scenario <name|file>", `A built-in scenario (${BUILTIN_SCENARIO_NAMES.join(", ")}) or a scenario JSON file (default: settings)`)
+    .option("--screen <dump.xml>", "Replay a real capture (uiautomator dump or Appium page source) as a still device: acts are answered, the screen does not change")
+    .option("--screenshot <shot.png>", "With --screen: the PNG taken with the dump, shown by screencap (else the screen is drawn)")
     .option("--json", "Print only one JSON line with the endpoints on stdout (the human-readable lines go to stderr)")
     .example("android-mcp-harness sim --scenario login")
+    .example("android-mcp-harness sim --screen bug-report.xml --screenshot bug-report.png")
     .action((flags: SimFlags) => runSim(flags, ctx));
 }
 
@@ -48,10 +52,16 @@ async function loadScenario(value: unknown, ctx: CliContext): Promise<string | S
 
 export async function runSim(flags: SimFlags, ctx: CliContext): Promise<number> {
   let sim;
+  let screenPath: string | undefined;
   try {
+    if (flags.screen !== undefined && flags.scenario !== undefined) {
+      throw new HarnessError("INVALID_ARGUMENT", "--screen and --scenario cannot be combined: a replayed capture is its own still device.");
+    }
+    const screen = await readCapturedScreen(flags, ctx.cwd);
+    screenPath = screen?.xmlName;
     // Loaded only when a simulated device starts: the other commands never pay for its code.
     const { startSimDevice } = await import("../sim/mod.ts");
-    sim = await startSimDevice({ scenario: await loadScenario(flags.scenario, ctx) });
+    sim = await startSimDevice(screen === undefined ? { scenario: await loadScenario(flags.scenario, ctx) } : { screen });
   } catch (error) {
     if (!isHarnessError(error)) throw error;
     ctx.stderr(`sim: ${error.message}\n`);
@@ -60,7 +70,10 @@ export async function runSim(flags: SimFlags, ctx: CliContext): Promise<number> 
   const { device } = sim;
   const lines = [
     `Simulated Android device (not a real phone): ${device.serial}, Android ${device.android.release} (API ${device.apiLevel}), ` +
-      `${device.width}x${device.height} ${device.density} dpi, scenario "${device.scenario.name}".`,
+      `${device.width}x${device.height} ${device.density} dpi, ` +
+      (screenPath === undefined
+        ? `scenario "${device.scenario.name}".`
+        : `showing ${screenPath} (${device.foregroundPackage()}); acts are answered, the screen does not change.`),
     `ADB_SERVER_SOCKET=${sim.adbServerSocket}`,
     `APPIUM_URL=${sim.appiumUrl}`,
     `Try:  ADB_SERVER_SOCKET=${sim.adbServerSocket} adb devices -l`,
@@ -72,6 +85,7 @@ export async function runSim(flags: SimFlags, ctx: CliContext): Promise<number> 
       simulated: true,
       serial: device.serial,
       scenario: device.scenario.name,
+      ...(screenPath === undefined ? {} : { screen: screenPath, foregroundPackage: device.foregroundPackage() }),
       adbServerSocket: sim.adbServerSocket,
       adbPort: sim.adbPort,
       appiumUrl: sim.appiumUrl,

@@ -1,27 +1,29 @@
 /**
  * `tree`: prints the screen summary of the live device (`--device`, ANDROID_UDID, else the only online
- * device; `--device sim` the built-in simulated one, said so on stderr), or of a dump given with `--file`.
- * Text by default, `--json` the summary object, `--raw` the XML as read; stdout carries only that.
- * Flags override the device's (or the dump's) size, density and keyboard (tree_flags.ts checks them).
- * Exit 1 with the typed error's message when the device or file cannot be read (no device, several, adb
- * missing, a file that is binary or not XML, an unusable dump); 2 for usage.
+ * device; `--device sim` the built-in simulated one, said so on stderr), or of a dump given with `--file`;
+ * `--device sim --screen dump.xml` reads a real capture through the simulated device. Text by default,
+ * `--json` the summary object, `--raw` the XML as read; stdout carries only that. Flags override the
+ * device's (or the dump's) size, density and keyboard (tree_flags.ts checks them). Exit 1 with the typed
+ * error's message when the device or file cannot be read (no device, several, adb missing, a file that is
+ * binary or not XML, an unusable dump); 2 for usage.
  */
 import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
 import type { CAC } from "cac";
 import { type HarnessConfig, loadConfig } from "../config.ts";
 import type { ToolName } from "../../contracts/tool_inputs.ts";
-import { type Harness, openHarness } from "../composition.ts";
+import { type Harness, type HarnessOptions, openHarness } from "../composition.ts";
 import { HarnessError, isHarnessError } from "../errors.ts";
 import { runOperation } from "../mcp/run_operation.ts";
 import type { DeviceStatus } from "../ports/device.ts";
 import { parseDump, renderSummaryText, type ScreenReadingInput, type ScreenSummary, screenSizeOf, summaryFromXml } from "../screen/mod.ts";
 import { type CliContext, EXIT } from "./context.ts";
 import { keyboardTopProblem, parseScreenFlags } from "./tree_flags.ts";
+import { harnessScreenOptions, type ScreenFlags } from "./sim_screen.ts";
 
 export type TreeFormat = "text" | "json" | "raw";
 
-interface TreeFlags {
+interface TreeFlags extends ScreenFlags {
   device?: unknown;
   file?: unknown;
   json?: boolean;
@@ -38,6 +40,8 @@ export function registerTreeCommand(cli: CAC, ctx: CliContext): void {
     .command("tree", "Print the screen summary of the device (or of a dump with --file): the targets a tool call can name")
     .option("--device <udid|sim>", "Device serial, or 'sim' for the built-in simulated device (default: ANDROID_UDID, else the only online device)")
     .option("--file <path>", "Read a uiautomator dump or Appium page source instead of the device")
+    .option("--screen <dump.xml>", "With --device sim: the simulated device shows this real capture (read through adb, as ui_get_tree does)")
+    .option("--screenshot <shot.png>", "With --screen: the PNG taken with the dump")
     .option("--json", "Print the summary as JSON")
     .option("--text", "Print the compact line form (the default)")
     .option("--raw", "Print the XML as read instead of the summary")
@@ -60,16 +64,19 @@ async function runTree(flags: TreeFlags, ctx: CliContext): Promise<number> {
   if (flags.file !== undefined) {
     if (typeof flags.file !== "string" || flags.file === "") return usage(ctx, "--file needs a path to a dump.");
     if (flags.device !== undefined) return usage(ctx, "Choose one of --file and --device.");
+    if (flags.screen !== undefined || flags.screenshot !== undefined) return usage(ctx, "Choose one of --file (read the dump offline) and --device sim --screen (replay it on the simulated device).");
     return treeOfFile(flags.file, context, format, ctx);
   }
   let config: HarnessConfig;
+  let options: HarnessOptions;
   try {
     config = loadConfig(ctx.env, flags.device === undefined || flags.device === true ? {} : { device: String(flags.device) });
+    options = await harnessScreenOptions(flags, config, ctx.cwd);
   } catch (error) {
     if (!isHarnessError(error)) throw error;
     return usage(ctx, error.message);
   }
-  return treeOfDevice(config, context, format, ctx);
+  return treeOfDevice(config, context, format, ctx, options);
 }
 
 async function treeOfFile(file: string, context: ScreenReadingInput["context"], format: TreeFormat, ctx: CliContext): Promise<number> {
@@ -123,10 +130,12 @@ function keyboardBeyondScreen(input: ScreenReadingInput): string | undefined {
  * density or keyboard re-summarize the captured XML, with the rest of the context from `device_status`
  * (a second gated operation, only then). The harness is always closed.
  */
-async function treeOfDevice(config: HarnessConfig, flagged: ScreenReadingInput["context"], format: TreeFormat, ctx: CliContext): Promise<number> {
+async function treeOfDevice(
+  config: HarnessConfig, flagged: ScreenReadingInput["context"], format: TreeFormat, ctx: CliContext, options: HarnessOptions = {},
+): Promise<number> {
   let harness: Harness | undefined;
   try {
-    harness = await openHarness(config, ctx);
+    harness = await openHarness(config, ctx, options);
     const tree = await gated(harness, "ui_get_tree", { include_raw: true });
     const { raw, ...summary } = tree as Record<string, unknown> & { raw: string };
     // Said on stderr in every format, so `tree --device sim > screen.txt` captures only the screen.

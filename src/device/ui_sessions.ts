@@ -57,6 +57,9 @@ interface PendingLease {
   adoptedBy?: OpenSession;
 }
 
+/** How long stopping waits for abandoned driver starts to arrive and be deleted (real drivers start in 20–45 s). */
+const DRAIN_LIMIT_MS = 60_000;
+
 /** How often a starting driver is reported to the client. */
 const PROGRESS_EVERY_MS = 2000;
 
@@ -77,19 +80,32 @@ export function createUiSessions(options: UiSessionsOptions): UiSessionLayer {
     session_id: s.id, expires_at: iso(s.expiresAt), idle_timeout_s: options.idleTimeoutMs / 1000, max_actions: maxActions, actions_used: s.actions,
   });
 
-  const end = async (s: OpenSession, reason: string): Promise<void> => {
+  /**
+   * Ends a session: deleted on the Appium side, then the device lock released. A revoked session's lock
+   * is released as soon as the delete is sent: the operation that hung already answered OPERATION_TIMEOUT,
+   * and a hung Appium can take its whole delete limit to answer (the device must be free within a second).
+   */
+  const end = async (s: OpenSession, reason: string, options: { releaseAtOnce?: boolean } = {}): Promise<void> => {
     if (open.get(s.id) !== s) return;
     open.delete(s.id);
     ended.set(s.id, reason);
     if (ended.size > ENDED_REMEMBERED) ended.delete(ended.keys().next().value!);
     s.timer.abort();
     logger.info(`UI session ${s.id} ended: ${reason}`);
+    const release = () => s.lease.release().catch((error: unknown) => logger.warn(`releasing the device lock of ${s.id} failed: ${String(error)}`));
+    const deleting = s.driver.delete();
+    if (options.releaseAtOnce === true) {
+      await Promise.all([deleting, release()]);
+      return;
+    }
     try {
-      await s.driver.delete();
+      await deleting;
     } finally {
-      await s.lease.release().catch((error: unknown) => logger.warn(`releasing the device lock of ${s.id} failed: ${String(error)}`));
+      await release();
     }
   };
+  const revokeFor = (s: OpenSession, operationId: string) => () =>
+    void end(s, `revoked: operation ${operationId} ran past ANDROID_MCP_ACTION_TIMEOUT or was cancelled`, { releaseAtOnce: true });
 
   const arm = (s: OpenSession) => {
     s.timer.abort();
@@ -185,7 +201,7 @@ export function createUiSessions(options: UiSessionsOptions): UiSessionLayer {
       }
       const s = open.get(sessionId);
       if (s === undefined) throw notFound(sessionId);
-      const revoke = () => void end(s, `revoked: operation ${op.operationId} ran past ANDROID_MCP_ACTION_TIMEOUT or was cancelled`);
+      const revoke = revokeFor(s, op.operationId);
       op.signal.addEventListener("abort", revoke, { once: true });
       try {
         return await work(s.driver);
@@ -204,8 +220,23 @@ export function createUiSessions(options: UiSessionsOptions): UiSessionLayer {
         }
       }
     },
+    describe(sessionId) {
+      const s = open.get(sessionId);
+      return s === undefined ? null : info(s);
+    },
     heldDriver(udid) {
-      return [...open.values()].find((s) => s.udid === udid)?.driver ?? null;
+      const s = [...open.values()].find((held) => held.udid === udid);
+      if (s === undefined) return null;
+      // A session Appium ended no longer holds the device: reading through it ends it here too.
+      const source = async () => {
+        try {
+          return await s.driver.source();
+        } catch (error) {
+          if (error instanceof HarnessError && error.code === "SESSION_NOT_FOUND") await end(s, "the Appium server ended it");
+          throw error;
+        }
+      };
+      return { ...s.driver, source };
     },
     async open(udid, op) {
       const entry = pending.get(op.operationId);
@@ -218,7 +249,7 @@ export function createUiSessions(options: UiSessionsOptions): UiSessionLayer {
       entry.adoptedBy = s;
       open.set(s.id, s);
       arm(s);
-      const revoke = () => void end(s, `revoked: operation ${op.operationId} ran past ANDROID_MCP_ACTION_TIMEOUT or was cancelled`);
+      const revoke = revokeFor(s, op.operationId);
       if (op.signal.aborted) revoke();
       else op.signal.addEventListener("abort", revoke, { once: true });
       return info(s);
@@ -240,6 +271,11 @@ export function createUiSessions(options: UiSessionsOptions): UiSessionLayer {
     lock,
     async closeAll(reason) {
       await Promise.all([...open.values()].map((s) => end(s, reason)));
+      // A session start that an operation abandoned (timeout, cancellation, shutdown) is deleted when it
+      // arrives; wait for that, bounded, so stopping never leaves one on Appium.
+      const limit = new AbortController();
+      await Promise.race([options.drivers.drain(), clock.sleep(DRAIN_LIMIT_MS, limit.signal).catch(() => {})]);
+      limit.abort();
     },
     openCount: () => open.size,
   };

@@ -3,8 +3,8 @@
  * webdriverio in src/adapters/appium/), with only the actions the act tools use, and the factory that
  * opens one. Elements are named by the absolute XPath of a node in the session's own page source,
  * never by coordinates. Every method throws only HarnessError: APPIUM_UNAVAILABLE (server down, driver
- * missing, HTTP 5xx), SESSION_NOT_FOUND (the session ended on the Appium side), APP_NOT_FOUND,
- * EMULATOR_UNAVAILABLE, OPERATION_TIMEOUT (the request outlived its time).
+ * missing, HTTP 5xx), SESSION_NOT_FOUND (the session ended on the Appium side), UI_ELEMENT_NOT_FOUND (an
+ * element id the changed screen no longer has), APP_NOT_FOUND, EMULATOR_UNAVAILABLE, OPERATION_TIMEOUT.
  */
 
 export interface ElementRectPx {
@@ -46,4 +46,7 @@ export interface UiDriverFactory {
   readonly endpoint: string;
   /** Opens a session on the device with this serial (checked online by the caller through adb first). */
   open(udid: string, options: OpenDriverOptions): Promise<UiDriver>;
+  /** Resolves once every session start abandoned by a cancelled open has finished and been deleted
+   * (a real driver takes 20–45 s to start; a server stopping meanwhile must not leave it on Appium). */
+  drain(): Promise<void>;
 }

@@ -28,7 +28,10 @@ export interface UiOperation {
 export interface UiSessions {
   /** Runs `work` with a driver on the device `udid`: the session `sessionId`'s, or a temporary one (deleted after). */
   withDriver<T>(sessionId: string | undefined, udid: string, op: UiOperation, work: (driver: UiDriver) => Promise<T>): Promise<T>;
-  /** The driver of the session this server holds on `udid`, if any (ui_get_tree reads through it). */
+  /** The session's current facts (expiry, actions used); null when it is not open. */
+  describe(sessionId: string): UiSessionInfo | null;
+  /** The driver of the session this server holds on `udid`, if any (ui_get_tree reads through it); a read that
+   * answers SESSION_NOT_FOUND ends the session (Appium ended it) and the caller may then read through adb. */
   heldDriver(udid: string): UiDriver | null;
   /** Opens an explicit session on `udid`; it keeps the device lock the operation took. */
   open(udid: string, op: UiOperation): Promise<UiSessionInfo>;

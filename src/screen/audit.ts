@@ -3,11 +3,12 @@
  * (not inside a scroll container, which clips what it scrolled away to nothing),
  * and a target smaller than 48 dp on both axes at the device's real density (not checked when the
  * density is unknown). A target cut by the edge of its scroll container or of the screen is clipped,
- * not small, and is not reported: the aim is zero false positives. Pure.
+ * not small, and is not reported: the aim is zero false positives. The same issue of every element a
+ * selector without its `index` names (eight identical forward buttons) is said once, by that selector. Pure.
  */
-import type { ChosenSelector } from "./choose_selector.ts";
 import { area, isActionableNode } from "./node_kinds.ts";
 import type { ScreenAnalysis } from "./screen_analysis.ts";
+import { matchInAnalysis } from "./selector_match.ts";
 import type { AuditIssue, Bounds, ScreenContext, Selector, UiNode } from "./types.ts";
 import { screenWindows } from "./windows.ts";
 
@@ -18,9 +19,10 @@ export function minimumTouchPx(density: number): number {
 }
 
 /** `chosen` holds the selector already chosen for each target (by root id). */
-export function auditScreen(analysis: ScreenAnalysis, context: ScreenContext, chosen: Map<number, ChosenSelector>): AuditIssue[] {
+export function auditScreen(analysis: ScreenAnalysis, context: ScreenContext, chosen: Map<number, Selector>): AuditIssue[] {
   const { nodes } = analysis.tree;
   const issues: AuditIssue[] = [];
+  const elementOf = new Map<AuditIssue, number>();
   const minimum = context.density !== undefined && context.density > 0 ? minimumTouchPx(context.density) : null;
   const { keyboard } = screenWindows(analysis.tree);
   for (const node of nodes) {
@@ -32,19 +34,47 @@ export function auditScreen(analysis: ScreenAnalysis, context: ScreenContext, ch
       }
       continue;
     }
-    const selection = chosen.get(node.id);
-    if (selection === undefined) continue; // merged into another target, or nameless
+    const selector = chosen.get(node.id);
+    if (selector === undefined) continue; // merged into another target, or a nameless wrapper
     const b = node.bounds!;
     const width = b.right - b.left;
     const height = b.bottom - b.top;
     const screenKnown = context.width > 0 && context.height > 0;
     if (b.right <= 0 || b.bottom <= 0 || (screenKnown && (b.left >= context.width || b.top >= context.height))) {
-      issues.push({ issue: "off_screen", selector: selection.selector });
+      issues.push({ issue: "off_screen", selector });
     } else if (minimum !== null && width < minimum && height < minimum && !isClipped(node, nodes, context)) {
-      issues.push({ issue: "touch_target_too_small", selector: selection.selector, size_px: [width, height], minimum_px: minimum });
-    }
+      issues.push({ issue: "touch_target_too_small", selector, size_px: [width, height], minimum_px: minimum });
+    } else continue;
+    elementOf.set(issues[issues.length - 1]!, node.id);
   }
-  return withoutRepeats(issues);
+  return withoutRepeats(sayOnce(analysis, issues, elementOf));
+}
+
+/**
+ * An issue whose selector carries an `index` is written with the selector without it when every element
+ * that one names has the very same issue (kind and size), and then said once for all of them (eight
+ * identical forward buttons, however each is named, make one issue).
+ */
+function sayOnce(analysis: ScreenAnalysis, issues: AuditIssue[], elementOf: Map<AuditIssue, number>): AuditIssue[] {
+  const kindOf = (issue: AuditIssue) => `${issue.issue} ${JSON.stringify(issue.size_px ?? null)}`;
+  const kindsOf = new Map<number, Set<string>>();
+  for (const issue of issues) {
+    const root = elementOf.get(issue);
+    if (root !== undefined) kindsOf.set(root, (kindsOf.get(root) ?? new Set()).add(kindOf(issue)));
+  }
+  const covered = new Map<number, string>(); // element → the kind a shared selector already says for it
+  const shared = new Set<AuditIssue>();
+  const out = issues.map((issue) => {
+    if (issue.selector.index === undefined) return issue;
+    const { index: _index, ...withoutIndex } = issue.selector;
+    const named = matchInAnalysis(analysis, withoutIndex).entities;
+    if (!named.every((root) => kindsOf.get(root)?.has(kindOf(issue)))) return issue;
+    for (const root of named) covered.set(root, kindOf(issue));
+    const once = { ...issue, selector: withoutIndex };
+    shared.add(once);
+    return once;
+  });
+  return out.filter((issue, i) => shared.has(issue) || covered.get(elementOf.get(issues[i]!) ?? -1) !== kindOf(issue));
 }
 
 /** Identical issues (same kind, selector and sizes) are said once. */

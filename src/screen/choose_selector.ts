@@ -1,30 +1,24 @@
 /**
- * Picks the selector the summary offers for one element: the most stable key that names it uniquely
- * (its own resource_id, then text, content_desc, input_hint, then its parts' resource ids; a resource
- * id without its `package:id/` prefix when that alone is unique), else such a key with a `within`
- * naming an ancestor or enclosing target (nearest first), else the key naming the fewest elements,
- * marked ambiguous. Uniqueness is decided by the locator's own matching, so every offered selector
- * resolves back to its element.
+ * Picks the selector the summary offers for one listed element (SPEC §5: one that names it alone): the
+ * most stable key that names it uniquely (its own resource_id, then text, content_desc, input_hint, then
+ * its parts' resource ids, then its role; a resource id without its `package:id/` prefix when that alone
+ * is unique), else such a key with a `within` naming an ancestor or enclosing target (nearest first),
+ * else the key naming the fewest elements with the element's `index` among them. Uniqueness is decided
+ * by the locator's own matching, so every offered selector resolves back to its element.
  */
 import { isAcceptableSelectorValue } from "../../contracts/selector.ts";
 import { isReadable } from "./node_kinds.ts";
 import type { Entity, ScreenAnalysis } from "./screen_analysis.ts";
-import { matchInAnalysis, namesOnlyEntity } from "./selector_match.ts";
-import type { Selector, SelectorKey, SelectorKeyValue, UiNode } from "./types.ts";
+import { type AttributeKey, indexOf, KEY_ATTRIBUTE, matchInAnalysis, namesOnlyEntity } from "./selector_match.ts";
+import type { Selector, SelectorKeyValue, UiNode } from "./types.ts";
 import { memoizedBy } from "./memo.ts";
 
-type OfferedKey = Exclude<SelectorKey, "text_contains">;
-const WITHIN_KEY_ORDER: readonly OfferedKey[] = ["resource_id", "content_desc", "text", "input_hint"];
-
-export interface ChosenSelector {
-  selector: Selector;
-  ambiguous: boolean;
-}
+const WITHIN_KEY_ORDER: readonly AttributeKey[] = ["resource_id", "content_desc", "text", "input_hint"];
 
 /**
  * The work all `within` searches of one summary (or of one locator answer) may do together, in steps
  * (an ancestor key tried, a scope interval or a match looked at). Past it, an element no key names
- * alone is marked ambiguous without a `within` search: on a screen of thousands of identical rows the
+ * alone gets its `index` without a `within` search: on a screen of thousands of identical rows the
  * summary stays near-linear (a 3000-row list takes well under a second) instead of tens of seconds.
  * No real capture of the corpus comes near it.
  */
@@ -39,36 +33,61 @@ export function withinBudget(steps: number = WITHIN_SEARCH_STEPS): WithinBudget 
   return { steps };
 }
 
-/** Null when the element carries no key at all (nothing to name it by). */
-export function chooseSelector(analysis: ScreenAnalysis, entity: Entity, budget: WithinBudget = withinBudget()): ChosenSelector | null {
+/** The selector naming `entity` alone: a unique key, else a key with a `within`, else a key with an `index`. */
+export function chooseSelector(analysis: ScreenAnalysis, entity: Entity, budget: WithinBudget = withinBudget()): Selector {
   const candidates = candidateKeys(analysis, entity);
-  if (candidates.length === 0) return null;
   for (const candidate of candidates) {
     const short = shortResourceId(candidate);
-    if (short !== null && namesOnly(analysis, short, entity.root)) return { selector: short, ambiguous: false };
-    if (namesOnly(analysis, candidate, entity.root)) return { selector: candidate, ambiguous: false };
+    if (short !== null && namesOnly(analysis, short, entity.root)) return short;
+    if (namesOnly(analysis, candidate, entity.root)) return candidate;
   }
   for (const candidate of candidates) {
+    if (budget.steps <= 0) break; // spent: see WITHIN_SEARCH_STEPS
     for (const form of [shortResourceId(candidate), candidate]) {
       const within = form === null ? null : separatingWithin(analysis, form, entity.root, budget);
       if (form === null || within === null) continue;
       const shortWithin = shortResourceId(within);
-      const selector = shortWithin !== null && namesOnly(analysis, { ...form, within: shortWithin }, entity.root)
+      return shortWithin !== null && namesOnly(analysis, { ...form, within: shortWithin }, entity.root)
         ? { ...form, within: shortWithin } // the package is said once
         : { ...form, within };
-      return { selector, ambiguous: false };
     }
   }
-  return { selector: shortestEquivalent(analysis, narrowest(analysis, candidates)), ambiguous: true };
+  return indexed(analysis, candidates, entity.root);
 }
 
-/** The key without its resource id's `package:id/` prefix when that names the same elements: the package is said once. */
+/**
+ * The last resort (SPEC §6): the candidate naming the fewest elements (words before resource ids on a
+ * tie, the role last), with the element's position among them in reading order.
+ */
+function indexed(analysis: ScreenAnalysis, candidates: SelectorKeyValue[], root: number): Selector {
+  let best: { key: SelectorKeyValue; count: number } | null = null;
+  for (const candidate of candidates) {
+    const key = shortestEquivalent(analysis, candidate);
+    if (indexOf(analysis, key, root) === -1) continue;
+    const count = matchInAnalysis(analysis, key).entities.length;
+    const wordsWinTie = best !== null && count === best.count && best.key.resource_id !== undefined && key.resource_id === undefined && key.role === undefined;
+    if (best === null || count < best.count || wordsWinTie) best = { key, count };
+  }
+  if (best === null) throw new TypeError(`no key names element ${root}: it must be a listed target`);
+  return { ...best.key, index: indexOf(analysis, best.key, root) };
+}
+
+/** The key without its resource id's `package:id/` prefix when that names the same elements: the package is said once. Remembered per analysis. */
 function shortestEquivalent(analysis: ScreenAnalysis, key: SelectorKeyValue): SelectorKeyValue {
   const short = shortResourceId(key);
   if (short === null) return key;
-  const same = (a: number[], b: number[]) => a.length === b.length && a.every((id, i) => id === b[i]);
-  return same(matchInAnalysis(analysis, short).entities, matchInAnalysis(analysis, key).entities) ? short : key;
+  const memo = equivalentMemo(analysis);
+  const signature = key.resource_id!;
+  let same = memo.get(signature);
+  if (same === undefined) {
+    const [a, b] = [matchInAnalysis(analysis, short).entities, matchInAnalysis(analysis, key).entities];
+    same = a.length === b.length && a.every((id, i) => id === b[i]);
+    memo.set(signature, same);
+  }
+  return same ? short : key;
 }
+
+const equivalentMemo = memoizedBy((_: ScreenAnalysis) => new Map<string, boolean>());
 
 /**
  * A `within` under which `selector` names only `root`: an own key of a strict ancestor, or any key of
@@ -117,7 +136,7 @@ function withinKeys(analysis: ScreenAnalysis, at: number): SelectorKeyValue[] {
     const signatures = new Set(own.map((key) => JSON.stringify(key)));
     keys = entity === undefined || !entity.target
       ? own
-      : [...own, ...candidateKeys(analysis, entity).filter((key) => !signatures.has(JSON.stringify(key)))];
+      : [...own, ...wordAndIdKeys(analysis, entity).filter((key) => !signatures.has(JSON.stringify(key)))];
     memo.set(at, keys);
   }
   return keys;
@@ -126,18 +145,6 @@ function withinKeys(analysis: ScreenAnalysis, at: number): SelectorKeyValue[] {
 const withinKeyMemo = memoizedBy((_: ScreenAnalysis) => new Map<number, SelectorKeyValue[]>());
 
 const SHORT_WITHIN = 60;
-
-/** The candidate naming the fewest elements (the first such in preference order; words break ties). */
-function narrowest(analysis: ScreenAnalysis, candidates: SelectorKeyValue[]): SelectorKeyValue {
-  let best = candidates[0]!;
-  let fewest = Infinity;
-  for (const candidate of candidates) {
-    const count = matchInAnalysis(analysis, candidate).entities.length;
-    const wordsWinTie = count === fewest && best.resource_id !== undefined && candidate.resource_id === undefined;
-    if (count < fewest || wordsWinTie) [best, fewest] = [candidate, count];
-  }
-  return best;
-}
 
 /** `{resource_id: "pkg:id/name"}` → `{resource_id: "name"}` (the locator's partial tier accepts it), else null. */
 function shortResourceId(candidate: SelectorKeyValue): SelectorKeyValue | null {
@@ -151,12 +158,22 @@ function namesOnly(analysis: ScreenAnalysis, selector: Selector, root: number): 
 }
 
 /**
- * Every single-key selector that matches some member of the element, in preference order, each once:
+ * Every single-key selector that names the element, in preference order, each once: its words and ids
+ * (wordAndIdKeys), then its role (a listed target's role names it among the others of that role).
+ */
+export function candidateKeys(analysis: ScreenAnalysis, entity: Entity): SelectorKeyValue[] {
+  const keys = wordAndIdKeys(analysis, entity);
+  if (entity.listed) keys.push({ role: entity.role });
+  return keys;
+}
+
+/**
+ * Every single attribute key that matches some member of the element, in preference order, each once:
  * the element's own resource id; then text, content_desc and input_hint over its members (itself
  * first, words before icon-font glyphs); then its members' resource ids (a member's id names the part,
  * not the element, so it comes after the element's words).
  */
-export function candidateKeys(analysis: ScreenAnalysis, entity: Entity): SelectorKeyValue[] {
+function wordAndIdKeys(analysis: ScreenAnalysis, entity: Entity): SelectorKeyValue[] {
   const { nodes } = analysis.tree;
   const out: SelectorKeyValue[] = [];
   const seen = new Set<string>();
@@ -180,12 +197,6 @@ export function candidateKeys(analysis: ScreenAnalysis, entity: Entity): Selecto
   return out;
 }
 
-function ownKeys(node: UiNode, order: readonly OfferedKey[]): SelectorKeyValue[] {
-  const values: Record<OfferedKey, string> = {
-    resource_id: node.resourceId,
-    text: node.text,
-    content_desc: node.contentDesc,
-    input_hint: node.hint,
-  };
-  return order.filter((key) => isAcceptableSelectorValue(values[key])).map((key) => ({ [key]: values[key] }));
+function ownKeys(node: UiNode, order: readonly AttributeKey[]): SelectorKeyValue[] {
+  return order.filter((key) => isAcceptableSelectorValue(KEY_ATTRIBUTE[key](node))).map((key) => ({ [key]: KEY_ATTRIBUTE[key](node) }));
 }

@@ -1,8 +1,9 @@
 /**
  * The locator of SPEC §6 on one tree, without waiting: `findElement` returns found / not_found /
  * ambiguous as data (what a poller needs to decide to look again), `locate` returns the one element or
- * throws UI_ELEMENT_NOT_FOUND ("The screen offers: …", with the offered actions in details) or
- * UI_ELEMENT_AMBIGUOUS (numbered candidates, each with the `within` that separates it, in details).
+ * throws UI_ELEMENT_NOT_FOUND ("The screen offers: …", with the offered actions in details; an index past
+ * the last match says how many there are) or UI_ELEMENT_AMBIGUOUS (numbered candidates, each with the
+ * full selector that names it alone: the key with a separating `within`, else with its `index`).
  * Waiting and polling live with the act tools; they call these on each fresh tree.
  */
 import { HarnessError } from "../errors.ts";
@@ -26,29 +27,36 @@ export interface Candidate {
   label: string;
   role: Role | null;
   bounds: ElementRect;
-  /** The `within` that names this candidate alone together with the selector's key, when one exists. */
+  /** The selector that names this candidate alone: the key asked for, with a separating `within`, else with its `index`. */
+  selector: Selector;
+  /** The `within` of `selector`, when a `within` is what separates it. */
   within?: SelectorKeyValue;
 }
 
 export type FindResult =
   | { status: "found"; element: LocatedElement }
-  | { status: "not_found"; offered: { label: string; role: Role }[] }
+  /** `matched`: with an `index` past the last match, how many elements the rest of the selector names. */
+  | { status: "not_found"; offered: { label: string; role: Role }[]; matched?: number }
   | { status: "ambiguous"; candidates: Candidate[] };
 
 export function findElement(tree: UiTree, selector: Selector): FindResult {
   const analysis = analyzeScreen(tree);
   const match = matchInAnalysis(analysis, selector);
   if (match.entities.length === 0) {
-    return { status: "not_found", offered: analysis.targets.filter((t) => t.label !== "").map((t) => ({ label: t.label, role: t.role })) };
+    const offered = analysis.listed.filter((t) => t.label !== "").map((t) => ({ label: t.label, role: t.role }));
+    return match.beforeIndex ? { status: "not_found", offered, matched: match.beforeIndex } : { status: "not_found", offered };
   }
   if (match.entities.length === 1) {
     return { status: "found", element: { ...describe(analysis, match.entities[0]!), node: analysis.tree.nodes[match.entities[0]!]!, partial: match.tier === "partial" } };
   }
-  const bare: Selector = Object.fromEntries([keyOf(selector)]);
+  const key: Selector = Object.fromEntries([keyOf(selector)]);
   const budget = withinBudget(); // one bound for all candidates: thousands of identical rows stay fast
-  const candidates = match.entities.map((root) => {
-    const within = separatingWithin(analysis, bare, root, budget);
-    return within === null ? describe(analysis, root) : { ...describe(analysis, root), within };
+  const candidates = match.entities.map((root, index): Candidate => {
+    // A within the agent wrote is kept (the index counts inside it); otherwise one that separates is looked for.
+    const within = selector.within ?? separatingWithin(analysis, key, root, budget);
+    if (within !== null && selector.within === undefined) return { ...describe(analysis, root), selector: { ...key, within }, within };
+    const indexed: Selector = within === null ? { ...key, index } : { ...key, within, index };
+    return { ...describe(analysis, root), selector: indexed };
   });
   return { status: "ambiguous", candidates };
 }
@@ -58,6 +66,15 @@ export function locate(tree: UiTree, selector: Selector, options: { waitedMs?: n
   const result = findElement(tree, selector);
   if (result.status === "found") return result.element;
   const shown = JSON.stringify(selector);
+  if (result.status === "not_found" && result.matched !== undefined) {
+    const { index: _index, ...rest } = selector;
+    throw new HarnessError(
+      "UI_ELEMENT_NOT_FOUND",
+      `${JSON.stringify(rest)} names ${result.matched} element${result.matched === 1 ? "" : "s"}, so index ${selector.index} is past the last ` +
+        `(0 to ${result.matched - 1}). Take the selector from a fresh ui_get_tree.`,
+      { selector, matched: result.matched },
+    );
+  }
   if (result.status === "not_found") {
     const waited = options.waitedMs === undefined ? "" : ` within ${Math.round(options.waitedMs)} ms`;
     const offers = result.offered.slice(0, 25).map((o) => `'${oneLine(o.label)}' (${o.role})`);
@@ -69,12 +86,9 @@ export function locate(tree: UiTree, selector: Selector, options: { waitedMs?: n
     });
   }
   const lines = result.candidates.map((c, i) =>
-    `${i + 1}) '${oneLine(c.label)}'${c.role === null ? "" : ` (${c.role})`} at ${c.bounds.left},${c.bounds.top}` +
-    (c.within === undefined ? "" : ` → add "within": ${JSON.stringify(c.within)}`)
+    `${i + 1}) '${oneLine(c.label)}'${c.role === null ? "" : ` (${c.role})`} at ${c.bounds.left},${c.bounds.top} → ${JSON.stringify(c.selector)}`
   );
-  const hint = result.candidates.some((c) => c.within !== undefined)
-    ? "Repeat the call with the `within` of the one you mean."
-    : "No ancestor separates them; use a more specific key from the screen summary.";
+  const hint = "Repeat the call with the selector of the one you mean.";
   throw new HarnessError(
     "UI_ELEMENT_AMBIGUOUS",
     `${shown} matched ${result.candidates.length} distinct elements: ${lines.join("; ")}. ${hint}`,
@@ -82,7 +96,7 @@ export function locate(tree: UiTree, selector: Selector, options: { waitedMs?: n
   );
 }
 
-function describe(analysis: ScreenAnalysis, root: number): Candidate {
+function describe(analysis: ScreenAnalysis, root: number): Omit<Candidate, "selector"> {
   const entity = analysis.entities.get(root)!;
   const b = analysis.tree.nodes[root]!.bounds!;
   return {

@@ -30,9 +30,9 @@ export function isOnScreenNode(node: UiNode): boolean {
   return node.visible && area(node.bounds) > 0;
 }
 
-/** Something a user acts on: clickable, checkable or a text input. Scrollable containers never are. */
+/** Something a user acts on (SPEC §5): clickable, long-clickable, checkable or a text input. Scrollable containers never are (ui_scroll takes no selector). */
 export function isActionableNode(node: UiNode): boolean {
-  return !node.scrollable && (node.clickable || node.checkable || isInputNode(node));
+  return !node.scrollable && (node.clickable || node.longClickable || node.checkable || isInputNode(node));
 }
 
 /** A string a person can read: not blank, not only icon-font glyphs. */
@@ -42,9 +42,11 @@ export function isReadable(value: string): boolean {
 
 /** First non-blank line, trimmed (Flutter merges a widget's texts into one content-desc with newlines). */
 export function firstLine(value: string): string {
-  for (const line of value.split("\n")) {
-    const trimmed = line.trim();
-    if (trimmed !== "") return trimmed;
+  for (let start = 0; start <= value.length;) {
+    const end = value.indexOf("\n", start);
+    const trimmed = value.slice(start, end === -1 ? value.length : end).trim();
+    if (trimmed !== "" || end === -1) return trimmed;
+    start = end + 1;
   }
   return "";
 }
@@ -61,4 +63,25 @@ export function ownName(node: UiNode): string {
  * (", Rise and grind, " → "Rise and grind"). */
 export function tidyName(name: string): string {
   return name.replace(/^[\s,;:·•|\uE000-\uF8FF]+|[\s,;:·•|\uE000-\uF8FF]+$/g, "");
+}
+
+/** Longer names are cut (at a word when one ends near the cut) and end with "…": a label names, it does not quote a post. */
+export const LABEL_MAX_CHARACTERS = 80;
+const SPACE_RUN = /\s\s|[^\S ]/;
+
+/**
+ * The name a label shows for a readable string: its first line, tidied, runs of white space made one
+ * space, at most LABEL_MAX_CHARACTERS characters. Used for every label, so a selector's own value can
+ * be compared with it.
+ */
+export function labelFrom(value: string): string {
+  if (value === "") return "";
+  const tidy = tidyName(firstLine(value));
+  const name = SPACE_RUN.test(tidy) ? tidy.replace(/\s+/g, " ") : tidy;
+  if (name.length <= LABEL_MAX_CHARACTERS) return name; // fewer code units, so fewer characters
+  const characters = [...name];
+  if (characters.length <= LABEL_MAX_CHARACTERS) return name;
+  const cut = characters.slice(0, LABEL_MAX_CHARACTERS - 1).join("");
+  const space = cut.lastIndexOf(" ");
+  return `${tidyName(space >= cut.length - 20 ? cut.slice(0, space) : cut)}…`;
 }

@@ -9,15 +9,15 @@ export function renderSummaryText(summary: ScreenSummary): string {
   const header = [
     `screen ${summary.foreground_package || "(unknown package)"}`,
     summary.can_scroll ? "scrollable" : "not scrollable",
-    summary.keyboard.open
-      ? `keyboard open${summary.keyboard.top === undefined ? "" : ` from y=${summary.keyboard.top}`}`
-      : "keyboard closed",
+    summary.keyboard === undefined
+      ? "keyboard closed"
+      : `keyboard open${summary.keyboard.top === undefined ? "" : ` from y=${summary.keyboard.top}`}`,
   ].join(" · ");
   const lines = [header];
   if (summary.texts.length > 0) lines.push(`texts: ${summary.texts.map((t) => JSON.stringify(t)).join(" · ")}`);
   lines.push(`actions (${summary.actions.length}):`);
   for (const action of summary.actions) lines.push(actionLine(action));
-  if (summary.issues.length > 0) {
+  if (summary.issues !== undefined) {
     lines.push(`issues (${summary.issues.length}):`);
     for (const issue of summary.issues) lines.push(issueLine(issue));
   }
@@ -28,7 +28,9 @@ function actionLine(action: ActionEntry): string {
   const [left, top, width, height] = action.bounds;
   const flags = [
     action.enabled === false ? "disabled" : "",
-    action.ambiguous ? "AMBIGUOUS" : "",
+    action.checked ? "checked" : "",
+    action.selected ? "selected" : "",
+    action.focused ? "focused" : "",
     action.covered_by_keyboard ? "under-keyboard" : "",
   ].filter((flag) => flag !== "");
   return [

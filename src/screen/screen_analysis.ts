@@ -1,23 +1,33 @@
 /**
  * Groups the nodes of one tree into the elements a user sees and acts on ("entities"). Every on-screen
  * node belongs to the nearest actionable node around it; nested actionable nodes that are one target
- * (a switch inside its row, an icon with its container's name, a wordless container's only button) are merged
- * into the outer one. A node with no actionable ancestor is its own plain entity. Computed once per
- * tree (cached); the summary and the locator share it, which is what makes the round-trip law hold.
+ * (a row's only switch, an icon with its container's name, a wordless container's only button) are merged
+ * into the outer one; several checkables in one container stay separate targets. A node with no
+ * actionable ancestor is its own plain entity. Every target but a nameless wrapper of other targets is
+ * listed (SPEC §5 reachability law). Computed once per tree (cached); the summary and the locator share
+ * it, which is what makes the round-trip law hold.
  */
-import { firstLine, isActionableNode, isInputNode, isOnScreenNode, isReadable, ownName, tidyName } from "./node_kinds.ts";
+import { nearbyLabel } from "./nearby_label.ts";
+import { isActionableNode, isInputNode, isOnScreenNode, isReadable, labelFrom, ownName } from "./node_kinds.ts";
 import type { Role, UiNode, UiTree } from "./types.ts";
 import { screenWindows } from "./windows.ts";
 import { memoizedBy } from "./memo.ts";
 
+const TEXT_CLASS = /TextView$/;
+
 export interface Entity {
   /** The node that stands for the element (a target's outermost actionable node, or a plain node). */
   root: number;
-  /** True when the element can be acted on (listed in `actions`). */
+  /** True when the element can be acted on. */
   target: boolean;
+  /** A target the summary offers: every target but a nameless wrapper of other targets. */
+  listed: boolean;
   /** On-screen nodes belonging to it, root first, in document order. */
   members: number[];
-  /** Readable name: the root's own name, else the first readable name among its members. */
+  /**
+   * Readable name: the root's own name, else the first readable name among its members; for a listed
+   * target with none, the nearest readable label beside or above it in its container (nearby_label.ts).
+   */
   label: string;
   role: Role;
   /** Number of other targets inside it (a nameless container of targets is not itself offered). */
@@ -34,6 +44,8 @@ export interface ScreenAnalysis {
   entities: Map<number, Entity>;
   /** Targets in document order. */
   targets: Entity[];
+  /** Listed targets in document order (what the summary offers). */
+  listed: Entity[];
 }
 
 export const analyzeScreen: (tree: UiTree) => ScreenAnalysis = memoizedBy(buildAnalysis);
@@ -60,9 +72,10 @@ function buildAnalysis(tree: UiTree): ScreenAnalysis {
   // mergedInto[t] = the actionable node t is one target with, or t itself.
   const mergedInto = nodes.map((node) => node.id);
   for (const [outer, inner] of directTargets) {
+    const soleCheckable = inner.filter((id) => nodes[id]!.checkable).length === 1;
     for (const id of inner) {
       const wordless = inner.length === 1 && !hasLooseWords(nodes, outer, actionable, onScreen);
-      if (isOneTarget(nodes[outer]!, nodes[id]!, wordless)) mergedInto[id] = outer;
+      if (isOneTarget(nodes[outer]!, nodes[id]!, { wordless, soleCheckable })) mergedInto[id] = outer;
     }
   }
   const rootOf = (id: number): number => {
@@ -81,7 +94,7 @@ function buildAnalysis(tree: UiTree): ScreenAnalysis {
     if (root === -1) continue;
     let entity = entities.get(root);
     if (entity === undefined) {
-      entity = { root, target: actionable[root]!, members: [], label: "", role: "button", wrapsTargets: 0 };
+      entity = { root, target: actionable[root]!, listed: false, members: [], label: "", role: "button", wrapsTargets: 0 };
       entities.set(root, entity);
     }
     entity.members.push(node.id);
@@ -97,20 +110,30 @@ function buildAnalysis(tree: UiTree): ScreenAnalysis {
       if (outer?.target) outer.wrapsTargets += 1;
     }
   }
-  return { tree, onScreen, entityOf, entities, targets };
+  for (const target of targets) target.listed = target.label !== "" || target.wrapsTargets === 0;
+  const listed = targets.filter((target) => target.listed);
+  // A plain node, or a text view that is a target by itself (Gmail's clickable "To"), may name a nameless neighbour.
+  const lendsLabel = (id: number) => {
+    const entity = entities.get(entityOf[id]!);
+    return entity !== undefined && (!entity.target || (entity.root === id && entity.members.length === 1 && TEXT_CLASS.test(nodes[id]!.className)));
+  };
+  for (const target of listed) {
+    if (target.label === "") target.label = nearbyLabel(tree, onScreen, target.root, lendsLabel);
+  }
+  return { tree, onScreen, entityOf, entities, targets, listed };
 }
 
 /**
  * Whether an actionable node inside another actionable node is the same target as its container.
- * `wordlessWrapper`: the container has no name, no words outside its inner targets, and this is its
- * only inner target (a nameless wrapper around one button).
+ * `wordless`: the container has no name, no words outside its inner targets, and this is its only inner
+ * target (a nameless wrapper around one button). `soleCheckable`: the container holds exactly one checkable.
  */
-function isOneTarget(outer: UiNode, inner: UiNode, wordlessWrapper: boolean): boolean {
+function isOneTarget(outer: UiNode, inner: UiNode, how: { wordless: boolean; soleCheckable: boolean }): boolean {
   if (isInputNode(inner)) return false;
-  if (inner.checkable) return true; // a switch or checkbox inside its row: the row toggles it too
+  if (inner.checkable) return how.soleCheckable; // a row's only switch: the row toggles it too; radios stay apart
   const outerName = ownName(outer);
   if (outerName !== "") return outerName === ownName(inner);
-  return wordlessWrapper;
+  return how.wordless;
 }
 
 /** Whether on-screen nodes under `outer`, outside its inner actionable nodes, carry a readable name. */
@@ -127,7 +150,7 @@ function hasLooseWords(nodes: UiNode[], outer: number, actionable: boolean[], on
 
 function labelOf(entity: Entity, nodes: UiNode[]): string {
   for (const id of entity.members) {
-    const name = tidyName(firstLine(ownName(nodes[id]!)));
+    const name = labelFrom(ownName(nodes[id]!));
     if (name !== "") return name;
   }
   return "";

@@ -1,20 +1,34 @@
 /**
  * Selector + tree → the distinct elements it names. Only on-screen nodes match. Exact matches win: the
  * partial tier is tried only when nothing matches exactly. A matching node stands for its entity (the
- * text inside a row names the row), so several matches inside one element count once. `within`
- * keeps matches that lie strictly inside a node the `within` key names, or inside the target that
- * node belongs to. Pure; never throws.
+ * text inside a row names the row), so several matches inside one element count once. `role` names the
+ * listed targets of that role. `within` keeps matches that lie strictly inside a node the `within` key
+ * names, or inside the target that node belongs to. `index` then picks one element of what the rest
+ * names, in reading (document) order. Pure; never throws.
  */
+import { SELECTOR_KEY_NAMES, type TextKey } from "../../contracts/selector.ts";
 import { analyzeScreen, type ScreenAnalysis } from "./screen_analysis.ts";
 import type { Selector, SelectorKey, SelectorKeyValue, UiNode, UiTree } from "./types.ts";
 import { memoizedBy } from "./memo.ts";
 
-export const SELECTOR_KEYS: readonly SelectorKey[] = ["resource_id", "text", "content_desc", "text_contains", "input_hint"];
+/** The keys that name an attribute of a node exactly (text_contains reads text and content-desc; role reads the analysis). */
+export type AttributeKey = Exclude<TextKey, "text_contains">;
+
+/** The node attribute each attribute key reads; typed over the key list, so a new key cannot be left out. */
+export const KEY_ATTRIBUTE: Readonly<Record<AttributeKey, (node: UiNode) => string>> = {
+  resource_id: (node) => node.resourceId,
+  text: (node) => node.text,
+  content_desc: (node) => node.contentDesc,
+  input_hint: (node) => node.hint,
+};
+const ATTRIBUTE_KEYS = Object.keys(KEY_ATTRIBUTE) as AttributeKey[];
 
 export interface SelectorMatch {
   tier: "exact" | "partial" | "none";
   /** Entity root ids, in document order, each once. */
   entities: number[];
+  /** With an `index`: how many elements the rest of the selector names (the index must be below it). */
+  beforeIndex?: number;
 }
 
 export function matchSelector(tree: UiTree, selector: Selector): SelectorMatch {
@@ -22,9 +36,25 @@ export function matchSelector(tree: UiTree, selector: Selector): SelectorMatch {
 }
 
 export function matchInAnalysis(analysis: ScreenAnalysis, selector: Selector): SelectorMatch {
-  if (selector.within === undefined) return keyMatch(analysis, selector);
+  const named = selector.within === undefined ? keyMatch(analysis, selector) : withinMatch(analysis, selector, selector.within);
+  if (selector.index === undefined) return named;
+  const picked = named.entities[selector.index];
+  return picked === undefined
+    ? { tier: "none", entities: [], beforeIndex: named.entities.length }
+    : { tier: named.tier, entities: [picked], beforeIndex: named.entities.length };
+}
+
+/** Position of element `root` among what `selector` (without an index) names, or -1. */
+export function indexOf(analysis: ScreenAnalysis, selector: Selector, root: number): number {
+  const { within: _within, index: _index, ...bare } = selector;
+  const named = selector.within === undefined ? keyMatch(analysis, bare) : withinMatch(analysis, bare, selector.within);
+  const at = lowerBound(named.entities, root);
+  return named.entities[at] === root ? at : -1;
+}
+
+function withinMatch(analysis: ScreenAnalysis, selector: SelectorKeyValue, within: SelectorKeyValue): SelectorMatch {
   const [key, value] = keyOf(selector);
-  const scope = scopeIntervals(analysis, selector.within);
+  const scope = scopeIntervals(analysis, within);
   for (const tier of ["exact", "partial"] as const) {
     const entities = new Set<number>();
     forEachInScope(tierMatches(analysis, key, value, tier), scope, (id) => {
@@ -42,8 +72,8 @@ export function matchInAnalysis(analysis: ScreenAnalysis, selector: Selector): S
  * `work.steps` is charged one per scope interval and per match looked at.
  */
 export function namesOnlyEntity(analysis: ScreenAnalysis, selector: Selector, root: number, work?: { steps: number }): boolean {
-  if (selector.within === undefined) {
-    const match = keyMatch(analysis, selector);
+  if (selector.within === undefined || selector.index !== undefined) {
+    const match = matchInAnalysis(analysis, selector);
     return match.entities.length === 1 && match.entities[0] === root;
   }
   const [key, value] = keyOf(selector);
@@ -105,7 +135,7 @@ const memoOf = memoizedBy((_: ScreenAnalysis): MatchMemo => ({ keys: new Map(), 
 
 /** The single key of a validated selector (or of a `within`). */
 export function keyOf(selector: SelectorKeyValue): [SelectorKey, string] {
-  for (const key of SELECTOR_KEYS) {
+  for (const key of SELECTOR_KEY_NAMES) {
     const value = selector[key];
     if (value !== undefined) return [key, value];
   }
@@ -114,6 +144,7 @@ export function keyOf(selector: SelectorKeyValue): [SelectorKey, string] {
 
 /** On-screen nodes matching one key (the raw nodes, before grouping into entities), in document order. */
 export function rawMatches(analysis: ScreenAnalysis, key: SelectorKey, value: string, tier: "exact" | "partial"): number[] {
+  if (key === "role") return tier === "exact" ? roleIndex(analysis).get(value) ?? [] : [];
   const index = exactIndex(analysis);
   if (tier === "exact") {
     if (key === "text_contains") return unionSorted(index.text.get(value), index.content_desc.get(value));
@@ -133,21 +164,33 @@ export function rawMatches(analysis: ScreenAnalysis, key: SelectorKey, value: st
   return partialIndex(analysis)[key].get(key === "resource_id" ? value : normalize(value)) ?? [];
 }
 
-type PartialIndex = Record<Exclude<SelectorKey, "text_contains">, Map<string, number[]>>;
-const partialIndex = memoizedBy((analysis: ScreenAnalysis): PartialIndex => {
-  const index: PartialIndex = { resource_id: new Map(), text: new Map(), content_desc: new Map(), input_hint: new Map() };
+type AttributeIndex = Record<AttributeKey, Map<string, number[]>>;
+
+function emptyIndex(): AttributeIndex {
+  return Object.fromEntries(ATTRIBUTE_KEYS.map((key) => [key, new Map()])) as AttributeIndex;
+}
+
+const partialIndex = memoizedBy((analysis: ScreenAnalysis): AttributeIndex => {
+  const index = emptyIndex();
   const addWords = (map: Map<string, number[]>, value: string, id: number) => {
     if (value === "") return;
     for (const form of new Set([normalize(value), ...value.split("\n").map(normalize)])) addTo(map, form, id);
   };
   for (const node of analysis.tree.nodes) {
     if (!analysis.onScreen[node.id]) continue;
-    const slash = node.resourceId.lastIndexOf("/");
-    if (slash !== -1) addTo(index.resource_id, node.resourceId.slice(slash + 1), node.id);
-    addWords(index.text, node.text, node.id);
-    addWords(index.content_desc, node.contentDesc, node.id);
-    addWords(index.input_hint, node.hint, node.id);
+    for (const key of ATTRIBUTE_KEYS) {
+      const value = KEY_ATTRIBUTE[key](node);
+      if (key !== "resource_id") addWords(index[key], value, node.id);
+      else if (value.lastIndexOf("/") !== -1) addTo(index.resource_id, value.slice(value.lastIndexOf("/") + 1), node.id);
+    }
   }
+  return index;
+});
+
+/** Listed targets by role, roots in document order. */
+const roleIndex = memoizedBy((analysis: ScreenAnalysis): Map<string, number[]> => {
+  const index = new Map<string, number[]>();
+  for (const target of analysis.listed) addTo(index, target.role, target.root);
   return index;
 });
 
@@ -256,15 +299,11 @@ function upperBoundInterval(scope: Interval[], id: number): number {
   return low - 1;
 }
 
-type ExactIndex = Record<Exclude<SelectorKey, "text_contains">, Map<string, number[]>>;
-const exactIndex = memoizedBy((analysis: ScreenAnalysis): ExactIndex => {
-  const index: ExactIndex = { resource_id: new Map(), text: new Map(), content_desc: new Map(), input_hint: new Map() };
+const exactIndex = memoizedBy((analysis: ScreenAnalysis): AttributeIndex => {
+  const index = emptyIndex();
   for (const node of analysis.tree.nodes) {
     if (!analysis.onScreen[node.id]) continue;
-    addTo(index.resource_id, node.resourceId, node.id);
-    addTo(index.text, node.text, node.id);
-    addTo(index.content_desc, node.contentDesc, node.id);
-    addTo(index.input_hint, node.hint, node.id);
+    for (const key of ATTRIBUTE_KEYS) addTo(index[key], KEY_ATTRIBUTE[key](node), node.id);
   }
   return index;
 });

@@ -1,16 +1,21 @@
 /**
  * UiTree + ScreenContext → ScreenSummary (SPEC §5): the screen in the vocabulary the tools accept.
- * Every target (clickable, checkable or input; scrollables never) with a name becomes one action whose
- * selector resolves back to it through the locator; texts are the visible strings not already said by
- * an action. Each thing is said once (see docs/screen-model.md for the omission rules). Pure.
+ * Every listed target (clickable, long-clickable, checkable or input; scrollables never; nameless
+ * wrappers of other targets are the one exception) becomes one action whose selector names it alone
+ * and resolves back to it through the locator, with the state an agent needs (checked, selected,
+ * focused); texts are the visible strings not already said by an action. Fields at their defaults are
+ * left out (see docs/screen-model.md for every omission rule). Pure.
  */
 import { auditScreen } from "./audit.ts";
-import { chooseSelector, type ChosenSelector, WITHIN_SEARCH_STEPS, withinBudget } from "./choose_selector.ts";
-import { firstLine, tidyName } from "./node_kinds.ts";
-import { analyzeScreen, type ScreenAnalysis, shownStrings } from "./screen_analysis.ts";
+import { chooseSelector, WITHIN_SEARCH_STEPS, withinBudget } from "./choose_selector.ts";
+import { isInputNode, labelFrom, tidyName } from "./node_kinds.ts";
+import { analyzeScreen, type Entity, type ScreenAnalysis, shownStrings } from "./screen_analysis.ts";
 import { keyOf } from "./selector_match.ts";
-import type { ActionEntry, Role, ScreenContext, ScreenSummary, UiTree } from "./types.ts";
+import type { ActionEntry, ScreenContext, ScreenSummary, Selector, SelectorKeyValue, UiTree } from "./types.ts";
 import { screenWindows } from "./windows.ts";
+
+/** Text views report `selected` while their text scrolls as a marquee (SystemUI's build number): not a selected tab. */
+const MARQUEE_CLASS = /TextView$/;
 
 export function summarize(tree: UiTree, context: ScreenContext): ScreenSummary {
   return summarizeWithNodes(tree, context).summary;
@@ -27,59 +32,52 @@ export function summarizeWithNodes(
 ): { summary: ScreenSummary; actionNodes: number[] } {
   const analysis = analyzeScreen(tree);
   const budget = withinBudget(limits.withinSearchSteps ?? WITHIN_SEARCH_STEPS);
-  const chosen = new Map<number, ChosenSelector>();
+  const chosen = new Map<number, Selector>();
   const actions: ActionEntry[] = [];
   const actionNodes: number[] = [];
-  for (const target of analysis.targets) {
-    if (target.label === "" && target.wrapsTargets > 0) continue; // a nameless container: its targets are listed
-    const choice = chooseSelector(analysis, target, budget);
-    if (choice === null) continue; // nothing names it; the contract never offers coordinates
-    chosen.set(target.root, choice);
-    actions.push(toAction(analysis, target.root, target.label, target.role, choice, context));
+  for (const target of analysis.listed) {
+    const selector = chooseSelector(analysis, target, budget);
+    chosen.set(target.root, selector);
+    actions.push(toAction(analysis, target, selector, context));
     actionNodes.push(target.root);
   }
+  const issues = auditScreen(analysis, context, chosen);
   const summary: ScreenSummary = {
     foreground_package: context.foregroundPackage ?? foregroundPackageOf(tree),
     texts: remainingTexts(analysis, actions),
     actions,
-    can_scroll: tree.nodes.some((node) => node.scrollable && analysis.onScreen[node.id]),
-    keyboard: context.keyboard.open ? { ...context.keyboard } : { open: false },
-    issues: auditScreen(analysis, context, chosen),
+    ...(tree.nodes.some((node) => node.scrollable && analysis.onScreen[node.id]) ? { can_scroll: true as const } : {}),
+    ...(context.keyboard.open ? { keyboard: { ...context.keyboard, open: true as const } } : {}),
+    ...(issues.length > 0 ? { issues } : {}),
   };
   return { summary, actionNodes };
 }
 
-function toAction(
-  analysis: ScreenAnalysis,
-  root: number,
-  label: string,
-  role: Role,
-  choice: ChosenSelector,
-  context: ScreenContext,
-): ActionEntry {
-  const node = analysis.tree.nodes[root]!;
+/** One action, its fields in the documented order: selector, label, role, enabled, checked, selected, focused, bounds, covered_by_keyboard. */
+function toAction(analysis: ScreenAnalysis, target: Entity, selector: Selector, context: ScreenContext): ActionEntry {
+  const { nodes } = analysis.tree;
+  const node = nodes[target.root]!;
   const b = node.bounds!;
-  const entry: ActionEntry = {
-    selector: choice.selector,
-    bounds: [b.left, b.top, b.right - b.left, b.bottom - b.top],
-  };
-  if (role !== "button") entry.role = role;
-  const [, value] = keyOf(choice.selector);
-  if (label !== "" && label !== firstLine(value)) entry.label = label;
-  if (!node.enabled) entry.enabled = false;
-  if (choice.ambiguous) entry.ambiguous = true;
+  const value = wordsOf(selector);
   const keyboardTop = context.keyboard.open ? context.keyboard.top : undefined;
-  if (keyboardTop !== undefined && b.top >= keyboardTop) entry.covered_by_keyboard = true;
-  // Keep the documented key order: selector, label, role, enabled, bounds, flags.
+  const on = target.role === "toggle" && target.members.some((id) => nodes[id]!.checkable && nodes[id]!.checked);
   return {
-    selector: entry.selector,
-    ...(entry.label === undefined ? {} : { label: entry.label }),
-    ...(entry.role === undefined ? {} : { role: entry.role }),
-    ...(entry.enabled === undefined ? {} : { enabled: entry.enabled }),
-    bounds: entry.bounds,
-    ...(entry.ambiguous === undefined ? {} : { ambiguous: entry.ambiguous }),
-    ...(entry.covered_by_keyboard === undefined ? {} : { covered_by_keyboard: entry.covered_by_keyboard }),
+    selector,
+    ...(target.label !== "" && (value === null || target.label !== labelFrom(value)) ? { label: target.label } : {}),
+    ...(target.role === "button" ? {} : { role: target.role }),
+    ...(node.enabled ? {} : { enabled: false as const }),
+    ...(on ? { checked: true as const } : {}),
+    ...(node.selected && !MARQUEE_CLASS.test(node.className) ? { selected: true as const } : {}),
+    ...(node.focused && isInputNode(node) ? { focused: true as const } : {}),
+    bounds: [b.left, b.top, b.right - b.left, b.bottom - b.top],
+    ...(keyboardTop !== undefined && b.top >= keyboardTop ? { covered_by_keyboard: true as const } : {}),
   };
+}
+
+/** The words a key says (its value), or null for a role, which says no words of the screen. */
+function wordsOf(key: SelectorKeyValue): string | null {
+  const [name, value] = keyOf(key);
+  return name === "role" ? null : value;
 }
 
 /**
@@ -95,8 +93,10 @@ function remainingTexts(analysis: ScreenAnalysis, actions: ActionEntry[]): strin
     for (const part of partsOf(value)) said.add(part);
   };
   for (const action of actions) {
-    say(keyOf(action.selector)[1]);
-    if (action.selector.within !== undefined) say(keyOf(action.selector.within)[1]);
+    for (const key of [action.selector, action.selector.within]) {
+      const words = key === undefined ? null : wordsOf(key);
+      if (words !== null) say(words);
+    }
     if (action.label !== undefined) say(action.label);
   }
   const isSaid = (value: string) => {

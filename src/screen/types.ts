@@ -4,6 +4,10 @@
  * Pure data, no behaviour. Where the summary leaves a field out, the comment says what its absence
  * means: the summary says each thing once (docs/screen-model.md lists every such rule).
  */
+import type { Role, Selector } from "../../contracts/selector.ts";
+
+/** Selector key names, roles and the selector shape come from the one list in contracts/selector.ts. */
+export type { Role, Selector, SelectorKey, SelectorKeyValue, TextKey } from "../../contracts/selector.ts";
 
 export interface Bounds {
   left: number;
@@ -49,16 +53,6 @@ export interface UiTree {
   declaredSize: { width: number; height: number } | null;
 }
 
-export type SelectorKey = "resource_id" | "text" | "content_desc" | "text_contains" | "input_hint";
-
-/** One key naming an element (or, inside `within`, an ancestor). */
-export type SelectorKeyValue = Partial<Record<SelectorKey, string>>;
-
-/** Exactly one key, optionally with `within` naming an ancestor by exactly one key (contracts/selector.ts). */
-export type Selector = SelectorKeyValue & { within?: SelectorKeyValue };
-
-export type Role = "button" | "input" | "toggle";
-
 /** An element's rectangle in px, as the locator reports it (LocatedElement, ambiguity candidates). */
 export interface ElementRect {
   left: number;
@@ -71,16 +65,21 @@ export interface ElementRect {
 export type SummaryBounds = [left: number, top: number, width: number, height: number];
 
 export interface ActionEntry {
+  /** Names this element alone (SPEC §5 reachability law); `index` only when no key or `within` separates it. */
   selector: Selector;
-  /** The human name. Absent when it is the first line of the selector's own value (it would say the same thing twice). */
+  /** The human name (its own, else the nearest readable label beside or above it). Absent when it is the first line of the selector's own value. */
   label?: string;
   /** Absent means "button" (the documented default); `input` and `toggle` are always present. */
   role?: Exclude<Role, "button">;
   /** Present (as false) only for a disabled element: absent means enabled. */
   enabled?: false;
+  /** A toggle that is on; absent means off (or not a toggle). */
+  checked?: true;
+  /** A selected tab or item; absent means not selected. */
+  selected?: true;
+  /** The input that has the focus (where typed text goes); absent means not focused. */
+  focused?: true;
   bounds: SummaryBounds;
-  /** No key, alone or with a `within`, names this element uniquely; the selector is the best non-unique one. */
-  ambiguous?: true;
   /** The element lies entirely below the top of the open soft keyboard. */
   covered_by_keyboard?: true;
 }
@@ -102,9 +101,12 @@ export interface ScreenSummary {
   /** Visible texts in reading order, once each, leaving out those an action already carries as its label or selector value. */
   texts: string[];
   actions: ActionEntry[];
-  can_scroll: boolean;
-  keyboard: KeyboardState;
-  issues: AuditIssue[];
+  /** Present (as true) only when something on screen scrolls: absent means nothing does. */
+  can_scroll?: true;
+  /** Present only while the soft keyboard is open: absent means closed. */
+  keyboard?: { open: true; top?: number };
+  /** Present only when the audit found something: absent means no issues. */
+  issues?: AuditIssue[];
 }
 
 /** What the device tells the screen model; from flags offline, from adb later. */

@@ -3,13 +3,14 @@
  * input throws HarnessError INVALID_SELECTOR whose message says what is wrong and what is accepted;
  * `details.problems` lists every problem found.
  */
-import { SELECTOR_KEY_NAMES, SelectorSchema } from "../../contracts/selector.ts";
+import { ROLE_NAMES, SELECTOR_KEY_NAMES, SelectorSchema } from "../../contracts/selector.ts";
 import { HarnessError } from "../errors.ts";
 import type { Selector } from "./types.ts";
 
 const ACCEPTED =
-  `A selector is exactly one of ${SELECTOR_KEY_NAMES.join(", ")} (a non-blank string; newlines allowed), ` +
-  `optionally with within: {one of those keys} naming an ancestor, e.g. {"text":"Save","within":{"content_desc":"Profile"}}.`;
+  `A selector is exactly one of ${SELECTOR_KEY_NAMES.join(", ")} (a non-blank string; newlines allowed; role is ` +
+  `${ROLE_NAMES.join(", ")}), optionally with within: {one of those keys} naming an ancestor and index (a whole number ` +
+  `from 0, reading order) when the rest names several, e.g. {"text":"Save","within":{"content_desc":"Profile"}} or {"role":"input","index":1}.`;
 
 export function validateSelector(input: unknown): Selector {
   const result = SelectorSchema.safeParse(input);

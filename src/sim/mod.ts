@@ -1,10 +1,13 @@
 /**
- * The simulated device's entry point: `startSimDevice({scenario?, faults?})` builds a ScenarioDevice,
+ * The simulated device's entry point: `startSimDevice({scenario?, screen?, faults?})` builds a ScenarioDevice
+ * (from a scenario, or a still one from a real capture),
  * starts the simulated UiAutomator2 server and the fake adb server on loopback ephemeral ports (adb's
  * device-side tcp:6790 tunnels to the UiAutomator2 server), and returns how to reach them plus `stop()`.
- * Scenario errors are HarnessError INVALID_ARGUMENT; nothing listens after `stop()` resolves.
+ * Scenario and capture errors are HarnessError INVALID_ARGUMENT; nothing listens after `stop()` resolves.
  */
+import { HarnessError } from "../errors.ts";
 import { startAdbServer } from "./adb/server.ts";
+import { type CapturedScreen, captureScenario } from "./scenario/capture_scenario.ts";
 import { resolveScenario, type ScenarioSource } from "./scenario/load.ts";
 import { ScenarioDevice } from "./scenario_device.ts";
 import type { SimFaults } from "./sim_device.ts";
@@ -16,6 +19,11 @@ export const UIA2_DEVICE_PORT = 6790;
 export interface SimDeviceOptions {
   /** A built-in scenario name, a Scenario object; default "settings". */
   scenario?: ScenarioSource;
+  /**
+   * A real capture to show instead of a scenario (`sim --screen`): the dump's XML and optionally the
+   * PNG taken with it. The device stands still: acts are answered but change nothing.
+   */
+  screen?: CapturedScreen;
   /** Fault switches on top of the scenario's own. */
   faults?: SimFaults;
   host?: string;
@@ -32,7 +40,7 @@ export interface RunningSim {
 }
 
 export async function startSimDevice(options: SimDeviceOptions = {}): Promise<RunningSim> {
-  const device = new ScenarioDevice(resolveScenario(options.scenario));
+  const device = deviceFor(options);
   if (options.faults !== undefined) device.setFaults(options.faults);
   const host = options.host ?? "127.0.0.1";
   const uia2 = await startUia2Server(device, { host, port: 0 });
@@ -54,7 +62,15 @@ export async function startSimDevice(options: SimDeviceOptions = {}): Promise<Ru
   };
 }
 
+function deviceFor(options: SimDeviceOptions): ScenarioDevice {
+  if (options.screen === undefined) return new ScenarioDevice(resolveScenario(options.scenario));
+  if (options.scenario !== undefined) throw new HarnessError("INVALID_ARGUMENT", "Give either a scenario or a screen capture to the simulated device, not both.");
+  const { scenario, screenshots } = captureScenario(options.screen);
+  return new ScenarioDevice(scenario, { screenshots });
+}
+
 export { startAdbServer } from "./adb/server.ts";
+export { type CapturedScreen, captureScenario } from "./scenario/capture_scenario.ts";
 export { ScenarioDevice } from "./scenario_device.ts";
 export { BUILTIN_SCENARIOS, DEFAULT_SCENARIO } from "./scenarios/mod.ts";
 export { parseScenarioText, resolveScenario } from "./scenario/load.ts";

@@ -5,6 +5,8 @@
  * back, scroll, launch, HOME) move between screens through the scenario's transitions; an action that
  * matches no transition changes nothing, like a dead button. HOME shows the launcher without stacking;
  * BACK on a task's first screen returns to the launcher; launching a running package resumes its task.
+ * A `frozen` scenario (a replayed capture) answers every act and changes nothing; a screen may show a
+ * given real screenshot (with the SIMULATED badge stamped on it) instead of a drawn one.
  */
 import { writeDump, readDump } from "./scenario/dump_xml.ts";
 import { matchesSelector } from "./scenario/selector_match.ts";
@@ -12,7 +14,7 @@ import { findByAttributes } from "./scenario/find_node.ts";
 import { placeholderScreen } from "./scenario/placeholder_screen.ts";
 import { allNodes, centreOf, inputText, isAncestor, isInput, markShownHints, nodeAt, nodeFromSpec, setInputText, tapReceiver, type SimNode } from "./scenario/sim_node.ts";
 import type { AndroidSpec, PackageSpec, Scenario, ScreenSpec, TransitionSpec, TransitionTrigger } from "./scenario/types.ts";
-import { drawScreenPng } from "./png/screencap.ts";
+import { drawScreenPng, stampSimulatedBadge } from "./png/screencap.ts";
 import type { NodeAttributes, SimDevice, SimFaults } from "./sim_device.ts";
 import { CommandLog } from "./command_log.ts";
 import { DeviceFiles } from "./scenario/device_files.ts";
@@ -34,6 +36,11 @@ interface LiveScreen {
   roots: SimNode[];
 }
 
+export interface ScenarioDeviceOptions {
+  /** Real screenshots by screen id, shown instead of drawing those screens (the badge is stamped on them). */
+  screenshots?: ReadonlyMap<string, Uint8Array>;
+}
+
 export class ScenarioDevice implements SimDevice {
   readonly scenario: Scenario;
   readonly android: AndroidSpec;
@@ -51,9 +58,13 @@ export class ScenarioDevice implements SimDevice {
   #serviceRequests = 0;
   readonly #serverQuitListeners = new Set<() => void>();
   #lastPng: { key: string; png: Uint8Array } | null = null;
+  readonly #frozen: boolean;
+  readonly #givenScreenshots: ReadonlyMap<string, Uint8Array>;
 
-  constructor(scenario: Scenario) {
+  constructor(scenario: Scenario, options: ScenarioDeviceOptions = {}) {
     this.scenario = scenario;
+    this.#frozen = scenario.frozen === true;
+    this.#givenScreenshots = options.screenshots ?? new Map();
     this.android = scenario.android;
     this.faults = { ...(scenario.faults ?? {}) };
     this.#packages = scenario.packages.map((p) => ({ ...p }));
@@ -76,7 +87,18 @@ export class ScenarioDevice implements SimDevice {
   }
 
   hierarchyXml(): string {
-    return writeDump(this.#current().roots);
+    return writeDump(this.#current().roots, this.rotation());
+  }
+
+  /** The display's rotation on the current screen (0 unless the screen says otherwise). */
+  rotation(): 0 | 1 | 2 | 3 {
+    return this.#current().spec.rotation ?? 0;
+  }
+
+  /** The screen as drawn now: the natural size (`wm size`), turned a quarter at rotation 1 or 3. */
+  displaySize(): { width: number; height: number } {
+    const quarter = this.rotation() % 2 === 1;
+    return quarter ? { width: this.height, height: this.width } : { width: this.width, height: this.height };
   }
 
   foregroundPackage(): string {
@@ -105,6 +127,27 @@ export class ScenarioDevice implements SimDevice {
     return null;
   }
 
+  /**
+   * The activities an `ACTION_MAIN`/`CATEGORY_LAUNCHER` query finds: every launchable package except the
+   * launcher's own, in install order, with the full activity class.
+   */
+  launcherActivities(): { package: string; activity: string }[] {
+    const home = this.scenario.home === undefined ? null : this.#screenSpec(this.scenario.home).package;
+    return this.#packages.flatMap((p) => {
+      if (p.name === home) return [];
+      const declared = p.activity ?? (p.screen === undefined ? undefined : this.#screenSpec(p.screen).activity);
+      if (declared === undefined) return [];
+      return [{ package: p.name, activity: declared.startsWith(".") ? p.name + declared : declared }];
+    });
+  }
+
+  /** The launcher's home activity (`CATEGORY_HOME`), or null on a device without one. */
+  homeActivity(): { package: string; activity: string } | null {
+    if (this.scenario.home === undefined) return null;
+    const spec = this.#screenSpec(this.scenario.home);
+    return { package: spec.package, activity: spec.activity };
+  }
+
   /** The activity in front in its short form, as `am start -W` prints it (`com.android.settings/.Settings`). */
   foregroundComponent(): string {
     return shortComponent(this.foregroundPackage(), this.foregroundActivity());
@@ -119,9 +162,12 @@ export class ScenarioDevice implements SimDevice {
   screenshotPng(): Uint8Array {
     const kb = this.keyboard();
     const blank = this.faults.blankScreencap === true;
-    const key = `${blank}|${kb.open ? kb.top : "-"}|${this.hierarchyXml()}`;
+    const given = blank ? undefined : this.#givenScreenshots.get(this.screenId());
+    const key = given !== undefined ? `given|${this.screenId()}` : `${blank}|${kb.open ? kb.top : "-"}|${this.hierarchyXml()}`;
     if (this.#lastPng?.key !== key) {
-      const png = drawScreenPng(this.#current().roots, { width: this.width, height: this.height, keyboardTop: kb.open ? kb.top : undefined, blank });
+      const png = given !== undefined
+        ? stampSimulatedBadge(given)
+        : drawScreenPng(this.#current().roots, { ...this.displaySize(), keyboardTop: kb.open ? kb.top : undefined, blank });
       this.#lastPng = { key, png };
     }
     return this.#lastPng.png.slice();
@@ -189,6 +235,7 @@ export class ScenarioDevice implements SimDevice {
   }
 
   setText(node: NodeAttributes, text: string): void {
+    if (this.#frozen) return;
     const target = this.#find(node);
     if (target === null) return;
     if (isInput(target)) setInputText(target, text);
@@ -198,10 +245,11 @@ export class ScenarioDevice implements SimDevice {
 
   /** `input text`: appends to the focused input; nothing happens when no input has focus. */
   typeText(text: string): void {
-    if (this.#focused !== null) setInputText(this.#focused, inputText(this.#focused) + text);
+    if (!this.#frozen && this.#focused !== null) setInputText(this.#focused, inputText(this.#focused) + text);
   }
 
   back(): void {
+    if (this.#frozen) return;
     if (this.#keyboardOpen) {
       this.#keyboardOpen = false;
       return;
@@ -221,7 +269,7 @@ export class ScenarioDevice implements SimDevice {
 
   /** HOME: the launcher's task comes to the front as it is; nothing is stacked. */
   home(): void {
-    if (this.scenario.home === undefined || this.#front().home) return;
+    if (this.#frozen || this.scenario.home === undefined || this.#front().home) return;
     this.#bringToFront(this.#homeTask());
     this.#afterMove();
   }
@@ -249,13 +297,14 @@ export class ScenarioDevice implements SimDevice {
   launch(packageName: string): boolean {
     const pkg = this.#packages.find((p) => p.name === packageName);
     if (pkg === undefined || this.launchActivity(packageName) === null) return false;
-    if (this.foregroundPackage() === packageName) return true;
+    if (this.#frozen || this.foregroundPackage() === packageName) return true;
     this.#startTask(pkg.screen ?? this.#placeholderScreen(pkg));
     return true;
   }
 
   /** `am force-stop`: the package's screens and task go; the task below shows (the launcher when none is left). */
   forceStop(packageName: string): void {
+    if (this.#frozen) return;
     const kept: Task[] = [];
     let changed = false;
     for (const task of this.#tasks) {
@@ -344,6 +393,7 @@ export class ScenarioDevice implements SimDevice {
 
   /** The one tap dispatch: the node under the finger → the clickable, enabled node that receives it → its effects. */
   #dispatchTap(under: SimNode | null): void {
+    if (this.#frozen) return;
     const receiver = under === null ? null : tapReceiver(under);
     if (receiver !== null) this.#tapNode(receiver);
   }
@@ -370,6 +420,7 @@ export class ScenarioDevice implements SimDevice {
   }
 
   #fire(trigger: TransitionTrigger, tapped: SimNode | null): void {
+    if (this.#frozen) return;
     const here = this.screenId();
     const t = this.#transitionFor(trigger, tapped);
     if (t === undefined) return;

@@ -3,6 +3,7 @@
  * the raw XML only when `include_raw` is true. Read-only adb. Errors: UI_TREE_UNAVAILABLE,
  * EMULATOR_UNAVAILABLE, OPERATION_TIMEOUT.
  */
+import { isHarnessError } from "../errors.ts";
 import type { DeviceObserver, WaitOptions } from "../ports/device.ts";
 import type { UiSessions } from "../ports/ui_sessions.ts";
 import { summaryFromCapture } from "../screen/mod.ts";
@@ -18,13 +19,19 @@ export interface ScreenReading {
  * Captures and summarizes the current screen through summaryFromCapture (as `tree` on a live device
  * does). While this server holds a UI session on the device, the XML is the session's page source
  * (`uiautomator dump` can fail then: one UiAutomation connection at a time); observing never opens one.
+ * A session that Appium ended is dropped and the screen is dumped through adb instead.
  */
 export async function readScreen(observer: DeviceObserver, wait: WaitOptions, ui?: UiSessions): Promise<ScreenReading> {
   const held = ui?.heldDriver(observer.udid) ?? null;
   if (held !== null) {
-    const xml = await held.source();
-    const context = await observer.screenContext(wait);
-    return { summary: summaryFromCapture({ xml, ...context }).summary, xml };
+    const xml = await held.source().catch((error: unknown) => {
+      if (isHarnessError(error) && error.code === "SESSION_NOT_FOUND") return null; // the session died: adb can dump again
+      throw error;
+    });
+    if (xml !== null) {
+      const context = await observer.screenContext(wait);
+      return { summary: summaryFromCapture({ xml, ...context }).summary, xml };
+    }
   }
   const capture = await observer.captureTree(wait);
   return { summary: summaryFromCapture(capture).summary, xml: capture.xml };

@@ -1,13 +1,17 @@
 /**
  * `ui_screenshot`: saves the full-resolution screen as PNG evidence (refused when it is one flat colour)
  * and answers with its size, a downscaled image for the model and a `resource_link` to artifact://ID.
- * Read-only adb. Errors: EVIDENCE_WRITE_FAILED, EMULATOR_UNAVAILABLE, OPERATION_TIMEOUT.
+ * With `annotate: true` it also reads the screen summary (as ui_get_tree does), answers its `actions`
+ * in `data` and draws each one's number (its position in `actions`) at its bounds on the model image;
+ * the evidence PNG stays as captured. Read-only adb. Errors: EVIDENCE_WRITE_FAILED, UI_TREE_UNAVAILABLE
+ * (annotate only), EMULATOR_UNAVAILABLE, OPERATION_TIMEOUT.
  */
-import { downscaleForModel } from "../adapters/evidence/downscale.ts";
-import { pngSize } from "../adapters/evidence/png_pixels.ts";
+import { downscaleForModel, type Mark, pngSize } from "../png/mod.ts";
 import type { DeviceObserver, WaitOptions } from "../ports/device.ts";
 import type { EvidenceRef, EvidenceStore } from "../ports/evidence.ts";
+import type { ActionEntry } from "../screen/types.ts";
 import { defineTool } from "./tool_definition.ts";
+import { readScreen } from "./ui_get_tree.ts";
 
 export interface SavedScreenshot {
   evidence: EvidenceRef;
@@ -29,17 +33,23 @@ export async function captureScreenshot(
   return { evidence: ref, png, width, height };
 }
 
+/** One mark per action, numbered by its position in `actions`. */
+export function actionMarks(actions: readonly ActionEntry[]): Mark[] {
+  return actions.map((action, number) => ({ number, box: action.bounds }));
+}
+
 export const uiScreenshotTool = defineTool({
   name: "ui_screenshot",
-  async run(_args, ctx, ports) {
-    const shot = await captureScreenshot(ports.observer, ports.evidence, "ui_screenshot", {
-      timeoutMs: ctx.remainingMs(),
-      signal: ctx.signal,
-    });
+  async run(args, ctx, ports) {
+    const wait = () => ({ timeoutMs: ctx.remainingMs(), signal: ctx.signal });
+    // The summary first, then the pixels: both show the screen as it is when the call starts.
+    const actions = args.annotate === true ? (await readScreen(ports.observer, wait())).summary.actions : undefined;
+    const shot = await captureScreenshot(ports.observer, ports.evidence, "ui_screenshot", wait());
     ctx.attachEvidence(shot.evidence);
-    const image = downscaleForModel(shot.png);
+    const image = downscaleForModel(shot.png, actions === undefined ? {} : { marks: actionMarks(actions) });
+    const size = { width: shot.width, height: shot.height };
     return {
-      data: { width: shot.width, height: shot.height },
+      data: actions === undefined ? size : { ...size, actions },
       content: [
         { type: "image", data: Buffer.from(image.bytes).toString("base64"), mimeType: image.mimeType },
         {
@@ -47,7 +57,7 @@ export const uiScreenshotTool = defineTool({
           uri: shot.evidence.uri,
           name: shot.evidence.artifact_id,
           mimeType: "image/png",
-          description: `Full-resolution screenshot, ${shot.width}x${shot.height}`,
+          description: `Full-resolution screenshot, ${shot.width}x${shot.height}${actions === undefined ? "" : " (without marks)"}`,
         },
       ],
     };

@@ -2,7 +2,7 @@
  * `ui_scroll`: scrolls the screen's main scrollable container (the largest visible one) up or down
  * through the UI session (`mobile: scrollGesture`); takes no selector. A screen with nothing scrollable
  * is answered with `scrolled: false` and `changed: false`. Errors: INVALID_SCROLL_DIRECTION
- * (validation), APPIUM_UNAVAILABLE, EMULATOR_BUSY, SESSION_NOT_FOUND, OPERATION_TIMEOUT.
+ * (validation), UI_ELEMENT_NOT_FOUND (the screen changed under it), APPIUM_UNAVAILABLE, EMULATOR_BUSY, SESSION_NOT_FOUND, OPERATION_TIMEOUT.
  */
 import { checked, performAct } from "../device/act.ts";
 import { xpathOf } from "../device/element_path.ts";

@@ -34,6 +34,6 @@ export const uiSessionOpenTool = defineTool({
       await ports.ui.close(session.session_id, ctx.operationId).catch(() => {});
       throw error;
     }
-    return { data: { ...session, actions_used: 0, package: pkg, foreground_package: pkg } };
+    return { data: { ...(ports.ui.describe(session.session_id) ?? session), package: pkg, foreground_package: pkg } };
   },
 });

@@ -7,7 +7,7 @@ import { existsSync } from "node:fs";
 import { after, before, test } from "node:test";
 import { createAdbClient } from "../../src/adapters/adb/adb_client.ts";
 import { createAdbObserver } from "../../src/adapters/adb/observer.ts";
-import { checkScreenshotShowsSomething } from "../../src/adapters/evidence/png_pixels.ts";
+import { checkScreenshotShowsSomething } from "../../src/png/mod.ts";
 import { createNodeProcessRunner } from "../../src/adapters/node_process_runner.ts";
 import { createSystemClock } from "../../src/adapters/system_clock.ts";
 import { HarnessError } from "../../src/errors.ts";

@@ -273,6 +273,23 @@ test("a timeout inside an explicit session revokes it", async () => {
   });
 });
 
+test("a timeout inside an explicit session frees the device at once, even while Appium is slow to delete the session", async () => {
+  const world = actWorld({ actionTimeoutMs: 1500 });
+  await withServer(world, async (c) => {
+    const id = (await call(c, "ui_session_open")).data["session_id"] as string;
+    world.behaviour.beforeCall = (name) => name === "back" ? new Promise(() => {}) : Promise.resolve();
+    world.behaviour.delete = () => new Promise((r) => setTimeout(r, 3000)); // a hung Appium answers DELETE late
+    assert.equal((await call(c, "device_back", { session_id: id })).error?.code, "OPERATION_TIMEOUT");
+    delete world.behaviour.beforeCall;
+    delete world.behaviour.delete;
+    const freedAt = Date.now();
+    const next = await call(c, "device_back");
+    assert.equal(next.ok, true, JSON.stringify(next.error));
+    assert.ok(Date.now() - freedAt < 1000, "the next call is served within a second of the timeout");
+    assert.match((await call(c, "device_back", { session_id: id })).error!.message, /revoked/);
+  });
+});
+
 test("Appium failures are typed: unreachable → APPIUM_UNAVAILABLE; the session ending on Appium's side → SESSION_NOT_FOUND", async () => {
   const world = actWorld();
   await withServer(world, async (c) => {
@@ -292,6 +309,23 @@ test("Appium failures are typed: unreachable → APPIUM_UNAVAILABLE; the session
   });
 });
 
+test("ui_get_tree still observes when the session holding the device died on Appium's side", async () => {
+  const world = actWorld();
+  await withServer(world, async (c) => {
+    const id = (await call(c, "ui_session_open")).data["session_id"] as string;
+    world.behaviour.beforeCall = async (name) => {
+      if (name === "source") throw new HarnessError("SESSION_NOT_FOUND", "The Appium session ended on the server's side.");
+    };
+    const tree = await call(c, "ui_get_tree");
+    assert.equal(tree.ok, true, JSON.stringify(tree.error));
+    assert.deepEqual(tree.data, screenOf(world), "read by uiautomator dump instead");
+    delete world.behaviour.beforeCall;
+    const act = await call(c, "device_back", { session_id: id });
+    assert.equal(act.error?.code, "SESSION_NOT_FOUND", "the dead session is gone for acts too");
+    assert.equal((await call(c, "device_back")).ok, true, "and the device is free again");
+  });
+});
+
 test("ui_session_open with a package launches it, and closes the session again when the package is missing", async () => {
   const world = actWorld({ scenario: "launcher" });
   await withServer(world, async (c) => {
@@ -305,6 +339,24 @@ test("ui_session_open with a package launches it, and closes the session again w
     assert.equal(missing.error?.code, "APP_NOT_FOUND");
     assert.equal(world.layer.openCount(), 0);
     assert.deepEqual([...world.live], []);
+  });
+});
+
+test("ui_session_open with a package that fails to start after the driver opened deletes the session and frees the device", async () => {
+  const world = actWorld({ scenario: "launcher" });
+  await withServer(world, async (c) => {
+    const pkg = world.device.installedPackages().find((p) => !p.system && p.name !== world.device.foregroundPackage())!.name;
+    world.behaviour.beforeCall = async (name) => {
+      if (name.startsWith("activateApp")) throw new HarnessError("APP_NOT_FOUND", `The app could not be started: ${pkg} crashed.`);
+    };
+    const failed = await call(c, "ui_session_open", { package: pkg });
+    assert.equal(failed.error?.code, "APP_NOT_FOUND");
+    assert.equal(world.calls.filter((n) => n === "open").length, 1, "the driver had opened");
+    assert.equal(world.layer.openCount(), 0);
+    assert.deepEqual([...world.live], [], "deleted on the Appium side");
+    assert.equal(world.lock.held.size, 0, "the device lock is released");
+    delete world.behaviour.beforeCall;
+    assert.equal((await call(c, "device_back")).ok, true);
   });
 });
 

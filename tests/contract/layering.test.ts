@@ -1,7 +1,7 @@
 /**
  * The layering rules docs/architecture.md states, checked on the source's static imports: real
- * adapters are built only by the composition module, tools never import adapters, ports hold
- * interfaces only, the pure screen model does no I/O, and the simulated device's code is reached
+ * adapters are built only by the composition module, tools never import adapters, the PNG module is
+ * pure, ports hold interfaces only, the pure screen model does no I/O, and the simulated device's code is reached
  * from the entry point only through a dynamic import (a real phone never loads it).
  */
 import assert from "node:assert/strict";
@@ -58,11 +58,22 @@ test("only the composition module builds real adapters", () => {
   }
 });
 
-// ui_screenshot still takes its PNG decode/downscale from adapters/evidence; the pure src/png module is in progress.
-test("tools never import adapters", { todo: "ui_screenshot's PNG code moves to the pure src/png module" }, () => {
+test("tools never import adapters (their PNG work comes from the pure src/png)", () => {
   for (const file of sourceFiles(join(SRC, "tools"))) {
     for (const spec of staticImports(file, { types: true })) {
       assert.ok(!resolved(file, spec).startsWith(join(SRC, "adapters")), `${rel(file)} imports ${spec}`);
+    }
+  }
+});
+
+test("src/png is pure: upng-js, its own files and the error type only", () => {
+  const files = sourceFiles(join(SRC, "png"));
+  assert.ok(files.length > 0);
+  for (const file of files) {
+    const text = readFileSync(file, "utf8");
+    for (const m of text.matchAll(/^(?:import|export)\s[^;]*?\sfrom\s+"([^"]+)"/gms)) {
+      const spec = m[1]!;
+      assert.ok(spec === "upng-js" || /^\.\/[a-z_]+\.ts$/.test(spec) || spec === "../errors.ts", `${rel(file)} imports ${spec}`);
     }
   }
 });

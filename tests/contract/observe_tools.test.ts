@@ -6,8 +6,11 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { HarnessError } from "../../src/errors.ts";
 import { createHarnessServer } from "../../src/mcp/server.ts";
+import { decodePng } from "../../src/png/mod.ts";
 import { parseDump, summarize } from "../../src/screen/mod.ts";
 import { type Connected, connectInMemory, envelopeOf } from "../support/mcp_client.ts";
+import { findMark } from "../png/mark_reader.ts";
+import { makePng } from "../png/png_samples.ts";
 import { FAKE_PNG, FAKE_STATUS, FAKE_UDID, FAKE_XML, type FakeWorld, fakeWorld, operationId } from "../support/mcp_fakes.ts";
 
 async function withServer(world: FakeWorld, body: (c: Connected) => Promise<void>): Promise<void> {
@@ -116,6 +119,57 @@ test("ui_screenshot: a one-colour or unwritable capture is EVIDENCE_WRITE_FAILED
     const notPng = envelopeOf(await call(c, "ui_screenshot"));
     assert.equal(notPng.error?.code, "EVIDENCE_WRITE_FAILED");
     assert.match(notPng.error!.message, /not a PNG/);
+  });
+});
+
+test("ui_screenshot annotate: the summary's actions in data, their numbers on the model image, the evidence PNG as captured", async () => {
+  const world = fakeWorld();
+  const screen = makePng(1080, 2400, (_x, y) => (y < 1200 ? [250, 250, 250, 255] : [230, 232, 240, 255]));
+  world.observer.behaviour.screenshot = async () => screen;
+  const { actions } = summarize(parseDump(FAKE_XML), {
+    width: 1080, height: 2400, density: 420, keyboard: { open: false }, foregroundPackage: "com.android.settings",
+  });
+  assert.ok(actions.length >= 2);
+  await withServer(world, async (c) => {
+    const result = await call(c, "ui_screenshot", { annotate: true });
+    const id = "20261129-231622-282674-ui-screenshot.png";
+    assert.deepEqual(envelopeOf(result), {
+      ok: true, operation_id: operationId(1), tool: "ui_screenshot", data: { width: 1080, height: 2400, actions },
+      evidence: { artifact_id: id, path: `/artifacts/${id}`, uri: `artifact://${id}` }, error: null,
+    });
+    assert.deepEqual(world.observer.calls, ["resolveUdid", "captureTree", "screenshot"], "the summary is read before the pixels");
+    assert.deepEqual(world.evidence.saved.map((s) => s.bytes), [screen], "the evidence PNG is the capture, without marks");
+    const content = result.content as { type: string; data?: string; description?: string }[];
+    assert.deepEqual(content.map((c) => c.type), ["text", "image", "resource_link"]);
+    assert.equal(content[2]!.description, "Full-resolution screenshot, 1080x2400 (without marks)");
+    const image = decodePng(Uint8Array.from(Buffer.from(content[1]!.data!, "base64")));
+    const r = image.width / 1080;
+    actions.forEach((action, number) => {
+      const [l, t, w, h] = action.bounds;
+      const region = { left: Math.floor(l * r), top: Math.floor(t * r), right: Math.ceil((l + w) * r), bottom: Math.ceil((t + h) * r) };
+      assert.ok(findMark(image, number, region), `mark ${number} on ${JSON.stringify(action.selector)}`);
+    });
+    const plain = await call(c, "ui_screenshot", { annotate: false });
+    assert.deepEqual(envelopeOf(plain).data, { width: 1080, height: 2400 }, "no actions without annotate");
+    const plainImage = decodePng(Uint8Array.from(Buffer.from((plain.content as { data?: string }[])[1]!.data!, "base64")));
+    assert.equal(findMark(plainImage, 0, { left: 0, top: 0, right: plainImage.width, bottom: plainImage.height }), null);
+  });
+});
+
+test("ui_screenshot annotate: an unreadable screen is UI_TREE_UNAVAILABLE before any screenshot is taken", async () => {
+  const world = fakeWorld();
+  world.observer.behaviour.tree = async () => {
+    throw new HarnessError("UI_TREE_UNAVAILABLE", "uiautomator dump failed: could not get idle state, 3 times. Retry when the screen is idle.");
+  };
+  await withServer(world, async (c) => {
+    assert.deepEqual(envelopeOf(await call(c, "ui_screenshot", { annotate: true })), {
+      ok: false, operation_id: operationId(1), tool: "ui_screenshot", data: {}, evidence: null,
+      error: { code: "UI_TREE_UNAVAILABLE", message: "uiautomator dump failed: could not get idle state, 3 times. Retry when the screen is idle." },
+    });
+    assert.equal(world.observer.calls.includes("screenshot"), false);
+    assert.deepEqual(world.evidence.saved, []);
+    const refused = envelopeOf(await call(c, "ui_screenshot", { annotate: "yes" }));
+    assert.equal(refused.error?.code, "INVALID_ARGUMENT");
   });
 });
 

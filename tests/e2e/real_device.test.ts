@@ -8,6 +8,7 @@ import assert from "node:assert/strict";
 import { existsSync, readFileSync } from "node:fs";
 import { after, before, test } from "node:test";
 import { AVAILABLE_TOOL_NAMES } from "../../contracts/tools.ts";
+import { validateSelector } from "../../src/screen/mod.ts";
 import { envelopeOf, spawnServe, type SpawnedServer } from "../support/mcp_client.ts";
 import { makeServeHome, type ServeHome } from "../support/mcp_e2e.ts";
 
@@ -78,7 +79,6 @@ test("real device: every offered selector is well-formed and the raw dump is the
   assert.equal(tree.ok, true, JSON.stringify(tree.error));
   assert.match(String(tree.data["raw"]), /<hierarchy/);
   for (const action of tree.data["actions"] as { selector: Record<string, unknown> }[]) {
-    const keys = Object.keys(action.selector).filter((k) => k !== "within");
-    assert.equal(keys.length, 1, JSON.stringify(action));
+    assert.deepEqual(validateSelector(action.selector), action.selector, "every offered selector passes the contract's own validation");
   }
 });

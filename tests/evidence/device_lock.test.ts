@@ -70,6 +70,33 @@ test("release never removes a lock that another owner took over", async (t) => {
   assert.equal(JSON.parse(readFileSync(path, "utf8")).operation_id, "thief");
 });
 
+test("a session-expiry note in flight when the lease is released never writes the lock back", async (t) => {
+  const dir = tempDir(t);
+  const real = createNodeFileSystem();
+  let entered!: () => void;
+  const inReplace = new Promise<void>((resolve) => (entered = resolve));
+  let letReplace!: () => void;
+  const replaceGate = new Promise<void>((resolve) => (letReplace = resolve));
+  const slowReplace: FileSystem = {
+    ...real,
+    replaceFile: async (path, bytes) => {
+      entered();
+      await replaceGate; // the note's write is slow (a busy disk), the release's remove is not
+      return real.replaceFile(path, bytes);
+    },
+  };
+  const lock = createDeviceLock({ directory: dir, fs: slowReplace, clock, probe: createNodeProcessProbe() });
+  const lease = await lock.acquire(dev("emulator-5554"), owner("op-1", "ui_session_open"));
+  const path = join(dir, lockFileName(dev("emulator-5554")));
+  const noted = lease.noteSessionExpiry!("2026-01-01T00:00:00.000Z");
+  await Promise.race([inReplace, new Promise((r) => setTimeout(r, 200))]);
+  const released = lease.release();
+  setTimeout(letReplace, 50);
+  await Promise.all([noted, released]);
+  assert.equal(existsSync(path), false, "the released lock file stays removed");
+  await (await lock.acquire(dev("emulator-5554"), owner("op-2"))).release();
+});
+
 /** A child node process that takes the lock, says so on stdout, and holds it until killed. */
 function spawnHolder(dir: string): { child: ChildProcess; ready: Promise<string> } {
   const ext = import.meta.url.endsWith(".ts") ? ".ts" : ".js";
@@ -203,4 +230,23 @@ test("a takeover left by a crashed taker does not block the device; a live taker
   assert.equal(JSON.parse(readFileSync(path, "utf8")).operation_id, "op-after");
   assert.ok(!existsSync(`${path}.takeover`));
   await lease.release();
+});
+
+test("an open session's expiry is written into the lock for others to read; a note racing the release never puts the lock back", async (t) => {
+  const dir = tempDir(t);
+  const lock = createDeviceLock({ directory: dir, fs: createNodeFileSystem(), clock, probe: createNodeProcessProbe() });
+  const lease = await lock.acquire(dev("emulator-5554"), owner("op-1", "ui_session_open"));
+  await lease.noteSessionExpiry!("2026-11-30T23:00:00.000Z");
+  const path = join(dir, lockFileName(dev("emulator-5554")));
+  assert.equal(JSON.parse(readFileSync(path, "utf8")).session_expires_at, "2026-11-30T23:00:00.000Z");
+  const other = createDeviceLock({ directory: dir, fs: createNodeFileSystem(), clock, probe: createNodeProcessProbe() });
+  await assert.rejects(other.acquire(dev("emulator-5554"), owner("op-2")), (e: unknown) => busy(e) && /until at least 2026-11-30T23:00:00.000Z/.test(e.message));
+  for (let i = 0; i < 20; i++) {
+    void lease.noteSessionExpiry!(`2026-11-30T23:00:${String(i).padStart(2, "0")}.000Z`); // not awaited: a timer re-arming
+    if (i === 10) void lease.release();
+  }
+  await lease.release();
+  assert.equal(existsSync(path), false, "released means gone, whatever notes were in flight");
+  const again = await other.acquire(dev("emulator-5554"), owner("op-3"));
+  await again.release();
 });

@@ -6,7 +6,7 @@ import { EVIDENCE_ID, evidenceId, isEvidenceId, toolSlug } from "../../src/adapt
 import { createEvidenceStore } from "../../src/adapters/evidence/evidence_store.ts";
 import { createNodeFileSystem } from "../../src/adapters/evidence/node_file_system.ts";
 import { HarnessError } from "../../src/errors.ts";
-import { flatPng, stripedPng } from "./png_samples.ts";
+import { flatPng, stripedPng } from "../png/png_samples.ts";
 import { tempDir } from "./temp_dir.ts";
 
 const clock = { now: () => Date.UTC(2026, 10, 29, 23, 16, 22, 282), sleep: async () => {} };

@@ -1,8 +1,9 @@
 /**
  * The round-trip law on every real capture of the shared corpus (SPEC §5): each selector the summary
- * offers resolves through the locator to exactly the node it was offered for, and each entry marked
- * ambiguous truly has no unique selector, alone or with a `within`, found by brute force over every key
- * of the element's subtree, and every own key of its ancestors and key of the targets enclosing it. Skipped, with the reason, when the corpus is missing.
+ * offers resolves through the locator to exactly the node it was offered for, and an `index` is offered
+ * only as the last resort (SPEC §6): no key of the element's subtree (nor its role), alone or with a
+ * `within` naming an ancestor by its own key or an enclosing target by any of its members' keys, names
+ * it alone (brute force). Skipped, with the reason, when the corpus is missing.
  */
 import assert from "node:assert/strict";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
@@ -61,31 +62,28 @@ for (const name of captures) {
     const { summary, actionNodes } = summaryOf(tree);
     summary.actions.forEach((action, i) => {
       const id = actionNodes[i]!;
-      if (action.ambiguous) {
-        // Every key that can name a scope holding the element: an ancestor's own keys, and the keys of
-        // every member of a target that encloses it.
-        const analysis = analyzeScreen(tree);
-        const ancestors: SelectorKeyValue[] = [];
-        for (let at = tree.nodes[id]!.parent; at !== null; at = tree.nodes[at]!.parent) {
-          ancestors.push(...keysOf(tree.nodes[at]!));
-          const entity = analysis.entities.get(at);
-          if (entity?.target) for (const member of entity.members) ancestors.push(...keysOf(tree.nodes[member]!));
-        }
-        for (const node of subtree(tree, id)) {
-          for (const key of keysOf(node)) {
-            assert.ok(!namesExactly(tree, key, id), `${name}: entry marked ambiguous but ${JSON.stringify(key)} names it`);
-            for (const within of ancestors) {
-              const selector = { ...key, within };
-              assert.ok(!namesExactly(tree, selector, id), `${name}: entry marked ambiguous but ${JSON.stringify(selector)} names it`);
-            }
-          }
-        }
-        return;
-      }
       const found = locate(tree, action.selector);
       assert.equal(found.node.id, id, `${name}: ${JSON.stringify(action.selector)} resolved to node ${found.node.id}, offered for ${id}`);
       const { left, top, width, height } = found.bounds;
       assert.deepEqual([left, top, width, height], action.bounds);
+      if (action.selector.index === undefined) return;
+      // Every key that can name a scope holding the element: an ancestor's own keys, and the keys of
+      // every member of a target that encloses it.
+      const analysis = analyzeScreen(tree);
+      const ancestors: SelectorKeyValue[] = [];
+      for (let at = tree.nodes[id]!.parent; at !== null; at = tree.nodes[at]!.parent) {
+        ancestors.push(...keysOf(tree.nodes[at]!));
+        const entity = analysis.entities.get(at);
+        if (entity?.target) for (const member of entity.members) ancestors.push(...keysOf(tree.nodes[member]!));
+      }
+      const keys = [...subtree(tree, id).flatMap(keysOf), { role: action.role ?? "button" } as SelectorKeyValue];
+      for (const key of keys) {
+        assert.ok(!namesExactly(tree, key, id), `${name}: index offered but ${JSON.stringify(key)} names it`);
+        for (const within of ancestors) {
+          const selector = { ...key, within };
+          assert.ok(!namesExactly(tree, selector, id), `${name}: index offered but ${JSON.stringify(selector)} names it`);
+        }
+      }
     });
   });
 }

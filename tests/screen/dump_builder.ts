@@ -10,10 +10,13 @@ export interface N {
   hint?: string;
   pkg?: string;
   click?: boolean;
+  longClick?: boolean;
   check?: boolean;
   checked?: boolean;
   scroll?: boolean;
   enabled?: boolean;
+  focused?: boolean;
+  selected?: boolean;
   visible?: boolean;
   bounds: [number, number, number, number];
   children?: N[];
@@ -39,11 +42,11 @@ function nodeXml(n: N, index: number): string {
     ["clickable", String(n.click ?? false)],
     ["enabled", String(n.enabled ?? true)],
     ["focusable", String(n.click ?? false)],
-    ["focused", "false"],
+    ["focused", String(n.focused ?? false)],
     ["scrollable", String(n.scroll ?? false)],
-    ["long-clickable", "false"],
+    ["long-clickable", String(n.longClick ?? false)],
     ["password", "false"],
-    ["selected", "false"],
+    ["selected", String(n.selected ?? false)],
     ["bounds", `[${l},${t}][${r},${b}]`],
   ];
   if (n.hint !== undefined) attrs.push(["hint", n.hint]);

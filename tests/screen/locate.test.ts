@@ -5,6 +5,16 @@ import { findElement, locate, parseDump } from "../../src/screen/mod.ts";
 import type { Selector } from "../../src/screen/types.ts";
 import { button, dump, input, label, type N } from "./dump_builder.ts";
 
+/** Gmail's compose form: a "To" label beside a nameless recipient field, a Subject field, and a body. */
+const form = parseDump(dump([
+  { cls: "android.widget.LinearLayout", bounds: [0, 400, 1080, 550], children: [
+    label("To", [0, 418, 85, 550]),
+    { cls: "android.view.ViewGroup", click: true, id: "com.google.android.gm:id/chips", bounds: [118, 418, 948, 550], children: [input([118, 418, 948, 550], { focused: true })] },
+  ] },
+  input([44, 570, 1036, 708], { hint: "Subject" }),
+  button("Send", [900, 100, 1060, 200]),
+]));
+
 const card = (name: string, top: number): N => ({
   cls: "android.widget.LinearLayout", desc: name, bounds: [0, top, 1080, top + 300],
   children: [label(name, [0, top, 500, top + 100]), button("Save", [0, top + 150, 300, top + 280])],
@@ -21,10 +31,10 @@ const tree = parseDump(dump([
   button("Hidden", [0, 1800, 300, 1900], { visible: false }),
 ]));
 
-function expectError(selector: Selector, code: string): HarnessError {
+function expectError(selector: Selector, code: string, on = tree): HarnessError {
   let caught: unknown;
   try {
-    locate(tree, selector);
+    locate(on, selector);
   } catch (error) {
     caught = error;
   }
@@ -89,10 +99,14 @@ test("the waited time appears in the message when the poller passes it", () => {
   assert.throws(() => locate(tree, { text: "Nope" }, { waitedMs: 5000 }), /matched \{"text":"Nope"\} within 5000 ms/);
 });
 
-test("several distinct matches: UI_ELEMENT_AMBIGUOUS with numbered candidates and the within that separates each", () => {
+test("several distinct matches: UI_ELEMENT_AMBIGUOUS with numbered candidates, each with the full selector that names it alone", () => {
   const error = expectError({ text: "Save" }, "UI_ELEMENT_AMBIGUOUS");
-  assert.match(error.message, /matched 2 distinct elements: 1\) 'Save' \(button\) at 0,1150 → add "within": \{"content_desc":"Personal profile"\}; 2\) 'Save' \(button\) at 0,1550 → add "within": \{"content_desc":"Work profile"\}/);
-  const candidates = error.details?.["candidates"] as { within?: unknown }[];
+  assert.match(error.message, /matched 2 distinct elements: 1\) 'Save' \(button\) at 0,1150 → \{"text":"Save","within":\{"content_desc":"Personal profile"\}\}; 2\) 'Save' \(button\) at 0,1550 → \{"text":"Save","within":\{"content_desc":"Work profile"\}\}\. Repeat the call with the selector of the one you mean\./);
+  const candidates = error.details?.["candidates"] as { selector: Selector; within?: unknown }[];
+  assert.deepEqual(candidates.map((c) => c.selector), [
+    { text: "Save", within: { content_desc: "Personal profile" } },
+    { text: "Save", within: { content_desc: "Work profile" } },
+  ]);
   assert.deepEqual(candidates.map((c) => c.within), [{ content_desc: "Personal profile" }, { content_desc: "Work profile" }]);
 });
 
@@ -117,9 +131,10 @@ test("within naming a text inside a clickable row admits what lies inside that r
   assert.equal(findElement(t, { text: "Expand" }).status, "ambiguous");
 });
 
-test("ambiguous with nothing to separate them says so; an empty screen offers nothing", () => {
+test("ambiguous with no within to separate them: the candidates carry their index; an empty screen offers nothing", () => {
   const twins = parseDump(dump([button("OK", [0, 0, 500, 200]), button("OK", [0, 300, 500, 500])]));
-  assert.throws(() => locate(twins, { text: "OK" }), /matched 2 distinct elements: 1\) 'OK' \(button\) at 0,0; 2\) 'OK' \(button\) at 0,300\. No ancestor separates them/);
+  assert.throws(() => locate(twins, { text: "OK" }), /matched 2 distinct elements: 1\) 'OK' \(button\) at 0,0 → \{"text":"OK","index":0\}; 2\) 'OK' \(button\) at 0,300 → \{"text":"OK","index":1\}\./);
+  assert.equal(locate(twins, { text: "OK", index: 1 }).bounds.top, 300);
   const empty = parseDump(dump([label("Loading", [0, 0, 500, 100])]));
   assert.throws(() => locate(empty, { text: "OK" }), /No visible element matched \{"text":"OK"\}\. The screen offers no named actions\./);
 });
@@ -129,4 +144,65 @@ test("a plain text can be located; it has no role", () => {
   const found = locate(t, { text_contains: "welcome" });
   assert.equal(found.role, null);
   assert.equal(found.label, "Welcome back");
+});
+
+test("role is a key like the others: it names the only element of that role", () => {
+  const single = parseDump(dump([button("Send", [0, 0, 300, 150]), input([0, 200, 1080, 350], { hint: "Message" })]));
+  assert.equal(locate(single, { role: "input" }).node.hint, "Message");
+  assert.equal(locate(single, { role: "button" }).label, "Send");
+  assert.equal(findElement(single, { role: "toggle" }).status, "not_found");
+});
+
+test("an agent's {role: input} on a screen with two inputs: UI_ELEMENT_AMBIGUOUS whose candidates carry the selector naming each alone", () => {
+  const error = expectError({ role: "input" }, "UI_ELEMENT_AMBIGUOUS", form);
+  const candidates = error.details?.["candidates"] as { selector: Selector; label: string }[];
+  assert.deepEqual(candidates.map((c) => [c.selector, c.label]), [
+    [{ role: "input", within: { resource_id: "com.google.android.gm:id/chips" } }, "To"],
+    [{ role: "input", index: 1 }, "Subject"],
+  ]);
+  assert.match(error.message, /1\) 'To' \(input\) at 118,418 → \{"role":"input","within":\{"resource_id":"com\.google\.android\.gm:id\/chips"\}\}; 2\) 'Subject' \(input\) at 44,570 → \{"role":"input","index":1\}/);
+  for (const candidate of candidates) {
+    const found = findElement(form, candidate.selector);
+    assert.equal(found.status === "found" && found.element.label, candidate.label, `${JSON.stringify(candidate.selector)} names its candidate alone`);
+  }
+});
+
+test("an agent's within that still names several: the candidates keep it and add their index", () => {
+  const cards = parseDump(dump([
+    { cls: "android.widget.LinearLayout", id: "com.example.app:id/card", bounds: [0, 0, 1080, 400], children: [button("Snooze", [0, 0, 300, 100]), button("Snooze", [0, 200, 300, 300])] },
+  ]));
+  const error = expectError({ text: "Snooze", within: { resource_id: "card" } }, "UI_ELEMENT_AMBIGUOUS", cards);
+  const candidates = error.details?.["candidates"] as { selector: Selector }[];
+  assert.deepEqual(candidates.map((c) => c.selector), [
+    { text: "Snooze", within: { resource_id: "card" }, index: 0 },
+    { text: "Snooze", within: { resource_id: "card" }, index: 1 },
+  ]);
+  assert.equal(locate(cards, candidates[1]!.selector).bounds.top, 200);
+});
+
+test("index picks one element, in reading order, among those the rest of the selector names", () => {
+  assert.equal(locate(form, { role: "input", index: 0 }).label, "To", "a nameless input is named by the label beside it");
+  assert.equal(locate(form, { role: "input", index: 1 }).node.hint, "Subject");
+  assert.equal(locate(tree, { text: "Save", index: 1 }).bounds.top, 1550);
+  assert.equal(locate(tree, { text: "Save", within: { content_desc: "Work profile" }, index: 0 }).bounds.top, 1550);
+  assert.equal(locate(tree, { role: "input", index: 0 }).node.hint, "Search…");
+});
+
+test("an index past the last match: UI_ELEMENT_NOT_FOUND saying how many the rest names", () => {
+  const error = expectError({ text: "Save", index: 2 }, "UI_ELEMENT_NOT_FOUND");
+  assert.equal(error.message, `{"text":"Save"} names 2 elements, so index 2 is past the last (0 to 1). Take the selector from a fresh ui_get_tree.`);
+  assert.equal(error.details?.["matched"], 2);
+  assert.equal(expectError({ text: "Nope", index: 0 }, "UI_ELEMENT_NOT_FOUND").message.startsWith("No visible element matched"), true);
+});
+
+test("role counts only what the summary lists: a nameless wrapper of buttons and plain texts are not buttons", () => {
+  const t = parseDump(dump([
+    { cls: "android.view.ViewGroup", click: true, bounds: [0, 0, 1080, 200], children: [
+      { cls: "android.widget.ImageButton", click: true, desc: "Back", bounds: [0, 0, 150, 200] },
+      { cls: "android.widget.ImageButton", click: true, desc: "Menu", bounds: [930, 0, 1080, 200] },
+    ] },
+    label("Inbox", [0, 300, 500, 400]),
+  ]));
+  assert.deepEqual([0, 1].map((index) => locate(t, { role: "button", index }).label), ["Back", "Menu"]);
+  assert.equal(findElement(t, { role: "button", index: 2 }).status, "not_found");
 });

@@ -10,7 +10,10 @@ test("the text form: header, texts, one line per action carrying its selector an
     actions: [
       { selector: { text: "Calendar" }, bounds: [0, 525, 1080, 199] },
       { selector: { resource_id: "search" }, label: "Search", role: "input", bounds: [0, 100, 900, 120] },
-      { selector: { text: "Clock" }, ambiguous: true, enabled: false, bounds: [0, 800, 1080, 199] },
+      { selector: { text: "Clock", index: 1 }, enabled: false, bounds: [0, 800, 1080, 199] },
+      { selector: { role: "toggle", index: 0 }, label: "Wi-Fi", role: "toggle", checked: true, bounds: [0, 1000, 1080, 199] },
+      { selector: { role: "input" }, label: "To", role: "input", focused: true, bounds: [0, 1200, 1080, 100] },
+      { selector: { content_desc: "Chats" }, selected: true, bounds: [0, 1300, 360, 100] },
       { selector: { content_desc: "Historial\nTab 2 of 3" }, covered_by_keyboard: true, bounds: [0, 2200, 360, 200] },
       { selector: { text: "Save", within: { content_desc: "Personal profile" } }, bounds: [10, 20, 30, 40] },
     ],
@@ -23,10 +26,13 @@ test("the text form: header, texts, one line per action carrying its selector an
     [
       "screen com.android.settings · scrollable · keyboard open from y=1517",
       `texts: "All apps" · "Line one\\nline two"`,
-      "actions (5):",
+      "actions (8):",
       `  button {"text":"Calendar"} @0,525 1080x199`,
       `  input  {"resource_id":"search"} "Search" @0,100 900x120`,
-      `  button {"text":"Clock"} [disabled, AMBIGUOUS] @0,800 1080x199`,
+      `  button {"text":"Clock","index":1} [disabled] @0,800 1080x199`,
+      `  toggle {"role":"toggle","index":0} "Wi-Fi" [checked] @0,1000 1080x199`,
+      `  input  {"role":"input"} "To" [focused] @0,1200 1080x100`,
+      `  button {"content_desc":"Chats"} [selected] @0,1300 360x100`,
       `  button {"content_desc":"Historial\\nTab 2 of 3"} [under-keyboard] @0,2200 360x200`,
       `  button {"text":"Save","within":{"content_desc":"Personal profile"}} @10,20 30x40`,
       "issues (1):",
@@ -36,7 +42,7 @@ test("the text form: header, texts, one line per action carrying its selector an
   );
 });
 
-test("an empty screen still says what it is", () => {
-  const text = renderSummaryText({ foreground_package: "", texts: [], actions: [], can_scroll: false, keyboard: { open: false }, issues: [] });
+test("an empty screen still says what it is; absent can_scroll, keyboard and issues read as their defaults", () => {
+  const text = renderSummaryText({ foreground_package: "", texts: [], actions: [] });
   assert.equal(text, "screen (unknown package) · not scrollable · keyboard closed\nactions (0):\n");
 });

@@ -85,7 +85,7 @@ test("scrollable containers are not targets; can_scroll says scrolling is possib
   const s = summaryOf([list]);
   assert.deepEqual(s.actions.map((a) => a.selector), [{ text: "One" }]);
   assert.equal(s.can_scroll, true);
-  assert.equal(summaryOf([button("One", [0, 200, 1080, 400])]).can_scroll, false);
+  assert.equal("can_scroll" in summaryOf([button("One", [0, 200, 1080, 400])]), false, "false is the default: left out");
 });
 
 test("selector preference: resource_id, then text, then content_desc, then input_hint; short id when unique", () => {
@@ -107,7 +107,7 @@ test("the full resource id is offered when the short one is not unique", () => {
   assert.deepEqual(s.actions.map((a) => a.selector), [{ resource_id: "com.example.app:id/go" }, { resource_id: "com.other:id/go" }]);
 });
 
-test("no unique key: a within naming a unique ancestor; none at all: ambiguous", () => {
+test("no unique key: a within naming a unique ancestor; none at all: the index among the twins", () => {
   const card = (name: string, top: number): N => ({
     cls: "android.widget.LinearLayout", desc: name, bounds: [0, top, 1080, top + 300],
     children: [label(name, [0, top, 500, top + 100]), button("Save", [0, top + 150, 300, top + 280])],
@@ -115,10 +115,8 @@ test("no unique key: a within naming a unique ancestor; none at all: ambiguous",
   const s = summaryOf([card("Personal profile", 100), card("Work profile", 500), button("Clock", [0, 1000, 300, 1100]), button("Clock", [0, 1200, 300, 1300])]);
   const saves = s.actions.filter((a) => a.selector.text === "Save");
   assert.deepEqual(saves.map((a) => a.selector.within), [{ content_desc: "Personal profile" }, { content_desc: "Work profile" }]);
-  assert.ok(saves.every((a) => a.ambiguous === undefined));
   const clocks = s.actions.filter((a) => a.selector.text === "Clock");
-  assert.equal(clocks.length, 2);
-  assert.ok(clocks.every((a) => a.ambiguous === true));
+  assert.deepEqual(clocks.map((a) => a.selector), [{ text: "Clock", index: 0 }, { text: "Clock", index: 1 }]);
 });
 
 test("elements under the open keyboard are listed with covered_by_keyboard, never hidden; keyboard nodes are not targets", () => {
@@ -203,17 +201,13 @@ test("a within may name an enclosing target by the text the summary names it wit
   ]);
 });
 
-test("an ambiguous entry offers the key naming the fewest elements", () => {
+test("an index goes with the key naming the fewest elements", () => {
   const s = summaryOf([
     button("Clock", [0, 100, 500, 200], { id: "com.example.app:id/row" }),
     button("Clock", [0, 300, 500, 400], { id: "com.example.app:id/row" }),
     button("Alarm", [0, 500, 500, 600], { id: "com.example.app:id/row" }),
   ]);
-  assert.deepEqual(s.actions.map((a) => [a.selector, a.ambiguous ?? false]), [
-    [{ text: "Clock" }, true],
-    [{ text: "Clock" }, true],
-    [{ text: "Alarm" }, false],
-  ]);
+  assert.deepEqual(s.actions.map((a) => a.selector), [{ text: "Clock", index: 0 }, { text: "Clock", index: 1 }, { text: "Alarm" }]);
 });
 
 test("the JSON says each thing once: bounds as [left, top, width, height], no role key for a button", () => {
@@ -222,7 +216,7 @@ test("the JSON says each thing once: bounds as [left, top, width, height], no ro
   assert.equal(JSON.stringify(s.actions[1]), `{"selector":{"input_hint":"Search"},"role":"input","bounds":[0,300,1080,150]}`);
 });
 
-test("a within or an ambiguous key uses the short resource id when it names the same elements", () => {
+test("a within or an indexed key uses the short resource id when it names the same elements", () => {
   const icon = (top: number): N => ({ cls: "android.widget.ImageButton", click: true, id: "com.example.app:id/play", bounds: [0, top, 200, top + 200] });
   const card = (top: number, id: string): N => ({ cls: "android.widget.FrameLayout", id, bounds: [0, top, 1080, top + 300], children: [icon(top)] });
   const cards = summaryOf([card(100, "com.example.app:id/first"), card(500, "com.example.app:id/second")]);
@@ -231,7 +225,7 @@ test("a within or an ambiguous key uses the short resource id when it names the 
     { resource_id: "play", within: { resource_id: "second" } },
   ]);
   const twins = summaryOf([icon(100), icon(500)]);
-  assert.deepEqual(twins.actions.map((a) => [a.selector, a.ambiguous]), [[{ resource_id: "play" }, true], [{ resource_id: "play" }, true]]);
+  assert.deepEqual(twins.actions.map((a) => a.selector), [{ resource_id: "play", index: 0 }, { resource_id: "play", index: 1 }]);
 });
 
 test("texts: one whose comma-separated parts are all said, or that a longer listed text contains, is left out", () => {

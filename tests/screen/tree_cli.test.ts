@@ -16,8 +16,9 @@ test("tree --file prints the compact text form by default, one line per action w
   assert.equal(lines[0], "screen com.android.settings · scrollable · keyboard closed");
   assert.ok(lines.includes(`  button {"text":"Calendar"} @0,420 1080x200`), run.stdout);
   assert.ok(lines.includes(`  input  {"resource_id":"search"} "Search apps" @40,270 1000x130`), run.stdout);
-  assert.ok(lines.includes(`  button {"text":"Clock"} [AMBIGUOUS] @0,620 1080x200`), run.stdout);
-  assert.ok(lines.includes(`  toggle {"text":"Show notifications"} @0,1020 1080x200`), run.stdout);
+  assert.ok(lines.includes(`  button {"text":"Clock","index":0} @0,620 1080x200`), run.stdout);
+  assert.ok(lines.includes(`  button {"text":"Clock","index":1} @0,820 1080x200`), run.stdout);
+  assert.ok(lines.includes(`  toggle {"text":"Show notifications"} [checked] @0,1020 1080x200`), run.stdout);
   assert.ok(lines.includes(`  button {"resource_id":"uninstall"} "Uninstall" [disabled] @40,1240 480x140`), run.stdout);
   assert.ok(lines.includes(`  touch_target_too_small {"content_desc":"Navigate up"} 40x40px < 126px`), run.stdout);
 });
@@ -29,7 +30,9 @@ test("tree --json prints the summary object; without --density no size is audite
   assert.equal(summary.foreground_package, "com.android.settings");
   assert.deepEqual(summary.texts, ["Apps", "12 MB"]);
   assert.equal(summary.actions.length, 7);
-  assert.deepEqual(summary.issues, []);
+  assert.equal("issues" in summary, false, "no issues: the field is left out");
+  assert.equal("keyboard" in summary, false, "keyboard closed: left out");
+  assert.equal(summary.can_scroll, true);
 });
 
 test("an Appium page source with keyboard nodes: keyboard found from the dump, tab bar under it flagged", async () => {

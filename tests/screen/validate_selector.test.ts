@@ -8,7 +8,7 @@ function refused(input: unknown, problem: RegExp): void {
     assert.ok(error instanceof HarnessError);
     assert.equal(error.code, "INVALID_SELECTOR");
     assert.match(error.message, problem);
-    assert.match(error.message, /exactly one of resource_id, text, content_desc, text_contains, input_hint/, "says what is accepted");
+    assert.match(error.message, /exactly one of resource_id, text, content_desc, text_contains, input_hint, role/, "says what is accepted");
     return true;
   });
 }
@@ -18,6 +18,23 @@ test("each of the five keys is accepted alone, and with a within", () => {
     assert.deepEqual(validateSelector({ [key]: "Save" }), { [key]: "Save" });
   }
   assert.deepEqual(validateSelector({ text: "Save", within: { content_desc: "Personal profile" } }), { text: "Save", within: { content_desc: "Personal profile" } });
+});
+
+test("role is a key like the others (button, input, toggle), also in a within; index picks one of several", () => {
+  for (const role of ["button", "input", "toggle"]) assert.deepEqual(validateSelector({ role }), { role });
+  assert.deepEqual(validateSelector({ role: "button", within: { resource_id: "reminder_card" }, index: 2 }), { role: "button", within: { resource_id: "reminder_card" }, index: 2 });
+  assert.deepEqual(validateSelector({ text: "Save", within: { role: "toggle" } }), { text: "Save", within: { role: "toggle" } });
+  assert.deepEqual(validateSelector({ text: "Mark Done", index: 0 }), { text: "Mark Done", index: 0 });
+});
+
+test("a role outside the list, or an index that is not a whole number from 0, or alone, is refused", () => {
+  refused({ role: "link" }, /role/);
+  refused({ role: "button", text: "Save" }, /exactly one/);
+  refused({ text: "Save", index: -1 }, /index/);
+  refused({ text: "Save", index: 1.5 }, /index/);
+  refused({ text: "Save", index: "2" }, /index/);
+  refused({ index: 0 }, /exactly one/);
+  refused({ text: "Save", within: { text: "Card", index: 1 } }, /unknown key "index"/);
 });
 
 test("newlines are allowed (Flutter merged content-desc)", () => {
@@ -58,6 +75,6 @@ test("details list every problem and the accepted keys", () => {
   } catch (error) {
     const details = (error as HarnessError).details!;
     assert.ok((details["problems"] as string[]).length >= 2);
-    assert.deepEqual(details["accepted_keys"], ["resource_id", "text", "content_desc", "text_contains", "input_hint"]);
+    assert.deepEqual(details["accepted_keys"], ["resource_id", "text", "content_desc", "text_contains", "input_hint", "role"]);
   }
 });

@@ -1,8 +1,9 @@
 /**
  * The bound on `within` searches (WITHIN_SEARCH_STEPS): on a list of rows that each hold a unique title
  * and an identical "More" button, the buttons are separated by their row's title while the budget
- * lasts; once it is spent, the remaining buttons are marked ambiguous (never given a wrong selector),
- * and keys that are unique alone are still offered. The default budget covers such a list whole.
+ * lasts; once it is spent, the remaining buttons get their `index` (still naming each alone, never a
+ * wrong or ambiguous selector), and keys that are unique alone are still offered. The default budget
+ * covers such a list whole.
  */
 import assert from "node:assert/strict";
 import { test } from "node:test";
@@ -18,27 +19,22 @@ function rows(count: number): N[] {
   }));
 }
 
-test("within searches stop at the budget: later identical buttons are marked ambiguous, unique keys still offered", () => {
+test("within searches stop at the budget: later identical buttons get their index, unique keys still offered", () => {
   const tree = parseDump(dump(rows(40)));
   const { summary, actionNodes } = summarizeWithNodes(tree, SCREEN, { withinSearchSteps: 40 });
   const more = summary.actions.filter((action) => action.selector.text === "More");
   const titled = summary.actions.filter((action) => action.selector.text?.startsWith("Row "));
   assert.equal(more.length, 40);
   assert.equal(titled.length, 40, "each row is offered by its unique title, budget or not");
-  assert.ok(titled.every((action) => action.ambiguous === undefined));
+  assert.ok(titled.every((action) => action.selector.within === undefined && action.selector.index === undefined));
   const separated = more.filter((action) => action.selector.within !== undefined);
   assert.ok(separated.length > 0, "the budget allows the first searches");
   assert.ok(separated.length < 40, "the budget is spent before the last rows");
-  // Separated entries come first (document order); every later one is ambiguous, without a within.
+  // Separated entries come first (document order); every later one is named by its index, without a within.
   more.forEach((action, i) => {
-    if (i < separated.length) {
-      assert.deepEqual(action.selector, { text: "More", within: { text: `Row ${i}` } });
-      const id = actionNodes[summary.actions.indexOf(action)]!;
-      assert.equal(locate(tree, action.selector).node.id, id, "an offered within still resolves to its button");
-    } else {
-      assert.deepEqual(action.selector, { text: "More" });
-      assert.equal(action.ambiguous, true);
-    }
+    assert.deepEqual(action.selector, i < separated.length ? { text: "More", within: { text: `Row ${i}` } } : { text: "More", index: i });
+    const id = actionNodes[summary.actions.indexOf(action)]!;
+    assert.equal(locate(tree, action.selector).node.id, id, "every offered selector still resolves to its button");
   });
 });
 
@@ -46,5 +42,5 @@ test("the default budget separates every button of a 500-row list", () => {
   const { summary } = summarizeWithNodes(parseDump(dump(rows(500))), SCREEN);
   const more = summary.actions.filter((action) => action.selector.text === "More");
   assert.equal(more.length, 500);
-  assert.ok(more.every((action, i) => action.ambiguous === undefined && action.selector.within?.text === `Row ${i}`));
+  assert.ok(more.every((action, i) => action.selector.index === undefined && action.selector.within?.text === `Row ${i}`));
 });

@@ -224,3 +224,86 @@ test("am start by action: android.settings.SETTINGS opens Settings, category HOM
     assert.equal(d.screenId(), "home");
   });
 });
+
+test("what other clients ask (mobile-mcp 0.0.62's set) is answered as Android 15 does", { skip }, async () => {
+  await withDevice("settings", async (s, d) => {
+    const features = (await sh(s, "pm", "list", "features")).split("\n").filter((l) => l !== "");
+    assert.equal(features[0], "feature:reqGlEsVersion=0x30000");
+    assert.ok(features.every((l) => /^feature:[\w.]+(=\w+)?$/.test(l)), features.join("|"));
+    assert.ok(features.includes("feature:android.hardware.touchscreen"));
+    assert.equal(features.some((l) => /leanback|television/.test(l)), false, "a phone, not a TV");
+
+    assert.equal(await sh(s, "settings", "get", "system", "user_rotation"), "0\n");
+    assert.equal(await sh(s, "settings", "get", "system", "accelerometer_rotation"), "0\n");
+    assert.equal(await sh(s, "settings", "get", "system", "no_such_key"), "null\n");
+    await sh(s, "content", "insert", "--uri", "content://settings/system", "--bind", "name:s:user_rotation", "--bind", "value:i:1");
+    assert.equal(await sh(s, "settings", "get", "system", "user_rotation"), "1\n", "content insert sets it");
+    assert.equal(await sh(s, "content", "query", "--uri", "content://settings/system", "--where", "name='user_rotation'"), "Row: 0 name=user_rotation, value=1\n");
+
+    const launcher = await sh(s, "cmd", "package", "query-activities", "-a", "android.intent.action.MAIN", "-c", "android.intent.category.LAUNCHER");
+    const expected = d.launcherActivities();
+    assert.match(launcher, new RegExp(`^${expected.length} activities found:\n  Activity #0:\n    priority=0 preferredOrder=0 match=0x108000 specificIndex=-1 isDefault=false\n    ActivityInfo:\n      name=com\\.android\\.settings\\.Settings\n      packageName=com\\.android\\.settings\n`));
+    const packages = [...new Set(launcher.split("\n").map((l) => l.trim()).filter((l) => l.startsWith("packageName=")).map((l) => l.slice(12)))];
+    assert.deepEqual(packages, expected.map((e) => e.package));
+    assert.ok(packages.includes("com.android.chrome") && packages.includes("com.example.notes"));
+    assert.equal(packages.includes("com.google.android.apps.nexuslauncher"), false, "the launcher is a HOME activity, not a LAUNCHER one");
+    assert.equal(packages.includes("com.android.systemui"), false);
+    assert.equal(await sh(s, "cmd", "package", "query-activities", "--components", "-a", "android.intent.action.MAIN", "-c", "android.intent.category.LAUNCHER", "com.example.notes"),
+      "com.example.notes/.MainActivity\n");
+    assert.equal(await sh(s, "cmd", "package", "query-activities", "-a", "android.intent.action.VIEW", "-c", "android.intent.category.BROWSABLE"), "No activities found\n");
+    assert.match(await sh(s, "cmd", "package", "query-activities", "--brief", "-a", "android.intent.action.MAIN", "-c", "android.intent.category.HOME"),
+      /^1 activities found:\n  Activity #0:\n    priority=0 .*\n    com\.google\.android\.apps\.nexuslauncher\/\.NexusLauncherActivity\n$/);
+
+    const surface = await sh(s, "dumpsys", "SurfaceFlinger", "--display-id");
+    assert.equal(surface, "Display 4619827259835644672 (HWC display 0): port=0 pnpId=GGL displayName=\"EMU_display_0\"\n");
+    const displays = await sh(s, "cmd", "display", "get-displays");
+    const lines = displays.split("\n").filter((l) => l.startsWith("Display id "));
+    assert.equal(displays.split("\n")[0], "Displays:");
+    assert.equal(lines.length, 1);
+    assert.match(lines[0]!, /^Display id 0: DisplayInfo\{"Built-in Screen", displayId 0, .*, real 1080 x 2400, .*, state ON, .*, uniqueId "local:4619827259835644672", app 1080 x 2400, density 420 \(420\.0 x 420\.0\) dpi, .*\}, DisplayMetrics\{density=2\.625, width=1080, height=2400, .*\}, isValid=true$/);
+    assert.equal(await sh(s, "cmd", "display", "get-displays", "-i"), "0\n");
+    assert.match(await sh(s, "dumpsys", "display"), /DisplayViewport\{type=INTERNAL[^}]*isActive=true[^}]*uniqueId='local:4619827259835644672'/);
+
+    assert.equal(await sh(s, "getprop", "ro.boot.qemu.avd_name"), "Medium_Phone_API_35\n");
+    const shot = await adb(s.socketSpec, ["exec-out", "screencap", "-p", "-d", "4619827259835644672"]);
+    assert.equal(shot.stdout.subarray(1, 4).toString("latin1"), "PNG", "screencap -d <the display's id> is that display");
+    const wrong = await adb(s.socketSpec, ["shell", "screencap", "-p", "-d", "42"]);
+    assert.equal(wrong.code, 1);
+    assert.match(wrong.stderr, /Display id 42 is not valid/);
+    const ps = (await sh(s, "ps", "-e")).split("\n").filter((l) => l.startsWith("u")).map((l) => l.trim().split(/\s+/)[8]);
+    assert.ok(ps.includes(d.foregroundPackage()), "ps -e: the process name in column 9");
+  });
+  const real = new ScenarioDevice({ ...resolveScenario("settings"), android: { ...resolveScenario("settings").android, serial: "R58M123ABC" } });
+  const server = await startAdbServer(real);
+  try {
+    assert.equal(await sh(server, "getprop", "ro.boot.qemu.avd_name"), "\n", "no AVD name on a phone's serial");
+  } finally {
+    await server.stop();
+  }
+});
+
+test("every app Settings lists opens its own App info page, whose Open launches the app (real adb input taps)", { skip }, async () => {
+  await withDevice("settings", async (s, d) => {
+    const centreOf = (label: string) => {
+      const m = new RegExp(`text="${label}"[^>]*bounds="\\[(\\d+),(\\d+)\\]\\[(\\d+),(\\d+)\\]"`).exec(d.hierarchyXml());
+      assert.ok(m, `"${label}" is on screen ${d.screenId()}`);
+      return [String((Number(m[1]) + Number(m[3])) >> 1), String((Number(m[2]) + Number(m[4])) >> 1)];
+    };
+    const tap = async (label: string) => void await sh(s, "input", "tap", ...centreOf(label));
+    await tap("Apps");
+    for (const [where, apps] of [["apps", ["Calendar", "Clock", "Chrome"]], ["all_apps", ["Calculator", "Calendar", "Camera", "Chrome", "Clock", "Contacts", "Files", "Maps"]]] as const) {
+      if (where === "all_apps") await tap("All apps");
+      for (const app of apps) {
+        await tap(app);
+        assert.equal(d.screenId(), `app_info_${app.toLowerCase()}`, `${where}: ${app}`);
+        assert.match(d.hierarchyXml(), new RegExp(`text="${app}" resource-id="com\\.android\\.settings:id/entity_header_title"`), "the page names the app");
+        assert.match(await sh(s, "dumpsys", "window", "displays"), /mCurrentFocus=Window\{[0-9a-f]+ u0 com\.android\.settings\/com\.android\.settings\.applications\.InstalledAppDetailsTop\}/);
+        await sh(s, "input", "keyevent", "4");
+        assert.equal(d.screenId(), where);
+      }
+    }
+    await tap("Chrome");
+    await tap("Open");
+    assert.equal(d.foregroundPackage(), "com.android.chrome", "Open launches the app");
+  });
+});

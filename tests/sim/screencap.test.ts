@@ -61,3 +61,26 @@ test("every screenshot says SIMULATED, legibly, in the status-bar band at the to
     });
   }
 });
+
+test("screenshots are 8-bit RGBA PNGs as a device's screencap writes them, with a real screen's texture", () => {
+  const d = new ScenarioDevice(resolveScenario("settings"));
+  const png = d.screenshotPng();
+  assert.deepEqual([png[24], png[25]], [8, 6], "bit depth 8, colour type 6 (RGBA)");
+  // Before the texture: flat bands and 3x5 block letters, about 9 KB. A real 1080x2400 Settings capture is 100-250 KB.
+  assert.ok(png.length >= 80_000, `${png.length} bytes`);
+  const { width, px } = pixels(png);
+  assert.ok(new Set(px).size >= 200, "anti-aliased edges give many colours");
+  // The "Network & internet" title (bounds [189,540][1017,606]): glyph marks with soft edges, not an empty band.
+  const tones = new Set<number>();
+  let ink = 0;
+  for (let y = 540; y < 606; y++) {
+    for (let x = 189; x < 700; x++) {
+      const v = px[y * width + x]!;
+      const grey = v & 255;
+      tones.add(grey);
+      if (grey < 100) ink++;
+    }
+  }
+  assert.ok(ink > 500, `dark text pixels: ${ink}`);
+  assert.ok(tones.size >= 20, `edge tones: ${tones.size}`);
+});

@@ -1,7 +1,8 @@
 /**
  * `android-mcp-harness sim`: started as a real child process (the compiled entry point), it prints the
  * JSON line and the endpoints, a real adb client reaches the device through them, and SIGTERM stops it
- * with exit code 0. A broken scenario file exits 2 with the reason.
+ * with exit code 0. A broken scenario file exits 2 with the reason. `--screen` replays a real capture;
+ * a missing, unreadable, non-XML or mismatched capture exits 2 with one line.
  */
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
@@ -11,6 +12,7 @@ import { join } from "node:path";
 import { test } from "node:test";
 import { fileURLToPath } from "node:url";
 import { runCliCaptured } from "../support/cli.ts";
+import { CORPUS_DIR, corpusSkipReason } from "../support/paths.ts";
 import { adb, NO_ADB, text } from "./adb_cli.ts";
 
 const MAIN = fileURLToPath(new URL("../../src/main.js", import.meta.url));
@@ -114,5 +116,46 @@ test("sim whose reader is already gone (closed stdout) stops quietly with exit 0
     assert.doesNotMatch(err, /EPIPE|Error|at /);
   } finally {
     child.kill("SIGKILL");
+  }
+});
+
+test("sim --screen replays a capture: the banner names the file and its package; --screenshot is read too", { skip: corpusSkipReason() }, async () => {
+  const dump = join(CORPUS_DIR, "permission-location-dialog-en.xml");
+  const run = await runCliCaptured(["sim", "--json", "--screen", dump, "--screenshot", join(CORPUS_DIR, "permission-location-dialog-en.png")],
+    { waitForStop: async () => "SIGTERM" });
+  assert.equal(run.code, 0, run.stderr);
+  const [json] = run.stdout.split("\n");
+  const [human] = run.stderr.split("\n"); // with --json the human-readable lines go to stderr
+  assert.deepEqual(Object.keys(JSON.parse(json!)).slice(0, 5), ["simulated", "serial", "scenario", "screen", "foregroundPackage"]);
+  assert.equal(JSON.parse(json!).screen, dump);
+  assert.equal(JSON.parse(json!).foregroundPackage, "com.google.android.permissioncontroller");
+  assert.equal(human, `Simulated Android device (not a real phone): emulator-5554, Android 15 (API 35), 1080x2400 420 dpi, ` +
+    `showing ${dump} (com.google.android.permissioncontroller); acts are answered, the screen does not change.`);
+});
+
+test("sim --screen: missing, unreadable, non-XML and mismatched files exit 2 with one line each", { skip: corpusSkipReason() }, async () => {
+  const dir = mkdtempSync(join(tmpdir(), "simadb-cli-"));
+  try {
+    writeFileSync(join(dir, "page.html"), "<html><body>no</body></html>");
+    const cases: [string[], RegExp][] = [
+      [["--screen", "nope.xml"], /^sim: Cannot read the screen dump .*\/nope\.xml \(ENOENT\)\. Pass the path of a uiautomator dump or Appium page source \(\.xml\)\.\n$/],
+      [["--screen", dir], /^sim: Cannot read the screen dump .* \(EISDIR\)\./],
+      [["--screen", "page.html"], /^sim: .*\/page\.html is not a UI dump: the root element is <html>, expected <hierarchy>\./],
+      [["--screen", join(CORPUS_DIR, "chrome-webpage-es-appium.png")], /is not a UI dump: it is a PNG image \(pass it as --screenshot\), not XML text\./],
+      [["--screen", join(CORPUS_DIR, "chrome-webpage-es-appium.xml"), "--screenshot", "nope.png"], /^sim: Cannot read the screenshot .*\/nope\.png \(ENOENT\)\./],
+      [["--screen", join(CORPUS_DIR, "automotive-ivi-quick-settings-ko-appium.xml"), "--screenshot", join(CORPUS_DIR, "chrome-webpage-es-appium.png")],
+        /is 1080x2400 but the dump reaches 1920x957: pass the screenshot taken with this dump, or leave --screenshot out\./],
+      [["--screenshot", "x.png"], /^sim: --screenshot needs --screen: pass the dump the screenshot was taken with/],
+      [["--screen", join(CORPUS_DIR, "chrome-webpage-es-appium.xml"), "--scenario", "login"], /^sim: --screen and --scenario cannot be combined/],
+    ];
+    for (const [args, expected] of cases) {
+      const run = await runCliCaptured(["sim", ...args], { cwd: dir, waitForStop: async () => "SIGTERM" });
+      assert.equal(run.code, 2, args.join(" "));
+      assert.match(run.stderr, expected, args.join(" "));
+      assert.equal(run.stderr.trim().split("\n").length, 1, `one line: ${run.stderr}`);
+      assert.equal(run.stdout, "");
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
   }
 });

@@ -22,6 +22,8 @@ export interface DriverBehaviour {
   open?: () => Promise<void>;
   /** Runs before every driver call with its name (throw or hang to inject a fault). */
   beforeCall?: (name: string) => Promise<void>;
+  /** Runs when a session is deleted, before it is gone (delay it to play a slow Appium). */
+  delete?: () => Promise<void>;
 }
 
 export interface ActWorld {
@@ -46,6 +48,7 @@ export function actWorld(options: { scenario?: string; actionTimeoutMs?: number;
   let sessions = 0;
   const drivers: UiDriverFactory = {
     endpoint: "in-process",
+    drain: async () => {}, // the in-process driver starts at once: nothing is ever abandoned mid-start
     async open() {
       calls.push("open");
       await behaviour.open?.();
@@ -169,6 +172,7 @@ function scenarioDriver(device: ScenarioDevice, id: string, calls: string[], beh
       if (deleted) return;
       calls.push("delete");
       deleted = true;
+      await behaviour.delete?.();
       onDelete();
     },
   };

@@ -35,6 +35,11 @@ export function appiumFailure(error: unknown, endpoint: string, doing: string): 
       `The Appium session ended on the server's side while ${doing} (the driver crashed, or another client took the device). Retry; an explicit session must be opened again with ui_session_open.`,
       { endpoint });
   }
+  if (name === "stale element reference" || name === "no such element" || /stale element reference|does not exist in DOM anymore/i.test(raw)) {
+    return new HarnessError("UI_ELEMENT_NOT_FOUND",
+      `The element was gone from the screen while ${doing} (the screen changed after it was found). Read the screen again with ui_get_tree and retry.`,
+      { endpoint });
+  }
   if (/is not installed|No such package|Activity .* does not exist|Unable to resolve launchable activity/i.test(raw)) {
     return new HarnessError("APP_NOT_FOUND", `The app could not be started while ${doing}: ${said}. Check the package with app_list.`, { endpoint });
   }

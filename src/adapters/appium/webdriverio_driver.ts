@@ -29,8 +29,12 @@ export interface AppiumDriverFactoryOptions {
 export function createAppiumDriverFactory(options: AppiumDriverFactoryOptions): UiDriverFactory {
   const url = new URL(options.appiumUrl);
   const endpoint = options.appiumUrl;
+  const abandoned = new Set<Promise<void>>();
   return {
     endpoint,
+    drain: async () => {
+      while (abandoned.size > 0) await Promise.all([...abandoned]);
+    },
     async open(udid, open: OpenDriverOptions): Promise<UiDriver> {
       try {
         const started = remote({
@@ -44,7 +48,11 @@ export function createAppiumDriverFactory(options: AppiumDriverFactoryOptions): 
           connectionRetryTimeout: Math.max(1000, Math.min(options.requestTimeoutMs, open.timeoutMs)),
           waitforTimeout: 0,
         });
-        const browser = await abortable(started, open.signal, (late) => void late.then((b) => b.deleteSession().catch(() => {}), () => {}));
+        const browser = await abortable(started, open.signal, (late) => {
+          const cleanup = late.then((b) => b.deleteSession().then(() => {}, () => {}), () => {});
+          abandoned.add(cleanup);
+          void cleanup.finally(() => abandoned.delete(cleanup));
+        });
         return driverOf(browser, endpoint);
       } catch (error) {
         throw appiumFailure(error, endpoint, "starting a UiAutomator2 session");

@@ -126,20 +126,28 @@ export function createDeviceLock(options: DeviceLockOptions): DeviceLock {
     }
   }
 
+  /** The holder's handle. Its file operations run one after another: a note still rewriting the file
+   * when release removes it would otherwise put the lock back after it was released. */
   function lease(path: string, mine: LockHolder): DeviceLease {
     const { token } = mine;
     let released = false;
+    let queue: Promise<void> = Promise.resolve();
+    const serial = (step: () => Promise<void>) => (queue = queue.then(step, step));
     return {
-      async noteSessionExpiry(expiresAt) {
-        if (released) return;
-        const seen = await readHolder(path).catch(() => null);
-        if (seen?.holder?.token === token) await fs.replaceFile(path, JSON.stringify({ ...mine, session_expires_at: expiresAt }));
+      noteSessionExpiry(expiresAt) {
+        return serial(async () => {
+          if (released) return;
+          const seen = await readHolder(path).catch(() => null);
+          if (seen?.holder?.token === token) await fs.replaceFile(path, JSON.stringify({ ...mine, session_expires_at: expiresAt }));
+        });
       },
-      async release() {
-        if (released) return;
+      release() {
+        if (released) return queue;
         released = true;
-        const seen = await readHolder(path).catch(() => null);
-        if (seen?.holder?.token === token) await fs.removeFile(path).catch(() => {});
+        return serial(async () => {
+          const seen = await readHolder(path).catch(() => null);
+          if (seen?.holder?.token === token) await fs.removeFile(path).catch(() => {});
+        });
       },
     };
   }

@@ -10,7 +10,7 @@ import { HarnessError } from "../../errors.ts";
 import type { Clock } from "../../ports/clock.ts";
 import type { EvidenceRef, EvidenceStore, FileSystem } from "../../ports/evidence.ts";
 import { evidenceId, isEvidenceId } from "./evidence_id.ts";
-import { checkScreenshotShowsSomething } from "./png_pixels.ts";
+import { checkScreenshotShowsSomething } from "../../png/mod.ts";
 
 export interface EvidenceStoreOptions {
   /** Absolute path of the artifacts directory (state_directories.ts chooses it). */

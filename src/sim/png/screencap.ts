@@ -1,15 +1,17 @@
 /**
- * Draws the current screen as a real PNG from node bounds: a light background, filled and outlined
- * rectangles whose colours follow the node's type (button, input, toggle, list, container), labels in
- * a tiny bitmap font, and the soft keyboard when it is open. Different screens give different images;
- * only the `blankScreencap` fault gives a one-colour image. Every other image carries a "SIMULATED" badge
- * in the status-bar band at the top, so no screenshot can pass for a real device's. Encoded with upng-js.
+ * Draws the current screen as a real PNG from node bounds, with the texture of a real screen: a light
+ * background, rounded buttons and inputs, switches, round icons, anti-aliased text (glyph shapes of the
+ * sim's bitmap font, capitals and smaller lower case on one baseline), the soft keyboard when open and
+ * the gesture bar. Different screens give different images; only the `blankScreencap` fault gives a
+ * one-colour image. Every other image (also a given real screenshot, `stampSimulatedBadge`) carries a
+ * crisp "SIMULATED" badge in the status-bar band at the top, so no screenshot can pass for a real
+ * device's. Encoded as a device's screencap writes it (8-bit RGBA, encode_rgba.ts); decoded with upng-js.
  */
 import UPNG from "upng-js";
 import { allNodes, boundsOf, isInput, type Rect, type SimNode } from "../scenario/sim_node.ts";
-import { GLYPH_HEIGHT, GLYPH_WIDTH, glyphRows } from "./glyphs.ts";
-
-type Rgb = readonly [number, number, number];
+import { Canvas, glyphAdvance, type Rgb } from "./canvas.ts";
+import { encodeRgbaPng } from "./encode_rgba.ts";
+import { GLYPH_HEIGHT, GLYPH_WIDTH } from "./glyphs.ts";
 
 const BACKGROUND: Rgb = [246, 246, 250];
 const INK: Rgb = [32, 33, 36];
@@ -18,6 +20,7 @@ const KEYBOARD: Rgb = [214, 218, 224];
 const KEY: Rgb = [252, 252, 253];
 const BADGE: Rgb = [197, 34, 31];
 const BADGE_INK: Rgb = [255, 255, 255];
+const WHITE: Rgb = [255, 255, 255];
 
 export const SIMULATED_LABEL = "SIMULATED";
 
@@ -43,123 +46,240 @@ export interface DrawOptions {
   blank: boolean;
 }
 
-class Canvas {
-  readonly pixels: Uint8Array;
-  constructor(readonly width: number, readonly height: number, fill: Rgb) {
-    this.pixels = new Uint8Array(width * height * 4);
-    const [r, g, b] = fill;
-    for (let i = 0; i < this.pixels.length; i += 4) {
-      this.pixels[i] = r;
-      this.pixels[i + 1] = g;
-      this.pixels[i + 2] = b;
-      this.pixels[i + 3] = 255;
-    }
-  }
+type Look = "button" | "input" | "switch" | "check" | "tile" | "row" | "icon" | "picture" | "list" | "selected" | "plain";
 
-  fill(rect: Rect, [r, g, b]: Rgb): void {
-    const x0 = Math.max(0, rect.left), x1 = Math.min(this.width, rect.right);
-    const y0 = Math.max(0, rect.top), y1 = Math.min(this.height, rect.bottom);
-    for (let y = y0; y < y1; y++) {
-      let i = (y * this.width + x0) * 4;
-      for (let x = x0; x < x1; x++, i += 4) {
-        this.pixels[i] = r;
-        this.pixels[i + 1] = g;
-        this.pixels[i + 2] = b;
-      }
-    }
-  }
-
-  outline(rect: Rect, colour: Rgb, thickness: number): void {
-    const { left: l, top: t, right: r, bottom: b } = rect;
-    this.fill({ left: l, top: t, right: r, bottom: t + thickness }, colour);
-    this.fill({ left: l, top: b - thickness, right: r, bottom: b }, colour);
-    this.fill({ left: l, top: t, right: l + thickness, bottom: b }, colour);
-    this.fill({ left: r - thickness, top: t, right: r, bottom: b }, colour);
-  }
-
-  /** Writes one line of text at (x, y) with square pixels of `scale`, clipped to `clip`. */
-  text(value: string, x: number, y: number, scale: number, colour: Rgb, clip: Rect): void {
-    let cx = x;
-    for (const char of value) {
-      if (cx + GLYPH_WIDTH * scale > clip.right) break;
-      glyphRows(char).forEach((row, ry) =>
-        row.forEach((ink, rx) => {
-          if (!ink) return;
-          const px = cx + rx * scale, py = y + ry * scale;
-          if (py + scale > clip.bottom) return;
-          this.fill({ left: px, top: py, right: px + scale, bottom: py + scale }, colour);
-        })
-      );
-      cx += (GLYPH_WIDTH + 1) * scale;
-    }
-  }
-}
-
-function colourOf(node: SimNode): { fill?: Rgb; line?: Rgb } {
+function lookOf(node: SimNode): Look {
   const a = node.attrs;
-  if (isInput(node)) return { fill: [255, 255, 255], line: [26, 115, 232] };
-  if (a["checkable"] === "true") return { fill: a["checked"] === "true" ? [52, 168, 83] : [189, 193, 198] };
-  if (a["clickable"] === "true") return { fill: /Button/.test(a["class"] ?? "") ? [26, 115, 232] : [232, 240, 254], line: [174, 203, 250] };
-  if (a["scrollable"] === "true") return { line: [218, 220, 224] };
-  if (a["selected"] === "true") return { fill: [210, 227, 252] };
-  return {};
+  const cls = a["class"] ?? "";
+  if (isInput(node)) return "input";
+  if (a["checkable"] === "true") return /Switch|Toggle/.test(cls) ? "switch" : "check";
+  if (a["clickable"] === "true" && /Button/.test(cls) && !/Image/.test(cls)) return "button";
+  if (/Image/.test(cls) && !a["text"]) return isLarge(node) ? "picture" : "icon";
+  if (a["clickable"] === "true" && isTile(node)) return "tile";
+  if (a["clickable"] === "true") return "row";
+  if (a["scrollable"] === "true") return "list";
+  if (a["selected"] === "true") return "selected";
+  return "plain";
 }
 
-/** The first line of what a node shows, and whether it is a hint (drawn grey). */
-function label(node: SimNode): { text: string; hint: boolean } {
+/** The lines a node shows (at most three), and whether they are a hint (drawn grey). */
+function label(node: SimNode): { lines: string[]; hint: boolean } {
   const a = node.attrs;
   const hint = node.showsHint === true || (!a["text"] && isInput(node) && !!a["hint"]);
-  const text = a["text"] || (hint ? a["hint"] ?? "" : "") || a["content-desc"] || "";
-  return { text: text.split("\n")[0] ?? "", hint };
+  const shown = a["text"] || (hint ? a["hint"] ?? "" : "") || (/Image/.test(a["class"] ?? "") ? "" : a["content-desc"]) || "";
+  return { lines: shown.split("\n").filter((l) => l.trim() !== "").slice(0, 3), hint };
+}
+
+/** An image too large to be an icon (a photo, a chat wallpaper): over 240 px on both sides at 420 dpi. */
+function isLarge(node: SimNode): boolean {
+  const r = boundsOf(node);
+  return r !== null && Math.min(r.right - r.left, r.bottom - r.top) > 240;
+}
+
+/** A launcher icon: a clickable, squarish cell named by its own text (`text` = `content-desc`, as Pixel Launcher dumps it). */
+function isTile(node: SimNode): boolean {
+  const r = boundsOf(node);
+  if (r === null || !node.attrs["text"] || node.attrs["text"] !== node.attrs["content-desc"]) return false;
+  const w = r.right - r.left, h = r.bottom - r.top;
+  return w / h > 0.6 && w / h < 1.6 && h >= 150;
+}
+
+/** What an icon stands for: its description, else the first text of the row it sits in, else its id. */
+function iconName(node: SimNode): string {
+  if (node.attrs["content-desc"]) return node.attrs["content-desc"];
+  const row = node.parent === null ? [] : allNodes(node.parent.children);
+  return row.map((n) => n.attrs["text"] ?? "").find((t) => t !== "") ?? node.attrs["resource-id"] ?? "";
+}
+
+/** A stable, app-like colour for an icon, from its name. */
+function iconColour(name: string): Rgb {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < name.length; i++) h = Math.imul(h ^ name.charCodeAt(i), 0x01000193) >>> 0;
+  const palette: Rgb[] = [[26, 115, 232], [52, 168, 83], [234, 67, 53], [251, 188, 4], [161, 66, 244], [0, 137, 123], [255, 112, 67], [96, 125, 139]];
+  return palette[h % palette.length]!;
 }
 
 export function drawScreenPng(roots: readonly SimNode[], options: DrawOptions): Uint8Array {
   const { width, height } = options;
   const canvas = new Canvas(width, height, options.blank ? [0, 0, 0] : BACKGROUND);
   if (!options.blank) {
-    const scale = Math.max(2, Math.round(width / 180));
-    for (const node of allNodes(roots)) {
-      const rect = boundsOf(node);
-      if (rect === null || rect.right <= rect.left || rect.bottom <= rect.top) continue;
-      const { fill, line } = colourOf(node);
-      if (fill !== undefined) canvas.fill(rect, fill);
-      if (line !== undefined) canvas.outline(rect, line, Math.max(2, scale >> 1));
-      const { text, hint } = label(node);
-      if (text !== "") {
-        const onBlue = fill !== undefined && fill[2] > 200 && fill[0] < 60;
-        const textHeight = GLYPH_HEIGHT * scale;
-        const y = rect.top + Math.max(0, Math.floor((rect.bottom - rect.top - textHeight) / 2));
-        canvas.text(text, rect.left + 2 * scale, y, scale, onBlue ? [255, 255, 255] : hint ? HINT : INK, rect);
+    const unit = Math.max(1, width / 1080);
+    const wallpaper = roots.some((r) => /launcher/i.test(r.attrs["package"] ?? ""));
+    if (wallpaper) drawWallpaper(canvas);
+    for (const root of roots) {
+      const frame = boundsOf(root);
+      // A window that touches neither side edge is a dialog: the screen behind it is dimmed, as Android does.
+      if (frame !== null && frame.left > 0 && frame.right < width) dim(canvas, 0.45);
+      for (const node of allNodes([root])) {
+        const rect = boundsOf(node);
+        if (rect === null || rect.right <= rect.left || rect.bottom <= rect.top) continue;
+        drawNode(canvas, node, rect, unit, wallpaper ? WHITE : INK);
       }
     }
-    if (options.keyboardTop !== undefined) drawKeyboard(canvas, options.keyboardTop, scale);
-    const badge = simulatedBadge(width, height);
+    if (options.keyboardTop !== undefined) drawKeyboard(canvas, options.keyboardTop, unit);
+    else if (height > width) drawGestureBar(canvas, unit);
+  }
+  return finish(canvas, !options.blank);
+}
+
+/** A real screenshot with the SIMULATED badge over its status bar (what `--screenshot` shows). */
+export function stampSimulatedBadge(png: Uint8Array): Uint8Array {
+  const image = UPNG.decode(png.slice().buffer);
+  const rgba = new Uint8Array(UPNG.toRGBA8(image)[0]!);
+  return finish(new Canvas(image.width, image.height, rgba), true);
+}
+
+function finish(canvas: Canvas, badged: boolean): Uint8Array {
+  if (badged) {
+    const badge = simulatedBadge(canvas.width, canvas.height);
     canvas.fill(badge.band, badge.paper);
     canvas.text(SIMULATED_LABEL, badge.x, badge.y, badge.scale, badge.ink, badge.band);
   }
-  const rgba = canvas.pixels;
-  return new Uint8Array(UPNG.encode([rgba.buffer as ArrayBuffer], width, height, 0));
+  return encodeRgbaPng(canvas.pixels, canvas.width, canvas.height);
 }
 
-function drawKeyboard(canvas: Canvas, top: number, scale: number): void {
-  const area = { left: 0, top, right: canvas.width, bottom: canvas.height };
-  canvas.fill(area, KEYBOARD);
+function drawNode(canvas: Canvas, node: SimNode, rect: Rect, unit: number, plainInk: Rgb): void {
+  const look = lookOf(node);
+  const h = rect.bottom - rect.top, w = rect.right - rect.left;
+  const corner = Math.min(h / 2, 24 * unit);
+  let ink: Rgb = look === "plain" ? plainInk : INK;
+  switch (look) {
+    case "button":
+      canvas.roundRect(rect, Math.min(h / 2, w / 2), [26, 115, 232]);
+      ink = WHITE;
+      break;
+    case "input":
+      canvas.roundRect(rect, corner, [26, 115, 232]);
+      canvas.roundRect({ left: rect.left + 3 * unit, top: rect.top + 3 * unit, right: rect.right - 3 * unit, bottom: rect.bottom - 3 * unit }, corner - 3 * unit, WHITE);
+      break;
+    case "switch": {
+      const on = node.attrs["checked"] === "true";
+      const trackH = Math.min(h * 0.6, 56 * unit), trackW = Math.min(w, trackH * 1.9);
+      const cx = (rect.left + rect.right) / 2, cy = (rect.top + rect.bottom) / 2;
+      const track = { left: cx - trackW / 2, top: cy - trackH / 2, right: cx + trackW / 2, bottom: cy + trackH / 2 };
+      canvas.roundRect(track, trackH / 2, on ? [52, 168, 83] : [189, 193, 198]);
+      canvas.disc(on ? track.right - trackH / 2 : track.left + trackH / 2, cy, trackH * 0.38, WHITE);
+      return;
+    }
+    case "check": {
+      const on = node.attrs["checked"] === "true";
+      canvas.roundRect(rect, 6 * unit, on ? [52, 168, 83] : [189, 193, 198]);
+      break;
+    }
+    case "icon":
+      drawIcon(canvas, iconName(node), (rect.left + rect.right) / 2, (rect.top + rect.bottom) / 2, Math.max(2, Math.min(w, h) * 0.42), rect);
+      return;
+    case "picture": {
+      // A photo-like fill: a soft diagonal blend of two tones of the image's colour.
+      const base = iconColour(iconName(node));
+      const light = base.map((c) => c + (255 - c) * 0.8) as unknown as Rgb;
+      for (let y = Math.max(0, rect.top); y < Math.min(canvas.height, rect.bottom); y++) {
+        for (let x = Math.max(0, rect.left); x < Math.min(canvas.width, rect.right); x++) {
+          canvas.blend(x, y, light, 0.25 + 0.5 * ((x - rect.left) / w + (y - rect.top) / h) / 2);
+        }
+      }
+      return;
+    }
+    case "tile": {
+      const text = node.attrs["text"] ?? "";
+      const r = Math.min(w * 0.3, h * 0.25);
+      drawIcon(canvas, text, (rect.left + rect.right) / 2, rect.top + h * 0.38, r, rect);
+      const size = Math.min(26 * unit, h * 0.1);
+      canvas.smoothText(text, (rect.left + rect.right) / 2 - Math.min(w, textWidth(text, size)) / 2, rect.top + h * 0.72, size, WHITE, rect);
+      return;
+    }
+    case "row":
+      canvas.fill(rect, [232, 240, 254]);
+      canvas.fill({ left: rect.left, top: rect.bottom - Math.max(1, unit * 2), right: rect.right, bottom: rect.bottom }, [210, 222, 246]);
+      break;
+    case "list":
+      canvas.outline(rect, [218, 220, 224], Math.max(1, Math.round(2 * unit)));
+      break;
+    case "selected":
+      canvas.roundRect(rect, corner, [210, 227, 252]);
+      break;
+    case "plain":
+      break;
+  }
+  const { lines, hint } = label(node);
+  if (lines.length === 0) return;
+  const size = Math.max(6, Math.min((h * 0.5) / (1 + (lines.length - 1) * 1.6), 34 * unit));
+  const top = rect.top + (h - size * (1 + (lines.length - 1) * 1.6)) / 2;
+  lines.forEach((line, i) => {
+    const pad = look === "button" ? Math.max(0, (w - textWidth(line, size)) / 2) : Math.min(24 * unit, w * 0.05);
+    canvas.smoothText(line, rect.left + pad, top + i * size * 1.6, size, hint ? HINT : ink, rect);
+  });
+}
+
+/** The width `smoothText` gives a line at `size` (capitals' height), without drawing it. */
+function textWidth(text: string, size: number): number {
+  return [...text].reduce((sum, c) => sum + glyphAdvance(c, size / GLYPH_HEIGHT), 0);
+}
+
+/** An app icon: a disc in the app's colour, a lighter rim, and the first letter of its name in white. */
+function drawIcon(canvas: Canvas, name: string, cx: number, cy: number, r: number, clip: Rect): void {
+  const colour = iconColour(name);
+  canvas.disc(cx, cy, r, colour.map((c) => Math.round(c + (255 - c) * 0.35)) as unknown as Rgb, clip);
+  canvas.disc(cx, cy, r * 0.86, colour, clip);
+  const letter = [...name.trim()][0]?.toUpperCase() ?? "";
+  if (letter === "") return;
+  const size = r * 0.9;
+  canvas.smoothText(letter, cx - textWidth(letter, size) / 2 + size * 0.05, cy - size / 2, size, WHITE, clip);
+}
+
+/** A launcher's wallpaper: a soft diagonal gradient with a large glow, like the Pixel's default ones. */
+function drawWallpaper(canvas: Canvas): void {
+  const { width: w, height: h, pixels } = canvas;
+  const top: Rgb = [36, 59, 110], bottom: Rgb = [168, 96, 140], glow: Rgb = [255, 214, 170];
+  const gx = w * 0.72, gy = h * 0.3, gr = w * 0.55;
+  for (let y = 0; y < h; y++) {
+    for (let x = 0; x < w; x++) {
+      const t = Math.min(1, Math.max(0, (y / h) * 0.8 + (x / w) * 0.2));
+      const g = Math.max(0, 1 - Math.hypot(x - gx, y - gy) / gr) ** 2 * 0.55;
+      const i = (y * w + x) * 4;
+      for (let c = 0; c < 3; c++) {
+        const base = top[c]! + (bottom[c]! - top[c]!) * t;
+        pixels[i + c] = Math.round(base + (glow[c]! - base) * g);
+      }
+    }
+  }
+}
+
+/** Darkens the whole canvas towards black by `amount` (a dialog's scrim). */
+function dim(canvas: Canvas, amount: number): void {
+  const p = canvas.pixels;
+  for (let i = 0; i < p.length; i += 4) {
+    p[i] = Math.round(p[i]! * (1 - amount));
+    p[i + 1] = Math.round(p[i + 1]! * (1 - amount));
+    p[i + 2] = Math.round(p[i + 2]! * (1 - amount));
+  }
+}
+
+function drawGestureBar(canvas: Canvas, unit: number): void {
+  const w = 216 * unit, h = 10 * unit;
+  const cx = canvas.width / 2, y = canvas.height - 30 * unit;
+  canvas.roundRect({ left: cx - w / 2, top: y - h / 2, right: cx + w / 2, bottom: y + h / 2 }, h / 2, [60, 64, 67]);
+}
+
+function drawKeyboard(canvas: Canvas, top: number, unit: number): void {
+  canvas.fill({ left: 0, top, right: canvas.width, bottom: canvas.height }, KEYBOARD);
   const rows = ["QWERTYUIOP", "ASDFGHJKL", "ZXCVBNM"];
   const rowHeight = Math.floor((canvas.height - top) / 5);
   const keyWidth = Math.floor(canvas.width / 10);
+  const size = Math.min(rowHeight * 0.4, 34 * unit);
   rows.forEach((keys, r) => {
     const offset = Math.floor(((10 - keys.length) * keyWidth) / 2);
     [...keys].forEach((k, i) => {
       const key = {
-        left: offset + i * keyWidth + 6,
-        top: top + r * rowHeight + 12,
-        right: offset + (i + 1) * keyWidth - 6,
-        bottom: top + (r + 1) * rowHeight - 6,
+        left: offset + i * keyWidth + 6 * unit,
+        top: top + r * rowHeight + 12 * unit,
+        right: offset + (i + 1) * keyWidth - 6 * unit,
+        bottom: top + (r + 1) * rowHeight - 6 * unit,
       };
-      canvas.fill(key, KEY);
-      canvas.text(k, key.left + Math.floor(keyWidth / 2) - 2 * scale, key.top + Math.floor((key.bottom - key.top) / 2) - 2 * scale, scale, INK, key);
+      canvas.roundRect(key, 10 * unit, KEY);
+      canvas.smoothText(k, (key.left + key.right) / 2 - textWidth(k, size) / 2, (key.top + key.bottom - size) / 2, size, INK, key);
     });
   });
-  const space = { left: Math.floor(canvas.width * 0.25), top: top + 3 * rowHeight + 12, right: Math.floor(canvas.width * 0.75), bottom: top + 4 * rowHeight - 6 };
-  canvas.fill(space, KEY);
+  const space = { left: canvas.width * 0.25, top: top + 3 * rowHeight + 12 * unit, right: canvas.width * 0.75, bottom: top + 4 * rowHeight - 6 * unit };
+  canvas.roundRect(space, 10 * unit, KEY);
 }

@@ -29,8 +29,15 @@ export function writeDump(roots: readonly SimNode[], rotation = 0): string {
   return `${XML_DECLARATION}<hierarchy rotation="${rotation}">${roots.map(writeNode).join("")}</hierarchy>`;
 }
 
+export interface ReadDump {
+  roots: SimNode[];
+  rotation: number;
+  /** The size Appium's page source declares on `<hierarchy width= height=>` (the app window), when it does. */
+  declared?: { width: number; height: number };
+}
+
 /** Parses a dump (uiautomator `<node>` or Appium class-name tags) into SimNodes; throws Error with the reason. */
-export function readDump(xml: string): { roots: SimNode[]; rotation: number } {
+export function readDump(xml: string): ReadDump {
   const problems: string[] = [];
   let root: Element | null = null;
   try {
@@ -56,7 +63,10 @@ export function readDump(xml: string): { roots: SimNode[]; rotation: number } {
     node.children = elementChildren(el).map((c) => toNode(c, node));
     return node;
   };
-  return { roots: elementChildren(root).map((c) => toNode(c, null)), rotation: Number(root.getAttribute("rotation") ?? 0) || 0 };
+  const roots = elementChildren(root).map((c) => toNode(c, null));
+  const rotation = Number(root.getAttribute("rotation") ?? 0) || 0;
+  const width = Number(root.getAttribute("width")), height = Number(root.getAttribute("height"));
+  return width > 0 && height > 0 ? { roots, rotation, declared: { width, height } } : { roots, rotation };
 }
 
 function elementChildren(el: Element): Element[] {

@@ -42,6 +42,8 @@ export interface ScreenSpec {
   xml?: string;
   /** When present, tapping an input opens the soft keyboard, whose top edge is here. */
   keyboard?: { top: number; openOnEnter?: boolean };
+  /** The display's rotation while this screen shows (0 = natural; 1 and 3 are landscape on a phone); default 0. */
+  rotation?: 0 | 1 | 2 | 3;
 }
 
 export type TransitionTrigger = "tap" | "scroll_down" | "scroll_up";
@@ -94,4 +96,9 @@ export interface Scenario {
   packages: PackageSpec[];
   transitions: TransitionSpec[];
   faults?: SimFaults;
+  /**
+   * A still device (a replayed capture): every act is answered as on a device (taps, typing, BACK, HOME,
+   * scrolls, launches) but nothing on screen changes: no transition, focus, toggle, keyboard or task moves.
+   */
+  frozen?: boolean;
 }

@@ -81,6 +81,7 @@ const scenarioSchema = z.object({
     root: nodeSpec.optional(),
     xml: z.string().optional(),
     keyboard: z.object({ top: z.number().int().min(0), openOnEnter: z.boolean().optional() }).strict().optional(),
+    rotation: z.union([z.literal(0), z.literal(1), z.literal(2), z.literal(3)]).optional(),
   }).strict()),
   packages: z.array(z.object({
     name: packageName,
@@ -96,6 +97,7 @@ const scenarioSchema = z.object({
     to: z.string().min(1),
   }).strict()),
   faults: faults.optional(),
+  frozen: z.boolean().optional(),
 }).strict();
 
 export function validateScenario(input: unknown, source = "scenario"): Scenario {

@@ -6,7 +6,7 @@
  * Modelled on flutter-ide-bottom-tabs.xml.
  */
 import type { NodeSpec, Scenario } from "../scenario/types.ts";
-import { SETTINGS_APP } from "./settings.ts";
+import { SETTINGS_APP, withSettingsApps } from "./settings.ts";
 import { HEIGHT, PIXEL_API33, WIDTH } from "./layout.ts";
 
 const PKG = "com.example.flutter_bank";
@@ -109,10 +109,10 @@ export const FLUTTER_SCENARIO: Scenario = {
     historial_2: { package: PKG, activity: "com.example.flutter_bank.MainActivity", root: historial2, keyboard: { top: 1517 } },
     perfil: { package: PKG, activity: "com.example.flutter_bank.MainActivity", root: perfil },
   },
-  packages: [
+  packages: withSettingsApps([
     { name: PKG, screen: "inicio", label: "Banco" },
     SETTINGS_APP.package,
-  ],
+  ]),
   transitions: [
     ...tabTransitions,
     { from: "historial", on: "scroll_down", to: "historial_2" },

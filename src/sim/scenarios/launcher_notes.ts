@@ -4,7 +4,7 @@
  * a generated placeholder. Modelled on launcher-pixel-app-drawer.xml.
  */
 import type { NodeSpec, Scenario } from "../scenario/types.ts";
-import { SETTINGS_APP } from "./settings.ts";
+import { SETTINGS_APP, withSettingsApps } from "./settings.ts";
 import { appWindow, PIXEL_API35, recycler, settingsRow, toolbar, WIDTH } from "./layout.ts";
 
 const LAUNCHER = "com.google.android.apps.nexuslauncher";
@@ -69,7 +69,7 @@ export const LAUNCHER_SCENARIO: Scenario = {
     note: { package: NOTES, activity: "com.example.notes.NoteActivity", root: note, keyboard: { top: 1517 } },
     editor: { package: NOTES, activity: "com.example.notes.EditActivity", root: editor, keyboard: { top: 1517 } },
   },
-  packages: [
+  packages: withSettingsApps([
     { name: LAUNCHER, system: true, screen: "home", label: "Pixel Launcher" },
     { name: NOTES, screen: "notes_list", label: "Notes" },
     SETTINGS_APP.package,
@@ -78,7 +78,7 @@ export const LAUNCHER_SCENARIO: Scenario = {
     { name: "com.google.android.dialer", system: true, activity: ".extensions.GoogleDialtactsActivity", label: "Phone" },
     { name: "com.android.chrome", system: true, activity: "com.google.android.apps.chrome.Main", label: "Chrome" },
     { name: "com.google.android.inputmethod.latin", system: true },
-  ],
+  ]),
   transitions: [
     { from: "home", on: "tap", selector: { content_desc: "Notes" }, to: "@launch:com.example.notes" },
     { from: "home", on: "tap", selector: { content_desc: "Clock" }, to: "@launch:com.google.android.deskclock" },

@@ -4,7 +4,7 @@
  * "Sign in" leads to the account screen; BACK first closes the keyboard.
  */
 import type { NodeSpec, Scenario } from "../scenario/types.ts";
-import { SETTINGS_APP } from "./settings.ts";
+import { SETTINGS_APP, withSettingsApps } from "./settings.ts";
 import { appWindow, PIXEL_API35, toolbar, WIDTH } from "./layout.ts";
 
 const PKG = "com.example.shop";
@@ -70,11 +70,11 @@ export const LOGIN_SCENARIO: Scenario = {
     forgot: { package: PKG, activity: "com.example.shop.ResetActivity", root: forgot, keyboard: { top: 1517 } },
     home_tab: { package: PKG, activity: "com.example.shop.MainActivity", root: homeTab },
   },
-  packages: [
+  packages: withSettingsApps([
     { name: PKG, screen: "login", label: "Shop" },
     SETTINGS_APP.package,
     { name: "com.google.android.inputmethod.latin", system: true },
-  ],
+  ]),
   transitions: [
     { from: "login", on: "tap", selector: { text: "Sign in" }, to: "account" },
     { from: "login", on: "tap", selector: { text: "Forgot password?" }, to: "forgot" },

@@ -4,7 +4,7 @@
  * full-screen, as in permission-location-dialog-en.xml); allowing shows results, denying returns.
  */
 import type { NodeSpec, Scenario } from "../scenario/types.ts";
-import { SETTINGS_APP } from "./settings.ts";
+import { SETTINGS_APP, withSettingsApps } from "./settings.ts";
 import { appWindow, PIXEL_API33, recycler, settingsRow, toolbar } from "./layout.ts";
 
 const PKG = "com.example.maps";
@@ -62,11 +62,11 @@ export const PERMISSION_SCENARIO: Scenario = {
     dialog: { package: CONTROLLER, activity: "com.android.permissioncontroller.permission.ui.GrantPermissionsActivity", root: dialog },
     results: { package: PKG, activity: "com.example.maps.ResultsActivity", root: results },
   },
-  packages: [
+  packages: withSettingsApps([
     { name: PKG, screen: "app", label: "Maps" },
     { name: CONTROLLER, system: true },
     SETTINGS_APP.package,
-  ],
+  ]),
   transitions: [
     { from: "app", on: "tap", selector: { text: "Find places near me" }, to: "dialog" },
     { from: "dialog", on: "tap", selector: { text: "While using the app" }, to: "results" },

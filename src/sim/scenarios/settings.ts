@@ -1,7 +1,8 @@
 /**
  * Built-in scenario "settings" (the default): Android 15 (API 35) Settings on a Google emulator.
- * Home list in two scroll parts → Apps → All apps → App info; Network & internet with an Airplane
- * mode toggle; Display; About. Modelled on the Settings captures in fixtures/real.
+ * Home list in two scroll parts → Apps → All apps → an App info page for every listed app (Open
+ * launches it); Network & internet with an Airplane mode toggle; Display; About. Modelled on the
+ * Settings captures in fixtures/real.
  */
 import type { NodeSpec, PackageSpec, Scenario } from "../scenario/types.ts";
 import { appWindow, PIXEL_API35, recycler, stackRows, toolbar, WIDTH } from "./layout.ts";
@@ -51,25 +52,49 @@ const homeBottom = stackRows([
   ["About emulated device", "sdk_gphone64_x86_64"],
 ], 490);
 
+/** The apps Settings lists (All apps, in order; three are also "recently opened"), each with its package. */
+const LISTED_APPS: { label: string; size: string; recent?: string; permissions: string; pkg: PackageSpec }[] = [
+  { label: "Calculator", size: "36.00 kB", permissions: "No permissions requested",
+    pkg: { name: "com.google.android.calculator", system: true, activity: "com.android.calculator2.Calculator", label: "Calculator" } },
+  { label: "Calendar", size: "12.30 MB", recent: "0 min. ago", permissions: "Calendar and Contacts",
+    pkg: { name: "com.google.android.calendar", system: true, activity: "com.android.calendar.AllInOneActivity", label: "Calendar" } },
+  { label: "Camera", size: "4.10 MB", permissions: "Camera, Microphone and Location",
+    pkg: { name: "com.android.camera2", system: true, activity: "com.android.camera.CameraLauncher", label: "Camera" } },
+  { label: "Chrome", size: "215 MB", recent: "1 hr. ago", permissions: "No permissions allowed",
+    pkg: { name: "com.android.chrome", system: true, activity: "com.google.android.apps.chrome.Main", label: "Chrome" } },
+  { label: "Clock", size: "9.20 MB", recent: "2 min. ago", permissions: "Notifications",
+    pkg: { name: "com.google.android.deskclock", system: true, activity: "com.android.deskclock.DeskClock", label: "Clock" } },
+  { label: "Contacts", size: "11.50 MB", permissions: "Contacts and Phone",
+    pkg: { name: "com.google.android.contacts", system: true, activity: "com.android.contacts.activities.PeopleActivity", label: "Contacts" } },
+  { label: "Files", size: "6.70 MB", permissions: "Files and media",
+    pkg: { name: "com.google.android.documentsui", system: true, activity: "com.android.documentsui.LauncherActivity", label: "Files" } },
+  { label: "Maps", size: "88.10 MB", permissions: "Location",
+    pkg: { name: "com.google.android.apps.maps", system: true, activity: "com.google.android.maps.MapsActivity", label: "Maps" } },
+];
+
+const appInfoId = (label: string) => `app_info_${label.toLowerCase().replaceAll(" ", "_")}`;
+
 const recentApps: NodeSpec[] = [
   { class: "android.widget.TextView", text: "Recently opened apps", bounds: [63, 330, 1017, 400] },
-  ...stackRows([["Calendar", "0 min. ago"], ["Clock", "2 min. ago"], ["Chrome", "1 hr. ago"]], 420, 200),
+  ...stackRows(["Calendar", "Clock", "Chrome"].map((label) => [label, LISTED_APPS.find((a) => a.label === label)!.recent]), 420, 200),
   ...stackRows([["All apps", "See all 34 apps"], ["Default apps", "Assistant, browser & phone"], ["Special app access", "2 apps can use unrestricted data"]], 1040, 200),
 ];
 
-const allApps = stackRows([
-  ["Calculator", "36.00 kB"], ["Calendar", "12.30 MB"], ["Camera", "4.10 MB"], ["Chrome", "215 MB"],
-  ["Clock", "9.20 MB"], ["Contacts", "11.50 MB"], ["Files", "6.70 MB"], ["Maps", "88.10 MB"],
-], 430, 200);
+const allApps = stackRows(LISTED_APPS.map((a) => [a.label, a.size]), 430, 200);
 
-const appInfo: NodeSpec[] = [
-  { class: "android.widget.TextView", id: "com.android.settings:id/entity_header_title", text: "Calendar", bounds: [63, 560, 1017, 640] },
-  { class: "android.widget.TextView", id: "com.android.settings:id/entity_header_summary", text: "Installed", bounds: [63, 650, 1017, 700] },
-  { class: "android.widget.Button", id: "com.android.settings:id/button1", text: "Open", clickable: true, bounds: [42, 760, 366, 920] },
-  { class: "android.widget.Button", id: "com.android.settings:id/button2", text: "Uninstall", clickable: true, bounds: [378, 760, 702, 920] },
-  { class: "android.widget.Button", id: "com.android.settings:id/button3", text: "Force stop", clickable: true, bounds: [714, 760, 1038, 920] },
-  ...stackRows([["Notifications", "~0 notifications per week"], ["Permissions", "Calendar and Contacts"], ["Storage & cache", "12.30 MB used in internal storage"]], 960, 200),
-];
+/** The App info page of one listed app: its icon and name, Open / Uninstall / Force stop, notifications, permissions, storage. */
+function appInfo(app: (typeof LISTED_APPS)[number]): NodeSpec[] {
+  return [
+    { class: "android.widget.ImageView", id: "com.android.settings:id/entity_header_icon", desc: app.label, bounds: [456, 330, 624, 498] },
+    { class: "android.widget.TextView", id: "com.android.settings:id/entity_header_title", text: app.label, bounds: [63, 560, 1017, 640] },
+    { class: "android.widget.TextView", id: "com.android.settings:id/entity_header_summary", text: "Installed", bounds: [63, 650, 1017, 700] },
+    { class: "android.widget.Button", id: "com.android.settings:id/button1", text: "Open", clickable: true, bounds: [42, 760, 366, 920] },
+    { class: "android.widget.Button", id: "com.android.settings:id/button2", text: "Uninstall", clickable: true, bounds: [378, 760, 702, 920] },
+    { class: "android.widget.Button", id: "com.android.settings:id/button3", text: "Force stop", clickable: true, bounds: [714, 760, 1038, 920] },
+    ...stackRows([["Notifications", "~0 notifications per week"], ["Permissions", app.permissions],
+      ["Storage & cache", `${app.size} used in internal storage`]], 960, 200),
+  ];
+}
 
 const network: NodeSpec[] = [
   ...stackRows([["Internet", "AndroidWifi"], ["SIMs", "T-Mobile"]], 300, 200),
@@ -95,17 +120,24 @@ const about = stackRows([
 ["IP address", "10.0.2.16"], ["Build number", "AE3A.240806.036"],
 ], 300, 200);
 
-/** The Settings app (screens, transitions, package), shared by every built-in scenario so that
- * "open Settings" shows the real thing wherever the device is. Screen ids: settings_home, settings_home_2,
- * apps, all_apps, app_info, network, display, about. */
-export const SETTINGS_APP: Pick<Scenario, "screens" | "transitions"> & { package: PackageSpec } = {
+const SUB_SCREENS = ["apps", "all_apps", ...LISTED_APPS.map((a) => appInfoId(a.label)), "network", "display", "about"];
+
+/**
+ * The Settings app (screens, transitions, package, and the apps it lists), shared by every built-in
+ * scenario so that "open Settings" shows the real list wherever the device is. Screen ids:
+ * settings_home, settings_home_2, apps, all_apps, app_info_<label> (app_info_calendar, …), network,
+ * display, about. A scenario installs `listedApps` (withSettingsApps) so every App info's Open works.
+ */
+export const SETTINGS_APP: Pick<Scenario, "screens" | "transitions"> & { package: PackageSpec; listedApps: PackageSpec[] } = {
   package: { name: PKG, system: true, screen: "settings_home", label: "Settings" },
+  listedApps: LISTED_APPS.map((a) => a.pkg),
   screens: {
     settings_home: { package: PKG, activity: "com.android.settings.Settings", root: settingsPage("Settings", false, homeTop, [searchBar]) },
     settings_home_2: { package: PKG, activity: "com.android.settings.Settings", root: settingsPage("Settings", false, homeBottom, [searchBar]) },
     apps: { package: PKG, activity: "com.android.settings.SubSettings", root: settingsPage("Apps", true, recentApps) },
     all_apps: { package: PKG, activity: "com.android.settings.SubSettings", root: settingsPage("All apps", true, allApps) },
-    app_info: { package: PKG, activity: "com.android.settings.SubSettings", root: settingsPage("App info", true, appInfo) },
+    ...Object.fromEntries(LISTED_APPS.map((app) => [appInfoId(app.label),
+      { package: PKG, activity: "com.android.settings.applications.InstalledAppDetailsTop", root: settingsPage("App info", true, appInfo(app)) }])),
     network: { package: PKG, activity: "com.android.settings.SubSettings", root: settingsPage("Network & internet", true, network) },
     display: { package: PKG, activity: "com.android.settings.SubSettings", root: settingsPage("Display", true, display) },
     about: { package: PKG, activity: "com.android.settings.SubSettings", root: settingsPage("About emulated device", true, about) },
@@ -118,10 +150,17 @@ export const SETTINGS_APP: Pick<Scenario, "screens" | "transitions"> & { package
     { from: "settings_home", on: "tap", selector: { text: "Display" }, to: "display" },
     { from: "settings_home_2", on: "tap", selector: { text: "About emulated device" }, to: "about" },
     { from: "apps", on: "tap", selector: { text: "All apps" }, to: "all_apps" },
-    { from: ["apps", "all_apps"], on: "tap", selector: { text: "Calendar" }, to: "app_info" },
-    { from: ["apps", "all_apps", "app_info", "network", "display", "about"], on: "tap", selector: { content_desc: "Navigate up" }, to: "@back" },
+    ...LISTED_APPS.map((app) => ({ from: ["apps", "all_apps"], on: "tap" as const, selector: { text: app.label }, to: appInfoId(app.label) })),
+    ...LISTED_APPS.map((app) => ({ from: appInfoId(app.label), on: "tap" as const, selector: { text: "Open" }, to: `@launch:${app.pkg.name}` })),
+    { from: SUB_SCREENS, on: "tap", selector: { content_desc: "Navigate up" }, to: "@back" },
   ],
 };
+
+/** A scenario's packages plus the apps Settings lists (the scenario's own entry wins for a package it names). */
+export function withSettingsApps(packages: PackageSpec[]): PackageSpec[] {
+  const named = new Set(packages.map((p) => p.name));
+  return [...packages, ...SETTINGS_APP.listedApps.filter((p) => !named.has(p.name))];
+}
 
 export const SETTINGS_SCENARIO: Scenario = {
   name: "settings",
@@ -141,18 +180,17 @@ export const SETTINGS_SCENARIO: Scenario = {
       ]),
     },
   },
-  packages: [
+  packages: withSettingsApps([
     SETTINGS_APP.package,
     { name: "com.google.android.apps.nexuslauncher", system: true, screen: "launcher", label: "Pixel Launcher" },
-    { name: "com.google.android.calendar", system: true, activity: "com.android.calendar.AllInOneActivity", label: "Calendar" },
-    { name: "com.android.chrome", system: true, activity: "com.google.android.apps.chrome.Main", label: "Chrome" },
-    { name: "com.google.android.deskclock", system: true, activity: "com.android.deskclock.DeskClock", label: "Clock" },
     { name: "com.android.systemui", system: true },
     { name: "com.google.android.inputmethod.latin", system: true },
     { name: "com.example.notes", activity: ".MainActivity", label: "Notes" },
-  ],
+  ]),
   transitions: [
     ...SETTINGS_APP.transitions,
     { from: "launcher", on: "tap", selector: { content_desc: "Settings" }, to: "@launch:com.android.settings" },
+    { from: "launcher", on: "tap", selector: { content_desc: "Chrome" }, to: "@launch:com.android.chrome" },
+    { from: "launcher", on: "tap", selector: { content_desc: "Calendar" }, to: "@launch:com.google.android.calendar" },
   ],
 };

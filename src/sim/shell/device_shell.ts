@@ -3,12 +3,15 @@
  * against the ScenarioDevice and returns a ShellOutcome. Every command line is appended to
  * `device.log`. Known tools print their real formats (see ./outputs); an unknown program exits 127
  * with mksh's `inaccessible or not found`; `exit N` ends the line with N, `cd` only checks the directory;
- * no command at all (an interactive shell) is refused on stderr with exit 1. Fault switches: hangCommands, dumpError, blankScreencap, bootCompleted.
+ * no command at all (an interactive shell) is refused on stderr with exit 1. `settings get` answers a fresh
+ * emulator's defaults (`user_rotation` 0, …) until a value is put (`settings put`, `content insert`).
+ * Fault switches: hangCommands, dumpError, blankScreencap, bootCompleted.
  */
 import type { ScenarioDevice } from "../scenario_device.ts";
 import { applyGreps, parseCommandLine } from "./command_line.ts";
 import { Instrumentations, runAm, runInput, runMonkey } from "./device_actions.ts";
 import { exit, notFound, type ShellOutcome } from "./outcome.ts";
+import { PHYSICAL_DISPLAY_ID } from "./outputs/displays.ts";
 import { renderGetprop } from "./outputs/system_properties.ts";
 import { runCmd, runDumpsys, runPackageManager } from "./system_services.ts";
 
@@ -113,6 +116,8 @@ export class DeviceShell {
         return runCmd(d, args);
       case "settings":
         return this.#settingsCommand(args);
+      case "content":
+        return this.#contentCommand(args);
       case "am":
         return runAm(d, args, this.instrumentations);
       case "monkey":
@@ -160,12 +165,17 @@ export class DeviceShell {
     }
   }
 
+  /** A setting's value: what was put, else what a fresh Android 15 emulator has, else undefined (prints `null`). */
+  #setting(id: string): string | undefined {
+    return this.#settings.get(id) ?? defaultSetting(id, this.device);
+  }
+
   #settingsCommand(args: string[]): ShellOutcome {
     const [verb, namespace, key, value] = args.filter((a) => !a.startsWith("--"));
     const id = `${namespace}/${key}`;
     switch (verb) {
       case "get":
-        return exit(`${this.#settings.get(id) ?? "null"}\n`);
+        return exit(`${this.#setting(id) ?? "null"}\n`);
       case "put":
         this.#settings.set(id, value ?? "");
         return exit();
@@ -176,6 +186,38 @@ export class DeviceShell {
       default:
         return exit("", "usage:  settings [--user <USER_ID> | current] get namespace key\n", 1);
     }
+  }
+
+  /**
+   * `content insert --uri content://settings/NS --bind name:s:KEY --bind value:T:VALUE` stores a setting
+   * (what clients use to set `user_rotation`); `content query --uri content://settings/NS [--where "name='KEY'"]`
+   * prints `Row: N name=KEY, value=VALUE` lines. Other URIs: the provider is unknown.
+   */
+  #contentCommand(args: string[]): ShellOutcome {
+    const [verb] = args;
+    const uri = args[args.indexOf("--uri") + 1] ?? "";
+    const ns = /^content:\/\/settings\/(system|secure|global)$/.exec(uri)?.[1];
+    if (ns === undefined) return exit("", `Error while accessing provider:${uri.replace(/^content:\/\//, "").split("/")[0]}\njava.lang.IllegalArgumentException: Unknown URI ${uri}\n`, 1);
+    if (verb === "insert") {
+      const binds = new Map(args.flatMap((a, i) => args[i - 1] === "--bind" ? [a] : []).map((b) => {
+        const [name, , ...rest] = b.split(":");
+        return [name ?? "", rest.join(":")] as const;
+      }));
+      const name = binds.get("name");
+      if (name === undefined) return exit("", "Error: name is required\n", 1);
+      this.#settings.set(`${ns}/${name}`, binds.get("value") ?? "");
+      return exit();
+    }
+    if (verb === "query") {
+      const where = /name\s*=\s*'([^']*)'/.exec(args[args.indexOf("--where") + 1] ?? "")?.[1];
+      const keys = where !== undefined ? [where] : [...this.#settings.keys()].filter((k) => k.startsWith(`${ns}/`)).map((k) => k.slice(ns.length + 1));
+      const rows = keys.flatMap((k) => {
+        const v = this.#setting(`${ns}/${k}`);
+        return v === undefined ? [] : [`name=${k}, value=${v}`];
+      });
+      return exit(rows.length === 0 ? "No result found.\n" : rows.map((r, i) => `Row: ${i} ${r}\n`).join(""));
+    }
+    return exit("", `Error: unknown command '${verb ?? ""}'\n`, 1);
   }
 
   #uiautomator(args: string[]): ShellOutcome {
@@ -189,9 +231,15 @@ export class DeviceShell {
     return exit(`${DUMP_TRAILER}${path}\n`);
   }
 
+  /** `screencap [-p] [-d DISPLAY_ID] [PATH]`: the one display answers to its SurfaceFlinger id, 0, or no -d. */
   #screencap(args: string[]): ShellOutcome {
+    const d = args.indexOf("-d");
+    const display = d === -1 ? undefined : args[d + 1];
+    if (display !== undefined && display !== "0" && display !== PHYSICAL_DISPLAY_ID) {
+      return exit("", `[Warning] Display id ${display} is not valid.\n`, 1);
+    }
     const png = this.device.screenshotPng();
-    const path = args.filter((a) => !a.startsWith("-")).at(0);
+    const path = args.filter((a, i) => !a.startsWith("-") && args[i - 1] !== "-d").at(0);
     if (path === undefined) return exit(png);
     this.device.files.set(path, png);
     return exit();
@@ -228,6 +276,26 @@ export class DeviceShell {
     return "USER           PID  PPID     VSZ    RSS WCHAN            ADDR S NAME\n" +
       rows.map(([u, p, pp, n]) => `${u!.padEnd(12)} ${p!.padStart(5)} ${pp!.padStart(5)} 12983396 102340 do_epoll_wait       0 S ${n}\n`).join("");
   }
+}
+
+/** What a fresh Android 15 Google emulator answers for the settings clients read, by `namespace/key`. */
+function defaultSetting(id: string, device: ScenarioDevice): string | undefined {
+  const defaults: Record<string, string> = {
+    "system/user_rotation": String(device.rotation()),
+    "system/accelerometer_rotation": "0",
+    "system/screen_off_timeout": "60000",
+    "system/font_scale": "1.0",
+    "global/adb_enabled": "1",
+    "global/development_settings_enabled": "1",
+    "global/device_provisioned": "1",
+    "global/stay_on_while_plugged_in": "0",
+    "global/window_animation_scale": "1.0",
+    "global/transition_animation_scale": "1.0",
+    "global/animator_duration_scale": "1.0",
+    "secure/user_setup_complete": "1",
+    "secure/default_input_method": "com.google.android.inputmethod.latin/com.android.inputmethod.latin.LatinIME",
+  };
+  return defaults[id];
 }
 
 function concat(parts: Uint8Array[]): Uint8Array {

@@ -1,8 +1,9 @@
 /**
  * The device's system services as the shell reaches them: `dumpsys` (window, input_method, activity,
- * package, power, deviceidle), `pm` (list packages/instrumentation, path, grant, clear) and `cmd`
- * (package list/resolve-activity/streamed install; other known services accept silently; unknown
- * ones print `cmd: Can't find service`, exit 20), in the real formats of ./outputs.
+ * package, power, deviceidle, SurfaceFlinger --display-id, display), `pm` (list packages/features/
+ * instrumentation, path, grant, clear) and `cmd` (package list/resolve-activity/query-activities/
+ * streamed install, display get-displays; other known services accept silently; unknown ones print
+ * `cmd: Can't find service`, exit 20), in the real formats of ./outputs.
  */
 import type { ScenarioDevice } from "../scenario_device.ts";
 import { exit, type ShellOutcome } from "./outcome.ts";
@@ -10,6 +11,8 @@ import { factsOf } from "./outputs/device_facts.ts";
 import { renderActivityServices, renderDumpsysActivities } from "./outputs/dumpsys_activity.ts";
 import { renderDumpsysInputMethod } from "./outputs/dumpsys_input_method.ts";
 import { renderDumpsysWindow } from "./outputs/dumpsys_window.ts";
+import { type DisplayFacts, renderDumpsysDisplay, renderGetDisplays, renderSurfaceFlingerDisplayIds } from "./outputs/displays.ts";
+import { renderFeatures, renderQueryActivities } from "./outputs/package_queries.ts";
 import { apkPath, INSTRUMENTATION, renderDumpsysPackage, renderPackageList, renderResolveActivity } from "./outputs/packages.ts";
 
 export function runDumpsys(d: ScenarioDevice, args: string[]): ShellOutcome {
@@ -29,8 +32,13 @@ export function runDumpsys(d: ScenarioDevice, args: string[]): ShellOutcome {
       return exit("POWER MANAGER (dumpsys power)\n\nPower Manager State:\n  mWakefulness=Awake\n  mWakefulnessChanging=false\n  mIsPowered=true\nDisplay Power: state=ON\n");
     case "deviceidle":
       return exit(rest[0] === "whitelist" ? "" : "  mState=ACTIVE\n");
+    case "SurfaceFlinger":
+      // `--display-id` lists the displays; the full dump (not simulated) also starts from them.
+      return exit(renderSurfaceFlingerDisplayIds());
+    case "display":
+      return exit(renderDumpsysDisplay(displayFacts(d)));
     case undefined:
-      return exit("Currently running services:\n  activity\n  input_method\n  package\n  power\n  window\n");
+      return exit("Currently running services:\n  SurfaceFlinger\n  activity\n  display\n  input_method\n  package\n  power\n  window\n");
     default:
       return exit("", `Can't find service: ${service}\n`, 0);
   }
@@ -40,6 +48,8 @@ export function runPackageManager(d: ScenarioDevice, args: string[]): ShellOutco
   const [verb, ...rest] = args;
   if (verb === "list" && rest[0] === "packages") return exit(renderPackageList(d, rest.slice(1)));
   if (verb === "list" && rest[0] === "instrumentation") return exit(INSTRUMENTATION);
+  if (verb === "list" && rest[0] === "features") return exit(renderFeatures());
+  if (verb === "query-activities") return exit(renderQueryActivities(d, rest));
   if (verb === "path") {
     const pkg = rest.at(-1) ?? "";
     return d.installedPackages().some((p) => p.name === pkg) ? exit(`package:${apkPath(pkg)}\n`) : exit("", "", 1);
@@ -63,8 +73,13 @@ export function runCmd(d: ScenarioDevice, args: string[]): ShellOutcome {
     }
     return runPackageManager(d, rest);
   }
-  if (["appops", "activity", "window", "input_method", "statusbar", "settings", "notification", "device_config", "overlay"].includes(service ?? "")) {
+  if (service === "display" && rest[0] === "get-displays") return exit(renderGetDisplays(displayFacts(d), rest.includes("-i") || rest.includes("--ids-only")));
+  if (["appops", "activity", "window", "input_method", "statusbar", "settings", "notification", "device_config", "overlay", "display", "locale"].includes(service ?? "")) {
     return exit();
   }
   return exit("", `cmd: Can't find service: ${service ?? ""}\n`, 20);
+}
+
+function displayFacts(d: ScenarioDevice): DisplayFacts {
+  return { width: d.width, height: d.height, density: d.density, rotation: d.rotation() };
 }

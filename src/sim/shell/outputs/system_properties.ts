@@ -1,6 +1,7 @@
 /**
  * `getprop` (all properties as `[key]: [value]`, sorted, like fixtures/adb/getprop) and `getprop KEY`
- * (the bare value, or an empty line when unset), from the scenario's Android spec. One extra property,
+ * (the bare value, or an empty line when unset), from the scenario's Android spec; an `emulator-N`
+ * serial also has `ro.boot.qemu.avd_name` (`Medium_Phone_API_35`). One extra property,
  * `ro.android_mcp_harness.simulated=1`, says the device is simulated. A device still booting
  * (`booted: false`) has no `sys.boot_completed` / `dev.bootcomplete` yet and its boot animation runs.
  */
@@ -17,6 +18,8 @@ export function systemProperties(a: AndroidSpec, boot: { booted: boolean } = { b
     "persist.sys.locale": "en-US",
     "persist.sys.timezone": "Etc/UTC",
     "ro.boot.qemu": "1",
+    // An emulator names its AVD (clients show it as the device name); a non-emulator serial has none.
+    ...(a.serial.startsWith("emulator-") ? { "ro.boot.qemu.avd_name": `Medium_Phone_API_${a.api}` } : {}),
     "ro.build.characteristics": "emulator",
     "ro.build.display.id": `${a.product}-userdebug ${a.release} ${build} 12254389 dev-keys`,
     "ro.build.fingerprint": fingerprint,

@@ -1,11 +1,13 @@
 /**
  * `downscaleForModel`: the screenshot an MCP client shows the model. Long side ≤ 1024 px (box
- * filter), re-encoded as PNG with upng-js; when the lossless PNG is over the byte budget (clients
- * with a 1 MB limit count base64, so the default budget is 700 000 bytes), it is quantized to 256
- * colours, then shrunk further. The input is returned unchanged when it already fits. Throws only
+ * filter), re-encoded as PNG; when the lossless PNG is over the byte budget (clients with a 1 MB
+ * limit count base64, so the default budget is 700 000 bytes), it is quantized to 256 colours, then
+ * shrunk further. With `marks`, each size is drawn with the numbered marks (set-of-mark) before it is
+ * encoded. Without marks, the input is returned unchanged when it already fits. Throws only
  * EVIDENCE_WRITE_FAILED for undecodable input.
  */
-import UPNG from "upng-js";
+import { encodePng } from "./encode_png.ts";
+import { drawMarks, type Mark } from "./marks.ts";
 import { type DecodedPng, decodePng } from "./png_pixels.ts";
 
 export interface ModelImage {
@@ -13,24 +15,36 @@ export interface ModelImage {
   mimeType: "image/png";
   width: number;
   height: number;
-  /** True when pixels were resized or re-encoded (false: the original bytes). */
+  /** True when pixels were resized, marked or re-encoded (false: the original bytes). */
   transformed: boolean;
+}
+
+export interface ModelImageOptions {
+  /** Longest side in pixels (default MODEL_MAX_SIDE). */
+  maxSide?: number;
+  /** Largest PNG in bytes (default MODEL_MAX_BYTES). */
+  maxBytes?: number;
+  /** Numbered boxes (full-size pixels) to draw on the image; none by default. */
+  marks?: readonly Mark[];
 }
 
 export const MODEL_MAX_SIDE = 1024;
 export const MODEL_MAX_BYTES = 700_000;
 
-export function downscaleForModel(png: Uint8Array, maxSide = MODEL_MAX_SIDE, maxBytes = MODEL_MAX_BYTES): ModelImage {
+export function downscaleForModel(png: Uint8Array, options: ModelImageOptions = {}): ModelImage {
+  const { maxSide = MODEL_MAX_SIDE, maxBytes = MODEL_MAX_BYTES, marks } = options;
   const image = decodePng(png);
-  if (Math.max(image.width, image.height) <= maxSide && png.length <= maxBytes) {
+  const longSide = Math.max(image.width, image.height);
+  if (marks === undefined && longSide <= maxSide && png.length <= maxBytes) {
     return { bytes: png, mimeType: "image/png", width: image.width, height: image.height, transformed: false };
   }
-  let side = Math.min(maxSide, Math.max(image.width, image.height));
+  let side = Math.min(maxSide, longSide);
   for (;;) {
-    const small = boxResize(image, side);
-    const lossless = encode(small, 0);
+    let small = boxResize(image, side);
+    if (marks !== undefined) small = drawMarks(small, marks, small.width / image.width);
+    const lossless = encodePng(small, 0);
     if (lossless.length <= maxBytes) return result(lossless, small);
-    const quantized = encode(small, 256);
+    const quantized = encodePng(small, 256);
     if (quantized.length <= maxBytes || side <= 128) return result(quantized, small);
     side = Math.floor(side * 0.75);
   }
@@ -38,13 +52,6 @@ export function downscaleForModel(png: Uint8Array, maxSide = MODEL_MAX_SIDE, max
 
 function result(bytes: Uint8Array, image: DecodedPng): ModelImage {
   return { bytes, mimeType: "image/png", width: image.width, height: image.height, transformed: true };
-}
-
-function encode(image: DecodedPng, colours: number): Uint8Array {
-  const buffer = image.rgba.slice().buffer;
-  // The sixth argument forbids a palette for lossless output: upng-js truncates tiny palette PNGs.
-  const encodeWith = UPNG.encode as unknown as (b: ArrayBuffer[], w: number, h: number, c: number, d?: number[], forbidPlte?: boolean) => ArrayBuffer;
-  return new Uint8Array(encodeWith([buffer], image.width, image.height, colours, undefined, colours === 0));
 }
 
 /** Box filter: each output pixel averages the source pixels its footprint covers. */

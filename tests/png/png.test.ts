@@ -1,7 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { downscaleForModel, MODEL_MAX_BYTES } from "../../src/adapters/evidence/downscale.ts";
-import { checkScreenshotShowsSomething, decodePng, pngSize } from "../../src/adapters/evidence/png_pixels.ts";
+import { checkScreenshotShowsSomething, decodePng, downscaleForModel, MODEL_MAX_BYTES, pngSize } from "../../src/png/mod.ts";
 import { HarnessError } from "../../src/errors.ts";
 import { corpusSkipReason } from "../support/paths.ts";
 import { corpusPngs, flatPng, makePng, stripedPng } from "./png_samples.ts";

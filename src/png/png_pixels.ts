@@ -1,12 +1,12 @@
 /**
- * PNG decoding with upng-js for the evidence checks: size from the header alone (pngSize), RGBA pixels, and whether every pixel is
+ * PNG decoding with upng-js: size from the header alone (pngSize), RGBA pixels, and whether every pixel is
  * the same colour (a headless emulator's broken graphics stack returns a valid one-colour PNG).
  * Throws EVIDENCE_WRITE_FAILED for bytes that are not a decodable PNG. The last decodes are remembered
  * per byte array (WeakMap, so nothing is kept alive): the evidence check and the model-sized copy of
  * one screenshot decode it once. Screenshot byte arrays are never modified after capture.
  */
 import UPNG from "upng-js";
-import { HarnessError } from "../../errors.ts";
+import { HarnessError } from "../errors.ts";
 
 export interface DecodedPng {
   width: number;

@@ -1,0 +1,194 @@
+/**
+ * Bench section "act": per act tool against the simulated device (real adb client, webdriverio against
+ * the simulated UiAutomator2 endpoint, in-memory MCP transport): total time, and the harness's own time —
+ * total minus the time spent in adb processes, in UiAutomator2 requests and in the published waits (the
+ * settle interval and the polls), counted once where they overlap — as median/p95, with adb processes
+ * and UiAutomator2 requests per call. Acts run in an open session (session start is its own row).
+ * Target (issue 7): harness-own time under 10 ms median per act.
+ */
+import { randomUUID } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { ACT_DEFAULTS } from "../../contracts/act_defaults.ts";
+import { createAdbClient, createAdbObserver, findAdbProgram } from "../../src/adapters/adb/mod.ts";
+import { createAppiumDriverFactory } from "../../src/adapters/appium/mod.ts";
+import { createAuditLog, createDeviceLock, createEvidenceStore, createNodeFileSystem, createNodeProcessProbe } from "../../src/adapters/evidence/mod.ts";
+import { createNodeProcessRunner } from "../../src/adapters/node_process_runner.ts";
+import { createSystemClock } from "../../src/adapters/system_clock.ts";
+import { createUiSessions } from "../../src/device/ui_sessions.ts";
+import { createHarnessServer } from "../../src/mcp/server.ts";
+import type { Clock } from "../../src/ports/clock.ts";
+import type { ProcessRunner } from "../../src/ports/process_runner.ts";
+import type { UiDriver, UiDriverFactory } from "../../src/ports/ui_driver.ts";
+import { startSimDevice } from "../../src/sim/mod.ts";
+import { connectInMemory } from "../../tests/support/mcp_client.ts";
+import { silentLogger } from "../../tests/support/silent_logger.ts";
+import { type BenchIO, type BenchSection, median } from "./section.ts";
+
+type Interval = [number, number];
+
+export const actSection: BenchSection = {
+  name: "act: per act tool against the simulated device, total and harness-own time",
+  async run(io: BenchIO) {
+    io.print(`simulated device, real adb client, webdriverio → simulated UiAutomator2, in-memory MCP, ${io.repetitions} calls per row (ms)`);
+    io.print("tool                      total med/p95    own med/p95      adb runs/call  UiA2 requests/call");
+    await measure(io, "settings", [
+      ["ui_tap", () => ({ selector: { text: "Network & internet" } })],
+      ["device_back", () => ({})],
+      ["ui_scroll", (i) => ({ direction: i % 2 === 0 ? "down" : "up" })],
+      ["settings_open", () => ({})],
+      ["app_launch", () => ({ package: "com.android.settings" })],
+    ]);
+    await measure(io, "login", [["ui_type_text", (i) => ({ selector: { resource_id: "com.example.shop:id/email" }, text: `שלום ${i}` })]]);
+  },
+};
+
+type Row = [tool: string, args: (i: number) => Record<string, unknown>];
+
+async function measure(io: BenchIO, scenario: string, rows: Row[]): Promise<void> {
+  const sim = await startSimDevice({ scenario });
+  const root = mkdtempSync(join(tmpdir(), "amh-bench-act-"));
+  const waits: Interval[] = [];
+  const busy: Interval[] = [];
+  let adbRuns = 0;
+  let requests = 0;
+  const clock = timedClock(createSystemClock(), waits);
+  const fs = createNodeFileSystem();
+  const adb = createAdbClient({
+    runner: timedRunner(createNodeProcessRunner(), busy, () => adbRuns++),
+    program: findAdbProgram({ ADB: process.env["ADB"] }, { exists: () => false }),
+    serverSocket: sim.adbServerSocket,
+  });
+  const observer = createAdbObserver({ adb, clock, requestedUdid: sim.device.serial, simulated: true });
+  const hands = createUiSessions({
+    drivers: timedDrivers(createAppiumDriverFactory({ appiumUrl: sim.appiumUrl, adbServer: observer.adbServer, requestTimeoutMs: 30_000, newCommandTimeoutS: 600 }), busy, () => requests++),
+    lock: createDeviceLock({ directory: join(root, "locks"), fs, clock, probe: createNodeProcessProbe() }),
+    clock, logger: silentLogger, idleTimeoutMs: 600_000, newSessionId: () => `s-${randomUUID()}`,
+  });
+  const server = createHarnessServer({
+    ports: { observer, evidence: createEvidenceStore({ directory: join(root, "artifacts"), fs, clock }), ui: hands.sessions, clock },
+    lock: hands.lock, audit: createAuditLog({ directory: join(root, "artifacts"), fs }), clock, logger: silentLogger,
+    actionTimeoutMs: 50_000, newOperationId: randomUUID,
+  });
+  const connected = await connectInMemory(server);
+  const call = async (name: string, args: Record<string, unknown>) => {
+    const result = await connected.client.callTool({ name, arguments: args });
+    if (result.isError) throw new Error(`${name} failed: ${JSON.stringify(result.structuredContent)}`);
+    return result.structuredContent as { data: Record<string, unknown> };
+  };
+  try {
+    /** ui_session_open, each one closed again (not timed). */
+    const timedOpen = async () => {
+      const totals: number[] = [];
+      for (let i = 0; i < io.repetitions; i++) {
+        const start = performance.now();
+        const id = (await call("ui_session_open", {})).data["session_id"];
+        totals.push(performance.now() - start);
+        await call("ui_session_close", { session_id: id });
+      }
+      io.print(`${"ui_session_open".padEnd(26)}${`${median(totals).toFixed(1)}/${p95(totals).toFixed(1)}`}`);
+    };
+    const timed = async (label: string, name: string, args: (i: number) => Record<string, unknown>, extra: Record<string, unknown>) => {
+      const totals: number[] = [];
+      const own: number[] = [];
+      let runs = 0;
+      let asked = 0;
+      await call(name, { ...args(io.repetitions), ...extra }); // warm-up: the JIT's first pass is not the harness's cost
+      if (name === "ui_tap") await call("device_back", extra);
+      for (let i = 0; i < io.repetitions; i++) {
+        waits.length = busy.length = adbRuns = requests = 0;
+        const start = performance.now();
+        await call(name, { ...args(i), ...extra });
+        const total = performance.now() - start;
+        totals.push(total);
+        own.push(total - unionLength([...waits, ...busy].map(([a, b]) => [Math.max(a, start), Math.min(b, start + total)] as Interval)));
+        runs += adbRuns;
+        asked += requests;
+        if (name === "ui_tap") await call("device_back", extra); // back to where the row starts (not timed)
+      }
+      const pair = (v: number[]) => `${median(v).toFixed(1)}/${p95(v).toFixed(1)}`.padEnd(17);
+      io.print(`${label.padEnd(26)}${pair(totals)}${pair(own)}${(runs / io.repetitions).toFixed(1).padEnd(15)}${(asked / io.repetitions).toFixed(1)}`);
+    };
+    await timedOpen();
+    const session = (await call("ui_session_open", {})).data["session_id"] as string;
+    for (const [tool, args] of rows) await timed(tool, tool, args, { session_id: session });
+    await call("ui_session_close", { session_id: session });
+    await timed(`${rows[0]![0]} (own session)`, rows[0]![0], rows[0]![1], {});
+  } finally {
+    await connected.close();
+    await hands.closeAll("bench over");
+    await sim.stop();
+    rmSync(root, { recursive: true, force: true });
+  }
+}
+
+function timedClock(inner: Clock, waits: Interval[]): Clock {
+  return {
+    now: () => inner.now(),
+    async sleep(ms, signal) {
+      const start = performance.now();
+      try {
+        await inner.sleep(ms, signal);
+      } finally {
+        // The published act waits only: a session's idle timer (minutes) is not time the act spends.
+        if (ms <= ACT_DEFAULTS.settleMaxMs) waits.push([start, performance.now()]);
+      }
+    },
+  };
+}
+
+function timedRunner(inner: ProcessRunner, busy: Interval[], count: () => void): ProcessRunner {
+  return {
+    async run(program, args, options) {
+      count();
+      const start = performance.now();
+      try {
+        return await inner.run(program, args, options);
+      } finally {
+        busy.push([start, performance.now()]);
+      }
+    },
+  };
+}
+
+/** Times every driver call (one UiAutomator2 request each; replaceText is two). */
+function timedDrivers(inner: UiDriverFactory, busy: Interval[], count: () => void): UiDriverFactory {
+  const timed = <T>(work: () => Promise<T>, n = 1): Promise<T> => {
+    for (let i = 0; i < n; i++) count();
+    const start = performance.now();
+    return work().finally(() => void busy.push([start, performance.now()]));
+  };
+  return {
+    endpoint: inner.endpoint,
+    drain: () => inner.drain(),
+    async open(udid, options) {
+      const driver = await timed(() => inner.open(udid, options));
+      const wrapped = {} as Record<string, unknown>;
+      for (const key of Object.keys(driver) as (keyof UiDriver)[]) {
+        const value = driver[key];
+        wrapped[key] = typeof value === "function"
+          ? (...args: unknown[]) => timed(() => (value as (...a: unknown[]) => Promise<unknown>)(...args), key === "replaceText" ? 2 : 1)
+          : value;
+      }
+      return wrapped as unknown as UiDriver;
+    },
+  };
+}
+
+function unionLength(intervals: readonly Interval[]): number {
+  const sorted = [...intervals].sort((a, b) => a[0] - b[0]);
+  let total = 0;
+  let end = -Infinity;
+  for (const [s, e] of sorted) {
+    if (e <= end) continue;
+    total += e - Math.max(s, end);
+    end = e;
+  }
+  return total;
+}
+
+function p95(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil(sorted.length * 0.95) - 1)]!;
+}

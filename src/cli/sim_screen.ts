@@ -1,0 +1,58 @@
+/**
+ * Reads `--screen dump.xml [--screenshot shot.png]` into the capture the simulated device replays
+ * (`sim`, and `--device sim` on `serve`/`tree`). Paths are taken relative to the working directory.
+ * Errors are HarnessError INVALID_ARGUMENT, one line naming the file and what to pass instead.
+ */
+import type { HarnessOptions } from "../composition.ts";
+import type { HarnessConfig } from "../config.ts";
+import { readFile } from "node:fs/promises";
+import { isAbsolute, resolve } from "node:path";
+import { HarnessError } from "../errors.ts";
+import type { CapturedScreen } from "../sim/mod.ts";
+
+export interface ScreenFlags {
+  screen?: unknown;
+  screenshot?: unknown;
+}
+
+/** The capture the flags name, or undefined when `--screen` is not given. */
+export async function readCapturedScreen(flags: ScreenFlags, cwd: string): Promise<CapturedScreen | undefined> {
+  if (flags.screen === undefined) {
+    if (flags.screenshot !== undefined) {
+      throw new HarnessError("INVALID_ARGUMENT", "--screenshot needs --screen: pass the dump the screenshot was taken with (--screen dump.xml --screenshot shot.png).");
+    }
+    return undefined;
+  }
+  const xmlPath = pathOf(flags.screen, "--screen", "a uiautomator dump or Appium page source (.xml)", cwd);
+  const xml = new TextDecoder().decode(await readWhole(xmlPath, "screen dump", "a uiautomator dump or Appium page source (.xml)"));
+  if (flags.screenshot === undefined) return { xml, xmlName: xmlPath };
+  const pngPath = pathOf(flags.screenshot, "--screenshot", "the PNG taken with the dump", cwd);
+  const png = await readWhole(pngPath, "screenshot", "the PNG taken with the dump (adb exec-out screencap -p > shot.png)");
+  return { xml, xmlName: xmlPath, png, pngName: pngPath };
+}
+
+function pathOf(value: unknown, flag: string, what: string, cwd: string): string {
+  if (typeof value !== "string" || value.trim() === "") throw new HarnessError("INVALID_ARGUMENT", `${flag} needs a file: ${what}.`);
+  return isAbsolute(value) ? value : resolve(cwd, value);
+}
+
+async function readWhole(path: string, noun: string, what: string): Promise<Uint8Array> {
+  try {
+    return new Uint8Array(await readFile(path));
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? "unreadable";
+    throw new HarnessError("INVALID_ARGUMENT", `Cannot read the ${noun} ${path} (${code}). Pass the path of ${what}.`);
+  }
+}
+
+/**
+ * The composition options `serve`/`tree` pass for `--screen`: none without it; with it the device must
+ * be the simulated one (`--device sim`), since only that one can show a capture.
+ */
+export async function harnessScreenOptions(flags: ScreenFlags, config: HarnessConfig, cwd: string): Promise<HarnessOptions> {
+  if (flags.screen !== undefined && config.device.kind !== "sim") {
+    throw new HarnessError("INVALID_ARGUMENT", "--screen replays a capture on the simulated device: add --device sim.");
+  }
+  const screen = await readCapturedScreen(flags, cwd);
+  return screen === undefined ? {} : { sim: { screen } };
+}

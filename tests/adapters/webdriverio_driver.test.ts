@@ -1,0 +1,63 @@
+/**
+ * The webdriverio UiDriver against the simulated device's own UiAutomator2 endpoint (real HTTP, real
+ * W3C answers): how the protocol's element errors come back through appium_failure's closed codes.
+ */
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { createAppiumDriverFactory } from "../../src/adapters/appium/mod.ts";
+import { HarnessError } from "../../src/errors.ts";
+import { startSimDevice } from "../../src/sim/mod.ts";
+
+test("tapping an element the screen no longer has is UI_ELEMENT_NOT_FOUND (read again), not APPIUM_UNAVAILABLE", async () => {
+  const sim = await startSimDevice({});
+  const driver = await createAppiumDriverFactory({
+    appiumUrl: sim.appiumUrl, adbServer: sim.adbServerSocket, requestTimeoutMs: 10_000, newCommandTimeoutS: 90,
+  }).open(sim.device.serial, { timeoutMs: 10_000 });
+  try {
+    const source = await driver.source();
+    assert.match(source, /Network &amp; internet/);
+    const [id] = await driver.findElements("//*[@text='Network & internet']");
+    assert.ok(id !== undefined);
+    await driver.back(); // the screen changes under the agent: Settings' home is gone
+    await assert.rejects(driver.click(id!), (error: unknown) => {
+      assert.ok(error instanceof HarnessError);
+      assert.equal(error.code, "UI_ELEMENT_NOT_FOUND", error.message);
+      assert.match(error.message, /screen changed/i);
+      return true;
+    });
+  } finally {
+    await driver.delete();
+    await sim.stop();
+  }
+});
+
+test("a session start abandoned by its operation is deleted when it arrives, and drain() waits for that", async () => {
+  const { createServer } = await import("node:http");
+  const deleted: string[] = [];
+  const server = createServer((req, res) => {
+    if (req.method === "POST" && req.url === "/session") {
+      // A driver that takes its time to start, as UiAutomator2 does on a real device (20–45 s).
+      setTimeout(() => {
+        res.writeHead(200, { "content-type": "application/json; charset=utf-8" });
+        res.end(JSON.stringify({ value: { sessionId: "late-1", capabilities: { platformName: "Android" } } }));
+      }, 800);
+      return;
+    }
+    if (req.method === "DELETE") deleted.push(req.url ?? "");
+    res.writeHead(200, { "content-type": "application/json; charset=utf-8" });
+    res.end(JSON.stringify({ value: null }));
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const port = (server.address() as { port: number }).port;
+  try {
+    const factory = createAppiumDriverFactory({ appiumUrl: `http://127.0.0.1:${port}`, adbServer: "tcp:127.0.0.1:5037", requestTimeoutMs: 10_000, newCommandTimeoutS: 90 });
+    const cancel = new AbortController();
+    setTimeout(() => cancel.abort(new HarnessError("OPERATION_TIMEOUT", "gave up")), 100);
+    await assert.rejects(factory.open("emulator-5554", { timeoutMs: 10_000, signal: cancel.signal }), (e: unknown) => (e as HarnessError).code === "OPERATION_TIMEOUT");
+    assert.deepEqual(deleted, [], "not arrived yet");
+    await factory.drain();
+    assert.deepEqual(deleted, ["/session/late-1"], "deleted as soon as it arrived; drain waited for it");
+  } finally {
+    server.close();
+  }
+});
