@@ -41,7 +41,7 @@ async function startSimProcess(args: string[]): Promise<{ pid: number | undefine
   await new Promise<void>((resolve, reject) => {
     child.stdout.on("data", (c: Buffer) => {
       out += c.toString();
-      if (out.includes("APPIUM_URL=")) resolve();
+      if (out.includes("\n")) resolve(); // with --json, stdout is the one JSON line (the human lines go to stderr)
     });
     child.on("close", (code) => reject(new Error(`sim exited with ${code}: ${err}`)));
     setTimeout(() => reject(new Error(`sim printed nothing in 15 s: ${err}`)), 15_000).unref();
