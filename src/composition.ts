@@ -28,6 +28,7 @@ import { createUiSessions } from "./device/ui_sessions.ts";
 import type { DoctorPorts } from "./doctor/types.ts";
 import type { OperationDeps } from "./mcp/run_operation.ts";
 import type { Clock } from "./ports/clock.ts";
+import type { FileSystem } from "./ports/evidence.ts";
 import type { Logger } from "./ports/logger.ts";
 import type { ProcessRunner } from "./ports/process_runner.ts";
 import type { SimDeviceOptions } from "./sim/mod.ts";
@@ -54,10 +55,12 @@ export interface Harness {
   simulated: boolean;
   /** Where evidence and the audit log go, and why there. */
   artifacts: { path: string; reason: string };
+  /** The file system port, for what a command writes next to the evidence (flow reports, recordings). */
+  fs: FileSystem;
   /** The Appium endpoint the UI sessions use (the simulated device's own for `--device sim`). */
   appiumUrl: string;
   /** Removes evidence older than ANDROID_MCP_EVIDENCE_RETENTION_DAYS from the artifacts directory (reports
-   * and the audit log stay); `serve` and `flow` call it at start. Never throws. */
+   * and the audit log stay); `serve` calls it at start. Never throws. */
   pruneOldEvidence(): Promise<RetentionResult>;
   /** Closes every open UI session (deleting it on the Appium side) and stops an in-process simulated device. */
   close(): Promise<void>;
@@ -143,6 +146,7 @@ export async function openHarness(config: HarnessConfig, ctx: CliContext, option
       description,
       simulated: config.device.kind === "sim",
       artifacts: { path: artifacts.path, reason: artifacts.reason },
+      fs,
       appiumUrl,
       pruneOldEvidence: () => pruneOldEvidence({ directory: artifacts.path, fs, nowMs: ctx.clock.now(), maxAgeDays: config.evidenceRetentionDays }),
       close: async () => {

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { test } from "node:test";
 import { runCliCaptured } from "./support/cli.ts";
 import { REPO_ROOT } from "./support/paths.ts";
-import { checkRawArguments } from "../src/cli/raw_arguments.ts";
+import { joinNegativeValues, repeatedFlag } from "../src/cli/raw_arguments.ts";
 import { describeRuntime } from "../src/runtime_info.ts";
 import { startSimDevice } from "../src/sim/mod.ts";
 import { VERSION } from "../src/version.ts";
@@ -49,13 +49,24 @@ test("a flag given twice is refused with one line, whatever its kind", async () 
   }
 });
 
+test("a flag a command takes several times is not refused (flow --device a --device b); others still are", async () => {
+  assert.equal(repeatedFlag(["flow", "f.json", "--device", "a", "--device=b"], new Set(["--device"])), undefined);
+  assert.equal(repeatedFlag(["flow", "f.json", "--json", "--json"], new Set(["--device"])), "--json was given more than once; give it once.");
+  assert.equal(repeatedFlag(["x", "--", "--a", "--a"]), undefined);
+  const flow = await runCliCaptured(["flow", "nope.json", "--device", "sim", "--device", "sim"]);
+  assert.doesNotMatch(flow.stderr, /more than once/);
+  const twice = await runCliCaptured(["flow", "nope.json", "--json", "--json"]);
+  assert.equal(twice.code, 1, "flow's usage errors exit 1 (its 2 means timed out)");
+  assert.match(twice.stderr, /--json was given more than once/);
+});
+
 test("a negative number after a flag is that flag's value (refused by the command), not an unknown option", async () => {
   const run = await runCliCaptured(["tree", "--file", "a.xml", "--density", "-5"]);
   assert.equal(run.code, 2);
   assert.doesNotMatch(run.stderr, /Unknown option/);
   assert.match(run.stderr, /--density/);
-  assert.deepEqual(checkRawArguments(["tree", "--density", "-5", "--json", "--", "--density", "-1"], [{ rawName: "--density <dpi>" }, { rawName: "--json" }]),
-    { ok: true, args: ["tree", "--density=-5", "--json", "--", "--density", "-1"] });
+  assert.deepEqual(joinNegativeValues(["tree", "--density", "-5", "--json", "--", "--density", "-1"], [{ rawName: "--density <dpi>" }, { rawName: "--json" }]),
+    ["tree", "--density=-5", "--json", "--", "--density", "-1"]);
 });
 
 test("an unknown command is a usage error with exit code 2", async () => {

@@ -1,15 +1,18 @@
 /**
  * The CLI: `android-mcp-harness <command>`, built with cac from an explicit list of subcommands
- * (a compiled binary cannot scan folders). Unknown commands and options, a flag given twice get a clear
- * message and exit code 2; `--help`, `help [command]` and `--version` exit 0. Returns the exit code;
- * never calls process.exit. `selftest-webdriver` is a packaging diagnostic kept out of the help.
+ * (a compiled binary cannot scan folders). Unknown commands and options, and a flag given twice, get a
+ * clear message and exit code 2 (1 for `flow`, whose 2 means "timed out"); `--help`, `help [command]` and
+ * `--version` exit 0. An option a command takes several times (`flow --device a --device b`) arrives as the
+ * list of its values, each as written. Returns the exit code; never calls process.exit.
+ * `selftest-webdriver` is a packaging diagnostic kept out of the help.
  */
 import { cac, type CAC } from "cac";
 import { describeRuntime } from "../runtime_info.ts";
 import { VERSION } from "../version.ts";
 import { type CliContext, EXIT } from "./context.ts";
-import { checkRawArguments } from "./raw_arguments.ts";
+import { joinNegativeValues, repeatedFlag } from "./raw_arguments.ts";
 import { registerDoctorCommand } from "./doctor.ts";
+import { registerFlowCommand } from "./flow.ts";
 import { registerServeCommand } from "./serve.ts";
 import { registerSimCommand } from "./sim.ts";
 import { registerTreeCommand } from "./tree.ts";
@@ -22,9 +25,16 @@ const COMMANDS: CommandRegistrar[] = [
   registerServeCommand,
   registerDoctorCommand,
   registerTreeCommand,
+  registerFlowCommand,
   registerSimCommand,
   registerHelpCommand,
 ];
+
+/** Commands whose documented exit codes give 2 another meaning: their usage errors exit with this code. */
+const USAGE_EXIT: Readonly<Record<string, number>> = { flow: 1 };
+
+/** The options a command takes more than once; any other flag given twice is a usage error. */
+const REPEATABLE: Readonly<Record<string, ReadonlySet<string>>> = { flow: new Set(["--device"]) };
 
 export const PROGRAM_NAME = "android-mcp-harness";
 
@@ -37,9 +47,7 @@ export async function runCli(given: readonly string[], ctx: CliContext): Promise
   cli.option("-v, --version", "Display version number (and the runtime)");
   cli.globalCommand.versionNumber = VERSION; // the help's first line
 
-  const checked = checkRawArguments(given, [...cli.globalCommand.options, ...cli.commands.flatMap((command) => command.options)]);
-  if (!checked.ok) return usageError(ctx, checked.problem);
-  const args = checked.args;
+  const args = joinNegativeValues(given, [...cli.globalCommand.options, ...cli.commands.flatMap((command) => command.options)]);
   let parsed;
   try {
     // cac expects process.argv's shape: two leading entries before the arguments.
@@ -52,6 +60,9 @@ export async function runCli(given: readonly string[], ctx: CliContext): Promise
     ctx.stdout(`${PROGRAM_NAME}/${VERSION} (${describeRuntime()})\n`);
     return EXIT.ok;
   }
+  const commandName = cli.matchedCommand?.name;
+  const repeated = repeatedFlag(args, commandName === undefined ? undefined : REPEATABLE[commandName]);
+  if (repeated !== undefined) return usageError(ctx, repeated, commandName === undefined ? undefined : USAGE_EXIT[commandName]);
   if (cli.matchedCommand !== undefined) keepValuesAsWritten(cli.matchedCommand.options, args, parsed.options);
   if (cli.matchedCommand === undefined) {
     if (parsed.args.length > 0) return usageError(ctx, `Unknown command "${parsed.args[0]}".`);
@@ -64,7 +75,7 @@ export async function runCli(given: readonly string[], ctx: CliContext): Promise
     const code = await cli.runMatchedCommand();
     return typeof code === "number" ? code : EXIT.ok;
   } catch (error) {
-    if ((error as Error).name === "CACError") return usageError(ctx, (error as Error).message);
+    if ((error as Error).name === "CACError") return usageError(ctx, (error as Error).message, USAGE_EXIT[cli.matchedCommand.name]);
     throw error;
   }
 }
@@ -98,13 +109,16 @@ function keepValuesAsWritten(
   for (const option of options) {
     if (option.isBoolean) continue;
     const spellings = option.rawName.split(",").map((part) => part.trim().split(/\s/)[0]!);
+    const values: string[] = [];
     for (let i = 0; i < args.length; i++) {
       const arg = args[i]!;
       if (arg === "--") break;
       const inline = spellings.find((flag) => arg.startsWith(`${flag}=`));
-      if (inline !== undefined) parsed[option.name] = arg.slice(inline.length + 1);
-      else if (spellings.includes(arg) && i + 1 < args.length && !args[i + 1]!.startsWith("-")) parsed[option.name] = args[i + 1];
+      if (inline !== undefined) values.push(arg.slice(inline.length + 1));
+      else if (spellings.includes(arg) && i + 1 < args.length && !args[i + 1]!.startsWith("-")) values.push(args[i + 1]!);
     }
+    if (values.length === 1) parsed[option.name] = values[0];
+    else if (values.length > 1) parsed[option.name] = values;
   }
 }
 
@@ -119,7 +133,7 @@ function printingTo<T>(ctx: CliContext, fn: () => T): T {
   }
 }
 
-function usageError(ctx: CliContext, message: string): number {
+function usageError(ctx: CliContext, message: string, code: number = EXIT.usage): number {
   ctx.stderr(`${PROGRAM_NAME}: ${message}\nRun '${PROGRAM_NAME} --help' for the list of commands and options.\n`);
-  return EXIT.usage;
+  return code;
 }

@@ -2,7 +2,9 @@
  * `serve`: the MCP server on stdio (SPEC §2). Parses the configuration, opens the harness through the
  * composition module (real adapters; `--device sim` starts the simulated device in process), and serves
  * until stdin closes or SIGINT/SIGTERM; then every open UI session is deleted and the device released.
- * `--device sim --screen dump.xml [--screenshot shot.png]` serves a replayed real capture (a still device).
+ * `--device sim --screen dump.xml [--screenshot shot.png]` serves a replayed real capture (a still device),
+ * `--device sim --scenario NAME|FILE` another scenario. `--record FILE` writes the session's acting calls as a
+ * flow (src/flow/recorder.ts); an existing FILE is never overwritten.
  * doctor://report runs the doctor on each read (of the simulated device with `--device sim`).
  * stdout carries only protocol; stderr says which artifacts directory is used, how much old evidence was
  * pruned, when the device is simulated, when adb or the device cannot be reached (the server still starts),
@@ -10,14 +12,19 @@
  */
 // @ts-types="../../node_modules/@modelcontextprotocol/sdk/dist/esm/server/stdio.d.ts"
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import { existsSync } from "node:fs";
+import { resolve } from "node:path";
 import type { CAC } from "cac";
 import { type Harness, type HarnessOptions, openHarness } from "../composition.ts";
 import { type HarnessConfig, loadConfig } from "../config.ts";
 import { isHarnessError } from "../errors.ts";
+import { createFlowRecorder } from "../flow/recorder.ts";
 import { createHarnessServer } from "../mcp/server.ts";
+import { BUILTIN_SCENARIO_NAMES } from "../sim/scenario_names.ts";
 import { describeTransportError, warnWhenDeviceUnreachable } from "./serve_startup.ts";
 import { type CliContext, EXIT } from "./context.ts";
 import { doctorReport, simEndpointsOf } from "./doctor.ts";
+import { loadScenario } from "./sim.ts";
 import { harnessScreenOptions, type ScreenFlags } from "./sim_screen.ts";
 
 /** As cac parses them: a value that looks like a number arrives as one. */
@@ -25,6 +32,8 @@ interface ServeFlags extends ScreenFlags {
   device?: unknown;
   appiumUrl?: unknown;
   artifacts?: unknown;
+  record?: unknown;
+  scenario?: unknown;
 }
 
 export function registerServeCommand(cli: CAC, ctx: CliContext): void {
@@ -33,10 +42,13 @@ export function registerServeCommand(cli: CAC, ctx: CliContext): void {
     .option("--device <udid|sim>", "Device serial, or 'sim' for the built-in simulated device (default: ANDROID_UDID, else the only online device)")
     .option("--appium-url <url>", "Appium server (default: APPIUM_URL, else http://127.0.0.1:4723)")
     .option("--artifacts <dir>", "Evidence and audit directory (default: ANDROID_MCP_ARTIFACTS_DIR, else ./artifacts when writable)")
+    .option("--scenario <name|file>", `For --device sim: a built-in scenario (${BUILTIN_SCENARIO_NAMES.join(", ")}) or a scenario JSON file (default: settings)`)
     .option("--screen <dump.xml>", "With --device sim: the simulated device shows this real capture (uiautomator dump or Appium page source), still")
     .option("--screenshot <shot.png>", "With --screen: the PNG taken with the dump, what ui_screenshot shows (else the screen is drawn)")
+    .option("--record <file>", "Write the session's acting calls as a flow file (replayable with `flow FILE`), after each step; typed text is kept in it")
     .example("android-mcp-harness serve --device sim")
     .example("android-mcp-harness serve --device sim --screen bug-report.xml --screenshot bug-report.png")
+    .example("android-mcp-harness serve --record checkout.json")
     .action((flags: ServeFlags) => runServe(flags, ctx));
 }
 
@@ -51,16 +63,37 @@ export async function runServe(flags: ServeFlags, ctx: CliContext): Promise<numb
     ctx.stderr(`serve: ${error.message}\n`);
     return EXIT.usage;
   }
+  const recordPath = flags.record === undefined ? undefined : flags.record === true || String(flags.record) === "" ? "" : resolve(ctx.cwd, String(flags.record));
+  if (recordPath === "") {
+    ctx.stderr("serve: --record needs a file path for the flow (e.g. --record checkout.json).\n");
+    return EXIT.usage;
+  }
+  if (recordPath !== undefined && existsSync(recordPath)) {
+    ctx.stderr(`serve: ${recordPath} already exists; --record never overwrites a flow. Choose another name or delete it.\n`);
+    return EXIT.usage;
+  }
   let harness: Harness | undefined;
   try {
-    harness = await openHarness(config, ctx, options);
+    const scenario = await loadScenario(flags.scenario, ctx);
+    if (scenario !== undefined && options.sim?.screen !== undefined) {
+      ctx.stderr("serve: choose one of --scenario and --screen.\n");
+      return EXIT.usage;
+    }
+    harness = await openHarness(config, ctx, scenario === undefined ? options : { sim: { scenario } });
     ctx.logger.info(`artifacts: ${harness.artifacts.path} (${harness.artifacts.reason})`);
     if (options.sim?.screen !== undefined) {
       ctx.logger.info(`the simulated device shows ${options.sim.screen.xmlName}: acts are answered, the screen does not change`);
     }
     await pruneEvidence(harness, config, ctx);
+    const recorder = recordPath === undefined ? undefined : createFlowRecorder({
+      path: recordPath, fs: harness.fs, logger: ctx.logger, device: harness.description, now: () => ctx.clock.now(),
+    });
+    if (recorder !== undefined) ctx.logger.info(`recording the acting calls to ${recorder.path} (typed text is kept in it)`);
     const sim = simEndpointsOf(harness);
-    const server = createHarnessServer(harness.deps, harness.tools, { doctorReport: () => doctorReport(config, ctx, sim) });
+    const server = createHarnessServer(harness.deps, harness.tools, {
+      doctorReport: () => doctorReport(config, ctx, sim),
+      ...(recorder === undefined ? {} : { onAnswer: (tool, args, envelope) => recorder.record(tool, args, envelope) }),
+    });
     server.server.onerror = (error) => ctx.logger.warn(describeTransportError(error));
     const { stdin, stdout } = ctx.stdio;
     const transport = new StdioServerTransport(stdin, stdout);

@@ -31,7 +31,8 @@ export function registerSimCommand(cli: CAC, ctx: CliContext): void {
     .action((flags: SimFlags) => runSim(flags, ctx));
 }
 
-async function loadScenario(value: unknown, ctx: CliContext): Promise<string | Scenario | undefined> {
+/** A built-in scenario name as is, or a scenario file read and validated (INVALID_ARGUMENT otherwise); undefined when not given. */
+export async function loadScenario(value: unknown, ctx: Pick<CliContext, "cwd">): Promise<string | Scenario | undefined> {
   if (value === undefined || value === true) return undefined;
   const name = String(value);
   if ((BUILTIN_SCENARIO_NAMES as readonly string[]).includes(name)) return name;

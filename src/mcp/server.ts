@@ -10,7 +10,7 @@ import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import * as z from "zod";
 import { inputJsonSchema } from "../../contracts/catalog.ts";
-import { ENVELOPE_JSON_SCHEMA, EnvelopeSchema } from "../../contracts/envelope.ts";
+import { type Envelope, ENVELOPE_JSON_SCHEMA, EnvelopeSchema } from "../../contracts/envelope.ts";
 import type { ToolName } from "../../contracts/tool_inputs.ts";
 import { AVAILABLE_TOOL_NAMES, TOOL_CONTRACT_BY_NAME } from "../../contracts/tools.ts";
 import type { DoctorReport } from "../doctor/types.ts";
@@ -27,9 +27,14 @@ export const SERVER_NAME = "android-mcp-harness";
 const INSTRUCTIONS = "Observe with ui_get_tree; name elements only by the selectors it returns (never coordinates). " +
   "Every answer is one envelope {ok, operation_id, tool, data, evidence, error{code,message}}.";
 
-/** Resources beyond artifact://: `doctorReport` computes the `doctor://report` resource on each read. */
+/** Sees every answered call (e.g. `serve --record`); the client's answer waits for it. */
+export type AnswerListener = (tool: string, args: Record<string, unknown>, envelope: Envelope) => Promise<void>;
+
+/** What a server offers beyond the tools: `doctorReport` computes the `doctor://report` resource on each
+ * read; `onAnswer` sees every answered tool call. */
 export interface HarnessResources {
   doctorReport?: () => Promise<DoctorReport>;
+  onAnswer?: AnswerListener;
 }
 
 export function createHarnessServer(deps: OperationDeps, tools: readonly ToolDefinition[] = SERVED_TOOLS, resources: HarnessResources = {}): McpServer {
@@ -38,6 +43,7 @@ export function createHarnessServer(deps: OperationDeps, tools: readonly ToolDef
   for (const tool of tools) {
     registerContractTool(server, tool.name, async (args, extra) => {
       const answer = await runOperation(tool, args, deps, { cancel: extra.signal, progress: progressSender(extra) });
+      await resources.onAnswer?.(tool.name, args, answer.envelope);
       return toToolResult(answer.envelope, answer.content);
     });
   }

@@ -87,7 +87,8 @@ export class ScenarioDevice implements SimDevice {
   }
 
   hierarchyXml(): string {
-    return writeDump(this.#current().roots, this.rotation());
+    const roots = this.#current().roots;
+    return writeDump(this.faults.tickingClock === true ? [...roots, this.#tick()] : roots, this.rotation());
   }
 
   /** The display's rotation on the current screen (0 unless the screen says otherwise). */
@@ -320,6 +321,15 @@ export class ScenarioDevice implements SimDevice {
   }
 
   // --- internals -------------------------------------------------------------------------------
+
+  #ticks = 0;
+
+  /** The tickingClock fault's status-bar clock, one second later on every read. */
+  #tick(): SimNode {
+    const seconds = this.#ticks++;
+    const text = `12:${String(Math.floor(seconds / 60) % 60).padStart(2, "0")}:${String(seconds % 60).padStart(2, "0")}`;
+    return nodeFromSpec({ class: "android.widget.TextView", id: "com.android.systemui:id/clock", text, bounds: [40, 10, 240, 80] }, "com.android.systemui");
+  }
 
   #current(): LiveScreen {
     return this.#live(this.screenId());

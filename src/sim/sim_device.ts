@@ -24,6 +24,11 @@ export interface SimFaults {
   dumpError?: { kind: "null root node" | "could not get idle state"; count: number };
   /** `screencap -p` returns a one-colour PNG. */
   blankScreencap?: boolean;
+  /**
+   * A clock in the status bar (com.android.systemui) whose text changes on every read of the screen
+   * (dump, page source, screenshot): a screen that never settles, as a live stopwatch or ticker makes it.
+   */
+  tickingClock?: boolean;
   /** The UiAutomator2 server answers HTTP 500 to every command. */
   uia2Error500?: boolean;
   /** The UiAutomator2 session dies after this many commands. */

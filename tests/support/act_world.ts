@@ -12,7 +12,7 @@ import type { DeviceObserver } from "../../src/ports/device.ts";
 import type { AuditRecord } from "../../src/ports/evidence.ts";
 import type { UiDriver, UiDriverFactory } from "../../src/ports/ui_driver.ts";
 import { parseDump, type UiNode, type UiTree } from "../../src/screen/mod.ts";
-import { ScenarioDevice } from "../../src/sim/mod.ts";
+import { type Scenario, ScenarioDevice } from "../../src/sim/mod.ts";
 import { resolveScenario } from "../../src/sim/scenario/load.ts";
 import { type FakeEvidence, fakeEvidence, fakeLock, type FakeLock, operationId } from "./mcp_fakes.ts";
 import { silentLogger } from "./silent_logger.ts";
@@ -40,7 +40,7 @@ export interface ActWorld {
   behaviour: DriverBehaviour;
 }
 
-export function actWorld(options: { scenario?: string; actionTimeoutMs?: number; idleTimeoutMs?: number; maxActions?: number } = {}): ActWorld {
+export function actWorld(options: { scenario?: string | Scenario; actionTimeoutMs?: number; idleTimeoutMs?: number; maxActions?: number } = {}): ActWorld {
   const device = new ScenarioDevice(resolveScenario(options.scenario ?? "settings"));
   const calls: string[] = [];
   const live = new Set<string>();

@@ -50,6 +50,7 @@ const faults = z.object({
   offlineAfterRequests: z.number().int().min(0).optional(),
   dumpError: z.object({ kind: z.enum(["null root node", "could not get idle state"]), count: z.number().int().min(0) }).strict().optional(),
   blankScreencap: z.boolean().optional(),
+  tickingClock: z.boolean().optional(),
   uia2Error500: z.boolean().optional(),
   uia2SessionDiesAfter: z.number().int().min(0).optional(),
 }).strict();

@@ -1,0 +1,127 @@
+/**
+ * The flow file of SPEC §8 (version 1) and the `flow` command's exit codes, as data. A step is a tool call
+ * checked with the SAME strict input schema MCP uses (tool_inputs.ts), plus an optional expectation.
+ * `parseFlow` never throws: it answers the flow or every problem with the dotted path of the offending
+ * field (`steps.2.args.selector`), so an invalid flow is refused before anything runs (exit 1).
+ */
+import * as z from "zod";
+import { SelectorSchema } from "./selector.ts";
+import { PackageNameSchema, TOOL_INPUTS, type ToolName } from "./tool_inputs.ts";
+
+export const FLOW_FILE_VERSION = 1;
+
+/** Tools a step may call: all but the session tools (the runner opens and closes the flow's one session). */
+export const FLOW_STEP_TOOLS = (Object.keys(TOOL_INPUTS) as ToolName[])
+  .filter((name) => name !== "ui_session_open" && name !== "ui_session_close");
+export type FlowStepTool = Exclude<ToolName, "ui_session_open" | "ui_session_close">;
+
+/** How long an expectation is polled when the step does not say (milliseconds). */
+export const DEFAULT_EXPECT_TIMEOUT_MS = 5000;
+export const MAX_EXPECT_TIMEOUT_MS = 120_000;
+
+export const FlowExpectSchema = z.strictObject({
+  /** An element the selector names is on screen (one or several matches). */
+  visible: SelectorSchema.optional(),
+  /** Nothing the selector names is on screen. */
+  not_visible: SelectorSchema.optional(),
+  foreground_package: PackageNameSchema.optional(),
+  /** How long to keep reading the screen until the expectation holds (default 5000). */
+  timeout_ms: z.int().min(0).max(MAX_EXPECT_TIMEOUT_MS).optional(),
+}).refine((e) => e.visible !== undefined || e.not_visible !== undefined || e.foreground_package !== undefined, {
+  message: "an expectation needs at least one of visible, not_visible, foreground_package",
+});
+
+const StepShapeSchema = z.strictObject({
+  tool: z.enum(FLOW_STEP_TOOLS as [FlowStepTool, ...FlowStepTool[]], {
+    error: (issue) => issue.input === "ui_session_open" || issue.input === "ui_session_close"
+      ? "the flow runs under one session that the runner opens and closes; remove this step"
+      : `unknown tool; a step calls one of ${FLOW_STEP_TOOLS.join(", ")}`,
+  }),
+  /** The tool's arguments, as an MCP client sends them; absent means {}. */
+  args: z.record(z.string(), z.unknown()).optional(),
+  expect: FlowExpectSchema.optional(),
+});
+
+/** A step's args checked with the tool's own MCP schema; issues keep the path inside `args`. */
+const FlowStepSchema = StepShapeSchema.superRefine((step, ctx) => {
+  const args = step.args ?? {};
+  if ("session_id" in args) {
+    ctx.addIssue({ code: "custom", path: ["args", "session_id"], message: "the runner passes the flow's own session; remove session_id" });
+    return;
+  }
+  const result = TOOL_INPUTS[step.tool].safeParse(args);
+  if (result.success) return;
+  for (const issue of result.error.issues) {
+    ctx.addIssue({ code: "custom", path: ["args", ...issue.path.map((p) => typeof p === "symbol" ? String(p) : p)], message: issueText(issue) });
+  }
+});
+
+export const FlowFileSchema = z.strictObject({
+  version: z.literal(FLOW_FILE_VERSION, { error: `this harness reads flow files of version ${FLOW_FILE_VERSION}` }),
+  name: z.string().trim().min(1).max(120),
+  description: z.string().max(2000).optional(),
+  package_name: PackageNameSchema,
+  /** A device serial, or "sim"; `--device` overrides it. */
+  device: z.string().min(1).max(255).optional(),
+  steps: z.array(FlowStepSchema).min(1).max(500),
+});
+
+export type FlowExpect = z.infer<typeof FlowExpectSchema>;
+export type FlowStep = z.infer<typeof StepShapeSchema>;
+export type FlowFile = z.infer<typeof FlowFileSchema>;
+
+export interface FlowProblem {
+  /** Dotted path of the offending field ("steps.2.args.selector"); "" for the file itself. */
+  path: string;
+  message: string;
+}
+
+export type FlowParse = { ok: true; flow: FlowFile } | { ok: false; problems: FlowProblem[] };
+
+/** Validates an already parsed JSON value as a version-1 flow. */
+export function parseFlow(value: unknown): FlowParse {
+  const result = FlowFileSchema.safeParse(value);
+  if (result.success) return { ok: true, flow: result.data };
+  return { ok: false, problems: result.error.issues.map((issue) => ({ path: issue.path.map(String).join("."), message: issueText(issue) })) };
+}
+
+/** Parses the text of a flow file: invalid JSON is one problem at path "" with the parser's words. */
+export function parseFlowText(text: string): FlowParse {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    return { ok: false, problems: [{ path: "", message: `not valid JSON: ${(error as Error).message}` }] };
+  }
+  return parseFlow(value);
+}
+
+function issueText(issue: z.core.$ZodIssue): string {
+  if (issue.code === "unrecognized_keys") return `unknown key${issue.keys.length > 1 ? "s" : ""} ${issue.keys.map((k) => `'${k}'`).join(", ")}`;
+  return issue.message;
+}
+
+/**
+ * The exit codes of `flow` (SPEC §8), stable and documented. 3 and 5 are told apart by the act's
+ * `changed`: an expectation that fails after the screen changed is 3, after nothing changed 5.
+ */
+export const FLOW_EXIT = {
+  passed: 0,
+  error: 1,
+  timed_out: 2,
+  unexpected_screen: 3,
+  device_fault: 4,
+  no_progress: 5,
+} as const;
+
+export type FlowOutcome = keyof typeof FLOW_EXIT;
+export type FlowExitCode = (typeof FLOW_EXIT)[FlowOutcome];
+
+export const FLOW_EXIT_MEANINGS: Readonly<Record<FlowOutcome, string>> = {
+  passed: "every step passed",
+  error: "invalid flow, or another error (the report names it)",
+  timed_out: "timed out waiting for a screen: it never settled or never came",
+  unexpected_screen: "unexpected screen: an expectation failed after the action changed the screen (e.g. a dialog appeared); handle that screen",
+  device_fault: "device fault: unavailable, disconnected, busy, or no such device",
+  no_progress: "no progress: an expectation failed after an action that changed nothing; repeating it will not help",
+};

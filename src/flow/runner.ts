@@ -1,0 +1,267 @@
+/**
+ * Runs one flow on one device: resolves the device once, opens ONE UI session (`ui_session_open` with
+ * the flow's package), which takes the device's cross-process lock and keeps it until the session is
+ * closed (another owner gets EMULATOR_BUSY: exit 4), runs every step through the one gate (runOperation)
+ * with that session_id, polls each expectation with `ui_get_tree` until its timeout_ms, stops at the first
+ * failing step (the rest are "skipped"), and always closes the session (releasing the lock). Never
+ * throws: faults become the run's outcome (step_outcome.ts decides it) and are named in the result.
+ */
+import { DEFAULT_EXPECT_TIMEOUT_MS, type FlowFile, type FlowOutcome, type FlowStep } from "../../contracts/flow.ts";
+import type { Envelope } from "../../contracts/envelope.ts";
+import { redactArguments, TOOL_INPUTS, type ToolName } from "../../contracts/tool_inputs.ts";
+import { HarnessError, toHarnessError } from "../errors.ts";
+import { type OperationDeps, runOperation } from "../mcp/run_operation.ts";
+import type { ScreenSummary } from "../screen/mod.ts";
+import type { ToolDefinition } from "../tools/tool_definition.ts";
+import { checkExpectation, describeExpectation, describeScreen, type ExpectationVerdict, type ScreenReading } from "./expectation.ts";
+import { type ActEffect, decideStep, effectOf, exitCodeOf, OUTCOME_OF_ERROR } from "./step_outcome.ts";
+import type { FlowFailure, FlowRun, StepRecord } from "./flow_run.ts";
+
+/** What the runner needs of an opened harness (src/composition.ts). */
+export interface FlowHarness {
+  deps: OperationDeps;
+  tools: readonly ToolDefinition[];
+  description: string;
+  simulated: boolean;
+}
+
+export interface StepProgress {
+  index: number;
+  total: number;
+  tool: string;
+  /** "started", then the step's outcome. */
+  phase: "started" | "finished";
+  outcome?: FlowOutcome;
+  durationMs?: number;
+  reason?: string;
+}
+
+export interface RunFlowOptions {
+  /** The flow file as named on the command line (for the report). */
+  file?: string;
+  onProgress?: (event: StepProgress) => void;
+  /** Pause between two readings of the screen while an expectation does not hold yet. */
+  pollIntervalMs?: number;
+}
+
+const OBSERVE_TOOL_FOR_EXPECT: ToolName = "ui_get_tree";
+
+export async function runFlow(flow: FlowFile, harness: FlowHarness, options: RunFlowOptions = {}): Promise<FlowRun> {
+  const { clock } = harness.deps;
+  const started = clock.now();
+  const run: FlowRun = {
+    flow: { name: flow.name, package_name: flow.package_name, ...(options.file === undefined ? {} : { file: options.file }) },
+    device: { udid: null, adb_server: harness.deps.ports.observer.adbServer, description: harness.description, simulated: harness.simulated },
+    started_at: new Date(started).toISOString(),
+    finished_at: "",
+    duration_ms: 0,
+    outcome: "passed",
+    exit_code: 0,
+    session: { session_id: null, closed: false },
+    steps: flow.steps.map((step, i) => skippedStep(step, i + 1)),
+  };
+  try {
+    // One device for the whole flow: resolved once, every operation bound to that serial.
+    const { observer } = harness.deps.ports;
+    const udid = await observer.resolveUdid({ timeoutMs: harness.deps.actionTimeoutMs });
+    run.device.udid = udid;
+    const deps: OperationDeps = { ...harness.deps, ports: { ...harness.deps.ports, observer: observer.bind(udid) } };
+    await runSteps(flow, new Gate(harness.tools, deps), run, options);
+  } catch (error) {
+    const fault = toHarnessError(error);
+    fail(run, { outcome: OUTCOME_OF_ERROR[fault.code], reason: `${fault.code}: ${fault.message}` });
+  } finally {
+    const finished = clock.now();
+    run.finished_at = new Date(finished).toISOString();
+    run.duration_ms = Math.round(finished - started);
+  }
+  return run;
+}
+
+async function runSteps(flow: FlowFile, gate: Gate, run: FlowRun, options: RunFlowOptions): Promise<void> {
+  const opened = await gate.call("ui_session_open", { package: flow.package_name });
+  if (!opened.ok) {
+    fail(run, { outcome: OUTCOME_OF_ERROR[opened.error!.code], reason: `the flow's UI session could not be opened: ${opened.error!.code}: ${opened.error!.message}` });
+    return;
+  }
+  const sessionId = String(opened.data["session_id"]);
+  run.session.session_id = sessionId;
+  try {
+    let lastEffect: ActEffect | undefined;
+    for (const [i, step] of flow.steps.entries()) {
+      const record = await runStep(step, i + 1, flow.steps.length, { gate, sessionId, lastEffect, options });
+      run.steps[i] = record;
+      lastEffect = effectOf(record.envelope?.data ?? {}) ?? lastEffect;
+      if (record.outcome !== "passed" && record.outcome !== "skipped") {
+        if (record.screen === undefined && record.outcome !== "device_fault") {
+          const reading = await gate.call(OBSERVE_TOOL_FOR_EXPECT, {});
+          if (reading.ok) record.screen = reading.data as unknown as ScreenSummary;
+        }
+        fail(run, {
+          outcome: record.outcome,
+          reason: record.reason ?? record.outcome,
+          step: record.index,
+          tool: record.tool,
+          ...failureScreen(record),
+          evidence: await failureEvidence(gate, record),
+        });
+        break;
+      }
+    }
+  } finally {
+    const closed = await gate.call("ui_session_close", { session_id: sessionId });
+    run.session.closed = closed.ok;
+    if (!closed.ok) run.session.close_error = `${closed.error!.code}: ${closed.error!.message}`;
+  }
+}
+
+interface StepContext {
+  gate: Gate;
+  sessionId: string;
+  lastEffect: ActEffect | undefined;
+  options: RunFlowOptions;
+}
+
+async function runStep(step: FlowStep, index: number, total: number, ctx: StepContext): Promise<StepRecord> {
+  const { gate, options } = ctx;
+  const clock = gate.deps.clock;
+  options.onProgress?.({ index, total, tool: step.tool, phase: "started" });
+  const started = clock.now();
+  const args: Record<string, unknown> = { ...(step.args ?? {}) };
+  if (gate.takesSession(step.tool)) args["session_id"] = ctx.sessionId;
+  const envelope = await gate.call(step.tool, args);
+  const record: StepRecord = {
+    index,
+    tool: step.tool,
+    args: redactArguments(step.args ?? {}),
+    ...(step.expect === undefined ? {} : { expect: step.expect, expected: describeExpectation(step.expect) }),
+    outcome: "passed",
+    envelope,
+    duration_ms: 0,
+    evidence_id: envelope.evidence?.artifact_id ?? null,
+  };
+  let verdict: ExpectationVerdict | undefined;
+  if (envelope.ok && step.expect !== undefined) {
+    const polled = await pollExpectation(gate, step.expect, options.pollIntervalMs ?? 250);
+    record.expectation = { met: polled.verdict?.met ?? false, unmet: polled.verdict?.unmet ?? [], waited_ms: polled.waitedMs, readings: polled.readings };
+    if (polled.screen !== undefined) record.screen = polled.screen;
+    if (polled.error !== undefined) record.reading_error = polled.error;
+    else verdict = polled.verdict;
+  }
+  const readingError = record.reading_error?.error?.code;
+  const decision = decideStep({
+    ...(envelope.error !== null ? { errorCode: envelope.error.code } : readingError !== undefined ? { errorCode: readingError } : {}),
+    ...(effectOf(envelope.data) === undefined ? {} : { effect: effectOf(envelope.data)! }),
+    ...(ctx.lastEffect === undefined ? {} : { previousEffect: ctx.lastEffect }),
+    ...(verdict === undefined ? {} : { verdict }),
+  });
+  record.outcome = decision.outcome;
+  if (decision.reason !== undefined) {
+    record.reason = envelope.error !== null
+      ? `${envelope.error.code}: ${envelope.error.message}`
+      : readingError !== undefined ? `reading the screen failed: ${readingError}: ${record.reading_error!.error!.message}` : decision.reason;
+  }
+  if (record.screen === undefined && isSummary(envelope.data["screen"])) record.screen = envelope.data["screen"];
+  record.duration_ms = Math.round(clock.now() - started);
+  options.onProgress?.({
+    index, total, tool: step.tool, phase: "finished", outcome: record.outcome, durationMs: record.duration_ms,
+    ...(record.reason === undefined ? {} : { reason: record.reason }),
+  });
+  return record;
+}
+
+interface Polled {
+  verdict?: ExpectationVerdict;
+  screen?: ScreenSummary;
+  /** The failed reading that ended the polling (device gone, tree unavailable…). */
+  error?: Envelope;
+  waitedMs: number;
+  readings: number;
+}
+
+/** Reads the screen until the expectation holds or its timeout passes (at least one reading). */
+async function pollExpectation(gate: Gate, expect: NonNullable<FlowStep["expect"]>, intervalMs: number): Promise<Polled> {
+  const clock = gate.deps.clock;
+  const started = clock.now();
+  const timeout = expect.timeout_ms ?? DEFAULT_EXPECT_TIMEOUT_MS;
+  let readings = 0;
+  for (;;) {
+    const reading = await gate.call(OBSERVE_TOOL_FOR_EXPECT, { include_raw: true });
+    readings++;
+    if (!reading.ok) return { error: reading, waitedMs: Math.round(clock.now() - started), readings };
+    const { raw, ...summary } = reading.data as unknown as ScreenSummary & { raw: string };
+    const screen: ScreenReading = { summary, xml: raw };
+    const verdict = checkExpectation(expect, screen);
+    const waited = clock.now() - started;
+    if (verdict.met || waited + intervalMs > timeout) return { verdict, screen: summary, waitedMs: Math.round(waited), readings };
+    await clock.sleep(intervalMs);
+  }
+}
+
+/** A screenshot of the screen the flow failed on, unless the step's own evidence already shows it. */
+async function failureEvidence(gate: Gate, record: StepRecord): Promise<FlowFailure["evidence"]> {
+  if (record.outcome === "device_fault") return null;
+  if (record.expectation === undefined && record.envelope?.evidence) return record.envelope.evidence;
+  const shot = await gate.call("ui_screenshot", {});
+  return shot.evidence;
+}
+
+function failureScreen(record: StepRecord): Partial<FlowFailure> {
+  const out: Partial<FlowFailure> = {};
+  if (record.expected !== undefined) out.expected = record.expected;
+  if (record.screen !== undefined) {
+    out.screen_offers = describeScreen(record.screen);
+    out.screen = record.screen;
+  }
+  return out;
+}
+
+function fail(run: FlowRun, failure: FlowFailure): void {
+  if (run.outcome !== "passed") return; // the first failure decides
+  run.outcome = failure.outcome;
+  run.exit_code = exitCodeOf(failure.outcome);
+  run.failure = failure;
+}
+
+function skippedStep(step: FlowStep, index: number): StepRecord {
+  return {
+    index, tool: step.tool, args: redactArguments(step.args ?? {}),
+    ...(step.expect === undefined ? {} : { expect: step.expect, expected: describeExpectation(step.expect) }),
+    outcome: "skipped", envelope: null, duration_ms: 0, evidence_id: null,
+  };
+}
+
+function isSummary(value: unknown): value is ScreenSummary {
+  return typeof value === "object" && value !== null && Array.isArray((value as ScreenSummary).actions) && Array.isArray((value as ScreenSummary).texts);
+}
+
+/** The one gate, by tool name: every call of the flow goes through runOperation. */
+class Gate {
+  readonly #byName: Map<string, ToolDefinition>;
+  constructor(tools: readonly ToolDefinition[], readonly deps: OperationDeps) {
+    this.#byName = new Map(tools.map((t) => [t.name, t]));
+  }
+
+  /** Acts take the flow's session_id (their input declares one); observe tools do not. */
+  takesSession(tool: ToolName): boolean {
+    return tool !== "ui_session_close" && "session_id" in TOOL_INPUTS[tool].shape;
+  }
+
+  /** Throws INVALID_ARGUMENT for a tool this harness does not serve (checked before the flow starts). */
+  async call(tool: ToolName, args: Record<string, unknown>): Promise<Envelope> {
+    const definition = this.#byName.get(tool);
+    if (definition === undefined) throw unservedTool(tool, [...this.#byName.keys()]);
+    return (await runOperation(definition, args, this.deps)).envelope;
+  }
+}
+
+/** The tools a flow needs that the harness does not serve, or an empty list. */
+export function unservedTools(flow: FlowFile, tools: readonly ToolDefinition[]): ToolName[] {
+  const served = new Set(tools.map((t) => t.name));
+  const needed: ToolName[] = ["ui_session_open", "ui_session_close", OBSERVE_TOOL_FOR_EXPECT, ...flow.steps.map((s) => s.tool)];
+  return [...new Set(needed)].filter((name) => !served.has(name));
+}
+
+function unservedTool(tool: ToolName, served: string[]): HarnessError {
+  return new HarnessError("INVALID_ARGUMENT", `This harness does not serve ${tool}; it serves ${served.join(", ")}. Update android-mcp-harness or remove the step.`, { tool });
+}

@@ -1,0 +1,79 @@
+/**
+ * `serve --record`'s recorder on a scenario device through the real gate: acting calls become steps
+ * (session_id dropped, typed text kept; the audit log still redacts it), each with the foreground package
+ * and a selector that appeared; the file is a valid flow after every step; replaying it on a fresh
+ * device passes. Failed calls and observe calls are not steps.
+ */
+import assert from "node:assert/strict";
+import { readFileSync, readdirSync } from "node:fs";
+import { join } from "node:path";
+import { test } from "node:test";
+import { parseFlowText } from "../../contracts/flow.ts";
+import { createNodeFileSystem } from "../../src/adapters/evidence/node_file_system.ts";
+import { createFlowRecorder, expectationFrom } from "../../src/flow/recorder.ts";
+import { runFlow } from "../../src/flow/runner.ts";
+import { runOperation } from "../../src/mcp/run_operation.ts";
+import { silentLogger } from "../support/silent_logger.ts";
+import { tempDir } from "../evidence/temp_dir.ts";
+import { scenarioWorld, type ScenarioWorld } from "./scenario_world.ts";
+
+async function call(world: ScenarioWorld, recorder: ReturnType<typeof createFlowRecorder>, tool: string, args: Record<string, unknown>) {
+  const definition = world.harness.tools.find((t) => t.name === tool)!;
+  const { envelope } = await runOperation(definition, args, world.harness.deps);
+  await recorder.record(tool, args, envelope);
+  return envelope;
+}
+
+test("a recorded login session is a valid flow after every step, keeps typed text, and replays green", async (t) => {
+  const dir = tempDir(t, "amh-record-");
+  const file = join(dir, "login-session.json");
+  const world = scenarioWorld("login", dir);
+  const recorder = createFlowRecorder({ path: file, fs: createNodeFileSystem(), logger: silentLogger, device: "simulated device emulator-5554", now: Date.now });
+  const session = (await call(world, recorder, "ui_session_open", {})).data["session_id"];
+  await call(world, recorder, "ui_get_tree", {});
+  const steps: [string, Record<string, unknown>][] = [
+    ["ui_type_text", { selector: { resource_id: "com.example.shop:id/email" }, text: "zoë@例え.jp", session_id: session }],
+    ["ui_type_text", { selector: { resource_id: "com.example.shop:id/password" }, text: "pässwörd", session_id: session }],
+    ["ui_tap", { selector: { text: "Nope" }, session_id: session }], // fails: not recorded
+    ["ui_tap", { selector: { resource_id: "com.example.shop:id/sign_in" }, session_id: session }],
+  ];
+  let written = 0;
+  for (const [tool, args] of steps) {
+    const envelope = await call(world, recorder, tool, args);
+    if (envelope.ok) written++;
+    const parsed = parseFlowText(readFileSync(file, "utf8"));
+    assert.ok(parsed.ok, "a valid flow after every step");
+    assert.equal(parsed.flow.steps.length, written);
+  }
+  await call(world, recorder, "ui_session_close", { session_id: session });
+  const parsed = parseFlowText(readFileSync(file, "utf8"));
+  assert.ok(parsed.ok);
+  const flow = parsed.flow;
+  assert.equal(flow.name, "login-session");
+  assert.equal(flow.package_name, "com.example.shop");
+  assert.match(flow.description!, /Typed text is kept as typed/);
+  assert.deepEqual(flow.steps.map((s) => s.tool), ["ui_type_text", "ui_type_text", "ui_tap"]);
+  assert.equal(flow.steps[0]!.args!["text"], "zoë@例え.jp", "typed text kept in the recording");
+  assert.ok(flow.steps.every((s) => s.args?.["session_id"] === undefined), "no session ids");
+  assert.deepEqual(flow.steps[2]!.expect, { foreground_package: "com.example.shop", visible: { resource_id: "sign_out" } }, "the summary's own (short) selector");
+  assert.ok(flow.steps.every((s) => s.expect?.foreground_package === "com.example.shop"));
+  const audit = readFileSync(join(dir, readdirSync(dir).find((n) => n.endsWith(".jsonl"))!), "utf8");
+  assert.ok(!audit.includes("zoë") && !audit.includes("pässwörd") && audit.includes('"redacted_length":9'), "the audit log still redacts");
+
+  const replay = scenarioWorld("login", tempDir(t, "amh-replay-"));
+  const run = await runFlow(flow, replay.harness, { pollIntervalMs: 20 });
+  assert.equal(run.outcome, "passed", JSON.stringify(run.failure));
+  assert.equal(replay.device.screenId(), "account");
+});
+
+test("the expectation prefers a stable selector that appeared, and only the package when nothing did", () => {
+  const screen = (actions: object[], texts: string[]) => ({ foreground_package: "p.q", texts, actions, can_scroll: false, keyboard: { open: false }, issues: [] }) as never;
+  const before = screen([{ selector: { text: "Display" }, bounds: [0, 0, 1, 1] }], ["Settings"]);
+  assert.deepEqual(expectationFrom(before, screen([{ selector: { text: "Display" }, bounds: [0, 0, 1, 1] }], ["Settings"]), "p.q"), { foreground_package: "p.q" });
+  assert.deepEqual(
+    expectationFrom(before, screen([{ selector: { text: "Brightness level" }, bounds: [0, 0, 1, 1] }, { selector: { resource_id: "p.q:id/x" }, bounds: [0, 0, 1, 1] }], ["48%"]), "p.q"),
+    { foreground_package: "p.q", visible: { resource_id: "p.q:id/x" } },
+  );
+  assert.deepEqual(expectationFrom(before, screen([], ["12:01", "Alarm"]), "p.q"), { foreground_package: "p.q", visible: { text: "Alarm" } }, "no digits while a steady text exists");
+  assert.equal(expectationFrom(undefined, undefined, undefined), undefined);
+});

@@ -1,0 +1,172 @@
+/**
+ * The flow runner on a scenario device through the real gate: one session for the whole flow (its id on
+ * every act, always closed), the device lock held throughout, expectations polled, and each exit code
+ * from what the screen did: passed 0, a dialog 3, a scroll that changes nothing 5, a screen that never
+ * settles 2, the device going away 4, an unserved tool 1. The report names the step, what was expected
+ * and what the screen offers.
+ */
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { type FlowFile, parseFlow } from "../../contracts/flow.ts";
+import { HarnessError } from "../../src/errors.ts";
+import { runFlow, type StepProgress, unservedTools } from "../../src/flow/runner.ts";
+import { SERVED_TOOLS } from "../../src/tools/mod.ts";
+import { tempDir } from "../evidence/temp_dir.ts";
+import { scenarioWorld } from "./scenario_world.ts";
+
+function flow(value: unknown): FlowFile {
+  const parsed = parseFlow(value);
+  if (!parsed.ok) assert.fail(JSON.stringify(parsed.problems));
+  return parsed.flow;
+}
+
+const settingsTour = flow({
+  version: 1, name: "settings tour", package_name: "com.android.settings",
+  steps: [
+    { tool: "settings_open", expect: { visible: { text: "Network & internet" }, foreground_package: "com.android.settings" } },
+    { tool: "ui_tap", args: { selector: { text: "Display" } }, expect: { visible: { text: "Dark theme" } } },
+    { tool: "ui_get_tree" },
+    { tool: "ui_tap", args: { selector: { content_desc: "Navigate up" } }, expect: { not_visible: { text: "Dark theme" }, visible: { text: "Apps" } } },
+    { tool: "ui_scroll", args: { direction: "down" }, expect: { visible: { text: "About emulated device" } } },
+  ],
+});
+
+test("a flow that holds passes: one session on every act, closed; the lock held throughout; progress per step", async (t) => {
+  const world = scenarioWorld("settings", tempDir(t));
+  const progress: StepProgress[] = [];
+  const heldDuringDriverCalls: number[] = [];
+  world.behaviour.beforeCall = async () => void heldDuringDriverCalls.push(world.lock.held.size);
+  const run = await runFlow(settingsTour, world.harness, { onProgress: (e) => progress.push(e), pollIntervalMs: 20 });
+  assert.equal(run.outcome, "passed", JSON.stringify(run.failure));
+  assert.equal(run.exit_code, 0);
+  assert.deepEqual(run.steps.map((s) => s.outcome), ["passed", "passed", "passed", "passed", "passed"]);
+  const sessionId = run.session.session_id!;
+  assert.match(sessionId, /^s-test/);
+  assert.deepEqual(run.session, { session_id: sessionId, closed: true });
+  assert.equal(world.calls.filter((c) => c === "open").length, 1, "one Appium session for the whole flow");
+  assert.equal(world.live.size, 0, "deleted on the Appium side at the end");
+  assert.equal(world.layer.openCount(), 0);
+  assert.equal(world.lock.acquisitions, 1, "one acquisition of the cross-process lock for the whole flow");
+  assert.equal(world.lock.held.size, 0, "released at the end");
+  assert.ok(heldDuringDriverCalls.length > 10 && heldDuringDriverCalls.every((n) => n === 1), "held during every driver call");
+  const acts = world.audit.filter((a) => !["ui_get_tree", "ui_session_open", "ui_session_close"].includes(a.tool));
+  assert.equal(acts.length, 4);
+  assert.ok(acts.every((a) => a.arguments["session_id"] === sessionId), "every act carried the flow's session");
+  assert.equal(world.audit.find((a) => a.tool === "ui_get_tree" && a.arguments["include_raw"] === undefined)?.arguments["session_id"], undefined);
+  assert.equal(run.device.udid, "emulator-5554");
+  assert.ok(run.steps.every((s) => s.envelope?.ok), "every envelope kept");
+  assert.ok(run.steps.filter((s) => s.tool !== "ui_get_tree").every((s) => s.evidence_id !== null && s.evidence_id === s.envelope!.evidence?.artifact_id));
+  assert.deepEqual(progress.filter((p) => p.phase === "finished").map((p) => `${p.index}/${p.total} ${p.tool} ${p.outcome}`), [
+    "1/5 settings_open passed", "2/5 ui_tap passed", "3/5 ui_get_tree passed", "4/5 ui_tap passed", "5/5 ui_scroll passed",
+  ]);
+  assert.ok(progress.every((p) => p.phase === "started" || typeof p.durationMs === "number"));
+});
+
+test("a dialog appearing after the act is an unexpected screen (3), and the report says what the screen offers", async (t) => {
+  const world = scenarioWorld("permission", tempDir(t));
+  const run = await runFlow(flow({
+    version: 1, name: "near me", package_name: "com.example.maps",
+    steps: [
+      { tool: "ui_tap", args: { selector: { text: "Find places near me" } }, expect: { visible: { text: "Café Central" }, timeout_ms: 300 } },
+      { tool: "device_back" },
+    ],
+  }), world.harness, { pollIntervalMs: 50 });
+  assert.equal(run.outcome, "unexpected_screen");
+  assert.equal(run.exit_code, 3);
+  assert.deepEqual(run.steps.map((s) => s.outcome), ["unexpected_screen", "skipped"]);
+  const failure = run.failure!;
+  assert.equal(failure.step, 1);
+  assert.equal(failure.tool, "ui_tap");
+  assert.equal(failure.expected, 'visible {"text":"Café Central"}');
+  assert.match(failure.reason, /changed the screen, but \{"text":"Café Central"\} is not on screen/);
+  assert.match(failure.screen_offers!, /com\.google\.android\.permissioncontroller offers .*'While using the app' \(button\).*'Don’t allow'/);
+  assert.equal(failure.screen!.foreground_package, "com.google.android.permissioncontroller");
+  assert.ok(failure.evidence?.artifact_id.endsWith("ui-screenshot.png"), "a screenshot of the failing screen");
+  assert.ok(run.steps[0]!.expectation!.readings >= 2, "polled until its timeout");
+  assert.ok(run.steps[0]!.expectation!.waited_ms >= 250);
+  assert.equal(run.session.closed, true, "closed after the failure too");
+  assert.equal(world.live.size, 0);
+});
+
+test("a scroll that changes nothing is no progress (5)", async (t) => {
+  const world = scenarioWorld("settings", tempDir(t));
+  const run = await runFlow(flow({
+    version: 1, name: "end of list", package_name: "com.android.settings",
+    steps: [
+      { tool: "ui_scroll", args: { direction: "down" }, expect: { visible: { text: "System" } } },
+      { tool: "ui_scroll", args: { direction: "down" }, expect: { visible: { text: "Tips & support" }, timeout_ms: 100 } },
+    ],
+  }), world.harness, { pollIntervalMs: 20 });
+  assert.equal(run.exit_code, 5, JSON.stringify(run.failure));
+  assert.equal(run.steps[1]!.envelope!.data["changed"], false);
+  assert.match(run.failure!.reason, /changed nothing on screen/);
+});
+
+test("a screen that never settles is timed out (2); an expectation that still holds lets the step pass", async (t) => {
+  const world = scenarioWorld("settings", tempDir(t));
+  world.device.setFaults({ tickingClock: true });
+  const run = await runFlow(flow({
+    version: 1, name: "ticking", package_name: "com.android.settings",
+    steps: [
+      { tool: "ui_tap", args: { selector: { text: "Display" } }, expect: { visible: { text: "Dark theme" } } },
+      { tool: "ui_tap", args: { selector: { text: "Dark theme" } } },
+    ],
+  }), world.harness, { pollIntervalMs: 20 });
+  assert.deepEqual(run.steps.map((s) => s.outcome), ["passed", "timed_out"]);
+  assert.equal(run.exit_code, 2);
+  assert.match(run.failure!.reason, /never settled/);
+});
+
+test("the device going away mid-flow is a device fault (4); the session is still closed", async (t) => {
+  const world = scenarioWorld("settings", tempDir(t));
+  let gone = false;
+  world.behaviour.beforeCall = async (name) => {
+    if (gone && name !== "delete") throw new HarnessError("EMULATOR_UNAVAILABLE", "Device emulator-5554 is offline; reconnect it.");
+  };
+  const run = await runFlow(flow({
+    version: 1, name: "offline", package_name: "com.android.settings",
+    steps: [{ tool: "ui_tap", args: { selector: { text: "Display" } } }, { tool: "device_back" }, { tool: "device_back" }],
+  }), world.harness, { onProgress: (e) => void (gone ||= e.phase === "finished" && e.index === 1) });
+  assert.equal(run.exit_code, 4, JSON.stringify(run.failure));
+  assert.deepEqual(run.steps.map((s) => s.outcome), ["passed", "device_fault", "skipped"]);
+  assert.match(run.failure!.reason, /EMULATOR_UNAVAILABLE: Device emulator-5554 is offline/);
+  assert.equal(run.failure!.evidence, null, "no screenshot of a device that is gone");
+  assert.equal(world.layer.openCount(), 0, "the session was still closed");
+  assert.equal(world.lock.held.size, 0);
+});
+
+test("a device that is busy before the flow starts is a device fault (4) and nothing runs", async (t) => {
+  const world = scenarioWorld("settings", tempDir(t));
+  const other = await world.lock.acquire({ adbServer: world.deps.ports.observer.adbServer, udid: "emulator-5554" }, { operationId: "x", tool: "serve" });
+  const run = await runFlow(settingsTour, world.harness);
+  await other.release();
+  assert.equal(run.exit_code, 4);
+  assert.match(run.failure!.reason, /EMULATOR_BUSY/);
+  assert.equal(run.failure!.step, undefined);
+  assert.ok(run.steps.every((s) => s.outcome === "skipped"));
+  assert.equal(world.calls.filter((c) => c === "open").length, 0, "no Appium session without the lock");
+});
+
+test("a missing target names what the screen offers (3); typed text never reaches the run's record", async (t) => {
+  const world = scenarioWorld("login", tempDir(t));
+  const run = await runFlow(flow({
+    version: 1, name: "login", package_name: "com.example.shop",
+    steps: [
+      { tool: "ui_type_text", args: { selector: { resource_id: "com.example.shop:id/email" }, text: "zoë@例え.jp" }, expect: { visible: { text: "zoë@例え.jp" } } },
+      { tool: "ui_tap", args: { selector: { text: "Log in" } } },
+    ],
+  }), world.harness, { pollIntervalMs: 20 });
+  assert.equal(run.exit_code, 3);
+  assert.deepEqual(run.steps[0]!.args, { selector: { resource_id: "com.example.shop:id/email" }, text: { redacted_length: 9 } });
+  assert.equal(run.steps[0]!.envelope!.data["typed_length"], 9);
+  const { screen: _shown, ...echo } = run.steps[0]!.envelope!.data;
+  assert.ok(!JSON.stringify(echo).includes("zoë"), "the act echoes only the typed length (the screen itself may show the text)");
+  assert.match(run.failure!.reason, /UI_ELEMENT_NOT_FOUND/);
+  assert.match(run.failure!.screen_offers!, /'Sign in'/);
+});
+
+test("a flow naming a tool the harness does not serve is found before anything runs", () => {
+  assert.deepEqual(unservedTools(settingsTour, SERVED_TOOLS), []);
+  const observeOnly = SERVED_TOOLS.filter((tool) => tool.name === "ui_get_tree");
+  assert.deepEqual(unservedTools(settingsTour, observeOnly), ["ui_session_open", "ui_session_close", "settings_open", "ui_tap", "ui_scroll"]);
+});

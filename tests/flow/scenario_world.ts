@@ -1,0 +1,31 @@
+/**
+ * A flow harness over a scenario device in process, for the runner's own tests: the lead's act world
+ * (tests/support/act_world.ts: the real served tools, the real UI session layer and its session-aware
+ * lock over a recording file lock, a driver and an observer reading the same ScenarioDevice) with a real
+ * evidence store and audit log in a temporary directory, so reports embed real screenshots. Every call
+ * passes the real gate (runOperation). The end-to-end tests drive the real CLI over adb and WebDriver.
+ */
+import { createAuditLog, createEvidenceStore, createNodeFileSystem } from "../../src/adapters/evidence/mod.ts";
+import type { FlowHarness } from "../../src/flow/runner.ts";
+import type { Scenario } from "../../src/sim/mod.ts";
+import { SERVED_TOOLS } from "../../src/tools/mod.ts";
+import { type ActWorld, actWorld } from "../support/act_world.ts";
+
+export interface ScenarioWorld extends ActWorld {
+  harness: FlowHarness;
+  artifactsDir: string;
+}
+
+export function scenarioWorld(scenario: string | Scenario, artifactsDir: string, options: { actionTimeoutMs?: number } = {}): ScenarioWorld {
+  const world = actWorld({ scenario, ...options });
+  const fs = createNodeFileSystem();
+  const log = createAuditLog({ directory: artifactsDir, fs });
+  const { audit } = world;
+  world.deps.ports.evidence = createEvidenceStore({ directory: artifactsDir, fs, clock: world.deps.clock });
+  world.deps.audit = { append: async (record) => { audit.push(record); await log.append(record); } };
+  return {
+    ...world,
+    artifactsDir,
+    harness: { deps: world.deps, tools: SERVED_TOOLS, description: `simulated device ${world.device.serial}`, simulated: true },
+  };
+}
