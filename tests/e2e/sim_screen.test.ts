@@ -45,6 +45,9 @@ async function startSimProcess(args: string[]): Promise<{ pid: number | undefine
     });
     child.on("close", (code) => reject(new Error(`sim exited with ${code}: ${err}`)));
     setTimeout(() => reject(new Error(`sim printed nothing in 15 s: ${err}`)), 15_000).unref();
+  }).catch((error: unknown) => {
+    killQuietly(child.pid); // the caller never learns its pid: stop it here, or it outlives the test run
+    throw error;
   });
   const first = JSON.parse(out.split("\n")[0]!) as { adbServerSocket: string; foregroundPackage: string };
   return { pid: child.pid, ...first };
