@@ -12,7 +12,7 @@ import { homedir, platform } from "node:os";
 import { createAdbClient, createAdbObserver, findAdbProgram } from "./adapters/adb/mod.ts";
 import {
   createAuditLog, createDeviceLock, createEvidenceStore, createNodeFileSystem, createNodeProcessProbe, lockDirectory,
-  type PlatformFacts, resolveArtifactsDirectory,
+  type PlatformFacts, pruneOldEvidence, resolveArtifactsDirectory, type RetentionResult,
 } from "./adapters/evidence/mod.ts";
 import { createAppiumDriverFactory } from "./adapters/appium/mod.ts";
 import { createFetchHttpClient } from "./adapters/fetch_http_client.ts";
@@ -60,6 +60,9 @@ export interface Harness {
   fs: FileSystem;
   /** The Appium endpoint the UI sessions use (the simulated device's own for `--device sim`). */
   appiumUrl: string;
+  /** Removes evidence older than ANDROID_MCP_EVIDENCE_RETENTION_DAYS from the artifacts directory (reports
+   * and the audit log stay); `serve` calls it at start. Never throws. */
+  pruneOldEvidence(): Promise<RetentionResult>;
   /** Closes every open UI session (deleting it on the Appium side) and stops an in-process simulated device. */
   close(): Promise<void>;
 }
@@ -146,6 +149,7 @@ export async function openHarness(config: HarnessConfig, ctx: CliContext, option
       artifacts: { path: artifacts.path, reason: artifacts.reason },
       fs,
       appiumUrl,
+      pruneOldEvidence: () => pruneOldEvidence({ directory: artifacts.path, fs, nowMs: ctx.clock.now(), maxAgeDays: config.evidenceRetentionDays }),
       close: async () => {
         try {
           await ui.closeAll("the harness is stopping");
