@@ -66,7 +66,10 @@ export function redactArguments(raw: unknown): Record<string, unknown> {
   if (raw === undefined || raw === null) return {};
   if (typeof raw !== "object" || Array.isArray(raw)) return { invalid: Array.isArray(raw) ? "array" : typeof raw };
   const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(raw)) out[key] = REDACTED_ARGUMENTS.has(key) ? redacted(value) : value;
+  for (const [key, value] of Object.entries(raw)) {
+    // defineProperty: a `__proto__` key stays a key (assignment would set the prototype and lose it).
+    Object.defineProperty(out, key, { value: REDACTED_ARGUMENTS.has(key) ? redacted(value) : value, enumerable: true, writable: true, configurable: true });
+  }
   return out;
 }
 

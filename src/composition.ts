@@ -11,7 +11,7 @@ import { existsSync } from "node:fs";
 import { homedir, platform } from "node:os";
 import { createAdbClient, createAdbObserver, findAdbProgram } from "./adapters/adb/mod.ts";
 import {
-  createAuditLog, createDeviceLock, createEvidenceStore, createNodeFileSystem, createNodeProcessProbe, lockDirectory,
+  createAuditLog, createDeviceLock, createEvidenceStore, createNodeFileSystem, createNodeProcessProbe, currentUserFacts, lockDirectory,
   type PlatformFacts, pruneOldEvidence, resolveArtifactsDirectory, type RetentionResult,
 } from "./adapters/evidence/mod.ts";
 import { createAppiumDriverFactory } from "./adapters/appium/mod.ts";
@@ -120,7 +120,9 @@ export async function openHarness(config: HarnessConfig, ctx: CliContext, option
     const facts = platformFacts(ctx);
     const fs = createNodeFileSystem();
     const artifacts = await resolveArtifactsDirectory(facts, fs, config.artifactsDir);
-    const fileLock = createDeviceLock({ directory: lockDirectory(facts).path, fs, clock: ctx.clock, probe: createNodeProcessProbe() });
+    // This user's lock directory on this machine, the same whatever the environment (state_directories.ts).
+    const locks = lockDirectory(currentUserFacts(platform(), homedir())).path;
+    const fileLock = createDeviceLock({ directory: locks, fs, clock: ctx.clock, probe: createNodeProcessProbe() });
     const ui = createUiSessions({
       drivers: createAppiumDriverFactory({
         appiumUrl, adbServer: observer.adbServer,

@@ -86,6 +86,7 @@ const CHECKS: Record<string, Check> = {
   "npm run test:bin": { by: "ci" },
   "npm run test:clone": { by: "ci" },
   "npm run bench": { by: "ci" },
+  "npm run campaign": { by: "ci" },
   "deno task start --help": {
     by: "run",
     env: () => ({ PATH: `${join(REPO_ROOT, "node_modules", ".bin")}:${process.env["PATH"] ?? ""}` }), // deno on PATH: this checkout's

@@ -6,24 +6,37 @@
  * Being in their own groups, the children are out of reach of a signal to the harness's group (a
  * terminal's Ctrl+C): `killAll()` ends every running child's group at once, for main.ts to call when
  * the harness itself is stopped or exits, so none outlives it.
+ * On Linux each child is started through util-linux `setpriv --pdeathsig SIGKILL` (which then execs the
+ * program in place), so it dies with the harness even when the harness is killed with SIGKILL mid-call;
+ * elsewhere (or without setpriv) a SIGKILL of the harness can leave it running until it ends by itself.
  */
 import { spawn } from "node:child_process";
+import { existsSync } from "node:fs";
 import type { ProcessResult, ProcessRunner, RunOptions } from "../ports/process_runner.ts";
 
 const DEFAULT_MAX_OUTPUT = 64 * 1024 * 1024;
 const KILL_GRACE_MS = 500;
 /** After the child exits, how long its pipes may stay open (held by something it started) before we stop reading. */
 const PIPE_GRACE_MS = 200;
+const SETPRIV_PLACES = ["/usr/bin/setpriv", "/bin/setpriv"];
+
+export interface NodeProcessRunnerOptions {
+  /** The parent-death wrapper; default: setpriv on Linux when installed, else none. null: never wrap. */
+  setpriv?: string | null;
+}
 
 export interface NodeProcessRunner extends ProcessRunner {
   /** SIGKILLs the process group (POSIX; the child itself on Windows) of every child still running. Synchronous. */
   killAll(): void;
 }
 
-export function createNodeProcessRunner(): NodeProcessRunner {
+export function createNodeProcessRunner(options: NodeProcessRunnerOptions = {}): NodeProcessRunner {
+  const setpriv = options.setpriv !== undefined
+    ? options.setpriv
+    : process.platform === "linux" ? (SETPRIV_PLACES.find((path) => existsSync(path)) ?? null) : null;
   const running = new Set<(signal: NodeJS.Signals) => void>();
   return {
-    run: (program, args, options) => runProcess(program, args, options, running),
+    run: (program, args, runOptions) => runProcess(program, args, runOptions, running, setpriv),
     killAll: () => {
       for (const signalAll of running) signalAll("SIGKILL");
     },
@@ -31,7 +44,7 @@ export function createNodeProcessRunner(): NodeProcessRunner {
 }
 
 function runProcess(program: string, args: readonly string[], options: RunOptions,
-  running: Set<(signal: NodeJS.Signals) => void>): Promise<ProcessResult> {
+  running: Set<(signal: NodeJS.Signals) => void>, setpriv: string | null): Promise<ProcessResult> {
   const argv = [program, ...args];
   const started = performance.now();
   const maxOutput = options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT;
@@ -45,7 +58,10 @@ function runProcess(program: string, args: readonly string[], options: RunOption
     let aborted = false;
     let settled = false;
     const env = options.env === undefined ? process.env : { ...process.env, ...options.env };
-    const child = spawn(program, args, { shell: false, env, stdio: ["pipe", "pipe", "pipe"], windowsHide: true, detached: ownGroup });
+    const [command, commandArgs] = setpriv === null
+      ? [program, args]
+      : [setpriv, ["--pdeathsig", "SIGKILL", "--", program, ...args]];
+    const child = spawn(command, commandArgs, { shell: false, env, stdio: ["pipe", "pipe", "pipe"], windowsHide: true, detached: ownGroup });
 
     const signalAll = (signal: NodeJS.Signals) => {
       try {
@@ -73,6 +89,15 @@ function runProcess(program: string, args: readonly string[], options: RunOption
 
     const finish = (exitCode: number | null, spawnError?: string) => {
       if (settled) return;
+      // setpriv could not exec the program: what a direct spawn reports as ENOENT / EACCES.
+      if (setpriv !== null && spawnError === undefined && (exitCode === 127 || exitCode === 126) && stdoutBytes === 0) {
+        const said = Buffer.concat(stderr).toString("utf8");
+        if (said.startsWith("setpriv: failed to execute")) {
+          stderr.length = 0;
+          spawnError = exitCode === 127 ? "ENOENT" : "EACCES";
+          exitCode = null;
+        }
+      }
       settled = true;
       running.delete(signalAll);
       clearTimeout(timer);

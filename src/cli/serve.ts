@@ -6,12 +6,11 @@
  * `--device sim --scenario NAME|FILE` another scenario. `--record FILE` writes the session's acting calls as a
  * flow (src/flow/recorder.ts); an existing FILE is never overwritten, a directory that cannot hold it is refused.
  * doctor://report runs the doctor on each read (of the simulated device with `--device sim`).
- * stdout carries only protocol; stderr says which artifacts directory is used, how much old evidence was
- * pruned, when the device is simulated, when adb or the device cannot be reached (the server still starts),
+ * The transport bounds each frame (stdio_transport.ts): an oversized or malformed line is refused and serving
+ * goes on. stdout carries only protocol; stderr says which artifacts directory is used, how much old evidence
+ * was pruned, when the device is simulated, when adb or the device cannot be reached (the server still starts),
  * and each stdin line that is not JSON-RPC (serve_startup.ts).
  */
-// @ts-types="../../node_modules/@modelcontextprotocol/sdk/dist/esm/server/stdio.d.ts"
-import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { existsSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import type { CAC } from "cac";
@@ -20,6 +19,7 @@ import { type HarnessConfig, loadConfig } from "../config.ts";
 import { isHarnessError } from "../errors.ts";
 import { createFlowRecorder } from "../flow/recorder.ts";
 import { createHarnessServer } from "../mcp/server.ts";
+import { BoundedStdioTransport } from "../mcp/stdio_transport.ts";
 import { BUILTIN_SCENARIO_NAMES } from "../sim/scenario_names.ts";
 import { describeTransportError, warnWhenDeviceUnreachable } from "./serve_startup.ts";
 import { type CliContext, EXIT } from "./context.ts";
@@ -101,7 +101,7 @@ export async function runServe(flags: ServeFlags, ctx: CliContext): Promise<numb
     });
     server.server.onerror = (error) => ctx.logger.warn(describeTransportError(error));
     const { stdin, stdout } = ctx.stdio;
-    const transport = new StdioServerTransport(stdin, stdout);
+    const transport = new BoundedStdioTransport(stdin, stdout, { onRefused: (reason) => ctx.logger.warn(`refused a frame: ${reason}`) });
     const closed = new Promise<string>((resolve) => {
       transport.onclose = () => resolve("transport closed");
       stdin.once("end", () => resolve("stdin closed"));

@@ -1,20 +1,24 @@
 /**
- * The `artifact://{id}` resource template: reads an evidence PNG by the id the harness issued and lists
- * the recent ones. Only ids of the exact issued form that resolve inside the artifacts directory are
- * served (EvidenceStore.resolve decides); anything else, traversal included, is "resource not found".
+ * The `artifact://{id}` resource template: reads an evidence PNG by the id the harness issued and lists the
+ * recent ones. Only ids of the exact issued form naming a regular file in the artifacts directory are served
+ * or listed (EvidenceStore decides); any other artifact:// URI — traversal, a planted symlink or FIFO, an id
+ * never issued — is refused, which resource_reads.ts answers with -32002 "resource not found".
  */
 // @ts-types="../../node_modules/@modelcontextprotocol/sdk/dist/esm/server/mcp.d.ts"
 import { type McpServer, ResourceTemplate } from "@modelcontextprotocol/sdk/server/mcp.js";
 // @ts-types="../../node_modules/@modelcontextprotocol/sdk/dist/esm/types.d.ts"
-import { McpError } from "@modelcontextprotocol/sdk/types.js";
+import type { ReadResourceResult } from "@modelcontextprotocol/sdk/types.js";
 import type { EvidenceStore } from "../ports/evidence.ts";
+import { quote } from "./quote.ts";
+import { isRefusal, type Refusal, type ResourceReader } from "./resource_reads.ts";
 
-/** JSON-RPC code the MCP specification gives to an unknown resource. */
-export const RESOURCE_NOT_FOUND = -32002;
+export { RESOURCE_NOT_FOUND } from "./resource_reads.ts";
 const RECENT_LIMIT = 50;
+const SCHEME = "artifact://";
 
-export function registerArtifactResources(server: McpServer, evidence: EvidenceStore): void {
-  const template = new ResourceTemplate("artifact://{id}", {
+/** Registers the template (so resources/list lists the recent evidence) and returns its reader. */
+export function registerArtifactResources(server: McpServer, evidence: EvidenceStore): ResourceReader {
+  const template = new ResourceTemplate(`${SCHEME}{id}`, {
     list: async () => ({
       resources: (await evidence.listRecent(RECENT_LIMIT)).map((ref) => ({
         uri: ref.uri,
@@ -23,20 +27,28 @@ export function registerArtifactResources(server: McpServer, evidence: EvidenceS
       })),
     }),
   });
+  const reader: ResourceReader = {
+    serves: "artifact://<id> (evidence an envelope named)",
+    claims: (uri) => uri.startsWith(SCHEME),
+    read: (uri) => readArtifact(evidence, uri),
+  };
   server.registerResource(
     "artifact",
     template,
     { title: "Evidence screenshot", description: "A PNG the harness saved as evidence, by the id an envelope gave.", mimeType: "image/png" },
-    async (uri, variables) => {
-      const id = variables["id"];
-      const found = typeof id === "string" ? await evidence.resolve(id) : null;
-      if (found === null) {
-        throw new McpError(
-          RESOURCE_NOT_FOUND,
-          `No evidence ${JSON.stringify(uri.href)}: only artifact://<id> with an id an envelope returned is served. List resources to see the recent ones.`,
-        );
-      }
-      return { contents: [{ uri: uri.href, mimeType: "image/png", blob: Buffer.from(found.bytes).toString("base64") }] };
+    async (uri) => {
+      const answer = await reader.read(uri.href);
+      if (isRefusal(answer)) throw new Error(answer.refused); // not reached: resource_reads.ts answers reads
+      return answer;
     },
   );
+  return reader;
+}
+
+async function readArtifact(evidence: EvidenceStore, uri: string): Promise<ReadResourceResult | Refusal> {
+  const found = await evidence.resolve(uri.slice(SCHEME.length));
+  if (found === null) {
+    return { refused: `No evidence ${quote(uri, 120)}: only artifact://<id> with an id an envelope returned is served. List resources to see the recent ones.` };
+  }
+  return { contents: [{ uri, mimeType: "image/png", blob: Buffer.from(found.bytes).toString("base64") }] };
 }

@@ -5,11 +5,17 @@
  */
 // @ts-types="../../node_modules/@modelcontextprotocol/sdk/dist/esm/server/mcp.d.ts"
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+// @ts-types="../../node_modules/@modelcontextprotocol/sdk/dist/esm/types.d.ts"
+import type { ReadResourceResult } from "@modelcontextprotocol/sdk/types.js";
 import type { DoctorReport } from "../doctor/types.ts";
+import type { ResourceReader } from "./resource_reads.ts";
 
 export const DOCTOR_REPORT_URI = "doctor://report";
 
-export function registerDoctorResource(server: McpServer, report: () => Promise<DoctorReport>): void {
+/** Registers the resource (so resources/list names it) and returns its reader (resource_reads.ts answers reads). */
+export function registerDoctorResource(server: McpServer, report: () => Promise<DoctorReport>): ResourceReader {
+  const read = async (uri: string): Promise<ReadResourceResult> =>
+    ({ contents: [{ uri, mimeType: "application/json", text: JSON.stringify(await report()) }] });
   server.registerResource(
     "doctor-report",
     DOCTOR_REPORT_URI,
@@ -19,6 +25,7 @@ export function registerDoctorResource(server: McpServer, report: () => Promise<
         "Appium ready, UiAutomator2 driver, artifacts directory), each ok or a miss with a remedy; checked when read (a few seconds at most).",
       mimeType: "application/json",
     },
-    async (uri) => ({ contents: [{ uri: uri.href, mimeType: "application/json", text: JSON.stringify(await report()) }] }),
+    (uri) => read(uri.href),
   );
+  return { serves: DOCTOR_REPORT_URI, claims: (uri) => uri === DOCTOR_REPORT_URI, read };
 }

@@ -1,13 +1,12 @@
 /**
  * Builds the MCP server: publishes exactly the tools that contracts/ declares available (name, title,
  * description, annotations, strict input schema, the envelope as output schema), answers every call
- * through runOperation (so even refused arguments come back as our envelope), and serves artifact://
- * and, when given, doctor://report.
+ * through runOperation (so even refused arguments come back as our envelope; tool_calls.ts dispatches by
+ * own name and refuses non-object arguments), and serves artifact:// and, when given, doctor://report
+ * (resource_reads.ts answers every read: -32002 for anything not served).
  */
 // @ts-types="../../node_modules/@modelcontextprotocol/sdk/dist/esm/server/mcp.d.ts"
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-// @ts-types="../../node_modules/@modelcontextprotocol/sdk/dist/esm/types.d.ts"
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import * as z from "zod";
 import { inputJsonSchema } from "../../contracts/catalog.ts";
 import { type Envelope, ENVELOPE_JSON_SCHEMA, EnvelopeSchema } from "../../contracts/envelope.ts";
@@ -19,8 +18,10 @@ import { SERVED_TOOLS, type ToolDefinition } from "../tools/mod.ts";
 import { VERSION } from "../version.ts";
 import { registerArtifactResources } from "./artifact_resources.ts";
 import { registerDoctorResource } from "./doctor_resource.ts";
+import { answerResourceReads } from "./resource_reads.ts";
 import { toToolResult } from "./envelope.ts";
 import { type OperationDeps, runOperation } from "./run_operation.ts";
+import { answerToolCalls, type RequestExtra, type ToolCallHandler } from "./tool_calls.ts";
 
 export const SERVER_NAME = "android-mcp-harness";
 
@@ -40,15 +41,20 @@ export interface HarnessResources {
 export function createHarnessServer(deps: OperationDeps, tools: readonly ToolDefinition[] = SERVED_TOOLS, resources: HarnessResources = {}): McpServer {
   checkServedMatchesContract(tools);
   const server = new McpServer({ name: SERVER_NAME, version: VERSION }, { instructions: INSTRUCTIONS });
+  const handlers = new Map<string, ToolCallHandler>();
   for (const tool of tools) {
-    registerContractTool(server, tool.name, async (args, extra) => {
+    const handler: ToolCallHandler = async (args, extra) => {
       const answer = await runOperation(tool, args, deps, { cancel: extra.signal, progress: progressSender(extra) });
       await resources.onAnswer?.(tool.name, args, answer.envelope);
       return toToolResult(answer.envelope, answer.content);
-    });
+    };
+    registerContractTool(server, tool.name, handler);
+    handlers.set(tool.name, handler);
   }
-  registerArtifactResources(server, deps.ports.evidence);
-  if (resources.doctorReport !== undefined) registerDoctorResource(server, resources.doctorReport);
+  answerToolCalls(server, handlers);
+  const readers = [registerArtifactResources(server, deps.ports.evidence)];
+  if (resources.doctorReport !== undefined) readers.push(registerDoctorResource(server, resources.doctorReport));
+  answerResourceReads(server, readers);
   return server;
 }
 
@@ -57,11 +63,7 @@ export function createHarnessServer(deps: OperationDeps, tools: readonly ToolDef
  * SDK validates only loosely, so refused arguments reach the handler and come back as our envelope
  * (INVALID_SELECTOR, …) instead of the SDK's bare text.
  */
-export function registerContractTool(
-  server: McpServer,
-  name: ToolName,
-  handler: (args: Record<string, unknown>, extra: RequestExtra) => Promise<CallToolResult>,
-): void {
+export function registerContractTool(server: McpServer, name: ToolName, handler: ToolCallHandler): void {
   const contract = TOOL_CONTRACT_BY_NAME[name];
   server.registerTool(
     name,
@@ -74,13 +76,6 @@ export function registerContractTool(
     },
     handler,
   );
-}
-
-/** What the SDK hands a tool handler that we use: the cancellation signal, the progress token, a notifier. */
-interface RequestExtra {
-  signal: AbortSignal;
-  _meta?: { progressToken?: string | number };
-  sendNotification?: (notification: { method: "notifications/progress"; params: { progressToken: string | number; progress: number; message?: string } }) => Promise<void>;
 }
 
 /** MCP progress notifications for this request, counted up; undefined when the client sent no progress token. */

@@ -2,10 +2,13 @@
  * Validates a tool's raw arguments against its strict contract schema. Refusals are HarnessErrors with
  * the code the contract declares for that argument (INVALID_SELECTOR, INVALID_TEXT, INVALID_PACKAGE,
  * INVALID_SCROLL_DIRECTION) or INVALID_ARGUMENT, and a message naming the argument and what is accepted.
+ * Names from the client (unknown keys, paths) are quoted cut to a bound (quote.ts). `__proto__` is an unknown
+ * key like any other (the strict schemas see it when the raw JSON object reaches them: tool_calls.ts).
  */
 import type * as z from "zod";
 import { ARGUMENT_ERROR_CODES, TOOL_INPUTS, type ToolInput, type ToolName } from "../../contracts/tool_inputs.ts";
 import { HarnessError } from "../errors.ts";
+import { quote, quoteList } from "./quote.ts";
 
 export function parseToolInput<N extends ToolName>(name: N, raw: unknown): ToolInput<N> {
   const schema = TOOL_INPUTS[name];
@@ -15,12 +18,13 @@ export function parseToolInput<N extends ToolName>(name: N, raw: unknown): ToolI
   const accepted = Object.keys(schema.shape);
   const acceptedText = accepted.length === 0 ? "it takes no arguments" : `it accepts ${accepted.join(", ")}`;
   if (issue.code === "unrecognized_keys") {
-    const keys = issue.keys.map((k) => `'${k}'`).join(", ");
-    const where = issue.path.length === 0 ? name : `'${issue.path.join(".")}'`;
+    const keys = quoteList(issue.keys);
+    const where = issue.path.length === 0 ? name : quote(issue.path.join("."));
     const code = issue.path.length === 0 ? "INVALID_ARGUMENT" : codeFor(issue);
-    return fail(code, `Unknown argument ${keys} for ${where}; ${issue.path.length === 0 ? acceptedText : "remove it"}.`, issue);
+    const noun = issue.keys.length === 1 ? "argument" : "arguments";
+    return fail(code, `Unknown ${noun} ${keys} for ${where}; ${issue.path.length === 0 ? acceptedText : `remove ${issue.keys.length === 1 ? "it" : "them"}`}.`, issue);
   }
-  const argument = issue.path.length === 0 ? "arguments" : `'${issue.path.map(String).join(".")}'`;
+  const argument = issue.path.length === 0 ? "arguments" : quote(issue.path.map(String).join("."));
   return fail(codeFor(issue), `Invalid ${argument} for ${name}: ${issue.message}. Send the value the tool's input schema describes (${acceptedText}).`, issue);
 }
 
@@ -30,5 +34,6 @@ function codeFor(issue: z.core.$ZodIssue) {
 }
 
 function fail(code: ReturnType<typeof codeFor>, message: string, issue: z.core.$ZodIssue): never {
-  throw new HarnessError(code, message, { path: issue.path.map(String), issue: issue.code });
+  const path = issue.path.slice(0, 8).map((part) => String(part).slice(0, 64));
+  throw new HarnessError(code, message, { path, issue: issue.code });
 }

@@ -52,9 +52,10 @@ function decodeUncached(png: Uint8Array): DecodedPng {
     const rgba = new Uint8Array(UPNG.toRGBA8(image)[0]!);
     if (image.width <= 0 || image.height <= 0 || rgba.length !== image.width * image.height * 4) throw new Error("empty frame");
     return { width: image.width, height: image.height, rgba };
-  } catch (error) {
+  } catch {
+    // upng-js's own text ("Cannot read properties of undefined …") says nothing to a user: not repeated.
     throw new HarnessError("EVIDENCE_WRITE_FAILED",
-      `The screenshot PNG cannot be decoded (${(error as Error).message}); retry the call.`);
+      `The screenshot PNG cannot be decoded (${png.length} bytes): it is damaged or incomplete; retry the call.`);
   }
 }
 

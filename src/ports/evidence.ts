@@ -60,6 +60,12 @@ export interface DeviceLock {
 export interface FileSystem {
   /** Creates the directory and its parents; no error when it exists. */
   makeDirectory(path: string): Promise<void>;
+  /**
+   * Creates a directory only this user may enter (mode 0700), or checks the one there: a symbolic link, a
+   * file, or a directory owned by another user is refused (an error with code "EUNSAFE"); one of ours that
+   * others may read is narrowed to 0700.
+   */
+  makePrivateDirectory(path: string): Promise<void>;
   /** Creates a new file with these bytes, atomically: a reader never sees it empty or partial.
    * Throws an error with code "EEXIST" when it already exists. */
   writeNewFile(path: string, bytes: Uint8Array | string): Promise<void>;
@@ -67,6 +73,13 @@ export interface FileSystem {
   replaceFile(path: string, bytes: Uint8Array | string): Promise<void>;
   appendText(path: string, text: string): Promise<void>;
   readBytes(path: string): Promise<Uint8Array>;
+  /**
+   * Reads a regular file and nothing else, without ever blocking: a symbolic link, FIFO, socket, device or
+   * directory at `path` is refused with code "ENOTREGULAR" (a FIFO opened for reading would wait for a writer).
+   */
+  readRegularFile(path: string): Promise<Uint8Array>;
+  /** True when `path` itself (not a link's target) is a regular file. */
+  isRegularFile(path: string): Promise<boolean>;
   readText(path: string): Promise<string>;
   /** The canonical absolute path (symlinks resolved). */
   realPath(path: string): Promise<string>;

@@ -30,7 +30,7 @@ test("adb program: ADB wins, then ANDROID_HOME/platform-tools/adb when it exists
   assert.deepEqual(findAdbProgram({}, { exists }), { program: "adb", source: "PATH" });
 });
 
-test("arguments: package names and serials that could escape are refused before adb runs", () => {
+test("arguments: package names and serials that could escape are refused before adb runs (R12)", () => {
   for (const bad of ["com.a;reboot", "com.a && rm -rf /", "../../etc", "-f", "--user", "com", "com.a b", "com.a/../b", "", "com.$(id)"]) {
     assert.equal(code(() => checkPackageName(bad)), "INVALID_PACKAGE", bad);
     assert.equal(code(() => ADB_COMMANDS.resolveActivity(bad)), "INVALID_PACKAGE", bad);
@@ -42,7 +42,7 @@ test("arguments: package names and serials that could escape are refused before 
   }
 });
 
-test("the closed list: every command is an argument array with no shell metacharacters", () => {
+test("the closed list: every command is an argument array with no shell metacharacters (R12)", () => {
   const commands = [ADB_COMMANDS.version(), ADB_COMMANDS.devices(), ADB_COMMANDS.getprop("ro.build.version.sdk"), ADB_COMMANDS.getpropAll(),
     ADB_COMMANDS.wmSize(), ADB_COMMANDS.wmDensity(), ADB_COMMANDS.dumpsysWindowDisplays(), ADB_COMMANDS.dumpsysWindowWindows(),
     ADB_COMMANDS.dumpsysWindowInputMethod(), ADB_COMMANDS.dumpsysInputMethod(), ADB_COMMANDS.dumpsysActivities(),
@@ -67,7 +67,7 @@ test("client: -s serial, argument arrays, timeout, signal and ADB_SERVER_SOCKET 
   assert.equal(await adb.text(ADB_COMMANDS.wmSize(), { serial: "emulator-5554", timeoutMs: 1234, signal }), "Physical size: 1080x2400\n");
   const call = runner.calls[0]!;
   assert.equal(call.program, "/sdk/adb");
-  assert.deepEqual(call.args, ["-s", "emulator-5554", "shell", "wm", "size"]);
+  assert.deepEqual(call.args, ["-s", "emulator-5554", "shell", "wm", "size", ";", "echo", "__android_mcp_end:$?"]);
   assert.equal(call.options.timeoutMs, 1234);
   assert.equal(call.options.signal, signal);
   assert.deepEqual(call.options.env, { ADB_SERVER_SOCKET: "tcp:127.0.0.1:5038" });

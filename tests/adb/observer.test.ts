@@ -6,6 +6,7 @@ import type { Clock } from "../../src/ports/clock.ts";
 import { adbSamplesSkipReason, sample } from "./fixture_files.ts";
 import { type Answer, commandOf, fakeRunner } from "./fake_runner.ts";
 import { rejection } from "../support/outcomes.ts";
+import { FAKE_PNG } from "../support/mcp_fakes.ts";
 
 const skip = adbSamplesSkipReason();
 const instantClock: Clock = { now: () => Date.now(), sleep: async () => {} };
@@ -24,7 +25,7 @@ function device(overrides: Record<string, Answer | ((n: number) => Answer)> = {}
     "exec-out uiautomator dump /dev/tty": { stdout: `${XML}UI hierchary dumped to: /dev/tty\n` },
     "shell getprop ro.product.model": { stdout: "Pixel 7\n" },
     "shell getprop ro.build.version.sdk": { stdout: "35\n" },
-    "exec-out screencap -p": { stdout: new Uint8Array([0x89, 0x50, 0x4e, 0x47, 1, 2, 3]) },
+    "exec-out screencap -p": { stdout: FAKE_PNG },
     "shell pm list packages -3": { stdout: "package:com.example.b\npackage:com.example.a\npackage:org.other\n" },
     "shell pm list packages": { stdout: "package:com.example.a\npackage:com.android.settings\n" },
   };
@@ -151,11 +152,26 @@ test("listPackages: -3 unless include_system, case-insensitive filter, sorted", 
   assert.ok(dev.commands().includes("shell pm list packages -3"));
 });
 
-test("screenshot: exec-out screencap -p bytes; an empty answer is EVIDENCE_WRITE_FAILED", { skip }, async () => {
+test("screenshot: exec-out screencap -p bytes; screencap's complaint is EVIDENCE_WRITE_FAILED, a cut PNG EMULATOR_UNAVAILABLE (R9)", { skip }, async () => {
   const png = await observerOf(device()).screenshot({ timeoutMs: 5000 });
-  assert.deepEqual([...png], [0x89, 0x50, 0x4e, 0x47, 1, 2, 3]);
+  assert.deepEqual([...png], [...FAKE_PNG]);
   const empty = device({ "exec-out screencap -p": { exitCode: 1, stdout: "", stderr: "screencap: failed\n" } });
   assert.equal((await rejection(observerOf(empty).screenshot({ timeoutMs: 5000 }))).code, "EVIDENCE_WRITE_FAILED");
+  const complaint = device({ "exec-out screencap -p": { stdout: "Error: failed to take screenshot\n" } });
+  assert.match((await rejection(observerOf(complaint).screenshot({ timeoutMs: 5000 }))).message, /failed to take screenshot/);
+  for (const cut of [FAKE_PNG.subarray(0, 3), FAKE_PNG.subarray(0, 40), FAKE_PNG.subarray(0, FAKE_PNG.length - 1), new Uint8Array()]) {
+    const error = await rejection(observerOf(device({ "exec-out screencap -p": { stdout: cut } })).screenshot({ timeoutMs: 5000 }));
+    assert.equal(error.code, "EMULATOR_UNAVAILABLE", `${cut.length} bytes: ${error.message}`);
+    assert.match(error.message, new RegExp(`ended after ${cut.length} bytes`));
+  }
+});
+
+test("a shell read whose stream ended before its end marker is EMULATOR_UNAVAILABLE, never a half answer (R8)", { skip }, async () => {
+  const cut = device({ "shell pm list packages": { stdout: "package:com.android.settings\npackage:com.exa", cut: true } });
+  const error = await rejection(observerOf(cut).listPackages({ includeSystem: true }, { timeoutMs: 5000 }));
+  assert.equal(error.code, "EMULATOR_UNAVAILABLE");
+  assert.match(error.message, /in the middle of 'adb shell pm list packages'/);
+  assert.doesNotMatch(error.message, /com\.exa/);
 });
 
 test("resolveUdid: ANDROID_UDID must be listed and online; several online without it is refused", { skip }, async () => {

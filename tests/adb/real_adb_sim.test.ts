@@ -127,3 +127,36 @@ test("adb missing: EMULATOR_UNAVAILABLE naming ADB and ANDROID_HOME", async () =
   assert.equal(error.code, "EMULATOR_UNAVAILABLE");
   assert.match(error.message, /ENOENT.*ADB points to "\/nonexistent\/adb".*ANDROID_HOME/);
 });
+
+/**
+ * Oracle reliability.md R8: the device dropping in the middle of a command's output (shell v2 without its
+ * exit packet; adb 29 still exits 0 with empty stderr) is EMULATOR_UNAVAILABLE for every command whose output
+ * is parsed, never a half answer: a cut package list once listed "com.exa".
+ */
+test("real adb: output cut off mid-stream is EMULATOR_UNAVAILABLE for every parsed read, never a half answer (R8)", { skip }, async () => {
+  const device = sim!.device;
+  const reads: [string, () => Promise<unknown>][] = [
+    ["app_list", () => observer().listPackages({ includeSystem: true }, wait)],
+    ["status", () => observer().status(wait)],
+    ["tree", () => observer().captureTree(wait)],
+    ["screenshot", () => observer().screenshot(wait)],
+  ];
+  for (const [name, read] of reads) {
+    for (const bytes of [0, 7, 40]) {
+      device.setFaults({ state: "device", offlineAfterOutputBytes: bytes });
+      let outcome: unknown;
+      try {
+        outcome = await read();
+      } catch (error) {
+        outcome = error;
+      }
+      device.setFaults({ state: "device" });
+      delete device.faults.offlineAfterOutputBytes;
+      assert.ok(outcome instanceof HarnessError, `${name} cut after ${bytes} bytes answered ${JSON.stringify(outcome)?.slice(0, 200)}`);
+      assert.ok(["EMULATOR_UNAVAILABLE", "UI_TREE_UNAVAILABLE"].includes(outcome.code), `${name}/${bytes}: ${outcome.code} ${outcome.message}`);
+      if (name !== "tree") assert.equal(outcome.code, "EMULATOR_UNAVAILABLE", `${name}/${bytes}: ${outcome.message}`);
+      assert.doesNotMatch(outcome.message, /undefined|Cannot read properties|TypeError/, outcome.message);
+    }
+  }
+  assert.ok((await observer().listPackages({ includeSystem: true }, wait)).length > 0, "the device answers again once the fault clears");
+});

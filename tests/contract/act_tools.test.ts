@@ -241,7 +241,7 @@ test("an idle session expires and is deleted; a session ends at its action ceili
   });
 });
 
-test("an act that hangs past the time limit answers OPERATION_TIMEOUT, deletes its session and frees the device at once", async () => {
+test("an act that hangs past the time limit answers OPERATION_TIMEOUT, deletes its session and frees the device at once (R18)", async () => {
   const world = actWorld({ actionTimeoutMs: 1500 });
   await withServer(world, async (c) => {
     world.behaviour.beforeCall = (name) => name === "click" ? new Promise(() => {}) : Promise.resolve();

@@ -71,12 +71,11 @@ test("the server publishes exactly the available catalog entries, each with the 
   }
 });
 
-test("a tool the contract does not declare cannot be called", async () => {
+test("a tool the contract does not declare cannot be called: an unknown tool is JSON-RPC -32602, as MCP prescribes", async () => {
   const connected = await connectInMemory(createHarnessServer(fakeWorld().deps));
   try {
-    const result = await connected.client.callTool({ name: "ui_swipe", arguments: { x: 10, y: 20 } });
-    assert.equal(result.isError, true);
-    assert.match(JSON.stringify(result.content), /Tool ui_swipe not found/);
+    await assert.rejects(connected.client.callTool({ name: "ui_swipe", arguments: { x: 10, y: 20 } }),
+      (error: Error & { code?: number }) => error.code === -32602 && /^MCP error -32602: Unknown tool 'ui_swipe': this server's tools are /.test(error.message));
   } finally {
     await connected.close();
   }

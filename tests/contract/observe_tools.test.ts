@@ -224,14 +224,14 @@ for (const tool of ["device_status", "ui_get_tree", "ui_screenshot", "app_list"]
       const envelope = envelopeOf(await call(c, tool, { x: 10, y: 20 }));
       assert.equal(envelope.ok, false);
       assert.equal(envelope.error?.code, "INVALID_ARGUMENT");
-      assert.match(envelope.error!.message, /Unknown argument 'x', 'y'/);
+      assert.match(envelope.error!.message, /Unknown arguments 'x', 'y'/);
       assert.deepEqual(envelope.data, {});
     });
     assert.deepEqual(world.observer.calls, []);
     assert.deepEqual(world.audit.map((a) => [a.outcome, a.arguments]), [["INVALID_ARGUMENT", { x: 10, y: 20 }]]);
   });
 
-  test(`${tool}: a hung device call is OPERATION_TIMEOUT, its work aborted and the lock released`, async () => {
+  test(`${tool}: a hung device call is OPERATION_TIMEOUT, its work aborted and the lock released (R18)`, async () => {
     const world = fakeWorld({ actionTimeoutMs: 100 });
     let seenSignal: AbortSignal | undefined;
     const hang = (signal?: AbortSignal) => {
@@ -287,7 +287,7 @@ test("wrong argument types are refused with the argument named", async () => {
   assert.deepEqual(world.observer.calls, []);
 });
 
-test("two concurrent operations on one device: exactly one gets EMULATOR_BUSY", async () => {
+test("two concurrent operations on one device: exactly one gets EMULATOR_BUSY (R15)", async () => {
   const world = fakeWorld();
   let release!: () => void;
   const gate = new Promise<void>((resolve) => (release = resolve));

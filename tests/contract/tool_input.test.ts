@@ -30,7 +30,7 @@ test("accepted inputs come back parsed", () => {
   });
 });
 
-test("selector problems are INVALID_SELECTOR, wherever they are inside the selector", () => {
+test("selector problems are INVALID_SELECTOR, wherever they are inside the selector; coordinates are not representable (R13)", () => {
   for (const selector of [
     {}, { text: "a", content_desc: "b" }, { x: 10, y: 20 }, { text: "" }, { text: "a\u0007" },
     { text: "OK", within: {} }, { text: "OK", within: { text: "a", resource_id: "b" } }, "Calendar", [10, 20],

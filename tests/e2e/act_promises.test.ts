@@ -30,9 +30,9 @@ after(async () => {
 
 test("navigation arrives where it says, leaves a PNG, and returns the new screen", () => navigationArrivesWithEvidence(target, served));
 
-test("after a batch of successes and failures the UiAutomator2 server holds what it held before", () => noSessionLeftBehind(target, served));
+test("after a batch of successes and failures the UiAutomator2 server holds what it held before (R20)", () => noSessionLeftBehind(target, served));
 
-test("two simultaneous acts on one server: exactly one gets EMULATOR_BUSY, at once", async () => {
+test("two simultaneous acts on one server: exactly one gets EMULATOR_BUSY, at once (R15)", async () => {
   const s = served.server;
   const [a, b] = await Promise.all([
     callTool(s, "ui_scroll", { direction: "down" }),
@@ -42,7 +42,7 @@ test("two simultaneous acts on one server: exactly one gets EMULATOR_BUSY, at on
   assert.deepEqual(codes, ["EMULATOR_BUSY", "ok"]);
 });
 
-test("two server processes on one device: exactly one of two simultaneous acts gets EMULATOR_BUSY", async () => {
+test("two server processes on one device: exactly one of two simultaneous acts gets EMULATOR_BUSY (R15)", async () => {
   const other = await serveOn(target, {}, served.home);
   try {
     for (let round = 0; round < 3; round++) {
@@ -65,7 +65,7 @@ test("two server processes on one device: exactly one of two simultaneous acts g
   }
 });
 
-test("an act that hangs past ANDROID_MCP_ACTION_TIMEOUT answers OPERATION_TIMEOUT and the device is free within a second", async () => {
+test("an act that hangs past ANDROID_MCP_ACTION_TIMEOUT answers OPERATION_TIMEOUT and the device is free within a second (R18)", async () => {
   const quick = await serveOn(target, { ANDROID_MCP_ACTION_TIMEOUT: "3" }, served.home);
   try {
     const sessionsBefore = await appiumSessions(target.appiumUrl);
@@ -86,7 +86,7 @@ test("an act that hangs past ANDROID_MCP_ACTION_TIMEOUT answers OPERATION_TIMEOU
   }
 });
 
-test("SIGTERM during an open session deletes it on the UiAutomator2 side", () => sigtermDeletesTheSession(target));
+test("SIGTERM during an open session deletes it on the UiAutomator2 side (R20)", () => sigtermDeletesTheSession(target));
 
 test("nothing listening at APPIUM_URL is APPIUM_UNAVAILABLE in well under a second, with the lock released", async () => {
   const nowhere = await serveOn({ ...target, appiumUrl: "http://127.0.0.1:9" }, {}, served.home);

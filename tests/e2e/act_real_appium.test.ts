@@ -43,7 +43,7 @@ async function withAppiumLog(promise: () => Promise<void>): Promise<void> {
 test("through real Appium: navigation arrives where it says, leaves a PNG, and returns the new screen", () =>
   withAppiumLog(() => navigationArrivesWithEvidence(target, served)));
 
-test("through real Appium: a batch of successes and failures leaves no Appium session behind", () =>
+test("through real Appium: a batch of successes and failures leaves no Appium session behind (R20)", () =>
   withAppiumLog(() => noSessionLeftBehind(target, served)));
 
 test("through real Appium: typing non-ASCII text replaces the field's content; the keyboard is hidden for a covered tab", () =>

@@ -41,7 +41,7 @@ function childCommands(pid: number): string[] | null {
   }
 }
 
-test("a second process gets EMULATOR_BUSY at once; the hung first one times out and frees the device", async () => {
+test("a second process gets EMULATOR_BUSY at once; the hung first one times out and frees the device (R15 R18)", async () => {
   sim.device.faults.hangCommands = ["screencap"];
   const from = sim.device.log.length;
   const hung = first.client.callTool({ name: "ui_screenshot", arguments: {} });
@@ -64,4 +64,41 @@ test("a second process gets EMULATOR_BUSY at once; the hung first one times out 
   if (children !== null) assert.deepEqual(children.filter((c) => c.includes("screencap")), [], "the hung adb child was killed");
   const again = envelopeOf(await second.client.callTool({ name: "ui_screenshot", arguments: {} }));
   assert.equal(again.ok, true, JSON.stringify(again.error));
+});
+
+/**
+ * R14: two processes on one machine always meet at one lock, whatever their environment and however they
+ * spell the adb server (before: `tcp:127.1:PORT` next to `tcp:localhost:PORT`, or two XDG_STATE_HOME values,
+ * gave two locks and two owners).
+ */
+test("two processes with different XDG_STATE_HOME and HOME and different spellings of one adb server exclude each other (R14)", async () => {
+  const port = sim.adbPort;
+  const spellings = [`tcp:127.1:${port}`, `tcp:localhost:${port}`, `tcp:0.0.0.0:${port}`];
+  const homes = spellings.map(() => makeServeHome());
+  const servers = await Promise.all(spellings.map((socket, i) =>
+    spawnServe([], { ...homes[i]!.env, ADB_SERVER_SOCKET: socket, ANDROID_UDID: sim.device.serial, ANDROID_MCP_ACTION_TIMEOUT: "8" })));
+  try {
+    for (const [holder, holderIndex] of [[servers[0]!, 0], [servers[2]!, 2]] as const) {
+      sim.device.faults.hangCommands = ["screencap"];
+      const from = sim.device.log.length;
+      const hung = holder.client.callTool({ name: "ui_screenshot", arguments: {} });
+      const deadline = Date.now() + 5_000;
+      while (!sim.device.log.slice(from).some((c) => c.command.includes("screencap")) && Date.now() < deadline) {
+        await new Promise((r) => setTimeout(r, 10));
+      }
+      for (const [i, other] of servers.entries()) {
+        if (i === holderIndex) continue;
+        const busy = envelopeOf(await other.client.callTool({ name: "device_status", arguments: {} }));
+        assert.equal(busy.error?.code, "EMULATOR_BUSY", `${spellings[i]} while ${spellings[holderIndex]} holds: ${JSON.stringify(busy)}`);
+      }
+      sim.device.faults.hangCommands = [];
+      assert.equal(envelopeOf(await hung).error?.code, "OPERATION_TIMEOUT");
+    }
+    const free = envelopeOf(await servers[1]!.client.callTool({ name: "device_status", arguments: {} }));
+    assert.equal(free.ok, true, JSON.stringify(free.error));
+  } finally {
+    sim.device.faults.hangCommands = [];
+    await Promise.all(servers.map((s) => s.close()));
+    for (const h of homes) h.remove();
+  }
 });

@@ -5,7 +5,8 @@
  * one-colour screencap is refused; artifact:// serves nothing but issued ids inside the directory.
  */
 import assert from "node:assert/strict";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { after, before, test } from "node:test";
 import { startSimDevice } from "../../src/sim/mod.ts";
@@ -52,7 +53,7 @@ test("observing does not change the foreground app: the device receives no input
   assert.equal(sim.device.hierarchyXml(), before.xml);
 });
 
-test("two screenshots in a row produce two distinct evidence files", async () => {
+test("two screenshots in a row produce two distinct evidence files (R23)", async () => {
   const first = await call("ui_screenshot");
   const second = await call("ui_screenshot");
   assert.equal(first.ok && second.ok, true);
@@ -61,7 +62,7 @@ test("two screenshots in a row produce two distinct evidence files", async () =>
   assert.ok(existsSync(first.evidence!.path) && existsSync(second.evidence!.path));
 });
 
-test("a one-colour screencap is EVIDENCE_WRITE_FAILED and leaves no evidence", async () => {
+test("a one-colour screencap is EVIDENCE_WRITE_FAILED and leaves no evidence (R21)", async () => {
   sim.device.faults.blankScreencap = true;
   try {
     const envelope = await call("ui_screenshot");
@@ -94,15 +95,43 @@ test("artifact:// refuses traversal, absolute paths, encoded traversal and unkno
     `artifact://${issued.artifact_id.replace(/\d{6}-ui/, "000000-ui")}`,
     `artifact://${issued.artifact_id}/../x`,
     `artifact://${issued.artifact_id}%00.txt`,
+    // R11: URIs the SDK could not even parse (-32603 "Invalid URL") or match (-32602) are the same refusal.
+    "artifact://%",
+    "artifact:",
+    "not a uri",
+    `file://${issued.path}`,
+    "artifact://a/b",
+    "",
   ];
   for (const uri of refused) {
     await assert.rejects(served.client.readResource({ uri }), (error: Error & { code?: number }) => {
       assert.doesNotMatch(error.message, /secret|not evidence/);
-      // -32002: our "no such evidence"; -32602: the SDK found no template matching the URI at all.
-      assert.ok(error.code === -32002 || error.code === -32602, `${uri}: ${error.code} ${error.message}`);
+      assert.equal(error.code, -32002, `${uri}: ${error.code} ${error.message}`);
       return true;
     }, uri);
   }
   const good = await served.client.readResource({ uri: issued.uri });
   assert.deepEqual(Buffer.from((good.contents[0] as { blob: string }).blob, "base64"), readFileSync(issued.path));
+});
+
+test("artifact:// serves regular files only: a planted FIFO, symlink or directory is neither listed nor read, and never blocks (R10, R11)", async () => {
+  const issued = (await call("ui_screenshot")).evidence!;
+  const planted = (n: number) => join(home.artifacts, `2099010${n}-000000-000000-ui-screenshot.png`);
+  execFileSync("mkfifo", [planted(1)]);
+  symlinkSync("/etc/hostname", planted(2));
+  symlinkSync(issued.path, planted(3));
+  mkdirSync(planted(4));
+  const listed = (await served.client.listResources()).resources.map((r) => r.uri);
+  assert.ok(listed.includes(issued.uri), "the issued evidence is listed");
+  for (const n of [1, 2, 3, 4]) {
+    const uri = `artifact://${planted(n).slice(home.artifacts.length + 1)}`;
+    assert.ok(!listed.includes(uri), `${uri} is not listed`);
+    const started = Date.now();
+    await assert.rejects(served.client.readResource({ uri }, { timeout: 5_000 }), (error: Error & { code?: number }) => {
+      assert.equal(error.code, -32002, `${uri}: ${error.code} ${error.message}`);
+      return true;
+    });
+    assert.ok(Date.now() - started < 2_000, `${uri} answered in ${Date.now() - started} ms`);
+  }
+  assert.equal((await call("device_status")).ok, true, "the server still serves calls after the FIFO");
 });

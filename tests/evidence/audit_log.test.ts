@@ -47,3 +47,35 @@ test("redaction is idempotent and leaves other arguments alone", () => {
   assert.deepEqual(redactArguments([1]), { invalid: "array" });
   assert.deepEqual(redactArguments(undefined), {});
 });
+
+test("one bounded audit line per operation, always: huge, wide and deeply nested arguments (R6)", async (t) => {
+  const log = createAuditLog({ directory: tempDir(t), fs: createNodeFileSystem() });
+  let deep: unknown = "bottom";
+  for (let i = 0; i < 200_000; i++) deep = { a: deep };
+  let deepArray: unknown = [];
+  for (let i = 0; i < 200_000; i++) deepArray = [deepArray];
+  const wide = Object.fromEntries(Array.from({ length: 10_000 }, (_, i) => [`key${i}`, "v".repeat(1000)]));
+  const cases: Record<string, unknown>[] = [
+    { filter: "x".repeat(9_900_000) },
+    { ["k".repeat(1_000_000)]: 1 },
+    { selector: deep },
+    { selector: deepArray },
+    wide,
+    { text: "secret ".repeat(100_000), selector: { text: "y".repeat(100_000) } },
+    JSON.parse('{"__proto__": {"polluted": true}, "filter": "a"}'),
+    Object.fromEntries(Array.from({ length: 30 }, (_, i) => [`\u0001${i}`, "\u0001".repeat(5000)])),
+    { filter: "語".repeat(50_000), selector: Array.from({ length: 30 }, () => "語".repeat(300)) },
+  ];
+  for (const [i, args] of cases.entries()) await log.append(record({ operation_id: `op-${i}`, arguments: args, outcome: "INVALID_ARGUMENT" }));
+  const text = readFileSync(log.path, "utf8");
+  const lines = text.trimEnd().split("\n");
+  assert.equal(lines.length, cases.length, "one line for each, none lost to a stack overflow");
+  for (const line of lines) assert.ok(Buffer.byteLength(line) <= 8192, `a line of ${Buffer.byteLength(line)} bytes`);
+  const parsed = lines.map((l) => JSON.parse(l) as AuditRecord);
+  assert.deepEqual(parsed.map((l) => l.operation_id), cases.map((_, i) => `op-${i}`));
+  assert.match(String(parsed[0]!.arguments["filter"]), /^x{100,}…\[9900000 characters\]$/);
+  assert.ok(!text.includes("secret secret"), "typed text stays redacted");
+  assert.deepEqual(parsed[5]!.arguments["text"], { redacted_length: 700_000 });
+  assert.deepEqual(Object.keys(parsed[6]!.arguments), ["__proto__", "filter"], "a __proto__ key is written down as the key it was");
+  assert.equal(({} as Record<string, unknown>)["polluted"], undefined);
+});

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { type ChildProcess, spawn } from "node:child_process";
-import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, chownSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import { createDeviceLock, lockFileName } from "../../src/adapters/evidence/device_lock.ts";
@@ -36,7 +36,7 @@ test("second acquire on the same device is EMULATOR_BUSY at once, naming the hol
   await other.release();
 });
 
-test("a lock left by a dead process is stale and taken over; a live one on another host is respected", async (t) => {
+test("a lock left by a dead process is stale and taken over; a live one on another host is respected (R17)", async (t) => {
   const dir = tempDir(t);
   const path = join(dir, lockFileName(dev("emulator-5554")));
   const probe: ProcessProbe = { pid: 100, hostName: "here", isProcessAlive: (pid) => pid === 100 || pid === 200, startStamp: (pid) => `start-${pid}` };
@@ -249,4 +249,34 @@ test("an open session's expiry is written into the lock for others to read; a no
   assert.equal(existsSync(path), false, "released means gone, whatever notes were in flight");
   const again = await other.acquire(dev("emulator-5554"), owner("op-3"));
   await again.release();
+});
+
+test("the lock directory is private: created 0700, a group-readable one of ours narrowed, a symlink, a file or another user's refused (R14)", async (t) => {
+  const root = tempDir(t);
+  const fs = createNodeFileSystem();
+  const acquireIn = (directory: string) => createDeviceLock({ directory, fs, clock, probe: createNodeProcessProbe() }).acquire(dev("emulator-5554"), owner("op"));
+  const fresh = join(root, "fresh");
+  await (await acquireIn(fresh)).release();
+  assert.equal(statSync(fresh).mode & 0o777, 0o700);
+  const open = join(root, "open");
+  mkdirSync(open, { mode: 0o777 });
+  chmodSync(open, 0o777);
+  await (await acquireIn(open)).release();
+  assert.equal(statSync(open).mode & 0o777, 0o700, "narrowed to 0700");
+  const target = join(root, "elsewhere");
+  mkdirSync(target);
+  symlinkSync(target, join(root, "link"));
+  writeFileSync(join(root, "file"), "");
+  const refused = [join(root, "link"), join(root, "file")];
+  if (process.getuid?.() === 0) {
+    const foreign = join(root, "foreign");
+    mkdirSync(foreign, { mode: 0o700 });
+    chownSync(foreign, 12345, 12345);
+    refused.push(foreign);
+  }
+  for (const directory of refused) {
+    await assert.rejects(acquireIn(directory), (e: unknown) =>
+      e instanceof HarnessError && e.code === "INTERNAL_ERROR" && /symbolic link or a file|belongs to user 12345/.test(e.message), directory);
+  }
+  assert.deepEqual(readdirSync(target), [], "nothing written through the symlink");
 });

@@ -1,12 +1,15 @@
 import assert from "node:assert/strict";
-import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { isAbsolute, join } from "node:path";
-import { test } from "node:test";
+import { test, type TestContext } from "node:test";
 import { EVIDENCE_ID, evidenceId, isEvidenceId, toolSlug } from "../../src/adapters/evidence/evidence_id.ts";
 import { createEvidenceStore } from "../../src/adapters/evidence/evidence_store.ts";
 import { createNodeFileSystem } from "../../src/adapters/evidence/node_file_system.ts";
 import { HarnessError } from "../../src/errors.ts";
-import { flatPng, stripedPng } from "../png/png_samples.ts";
+import { flatPng, makePng, stripedPng } from "../png/png_samples.ts";
 import { tempDir } from "./temp_dir.ts";
 
 const clock = { now: () => Date.UTC(2026, 10, 29, 23, 16, 22, 282), sleep: async () => {} };
@@ -40,7 +43,7 @@ test("savePng writes the PNG under an absolute path with its artifact:// uri", a
   assert.deepEqual(new Uint8Array(readFileSync(ref.path)), png);
 });
 
-test("two captures in the same microsecond, even from two stores at once, get two files", async (t) => {
+test("two captures in the same microsecond, even from two stores at once, get two files (R23)", async (t) => {
   const dir = tempDir(t);
   const fs = createNodeFileSystem();
   const a = createEvidenceStore({ directory: dir, fs, clock, nowMicros: () => MICROS });
@@ -109,4 +112,48 @@ test("listRecent: newest first, only evidence files, limited", async (t) => {
   assert.deepEqual((await store.listRecent(10)).map((r) => r.uri), [c.uri, b.uri, a.uri]);
   const empty = createEvidenceStore({ directory: join(dir, "missing"), fs: createNodeFileSystem(), clock });
   assert.deepEqual(await empty.listRecent(5), []);
+});
+
+test("only regular files are served or listed: a FIFO, a symlink (inside or out) or a directory with an evidence name is not (R10)", async (t) => {
+  const dir = tempDir(t);
+  const store = createEvidenceStore({ directory: dir, fs: createNodeFileSystem(), clock: { now: () => Date.UTC(2026, 10, 29), sleep: async () => {} } });
+  const real = await store.savePng("ui_screenshot", stripedPng());
+  const name = (n: number) => `2099010${n}-000000-000000-ui-screenshot.png`;
+  execFileSync("mkfifo", [join(dir, name(1))]);
+  symlinkSync(real.path, join(dir, name(2)));
+  symlinkSync("/etc/hostname", join(dir, name(3)));
+  mkdirSync(join(dir, name(4)));
+  for (const n of [1, 2, 3, 4]) assert.equal(await store.resolve(name(n)), null, name(n));
+  assert.deepEqual((await store.listRecent(10)).map((r) => r.artifact_id), [real.artifact_id]);
+  assert.ok((await store.resolve(real.artifact_id)) !== null);
+});
+
+/** A 32 KiB tmpfs mounted for the test (root only); null with the reason when this machine cannot. */
+function tinyDisk(t: TestContext): string | null {
+  if (process.getuid?.() !== 0 || process.platform !== "linux") return null;
+  const dir = mkdtempSync(join(tmpdir(), "amh-full-"));
+  try {
+    execFileSync("mount", ["-t", "tmpfs", "-o", "size=32k", "tmpfs", dir], { stdio: "ignore" });
+  } catch {
+    rmSync(dir, { recursive: true, force: true });
+    return null;
+  }
+  t.after(() => {
+    execFileSync("umount", [dir], { stdio: "ignore" });
+    rmSync(dir, { recursive: true, force: true });
+  });
+  return dir;
+}
+
+test("a full disk: the screenshot is EVIDENCE_WRITE_FAILED saying so, and no half-written file is left (R26)", async (t) => {
+  const dir = tinyDisk(t);
+  if (dir === null) return t.skip("needs root on Linux to mount a 32 KiB tmpfs");
+  const store = createEvidenceStore({ directory: dir, fs: createNodeFileSystem(), clock: { now: () => Date.UTC(2026, 10, 29), sleep: async () => {} } });
+  const noise = randomBytes(200 * 200 * 3);
+  const big = makePng(200, 200, (x, y) => [noise[(y * 200 + x) * 3]!, noise[(y * 200 + x) * 3 + 1]!, noise[(y * 200 + x) * 3 + 2]!, 255]);
+  assert.ok(big.length > 40_000, `a PNG larger than the disk (${big.length} bytes)`);
+  await assert.rejects(store.savePng("ui_screenshot", big), (e: unknown) =>
+    e instanceof HarnessError && e.code === "EVIDENCE_WRITE_FAILED" && /ENOSPC|no space/i.test(e.message) && /free disk space/.test(e.message));
+  assert.deepEqual(readdirSync(dir), [], "no draft and no partial PNG left");
+  assert.ok((await store.savePng("ui_screenshot", stripedPng())).artifact_id, "a small one still fits");
 });

@@ -3,7 +3,7 @@ import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import { createNodeFileSystem } from "../../src/adapters/evidence/node_file_system.ts";
-import { lockDirectory, resolveArtifactsDirectory, userStateDirectory } from "../../src/adapters/evidence/state_directories.ts";
+import { currentUserFacts, lockDirectory, resolveArtifactsDirectory, userStateDirectory } from "../../src/adapters/evidence/state_directories.ts";
 import { HarnessError } from "../../src/errors.ts";
 import { tempDir } from "./temp_dir.ts";
 
@@ -14,7 +14,17 @@ test("user state directory per platform", () => {
   assert.deepEqual(userStateDirectory(facts("linux")).path, "/home/qa/.local/state/android-mcp-harness");
   assert.equal(userStateDirectory(facts("darwin")).path, "/home/qa/Library/Application Support/android-mcp-harness");
   assert.match(userStateDirectory(facts("win32", { LOCALAPPDATA: "C:\\Users\\qa\\AppData\\Local" })).path, /AppData.Local.android-mcp-harness$/);
-  assert.equal(lockDirectory(facts("linux")).path, "/home/qa/.local/state/android-mcp-harness/locks");
+});
+
+test("the lock directory is one place per user and machine, whatever XDG_STATE_HOME or HOME say (R14)", () => {
+  assert.deepEqual(lockDirectory({ platform: "linux", uid: 1000, accountHome: "/home/qa" }),
+    { path: "/tmp/android-mcp-harness-1000", reason: "this user's lock directory on this machine" });
+  assert.equal(lockDirectory({ platform: "darwin", uid: 501, accountHome: "/Users/qa" }).path, "/tmp/android-mcp-harness-501");
+  assert.notEqual(lockDirectory({ platform: "linux", uid: 1001, accountHome: "/home/qa" }).path, "/tmp/android-mcp-harness-1000");
+  assert.match(lockDirectory({ platform: "win32", uid: null, accountHome: "C:\\Users\\qa" }).path, /Users.qa.AppData.Local.android-mcp-harness.locks$/);
+  // Two processes of one user with different environments get the same directory: it is not derived from the environment.
+  const here = currentUserFacts(process.platform, "/nonexistent-home");
+  assert.equal(lockDirectory(here).path, lockDirectory(currentUserFacts(process.platform, "/another-home")).path);
 });
 
 test("artifacts: the configured directory, else ./artifacts, else the state directory, each with its reason", async (t) => {

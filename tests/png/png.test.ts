@@ -23,11 +23,17 @@ test("one-colour screenshots are refused, any two colours pass", () => {
   assert.deepEqual({ ...checkScreenshotShowsSomething(onePixelOff), rgba: null }, { width: 64, height: 48, rgba: null });
 });
 
-test("bytes that are not a PNG, or a cut-off PNG, are EVIDENCE_WRITE_FAILED", () => {
+test("bytes that are not a PNG, or a cut-off PNG, are EVIDENCE_WRITE_FAILED, with no runtime internals (R9)", () => {
   assert.equal(codeOf(() => decodePng(new Uint8Array())), "EVIDENCE_WRITE_FAILED");
   assert.equal(codeOf(() => decodePng(new TextEncoder().encode("error: device offline\n".repeat(3)))), "EVIDENCE_WRITE_FAILED");
   const good = stripedPng();
   assert.equal(codeOf(() => decodePng(good.subarray(0, 40))), "EVIDENCE_WRITE_FAILED");
+  // R9: no JavaScript internals in the message (upng-js throws "Cannot read properties of undefined" on cut data).
+  for (const end of [40, 60, good.length - 12]) {
+    assert.throws(() => decodePng(good.subarray(0, end)), (error: unknown) =>
+      error instanceof HarnessError && /^The screenshot PNG cannot be decoded \(\d+ bytes\)/.test(error.message) &&
+      !/undefined|properties|TypeError|RangeError/.test(error.message));
+  }
 });
 
 test("pngSize reads the header alone and refuses what decodePng refuses, with the same words", () => {

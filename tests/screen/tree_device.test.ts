@@ -6,12 +6,11 @@
 import assert from "node:assert/strict";
 import { existsSync } from "node:fs";
 import { test } from "node:test";
-import { join } from "node:path";
 import { adbServerAddress } from "../../src/adapters/adb/adb_server_address.ts";
-import { createDeviceLock, createNodeFileSystem, createNodeProcessProbe } from "../../src/adapters/evidence/mod.ts";
+import { createDeviceLock, createNodeFileSystem, createNodeProcessProbe, currentUserFacts, lockDirectory } from "../../src/adapters/evidence/mod.ts";
 import { createSystemClock } from "../../src/adapters/system_clock.ts";
 import { startSimDevice } from "../../src/sim/mod.ts";
-import { privateStateHome, runCliCaptured } from "../support/cli.ts";
+import { runCliCaptured } from "../support/cli.ts";
 import { freePort } from "../support/outcomes.ts";
 
 const ADB = process.env["ADB"] ?? "/usr/bin/adb";
@@ -72,7 +71,7 @@ test("tree on a device another owner holds is EMULATOR_BUSY at once (one owner p
   const sim = await startSimDevice({});
   t.after(() => sim.stop());
   const lock = createDeviceLock({
-    directory: join(privateStateHome(), "android-mcp-harness", "locks"),
+    directory: lockDirectory(currentUserFacts(process.platform, "")).path, // where every harness process of this user looks
     fs: createNodeFileSystem(),
     clock: createSystemClock(),
     probe: createNodeProcessProbe(),

@@ -24,7 +24,8 @@ export async function runCliCaptured(
   let stdout = "";
   let stderr = "";
   const ctx: CliContext = {
-    // Device locks go to the user's state directory: keep them in a private one, never the real home's.
+    // The state directory (artifacts' last fallback) stays private; device locks are always the user's
+    // lock directory of this machine (state_directories.ts lockDirectory), keyed by each sim's own socket.
     env: { XDG_STATE_HOME: privateStateHome() },
     cwd: process.cwd(),
     stdout: (t) => void (stdout += t),

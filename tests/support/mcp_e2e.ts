@@ -1,6 +1,7 @@
 /**
- * End-to-end fixtures: a private temporary home for one `serve` process (artifacts, audit log and
- * device locks inside it, never the user's), its environment, and a bounded wait for a child to exit.
+ * End-to-end fixtures: a private temporary home for one `serve` process (artifacts, audit log and state
+ * inside it, never the user's; device locks are the user's lock directory, keyed by each simulated device's
+ * own socket), its environment, and a bounded wait for a child to exit.
  */
 import type { ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";

@@ -1,8 +1,10 @@
 /**
  * The adb adapter: runs one command of the closed list (adb_commands.ts) through the injected
  * ProcessRunner with an argument array, a timeout and an AbortSignal; `ADB_SERVER_SOCKET` is passed
- * to the child. Results are data (`{argv, exitCode, stdout, stderr, durationMs, timedOut}`); it
- * throws HarnessError only for adb missing, timeouts and device-level adb errors (adb_failure.ts).
+ * to the child. Every `shell` command carries the end marker (stream_end.ts), so an output cut off by a
+ * device that dropped is EMULATOR_UNAVAILABLE, never a half answer. Results are data (`{argv, exitCode,
+ * stdout, stderr, durationMs, timedOut}`); it throws HarnessError only for adb missing, timeouts, device-level
+ * adb errors (adb_failure.ts) and a cut stream.
  */
 import type { ProcessResult, ProcessRunner } from "../../ports/process_runner.ts";
 import { checkSerial } from "./adb_arguments.ts";
@@ -10,6 +12,8 @@ import type { AdbCommand } from "./adb_commands.ts";
 import { adbFailure } from "./adb_failure.ts";
 import type { AdbProgram } from "./adb_program.ts";
 import { adbServerAddress } from "./adb_server_address.ts";
+import { thisMachineHosts } from "./local_hosts.ts";
+import { checkStreamEnd, END_MARKER_ARGS } from "./stream_end.ts";
 
 export interface AdbRunOptions {
   timeoutMs: number;
@@ -34,14 +38,18 @@ export interface AdbClientOptions {
   serverSocket?: string;
   /** Largest stdout kept per command (a PNG or a big dump); default 64 MiB. */
   maxOutputBytes?: number;
+  /** Other names of this machine for the canonical server address; default: its host name and interface addresses. */
+  localHosts?: readonly string[];
 }
 
 export function createAdbClient(options: AdbClientOptions): AdbClient {
   const env = options.serverSocket === undefined ? undefined : { ADB_SERVER_SOCKET: options.serverSocket };
   const run = async (command: AdbCommand, runOptions: AdbRunOptions): Promise<ProcessResult> => {
+    const marked = command.device && command.args[0] === "shell";
+    const commandArgs = marked ? [...command.args, ...END_MARKER_ARGS] : command.args;
     const args = command.device
-      ? ["-s", checkSerial(runOptions.serial ?? ""), ...command.args]
-      : [...command.args];
+      ? ["-s", checkSerial(runOptions.serial ?? ""), ...commandArgs]
+      : [...commandArgs];
     const result = await options.runner.run(options.program.program, args, {
       timeoutMs: runOptions.timeoutMs,
       ...(runOptions.signal === undefined ? {} : { signal: runOptions.signal }),
@@ -50,11 +58,11 @@ export function createAdbClient(options: AdbClientOptions): AdbClient {
     });
     const failure = adbFailure(result, command.name, options.program, runOptions.timeoutMs);
     if (failure !== null) throw failure;
-    return result;
+    return marked ? checkStreamEnd(result, command.args.join(" ")) : result;
   };
   return {
     program: options.program,
-    serverAddress: adbServerAddress(options.serverSocket),
+    serverAddress: adbServerAddress(options.serverSocket, options.localHosts ?? thisMachineHosts()),
     run,
     text: async (command, runOptions) => (await run(command, runOptions)).stdout.toString("utf8"),
   };

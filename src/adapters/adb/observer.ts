@@ -5,7 +5,8 @@
  * (capture_tree.ts), screen geometry (`wm size`/`wm density`, swapped for rotation 1/3), keyboard
  * (`dumpsys input_method`, `dumpsys window InputMethod`), foreground package (`dumpsys window
  * displays`, then `windows`, then `dumpsys activity activities`), model/API (getprop), screenshot
- * (`exec-out screencap -p`) and packages (`pm list packages`). Throws only HarnessError.
+ * (`exec-out screencap -p`, whole or EMULATOR_UNAVAILABLE: screencap_output.ts) and packages (`pm list
+ * packages`). Every shell read is checked for a cut stream by the client. Throws only HarnessError.
  */
 import { HarnessError } from "../../errors.ts";
 import type { Clock } from "../../ports/clock.ts";
@@ -23,6 +24,7 @@ export const SIMULATED_PROPERTY = "ro.android_mcp_harness.simulated";
 import { parseInputShown } from "./parse_input_method.ts";
 import { parsePackageList } from "./parse_packages.ts";
 import { parseWmDensity, parseWmSize } from "./parse_wm.ts";
+import { screencapPng } from "./screencap_output.ts";
 import { selectDevice } from "./select_device.ts";
 
 export interface AdbObserverOptions {
@@ -128,11 +130,8 @@ function observerOf(options: AdbObserverOptions, bound: string | undefined): Dev
     async screenshot(wait): Promise<Uint8Array> {
       const call = await begin(wait);
       const result = await adb.run(ADB_COMMANDS.screencap(), { serial: call.serial, ...waitLeft(call.deadline, clock, call.signal) });
-      if (result.exitCode !== 0 || result.stdout.length === 0) {
-        throw new HarnessError("EVIDENCE_WRITE_FAILED",
-          `screencap returned no image (exit code ${result.exitCode}${result.stderr ? `: ${result.stderr.trim().slice(0, 160)}` : ""}); retry, and check the device screen is on.`);
-      }
-      return new Uint8Array(result.stdout.buffer, result.stdout.byteOffset, result.stdout.byteLength);
+      const png = screencapPng(result.stdout, result.exitCode, result.stderr);
+      return new Uint8Array(png.buffer, png.byteOffset, png.byteLength);
     },
     async listPackages(query, wait): Promise<string[]> {
       const call = await begin(wait);

@@ -1,7 +1,7 @@
 /**
  * One owner per device, across processes (SPEC §7): an exclusive lock file per device (adb server +
- * serial: the same serial behind two adb servers is two devices) in the user's state directory (never
- * under artifacts) holding pid, host, operation and time. A second acquire
+ * serial: the same serial behind two adb servers is two devices) in the machine's per-user lock directory
+ * (state_directories.ts lockDirectory; private, 0700; never under artifacts) holding pid, host, operation and time. A second acquire
  * fails at once with EMULATOR_BUSY naming the holder (no queue). A lock whose process is dead on
  * this host (or whose pid now belongs to a later process) is stale and taken over by exactly one
  * contender: only the holder of the exclusive `<lock>.takeover` file may delete it, after re-reading
@@ -72,7 +72,7 @@ export function createDeviceLock(options: DeviceLockOptions): DeviceLock {
         adb_server: device.adbServer, acquired_at: new Date(options.clock.now()).toISOString(), token: randomUUID(),
       };
       try {
-        await fs.makeDirectory(options.directory);
+        await fs.makePrivateDirectory(options.directory);
         for (let attempt = 0; attempt < TAKEOVER_ATTEMPTS; attempt++) {
           try {
             await fs.writeNewFile(path, JSON.stringify(mine));
@@ -90,7 +90,7 @@ export function createDeviceLock(options: DeviceLockOptions): DeviceLock {
       } catch (error) {
         if (error instanceof HarnessError) throw error;
         throw new HarnessError("INTERNAL_ERROR",
-          `Cannot use the device lock file "${path}" (${(error as Error).message}); check that the state directory is writable.`);
+          `Cannot use the device lock file "${path}" (${(error as Error).message}); check that the lock directory is this user's and writable.`);
       }
       throw new HarnessError("EMULATOR_BUSY", `Device "${udid}" (adb server ${device.adbServer}) lock changed hands while acquiring it; retry.`,
         { udid, adb_server: device.adbServer });

@@ -2,10 +2,11 @@
  * The evidence store: PNG screenshots in the artifacts directory, named by evidence_id.ts. A PNG is
  * decoded first and refused when undecodable or one flat colour; it is written with exclusive
  * create, so two captures in the same microsecond (or from two processes) get distinct files (`-2`,
- * `-3`, …). `resolve` serves only ids of the issued form whose real path lies inside the directory.
- * Throws EVIDENCE_WRITE_FAILED; `resolve` returns null instead of throwing.
+ * `-3`, …). `resolve` serves only ids of the issued form (no separator, so the file is in the directory)
+ * naming a regular file there (not a symlink, FIFO or directory someone planted: read without following or
+ * blocking); `listRecent` lists only those. Throws EVIDENCE_WRITE_FAILED; `resolve` returns null instead.
  */
-import { join, sep } from "node:path";
+import { join } from "node:path";
 import { HarnessError } from "../../errors.ts";
 import type { Clock } from "../../ports/clock.ts";
 import type { EvidenceRef, EvidenceStore, FileSystem } from "../../ports/evidence.ts";
@@ -53,10 +54,9 @@ export function createEvidenceStore(options: EvidenceStoreOptions): EvidenceStor
     },
     async resolve(id) {
       if (!isEvidenceId(id)) return null;
+      const path = join(directory, id);
       try {
-        const [realDirectory, realFile] = await Promise.all([fs.realPath(directory), fs.realPath(join(directory, id))]);
-        if (!realFile.startsWith(realDirectory + sep)) return null;
-        return { path: realFile, bytes: await fs.readBytes(realFile) };
+        return { path, bytes: await fs.readRegularFile(path) };
       } catch {
         return null;
       }
@@ -68,7 +68,12 @@ export function createEvidenceStore(options: EvidenceStoreOptions): EvidenceStor
       } catch {
         return [];
       }
-      return names.filter(isEvidenceId).sort().reverse().slice(0, Math.max(0, limit)).map(ref);
+      const listed: EvidenceRef[] = [];
+      for (const id of names.filter(isEvidenceId).sort().reverse()) {
+        if (listed.length >= limit) break;
+        if (await fs.isRegularFile(join(directory, id))) listed.push(ref(id));
+      }
+      return listed;
     },
   };
 }

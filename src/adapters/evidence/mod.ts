@@ -9,4 +9,7 @@ export { AUDIT_FILE_NAME, createAuditLog } from "./audit_log.ts";
 export { createDeviceLock, type DeviceLockOptions, type LockHolder, lockFileName } from "./device_lock.ts";
 export { createNodeProcessProbe, type ProcessProbe } from "./process_probe.ts";
 export { createNodeFileSystem } from "./node_file_system.ts";
-export { type ChosenDirectory, type ConfiguredDirectory, lockDirectory, type PlatformFacts, resolveArtifactsDirectory, userStateDirectory } from "./state_directories.ts";
+export {
+  type ChosenDirectory, type ConfiguredDirectory, currentUserFacts, lockDirectory, type PlatformFacts, resolveArtifactsDirectory, type UserFacts,
+  userStateDirectory,
+} from "./state_directories.ts";

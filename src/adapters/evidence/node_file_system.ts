@@ -4,26 +4,30 @@
  * Directories are created one level at a time, never with `mkdir({recursive: true})`: under /proc and
  * similar file systems Node's recursive mkdir retries forever at 100 % CPU (`--artifacts /proc/nope`).
  */
-import { appendFile, link, mkdir, readdir, readFile, realpath, rename, rm, stat, unlink, writeFile } from "node:fs/promises";
+import { constants } from "node:fs";
+import { appendFile, chmod, link, lstat, mkdir, open, readdir, readFile, realpath, rename, rm, stat, unlink, writeFile } from "node:fs/promises";
 import { basename, dirname, join, resolve } from "node:path";
 import type { FileSystem } from "../../ports/evidence.ts";
 
 export function createNodeFileSystem(): FileSystem {
   return {
     makeDirectory: makeDirectoryTree,
+    makePrivateDirectory,
     writeNewFile: publishNewFile,
     replaceFile: async (path, bytes) => {
       const draft = join(dirname(path), `.${basename(path)}.${process.pid}-${++publishCounter}.draft`);
-      await writeFile(draft, bytes, { flag: "wx" });
       try {
+        await writeFile(draft, bytes, { flag: "wx" });
         await rename(draft, path);
       } catch (error) {
-        await unlink(draft).catch(() => {});
+        await unlink(draft).catch(() => {}); // also a draft a full disk cut half-way
         throw error;
       }
     },
     appendText: (path, text) => appendFile(path, text, "utf8"),
     readBytes: async (path) => new Uint8Array(await readFile(path)),
+    readRegularFile,
+    isRegularFile: async (path) => (await lstat(path).catch(() => null))?.isFile() === true,
     readText: (path) => readFile(path, "utf8"),
     realPath: (path) => realpath(path),
     listNames: (directory) => readdir(directory),
@@ -68,6 +72,44 @@ async function makeDirectoryTree(path: string): Promise<void> {
   }
 }
 
+/** O_NOFOLLOW refuses a symlink, O_NONBLOCK makes opening a FIFO return at once; fstat then says what it is. */
+async function readRegularFile(path: string): Promise<Uint8Array> {
+  const flags = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
+  let handle;
+  try {
+    handle = await open(path, flags);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ELOOP") throw notRegular(path);
+    throw error;
+  }
+  try {
+    if (!(await handle.stat()).isFile()) throw notRegular(path);
+    return new Uint8Array(await handle.readFile());
+  } finally {
+    await handle.close();
+  }
+}
+
+function notRegular(path: string): Error {
+  return Object.assign(new Error(`"${path}" is not a regular file`), { code: "ENOTREGULAR" });
+}
+
+async function makePrivateDirectory(path: string): Promise<void> {
+  await mkdir(path, { recursive: true, mode: 0o700 }).catch((error: NodeJS.ErrnoException) => {
+    if (error.code !== "EEXIST") throw error; // a file in the way: refused below
+  });
+  const info = await lstat(path);
+  if (info.isSymbolicLink() || !info.isDirectory()) throw unsafe(`"${path}" is a symbolic link or a file, not a directory of its own; remove it`);
+  const uid = process.getuid?.();
+  if (uid === undefined) return; // Windows: the per-user profile directory is already private
+  if (info.uid !== uid) throw unsafe(`"${path}" belongs to user ${info.uid}, not to this user (${uid}); remove it`);
+  if ((info.mode & 0o077) !== 0) await chmod(path, 0o700);
+}
+
+function unsafe(message: string): Error {
+  return Object.assign(new Error(message), { code: "EUNSAFE" });
+}
+
 let publishCounter = 0;
 
 /**
@@ -77,10 +119,11 @@ let publishCounter = 0;
  */
 async function publishNewFile(path: string, bytes: Uint8Array | string): Promise<void> {
   const draft = join(dirname(path), `.${basename(path)}.${process.pid}-${++publishCounter}.draft`);
-  await writeFile(draft, bytes, { flag: "wx" });
   try {
+    await writeFile(draft, bytes, { flag: "wx" });
     await link(draft, path);
   } finally {
+    // Also when the write failed half-way (a full disk): no half-written draft stays behind.
     await unlink(draft).catch(() => {});
   }
 }

@@ -1,10 +1,12 @@
 /**
  * Where the harness keeps files (SPEC §2, §7). Artifacts: the configured directory (--artifacts or
  * ANDROID_MCP_ARTIFACTS_DIR, read and validated by config.ts only), else `./artifacts` when the working directory is writable, else the user's state directory (MCP
- * clients often start servers in `/`). State (device locks): always the user's state directory —
- * `$XDG_STATE_HOME/android-mcp-harness`, `~/.local/state/…`, `~/Library/Application Support/…`,
- * `%LOCALAPPDATA%\…` — never under artifacts. Each answer says which rule chose it, for stderr.
+ * clients often start servers in `/`): `$XDG_STATE_HOME/android-mcp-harness`, `~/.local/state/…`,
+ * `~/Library/Application Support/…`, `%LOCALAPPDATA%\…`. Device locks: one place per user and machine that
+ * no environment variable moves (`/tmp/android-mcp-harness-<uid>`; Windows: the profile's AppData\Local), so
+ * every harness process of the user meets there; never under artifacts. Each answer says which rule chose it.
  */
+import { userInfo } from "node:os";
 import { isAbsolute, join, resolve } from "node:path";
 import { HarnessError } from "../../errors.ts";
 import type { FileSystem } from "../../ports/evidence.ts";
@@ -68,8 +70,35 @@ export async function resolveArtifactsDirectory(facts: PlatformFacts, fs: Pick<F
   return { path, reason: `the working directory "${facts.cwd}" is not writable, so the user state directory (${state.reason})` };
 }
 
-/** The directory for device locks, shared by every harness process of this user. */
-export function lockDirectory(facts: PlatformFacts): ChosenDirectory {
-  const state = userStateDirectory(facts);
-  return { path: join(state.path, "locks"), reason: state.reason };
+/** Who the process runs as, from the account database (never $HOME or $XDG_*, which two processes may set differently). */
+export interface UserFacts {
+  platform: string;
+  /** null where the platform has no uids (Windows). */
+  uid: number | null;
+  /** The account's home directory (passwd / the Windows profile). */
+  accountHome: string;
+}
+
+/**
+ * The directory for device locks, shared by every harness process of this user on this machine whatever its
+ * environment: `/tmp/android-mcp-harness-<uid>` on Linux and macOS (machine-local, so a home shared over NFS does
+ * not make two machines' emulator-5554 one device; created 0700 and checked to be ours by the lock), and
+ * `<profile>\AppData\Local\android-mcp-harness\locks` on Windows.
+ */
+export function lockDirectory(facts: UserFacts): ChosenDirectory {
+  if (facts.platform === "win32" || facts.uid === null) {
+    return { path: join(facts.accountHome, "AppData", "Local", APP_DIR_NAME, "locks"), reason: "the user profile's AppData\\Local" };
+  }
+  return { path: `/tmp/${APP_DIR_NAME}-${facts.uid}`, reason: "this user's lock directory on this machine" };
+}
+
+/** The running process's UserFacts (node:os); the account home falls back to $HOME only when the account has no entry. */
+export function currentUserFacts(platform: string, fallbackHome: string): UserFacts {
+  try {
+    const info = userInfo();
+    return { platform, uid: info.uid >= 0 ? info.uid : null, accountHome: info.homedir || fallbackHome };
+  } catch {
+    const uid = process.getuid?.();
+    return { platform, uid: uid === undefined ? null : uid, accountHome: fallbackHome };
+  }
 }

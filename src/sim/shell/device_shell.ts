@@ -2,7 +2,8 @@
  * The simulated device's shell: runs one command line (as `shell:`/`shell,v2:`/`exec:` carry it)
  * against the ScenarioDevice and returns a ShellOutcome. Every command line is appended to
  * `device.log`. Known tools print their real formats (see ./outputs); an unknown program exits 127
- * with mksh's `inaccessible or not found`; `exit N` ends the line with N, `cd` only checks the directory;
+ * with mksh's `inaccessible or not found`; `exit N` ends the line with N, `cd` only checks the directory,
+ * `$?` in a word is the previous command's status;
  * no command at all (an interactive shell) is refused on stderr with exit 1. `settings get` answers a fresh
  * emulator's defaults (`user_rotation` 0, …) until a value is put (`settings put`, `content insert`).
  * Fault switches: hangCommands, dumpError, blankScreencap, bootCompleted.
@@ -66,12 +67,14 @@ export class DeviceShell {
     let code = 0;
     for (const command of commands) {
       if ((command.joiner === "&&" && code !== 0) || (command.joiner === "||" && code === 0)) continue;
-      const [program, ...args] = command.argv;
+      // `$?` is the previous command's status (clients append `; echo MARK:$?` to see the end of a stream).
+      const argv = command.argv.map((word) => word.replaceAll("$?", String(code)));
+      const [program, ...args] = argv;
       if (program === "exit") {
         const wanted = args[0] === undefined ? code : Number.parseInt(args[0], 10);
         return { kind: "exit", stdout: concat(stdout), stderr, code: Number.isNaN(wanted) ? code : wanted & 255 };
       }
-      const outcome = program === "cd" ? this.#cd(args) : this.#runOne(command.argv);
+      const outcome = program === "cd" ? this.#cd(args) : this.#runOne(argv);
       if (outcome.kind !== "exit") return outcome;
       stderr += outcome.stderr;
       if (command.greps.length === 0) {

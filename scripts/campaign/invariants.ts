@@ -1,0 +1,123 @@
+/**
+ * What every answer and every device command must look like, whatever was sent. A tools/call answer is a
+ * valid envelope (strict schema, code from the closed list, mirrored as text, isError = !ok, no stack
+ * trace), or JSON-RPC -32602 exactly when the name is not a served tool or the arguments are not an object.
+ * Every command the simulated device received is one of the closed list's shapes, and the only free text in
+ * it sits in the slot it was validated for (a package name, the typed text, an XPath by position).
+ */
+import { type Envelope, EnvelopeSchema } from "../../contracts/envelope.ts";
+import { PACKAGE_NAME_PATTERN } from "../../contracts/tool_inputs.ts";
+import { AVAILABLE_TOOL_NAMES } from "../../contracts/tools.ts";
+import { END_MARKER_ARGS } from "../../src/adapters/adb/stream_end.ts";
+import { MAX_FRAME_BYTES } from "../../src/mcp/stdio_transport.ts";
+import type { LogEntry } from "../../src/sim/command_log.ts";
+
+export const SERVED = new Set<string>(AVAILABLE_TOOL_NAMES);
+/** What a stack trace or a runtime's internals look like in text (client text a message quotes, such as a
+ * `file:///` tool name, is not one). */
+export const STACK_TRACE = /\n\s+at \S|\bat \S+ \((?:file|node):[^)]*:\d+:\d+\)|node:internal\/|\b(?:TypeError|ReferenceError|RangeError|SyntaxError)\b|Cannot read properties|is not a function/;
+
+/** The request as sent (any JSON value may sit in name or arguments). */
+export interface ToolCallParams {
+  name: unknown;
+  arguments?: unknown;
+}
+
+export type RawOutcome = { result: unknown } | { error: { code: number; message: string } };
+
+export type Answer =
+  | { kind: "envelope"; envelope: Envelope }
+  | { kind: "protocol error"; code: number }
+  | { kind: "timeout" }
+  | { kind: "bad"; why: string };
+
+/** Whether MCP prescribes a JSON-RPC error (not an envelope) for this call. */
+export function wantsProtocolError(params: ToolCallParams): boolean {
+  const args = params.arguments;
+  const argsOk = args === undefined || (typeof args === "object" && args !== null && !Array.isArray(args));
+  return typeof params.name !== "string" || !SERVED.has(params.name) || !argsOk;
+}
+
+/** `frameBytes`: the size of the request line; over the transport's limit the answer is -32600. */
+export function classifyAnswer(params: ToolCallParams, outcome: RawOutcome, frameBytes = 0): Answer {
+  if ("error" in outcome) {
+    const { code, message } = outcome.error;
+    if (code === -32001) return { kind: "timeout" };
+    if (STACK_TRACE.test(message)) return { kind: "bad", why: `stack trace in a protocol error: ${message}` };
+    if (code === -32600 && frameBytes > MAX_FRAME_BYTES) return { kind: "protocol error", code };
+    if (code === -32602 && wantsProtocolError(params)) {
+      return message.length < 1000 ? { kind: "protocol error", code } : { kind: "bad", why: `a ${message.length}-character protocol error` };
+    }
+    return { kind: "bad", why: `JSON-RPC ${code} ${message}` };
+  }
+  if (frameBytes > MAX_FRAME_BYTES) return { kind: "bad", why: `an answer to a ${frameBytes}-byte frame` };
+  if (wantsProtocolError(params)) return { kind: "bad", why: `an answer where -32602 was due: ${JSON.stringify(outcome.result).slice(0, 200)}` };
+  const r = outcome.result as { structuredContent?: unknown; content?: { type: string; text?: string }[]; isError?: boolean };
+  const text = r?.content?.[0];
+  if (text?.type !== "text" || typeof text.text !== "string") return { kind: "bad", why: "no text content" };
+  if (text.text !== JSON.stringify(r.structuredContent)) return { kind: "bad", why: "the text content differs from structuredContent" };
+  const checked = EnvelopeSchema.safeParse(r.structuredContent);
+  if (!checked.success) return { kind: "bad", why: `not an envelope: ${checked.error.message.slice(0, 200)}` };
+  const envelope = checked.data;
+  if (r.isError !== !envelope.ok) return { kind: "bad", why: `isError ${r.isError} with ok ${envelope.ok}` };
+  if (envelope.tool !== params.name) return { kind: "bad", why: `envelope of ${envelope.tool} for a ${String(params.name)} call` };
+  if (envelope.error !== null && STACK_TRACE.test(envelope.error.message)) return { kind: "bad", why: `stack trace: ${envelope.error.message}` };
+  if (text.text.length > 2_000_000) return { kind: "bad", why: `a ${text.text.length}-character answer` };
+  return { kind: "envelope", envelope };
+}
+
+const END = ` ${END_MARKER_ARGS.join(" ")}`;
+const SHELL_READS = [
+  /^getprop ro\.(product\.model|build\.version\.sdk|android_mcp_harness\.simulated|sf\.lcd_density)$/,
+  /^wm (size|density)$/,
+  /^dumpsys (window (displays|windows|InputMethod)|input_method|activity activities)$/,
+  /^pm list packages( -3)?$/,
+];
+const EXEC_OUT = [/^uiautomator 'dump'( '--compressed')? '\/dev\/tty'$/, /^screencap '-p'$/];
+const UIA2_FIXED = [
+  /^list sessions$/, // the campaign's own look at GET /appium/sessions
+  /^new session$/, /^get page source$/, /^find elements? xpath \/hierarchy(\/\*\[\d+\])+$/, /^get rect$/, /^click$/, /^clear$/,
+  /^back$/, /^delete session$/, /^execute script mobile: (isKeyboardShown|hideKeyboard|getCurrentPackage) \{\}$/,
+  /^execute script mobile: scrollGesture \{"elementId":"[0-9a-f-]+","direction":"(up|down)","percent":[\d.]+\}$/,
+];
+
+/** The free text one call may put on the device: its validated package and typed text (undefined: none). */
+export interface Slots {
+  packages: readonly string[];
+  typedText?: string;
+}
+
+/** A description of each command that is not one of the closed list's shapes with its slots filled validly. */
+export function commandsOutsideSlots(entries: readonly LogEntry[], slots: Slots): string[] {
+  const wrong: string[] = [];
+  for (const { source, command } of entries) {
+    if (source === "adb") {
+      const shell = command.endsWith(END) ? command.slice(0, -END.length) : null;
+      const resolve = shell === null ? null : /^cmd package resolve-activity --brief (\S+)$/.exec(shell)?.[1];
+      const fine = shell !== null
+        ? SHELL_READS.some((p) => p.test(shell)) || (resolve !== undefined && resolve !== null && slotPackage(resolve, slots))
+        : EXEC_OUT.some((p) => p.test(command));
+      if (!fine) wrong.push(`adb: ${command.slice(0, 200)}`);
+      continue;
+    }
+    if (UIA2_FIXED.some((p) => p.test(command))) continue;
+    const app = /^execute script mobile: activateApp \{"appId":"([^"]*)"\}$/.exec(command)?.[1];
+    if (app !== undefined && slotPackage(app, slots)) continue;
+    const keys = /^send keys (".*")$/s.exec(command)?.[1];
+    if (keys !== undefined && slots.typedText !== undefined && safeJson(keys) === slots.typedText) continue;
+    wrong.push(`uia2: ${command.slice(0, 200)}`);
+  }
+  return wrong;
+}
+
+function slotPackage(name: string, slots: Slots): boolean {
+  return PACKAGE_NAME_PATTERN.test(name) && (slots.packages.includes(name) || name === "com.android.settings");
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,240 @@
+/**
+ * One campaign lane: a simulated device started here (so its command log can be read and its faults
+ * switched), one compiled `serve` process on it over real stdio (ADB_SERVER_SOCKET, ANDROID_UDID and
+ * APPIUM_URL pointing at the device's own adb and UiAutomator2 servers) with a private artifacts home, and
+ * the MCP SDK client. `call` sends one tools/call as given and checks its answer and the device commands it
+ * caused; the checks of the lane's end (audit lines, evidence files, sessions, lock) count what they find.
+ */
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { homedir, platform } from "node:os";
+import { join } from "node:path";
+import * as z from "zod";
+import { PACKAGE_NAME_PATTERN } from "../../contracts/tool_inputs.ts";
+import { adbServerAddress } from "../../src/adapters/adb/adb_server_address.ts";
+import { thisMachineHosts } from "../../src/adapters/adb/local_hosts.ts";
+import { currentUserFacts, lockDirectory, lockFileName } from "../../src/adapters/evidence/mod.ts";
+import { decodePng } from "../../src/png/mod.ts";
+import { type RunningSim, type SimDeviceOptions, startSimDevice } from "../../src/sim/mod.ts";
+import { spawnServe, type SpawnedServer } from "../../tests/support/mcp_client.ts";
+import { makeServeHome, type ServeHome } from "../../tests/support/mcp_e2e.ts";
+import { type Answer, classifyAnswer, commandsOutsideSlots, type RawOutcome, type ToolCallParams } from "./invariants.ts";
+import type { Tally } from "./tally.ts";
+
+const LooseResult = z.looseObject({});
+/** Refusals that happen before the device is touched. */
+const REFUSED_BEFORE_DEVICE = new Set(["INVALID_SELECTOR", "INVALID_TEXT", "INVALID_PACKAGE", "INVALID_SCROLL_DIRECTION", "INVALID_ARGUMENT"]);
+
+export interface LaneOptions {
+  name: string;
+  sim?: SimDeviceOptions;
+  /** An already running device to share (load); default: a new one this lane stops. */
+  shared?: RunningSim;
+  actionTimeoutS?: number;
+  idleTimeoutS?: number;
+  env?: Record<string, string>;
+}
+
+export class Lane {
+  readonly name: string;
+  readonly sim: RunningSim;
+  readonly home: ServeHome;
+  server: SpawnedServer;
+  readonly actionTimeoutMs: number;
+  /** Operation ids of every envelope this lane's server answered (each must have one audit line). */
+  readonly operations = new Set<string>();
+  /** Evidence paths the envelopes named. */
+  readonly evidence = new Set<string>();
+  readonly #ownsSim: boolean;
+
+  private constructor(name: string, sim: RunningSim, home: ServeHome, server: SpawnedServer, actionTimeoutMs: number, ownsSim: boolean) {
+    this.name = name;
+    this.sim = sim;
+    this.home = home;
+    this.server = server;
+    this.actionTimeoutMs = actionTimeoutMs;
+    this.#ownsSim = ownsSim;
+  }
+
+  static async open(options: LaneOptions): Promise<Lane> {
+    const sim = options.shared ?? await startSimDevice(options.sim ?? {});
+    const home = makeServeHome();
+    const actionTimeoutS = options.actionTimeoutS ?? 20;
+    try {
+      const server = await spawnServe([], laneEnv(sim, home, actionTimeoutS, options));
+      return new Lane(options.name, sim, home, server, actionTimeoutS * 1000, options.shared === undefined);
+    } catch (error) {
+      if (options.shared === undefined) await sim.stop();
+      home.remove();
+      throw error;
+    }
+  }
+
+  /** Another `serve` process on the same device and home (a second process racing this one). */
+  async spawnSibling(options: Omit<LaneOptions, "name" | "sim" | "shared"> = {}): Promise<SpawnedServer> {
+    return spawnServe([], laneEnv(this.sim, this.home, options.actionTimeoutS ?? this.actionTimeoutMs / 1000, options));
+  }
+
+  /** Sends one tools/call as given; checks the answer and every device command it caused; `violations` is how many this call found. */
+  async call(params: ToolCallParams, tally: Tally, server: SpawnedServer = this.server): Promise<Answer & { violations: number }> {
+    let violations = 0;
+    const flag = (kind: Parameters<Tally["violation"]>[0], detail: string) => {
+      violations++;
+      tally.violation(kind, detail);
+    };
+    const frameBytes = frameSize(params);
+    const from = this.sim.device.log.length;
+    let outcome: RawOutcome;
+    try {
+      outcome = { result: await server.client.request({ method: "tools/call", params: params as { name: string } }, LooseResult, { timeout: this.actionTimeoutMs + 20_000 }) };
+    } catch (error) {
+      const e = error as { code?: unknown; message?: string };
+      outcome = { error: { code: typeof e.code === "number" ? e.code : 0, message: e.message ?? String(error) } };
+    }
+    tally.callsMade++;
+    const answer = classifyAnswer(params, outcome, frameBytes);
+    if ("error" in outcome && !alive(server.pid)) {
+      flag("crashes", `${this.name}: the server process exited (${outcome.error.message.slice(0, 200)})\n${server.stderr().slice(-600)}`);
+      throw new Error(`${this.name}: the server is gone`);
+    }
+    const label = `${this.name} ${describeCall(params)}`;
+    if (answer.kind === "timeout") flag("hangs", `${label}: no answer within ${this.actionTimeoutMs + 20_000} ms`);
+    if (answer.kind === "bad") flag(/stack trace/.test(answer.why) ? "stack traces" : "untyped answers", `${label}: ${answer.why}`);
+    const entries = this.sim.device.log.slice(from);
+    const args = (typeof params.arguments === "object" && params.arguments !== null ? params.arguments : {}) as Record<string, unknown>;
+    const pkg = args["package"];
+    const slots = {
+      packages: typeof pkg === "string" && PACKAGE_NAME_PATTERN.test(pkg) ? [pkg] : [],
+      ...(params.name === "ui_type_text" && typeof args["text"] === "string" ? { typedText: args["text"] } : {}),
+    };
+    for (const wrong of commandsOutsideSlots(entries, slots)) flag("text outside its slot", `${label} → ${wrong}`);
+    if (answer.kind === "envelope") {
+      this.operations.add(answer.envelope.operation_id);
+      if (answer.envelope.evidence !== null) this.evidence.add(answer.envelope.evidence.path);
+      const refused = answer.envelope.error !== null && REFUSED_BEFORE_DEVICE.has(answer.envelope.error.code);
+      const touched = entries.filter((e) => e.command !== "delete session");
+      if (refused && touched.length > 0) flag("text outside its slot", `${label}: refused with ${answer.envelope.error!.code} yet the device received ${touched[0]!.command.slice(0, 120)}`);
+    }
+    if (answer.kind === "protocol error" && entries.some((e) => e.command !== "delete session")) {
+      flag("text outside its slot", `${label}: a protocol error yet the device received ${entries[0]!.command.slice(0, 120)}`);
+    }
+    return { ...answer, violations };
+  }
+
+  /** One audit line per envelope, each whole, bounded, and naming an operation this lane saw. */
+  checkAudit(tally: Tally, expectMissing = new Set<string>()): void {
+    const path = join(this.home.artifacts, "audit.jsonl");
+    const lines = existsSync(path) ? readFileSync(path, "utf8").split("\n").filter((l) => l !== "") : [];
+    const seen = new Set<string>();
+    for (const line of lines) {
+      if (Buffer.byteLength(line) > 8192) tally.violation("audit lines missing or extra", `${this.name}: a ${Buffer.byteLength(line)}-byte audit line`);
+      try {
+        const id = (JSON.parse(line) as { operation_id: string }).operation_id;
+        if (seen.has(id)) tally.violation("audit lines missing or extra", `${this.name}: two lines for ${id}`);
+        seen.add(id);
+        if (!this.operations.has(id)) tally.violation("audit lines missing or extra", `${this.name}: a line for ${id}, which no answer named`);
+      } catch {
+        tally.violation("audit lines missing or extra", `${this.name}: an audit line that is not JSON: ${line.slice(0, 100)}`);
+      }
+    }
+    for (const id of this.operations) {
+      if (!seen.has(id) && !expectMissing.has(id)) tally.violation("audit lines missing or extra", `${this.name}: no audit line for ${id}`);
+    }
+  }
+
+  /** Every named evidence file is a whole PNG; no draft is left; returns how many PNGs no envelope named. */
+  checkEvidence(tally: Tally): number {
+    for (const path of this.evidence) {
+      try {
+        decodePng(new Uint8Array(readFileSync(path)));
+      } catch (error) {
+        tally.violation("lost evidence", `${this.name}: ${path}: ${(error as Error).message}`);
+      }
+    }
+    if (!existsSync(this.home.artifacts) || !statSync(this.home.artifacts).isDirectory()) return 0;
+    const names = readdirSync(this.home.artifacts);
+    for (const name of names.filter((n) => n.endsWith(".draft"))) tally.violation("lost evidence", `${this.name}: a half-written ${name}`);
+    return names.filter((n) => n.endsWith(".png") && !this.evidence.has(join(this.home.artifacts, n))).length;
+  }
+
+  /** Sessions the device's UiAutomator2 server lists (live or dead, not deleted). */
+  async sessions(): Promise<number> {
+    const answer = await fetch(`${this.sim.appiumUrl}/appium/sessions`).then((r) => r.json()) as { value: unknown[] };
+    return answer.value.length;
+  }
+
+  /** Whether a lock file for this device is in the user's lock directory. */
+  lockHeld(): boolean {
+    return existsSync(lockPathOf(this.sim));
+  }
+
+  /**
+   * Stops the server gracefully (stdin closed: it deletes its sessions), then checks what it left: audit lines,
+   * evidence, sessions on the device, its lock. Returns the PNGs no envelope named. Then cleans up.
+   */
+  async finish(tally: Tally, options: { sessionsBefore?: number; expectMissingAudit?: Set<string> } = {}): Promise<number> {
+    try {
+      await this.server.close();
+      this.checkAudit(tally, options.expectMissingAudit);
+      const unnamed = this.checkEvidence(tally);
+      const left = (await this.sessions()) - (options.sessionsBefore ?? 0);
+      if (left > 0) tally.violation("orphaned sessions", `${this.name}: ${left} UiAutomator2 session(s) left after the server stopped`);
+      if (this.lockHeld()) tally.violation("leaked locks", `${this.name}: ${lockPathOf(this.sim)} is left after the server stopped`);
+      return unnamed;
+    } finally {
+      await this.dispose();
+    }
+  }
+
+  /** Stops the server (if running) and the device this lane started; removes the home. No checks. */
+  async dispose(): Promise<void> {
+    await this.server.close().catch(() => {});
+    if (this.#ownsSim) await this.sim.stop().catch(() => {});
+    this.home.remove();
+  }
+}
+
+export function lockPathOf(sim: RunningSim): string {
+  const directory = lockDirectory(currentUserFacts(platform(), homedir())).path;
+  return join(directory, lockFileName({ adbServer: adbServerAddress(sim.adbServerSocket, thisMachineHosts()), udid: sim.device.serial }));
+}
+
+function laneEnv(sim: RunningSim, home: ServeHome, actionTimeoutS: number, options: Pick<LaneOptions, "idleTimeoutS" | "env">): Record<string, string> {
+  return {
+    ...home.env,
+    ADB_SERVER_SOCKET: sim.adbServerSocket,
+    ANDROID_UDID: sim.device.serial,
+    APPIUM_URL: sim.appiumUrl,
+    ANDROID_MCP_ACTION_TIMEOUT: String(actionTimeoutS),
+    ANDROID_MCP_FLOW_IDLE_TIMEOUT: String(options.idleTimeoutS ?? 5),
+    ...options.env,
+  };
+}
+
+function alive(pid: number | null): boolean {
+  if (pid === null) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function frameSize(params: ToolCallParams): number {
+  try {
+    return Buffer.byteLength(JSON.stringify({ method: "tools/call", params, jsonrpc: "2.0", id: 0 }));
+  } catch {
+    return 0;
+  }
+}
+
+/** A call for messages: the tool name and the start of the arguments. */
+export function describeCall(params: ToolCallParams): string {
+  let args: string;
+  try {
+    args = JSON.stringify(params.arguments) ?? "undefined";
+  } catch {
+    args = "(unserialisable)";
+  }
+  return `${String(params.name).slice(0, 40)}(${args.slice(0, 160)}${args.length > 160 ? `… ${args.length} chars` : ""})`;
+}
