@@ -122,6 +122,6 @@ export const FLOW_EXIT_MEANINGS: Readonly<Record<FlowOutcome, string>> = {
   error: "invalid flow, or another error (the report names it)",
   timed_out: "timed out waiting for a screen: it never settled or never came",
   unexpected_screen: "unexpected screen: an expectation failed after the action changed the screen (e.g. a dialog appeared); handle that screen",
-  device_fault: "device fault: unavailable, disconnected, busy, or no such device",
+  device_fault: "device fault: unavailable, disconnected, busy, no such device, or its UI session ended on the Appium side",
   no_progress: "no progress: an expectation failed after an action that changed nothing; repeating it will not help",
 };

@@ -1,7 +1,7 @@
 /**
  * `npm run bench`: runs each bench section in the explicit list below and prints its report. A bench
  * measures and prints; it is not a test and never fails on a number. `--repetitions N` (default 15)
- * sets how many timed runs each measurement takes.
+ * sets how many timed runs each measurement takes; `--only WORD` runs the sections whose name starts with it.
  */
 import process from "node:process";
 import { CORPUS_DIR } from "../tests/support/paths.ts";
@@ -9,12 +9,14 @@ import type { BenchSection } from "./bench/section.ts";
 import { actSection } from "./bench/act.ts";
 import { mcpSection } from "./bench/mcp.ts";
 import { screenSummarySection } from "./bench/screen_summary.ts";
+import { startupSection } from "./bench/startup.ts";
 
 /** Every section, in the order they run. Add yours here. */
 const SECTIONS: BenchSection[] = [
   screenSummarySection,
   mcpSection,
   actSection,
+  startupSection,
 ];
 
 export async function runBench(args: readonly string[]): Promise<number> {
@@ -24,7 +26,14 @@ export async function runBench(args: readonly string[]): Promise<number> {
     process.stderr.write("bench: --repetitions must be a positive whole number\n");
     return 2;
   }
-  for (const section of SECTIONS) {
+  const onlyAt = args.indexOf("--only");
+  const only = onlyAt === -1 ? undefined : args[onlyAt + 1];
+  const chosen = SECTIONS.filter((section) => only === undefined || section.name.startsWith(only));
+  if (chosen.length === 0) {
+    process.stderr.write(`bench: no section starts with "${only}" (${SECTIONS.map((s) => s.name.split(":")[0]).join(", ")})\n`);
+    return 2;
+  }
+  for (const section of chosen) {
     process.stdout.write(`\n== ${section.name}\n`);
     await section.run({ print: (line) => process.stdout.write(line + "\n"), corpusDir: CORPUS_DIR, repetitions });
   }

@@ -2,8 +2,9 @@
 // Runs every compiled test file (dist/tests/**/*.test.js) with node's own test runner, whose
 // closing summary CI reads. Extra arguments filter the files by substring: `npm test -- screen`.
 import { spawnSync } from "node:child_process";
-import { readdirSync, statSync } from "node:fs";
-import { join } from "node:path";
+import { existsSync, readdirSync, statSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { pathToFileURL } from "node:url";
 
 function collect(dir) {
   const out = [];
@@ -27,12 +28,19 @@ if (denoAt !== -1) {
   argv.splice(denoAt, 1);
   env.ANDROID_MCP_HARNESS_CMD = `${join(process.cwd(), "node_modules", ".bin", "deno")} run -A ${join(process.cwd(), "src", "main.ts")}`;
 }
+// `--binary PATH`: the single-executable tests run against that file (tests/e2e/single_executable.test.ts).
+const binaryAt = argv.indexOf("--binary");
+if (binaryAt !== -1) env.ANDROID_MCP_BINARY = argv.splice(binaryAt, 2)[1];
 const filters = argv;
 const files = collect(join(dist, "tests")).filter((f) => filters.length === 0 || filters.some((x) => f.includes(x)));
 if (files.length === 0) {
   console.error(`No test files matched ${filters.join(", ") || "dist/tests/**/*.test.js"}; run 'npm run build' first.`);
   process.exit(1);
 }
+// Without the shared corpus the tests that read it are skipped; say so once, up front, in one line.
+const paths = await import(pathToFileURL(resolve(dist, "tests", "support", "paths.js")).href);
+const missing = [paths.CORPUS_DIR, paths.ADB_FIXTURES_DIR].filter((dir) => !existsSync(dir));
+if (missing.length > 0) console.error(`run-tests: ${paths.corpusMissingLine(missing.join(" and "))}; the tests that read it are skipped.`);
 // A test that hangs fails after 4 minutes (its after-hooks still stop what it started) instead of
 // blocking the run; the slowest real test (Appium end to end) takes seconds.
 const result = spawnSync(process.execPath, ["--test", "--test-concurrency=2", "--test-timeout=240000", ...files], { stdio: "inherit", env });

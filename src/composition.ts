@@ -12,12 +12,12 @@ import { homedir, platform } from "node:os";
 import { createAdbClient, createAdbObserver, findAdbProgram } from "./adapters/adb/mod.ts";
 import {
   createAuditLog, createDeviceLock, createEvidenceStore, createNodeFileSystem, createNodeProcessProbe, currentUserFacts, lockDirectory,
-  type PlatformFacts, resolveArtifactsDirectory,
+  type PlatformFacts, pruneOldEvidence, resolveArtifactsDirectory, type RetentionResult,
 } from "./adapters/evidence/mod.ts";
 import { createAppiumDriverFactory } from "./adapters/appium/mod.ts";
 import { createFetchHttpClient } from "./adapters/fetch_http_client.ts";
 import { createNodeFileProbe } from "./adapters/node_file_probe.ts";
-import { createNodeProcessRunner } from "./adapters/node_process_runner.ts";
+import { createNodeProcessRunner, type NodeProcessRunner } from "./adapters/node_process_runner.ts";
 import { createStderrLogger } from "./adapters/stderr_logger.ts";
 import { currentRuntime } from "./adapters/runtime_facts.ts";
 import { createSystemClock } from "./adapters/system_clock.ts";
@@ -40,8 +40,9 @@ export interface ProcessAdapters {
   logger: Logger;
 }
 
-/** The real process runner, system clock and stderr logger (main.ts hands them to every command). */
-export function realProcessAdapters(): ProcessAdapters {
+/** The real process runner, system clock and stderr logger (main.ts hands them to every command; it
+ * also ends the runner's children when the harness is stopped: `runner.killAll()`). */
+export function realProcessAdapters(): ProcessAdapters & { runner: NodeProcessRunner } {
   return { runner: createNodeProcessRunner(), clock: createSystemClock(), logger: createStderrLogger() };
 }
 
@@ -59,6 +60,9 @@ export interface Harness {
   fs: FileSystem;
   /** The Appium endpoint the UI sessions use (the simulated device's own for `--device sim`). */
   appiumUrl: string;
+  /** Removes evidence older than ANDROID_MCP_EVIDENCE_RETENTION_DAYS from the artifacts directory (reports
+   * and the audit log stay); `serve` calls it at start. Never throws. */
+  pruneOldEvidence(): Promise<RetentionResult>;
   /** Closes every open UI session (deleting it on the Appium side) and stops an in-process simulated device. */
   close(): Promise<void>;
 }
@@ -147,6 +151,7 @@ export async function openHarness(config: HarnessConfig, ctx: CliContext, option
       artifacts: { path: artifacts.path, reason: artifacts.reason },
       fs,
       appiumUrl,
+      pruneOldEvidence: () => pruneOldEvidence({ directory: artifacts.path, fs, nowMs: ctx.clock.now(), maxAgeDays: config.evidenceRetentionDays }),
       close: async () => {
         try {
           await ui.closeAll("the harness is stopping");

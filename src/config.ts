@@ -16,6 +16,8 @@ export interface HarnessConfig {
   artifactsDir?: { path: string; source: "--artifacts" | "ANDROID_MCP_ARTIFACTS_DIR" };
   flowIdleTimeoutSeconds: number;
   actionTimeoutSeconds: number;
+  /** Evidence PNGs older than this many days are removed at start-up; 0 keeps them forever. */
+  evidenceRetentionDays: number;
   adb: { path?: string; androidHome?: string; serverSocket?: string };
 }
 
@@ -29,6 +31,7 @@ export const CONFIG_DEFAULTS = {
   appiumUrl: "http://127.0.0.1:4723",
   flowIdleTimeoutSeconds: 60,
   actionTimeoutSeconds: 50,
+  evidenceRetentionDays: 14,
 } as const;
 
 const SERVER_SOCKET = /^tcp:(?:(?:[A-Za-z0-9.\-]+|\[[0-9A-Fa-f:]+\]):)?(\d{1,5})$/;
@@ -44,6 +47,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>, fl
   const appiumUrl = parseHttpUrl(flags.appiumUrl ?? value("APPIUM_URL"), flags.appiumUrl !== undefined ? "--appium-url" : "APPIUM_URL", problems);
   const flowIdle = parseSeconds("ANDROID_MCP_FLOW_IDLE_TIMEOUT", value("ANDROID_MCP_FLOW_IDLE_TIMEOUT"), CONFIG_DEFAULTS.flowIdleTimeoutSeconds, problems);
   const action = parseSeconds("ANDROID_MCP_ACTION_TIMEOUT", value("ANDROID_MCP_ACTION_TIMEOUT"), CONFIG_DEFAULTS.actionTimeoutSeconds, problems);
+  const retention = parseRetentionDays(value("ANDROID_MCP_EVIDENCE_RETENTION_DAYS"), problems);
 
   const artifactsFlag = flags.artifacts?.trim();
   if (artifactsFlag === "") problems.push("--artifacts needs a directory path");
@@ -71,7 +75,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>, fl
   if (problems.length > 0) {
     throw new HarnessError("INVALID_ARGUMENT", `${problems.join("; ")}.`, { problems });
   }
-  const config: HarnessConfig = { device, appiumUrl, flowIdleTimeoutSeconds: flowIdle, actionTimeoutSeconds: action, adb };
+  const config: HarnessConfig = { device, appiumUrl, flowIdleTimeoutSeconds: flowIdle, actionTimeoutSeconds: action, evidenceRetentionDays: retention, adb };
   if (artifactsFlag !== undefined) config.artifactsDir = { path: artifactsFlag, source: "--artifacts" };
   else {
     const fromEnv = value("ANDROID_MCP_ARTIFACTS_DIR");
@@ -110,4 +114,14 @@ function parseSeconds(name: string, raw: string | undefined, fallback: number, p
     return fallback;
   }
   return seconds;
+}
+
+function parseRetentionDays(raw: string | undefined, problems: string[]): number {
+  if (raw === undefined) return CONFIG_DEFAULTS.evidenceRetentionDays;
+  const days = /^\d{1,4}$/.test(raw) ? Number(raw) : Number.NaN;
+  if (!Number.isInteger(days) || days > 3650) {
+    problems.push(`ANDROID_MCP_EVIDENCE_RETENTION_DAYS must be a whole number of days between 0 (keep forever) and 3650, got "${raw}"`);
+    return CONFIG_DEFAULTS.evidenceRetentionDays;
+  }
+  return days;
 }

@@ -7,6 +7,7 @@
 import process from "node:process";
 import type { CliContext } from "./cli/context.ts";
 import { runCli } from "./cli/program.ts";
+import type { NodeProcessRunner } from "./adapters/node_process_runner.ts";
 import { realProcessAdapters } from "./composition.ts";
 
 export async function main(args: readonly string[]): Promise<number> {
@@ -19,6 +20,8 @@ export async function main(args: readonly string[]): Promise<number> {
     });
   });
   process.stderr.on("error", () => {}); // nowhere left to report it
+  const adapters = realProcessAdapters();
+  endChildrenWithTheHarness(adapters.runner, () => stop !== undefined);
   let stop: Promise<string> | undefined;
   const waitForStop = () =>
     stop ??= Promise.race([
@@ -33,10 +36,34 @@ export async function main(args: readonly string[]): Promise<number> {
     stdout: (text) => process.stdout.write(text),
     stderr: (text) => process.stderr.write(text),
     stdio: { stdin: process.stdin, stdout: process.stdout },
-    ...realProcessAdapters(),
+    ...adapters,
     waitForStop,
   };
   return runCli(args, ctx);
+}
+
+/**
+ * The runner starts each child in its own process group, out of reach of a signal to ours (a terminal's
+ * Ctrl+C): when the harness is stopped or exits, its running children (a hanging `java -version`, an
+ * `adb shell`) are killed with it. A command that waits for the stop (`serve`, `sim`) then shuts down as
+ * it does (a second signal kills it); any other command dies of the signal as it would without this handler.
+ */
+function endChildrenWithTheHarness(runner: NodeProcessRunner, waitsForStop: () => boolean): void {
+  process.on("exit", () => runner.killAll());
+  if (process.platform === "win32") return; // no process groups there: the children get the console's Ctrl+C themselves
+  let stopping = false;
+  for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {
+    const onSignal = () => {
+      runner.killAll();
+      if (waitsForStop() && !stopping && signal !== "SIGHUP") {
+        stopping = true; // a second signal while it shuts down is the default again: die of it
+        return;
+      }
+      process.removeListener(signal, onSignal);
+      process.kill(process.pid, signal); // the default: die of it
+    };
+    process.on(signal, onSignal);
+  }
 }
 
 main(process.argv.slice(2)).then(

@@ -72,7 +72,7 @@ export const screenSummarySection: BenchSection = {
   run(io: BenchIO) {
     printIdenticalRows(io, 3000);
     if (!existsSync(io.corpusDir)) {
-      io.print(`skipped: corpus not found at ${io.corpusDir} (set ANDROID_MCP_CORPUS)`);
+      io.print(`skipped: corpus not found at ${io.corpusDir} (set ANDROID_MCP_CORPUS to the fixtures root that holds real/ and adb/)`);
       return;
     }
     const files = readdirSync(io.corpusDir).filter((name) => name.endsWith(".xml")).sort();

@@ -6,7 +6,7 @@
 export interface BenchIO {
   /** Prints one line of the report. */
   print(line: string): void;
-  /** The real-world corpus folder (ANDROID_MCP_CORPUS overrides it); may not exist. */
+  /** The real UI dumps folder (real/ under the fixtures root ANDROID_MCP_CORPUS names); may not exist. */
   corpusDir: string;
   /** How many timed repetitions to take per measurement (median reported). */
   repetitions: number;

@@ -3,6 +3,9 @@
  * Enforces the timeout and the AbortSignal by killing the child's whole process group (SIGTERM, then
  * SIGKILL after a grace period), so a wrapper script's own children die with it; caps captured stdout;
  * and always resolves with plain data, also when after a kill an escaped grandchild still holds the pipes.
+ * Being in their own groups, the children are out of reach of a signal to the harness's group (a
+ * terminal's Ctrl+C): `killAll()` ends every running child's group at once, for main.ts to call when
+ * the harness itself is stopped or exits, so none outlives it.
  * On Linux each child is started through util-linux `setpriv --pdeathsig SIGKILL` (which then execs the
  * program in place), so it dies with the harness even when the harness is killed with SIGKILL mid-call;
  * elsewhere (or without setpriv) a SIGKILL of the harness can leave it running until it ends by itself.
@@ -22,14 +25,26 @@ export interface NodeProcessRunnerOptions {
   setpriv?: string | null;
 }
 
-export function createNodeProcessRunner(options: NodeProcessRunnerOptions = {}): ProcessRunner {
+export interface NodeProcessRunner extends ProcessRunner {
+  /** SIGKILLs the process group (POSIX; the child itself on Windows) of every child still running. Synchronous. */
+  killAll(): void;
+}
+
+export function createNodeProcessRunner(options: NodeProcessRunnerOptions = {}): NodeProcessRunner {
   const setpriv = options.setpriv !== undefined
     ? options.setpriv
     : process.platform === "linux" ? (SETPRIV_PLACES.find((path) => existsSync(path)) ?? null) : null;
-  return { run: (program, args, runOptions) => runProcess(program, args, runOptions, setpriv) };
+  const running = new Set<(signal: NodeJS.Signals) => void>();
+  return {
+    run: (program, args, runOptions) => runProcess(program, args, runOptions, running, setpriv),
+    killAll: () => {
+      for (const signalAll of running) signalAll("SIGKILL");
+    },
+  };
 }
 
-function runProcess(program: string, args: readonly string[], options: RunOptions, setpriv: string | null): Promise<ProcessResult> {
+function runProcess(program: string, args: readonly string[], options: RunOptions,
+  running: Set<(signal: NodeJS.Signals) => void>, setpriv: string | null): Promise<ProcessResult> {
   const argv = [program, ...args];
   const started = performance.now();
   const maxOutput = options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT;
@@ -56,6 +71,7 @@ function runProcess(program: string, args: readonly string[], options: RunOption
         child.kill(signal); // the group is gone; the child itself may still be there
       }
     };
+    running.add(signalAll);
     const kill = () => {
       signalAll("SIGTERM");
       setTimeout(() => signalAll("SIGKILL"), KILL_GRACE_MS).unref();
@@ -83,6 +99,7 @@ function runProcess(program: string, args: readonly string[], options: RunOption
         }
       }
       settled = true;
+      running.delete(signalAll);
       clearTimeout(timer);
       options.signal?.removeEventListener("abort", onAbort);
       const result: ProcessResult = {

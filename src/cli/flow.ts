@@ -4,7 +4,8 @@
  * device (composition.ts), runs the flow on all of them in parallel (runner.ts: one session, one lock per
  * device), prints progress on stderr, writes the JSON, HTML and JUnit reports to `<artifacts>/reports/`,
  * and exits with the flow's code: 0 passed, 1 invalid flow or error, 2 timed out, 3 unexpected screen,
- * 4 device fault, 5 no progress. `--json` prints the report (with the report paths) on stdout.
+ * 4 device fault, 5 no progress. `--json` prints the report (with the report paths) on stdout. SIGINT or
+ * SIGTERM cancels the step in flight, closes the sessions and writes the reports (exit 1, the step named).
  */
 import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
@@ -81,8 +82,14 @@ export async function runFlowCommand(file: string, flags: FlowFlags, ctx: CliCon
     if (missing.length > 0) {
       return refused(ctx, flags, `this harness does not serve ${missing.join(", ")}, which the flow needs; nothing was run.`);
     }
+    // Ctrl+C or a CI job's SIGTERM: cancel the step in flight, close every session, still write the reports.
+    const stop = new AbortController();
+    void ctx.waitForStop().then((reason) => {
+      ctx.stderr(`flow: ${reason}: stopping; closing the UI session and writing the reports (again to quit at once)\n`);
+      stop.abort(reason);
+    });
     const runs = await Promise.all(harnesses.map((harness) =>
-      runFlow(flow, harness, { file: String(file), onProgress: progressPrinter(ctx, harness, harnesses.length > 1) })
+      runFlow(flow, harness, { file: String(file), onProgress: progressPrinter(ctx, harness, harnesses.length > 1), stop: stop.signal })
     ));
     return await finish(runs, harnesses[0]!, flags, ctx);
   } catch (error) {

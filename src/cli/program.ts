@@ -1,18 +1,22 @@
 /**
  * The CLI: `android-mcp-harness <command>`, built with cac from an explicit list of subcommands
- * (a compiled binary cannot scan folders). Unknown commands and options get a clear message and
- * exit code 2 (1 for `flow`, whose 2 means "timed out"); `--help` and `--version` exit 0. An option
- * given several times (`--device a --device b`) arrives as the list of its values, each as written.
- * Returns the exit code; never calls process.exit.
+ * (a compiled binary cannot scan folders). Unknown commands and options, and a flag given twice, get a
+ * clear message and exit code 2 (1 for `flow`, whose 2 means "timed out"); `--help`, `help [command]` and
+ * `--version` exit 0. An option a command takes several times (`flow --device a --device b`) arrives as the
+ * list of its values, each as written. Returns the exit code; never calls process.exit.
+ * `selftest-webdriver` is a packaging diagnostic kept out of the help.
  */
 import { cac, type CAC } from "cac";
+import { describeRuntime } from "../runtime_info.ts";
 import { VERSION } from "../version.ts";
 import { type CliContext, EXIT } from "./context.ts";
+import { joinNegativeValues, repeatedFlag } from "./raw_arguments.ts";
 import { registerDoctorCommand } from "./doctor.ts";
 import { registerFlowCommand } from "./flow.ts";
 import { registerServeCommand } from "./serve.ts";
 import { registerSimCommand } from "./sim.ts";
 import { registerTreeCommand } from "./tree.ts";
+import { runWebdriverSelftest, WEBDRIVER_SELFTEST_COMMAND } from "./webdriver_selftest.ts";
 
 export type CommandRegistrar = (cli: CAC, ctx: CliContext) => void;
 
@@ -23,19 +27,27 @@ const COMMANDS: CommandRegistrar[] = [
   registerTreeCommand,
   registerFlowCommand,
   registerSimCommand,
+  registerHelpCommand,
 ];
 
 /** Commands whose documented exit codes give 2 another meaning: their usage errors exit with this code. */
 const USAGE_EXIT: Readonly<Record<string, number>> = { flow: 1 };
 
+/** The options a command takes more than once; any other flag given twice is a usage error. */
+const REPEATABLE: Readonly<Record<string, ReadonlySet<string>>> = { flow: new Set(["--device"]) };
+
 export const PROGRAM_NAME = "android-mcp-harness";
 
-export async function runCli(args: readonly string[], ctx: CliContext): Promise<number> {
+export async function runCli(given: readonly string[], ctx: CliContext): Promise<number> {
+  if (given[0] === WEBDRIVER_SELFTEST_COMMAND) return runWebdriverSelftest(given.slice(1), ctx);
   const cli = cac(PROGRAM_NAME);
   for (const register of COMMANDS) register(cli, ctx);
   cli.help();
-  cli.version(VERSION);
+  // Not cac's version(): it prints the Node version Deno and Bun emulate instead of their own.
+  cli.option("-v, --version", "Display version number (and the runtime)");
+  cli.globalCommand.versionNumber = VERSION; // the help's first line
 
+  const args = joinNegativeValues(given, [...cli.globalCommand.options, ...cli.commands.flatMap((command) => command.options)]);
   let parsed;
   try {
     // cac expects process.argv's shape: two leading entries before the arguments.
@@ -43,7 +55,14 @@ export async function runCli(args: readonly string[], ctx: CliContext): Promise<
   } catch (error) {
     return usageError(ctx, (error as Error).message);
   }
-  if (parsed.options["help"] || parsed.options["version"]) return EXIT.ok; // cac printed it
+  if (parsed.options["help"]) return EXIT.ok; // cac printed it
+  if (parsed.options["version"]) {
+    ctx.stdout(`${PROGRAM_NAME}/${VERSION} (${describeRuntime()})\n`);
+    return EXIT.ok;
+  }
+  const commandName = cli.matchedCommand?.name;
+  const repeated = repeatedFlag(args, commandName === undefined ? undefined : REPEATABLE[commandName]);
+  if (repeated !== undefined) return usageError(ctx, repeated, commandName === undefined ? undefined : USAGE_EXIT[commandName]);
   if (cli.matchedCommand !== undefined) keepValuesAsWritten(cli.matchedCommand.options, args, parsed.options);
   if (cli.matchedCommand === undefined) {
     if (parsed.args.length > 0) return usageError(ctx, `Unknown command "${parsed.args[0]}".`);
@@ -59,6 +78,22 @@ export async function runCli(args: readonly string[], ctx: CliContext): Promise<
     if ((error as Error).name === "CACError") return usageError(ctx, (error as Error).message, USAGE_EXIT[cli.matchedCommand.name]);
     throw error;
   }
+}
+
+/** `help [command]`: the same text as `--help` and `<command> --help`, exit 0 (2 for an unknown command). */
+function registerHelpCommand(cli: CAC, ctx: CliContext): void {
+  cli
+    .command("help [command]", "Show this help, or one command's (same as --help)")
+    .action((name: string | undefined) => {
+      if (name === undefined) {
+        printingTo(ctx, () => cli.globalCommand.outputHelp());
+        return EXIT.ok;
+      }
+      const command = cli.commands.find((candidate) => candidate.isMatched(name));
+      if (command === undefined) return usageError(ctx, `Unknown command "${name}".`);
+      printingTo(ctx, () => command.outputHelp());
+      return EXIT.ok;
+    });
 }
 
 /**

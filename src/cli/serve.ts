@@ -4,13 +4,15 @@
  * until stdin closes or SIGINT/SIGTERM; then every open UI session is deleted and the device released.
  * `--device sim --screen dump.xml [--screenshot shot.png]` serves a replayed real capture (a still device),
  * `--device sim --scenario NAME|FILE` another scenario. `--record FILE` writes the session's acting calls as a
- * flow (src/flow/recorder.ts); an existing FILE is never overwritten.
+ * flow (src/flow/recorder.ts); an existing FILE is never overwritten, a directory that cannot hold it is refused.
  * doctor://report runs the doctor on each read (of the simulated device with `--device sim`).
  * The transport bounds each frame (stdio_transport.ts): an oversized or malformed line is refused and serving
- * goes on. stdout carries only protocol; stderr says which artifacts directory is used and when the device is simulated.
+ * goes on. stdout carries only protocol; stderr says which artifacts directory is used, how much old evidence
+ * was pruned, when the device is simulated, when adb or the device cannot be reached (the server still starts),
+ * and each stdin line that is not JSON-RPC (serve_startup.ts).
  */
 import { existsSync } from "node:fs";
-import { resolve } from "node:path";
+import { dirname, resolve } from "node:path";
 import type { CAC } from "cac";
 import { type Harness, type HarnessOptions, openHarness } from "../composition.ts";
 import { type HarnessConfig, loadConfig } from "../config.ts";
@@ -19,6 +21,7 @@ import { createFlowRecorder } from "../flow/recorder.ts";
 import { createHarnessServer } from "../mcp/server.ts";
 import { BoundedStdioTransport } from "../mcp/stdio_transport.ts";
 import { BUILTIN_SCENARIO_NAMES } from "../sim/scenario_names.ts";
+import { describeTransportError, warnWhenDeviceUnreachable } from "./serve_startup.ts";
 import { type CliContext, EXIT } from "./context.ts";
 import { doctorReport, simEndpointsOf } from "./doctor.ts";
 import { loadScenario } from "./sim.ts";
@@ -81,6 +84,12 @@ export async function runServe(flags: ServeFlags, ctx: CliContext): Promise<numb
     if (options.sim?.screen !== undefined) {
       ctx.logger.info(`the simulated device shows ${options.sim.screen.xmlName}: acts are answered, the screen does not change`);
     }
+    if (recordPath !== undefined && !(await harness.fs.isWritableDirectory(dirname(recordPath)))) {
+      // Found now, not as a warning after each step of a session whose recording is lost.
+      ctx.stderr(`serve: --record: cannot write ${recordPath}: ${dirname(recordPath)} is not a writable directory; choose a path in a writable directory.\n`);
+      return EXIT.usage;
+    }
+    await pruneEvidence(harness, config, ctx);
     const recorder = recordPath === undefined ? undefined : createFlowRecorder({
       path: recordPath, fs: harness.fs, logger: ctx.logger, device: harness.description, now: () => ctx.clock.now(),
     });
@@ -90,6 +99,7 @@ export async function runServe(flags: ServeFlags, ctx: CliContext): Promise<numb
       doctorReport: () => doctorReport(config, ctx, sim),
       ...(recorder === undefined ? {} : { onAnswer: (tool, args, envelope) => recorder.record(tool, args, envelope) }),
     });
+    server.server.onerror = (error) => ctx.logger.warn(describeTransportError(error));
     const { stdin, stdout } = ctx.stdio;
     const transport = new BoundedStdioTransport(stdin, stdout, { onRefused: (reason) => ctx.logger.warn(`refused a frame: ${reason}`) });
     const closed = new Promise<string>((resolve) => {
@@ -97,11 +107,16 @@ export async function runServe(flags: ServeFlags, ctx: CliContext): Promise<numb
       stdin.once("end", () => resolve("stdin closed"));
       stdin.once("close", () => resolve("stdin closed"));
     });
+    // The signal handlers are installed before "serving" is said: a SIGTERM sent on reading that line
+    // must find them (before, a loaded machine could deliver it first and the default action killed serve).
+    const stopRequested = ctx.waitForStop();
     await server.connect(transport);
     ctx.logger.info(`serving MCP on stdio (${harness.description})`);
-    const reason = await Promise.race([closed, ctx.waitForStop()]);
+    const checked = warnWhenDeviceUnreachable(harness, ctx.logger);
+    const reason = await Promise.race([closed, stopRequested]);
     ctx.logger.info(`stopping: ${reason}`);
     await server.close();
+    await checked;
     return EXIT.ok;
   } catch (error) {
     if (!isHarnessError(error)) throw error;
@@ -110,6 +125,13 @@ export async function runServe(flags: ServeFlags, ctx: CliContext): Promise<numb
   } finally {
     await harness?.close();
   }
+}
+
+/** Retention at start: evidence older than the configured days goes; said on stderr when anything went. */
+async function pruneEvidence(harness: Harness, config: HarnessConfig, ctx: CliContext): Promise<void> {
+  const pruned = await harness.pruneOldEvidence();
+  if (pruned.removed > 0) ctx.logger.info(`artifacts: removed ${pruned.removed} evidence file(s) older than ${config.evidenceRetentionDays} days (ANDROID_MCP_EVIDENCE_RETENTION_DAYS)`);
+  if (pruned.failed > 0) ctx.logger.warn(`artifacts: ${pruned.failed} evidence file(s) older than ${config.evidenceRetentionDays} days could not be removed`);
 }
 
 function cleanFlags(flags: ServeFlags): { device?: string; appiumUrl?: string; artifacts?: string } {

@@ -1,9 +1,9 @@
 /**
  * `sim [--scenario NAME|FILE | --screen DUMP [--screenshot PNG]] [--json]`: runs the built-in simulated
  * device in the foreground until SIGINT/SIGTERM and prints how to reach it (`ADB_SERVER_SOCKET=…`,
- * `APPIUM_URL=…`; with `--json` one JSON line first, all in one write). `--screen` replays a real capture
- * as a still device. Every line says the device is simulated. A bad scenario or capture exits 2 with
- * the reasons. It stops on a signal or when stdout closes (the reader went away), exit 0.
+ * `APPIUM_URL=…`, in one write). With `--json` stdout carries only one JSON line (`simulated: true` in it)
+ * and the human lines go to stderr. `--screen` replays a real capture as a still device. A bad scenario or
+ * capture exits 2 with the reasons. It stops on a signal or when stdout closes (the reader went away), exit 0.
  */
 import { readFile } from "node:fs/promises";
 import { isAbsolute, resolve } from "node:path";
@@ -25,7 +25,7 @@ export function registerSimCommand(cli: CAC, ctx: CliContext): void {
     .option("--scenario <name|file>", `A built-in scenario (${BUILTIN_SCENARIO_NAMES.join(", ")}) or a scenario JSON file (default: settings)`)
     .option("--screen <dump.xml>", "Replay a real capture (uiautomator dump or Appium page source) as a still device: acts are answered, the screen does not change")
     .option("--screenshot <shot.png>", "With --screen: the PNG taken with the dump, shown by screencap (else the screen is drawn)")
-    .option("--json", "Print one JSON line with the endpoints before the human-readable lines")
+    .option("--json", "Print only one JSON line with the endpoints on stdout (the human-readable lines go to stderr)")
     .example("android-mcp-harness sim --scenario login")
     .example("android-mcp-harness sim --screen bug-report.xml --screenshot bug-report.png")
     .action((flags: SimFlags) => runSim(flags, ctx));
@@ -69,19 +69,7 @@ export async function runSim(flags: SimFlags, ctx: CliContext): Promise<number> 
     return EXIT.usage;
   }
   const { device } = sim;
-  const lines: string[] = [];
-  if (flags.json === true) {
-    lines.push(JSON.stringify({
-      simulated: true,
-      serial: device.serial,
-      scenario: device.scenario.name,
-      ...(screenPath === undefined ? {} : { screen: screenPath, foregroundPackage: device.foregroundPackage() }),
-      adbServerSocket: sim.adbServerSocket,
-      adbPort: sim.adbPort,
-      appiumUrl: sim.appiumUrl,
-    }));
-  }
-  lines.push(
+  const lines = [
     `Simulated Android device (not a real phone): ${device.serial}, Android ${device.android.release} (API ${device.apiLevel}), ` +
       `${device.width}x${device.height} ${device.density} dpi, ` +
       (screenPath === undefined
@@ -92,10 +80,23 @@ export async function runSim(flags: SimFlags, ctx: CliContext): Promise<number> 
     `Try:  ADB_SERVER_SOCKET=${sim.adbServerSocket} adb devices -l`,
     `Real Appium + UiAutomator2 driver: capability appium:adbPort=${sim.adbPort} (Appium passes -P, so ADB_SERVER_SOCKET alone is not enough).`,
     "The simulated device runs until Ctrl+C (SIGINT) or SIGTERM.",
-  );
-  // One write: a reader that takes the first line and leaves (`sim --json | head -1`) gets the whole
-  // block at once instead of a second write into a closed pipe.
-  ctx.stdout(lines.join("\n") + "\n");
+  ];
+  if (flags.json === true) {
+    ctx.stdout(JSON.stringify({
+      simulated: true,
+      serial: device.serial,
+      scenario: device.scenario.name,
+      ...(screenPath === undefined ? {} : { screen: screenPath, foregroundPackage: device.foregroundPackage() }),
+      adbServerSocket: sim.adbServerSocket,
+      adbPort: sim.adbPort,
+      appiumUrl: sim.appiumUrl,
+    }) + "\n");
+    ctx.stderr(lines.join("\n") + "\n");
+  } else {
+    // One write: a reader that takes the first line and leaves (`sim | head -1`) gets the whole block
+    // at once instead of a second write into a closed pipe.
+    ctx.stdout(lines.join("\n") + "\n");
+  }
   const signal = await ctx.waitForStop();
   await sim.stop();
   ctx.stderr(signal === "stdout closed"

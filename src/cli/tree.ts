@@ -1,9 +1,11 @@
 /**
  * `tree`: prints the screen summary of the live device (`--device`, ANDROID_UDID, else the only online
- * device; `--device sim` the built-in simulated one, said so on stderr or in a text header line), or of
- * a dump given with `--file`; `--device sim --screen dump.xml` reads a real capture through the simulated device. Text by default, `--json` the summary object, `--raw` the XML as read.
- * Flags override the device's (or the dump's) size, density and keyboard. Exit 1 with the typed error's
- * message when the device or file cannot be read (no device, several, adb missing, unusable dump); 2 for usage.
+ * device; `--device sim` the built-in simulated one, said so on stderr), or of a dump given with `--file`;
+ * `--device sim --screen dump.xml` reads a real capture through the simulated device. Text by default,
+ * `--json` the summary object, `--raw` the XML as read; stdout carries only that. Flags override the
+ * device's (or the dump's) size, density and keyboard (tree_flags.ts checks them). Exit 1 with the typed
+ * error's message when the device or file cannot be read (no device, several, adb missing, a file that is
+ * binary or not XML, an unusable dump); 2 for usage.
  */
 import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
@@ -14,8 +16,9 @@ import { type Harness, type HarnessOptions, openHarness } from "../composition.t
 import { HarnessError, isHarnessError } from "../errors.ts";
 import { runOperation } from "../mcp/run_operation.ts";
 import type { DeviceStatus } from "../ports/device.ts";
-import { renderSummaryText, type ScreenReadingInput, type ScreenSummary, summaryFromXml } from "../screen/mod.ts";
+import { parseDump, renderSummaryText, type ScreenReadingInput, type ScreenSummary, screenSizeOf, summaryFromXml } from "../screen/mod.ts";
 import { type CliContext, EXIT } from "./context.ts";
+import { keyboardTopProblem, parseScreenFlags } from "./tree_flags.ts";
 import { harnessScreenOptions, type ScreenFlags } from "./sim_screen.ts";
 
 export type TreeFormat = "text" | "json" | "raw";
@@ -54,15 +57,9 @@ export function registerTreeCommand(cli: CAC, ctx: CliContext): void {
 async function runTree(flags: TreeFlags, ctx: CliContext): Promise<number> {
   if (flags.json && (flags.text || flags.raw)) return usage(ctx, "Choose one of --json, --text and --raw.");
   if (flags.text && flags.raw) return usage(ctx, "Choose one of --json, --text and --raw.");
-  const context: ScreenReadingInput["context"] = {};
-  for (const [name, key] of [["density", "density"], ["width", "width"], ["height", "height"]] as const) {
-    const value = positive(flags[name]);
-    if (value === "invalid") return usage(ctx, `--${name} must be a positive whole number.`);
-    if (value !== undefined) context[key] = value;
-  }
-  const keyboardTop = positive(flags.keyboardTop);
-  if (keyboardTop === "invalid") return usage(ctx, "--keyboard-top must be a positive whole number of pixels.");
-  if (keyboardTop !== undefined) context.keyboard = { open: true, top: keyboardTop };
+  const parsed = parseScreenFlags(flags);
+  if (!parsed.ok) return usage(ctx, parsed.problem);
+  const context = parsed.context;
   const format: TreeFormat = flags.json ? "json" : flags.raw ? "raw" : "text";
   if (flags.file !== undefined) {
     if (typeof flags.file !== "string" || flags.file === "") return usage(ctx, "--file needs a path to a dump.");
@@ -84,14 +81,47 @@ async function runTree(flags: TreeFlags, ctx: CliContext): Promise<number> {
 
 async function treeOfFile(file: string, context: ScreenReadingInput["context"], format: TreeFormat, ctx: CliContext): Promise<number> {
   const path = resolve(ctx.cwd, file);
-  let xml: string;
+  let bytes: Buffer;
   try {
-    xml = await readFile(path, "utf8");
+    bytes = await readFile(path);
   } catch (error) {
     ctx.stderr(`tree: cannot read ${path}: ${(error as Error).message}. Check the path and try again.\n`);
     return EXIT.failure;
   }
-  return printed(ctx, () => renderTree({ xml, context }, format));
+  const notADump = notADumpReason(bytes);
+  if (notADump !== undefined) {
+    ctx.stderr(`tree: ${path} is not a UI dump: ${notADump}. Give the XML that \`adb exec-out uiautomator dump /dev/tty\` or Appium's page source writes.\n`);
+    return EXIT.failure;
+  }
+  const input = { xml: bytes.toString("utf8"), context };
+  const problem = keyboardBeyondScreen(input);
+  if (problem !== undefined) return usage(ctx, problem);
+  return printed(ctx, () => renderTree(input, format));
+}
+
+/** Why a file's bytes cannot be a dump at all (binary, or text that is not XML), before parsing. */
+function notADumpReason(bytes: Buffer): string | undefined {
+  const head = bytes.subarray(0, 8192);
+  if (head.includes(0)) return "it is a binary file";
+  const text = head.toString("utf8").replace(/^\uFEFF/, "").trimStart();
+  if (text === "") return "it is empty";
+  if (!text.startsWith("<")) return `it is not XML (it starts with ${JSON.stringify(text.slice(0, 40))})`;
+  return undefined;
+}
+
+/** A --keyboard-top below the screen the dump (or --height) gives; undefined when fine or not knowable yet. */
+function keyboardBeyondScreen(input: ScreenReadingInput): string | undefined {
+  const top = input.context.keyboard?.top;
+  if (top === undefined) return undefined;
+  let height = input.context.height;
+  if (height === undefined) {
+    try {
+      height = screenSizeOf(parseDump(input.xml)).height;
+    } catch {
+      return undefined; // an unusable dump is reported by the rendering, with its own reason
+    }
+  }
+  return keyboardTopProblem(top, height);
 }
 
 /**
@@ -108,18 +138,19 @@ async function treeOfDevice(
     harness = await openHarness(config, ctx, options);
     const tree = await gated(harness, "ui_get_tree", { include_raw: true });
     const { raw, ...summary } = tree as Record<string, unknown> & { raw: string };
-    const simulated = harness.simulated ? `the device is SIMULATED (the built-in ${harness.deps.ports.observer.udid}), not a real phone` : undefined;
-    if (simulated !== undefined && format !== "text") ctx.stderr(`tree: ${simulated}\n`);
-    const header = simulated !== undefined && format === "text" ? `${simulated}\n` : "";
+    // Said on stderr in every format, so `tree --device sim > screen.txt` captures only the screen.
+    if (harness.simulated) ctx.stderr(`tree: the device is SIMULATED (the built-in ${harness.deps.ports.observer.udid}), not a real phone\n`);
     if (Object.keys(flagged).length === 0) {
-      return printed(ctx, () => header + (format === "raw" ? withNewline(raw) : format === "json" ? JSON.stringify(summary, null, 2) + "\n" : renderSummaryText(summary as unknown as ScreenSummary)));
+      return printed(ctx, () => format === "raw" ? withNewline(raw) : format === "json" ? JSON.stringify(summary, null, 2) + "\n" : renderSummaryText(summary as unknown as ScreenSummary));
     }
     const status = await gated(harness, "device_status", {}) as unknown as DeviceStatus;
     const context: ScreenReadingInput["context"] = {
       ...status.screen, foregroundPackage: status.foreground_package,
       keyboard: (summary["keyboard"] as ScreenSummary["keyboard"] | undefined) ?? { open: false }, ...flagged,
     };
-    return printed(ctx, () => header + renderTree({ xml: raw, context }, format));
+    const problem = keyboardBeyondScreen({ xml: raw, context });
+    if (problem !== undefined) return usage(ctx, problem);
+    return printed(ctx, () => renderTree({ xml: raw, context }, format));
   } catch (error) {
     if (!isHarnessError(error)) throw error;
     ctx.stderr(`tree: ${error.code}: ${error.message}\n`);
@@ -159,12 +190,6 @@ export function renderTree(input: ScreenReadingInput, format: TreeFormat): strin
   if (format === "raw") return input.xml.endsWith("\n") ? input.xml : input.xml + "\n";
   if (format === "json") return JSON.stringify(summary, null, 2) + "\n";
   return renderSummaryText(summary);
-}
-
-function positive(value: unknown): number | undefined | "invalid" {
-  if (value === undefined) return undefined;
-  const number = typeof value === "number" ? value : Number(value);
-  return Number.isInteger(number) && number > 0 ? number : "invalid";
 }
 
 function usage(ctx: CliContext, message: string): number {

@@ -2,12 +2,15 @@
  * Check 5, device: the configured serial (ANDROID_UDID / --device; `host:port` serials of Waydroid and
  * network devices included), else the only online device, is listed as `device` — not offline,
  * unauthorized, without permissions — and `sys.boot_completed` is 1. adb is run with the server named
- * explicitly (ADB_SERVER_SOCKET), and only after a socket probe found a server, so no daemon is ever
- * started and nothing waits for a device (never `wait-for-device`). Says when the device is simulated.
+ * explicitly (ADB_SERVER_SOCKET), and only after a socket probe found a server speaking this adb's
+ * protocol (adb kills a server of another version), so no daemon is ever started or killed and nothing
+ * waits for a device (never `wait-for-device`). Says when the device is simulated.
  */
 import { ADB_COMMANDS, type AdbClient, chooseDevice, type ListedDevice, parseAdbDevices, parseGetpropListing } from "../adapters/adb/mod.ts";
 import { isHarnessError } from "../errors.ts";
-import { type AdbServerEndpoint, adbServerEndpoint, installAdbRemedy, locateAdb, probeAdbServer } from "./adb_facts.ts";
+import {
+  type AdbServerEndpoint, adbServerEndpoint, clientProtocol, installAdbRemedy, locateAdb, parseAdbVersion, probeAdbServer,
+} from "./adb_facts.ts";
 import type { CheckBudget, CheckOutcome, DoctorCheck, DoctorInputs } from "./types.ts";
 import { formatSeconds } from "./units.ts";
 
@@ -38,6 +41,25 @@ export const deviceCheck: DoctorCheck = {
     }
     const adb = inputs.openAdb(located.program, endpoint.address);
     const requested = inputs.config.device.kind === "udid" ? inputs.config.device.udid : undefined;
+    // `adb version` never contacts the server; any other command would kill a server of another protocol.
+    let protocol: number | undefined;
+    try {
+      const version = parseAdbVersion(await adb.text(ADB_COMMANDS.version(), left()));
+      protocol = version === null ? undefined : clientProtocol(version);
+    } catch (error) {
+      return failed(error, inputs, endpoint, "version", budget);
+    }
+    if (protocol === undefined) {
+      return { ok: false, detail: `${located.path} does not print adb's version, so it was not run against the server (see adb)`, remedy: `Install adb: ${installAdbRemedy(inputs.platform)}` };
+    }
+    if (protocol !== probe.protocol) {
+      return {
+        ok: false,
+        detail: `the adb server at ${endpoint.address} speaks protocol ${probe.protocol}, this adb ${protocol}: devices not listed, since this adb would kill that server`,
+        remedy: "Use one adb for everything: set ADB to the adb that started the running server (Android Studio: ~/Android/Sdk/platform-tools/adb), or stop it (adb kill-server) so this adb starts its own",
+        facts: { adb_server: endpoint.address, server_protocol: probe.protocol, client_protocol: protocol },
+      };
+    }
     let listed: ListedDevice[];
     try {
       listed = parseAdbDevices(await adb.text(ADB_COMMANDS.devices(), left()));

@@ -31,7 +31,8 @@ export function parseJavaVersion(banner: string): JavaVersion | null {
 }
 
 export function installJavaRemedy(platform: string): string {
-  if (platform === "darwin") return "brew install openjdk@17 && export JAVA_HOME=$(/usr/libexec/java_home -v 17)";
+  // Homebrew's openjdk@17 is keg-only: /usr/libexec/java_home does not see it unless symlinked by hand.
+  if (platform === "darwin") return 'brew install openjdk@17 && export JAVA_HOME="$(brew --prefix openjdk@17)/libexec/openjdk.jdk/Contents/Home"';
   if (platform === "win32") return "winget install Microsoft.OpenJDK.17, then set JAVA_HOME to its folder (setx JAVA_HOME \"C:\\Program Files\\Microsoft\\jdk-17…\")";
   return "sudo apt-get install -y openjdk-17-jdk-headless && export JAVA_HOME=$(ls -d /usr/lib/jvm/java-17-openjdk-* | head -1)";
 }

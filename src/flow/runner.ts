@@ -3,7 +3,8 @@
  * the flow's package), which takes the device's cross-process lock and keeps it until the session is
  * closed (another owner gets EMULATOR_BUSY: exit 4), runs every step through the one gate (runOperation)
  * with that session_id, polls each expectation with `ui_get_tree` until its timeout_ms, stops at the first
- * failing step (the rest are "skipped"), and always closes the session (releasing the lock). Never
+ * failing step (the rest are "skipped"), and always closes the session (releasing the lock), also when
+ * `stop` cancels the run (SIGINT/SIGTERM: an `error` at the step in flight). Never
  * throws: faults become the run's outcome (step_outcome.ts decides it) and are named in the result.
  */
 import { DEFAULT_EXPECT_TIMEOUT_MS, type FlowFile, type FlowOutcome, type FlowStep } from "../../contracts/flow.ts";
@@ -42,6 +43,12 @@ export interface RunFlowOptions {
   onProgress?: (event: StepProgress) => void;
   /** Pause between two readings of the screen while an expectation does not hold yet. */
   pollIntervalMs?: number;
+  /**
+   * Aborted when the run must stop (SIGINT/SIGTERM): the step in flight is cancelled, the rest are
+   * skipped, the session is still closed, and the run ends as an error naming the step; the reason is
+   * the signal's name.
+   */
+  stop?: AbortSignal;
 }
 
 const OBSERVE_TOOL_FOR_EXPECT: ToolName = "ui_get_tree";
@@ -79,7 +86,13 @@ export async function runFlow(flow: FlowFile, harness: FlowHarness, options: Run
 }
 
 async function runSteps(flow: FlowFile, gate: Gate, run: FlowRun, options: RunFlowOptions): Promise<void> {
-  const opened = await gate.call("ui_session_open", { package: flow.package_name });
+  const { stop } = options;
+  const opened = await gate.call("ui_session_open", { package: flow.package_name }, stop);
+  if (stop?.aborted) {
+    fail(run, { outcome: "error", reason: `${interrupted(stop)} while the flow's UI session was opening` });
+    if (opened.ok) await closeSession(gate, run, String(opened.data["session_id"]));
+    return;
+  }
   if (!opened.ok) {
     fail(run, { outcome: OUTCOME_OF_ERROR[opened.error!.code], reason: `the flow's UI session could not be opened: ${opened.error!.code}: ${opened.error!.message}` });
     return;
@@ -89,8 +102,20 @@ async function runSteps(flow: FlowFile, gate: Gate, run: FlowRun, options: RunFl
   try {
     let lastEffect: ActEffect | undefined;
     for (const [i, step] of flow.steps.entries()) {
+      if (stop?.aborted) {
+        run.steps[i] = { ...run.steps[i]!, outcome: "error", reason: `${interrupted(stop)} before this step ran` };
+        fail(run, { outcome: "error", reason: run.steps[i]!.reason!, step: i + 1, tool: step.tool });
+        break;
+      }
       const record = await runStep(step, i + 1, flow.steps.length, { gate, sessionId, lastEffect, options });
       run.steps[i] = record;
+      if (stop?.aborted) {
+        // Whatever the cancelled call answered, the step did not end on its own: no screen verdict.
+        record.outcome = "error";
+        record.reason = `${interrupted(stop)} during this step`;
+        fail(run, { outcome: "error", reason: record.reason, step: record.index, tool: record.tool, ...failureScreen(record) });
+        break;
+      }
       lastEffect = effectOf(record.envelope?.data ?? {}) ?? lastEffect;
       if (record.outcome !== "passed" && record.outcome !== "skipped") {
         if (record.screen === undefined && record.outcome !== "device_fault") {
@@ -109,10 +134,22 @@ async function runSteps(flow: FlowFile, gate: Gate, run: FlowRun, options: RunFl
       }
     }
   } finally {
-    const closed = await gate.call("ui_session_close", { session_id: sessionId });
-    run.session.closed = closed.ok;
-    if (!closed.ok) run.session.close_error = `${closed.error!.code}: ${closed.error!.message}`;
+    await closeSession(gate, run, sessionId);
   }
+}
+
+/** Closes the flow's session (never cancelled: it is how the device is freed). */
+async function closeSession(gate: Gate, run: FlowRun, sessionId: string): Promise<void> {
+  run.session.session_id = sessionId;
+  const closed = await gate.call("ui_session_close", { session_id: sessionId });
+  // A session a cancelled or timed-out operation revoked was already deleted and its lock released.
+  const ended = closed.error?.code === "SESSION_NOT_FOUND" && closed.error.details?.["ended"] !== undefined;
+  run.session.closed = closed.ok || ended;
+  if (!closed.ok) run.session.close_error = `${closed.error!.code}: ${closed.error!.message}`;
+}
+
+function interrupted(stop: AbortSignal): string {
+  return `interrupted (${typeof stop.reason === "string" ? stop.reason : "stop requested"})`;
 }
 
 interface StepContext {
@@ -129,7 +166,7 @@ async function runStep(step: FlowStep, index: number, total: number, ctx: StepCo
   const started = clock.now();
   const args: Record<string, unknown> = { ...(step.args ?? {}) };
   if (gate.takesSession(step.tool)) args["session_id"] = ctx.sessionId;
-  const envelope = await gate.call(step.tool, args);
+  const envelope = await gate.call(step.tool, args, options.stop);
   const record: StepRecord = {
     index,
     tool: step.tool,
@@ -142,7 +179,7 @@ async function runStep(step: FlowStep, index: number, total: number, ctx: StepCo
   };
   let verdict: ExpectationVerdict | undefined;
   if (envelope.ok && step.expect !== undefined) {
-    const polled = await pollExpectation(gate, step.expect, options.pollIntervalMs ?? 250);
+    const polled = await pollExpectation(gate, step.expect, options.pollIntervalMs ?? 250, options.stop);
     record.expectation = { met: polled.verdict?.met ?? false, unmet: polled.verdict?.unmet ?? [], waited_ms: polled.waitedMs, readings: polled.readings };
     if (polled.screen !== undefined) record.screen = polled.screen;
     if (polled.error !== undefined) record.reading_error = polled.error;
@@ -179,22 +216,29 @@ interface Polled {
   readings: number;
 }
 
-/** Reads the screen until the expectation holds or its timeout passes (at least one reading). */
-async function pollExpectation(gate: Gate, expect: NonNullable<FlowStep["expect"]>, intervalMs: number): Promise<Polled> {
+/** Reads the screen until the expectation holds or its timeout passes (at least one reading); a reading
+ * that fails with UI_TREE_UNAVAILABLE is retried within that time. */
+async function pollExpectation(gate: Gate, expect: NonNullable<FlowStep["expect"]>, intervalMs: number, stop?: AbortSignal): Promise<Polled> {
   const clock = gate.deps.clock;
   const started = clock.now();
   const timeout = expect.timeout_ms ?? DEFAULT_EXPECT_TIMEOUT_MS;
   let readings = 0;
   for (;;) {
-    const reading = await gate.call(OBSERVE_TOOL_FOR_EXPECT, { include_raw: true });
+    const reading = await gate.call(OBSERVE_TOOL_FOR_EXPECT, { include_raw: true }, stop);
     readings++;
-    if (!reading.ok) return { error: reading, waitedMs: Math.round(clock.now() - started), readings };
-    const { raw, ...summary } = reading.data as unknown as ScreenSummary & { raw: string };
-    const screen: ScreenReading = { summary, xml: raw };
-    const verdict = checkExpectation(expect, screen);
     const waited = clock.now() - started;
-    if (verdict.met || waited + intervalMs > timeout) return { verdict, screen: summary, waitedMs: Math.round(waited), readings };
-    await clock.sleep(intervalMs);
+    const last = waited + intervalMs > timeout || stop?.aborted === true;
+    if (!reading.ok) {
+      // A dump that fails while a window is in transition ("null root node", "could not get idle state")
+      // is read again until the timeout; only then is it "never settled". Device faults end at once.
+      if (reading.error!.code !== "UI_TREE_UNAVAILABLE" || last) return { error: reading, waitedMs: Math.round(waited), readings };
+    } else {
+      const { raw, ...summary } = reading.data as unknown as ScreenSummary & { raw: string };
+      const screen: ScreenReading = { summary, xml: raw };
+      const verdict = checkExpectation(expect, screen);
+      if (verdict.met || last) return { verdict, screen: summary, waitedMs: Math.round(waited), readings };
+    }
+    await clock.sleep(intervalMs, stop).catch(() => {});
   }
 }
 
@@ -247,11 +291,12 @@ class Gate {
     return tool !== "ui_session_close" && "session_id" in TOOL_INPUTS[tool].shape;
   }
 
-  /** Throws INVALID_ARGUMENT for a tool this harness does not serve (checked before the flow starts). */
-  async call(tool: ToolName, args: Record<string, unknown>): Promise<Envelope> {
+  /** Throws INVALID_ARGUMENT for a tool this harness does not serve (checked before the flow starts).
+   * `cancel` aborts the call as an MCP client's cancellation would. */
+  async call(tool: ToolName, args: Record<string, unknown>, cancel?: AbortSignal): Promise<Envelope> {
     const definition = this.#byName.get(tool);
     if (definition === undefined) throw unservedTool(tool, [...this.#byName.keys()]);
-    return (await runOperation(definition, args, this.deps)).envelope;
+    return (await runOperation(definition, args, this.deps, cancel === undefined ? {} : { cancel })).envelope;
   }
 }
 

@@ -21,7 +21,9 @@ export const OUTCOME_OF_ERROR: Readonly<Record<ErrorCode, FlowOutcome>> = {
   UI_ELEMENT_NOT_FOUND: "unexpected_screen",
   UI_ELEMENT_AMBIGUOUS: "unexpected_screen",
   APP_NOT_FOUND: "error",
-  SESSION_NOT_FOUND: "error",
+  // A flow cannot name a session (session_id is refused): the one not found is the runner's own, which the
+  // Appium side ended mid-flow (UiAutomator2 crashed, the device went away).
+  SESSION_NOT_FOUND: "device_fault",
   EVIDENCE_WRITE_FAILED: "error",
   INVALID_SELECTOR: "error",
   INVALID_TEXT: "error",

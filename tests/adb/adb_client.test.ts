@@ -75,7 +75,7 @@ test("client: -s serial, argument arrays, timeout, signal and ADB_SERVER_SOCKET 
   assert.deepEqual(runner.calls[1]!.args, ["devices", "-l"]);
 });
 
-test("client: non-zero exits are data; adb missing, timeouts and device errors are typed", async () => {
+test("client: non-zero exits are data; adb missing, timeouts and device errors are typed", { skip: adbSamplesSkipReason() }, async () => {
   const answers: Record<string, Answer> = {
     missing: { spawnError: "ENOENT" },
     exit3: { exitCode: 3, stderr: "something odd" },
@@ -139,7 +139,7 @@ test("device selection on real adb devices samples", { skip: adbSamplesSkipReaso
   assert.throws(() => chooseDevice([], undefined), /adb lists no devices: start an emulator/);
 });
 
-test("selectDevice runs `adb devices -l` and keeps the -l model", async () => {
+test("selectDevice runs `adb devices -l` and keeps the -l model", { skip: adbSamplesSkipReason() }, async () => {
   const adb = createAdbClient({ runner: fakeRunner(() => ({ stdout: sample("adb-devices", "devices-l-macos-usb-locationid-huawei.txt") })), program: PATH_ADB });
   const device = await selectDevice(adb, undefined, { timeoutMs: 100 });
   assert.equal(device.serial, "SERIAL0000000003");

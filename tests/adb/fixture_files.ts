@@ -3,12 +3,12 @@
  * each has an expectation (a new sample without one fails the test instead of going unchecked).
  */
 import assert from "node:assert/strict";
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { ADB_FIXTURES_DIR } from "../support/paths.ts";
+import { ADB_FIXTURES_DIR, corpusSkipReason } from "../support/paths.ts";
 
 export function adbSamplesSkipReason(): string | false {
-  return existsSync(ADB_FIXTURES_DIR) ? false : `real adb samples not found at ${ADB_FIXTURES_DIR}`;
+  return corpusSkipReason(ADB_FIXTURES_DIR);
 }
 
 export function readSamples(folder: string): Map<string, string> {

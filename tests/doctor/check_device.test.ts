@@ -114,7 +114,7 @@ test("a hanging adb, and a server that accepts but never answers, are misses wit
   writeProgram(bin, "adb", HANGING);
   const hangingAdb = await runCheck(deviceCheck, doctorInputs(t, { PATH: bin, ADB_SERVER_SOCKET: sim!.adbServerSocket }), 1000);
   assert.equal(hangingAdb.ok, false);
-  assert.equal(hangingAdb.detail, "`adb devices -l` did not answer within 1 s and was stopped");
+  assert.equal(hangingAdb.detail, "`adb version` did not answer within 1 s and was stopped");
   assert.ok(hangingAdb.tookMs < 2000, `took ${hangingAdb.tookMs} ms`);
   const silent = await tcpServer(t, null);
   const hungServer = await runCheck(deviceCheck, doctorInputs(t, { ADB: ADB!, ADB_SERVER_SOCKET: `tcp:127.0.0.1:${silent.port}` }), 1000);
@@ -122,4 +122,15 @@ test("a hanging adb, and a server that accepts but never answers, are misses wit
   assert.match(hungServer.detail, /no adb server answers at .* \(no answer within 1 s\)/);
   assert.match(hungServer.remedy ?? "", /^The adb server is stuck: restart it \(ADB_SERVER_SOCKET=tcp:127\.0\.0\.1:\d+ adb kill-server/);
   assert.ok(hungServer.tookMs < 2000, `took ${hungServer.tookMs} ms`);
+});
+
+test("a server of another adb version is not asked for devices: the real adb would kill it (host:kill)", { skip }, async (t) => {
+  // An adb server speaking protocol 39 (adb 28, Ubuntu 20.04's) running beside this adb 29 (protocol 41).
+  const older = await tcpServer(t, "OKAY00040027");
+  const result = await runCheck(deviceCheck, doctorInputs(t, { ADB: ADB!, ADB_SERVER_SOCKET: `tcp:127.0.0.1:${older.port}` }));
+  assert.equal(result.ok, false);
+  assert.match(result.detail, /speaks protocol 39, this adb 41/);
+  assert.match(result.remedy ?? "", /Use one adb for everything/);
+  // Only doctor's own host:version probe: adb itself never connected (its version check sends host:kill).
+  assert.equal(older.connections(), 1, "adb was run against the mismatched server");
 });

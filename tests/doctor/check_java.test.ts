@@ -74,7 +74,10 @@ test("no JAVA_HOME and no java on PATH is a miss; macOS gets brew, Windows winge
   assert.equal(linux.ok, false);
   assert.equal(linux.detail, "no java: JAVA_HOME is not set and no java is on PATH");
   const mac = await runCheck(javaCheck, doctorInputs(t, { PATH: empty }, { platform: "darwin" }));
-  assert.match(mac.remedy ?? "", /brew install openjdk@17 && export JAVA_HOME=\$\(\/usr\/libexec\/java_home -v 17\)/);
+  // Homebrew's openjdk@17 is keg-only and not linked into /Library/Java/JavaVirtualMachines, so
+  // `/usr/libexec/java_home -v 17` does not find it: JAVA_HOME must name the keg's own home.
+  assert.match(mac.remedy ?? "", /brew install openjdk@17 && export JAVA_HOME="\$\(brew --prefix openjdk@17\)\/libexec\/openjdk\.jdk\/Contents\/Home"/);
+  assert.doesNotMatch(mac.remedy ?? "", /java_home -v/);
   const windows = await runCheck(javaCheck, doctorInputs(t, { PATH: empty }, { platform: "win32" }));
   assert.match(windows.remedy ?? "", /winget install Microsoft\.OpenJDK\.17/);
 });

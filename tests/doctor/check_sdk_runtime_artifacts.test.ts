@@ -82,7 +82,7 @@ test("artifacts: a folder that cannot be made (under a file) is a miss with a di
   writeFileSync(file, "");
   const result = await runCheck(artifactsCheck, doctorInputs(t, {}, { flags: { artifacts: join(file, "artifacts") } }));
   assert.equal(result.ok, false);
-  assert.match(result.detail, /The artifacts directory ".*a-file\/artifacts" \(from --artifacts\) cannot be written/);
+  assert.match(result.detail, /The artifacts directory ".*a-file\/artifacts" \(from --artifacts\) cannot be created or written/);
   assert.match(result.remedy ?? "", /export ANDROID_MCP_ARTIFACTS_DIR=/);
 });
 

@@ -116,6 +116,25 @@ test("4: the device going offline mid-flow is a device fault", { skip }, async (
   assert.match(run.failure!.reason, /EMULATOR_UNAVAILABLE/);
 });
 
+test("4: the flow's UI session dying mid-flow (UiAutomator2 crashed, the Appium side ended it) is a device fault, not an invalid flow", { skip }, async (t) => {
+  const sim = await startSimDevice({});
+  t.after(() => sim.stop());
+  const out = await runFlowFile(t, settings([
+    { tool: "ui_tap", args: { selector: { text: "Display" } }, expect: { visible: { text: "Brightness level" } } },
+    { tool: "device_back", expect: { visible: { text: "Network & internet" } } },
+  ]), ["--device", sim.device.serial, "--appium-url", sim.appiumUrl], {
+    env: { ADB_SERVER_SOCKET: sim.adbServerSocket },
+    onStderr: (text) => {
+      if (/step 1 of 2 ui_tap passed/.test(text)) sim.device.setFaults({ uia2SessionDiesAfter: 0 });
+    },
+  });
+  assert.equal(out.code, 4, out.stderr);
+  const run = out.report.runs[0]!;
+  assert.equal(run.failure!.outcome, "device_fault");
+  assert.equal(run.failure!.step, 2);
+  assert.match(run.failure!.reason, /SESSION_NOT_FOUND: .*the Appium server ended it/);
+});
+
 test("5: a scroll that changes nothing is no progress", { skip }, async (t) => {
   const out = await runFlowFile(t, settings([
     { tool: "settings_open", expect: { visible: { text: "Network & internet" } } },

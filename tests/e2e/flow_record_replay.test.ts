@@ -96,3 +96,13 @@ test("--record never overwrites an existing file", async (t) => {
   assert.match(run.stderr, /already exists; --record never overwrites a flow/);
   assert.equal(readFileSync(file, "utf8"), "precious");
 });
+
+test("--record into a directory that cannot hold the file is refused at start, not lost after a whole session", async (t) => {
+  const home = makeServeHome();
+  t.after(() => home.remove());
+  writeFileSync(join(home.root, "a-file"), "not a directory");
+  const file = join(home.root, "a-file", "session.json");
+  const run = await runCliCaptured(["serve", "--device", "sim", "--record", file]);
+  assert.equal(run.code, 2, run.stderr);
+  assert.match(run.stderr, /--record: cannot write .*a-file.*; choose a path in a writable directory/);
+});

@@ -41,10 +41,13 @@ async function startSimProcess(args: string[]): Promise<{ pid: number | undefine
   await new Promise<void>((resolve, reject) => {
     child.stdout.on("data", (c: Buffer) => {
       out += c.toString();
-      if (out.includes("APPIUM_URL=")) resolve();
+      if (out.includes("\n")) resolve(); // with --json, stdout is the one JSON line (the human lines go to stderr)
     });
     child.on("close", (code) => reject(new Error(`sim exited with ${code}: ${err}`)));
     setTimeout(() => reject(new Error(`sim printed nothing in 15 s: ${err}`)), 15_000).unref();
+  }).catch((error: unknown) => {
+    killQuietly(child.pid); // the caller never learns its pid: stop it here, or it outlives the test run
+    throw error;
   });
   const first = JSON.parse(out.split("\n")[0]!) as { adbServerSocket: string; foregroundPackage: string };
   return { pid: child.pid, ...first };

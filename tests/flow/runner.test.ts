@@ -170,3 +170,39 @@ test("a flow naming a tool the harness does not serve is found before anything r
   const observeOnly = SERVED_TOOLS.filter((tool) => tool.name === "ui_get_tree");
   assert.deepEqual(unservedTools(settingsTour, observeOnly), ["ui_session_open", "ui_session_close", "settings_open", "ui_tap", "ui_scroll"]);
 });
+
+/** The harness's ui_get_tree, failing the runner's own readings (include_raw) while `failing()` says so. */
+function flakyReadings(world: ReturnType<typeof scenarioWorld>, failing: () => boolean): void {
+  world.harness.tools = SERVED_TOOLS.map((tool) => tool.name !== "ui_get_tree" ? tool : {
+    ...tool,
+    run: async (args, ctx, ports) => {
+      if ((args as { include_raw?: boolean }).include_raw === true && failing()) {
+        throw new HarnessError("UI_TREE_UNAVAILABLE", "uiautomator dump failed: ERROR: null root node returned by UiTestAutomationBridge.");
+      }
+      return tool.run(args, ctx, ports);
+    },
+  } as typeof tool);
+}
+
+test("one failed reading while the expectation is polled (a window in transition) is read again, not a timeout", async (t) => {
+  const world = scenarioWorld("settings", tempDir(t));
+  let failNext = 1;
+  flakyReadings(world, () => failNext-- > 0);
+  const run = await runFlow(flow({
+    version: 1, name: "transition", package_name: "com.android.settings",
+    steps: [{ tool: "ui_tap", args: { selector: { text: "Display" } }, expect: { visible: { text: "Dark theme" } } }],
+  }), world.harness, { pollIntervalMs: 20 });
+  assert.equal(run.exit_code, 0, JSON.stringify(run.failure));
+  assert.equal(run.steps[0]!.expectation!.readings, 2, "the failed reading, then one that holds");
+
+  // A screen that never yields a tree within the expectation's time is still "never settled" (2).
+  const world2 = scenarioWorld("settings", tempDir(t));
+  flakyReadings(world2, () => true);
+  const never = await runFlow(flow({
+    version: 1, name: "never", package_name: "com.android.settings",
+    steps: [{ tool: "ui_tap", args: { selector: { text: "Display" } }, expect: { visible: { text: "Dark theme" }, timeout_ms: 200 } }],
+  }), world2.harness, { pollIntervalMs: 20 });
+  assert.equal(never.exit_code, 2, JSON.stringify(never.failure));
+  assert.match(never.failure!.reason, /UI_TREE_UNAVAILABLE/);
+  assert.ok(never.steps[0]!.expectation!.readings > 1, "read again until the timeout");
+});

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
 import { runCliCaptured } from "../support/cli.ts";
-import { OWN_FIXTURES } from "../support/paths.ts";
+import { OWN_FIXTURES, REPO_ROOT } from "../support/paths.ts";
 
 const SETTINGS = join(OWN_FIXTURES, "dumps", "settings_list.xml");
 const CHAT = join(OWN_FIXTURES, "dumps", "chat_keyboard_appium.xml");
@@ -45,10 +45,10 @@ test("an Appium page source with keyboard nodes: keyboard found from the dump, t
 });
 
 test("--keyboard-top and --width/--height override what the dump says", async () => {
-  const run = await runCliCaptured(["tree", "--file", SETTINGS, "--json", "--keyboard-top", "1000", "--width", "500", "--height", "900"]);
+  const run = await runCliCaptured(["tree", "--file", SETTINGS, "--json", "--keyboard-top", "800", "--width", "500", "--height", "900"]);
   assert.equal(run.code, 0, run.stderr);
   const summary = JSON.parse(run.stdout);
-  assert.deepEqual(summary.keyboard, { open: true, top: 1000 });
+  assert.deepEqual(summary.keyboard, { open: true, top: 800 });
   assert.ok(summary.issues.some((i: { issue: string }) => i.issue === "off_screen"), "rows below y=900 are off a 500x900 screen");
 });
 
@@ -72,6 +72,43 @@ test("bad flags are usage errors (exit 2)", async () => {
     const run = await runCliCaptured(["tree", "--file", SETTINGS, ...args]);
     assert.equal(run.code, 2, `${args.join(" ")}: ${run.stderr}`);
   }
+});
+
+test("negative, huge, fractional and hexadecimal numbers are refused in one line naming the range and the value", async () => {
+  const cases: [string[], RegExp][] = [
+    [["--density", "-5"], /^tree: --density must be a whole number of dpi between 1 and 4000, got "-5"\.\n$/],
+    [["--density", "99999999999999999999"], /^tree: --density must be a whole number of dpi between 1 and 4000, got "99999999999999999999"\.\n$/],
+    [["--density", "420.5"], /got "420\.5"/],
+    [["--width", "0x400"], /^tree: --width must be a whole number of px between 1 and 20000, got "0x400"\.\n$/],
+    [["--height", "0"], /--height must be a whole number of px between 1 and 20000, got "0"/],
+    [["--keyboard-top", "99999999"], /^tree: --keyboard-top must be a whole number of px between 1 and 20000, got "99999999"\.\n$/],
+  ];
+  for (const [args, message] of cases) {
+    const run = await runCliCaptured(["tree", "--file", SETTINGS, ...args]);
+    assert.equal(run.code, 2, args.join(" "));
+    assert.match(run.stderr, message, args.join(" "));
+    assert.equal(run.stdout, "");
+  }
+});
+
+test("--keyboard-top must lie on the screen: the dump's own height, or --height", async () => {
+  const below = await runCliCaptured(["tree", "--file", SETTINGS, "--keyboard-top", "2400"]);
+  assert.equal(below.code, 2);
+  assert.equal(below.stderr, "tree: --keyboard-top 2400 is not on the 2400 px high screen; give a y between 1 and 2399.\n");
+  const flagged = await runCliCaptured(["tree", "--file", SETTINGS, "--keyboard-top", "1000", "--height", "900"]);
+  assert.equal(flagged.code, 2);
+  assert.match(flagged.stderr, /--keyboard-top 1000 is not on the 900 px high screen/);
+  assert.equal((await runCliCaptured(["tree", "--file", SETTINGS, "--keyboard-top", "2399"])).code, 0);
+});
+
+test("a binary file or a text that is not XML is 'not a UI dump', without quoting binary bytes", async () => {
+  const binary = await runCliCaptured(["tree", "--file", process.execPath]);
+  assert.equal(binary.code, 1);
+  assert.equal(binary.stderr, `tree: ${process.execPath} is not a UI dump: it is a binary file. Give the XML that \`adb exec-out uiautomator dump /dev/tty\` or Appium's page source writes.\n`);
+  const text = await runCliCaptured(["tree", "--file", join(REPO_ROOT, "package.json")]);
+  assert.equal(text.code, 1);
+  assert.match(text.stderr, /package\.json is not a UI dump: it is not XML \(it starts with "\{\\n  \\"name\\": /);
+  assert.doesNotMatch(text.stderr, /Take a new dump/);
 });
 
 test("a missing file or a broken dump exits 1 with the reason, no stack trace", async () => {

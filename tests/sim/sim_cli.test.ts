@@ -17,26 +17,29 @@ import { adb, NO_ADB, text } from "./adb_cli.ts";
 
 const MAIN = fileURLToPath(new URL("../../src/main.js", import.meta.url));
 
-test("sim --json prints the endpoints; real adb reaches the device; SIGTERM stops it cleanly", { skip: NO_ADB }, async () => {
+test("sim --json prints only the JSON line on stdout, the endpoints for people on stderr; real adb reaches the device; SIGTERM stops it cleanly", { skip: NO_ADB }, async () => {
   const child = spawn(process.execPath, [MAIN, "sim", "--json", "--scenario", "login"], { stdio: ["ignore", "pipe", "pipe"] });
   try {
     let out = "";
+    let err = "";
+    child.stderr.on("data", (c: Buffer) => void (err += c.toString()));
     const ready = new Promise<void>((resolve, reject) => {
       child.stdout.on("data", (c: Buffer) => {
         out += c.toString();
-        if (out.includes("APPIUM_URL=")) resolve();
+        if (out.includes("\n")) resolve();
       });
       child.on("close", (code) => reject(new Error(`sim exited early with ${code}: ${out}`)));
       setTimeout(() => reject(new Error(`sim printed no endpoints in 10 s: ${out}`)), 10_000).unref();
     });
     await ready;
-    const first = JSON.parse(out.split("\n")[0]!);
+    const first = JSON.parse(out);
     assert.equal(first.simulated, true);
     assert.equal(first.scenario, "login");
     assert.match(first.adbServerSocket, /^tcp:127\.0\.0\.1:\d+$/);
-    assert.match(out, /^Simulated Android device \(not a real phone\): emulator-5554, Android 15 \(API 35\)/m);
-    assert.match(out, new RegExp(`^ADB_SERVER_SOCKET=${first.adbServerSocket}$`, "m"));
-    assert.match(out, new RegExp(`^APPIUM_URL=${first.appiumUrl.replaceAll(".", "\\.")}$`, "m"));
+    for (let waited = 0; !err.includes("APPIUM_URL=") && waited < 5000; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
+    assert.match(err, /^Simulated Android device \(not a real phone\): emulator-5554, Android 15 \(API 35\)/m);
+    assert.match(err, new RegExp(`^ADB_SERVER_SOCKET=${first.adbServerSocket}$`, "m"));
+    assert.match(err, new RegExp(`^APPIUM_URL=${first.appiumUrl.replaceAll(".", "\\.")}$`, "m"));
     const state = await adb(first.adbServerSocket, ["shell", "dumpsys", "input_method"]);
     assert.match(text(state), /mInputShown=true/);
     const status = await fetch(`${first.appiumUrl}/status`);
@@ -81,14 +84,21 @@ test("sim runs a scenario file and stops when asked", async () => {
   }
 });
 
-test("sim writes the JSON line and the endpoints in one write, so `| head -1` never meets a closed pipe mid-way", async () => {
-  const writes: string[] = [];
-  const run = await runCliCaptured(["sim", "--json"], { stdout: (t) => void writes.push(t), waitForStop: async () => "SIGTERM" });
-  assert.equal(run.code, 0);
-  assert.equal(writes.length, 1);
-  const [json, human] = writes[0]!.split("\n");
-  assert.equal(JSON.parse(json!).simulated, true);
-  assert.match(human!, /^Simulated Android device \(not a real phone\)/);
+test("sim writes stdout in one write (`| head -1` never meets a closed pipe mid-way); with --json that write is the JSON line alone", async () => {
+  for (const json of [false, true]) {
+    const writes: string[] = [];
+    const run = await runCliCaptured(["sim", ...(json ? ["--json"] : [])], { stdout: (t) => void writes.push(t), waitForStop: async () => "SIGTERM" });
+    assert.equal(run.code, 0);
+    assert.equal(writes.length, 1);
+    if (json) {
+      assert.equal(JSON.parse(writes[0]!).simulated, true);
+      assert.match(writes[0]!, /^\{.*\}\n$/);
+      assert.match(run.stderr, /^Simulated Android device \(not a real phone\)/);
+    } else {
+      assert.match(writes[0]!, /^Simulated Android device \(not a real phone\)/);
+      assert.match(writes[0]!, /^APPIUM_URL=http/m);
+    }
+  }
 });
 
 test("sim whose reader is already gone (closed stdout) stops quietly with exit 0, no stack trace", async () => {
@@ -114,7 +124,8 @@ test("sim --screen replays a capture: the banner names the file and its package;
   const run = await runCliCaptured(["sim", "--json", "--screen", dump, "--screenshot", join(CORPUS_DIR, "permission-location-dialog-en.png")],
     { waitForStop: async () => "SIGTERM" });
   assert.equal(run.code, 0, run.stderr);
-  const [json, human] = run.stdout.split("\n");
+  const [json] = run.stdout.split("\n");
+  const [human] = run.stderr.split("\n"); // with --json the human-readable lines go to stderr
   assert.deepEqual(Object.keys(JSON.parse(json!)).slice(0, 5), ["simulated", "serial", "scenario", "screen", "foregroundPackage"]);
   assert.equal(JSON.parse(json!).screen, dump);
   assert.equal(JSON.parse(json!).foregroundPackage, "com.google.android.permissioncontroller");

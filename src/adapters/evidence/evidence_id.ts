@@ -24,3 +24,12 @@ export function toolSlug(tool: string): string {
 export function isEvidenceId(value: unknown): value is string {
   return typeof value === "string" && value.length <= 120 && EVIDENCE_ID.test(value);
 }
+
+/** When the evidence was taken (ms since the epoch, UTC, from its id); null for anything not an issued id. */
+export function evidenceTimeMs(id: string): number | null {
+  if (!isEvidenceId(id)) return null;
+  const m = /^(\d{4})(\d{2})(\d{2})-(\d{2})(\d{2})(\d{2})-(\d{6})-/.exec(id)!;
+  const [year, month, day, hour, minute, second] = m.slice(1, 7).map(Number) as [number, number, number, number, number, number];
+  const ms = Date.UTC(year, month - 1, day, hour, minute, second) + Math.floor(Number(m[7]) / 1000);
+  return Number.isNaN(ms) ? null : ms;
+}

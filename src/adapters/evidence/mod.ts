@@ -1,9 +1,10 @@
 /**
- * The evidence adapters' entry: evidence store, audit log, device lock, and where artifacts and state
- * live. The PNG checks and the model-sized image are pure code in src/png.
+ * The evidence adapters' entry: evidence store and its retention, audit log, device lock, and where
+ * artifacts and state live. The PNG checks and the model-sized image are pure code in src/png.
  */
 export { createEvidenceStore, type EvidenceStoreOptions } from "./evidence_store.ts";
-export { EVIDENCE_ID, evidenceId, isEvidenceId, toolSlug } from "./evidence_id.ts";
+export { EVIDENCE_ID, evidenceId, evidenceTimeMs, isEvidenceId, toolSlug } from "./evidence_id.ts";
+export { pruneOldEvidence, type RetentionResult } from "./evidence_retention.ts";
 export { AUDIT_FILE_NAME, createAuditLog } from "./audit_log.ts";
 export { createDeviceLock, type DeviceLockOptions, type LockHolder, lockFileName } from "./device_lock.ts";
 export { createNodeProcessProbe, type ProcessProbe } from "./process_probe.ts";

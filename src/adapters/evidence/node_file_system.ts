@@ -1,15 +1,17 @@
 /**
  * The real FileSystem port over node:fs/promises. Built only by the composition root (and by tests
  * that run the real store in a temporary directory). Errors keep node's `code` ("EEXIST", "ENOENT").
+ * Directories are created one level at a time, never with `mkdir({recursive: true})`: under /proc and
+ * similar file systems Node's recursive mkdir retries forever at 100 % CPU (`--artifacts /proc/nope`).
  */
 import { constants } from "node:fs";
-import { appendFile, chmod, link, lstat, mkdir, open, readdir, readFile, realpath, rename, rm, unlink, writeFile } from "node:fs/promises";
-import { basename, dirname, join } from "node:path";
+import { appendFile, chmod, link, lstat, mkdir, open, readdir, readFile, realpath, rename, rm, stat, unlink, writeFile } from "node:fs/promises";
+import { basename, dirname, join, resolve } from "node:path";
 import type { FileSystem } from "../../ports/evidence.ts";
 
 export function createNodeFileSystem(): FileSystem {
   return {
-    makeDirectory: async (path) => void (await mkdir(path, { recursive: true })),
+    makeDirectory: makeDirectoryTree,
     makePrivateDirectory,
     writeNewFile: publishNewFile,
     replaceFile: async (path, bytes) => {
@@ -33,7 +35,7 @@ export function createNodeFileSystem(): FileSystem {
     isWritableDirectory: async (path) => {
       const probe = join(path, `.write-probe-${process.pid}-${Math.random().toString(36).slice(2)}`);
       try {
-        await mkdir(path, { recursive: true });
+        await makeDirectoryTree(path);
         await writeFile(probe, "", { flag: "wx" });
         await rm(probe, { force: true });
         return true;
@@ -42,6 +44,32 @@ export function createNodeFileSystem(): FileSystem {
       }
     },
   };
+}
+
+/** mkdir -p that ends: each missing level once, from the nearest existing ancestor down; the first
+ * refusal (ENOENT where the parent exists, EACCES, EROFS, ENOTDIR, …) is thrown as it is. */
+async function makeDirectoryTree(path: string): Promise<void> {
+  const missing: string[] = [];
+  let dir = resolve(path);
+  for (;;) {
+    try {
+      if ((await stat(dir)).isDirectory()) break;
+      throw Object.assign(new Error(`ENOTDIR: not a directory, mkdir '${dir}'`), { code: "ENOTDIR", path: dir });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+    }
+    missing.push(dir);
+    const up = dirname(dir);
+    if (up === dir) break;
+    dir = up;
+  }
+  for (const level of missing.reverse()) {
+    try {
+      await mkdir(level);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error; // another process made it meanwhile
+    }
+  }
 }
 
 /** O_NOFOLLOW refuses a symlink, O_NONBLOCK makes opening a FIFO return at once; fstat then says what it is. */

@@ -55,7 +55,7 @@ export async function resolveArtifactsDirectory(facts: PlatformFacts, fs: Pick<F
     const source = configured.source;
     if (!(await fs.isWritableDirectory(path))) {
       throw new HarnessError("EVIDENCE_WRITE_FAILED",
-        `The artifacts directory "${path}" (from ${source}) cannot be written; fix its permissions or point ${source} elsewhere.`);
+        `The artifacts directory "${path}" (from ${source}) cannot be created or written (not a directory, no permission, or a file system that refuses new files); fix that or point ${source} elsewhere.`);
     }
     return { path, reason: `set by ${source}` };
   }
