@@ -101,7 +101,7 @@ export async function runServe(flags: ServeFlags, ctx: CliContext): Promise<numb
     });
     server.server.onerror = (error) => ctx.logger.warn(describeTransportError(error));
     const { stdin, stdout } = ctx.stdio;
-    const transport = new BoundedStdioTransport(stdin, stdout, { onRefused: (reason) => ctx.logger.warn(`refused a frame: ${reason}`) });
+    const transport = new BoundedStdioTransport(stdin, stdout, { onRefused: (sentence) => ctx.logger.warn(sentence) });
     const closed = new Promise<string>((resolve) => {
       transport.onclose = () => resolve("transport closed");
       stdin.once("end", () => resolve("stdin closed"));

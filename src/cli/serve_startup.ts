@@ -2,8 +2,9 @@
  * What `serve` says on stderr besides protocol: a start-up check that asks adb once, without delaying the
  * server, whether the configured device is there (adb runnable, the device listed and online) and warns
  * when not, so the problem shows at start instead of at the first call (the server keeps running); old
- * evidence pruned at start (ANDROID_MCP_EVIDENCE_RETENTION_DAYS); and one line for each line on stdin that
- * is not a JSON-RPC message (the SDK drops those without a word).
+ * evidence pruned at start (ANDROID_MCP_EVIDENCE_RETENTION_DAYS); and one line for an error the protocol
+ * layer reports. (A line on stdin that is not a JSON-RPC message is answered with a JSON-RPC error and said on
+ * stderr by the transport itself: src/mcp/stdio_transport.ts.)
  */
 import type { Harness } from "../composition.ts";
 import { isHarnessError } from "../errors.ts";
@@ -22,10 +23,7 @@ export async function warnWhenDeviceUnreachable(harness: Harness, logger: Logger
   }
 }
 
-/** The one stderr line for an error the stdio transport reports (a bad input line, a broken stream). */
+/** The one stderr line for an error the protocol layer reports (a broken stream, a response to no request). */
 export function describeTransportError(error: Error): string {
-  const first = error.message.split("\n")[0]!.slice(0, 160);
-  if (error.name === "SyntaxError") return `ignored a line on stdin that is not JSON (${first}); MCP clients send one JSON-RPC message per line.`;
-  if (error.name === "ZodError" || error.name === "$ZodError") return "ignored a line on stdin that is JSON but not a JSON-RPC message; MCP clients send one JSON-RPC message per line.";
-  return `MCP transport: ${first}`;
+  return `MCP transport: ${error.message.split("\n")[0]!.slice(0, 160)}`;
 }

@@ -21,8 +21,8 @@ type RequestId = string | number;
 
 export interface BoundedStdioOptions {
   maxFrameBytes?: number;
-  /** Told about every refused frame (for stderr). */
-  onRefused?: (reason: string) => void;
+  /** Told about every refused line, in one sentence for stderr (what it was and what it was answered). */
+  onRefused?: (sentence: string) => void;
 }
 
 export class BoundedStdioTransport implements Transport {
@@ -111,7 +111,7 @@ export class BoundedStdioTransport implements Transport {
       const megabytes = (this.#max / (1024 * 1024)).toFixed(this.#max % (1024 * 1024) === 0 ? 0 : 1);
       this.#refuse(ErrorCode.InvalidRequest,
         `Invalid Request: the message is ${skipped.bytes} bytes, over the ${megabytes} MiB limit of one frame; no argument of this server needs more than a few kilobytes.`,
-        id, { limit_bytes: this.#max, received_bytes: skipped.bytes });
+        id, `a line on stdin of ${skipped.bytes} bytes, over the ${megabytes} MiB limit of one frame`, { limit_bytes: this.#max, received_bytes: skipped.bytes });
       return;
     }
     const line = Buffer.concat(this.#parts).toString("utf8").replace(/\r$/, "");
@@ -121,21 +121,25 @@ export class BoundedStdioTransport implements Transport {
     let value: unknown;
     try {
       value = JSON.parse(line);
-    } catch {
-      this.#refuse(ErrorCode.ParseError, "Parse error: the line is not JSON; send one JSON-RPC 2.0 message per line.", undefined);
+    } catch (error) {
+      const why = (error as Error).message.split("\n")[0]!.slice(0, 160);
+      this.#refuse(ErrorCode.ParseError, "Parse error: the line is not JSON; send one JSON-RPC 2.0 message per line.", undefined,
+        `a line on stdin that is not JSON (${why})`);
       return;
     }
     if (!JSONRPCMessageSchema.safeParse(value).success) {
       this.#refuse(ErrorCode.InvalidRequest,
         "Invalid Request: not a JSON-RPC 2.0 message (an object with jsonrpc \"2.0\" and a method, or a result or error with the id of a request).",
-        usableId(value));
+        usableId(value), "a line on stdin that is JSON but not a JSON-RPC message");
       return;
     }
     this.onmessage?.(value as JSONRPCMessage);
   }
 
-  #refuse(code: number, message: string, id: RequestId | undefined, data?: Record<string, unknown>): void {
-    this.#onRefused(`${message}${id === undefined ? "" : ` (id ${JSON.stringify(id).slice(0, 80)})`}`);
+  /** Answers the line with a JSON-RPC error (with its id when it has one) and tells onRefused what it was. */
+  #refuse(code: number, message: string, id: RequestId | undefined, what: string, data?: Record<string, unknown>): void {
+    const answered = `JSON-RPC ${code}${id === undefined ? "" : ` for id ${JSON.stringify(id).slice(0, 80)}`}`;
+    this.#onRefused(`answered ${what} with ${answered}; MCP clients send one JSON-RPC message per line.`);
     const error = data === undefined ? { code, message } : { code, message, data };
     void this.send((id === undefined ? { jsonrpc: "2.0", error } : { jsonrpc: "2.0", id, error }) as JSONRPCMessage);
   }

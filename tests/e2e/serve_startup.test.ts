@@ -69,7 +69,7 @@ test("an adb that cannot be run is warned about at start; the server still answe
   }
 });
 
-test("a line on stdin that is not JSON-RPC gets one stderr line, and the server goes on", async () => {
+test("a line on stdin that is not JSON-RPC gets one stderr line and a JSON-RPC error, and the server goes on (reliability R2)", async () => {
   const home = makeServeHome();
   const [command, ...prefix] = harnessCommand();
   const child = spawn(command, [...prefix, "serve", "--device", "sim"], { env: home.env, stdio: ["pipe", "pipe", "pipe"] });
@@ -83,11 +83,13 @@ test("a line on stdin that is not JSON-RPC gets one stderr line, and the server 
     child.stdin.write(`{"not":"json-rpc"}\n`);
     child.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "0" } } })}\n`);
     await eventually(() => stdout.includes(`"id":1`), "the initialize answer");
-    const ignored = stderr.split("\n").filter((l) => l.includes("ignored a line on stdin"));
-    assert.equal(ignored.length, 2, stderr);
-    assert.match(ignored[0]!, /^android-mcp-harness: warning: ignored a line on stdin that is not JSON \(.*\); MCP clients send one JSON-RPC message per line\.$/);
-    assert.match(ignored[1]!, /that is JSON but not a JSON-RPC message/);
-    assert.equal(stdout.trimEnd().split("\n").length, 1, "stdout carries only the one answer");
+    const refused = stderr.split("\n").filter((l) => l.includes("a line on stdin"));
+    assert.equal(refused.length, 2, stderr);
+    assert.match(refused[0]!, /^android-mcp-harness: warning: answered a line on stdin that is not JSON \(.*\) with JSON-RPC -32700; MCP clients send one JSON-RPC message per line\.$/);
+    assert.match(refused[1]!, /answered a line on stdin that is JSON but not a JSON-RPC message with JSON-RPC -32600;/);
+    // Issue 12: a malformed line is answered (JSON-RPC 2.0: parse error / invalid request), never dropped in silence.
+    const lines = stdout.trimEnd().split("\n").map((l) => JSON.parse(l) as { id?: unknown; error?: { code: number } });
+    assert.deepEqual(lines.map((l) => l.error?.code ?? l.id), [-32700, -32600, 1], "stdout carries the two errors, then the answer");
   } finally {
     child.stdin.end();
     if ((await exitWithin(child, 10_000)) === null) killQuietly(child.pid);
