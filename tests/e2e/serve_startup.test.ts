@@ -83,11 +83,15 @@ test("a line on stdin that is not JSON-RPC gets one stderr line, and the server 
     child.stdin.write(`{"not":"json-rpc"}\n`);
     child.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "0" } } })}\n`);
     await eventually(() => stdout.includes(`"id":1`), "the initialize answer");
-    const ignored = stderr.split("\n").filter((l) => l.includes("ignored a line on stdin"));
-    assert.equal(ignored.length, 2, stderr);
-    assert.match(ignored[0]!, /^android-mcp-harness: warning: ignored a line on stdin that is not JSON \(.*\); MCP clients send one JSON-RPC message per line\.$/);
-    assert.match(ignored[1]!, /that is JSON but not a JSON-RPC message/);
-    assert.equal(stdout.trimEnd().split("\n").length, 1, "stdout carries only the one answer");
+    // The bounded transport (src/mcp/stdio_transport.ts) refuses each with one stderr line, and answers it with
+    // the JSON-RPC error the protocol prescribes (-32700 / -32600, id null); the server goes on.
+    const refused = stderr.split("\n").filter((l) => l.includes("refused a frame"));
+    assert.equal(refused.length, 2, stderr);
+    assert.match(refused[0]!, /^android-mcp-harness: warning: refused a frame: Parse error: the line is not JSON; send one JSON-RPC 2\.0 message per line\.$/);
+    assert.match(refused[1]!, /Invalid Request: not a JSON-RPC 2\.0 message/);
+    const answers = stdout.trimEnd().split("\n").map((line) => JSON.parse(line) as { jsonrpc: string; id: unknown; error?: { code: number } });
+    assert.ok(answers.every((a) => a.jsonrpc === "2.0"), "stdout carries only JSON-RPC");
+    assert.deepEqual(answers.filter((a) => a.error !== undefined).map((a) => a.error!.code).sort(), [-32700, -32600].sort());
   } finally {
     child.stdin.end();
     if ((await exitWithin(child, 10_000)) === null) killQuietly(child.pid);
