@@ -24,7 +24,7 @@ import type { UiDriver, UiDriverFactory } from "../../src/ports/ui_driver.ts";
 import { startSimDevice } from "../../src/sim/mod.ts";
 import { connectInMemory } from "../../tests/support/mcp_client.ts";
 import { silentLogger } from "../../tests/support/silent_logger.ts";
-import { type BenchIO, type BenchSection, median } from "./section.ts";
+import { type BenchIO, type BenchSection, median, p95, unionLength } from "./section.ts";
 
 type Interval = [number, number];
 
@@ -174,21 +174,4 @@ function timedDrivers(inner: UiDriverFactory, busy: Interval[], count: () => voi
       return wrapped as unknown as UiDriver;
     },
   };
-}
-
-function unionLength(intervals: readonly Interval[]): number {
-  const sorted = [...intervals].sort((a, b) => a[0] - b[0]);
-  let total = 0;
-  let end = -Infinity;
-  for (const [s, e] of sorted) {
-    if (e <= end) continue;
-    total += e - Math.max(s, end);
-    end = e;
-  }
-  return total;
-}
-
-function p95(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil(sorted.length * 0.95) - 1)]!;
 }

@@ -22,7 +22,7 @@ import { silentLogger } from "../../tests/support/silent_logger.ts";
 import type { ProcessRunner } from "../../src/ports/process_runner.ts";
 import { startSimDevice } from "../../src/sim/mod.ts";
 import { connectInMemory } from "../../tests/support/mcp_client.ts";
-import { type BenchIO, type BenchSection, median } from "./section.ts";
+import { type BenchIO, type BenchSection, median, p95, unionLength } from "./section.ts";
 
 export const TOOLS_LIST_TARGET_CHARS = 8000;
 
@@ -63,22 +63,6 @@ function timedRunner(inner: ProcessRunner, intervals: [number, number][]): Proce
   };
 }
 
-function unionLength(intervals: readonly [number, number][]): number {
-  const sorted = [...intervals].sort((a, b) => a[0] - b[0]);
-  let total = 0;
-  let end = -Infinity;
-  for (const [s, e] of sorted) {
-    if (e <= end) continue;
-    total += e - Math.max(s, end);
-    end = e;
-  }
-  return total;
-}
-
-function p95(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil(sorted.length * 0.95) - 1)]!;
-}
 
 async function observeOverhead(io: BenchIO): Promise<void> {
   const sim = await startSimDevice({});
