@@ -236,5 +236,11 @@ export function describeCall(params: ToolCallParams): string {
   } catch {
     args = "(unserialisable)";
   }
-  return `${String(params.name).slice(0, 40)}(${args.slice(0, 160)}${args.length > 160 ? `… ${args.length} chars` : ""})`;
+  let name: string;
+  try {
+    name = typeof params.name === "string" ? params.name : JSON.stringify(params.name) ?? typeof params.name;
+  } catch {
+    name = "(unprintable name)"; // a generated name like {toString: …} that String() cannot convert
+  }
+  return `${name.slice(0, 40)}(${args.slice(0, 160)}${args.length > 160 ? `… ${args.length} chars` : ""})`;
 }
