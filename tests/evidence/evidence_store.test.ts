@@ -128,15 +128,16 @@ test("only regular files are served or listed: a FIFO, a symlink (inside or out)
   assert.ok((await store.resolve(real.artifact_id)) !== null);
 });
 
-/** A 32 KiB tmpfs mounted for the test (root only); null with the reason when this machine cannot. */
-function tinyDisk(t: TestContext): string | null {
-  if (process.getuid?.() !== 0 || process.platform !== "linux") return null;
+/** A 32 KiB tmpfs mounted for the test (root only), or the reason this machine cannot mount one. */
+function tinyDisk(t: TestContext): string | { skip: string } {
+  if (process.platform !== "linux") return { skip: `mounting a 32 KiB tmpfs needs Linux (this is ${process.platform})` };
+  if (process.getuid?.() !== 0) return { skip: "mounting a 32 KiB tmpfs needs root (run as root, as CI does)" };
   const dir = mkdtempSync(join(tmpdir(), "amh-full-"));
   try {
     execFileSync("mount", ["-t", "tmpfs", "-o", "size=32k", "tmpfs", dir], { stdio: "ignore" });
-  } catch {
+  } catch (error) {
     rmSync(dir, { recursive: true, force: true });
-    return null;
+    return { skip: `mount -t tmpfs was refused (${(error as Error).message.split("\n")[0]}): the sandbox lacks the mount capability` };
   }
   t.after(() => {
     execFileSync("umount", [dir], { stdio: "ignore" });
@@ -147,7 +148,7 @@ function tinyDisk(t: TestContext): string | null {
 
 test("a full disk: the screenshot is EVIDENCE_WRITE_FAILED saying so, and no half-written file is left (R26)", async (t) => {
   const dir = tinyDisk(t);
-  if (dir === null) return t.skip("needs root on Linux to mount a 32 KiB tmpfs");
+  if (typeof dir !== "string") return t.skip(dir.skip);
   const store = createEvidenceStore({ directory: dir, fs: createNodeFileSystem(), clock: { now: () => Date.UTC(2026, 10, 29), sleep: async () => {} } });
   const noise = randomBytes(200 * 200 * 3);
   const big = makePng(200, 200, (x, y) => [noise[(y * 200 + x) * 3]!, noise[(y * 200 + x) * 3 + 1]!, noise[(y * 200 + x) * 3 + 2]!, 255]);
