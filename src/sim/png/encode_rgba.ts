@@ -3,6 +3,7 @@
  * kept even when opaque), one IDAT, every row Sub-filtered (one cheap pass; on UI screens it lands
  * within a few percent of libpng's adaptive choice), zlib level 6 as Skia's encoder uses.
  */
+import { Buffer } from "node:buffer";
 import { deflateSync } from "node:zlib";
 
 const SIGNATURE = Uint8Array.of(0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a);
@@ -20,7 +21,7 @@ export function encodeRgbaPng(rgba: Uint8Array, width: number, height: number): 
   view.setUint32(0, width);
   view.setUint32(4, height);
   header.set([8, 6, 0, 0, 0], 8);
-  return concat([SIGNATURE, chunk("IHDR", header), chunk("IDAT", deflateSync(filtered, { level: 6 })), chunk("IEND", new Uint8Array())]);
+  return Buffer.concat([SIGNATURE, chunk("IHDR", header), chunk("IDAT", deflateSync(filtered, { level: 6 })), chunk("IEND", new Uint8Array())]);
 }
 
 function chunk(type: string, data: Uint8Array): Uint8Array {
@@ -47,14 +48,4 @@ function crc32(bytes: Uint8Array): number {
   let crc = 0xffffffff;
   for (const byte of bytes) crc = crcTable[(crc ^ byte) & 255]! ^ (crc >>> 8);
   return (crc ^ 0xffffffff) >>> 0;
-}
-
-function concat(parts: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
 }
