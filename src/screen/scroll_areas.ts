@@ -129,7 +129,7 @@ function locateFailure(tree: UiTree, selector: Selector): never {
  * area itself when a key of its own does (chooseSelector: unique key, `within`, `index`), else the first
  * offered action inside it, else the first text inside it that names one element, each checked to lead
  * back to this area through `scrollContainerOf`; an area nothing names is left out. `label` is the
- * area's own readable name, left out when the selector already says it.
+ * area's own readable name, left out when the selector already says it; `axis` is written only when horizontal.
  */
 export function scrollAreasOf(
   analysis: ScreenAnalysis,
@@ -144,7 +144,8 @@ export function scrollAreasOf(
     const name = labelFrom(ownName(analysis.tree.nodes[id]!));
     const [key, value] = keyOf(selector);
     const said = key !== "role" && labelFrom(value) === name;
-    areas.push({ selector, axis: scrollAxisOf(analysis, id), ...(name !== "" && !said ? { label: name } : {}) });
+    const sideways = scrollAxisOf(analysis, id) === "horizontal";
+    areas.push({ selector, ...(sideways ? { axis: "horizontal" as const } : {}), ...(name !== "" && !said ? { label: name } : {}) });
     nodes.push(id);
   }
   return { areas, nodes };

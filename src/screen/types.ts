@@ -100,7 +100,8 @@ export interface ScrollArea {
    * the area's own key when it has one, else the selector of an action or a text inside it.
    */
   selector: Selector;
-  axis: ScrollAxis;
+  /** Absent means "vertical" (the documented default, as `role` is for a button); "horizontal" is always written. */
+  axis?: "horizontal";
   /** The area's own readable name (content-desc, text); absent when it has none or the selector says it. */
   label?: string;
 }

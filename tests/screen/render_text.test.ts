@@ -54,7 +54,7 @@ test("listed scroll areas get one line each: axis, the selector for ui_scroll.co
     actions: [{ selector: { text: "Size S" }, bounds: [0, 1300, 1080, 200] }],
     can_scroll: true,
     scroll_areas: [
-      { selector: { resource_id: "page" }, axis: "vertical" },
+      { selector: { resource_id: "page" } },
       { selector: { resource_id: "chips" }, axis: "horizontal", label: "Filters" },
     ],
   });

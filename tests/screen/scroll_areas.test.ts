@@ -35,7 +35,7 @@ const PAGE_AND_SHEET: N[] = [
   },
 ];
 
-test("one vertical area: can_scroll alone, as small as before", () => {
+test("one vertical area: can_scroll alone, as small as before; a listed vertical area leaves its axis out (the default)", () => {
   const s = summaryOf([{ cls: "androidx.recyclerview.widget.RecyclerView", scroll: true, id: "com.example.app:id/list", bounds: [0, 0, 1080, 2400], children: [row("A", 0), row("B", 200)] }]);
   assert.equal(s.can_scroll, true);
   assert.equal("scroll_areas" in s, false);
@@ -53,7 +53,7 @@ test("axis from the class: ViewPager horizontal, ScrollView vertical whatever it
     { cls: "androidx.viewpager.widget.ViewPager", scroll: true, id: "com.example.app:id/pager", bounds: [0, 0, 1080, 800], children: [label("Page one", [0, 0, 1080, 800])] },
     { cls: "android.widget.ScrollView", scroll: true, id: "com.example.app:id/body", bounds: [0, 800, 1080, 2400], children: [chip("Left", 0), chip("Right", 540)] },
   ]);
-  assert.deepEqual(s.scroll_areas?.map((area) => [area.selector, area.axis]), [[{ resource_id: "pager" }, "horizontal"], [{ resource_id: "body" }, "vertical"]]);
+  assert.deepEqual(s.scroll_areas?.map((area) => [area.selector, (area.axis ?? "vertical")]), [[{ resource_id: "pager" }, "horizontal"], [{ resource_id: "body" }, "vertical"]]);
 });
 
 test("axis from the items: side by side in one row is horizontal; a grid of rows, a column, a wrapper of one row", () => {
@@ -64,16 +64,16 @@ test("axis from the items: side by side in one row is horizontal; a grid of rows
     recycler("column", [0, 1000, 1080, 1400], [row("x", 1000), row("y", 1200)]),
     { cls: "android.view.View", scroll: true, desc: "Brands", bounds: [0, 1400, 1080, 1600], children: [{ cls: "android.view.View", bounds: [0, 1400, 1080, 1600], children: [button("Acme", [0, 1400, 400, 1600]), button("Bolt", [400, 1400, 800, 1600])] }] },
   ]);
-  assert.deepEqual(s.scroll_areas?.map((area) => area.axis), ["horizontal", "vertical", "vertical", "horizontal"]);
+  assert.deepEqual(s.scroll_areas?.map((area) => (area.axis ?? "vertical")), ["horizontal", "vertical", "vertical", "horizontal"]);
 });
 
 test("two vertical areas (a sheet's list over a scrolling page) are both listed; each selector leads back to its area", () => {
   const tree = treeOf(PAGE_AND_SHEET);
   const { summary, scrollAreaNodes } = summarizeWithNodes(tree, SCREEN);
   assert.equal(summary.scroll_areas?.length, 2);
-  assert.deepEqual(summary.scroll_areas![0], { selector: { resource_id: "page" }, axis: "vertical" });
+  assert.deepEqual(summary.scroll_areas![0], { selector: { resource_id: "page" } });
   // The sheet's list has no key of its own: it is named by the shortest offered action inside it.
-  assert.deepEqual(summary.scroll_areas![1], { selector: { text: "Size S" }, axis: "vertical" });
+  assert.deepEqual(summary.scroll_areas![1], { selector: { text: "Size S" } });
   summary.scroll_areas!.forEach((area, i) => assert.equal(scrollContainerOf(tree, area.selector)?.id, scrollAreaNodes[i]));
 });
 
@@ -127,7 +127,7 @@ function corpusSummary(name: string): { tree: UiTree; summary: ScreenSummary } {
 test("real captures: Gmail's From picker is offered; chip rows and carousels scroll sideways, grids and feeds up and down", { skip }, () => {
   const gmail = corpusSummary("gmail-compose-gboard-keyboard-open.xml").summary;
   assert.ok(gmail.actions.some((a) => a.selector.resource_id === "from_picker" && a.label === "sam@example.com"));
-  const axes = (name: string) => (corpusSummary(name).summary.scroll_areas ?? []).map((area) => `${JSON.stringify(area.selector)} ${area.axis}`);
+  const axes = (name: string) => (corpusSummary(name).summary.scroll_areas ?? []).map((area) => `${JSON.stringify(area.selector)} ${(area.axis ?? "vertical")}`);
   assert.deepEqual(axes("documentsui-file-picker.xml"), ['{"text":"Media"} vertical', '{"text":"Audio"} horizontal'], "the file-type chips");
   assert.deepEqual(axes("youtube-home-feed.xml").map((line) => line.split(" ").pop()), ["horizontal", "vertical", "horizontal"], "filter chips, feed, shorts shelf");
   assert.ok(axes("thai-kplus-banking-home.xml").includes('{"resource_id":"recyclerView_quickBankingWidget"} horizontal'));
