@@ -28,6 +28,8 @@ export const scrollAreaIds: (analysis: ScreenAnalysis) => number[] = memoizedBy(
     .map((node) => node.id)
 );
 
+const scrollAreaSet = memoizedBy((analysis: ScreenAnalysis) => new Set(scrollAreaIds(analysis)));
+
 /**
  * The axis an area scrolls along. By class first (HorizontalScrollView, ViewPager: horizontal;
  * ScrollView, ListView, GridView, WebView: vertical); a page of a ViewPager2 (a RecyclerView inside it)
@@ -66,7 +68,7 @@ function inOneRow(items: UiNode[]): boolean {
 
 /** The scroll area at or above node `id` (the nearest), or -1. */
 export function enclosingScrollArea(analysis: ScreenAnalysis, id: number): number {
-  const areas = new Set(scrollAreaIds(analysis));
+  const areas = scrollAreaSet(analysis);
   for (let at: number | null = id; at !== null; at = analysis.tree.nodes[at]!.parent) if (areas.has(at)) return at;
   return -1;
 }
