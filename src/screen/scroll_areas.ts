@@ -111,7 +111,12 @@ export function scrollAreasOf(
   return { areas, nodes };
 }
 
-function areaSelector(analysis: ScreenAnalysis, id: number, offered: { selector: Selector; node: number }[], budget: WithinBudget): Selector | null {
+function areaSelector(
+  analysis: ScreenAnalysis,
+  id: number,
+  offered: { selector: Selector; node: number }[],
+  budget: WithinBudget,
+): Selector | null {
   const own = analysis.entities.get(analysis.entityOf[id]!);
   if (own !== undefined && candidateKeys(analysis, own).length > 0) {
     const selector = own.root === id ? chooseSelector(analysis, own, budget) : ownKeyOf(analysis, id);

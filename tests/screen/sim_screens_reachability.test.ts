@@ -21,7 +21,8 @@ for (const [name, scenario] of Object.entries(BUILTIN_SCENARIOS)) {
       const roots = spec.root !== undefined ? [nodeFromSpec(spec.root, spec.package)] : readDump(spec.xml ?? "").roots;
       markShownHints(roots);
       const tree = parseDump(writeDump(roots));
-      const { summary, scrollAreaNodes } = summarizeWithNodes(tree, { ...screenSizeOf(tree), density: 420, keyboard: keyboardInDump(tree) });
+      const context = { ...screenSizeOf(tree), density: 420, keyboard: keyboardInDump(tree) };
+      const { summary, scrollAreaNodes } = summarizeWithNodes(tree, context);
       (summary.scroll_areas ?? []).forEach((area, i) => {
         assert.equal(scrollContainerOf(tree, area.selector)?.id, scrollAreaNodes[i], `${name}/${id}: ${JSON.stringify(area.selector)}`);
       });
