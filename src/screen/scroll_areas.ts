@@ -1,6 +1,6 @@
 /**
- * Where a screen scrolls (SPEC §5, issue 16): its scroll areas (on-screen scrollable nodes that are not
- * tap targets), the selector the summary offers for each (with its axis, scroll_axis.ts), and
+ * Where a screen scrolls (SPEC §5, issue 16): its scroll areas (on-screen scrollable nodes but pickers),
+ * the selector the summary offers for each (with its axis, scroll_axis.ts), and
  * `scrollContainerOf`: a selector naming an area or anything inside it → that area's node (what
  * `ui_scroll.container` resolves through). Pure.
  */
@@ -8,17 +8,23 @@ import { isAcceptableSelectorValue } from "../../contracts/selector.ts";
 import { HarnessError } from "../errors.ts";
 import { locate } from "./locate.ts";
 import { candidateKeys, chooseSelector, type WithinBudget, withinBudget } from "./choose_selector.ts";
-import { area, isActionableNode, labelFrom, ownName } from "./node_kinds.ts";
+import { area, labelFrom, ownName } from "./node_kinds.ts";
 import { analyzeScreen, type ScreenAnalysis } from "./screen_analysis.ts";
 import { keyOf, matchInAnalysis, rawMatches } from "./selector_match.ts";
 import { scrollAxisOf } from "./scroll_axis.ts";
 import type { ScreenSummary, ScrollArea, Selector, UiNode, UiTree } from "./types.ts";
 import { memoizedBy } from "./memo.ts";
 
-/** The scroll areas' node ids in document order: on screen, scrollable, not a tap target (a clickable picker is one). */
+/**
+ * A Spinner reports `scrollable` (an AdapterView's flag) but is a picker: a tap opens its list, nothing
+ * scrolls in place (Gmail's From account picker). Any other clickable scrollable is a target and an area.
+ */
+const PICKER_CLASS = /Spinner$/;
+
+/** The scroll areas' node ids in document order: on screen, scrollable, not a picker. */
 export const scrollAreaIds: (analysis: ScreenAnalysis) => number[] = memoizedBy((analysis) =>
   analysis.tree.nodes
-    .filter((node) => node.scrollable && analysis.onScreen[node.id] && !isActionableNode(node))
+    .filter((node) => node.scrollable && analysis.onScreen[node.id] && !PICKER_CLASS.test(node.className))
     .map((node) => node.id)
 );
 

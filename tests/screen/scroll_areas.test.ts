@@ -150,7 +150,7 @@ test("an area inside a clickable card is named by its own id, and its items lead
   assert.equal(scrollContainerOf(tree, { text: "Free ship" })?.resourceId, "com.example.app:id/offers");
 });
 
-test("a node clickable as well as scrollable (a Spinner) is a tap target, not a scroll area", () => {
+test("a Spinner clickable as well as scrollable (Gmail's From picker) is a tap target, not a scroll area", () => {
   const spinner: N = {
     cls: "android.widget.Spinner", click: true, scroll: true, id: "com.example.app:id/from_picker", bounds: [200, 250, 1080, 400],
     children: [label("sam@example.com", [200, 300, 900, 350])],
@@ -158,8 +158,23 @@ test("a node clickable as well as scrollable (a Spinner) is a tap target, not a 
   const s = summaryOf([spinner]);
   assert.deepEqual(s.actions.map((a) => [a.selector, a.label]), [[{ resource_id: "from_picker" }, "sam@example.com"]]);
   assert.equal("can_scroll" in s, false, "a picker is tapped, not scrolled");
-  const onlyScrolls = summaryOf([{ ...spinner, click: false, longClick: true }]);
+  const pager: N = { ...spinner, cls: "androidx.viewpager.widget.ViewPager", click: false, longClick: true };
+  const onlyScrolls = summaryOf([pager]);
   assert.deepEqual(onlyScrolls.actions, [], "long-clickable and scrollable: a scroll area (the launcher's card pager)");
+  assert.deepEqual(onlyScrolls.scroll_areas, [{ selector: { resource_id: "from_picker" }, axis: "horizontal" }]);
+});
+
+test("any other clickable scrollable is a tap target and a scroll area: nothing that scrolls is lost", () => {
+  const list: N = {
+    cls: "android.widget.ListView", click: true, scroll: true, id: "com.example.app:id/songs", bounds: [0, 0, 1080, 2400],
+    children: [label("Song one", [0, 0, 1080, 200]), label("Song two", [0, 200, 1080, 400])],
+  };
+  const tree = treeOf([list]);
+  const s = summarize(tree, SCREEN);
+  assert.deepEqual(s.actions.map((a) => a.selector), [{ resource_id: "songs" }]);
+  assert.equal(s.can_scroll, true);
+  assert.equal(scrollContainerOf(tree, { text: "Song two" })?.resourceId, "com.example.app:id/songs");
+  assert.equal(scrollContainerOf(tree)?.resourceId, "com.example.app:id/songs");
 });
 
 function corpusSummary(name: string): { tree: UiTree; summary: ScreenSummary } {
