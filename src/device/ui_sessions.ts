@@ -7,8 +7,6 @@
  * session ends (deleted on the Appium side, lock released) on close, idle expiry, its action ceiling,
  * an operation in it timing out (revoked), the Appium side ending it, or closeAll at shutdown.
  */
-import { TOOL_CONTRACT_BY_NAME } from "../../contracts/tools.ts";
-import type { ToolName } from "../../contracts/tool_inputs.ts";
 import { SESSION_DEFAULTS } from "../../contracts/act_defaults.ts";
 import { HarnessError } from "../errors.ts";
 import type { Clock } from "../ports/clock.ts";
@@ -137,8 +135,7 @@ export function createUiSessions(options: UiSessionsOptions): UiSessionLayer {
             `Device "${address.udid}" is busy: operation ${held.busyWith} of this server is using UI session ${held.id}. Retry when it finishes; nothing was queued.`,
             { udid: address.udid, session_id: held.id, holder_operation_id: held.busyWith });
         }
-        const observing = TOOL_CONTRACT_BY_NAME[owner.tool as ToolName]?.annotations.readOnlyHint === true;
-        if (!observing && owner.sessionId !== held.id) {
+        if (owner.access !== "observe" && owner.sessionId !== held.id) {
           if (owner.sessionId !== undefined && !open.has(owner.sessionId)) throw notFound(owner.sessionId);
           throw new HarnessError("EMULATOR_BUSY",
             `Device "${address.udid}" is held by UI session ${held.id} of this server until ${iso(held.expiresAt)} (unless used). ` +
