@@ -168,7 +168,7 @@ async function runStep(step: FlowStep, index: number, total: number, ctx: StepCo
   const started = clock.now();
   const args: Record<string, unknown> = { ...(step.args ?? {}) };
   if (TOOLS[step.tool].device === "act") args["session_id"] = ctx.sessionId; // acts run in the flow's session
-  const envelope: Envelope = await gate.call(step.tool, args, cancelBy(options.stop));
+  const envelope = await gate.call(step.tool, args, cancelBy(options.stop));
   const record: StepRecord = {
     index,
     tool: step.tool,
@@ -200,7 +200,7 @@ async function runStep(step: FlowStep, index: number, total: number, ctx: StepCo
       ? `${envelope.error.code}: ${envelope.error.message}`
       : readingError !== undefined ? `reading the screen failed: ${readingError}: ${record.reading_error!.error!.message}` : decision.reason;
   }
-  if (record.screen === undefined && isSummary(envelope.data["screen"])) record.screen = envelope.data["screen"];
+  if (record.screen === undefined && envelope.ok && "settled" in envelope.data) record.screen = envelope.data.screen; // an act's new screen
   record.duration_ms = Math.round(clock.now() - started);
   options.onProgress?.({
     index, total, tool: step.tool, phase: "finished", outcome: record.outcome, durationMs: record.duration_ms,
@@ -275,10 +275,6 @@ function skippedStep(step: FlowStep, index: number): StepRecord {
     ...(step.expect === undefined ? {} : { expect: step.expect, expected: describeExpectation(step.expect) }),
     outcome: "skipped", envelope: null, duration_ms: 0, evidence_id: null,
   };
-}
-
-function isSummary(value: unknown): value is ScreenSummary {
-  return typeof value === "object" && value !== null && Array.isArray((value as ScreenSummary).actions) && Array.isArray((value as ScreenSummary).texts);
 }
 
 /** The cancellation of one call: the run's stop signal, when there is one. */

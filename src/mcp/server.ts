@@ -10,8 +10,8 @@ import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 // @ts-types="../../node_modules/@modelcontextprotocol/sdk/dist/esm/types.d.ts"
 import type { Tool } from "@modelcontextprotocol/sdk/types.js";
 import { inputJsonSchema, outputJsonSchema } from "../../contracts/catalog.ts";
-import type { Envelope } from "../../contracts/envelope.ts";
-import { AVAILABLE_TOOL_NAMES, TOOL_CONTRACT_BY_NAME, type ToolName } from "../../contracts/tools.ts";
+import type { ToolEnvelope } from "../../contracts/envelope.ts";
+import { AVAILABLE_TOOL_NAMES, TOOL_CONTRACT_BY_NAME, type ToolData, type ToolName } from "../../contracts/tools.ts";
 import type { DoctorReport } from "../doctor/types.ts";
 import { HarnessError } from "../errors.ts";
 import type { AnyToolHandler } from "../ports/operation.ts";
@@ -29,8 +29,11 @@ export const SERVER_NAME = "android-mcp-harness";
 const INSTRUCTIONS = "Observe with ui_get_tree; name elements only by the selectors it returns (never coordinates). " +
   "Every answer is one envelope {ok, operation_id, tool, data, evidence, error{code,message}}.";
 
+/** One answered call: the arguments as sent and the envelope, its `data` typed by the tool (narrow on `tool`). */
+export type AnsweredCall = { [N in ToolName]: { tool: N; args: Record<string, unknown>; envelope: ToolEnvelope<ToolData<N>> } }[ToolName];
+
 /** Sees every answered call (e.g. `serve --record`); the client's answer waits for it. */
-export type AnswerListener = (tool: string, args: Record<string, unknown>, envelope: Envelope) => Promise<void>;
+export type AnswerListener = (call: AnsweredCall) => Promise<void>;
 
 /** What a server offers beyond the tools: `doctorReport` computes the `doctor://report` resource on each
  * read; `onAnswer` sees every answered tool call. */
@@ -46,7 +49,8 @@ export function createHarnessServer(deps: OperationDeps, tools: readonly AnyTool
     published: publishedTool(tool.name),
     call: async (args, extra) => {
       const answer = await runOperation(tool, args, deps, { cancel: extra.signal, progress: progressSender(extra) });
-      await resources.onAnswer?.(tool.name, args, answer.envelope);
+      // The envelope is the one runOperation typed by this tool's name; TS cannot follow that through the served union.
+      await resources.onAnswer?.({ tool: tool.name, args, envelope: answer.envelope } as AnsweredCall);
       return toToolResult(answer.envelope, answer.content);
     },
   })));

@@ -14,13 +14,14 @@ import { createFlowRecorder, expectationFrom } from "../../src/flow/recorder.ts"
 import { runFlow } from "../../src/flow/runner.ts";
 import type { ToolName } from "../../contracts/tools.ts";
 import { inProcessClient } from "../../src/mcp/in_process_client.ts";
+import type { AnsweredCall } from "../../src/mcp/server.ts";
 import { silentLogger } from "../support/silent_logger.ts";
 import { tempDir } from "../evidence/temp_dir.ts";
 import { scenarioWorld, type ScenarioWorld } from "./scenario_world.ts";
 
 async function call<N extends ToolName>(world: ScenarioWorld, recorder: ReturnType<typeof createFlowRecorder>, tool: N, args: Record<string, unknown>) {
   const envelope = await inProcessClient(world.harness.tools, world.harness.deps).call(tool, args);
-  await recorder.record(tool, args, envelope);
+  await recorder.record({ tool, args, envelope } as AnsweredCall);
   return envelope;
 }
 
