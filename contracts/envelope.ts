@@ -1,7 +1,8 @@
 /**
  * The response envelope of SPEC §3: every tool, success or failure, answers with this one object.
- * `EnvelopeSchema` validates strictly (the SDK checks every success against it, the tests every
- * answer); `ENVELOPE_JSON_SCHEMA` is the compact form published as each tool's outputSchema.
+ * `EnvelopeSchema` validates strictly (the tests check every answer against it); `envelopeJsonSchema`
+ * is the compact form published as a tool's outputSchema: the six keys, with its `data` described
+ * (a failure's empty `data` validates too).
  */
 import * as z from "zod";
 import { ERROR_CODE_LIST } from "./error_codes.ts";
@@ -19,13 +20,16 @@ export const EnvelopeErrorSchema = z.strictObject({
 });
 
 /**
- * The envelope as each tool's published outputSchema: only the six keys, no property types, because
- * twelve copies go into tools/list (docs/contract.md describes the fields; EnvelopeSchema validates).
+ * A tool's published outputSchema: the six keys required, only `data` typed (docs/contract.md describes
+ * the others; EnvelopeSchema validates them), as the tool's data or, on failure, an empty object.
  */
-export const ENVELOPE_JSON_SCHEMA = {
-  type: "object",
-  required: ["ok", "operation_id", "tool", "data", "evidence", "error"],
-} as const;
+export function envelopeJsonSchema(data: Record<string, unknown>): Record<string, unknown> {
+  return {
+    type: "object",
+    required: ["ok", "operation_id", "tool", "data", "evidence", "error"],
+    properties: { data: { anyOf: [data, { type: "object", maxProperties: 0 }] } },
+  };
+}
 
 export const EnvelopeSchema = z.strictObject({
   ok: z.boolean(),
@@ -40,3 +44,8 @@ export const EnvelopeSchema = z.strictObject({
 export type Evidence = z.infer<typeof EvidenceSchema>;
 export type EnvelopeError = z.infer<typeof EnvelopeErrorSchema>;
 export type Envelope = z.infer<typeof EnvelopeSchema>;
+
+/** One tool's envelope with its `data` typed by the tool's declaration: the declared data on success, empty on failure. */
+export type ToolEnvelope<D> =
+  | (Omit<Envelope, "ok" | "data" | "error"> & { ok: true; data: D; error: null })
+  | (Omit<Envelope, "ok" | "data" | "error"> & { ok: false; data: Record<string, never>; error: EnvelopeError });

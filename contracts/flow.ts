@@ -6,7 +6,8 @@
  */
 import * as z from "zod";
 import { SelectorSchema } from "./selector.ts";
-import { PackageNameSchema, TOOL_INPUTS, type ToolName } from "./tool_inputs.ts";
+import { PackageNameSchema } from "./tool_inputs.ts";
+import { TOOL_INPUTS, type ToolName } from "./tools.ts";
 
 export const FLOW_FILE_VERSION = 1;
 

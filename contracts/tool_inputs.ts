@@ -1,10 +1,9 @@
 /**
- * The input of every tool of SPEC §4 as a strict zod object: unknown keys are refused, strings are
- * bounded, and nothing shaped like a coordinate or a shell command is representable. Which error code a
- * refused argument produces is declared here too (ARGUMENT_ERROR_CODES), so the server maps it in one place.
+ * The argument schemas the tool declarations (tools.ts) share: strings are bounded, and nothing shaped
+ * like a coordinate or a shell command is representable; and what of a call's arguments the audit log
+ * and the flow reports may write down (typed text only as its length).
  */
 import * as z from "zod";
-import type { ErrorCode } from "./error_codes.ts";
 import { ROLE_NAMES, SelectorSchema, TEXT_KEY_NAMES } from "./selector.ts";
 
 /** An Android application id: dot-separated Java identifiers, at least two segments (also what adb_arguments.ts lets reach adb). */
@@ -18,8 +17,6 @@ export const SessionIdSchema = z.string().max(64).regex(/^[A-Za-z0-9_-]+$/);
 // deno-lint-ignore no-control-regex
 export const TypedTextSchema = z.string().min(1).max(2000).regex(/^[^\u0000-\u0008\u000b-\u001f\u007f]*$/);
 
-const session_id = SessionIdSchema.optional();
-
 /**
  * The selector as published in tools/list: its keys (from the one list) without the per-key limits
  * SelectorSchema enforces, so twelve tools stay small.
@@ -28,31 +25,10 @@ const keyProperties = {
   ...Object.fromEntries(TEXT_KEY_NAMES.map((key) => [key, { type: "string" }])),
   role: { enum: [...ROLE_NAMES] },
 };
-const selector = SelectorSchema.meta({
+export const PublishedSelectorSchema = SelectorSchema.meta({
   description: "As ui_get_tree offers it: one key, optional within (ancestor key) and index. No coordinates.",
   properties: { ...keyProperties, within: { type: "object" }, index: { type: "integer", minimum: 0 } },
 });
-
-export const TOOL_INPUTS = {
-  device_status: z.strictObject({}),
-  ui_get_tree: z.strictObject({ include_raw: z.boolean().optional() }),
-  ui_screenshot: z.strictObject({ annotate: z.boolean().optional() }),
-  app_list: z.strictObject({
-    filter: z.string().max(100).regex(/^[A-Za-z0-9._]*$/).optional(),
-    include_system: z.boolean().optional(),
-  }),
-  app_launch: z.strictObject({ package: PackageNameSchema, session_id }),
-  settings_open: z.strictObject({ session_id }),
-  ui_tap: z.strictObject({ selector, session_id }),
-  ui_type_text: z.strictObject({ selector, text: TypedTextSchema, session_id }),
-  ui_scroll: z.strictObject({ direction: z.enum(["up", "down"]), session_id }),
-  device_back: z.strictObject({ session_id }),
-  ui_session_open: z.strictObject({ package: PackageNameSchema.optional() }),
-  ui_session_close: z.strictObject({ session_id: SessionIdSchema }),
-} as const;
-
-export type ToolName = keyof typeof TOOL_INPUTS;
-export type ToolInput<N extends ToolName> = z.infer<(typeof TOOL_INPUTS)[N]>;
 
 /** Arguments whose value is secret (typed text): the audit log keeps only their length. */
 const REDACTED_ARGUMENTS = new Set(["text"]);
@@ -80,11 +56,3 @@ function redacted(value: unknown): { redacted_length: number } {
     typeof length === "number" && Number.isInteger(length) && length >= 0;
   return { redacted_length: alreadyRedacted ? length : 0 };
 }
-
-/** The error code for a refused argument, by argument name; anything else is INVALID_ARGUMENT. */
-export const ARGUMENT_ERROR_CODES: Readonly<Record<string, ErrorCode>> = {
-  selector: "INVALID_SELECTOR",
-  text: "INVALID_TEXT",
-  package: "INVALID_PACKAGE",
-  direction: "INVALID_SCROLL_DIRECTION",
-};

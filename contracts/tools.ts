@@ -1,15 +1,158 @@
 /**
- * The declared catalog: every tool of SPEC §4 with its title, a short description, the four MCP
- * annotations and whether it is available in this release. The server publishes exactly the available
- * ones, in this order; a tool that is not declared here cannot appear (the catalog test compares them).
+ * The declared catalog: every tool of SPEC §4 declared once, in publication order: title, a short
+ * description, its input (a strict zod object) with the error code each refused argument produces, an
+ * access kind from which the four MCP annotations follow, how it meets a UI session holding the device,
+ * and the schema of its `data`. The server publishes exactly the available ones; handlers are typed by it.
  */
-import type { ToolName } from "./tool_inputs.ts";
+import * as z from "zod";
+import type { ErrorCode } from "./error_codes.ts";
+import { actData, DeviceStatusDataSchema, ScreenSummarySchema, SelectorDataSchema, SessionInfoShape } from "./tool_data.ts";
+import { PackageNameSchema, PublishedSelectorSchema, SessionIdSchema, TypedTextSchema } from "./tool_inputs.ts";
 
 export interface ToolAnnotations {
   readOnlyHint: boolean;
   destructiveHint: boolean;
   idempotentHint: boolean;
   openWorldHint: false;
+}
+
+/** What a call does to the device: the annotations follow from it (idempotentHint may be overridden). */
+export type AccessKind = "observe" | "act" | "destructive";
+
+/**
+ * How a call meets a UI session this server holds on the device: `observe` passes beside it, `act` must
+ * name it (or finds the device busy), `open_session` needs the device free and keeps its lock in the new
+ * session, `none` touches no device (neither resolved nor locked).
+ */
+export type DeviceAccess = "observe" | "act" | "open_session" | "none";
+
+type InputShape = z.core.$ZodLooseShape;
+
+export interface ToolDeclaration<I extends z.ZodObject<InputShape> = z.ZodObject<InputShape>, D extends z.ZodType = z.ZodType> {
+  title: string;
+  description: string;
+  access: AccessKind;
+  /** Only where it differs from what `access` implies (observe: true, act and destructive: false). */
+  idempotent?: boolean;
+  device: DeviceAccess;
+  input: I;
+  /** The code a refused argument produces, by argument name; any other is INVALID_ARGUMENT. */
+  argumentErrors?: { readonly [K in keyof z.infer<I>]?: ErrorCode };
+  data: D;
+  available: boolean;
+}
+
+function declare<I extends z.ZodObject<InputShape>, D extends z.ZodType>(declaration: ToolDeclaration<I, D>): ToolDeclaration<I, D> {
+  return declaration;
+}
+
+/** Tool names as MCP clients accept them (dots break Claude Desktop, Copilot CLI and Codex). */
+export const TOOL_NAME_PATTERN = /^[a-zA-Z0-9_-]{1,64}$/;
+
+const session_id = SessionIdSchema.optional();
+const selectorErrors = { selector: "INVALID_SELECTOR" } as const;
+
+export const TOOLS = {
+  device_status: declare({
+    title: "Device status", access: "observe", device: "observe", available: true,
+    description: "Device udid, model, API level, screen size and density, foreground app, keyboard state. Read-only.",
+    input: z.strictObject({}),
+    data: DeviceStatusDataSchema,
+  }),
+  ui_get_tree: declare({
+    title: "Screen summary", access: "observe", device: "observe", available: true,
+    description: "Texts and every actionable element, each with the selector naming it alone (for ui_tap). " +
+      "Read-only; include_raw adds the XML. Actions: bounds [left, top, width, height] px; absent role = button, " +
+      "enabled = true, label = the selector's value; checked, selected, focused, covered_by_keyboard only when true. " +
+      "Absent: can_scroll false, keyboard closed, issues none.",
+    input: z.strictObject({ include_raw: z.boolean().optional() }),
+    data: ScreenSummarySchema.extend({ raw: z.string().optional() }),
+  }),
+  ui_screenshot: declare({
+    title: "Screenshot", access: "observe", idempotent: false, device: "observe", available: true,
+    description: "Screen as PNG evidence: a downscaled image and an artifact:// link to the full one; annotate numbers data.actions on it.",
+    input: z.strictObject({ annotate: z.boolean().optional() }),
+    data: z.object({ width: z.number(), height: z.number(), actions: ScreenSummarySchema.shape.actions.optional() }),
+  }),
+  app_list: declare({
+    title: "Installed apps", access: "observe", device: "observe", available: true,
+    description: "Installed package names, optionally filtered by a substring; system apps only with include_system.",
+    input: z.strictObject({
+      filter: z.string().max(100).regex(/^[A-Za-z0-9._]*$/).optional(),
+      include_system: z.boolean().optional(),
+    }),
+    data: z.object({ packages: z.array(z.string()), count: z.int(), include_system: z.boolean() }),
+  }),
+  app_launch: declare({
+    title: "Launch app", access: "act", idempotent: true, device: "act", available: true,
+    description: "Brings a package to the foreground and waits until it is there. Returns the new screen summary.",
+    input: z.strictObject({ package: PackageNameSchema, session_id }),
+    argumentErrors: { package: "INVALID_PACKAGE" },
+    data: actData({ package: z.string() }),
+  }),
+  settings_open: declare({
+    title: "Open Settings", access: "act", idempotent: true, device: "act", available: true,
+    description: "Brings Android Settings to the foreground. Returns the new screen summary.",
+    input: z.strictObject({ session_id }),
+    data: actData({}),
+  }),
+  ui_tap: declare({
+    title: "Tap element", access: "act", device: "act", available: true,
+    description: "Taps the one element the selector names. Returns the new screen summary.",
+    input: z.strictObject({ selector: PublishedSelectorSchema, session_id }),
+    argumentErrors: selectorErrors,
+    data: actData({ target: SelectorDataSchema, element_label: z.string().optional() }),
+  }),
+  ui_type_text: declare({
+    title: "Type text", access: "destructive", device: "act", available: true,
+    description: "Replaces the text of the input the selector names. Returns the new screen summary.",
+    input: z.strictObject({ selector: PublishedSelectorSchema, text: TypedTextSchema, session_id }),
+    argumentErrors: { ...selectorErrors, text: "INVALID_TEXT" },
+    data: actData({ target: SelectorDataSchema, element_label: z.string().optional(), typed_length: z.int() }),
+  }),
+  ui_scroll: declare({
+    title: "Scroll", access: "act", device: "act", available: true,
+    description: "Scrolls the screen up or down. Returns the new screen summary.",
+    input: z.strictObject({ direction: z.enum(["up", "down"]), session_id }),
+    argumentErrors: { direction: "INVALID_SCROLL_DIRECTION" },
+    data: actData({ direction: z.enum(["up", "down"]), scrolled: z.boolean(), can_scroll_further: z.boolean().optional() }),
+  }),
+  device_back: declare({
+    title: "Back", access: "act", device: "act", available: true,
+    description: "Presses Back (also closes the keyboard). Returns the new screen summary.",
+    input: z.strictObject({ session_id }),
+    data: actData({ keyboard_closed: z.boolean() }),
+  }),
+  ui_session_open: declare({
+    title: "Open session", access: "act", device: "open_session", available: true,
+    description: "Opens a UI session for several actions; returns its session_id and expiry.",
+    input: z.strictObject({ package: PackageNameSchema.optional() }),
+    argumentErrors: { package: "INVALID_PACKAGE" },
+    data: z.object({ ...SessionInfoShape, package: z.string().optional(), foreground_package: z.string().optional() }),
+  }),
+  ui_session_close: declare({
+    title: "Close session", access: "act", idempotent: true, device: "none", available: true,
+    description: "Closes a UI session. Closing an unknown or closed session succeeds.",
+    input: z.strictObject({ session_id: SessionIdSchema }),
+    data: z.object({ session_id: z.string(), closed: z.boolean() }),
+  }),
+};
+
+type Tools = typeof TOOLS;
+export type ToolName = keyof Tools;
+export type ToolInput<N extends ToolName> = z.output<Tools[N]["input"]>;
+export type ToolData<N extends ToolName> = z.output<Tools[N]["data"]>;
+
+/** Every declared tool name, in publication order. */
+export const TOOL_NAMES = Object.keys(TOOLS) as ToolName[];
+
+/** The strict input schema of every tool, by name. */
+export const TOOL_INPUTS = Object.fromEntries(TOOL_NAMES.map((name) => [name, TOOLS[name].input])) as { [N in ToolName]: Tools[N]["input"] };
+
+/** The four MCP annotations, from the access kind. */
+export function annotationsOf(tool: ToolDeclaration): ToolAnnotations {
+  const observe = tool.access === "observe";
+  return { readOnlyHint: observe, destructiveHint: tool.access === "destructive", idempotentHint: tool.idempotent ?? observe, openWorldHint: false };
 }
 
 export interface ToolContract {
@@ -20,71 +163,14 @@ export interface ToolContract {
   available: boolean;
 }
 
-/** Tool names as MCP clients accept them (dots break Claude Desktop, Copilot CLI and Codex). */
-export const TOOL_NAME_PATTERN = /^[a-zA-Z0-9_-]{1,64}$/;
-
-const observe: ToolAnnotations = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
-const act: ToolAnnotations = { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false };
-
-const DECLARED: readonly ToolContract[] = [
-  {
-    name: "device_status", title: "Device status", annotations: observe, available: true,
-    description: "Device udid, model, API level, screen size and density, foreground app, keyboard state. Read-only.",
-  },
-  {
-    name: "ui_get_tree", title: "Screen summary", annotations: observe, available: true,
-    description: "Texts and every actionable element, each with the selector naming it alone (for ui_tap). " +
-      "Read-only; include_raw adds the XML. Actions: bounds [left, top, width, height] px; absent role = button, " +
-      "enabled = true, label = the selector's value; checked, selected, focused, covered_by_keyboard only when true. " +
-      "Absent: can_scroll false, keyboard closed, issues none.",
-  },
-  {
-    name: "ui_screenshot", title: "Screenshot", annotations: { ...observe, idempotentHint: false }, available: true,
-    description: "Screen as PNG evidence: a downscaled image and an artifact:// link to the full one; annotate numbers data.actions on it.",
-  },
-  {
-    name: "app_list", title: "Installed apps", annotations: observe, available: true,
-    description: "Installed package names, optionally filtered by a substring; system apps only with include_system.",
-  },
-  {
-    name: "app_launch", title: "Launch app", annotations: { ...act, idempotentHint: true }, available: true,
-    description: "Brings a package to the foreground and waits until it is there. Returns the new screen summary.",
-  },
-  {
-    name: "settings_open", title: "Open Settings", annotations: { ...act, idempotentHint: true }, available: true,
-    description: "Brings Android Settings to the foreground. Returns the new screen summary.",
-  },
-  {
-    name: "ui_tap", title: "Tap element", annotations: act, available: true,
-    description: "Taps the one element the selector names. Returns the new screen summary.",
-  },
-  {
-    name: "ui_type_text", title: "Type text", annotations: { ...act, destructiveHint: true }, available: true,
-    description: "Replaces the text of the input the selector names. Returns the new screen summary.",
-  },
-  {
-    name: "ui_scroll", title: "Scroll", annotations: act, available: true,
-    description: "Scrolls the screen up or down. Returns the new screen summary.",
-  },
-  {
-    name: "device_back", title: "Back", annotations: act, available: true,
-    description: "Presses Back (also closes the keyboard). Returns the new screen summary.",
-  },
-  {
-    name: "ui_session_open", title: "Open session", annotations: act, available: true,
-    description: "Opens a UI session for several actions; returns its session_id and expiry.",
-  },
-  {
-    name: "ui_session_close", title: "Close session", annotations: { ...act, idempotentHint: true }, available: true,
-    description: "Closes a UI session. Closing an unknown or closed session succeeds.",
-  },
-];
-
-/** Every declared tool, in publication order. */
-export const TOOL_CONTRACTS: readonly ToolContract[] = DECLARED;
+/** Every declared tool's published metadata, in publication order. */
+export const TOOL_CONTRACTS: readonly ToolContract[] = TOOL_NAMES.map((name) => {
+  const { title, description, available } = TOOLS[name];
+  return { name, title, description, annotations: annotationsOf(TOOLS[name]), available };
+});
 
 /** The declared tools that the server publishes in this release. */
-export const AVAILABLE_TOOL_NAMES: readonly ToolName[] = DECLARED.filter((t) => t.available).map((t) => t.name);
+export const AVAILABLE_TOOL_NAMES: readonly ToolName[] = TOOL_NAMES.filter((name) => TOOLS[name].available);
 
 /** Lookup by name (the contract test checks that all twelve are declared). */
-export const TOOL_CONTRACT_BY_NAME = Object.fromEntries(DECLARED.map((t) => [t.name, t])) as Record<ToolName, ToolContract>;
+export const TOOL_CONTRACT_BY_NAME = Object.fromEntries(TOOL_CONTRACTS.map((t) => [t.name, t])) as Record<ToolName, ToolContract>;

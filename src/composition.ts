@@ -32,7 +32,8 @@ import type { FileSystem } from "./ports/evidence.ts";
 import type { Logger } from "./ports/logger.ts";
 import type { ProcessRunner } from "./ports/process_runner.ts";
 import type { SimDeviceOptions } from "./sim/mod.ts";
-import { SERVED_TOOLS, type ToolDefinition } from "./tools/mod.ts";
+import type { AnyToolHandler } from "./ports/operation.ts";
+import { SERVED_TOOLS } from "./tools/mod.ts";
 
 export interface ProcessAdapters {
   runner: ProcessRunner;
@@ -50,7 +51,7 @@ export interface Harness {
   /** What runOperation needs: ports, lock, audit, clock, logger, time limit, operation ids. */
   deps: OperationDeps;
   /** The served tools, in publication order. */
-  tools: readonly ToolDefinition[];
+  tools: readonly AnyToolHandler[];
   /** For stderr: which device, and whether it is simulated. */
   description: string;
   simulated: boolean;

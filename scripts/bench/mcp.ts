@@ -1,6 +1,7 @@
 /**
- * Bench section "mcp": the size in characters of the whole tools/list answer (all twelve declared
- * tools, and the four published now; target under 8,000), and the harness's own overhead per observe
+ * Bench section "mcp": the size in characters of what a model reads of tools/list (names, titles,
+ * descriptions, input schemas, annotations: target under 8,000) and, apart, of the output schemas (for
+ * programs), for all declared tools and those published now; and the harness's own overhead per observe
  * call against the simulated device: wall time of the call minus the time adb processes were running
  * (overlapping adb runs counted once), median and p95 over the repetitions.
  */
@@ -8,16 +9,14 @@ import { randomUUID } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-// @ts-types="../../node_modules/@modelcontextprotocol/sdk/dist/esm/server/mcp.d.ts"
-import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { AVAILABLE_TOOL_NAMES, TOOL_CONTRACT_BY_NAME, TOOL_CONTRACTS } from "../../contracts/tools.ts";
+import { AVAILABLE_TOOL_NAMES, TOOL_CONTRACT_BY_NAME, TOOL_CONTRACTS, type ToolName } from "../../contracts/tools.ts";
 import { createAdbClient, createAdbObserver, findAdbProgram } from "../../src/adapters/adb/mod.ts";
 import { createAuditLog, createDeviceLock, createEvidenceStore, createNodeFileSystem, createNodeProcessProbe } from "../../src/adapters/evidence/mod.ts";
 import { createAppiumDriverFactory } from "../../src/adapters/appium/mod.ts";
 import { createNodeProcessRunner } from "../../src/adapters/node_process_runner.ts";
 import { createUiSessions } from "../../src/device/ui_sessions.ts";
 import { createSystemClock } from "../../src/adapters/system_clock.ts";
-import { createHarnessServer, registerContractTool } from "../../src/mcp/server.ts";
+import { createHarnessServer, publishedTool } from "../../src/mcp/server.ts";
 import { silentLogger } from "../../tests/support/silent_logger.ts";
 import type { ProcessRunner } from "../../src/ports/process_runner.ts";
 import { startSimDevice } from "../../src/sim/mod.ts";
@@ -29,24 +28,23 @@ export const TOOLS_LIST_TARGET_CHARS = 8000;
 export const mcpSection: BenchSection = {
   name: "mcp: tools/list size, and harness overhead per observe call against the simulated device",
   async run(io: BenchIO) {
-    const all = await toolsListChars(TOOL_CONTRACTS.map((t) => t.name));
-    const published = await toolsListChars([...AVAILABLE_TOOL_NAMES]);
-    io.print(`tools/list, all ${TOOL_CONTRACTS.length} declared tools: ${all} characters (target < ${TOOLS_LIST_TARGET_CHARS}: ${all < TOOLS_LIST_TARGET_CHARS ? "met" : "MISSED"})`);
-    io.print(`tools/list, the ${AVAILABLE_TOOL_NAMES.length} tools published now: ${published} characters`);
+    const all = toolsListChars(TOOL_CONTRACTS.map((t) => t.name));
+    const published = toolsListChars([...AVAILABLE_TOOL_NAMES]);
+    const met = all.read < TOOLS_LIST_TARGET_CHARS ? "met" : "MISSED";
+    io.print(`tools/list, all ${TOOL_CONTRACTS.length} declared tools: a model reads ${all.read} characters (target < ${TOOLS_LIST_TARGET_CHARS}: ${met}); output schemas ${all.output}`);
+    io.print(`tools/list, the ${AVAILABLE_TOOL_NAMES.length} tools published now: a model reads ${published.read} characters; output schemas ${published.output}`);
     io.print("");
     await observeOverhead(io);
   },
 };
 
-async function toolsListChars(names: string[]): Promise<number> {
-  const server = new McpServer({ name: "bench", version: "0" });
-  for (const name of names) registerContractTool(server, name as (typeof AVAILABLE_TOOL_NAMES)[number], async () => ({ content: [] }));
-  const connected = await connectInMemory(server);
-  try {
-    return JSON.stringify(await connected.client.listTools()).length;
-  } finally {
-    await connected.close();
-  }
+/** The tools/list answer's characters: what a model reads (everything but the output schemas) and the output schemas. */
+function toolsListChars(names: ToolName[]): { read: number; output: number } {
+  const tools = names.map(publishedTool);
+  return {
+    read: JSON.stringify({ tools: tools.map(({ outputSchema: _programs, ...rest }) => rest) }).length,
+    output: JSON.stringify(tools.map((tool) => tool.outputSchema)).length,
+  };
 }
 
 /** A runner that records when each adb process ran, so overlapping runs can be counted once. */

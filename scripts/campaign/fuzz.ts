@@ -6,7 +6,7 @@
  * fails the property, so fast-check shrinks it to a minimal call, which is reported.
  */
 import fc from "fast-check";
-import { type ToolName } from "../../contracts/tool_inputs.ts";
+import type { ToolName } from "../../contracts/tools.ts";
 import { parseToolInput } from "../../src/mcp/tool_input.ts";
 import { toolCall } from "./arbitraries.ts";
 import { type ToolCallParams, wantsProtocolError } from "./invariants.ts";

@@ -97,7 +97,7 @@ export async function runServe(flags: ServeFlags, ctx: CliContext): Promise<numb
     const sim = simEndpointsOf(harness);
     const server = createHarnessServer(harness.deps, harness.tools, {
       doctorReport: () => doctorReport(config, ctx, sim),
-      ...(recorder === undefined ? {} : { onAnswer: (tool, args, envelope) => recorder.record(tool, args, envelope) }),
+      ...(recorder === undefined ? {} : { onAnswer: (call) => recorder.record(call) }),
     });
     server.server.onerror = (error) => ctx.logger.warn(describeTransportError(error));
     const { stdin, stdout } = ctx.stdio;

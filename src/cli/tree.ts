@@ -11,12 +11,10 @@ import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
 import type { CAC } from "cac";
 import { type HarnessConfig, loadConfig } from "../config.ts";
-import type { ToolName } from "../../contracts/tool_inputs.ts";
 import { type Harness, type HarnessOptions, openHarness } from "../composition.ts";
-import { HarnessError, isHarnessError } from "../errors.ts";
-import { runOperation } from "../mcp/run_operation.ts";
-import type { DeviceStatus } from "../ports/device.ts";
-import { parseDump, renderSummaryText, type ScreenReadingInput, type ScreenSummary, screenSizeOf, summaryFromXml } from "../screen/mod.ts";
+import { isHarnessError } from "../errors.ts";
+import { callForData, inProcessClient } from "../mcp/in_process_client.ts";
+import { parseDump, renderSummaryText, type ScreenReadingInput, screenSizeOf, summaryFromXml } from "../screen/mod.ts";
 import { type CliContext, EXIT } from "./context.ts";
 import { keyboardTopProblem, parseScreenFlags } from "./tree_flags.ts";
 import { harnessScreenOptions, type ScreenFlags } from "./sim_screen.ts";
@@ -136,17 +134,16 @@ async function treeOfDevice(
   let harness: Harness | undefined;
   try {
     harness = await openHarness(config, ctx, options);
-    const tree = await gated(harness, "ui_get_tree", { include_raw: true });
-    const { raw, ...summary } = tree as Record<string, unknown> & { raw: string };
+    const client = inProcessClient(harness.tools, harness.deps);
+    const { raw = "", ...summary } = await callForData(client, "ui_get_tree", { include_raw: true });
     // Said on stderr in every format, so `tree --device sim > screen.txt` captures only the screen.
     if (harness.simulated) ctx.stderr(`tree: the device is SIMULATED (the built-in ${harness.deps.ports.observer.udid}), not a real phone\n`);
     if (Object.keys(flagged).length === 0) {
-      return printed(ctx, () => format === "raw" ? withNewline(raw) : format === "json" ? JSON.stringify(summary, null, 2) + "\n" : renderSummaryText(summary as unknown as ScreenSummary));
+      return printed(ctx, () => format === "raw" ? withNewline(raw) : format === "json" ? JSON.stringify(summary, null, 2) + "\n" : renderSummaryText(summary));
     }
-    const status = await gated(harness, "device_status", {}) as unknown as DeviceStatus;
+    const status = await callForData(client, "device_status", {});
     const context: ScreenReadingInput["context"] = {
-      ...status.screen, foregroundPackage: status.foreground_package,
-      keyboard: (summary["keyboard"] as ScreenSummary["keyboard"] | undefined) ?? { open: false }, ...flagged,
+      ...status.screen, foregroundPackage: status.foreground_package, keyboard: summary.keyboard ?? { open: false }, ...flagged,
     };
     const problem = keyboardBeyondScreen({ xml: raw, context });
     if (problem !== undefined) return usage(ctx, problem);
@@ -158,15 +155,6 @@ async function treeOfDevice(
   } finally {
     await harness?.close();
   }
-}
-
-/** Runs one tool through runOperation and returns its data, or throws its typed error. */
-async function gated(harness: Harness, name: ToolName, args: Record<string, unknown>): Promise<Record<string, unknown>> {
-  const tool = harness.tools.find((t) => t.name === name);
-  if (tool === undefined) throw new HarnessError("INTERNAL_ERROR", `The tool ${name} is not served.`);
-  const { envelope } = await runOperation(tool, args, harness.deps);
-  if (envelope.error !== null) throw new HarnessError(envelope.error.code, envelope.error.message, envelope.error.details);
-  return envelope.data;
 }
 
 function withNewline(text: string): string {

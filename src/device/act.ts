@@ -1,6 +1,7 @@
 /**
  * The pipeline every acting tool runs inside its operation (after runOperation's validate · lock ·
- * bind · deadline): take the driver (the named session's or a temporary one), read the screen before,
+ * bind · deadline); an act tool is defined only through `defineActTool`, so none can skip it: take the
+ * driver (the session the call names, from the operation context, or a temporary one), read the screen before,
  * act, let the screen settle (page source read every 200 ms until two reads are equal, at most 3 s),
  * take the evidence PNG, and answer the new screen summary with `settled` and `changed`. Also the
  * element wait of ui_tap / ui_type_text: poll the page source until the locator finds exactly one
@@ -8,12 +9,13 @@
  */
 import { ACT_DEFAULTS } from "../../contracts/act_defaults.ts";
 import { HarnessError } from "../errors.ts";
+import type { ToolInput, ToolName } from "../../contracts/tools.ts";
 import type { WaitOptions } from "../ports/device.ts";
+import type { OperationContext, ToolOutcome, ToolPorts } from "../ports/operation.ts";
 import type { UiDriver } from "../ports/ui_driver.ts";
 import { findElement, locate, type LocatedElement, parseDump, type ScreenSummary, type Selector, summaryFromCapture, type UiTree } from "../screen/mod.ts";
-import type { OperationContext, ToolOutcome, ToolPorts } from "../tools/tool_definition.ts";
-import { captureScreenshot } from "../tools/ui_screenshot.ts";
 import { xpathOf } from "./element_path.ts";
+import { captureScreenshot } from "./screenshot.ts";
 
 export interface ActScope {
   driver: UiDriver;
@@ -24,16 +26,41 @@ export interface ActScope {
   wait(): WaitOptions;
 }
 
-/** Runs `act` in the session the call names (or a temporary one) and answers the settled screen. */
-export function performAct(
+/** What every act answers (contracts/tool_data.ts ACT_DATA_SHAPE), before what the act itself adds. */
+export interface ActData {
+  foreground_package: string;
+  settled: boolean;
+  changed: boolean;
+  screen: ScreenSummary;
+}
+
+export interface ActToolOptions<N extends ToolName, E extends object> {
+  /** Checks before any driver is taken (e.g. that the package is installed). */
+  before?(args: ToolInput<N>, ctx: OperationContext, ports: ToolPorts): Promise<void>;
+  /** The act itself, inside the pipeline; answers what it adds to the act's data. */
+  act(scope: ActScope, args: ToolInput<N>): Promise<E>;
+}
+
+/** An act tool's handler: `before`, then `act` inside performAct. The handlers record checks its data against the declaration. */
+export function defineActTool<N extends ToolName, E extends object>(name: N, options: ActToolOptions<N, E>) {
+  return {
+    name,
+    async run(args: ToolInput<N>, ctx: OperationContext, ports: ToolPorts): Promise<ToolOutcome<ActData & E>> {
+      await options.before?.(args, ctx, ports);
+      return performAct(name, ctx, ports, (scope) => options.act(scope, args));
+    },
+  };
+}
+
+/** Runs `act` in the session the call names (ctx.sessionId) or a temporary one, and answers the settled screen. */
+function performAct<E extends object>(
   tool: string,
-  sessionId: string | undefined,
   ctx: OperationContext,
   ports: ToolPorts,
-  act: (scope: ActScope) => Promise<Record<string, unknown>>,
-): Promise<ToolOutcome> {
+  act: (scope: ActScope) => Promise<E>,
+): Promise<ToolOutcome<ActData & E>> {
   const wait = (): WaitOptions => ({ timeoutMs: ctx.remainingMs(), signal: ctx.signal });
-  return ports.ui.withDriver(sessionId, ports.observer.udid, uiOperation(ctx), async (driver) => {
+  return ports.ui.withDriver(ctx.sessionId, ports.observer.udid, uiOperation(ctx), async (driver) => {
     const before = await checked(ctx, () => driver.source());
     const extra = await act({ driver, ports, ctx, before, wait });
     const after = await settle(driver, ports, ctx);

@@ -6,8 +6,8 @@
 import { ACT_DEFAULTS } from "../../contracts/act_defaults.ts";
 import { HarnessError } from "../errors.ts";
 import type { WaitOptions } from "../ports/device.ts";
+import type { OperationContext, ToolPorts } from "../ports/operation.ts";
 import type { UiDriver } from "../ports/ui_driver.ts";
-import type { OperationContext, ToolPorts } from "../tools/tool_definition.ts";
 import { checked } from "./act.ts";
 
 export async function checkInstalled(packageName: string, ports: ToolPorts, wait: WaitOptions): Promise<void> {

@@ -7,8 +7,8 @@
  * leaves a valid flow. Observe calls only update what "before" was. Never throws: a failed write is logged.
  */
 import { basename } from "node:path";
-import type { Envelope } from "../../contracts/envelope.ts";
 import { FLOW_FILE_VERSION, FLOW_STEP_TOOLS, type FlowExpect, type FlowFile, type FlowStepTool, parseFlow } from "../../contracts/flow.ts";
+import type { AnsweredCall } from "../mcp/server.ts";
 import type { FileSystem } from "../ports/evidence.ts";
 import type { Logger } from "../ports/logger.ts";
 import type { ScreenSummary, Selector } from "../screen/mod.ts";
@@ -18,7 +18,7 @@ export interface FlowRecorder {
   /** Steps written so far. */
   readonly steps: number;
   /** Every answered call of the session, in order; resolves when the file holds the step. */
-  record(tool: string, rawArgs: unknown, envelope: Envelope): Promise<void>;
+  record(call: AnsweredCall): Promise<void>;
 }
 
 export interface RecorderOptions {
@@ -31,8 +31,11 @@ export interface RecorderOptions {
   now: () => number;
 }
 
-const STEP_TOOLS = new Set<string>(FLOW_STEP_TOOLS);
 const OBSERVE_TOOLS = new Set(["device_status", "ui_get_tree", "ui_screenshot", "app_list"]);
+
+function isStepTool(tool: string): tool is FlowStepTool {
+  return (FLOW_STEP_TOOLS as readonly string[]).includes(tool);
+}
 
 export function createFlowRecorder(options: RecorderOptions): FlowRecorder {
   const steps: FlowFile["steps"] = [];
@@ -45,19 +48,20 @@ export function createFlowRecorder(options: RecorderOptions): FlowRecorder {
     get steps() {
       return steps.length;
     },
-    record(tool, rawArgs, envelope) {
+    record(call) {
+      const { tool, envelope } = call;
       if (!envelope.ok) return writing;
-      const screen = screenOf(tool, envelope.data);
-      if (OBSERVE_TOOLS.has(tool) || !STEP_TOOLS.has(tool)) {
+      const screen = screenOf(call);
+      if (OBSERVE_TOOLS.has(tool) || !isStepTool(tool)) {
         if (screen !== undefined) before = screen;
         return writing;
       }
-      const args = { ...(rawArgs as Record<string, unknown>) };
+      const args = { ...call.args };
       delete args["session_id"];
-      const foreground = typeof envelope.data["foreground_package"] === "string" ? envelope.data["foreground_package"] : undefined;
+      const foreground = "foreground_package" in envelope.data ? envelope.data.foreground_package : undefined;
       packageName ??= tool === "app_launch" && typeof args["package"] === "string" ? args["package"] : foreground;
       const expect = expectationFrom(before, screen, foreground);
-      steps.push({ tool: tool as FlowStepTool, ...(Object.keys(args).length === 0 ? {} : { args }), ...(expect === undefined ? {} : { expect }) });
+      steps.push({ tool, ...(Object.keys(args).length === 0 ? {} : { args }), ...(expect === undefined ? {} : { expect }) });
       if (screen !== undefined) before = screen;
       const flow: unknown = {
         version: FLOW_FILE_VERSION,
@@ -82,12 +86,15 @@ export function createFlowRecorder(options: RecorderOptions): FlowRecorder {
   };
 }
 
-/** The act's new screen (`data.screen`) or, for ui_get_tree, its data itself. */
-function screenOf(tool: string, data: Record<string, unknown>): ScreenSummary | undefined {
-  const candidate = tool === "ui_get_tree" ? data : data["screen"];
-  if (typeof candidate !== "object" || candidate === null) return undefined;
-  const summary = candidate as ScreenSummary;
-  return Array.isArray(summary.actions) && Array.isArray(summary.texts) ? summary : undefined;
+/** The act's new screen (`data.screen`) or, for ui_get_tree, its data itself (without the raw XML). */
+function screenOf(call: AnsweredCall): ScreenSummary | undefined {
+  if (!call.envelope.ok) return undefined;
+  if (call.tool === "ui_get_tree") {
+    const { raw: _xml, ...summary } = call.envelope.data;
+    return summary;
+  }
+  const data = call.envelope.data;
+  return "settled" in data ? data.screen : undefined; // an act's answer (device_status's `screen` is its geometry)
 }
 
 /**

@@ -9,11 +9,13 @@
  */
 import { DEFAULT_EXPECT_TIMEOUT_MS, type FlowFile, type FlowOutcome, type FlowStep } from "../../contracts/flow.ts";
 import type { Envelope } from "../../contracts/envelope.ts";
-import { redactArguments, TOOL_INPUTS, type ToolName } from "../../contracts/tool_inputs.ts";
-import { HarnessError, toHarnessError } from "../errors.ts";
-import { type OperationDeps, runOperation } from "../mcp/run_operation.ts";
+import { redactArguments } from "../../contracts/tool_inputs.ts";
+import { type ToolName, TOOLS } from "../../contracts/tools.ts";
+import { toHarnessError } from "../errors.ts";
+import { type InProcessClient, inProcessClient } from "../mcp/in_process_client.ts";
+import type { OperationDeps } from "../mcp/run_operation.ts";
+import type { AnyToolHandler } from "../ports/operation.ts";
 import type { ScreenSummary } from "../screen/mod.ts";
-import type { ToolDefinition } from "../tools/tool_definition.ts";
 import { checkExpectation, describeExpectation, describeScreen, type ExpectationVerdict, type ScreenReading } from "./expectation.ts";
 import { type ActEffect, decideStep, effectOf, exitCodeOf, OUTCOME_OF_ERROR } from "./step_outcome.ts";
 import type { FlowFailure, FlowRun, StepRecord } from "./flow_run.ts";
@@ -21,7 +23,7 @@ import type { FlowFailure, FlowRun, StepRecord } from "./flow_run.ts";
 /** What the runner needs of an opened harness (src/composition.ts). */
 export interface FlowHarness {
   deps: OperationDeps;
-  tools: readonly ToolDefinition[];
+  tools: readonly AnyToolHandler[];
   description: string;
   simulated: boolean;
 }
@@ -51,7 +53,7 @@ export interface RunFlowOptions {
   stop?: AbortSignal;
 }
 
-const OBSERVE_TOOL_FOR_EXPECT: ToolName = "ui_get_tree";
+const OBSERVE_TOOL_FOR_EXPECT = "ui_get_tree" satisfies ToolName;
 
 export async function runFlow(flow: FlowFile, harness: FlowHarness, options: RunFlowOptions = {}): Promise<FlowRun> {
   const { clock } = harness.deps;
@@ -73,7 +75,7 @@ export async function runFlow(flow: FlowFile, harness: FlowHarness, options: Run
     const udid = await observer.resolveUdid({ timeoutMs: harness.deps.actionTimeoutMs });
     run.device.udid = udid;
     const deps: OperationDeps = { ...harness.deps, ports: { ...harness.deps.ports, observer: observer.bind(udid) } };
-    await runSteps(flow, new Gate(harness.tools, deps), run, options);
+    await runSteps(flow, inProcessClient(harness.tools, deps), run, options);
   } catch (error) {
     const fault = toHarnessError(error);
     fail(run, { outcome: OUTCOME_OF_ERROR[fault.code], reason: `${fault.code}: ${fault.message}` });
@@ -85,19 +87,19 @@ export async function runFlow(flow: FlowFile, harness: FlowHarness, options: Run
   return run;
 }
 
-async function runSteps(flow: FlowFile, gate: Gate, run: FlowRun, options: RunFlowOptions): Promise<void> {
+async function runSteps(flow: FlowFile, gate: InProcessClient, run: FlowRun, options: RunFlowOptions): Promise<void> {
   const { stop } = options;
-  const opened = await gate.call("ui_session_open", { package: flow.package_name }, stop);
+  const opened = await gate.call("ui_session_open", { package: flow.package_name }, cancelBy(stop));
   if (stop?.aborted) {
     fail(run, { outcome: "error", reason: `${interrupted(stop)} while the flow's UI session was opening` });
-    if (opened.ok) await closeSession(gate, run, String(opened.data["session_id"]));
+    if (opened.ok) await closeSession(gate, run, opened.data.session_id);
     return;
   }
   if (!opened.ok) {
-    fail(run, { outcome: OUTCOME_OF_ERROR[opened.error!.code], reason: `the flow's UI session could not be opened: ${opened.error!.code}: ${opened.error!.message}` });
+    fail(run, { outcome: OUTCOME_OF_ERROR[opened.error.code], reason: `the flow's UI session could not be opened: ${opened.error.code}: ${opened.error.message}` });
     return;
   }
-  const sessionId = String(opened.data["session_id"]);
+  const sessionId = opened.data.session_id;
   run.session.session_id = sessionId;
   try {
     let lastEffect: ActEffect | undefined;
@@ -120,7 +122,7 @@ async function runSteps(flow: FlowFile, gate: Gate, run: FlowRun, options: RunFl
       if (record.outcome !== "passed" && record.outcome !== "skipped") {
         if (record.screen === undefined && record.outcome !== "device_fault") {
           const reading = await gate.call(OBSERVE_TOOL_FOR_EXPECT, {});
-          if (reading.ok) record.screen = reading.data as unknown as ScreenSummary;
+          if (reading.ok) record.screen = reading.data;
         }
         fail(run, {
           outcome: record.outcome,
@@ -139,7 +141,7 @@ async function runSteps(flow: FlowFile, gate: Gate, run: FlowRun, options: RunFl
 }
 
 /** Closes the flow's session (never cancelled: it is how the device is freed). */
-async function closeSession(gate: Gate, run: FlowRun, sessionId: string): Promise<void> {
+async function closeSession(gate: InProcessClient, run: FlowRun, sessionId: string): Promise<void> {
   run.session.session_id = sessionId;
   const closed = await gate.call("ui_session_close", { session_id: sessionId });
   // A session a cancelled or timed-out operation revoked was already deleted and its lock released.
@@ -153,7 +155,7 @@ function interrupted(stop: AbortSignal): string {
 }
 
 interface StepContext {
-  gate: Gate;
+  gate: InProcessClient;
   sessionId: string;
   lastEffect: ActEffect | undefined;
   options: RunFlowOptions;
@@ -165,8 +167,8 @@ async function runStep(step: FlowStep, index: number, total: number, ctx: StepCo
   options.onProgress?.({ index, total, tool: step.tool, phase: "started" });
   const started = clock.now();
   const args: Record<string, unknown> = { ...(step.args ?? {}) };
-  if (gate.takesSession(step.tool)) args["session_id"] = ctx.sessionId;
-  const envelope = await gate.call(step.tool, args, options.stop);
+  if (TOOLS[step.tool].device === "act") args["session_id"] = ctx.sessionId; // acts run in the flow's session
+  const envelope = await gate.call(step.tool, args, cancelBy(options.stop));
   const record: StepRecord = {
     index,
     tool: step.tool,
@@ -198,7 +200,7 @@ async function runStep(step: FlowStep, index: number, total: number, ctx: StepCo
       ? `${envelope.error.code}: ${envelope.error.message}`
       : readingError !== undefined ? `reading the screen failed: ${readingError}: ${record.reading_error!.error!.message}` : decision.reason;
   }
-  if (record.screen === undefined && isSummary(envelope.data["screen"])) record.screen = envelope.data["screen"];
+  if (record.screen === undefined && envelope.ok && "settled" in envelope.data) record.screen = envelope.data.screen; // an act's new screen
   record.duration_ms = Math.round(clock.now() - started);
   options.onProgress?.({
     index, total, tool: step.tool, phase: "finished", outcome: record.outcome, durationMs: record.duration_ms,
@@ -218,22 +220,22 @@ interface Polled {
 
 /** Reads the screen until the expectation holds or its timeout passes (at least one reading); a reading
  * that fails with UI_TREE_UNAVAILABLE is retried within that time. */
-async function pollExpectation(gate: Gate, expect: NonNullable<FlowStep["expect"]>, intervalMs: number, stop?: AbortSignal): Promise<Polled> {
+async function pollExpectation(gate: InProcessClient, expect: NonNullable<FlowStep["expect"]>, intervalMs: number, stop?: AbortSignal): Promise<Polled> {
   const clock = gate.deps.clock;
   const started = clock.now();
   const timeout = expect.timeout_ms ?? DEFAULT_EXPECT_TIMEOUT_MS;
   let readings = 0;
   for (;;) {
-    const reading = await gate.call(OBSERVE_TOOL_FOR_EXPECT, { include_raw: true }, stop);
+    const reading = await gate.call(OBSERVE_TOOL_FOR_EXPECT, { include_raw: true }, cancelBy(stop));
     readings++;
     const waited = clock.now() - started;
     const last = waited + intervalMs > timeout || stop?.aborted === true;
     if (!reading.ok) {
       // A dump that fails while a window is in transition ("null root node", "could not get idle state")
       // is read again until the timeout; only then is it "never settled". Device faults end at once.
-      if (reading.error!.code !== "UI_TREE_UNAVAILABLE" || last) return { error: reading, waitedMs: Math.round(waited), readings };
+      if (reading.error.code !== "UI_TREE_UNAVAILABLE" || last) return { error: reading, waitedMs: Math.round(waited), readings };
     } else {
-      const { raw, ...summary } = reading.data as unknown as ScreenSummary & { raw: string };
+      const { raw = "", ...summary } = reading.data;
       const screen: ScreenReading = { summary, xml: raw };
       const verdict = checkExpectation(expect, screen);
       if (verdict.met || last) return { verdict, screen: summary, waitedMs: Math.round(waited), readings };
@@ -243,7 +245,7 @@ async function pollExpectation(gate: Gate, expect: NonNullable<FlowStep["expect"
 }
 
 /** A screenshot of the screen the flow failed on, unless the step's own evidence already shows it. */
-async function failureEvidence(gate: Gate, record: StepRecord): Promise<FlowFailure["evidence"]> {
+async function failureEvidence(gate: InProcessClient, record: StepRecord): Promise<FlowFailure["evidence"]> {
   if (record.outcome === "device_fault") return null;
   if (record.expectation === undefined && record.envelope?.evidence) return record.envelope.evidence;
   const shot = await gate.call("ui_screenshot", {});
@@ -275,38 +277,14 @@ function skippedStep(step: FlowStep, index: number): StepRecord {
   };
 }
 
-function isSummary(value: unknown): value is ScreenSummary {
-  return typeof value === "object" && value !== null && Array.isArray((value as ScreenSummary).actions) && Array.isArray((value as ScreenSummary).texts);
-}
-
-/** The one gate, by tool name: every call of the flow goes through runOperation. */
-class Gate {
-  readonly #byName: Map<string, ToolDefinition>;
-  constructor(tools: readonly ToolDefinition[], readonly deps: OperationDeps) {
-    this.#byName = new Map(tools.map((t) => [t.name, t]));
-  }
-
-  /** Acts take the flow's session_id (their input declares one); observe tools do not. */
-  takesSession(tool: ToolName): boolean {
-    return tool !== "ui_session_close" && "session_id" in TOOL_INPUTS[tool].shape;
-  }
-
-  /** Throws INVALID_ARGUMENT for a tool this harness does not serve (checked before the flow starts).
-   * `cancel` aborts the call as an MCP client's cancellation would. */
-  async call(tool: ToolName, args: Record<string, unknown>, cancel?: AbortSignal): Promise<Envelope> {
-    const definition = this.#byName.get(tool);
-    if (definition === undefined) throw unservedTool(tool, [...this.#byName.keys()]);
-    return (await runOperation(definition, args, this.deps, cancel === undefined ? {} : { cancel })).envelope;
-  }
+/** The cancellation of one call: the run's stop signal, when there is one. */
+function cancelBy(stop: AbortSignal | undefined): { cancel?: AbortSignal } {
+  return stop === undefined ? {} : { cancel: stop };
 }
 
 /** The tools a flow needs that the harness does not serve, or an empty list. */
-export function unservedTools(flow: FlowFile, tools: readonly ToolDefinition[]): ToolName[] {
+export function unservedTools(flow: FlowFile, tools: readonly AnyToolHandler[]): ToolName[] {
   const served = new Set(tools.map((t) => t.name));
   const needed: ToolName[] = ["ui_session_open", "ui_session_close", OBSERVE_TOOL_FOR_EXPECT, ...flow.steps.map((s) => s.tool)];
   return [...new Set(needed)].filter((name) => !served.has(name));
-}
-
-function unservedTool(tool: ToolName, served: string[]): HarnessError {
-  return new HarnessError("INVALID_ARGUMENT", `This harness does not serve ${tool}; it serves ${served.join(", ")}. Update android-mcp-harness or remove the step.`, { tool });
 }

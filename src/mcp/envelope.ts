@@ -5,21 +5,16 @@
  */
 // @ts-types="../../node_modules/@modelcontextprotocol/sdk/dist/esm/types.d.ts"
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import type { Envelope, Evidence } from "../../contracts/envelope.ts";
+import type { Envelope, Evidence, ToolEnvelope } from "../../contracts/envelope.ts";
 import { toHarnessError } from "../errors.ts";
 
 export type ExtraContent = CallToolResult["content"];
 
-export function successEnvelope(
-  operationId: string,
-  tool: string,
-  data: Record<string, unknown>,
-  evidence: Evidence | null,
-): Envelope {
+export function successEnvelope<D>(operationId: string, tool: string, data: D, evidence: Evidence | null): ToolEnvelope<D> {
   return { ok: true, operation_id: operationId, tool, data, evidence, error: null };
 }
 
-export function failureEnvelope(operationId: string, tool: string, thrown: unknown, evidence: Evidence | null): Envelope {
+export function failureEnvelope(operationId: string, tool: string, thrown: unknown, evidence: Evidence | null): ToolEnvelope<never> {
   return { ok: false, operation_id: operationId, tool, data: {}, evidence, error: toHarnessError(thrown).toJSON() };
 }
 

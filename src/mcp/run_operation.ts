@@ -1,16 +1,18 @@
 /**
- * Runs one tool call as one operation: validate the arguments, find the device, take its lock
+ * Runs one tool call as one operation: validate the arguments, read the session they name (once, into
+ * the operation context), find the device, take its lock as the tool's declared device access says
  * (EMULATOR_BUSY at once if held), run the handler on exactly that device (the observer bound to the
- * locked serial) within the deadline (OPERATION_TIMEOUT: the handler's
- * signal is aborted and the lock released), append one audit line, answer with the envelope. Never throws.
+ * locked serial) within the deadline (OPERATION_TIMEOUT: the handler's signal is aborted and the lock
+ * released), append one audit line, answer with the envelope. Never throws.
  */
-import type { Envelope, Evidence } from "../../contracts/envelope.ts";
+import type { Envelope, Evidence, ToolEnvelope } from "../../contracts/envelope.ts";
 import { redactArguments } from "../../contracts/tool_inputs.ts";
+import { type ToolData, type ToolName, TOOLS } from "../../contracts/tools.ts";
 import { HarnessError, toHarnessError } from "../errors.ts";
 import type { Clock } from "../ports/clock.ts";
 import type { AuditLog, DeviceLease, DeviceLock } from "../ports/evidence.ts";
 import type { Logger } from "../ports/logger.ts";
-import type { OperationContext, ToolDefinition, ToolPorts } from "../tools/tool_definition.ts";
+import type { OperationContext, ToolHandler, ToolOutcome, ToolPorts } from "../ports/operation.ts";
 import { type ExtraContent, failureEnvelope, successEnvelope } from "./envelope.ts";
 import { startDeadline } from "./operation_deadline.ts";
 import { parseToolInput } from "./tool_input.ts";
@@ -26,8 +28,9 @@ export interface OperationDeps {
   newOperationId: () => string;
 }
 
-export interface OperationAnswer {
-  envelope: Envelope;
+export interface OperationAnswer<D = Record<string, unknown>> {
+  /** On success `data` is the tool's declared data; on failure it is empty. */
+  envelope: ToolEnvelope<D>;
   content: ExtraContent;
 }
 
@@ -38,23 +41,22 @@ export interface CallOptions {
   progress?: (message: string) => void;
 }
 
-export async function runOperation(
-  tool: ToolDefinition,
+export async function runOperation<N extends ToolName>(
+  tool: ToolHandler<N>,
   rawArgs: unknown,
   deps: OperationDeps,
   call: CallOptions = {},
-): Promise<OperationAnswer> {
+): Promise<OperationAnswer<ToolData<N>>> {
   const operationId = deps.newOperationId();
   const started = deps.clock.now();
   let evidence: Evidence | null = null;
-  let answer: OperationAnswer;
+  let answer: OperationAnswer<ToolData<N>>;
   try {
     const args = parseToolInput(tool.name, rawArgs);
-    const sessionId = (args as { session_id?: string }).session_id;
-    const outcome = await withLockAndDeadline({ tool, operationId, deps, call, ...(sessionId === undefined ? {} : { sessionId }) },
-      (ctx, ports) => tool.run(args, ctx, ports), (ref) => {
-        evidence = ref;
-      });
+    const gate: Gate = { tool: tool.name, operationId, deps, call, sessionId: sessionIdOf(args) };
+    const outcome: ToolOutcome<ToolData<N>> = await withLockAndDeadline(gate, (ctx, ports) => tool.run(args, ctx, ports), (ref) => {
+      evidence = ref;
+    });
     answer = { envelope: successEnvelope(operationId, tool.name, outcome.data, evidence), content: outcome.content ?? [] };
   } catch (thrown) {
     if (!(thrown instanceof HarnessError)) deps.logger.error(`${tool.name} ${operationId}: ${describe(thrown)}`);
@@ -65,12 +67,17 @@ export async function runOperation(
 }
 
 interface Gate {
-  tool: ToolDefinition;
+  tool: ToolName;
   operationId: string;
   deps: OperationDeps;
   call: CallOptions;
   /** The session the call names: the session-aware lock lets it through while that session holds the device. */
-  sessionId?: string;
+  sessionId: string | undefined;
+}
+
+/** The `session_id` argument of a tool that takes one. */
+function sessionIdOf(args: object): string | undefined {
+  return "session_id" in args && typeof args.session_id === "string" ? args.session_id : undefined;
 }
 
 async function withLockAndDeadline<T>(
@@ -78,10 +85,13 @@ async function withLockAndDeadline<T>(
   work: (ctx: OperationContext, ports: ToolPorts) => Promise<T>,
   attachEvidence: (ref: Evidence) => void,
 ): Promise<T> {
-  const { tool, operationId, deps, call } = gate;
-  const deadline = startDeadline(tool.name, { clock: deps.clock, timeoutMs: deps.actionTimeoutMs, cancel: call.cancel });
+  const { tool, operationId, deps, call, sessionId } = gate;
+  const deadline = startDeadline(tool, { clock: deps.clock, timeoutMs: deps.actionTimeoutMs, cancel: call.cancel });
+  const access = TOOLS[tool].device;
   const ctx: OperationContext = {
     operationId,
+    sessionId,
+    lease: undefined,
     signal: deadline.signal,
     remainingMs: deadline.remainingMs,
     attachEvidence: (ref) => {
@@ -93,16 +103,16 @@ async function withLockAndDeadline<T>(
   };
   let lease: DeviceLease | undefined;
   const locked = async () => {
-    if (tool.needsDevice === false) return work(ctx, deps.ports);
+    if (access === "none") return work(ctx, deps.ports);
     const udid = await deps.ports.observer.resolveUdid({ timeoutMs: ctx.remainingMs(), signal: ctx.signal });
     const acquired = await deps.lock.acquire({ adbServer: deps.ports.observer.adbServer, udid },
-      { operationId, tool: tool.name, ...(gate.sessionId === undefined ? {} : { sessionId: gate.sessionId }) });
+      { operationId, tool, access, ...(sessionId === undefined ? {} : { sessionId }) });
     if (deadline.signal.aborted) {
       await acquired.release(); // the limit passed while acquiring: nobody else would release it
       throw deadline.signal.reason;
     }
     lease = acquired;
-    return work(ctx, { ...deps.ports, observer: deps.ports.observer.bind(udid) });
+    return work({ ...ctx, lease: acquired }, { ...deps.ports, observer: deps.ports.observer.bind(udid) });
   };
   try {
     return await Promise.race([locked(), deadline.expired]);

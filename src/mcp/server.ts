@@ -1,35 +1,39 @@
 /**
  * Builds the MCP server: publishes exactly the tools that contracts/ declares available (name, title,
- * description, annotations, strict input schema, the envelope as output schema), answers every call
- * through runOperation (so even refused arguments come back as our envelope; tool_calls.ts dispatches by
- * own name and refuses non-object arguments), and serves artifact:// and, when given, doctor://report
- * (resource_reads.ts answers every read: -32002 for anything not served).
+ * description, annotations, strict input schema, the envelope with the tool's data as output schema),
+ * answers every call through runOperation (so even refused arguments come back as our envelope; tool_calls.ts
+ * dispatches by own name and refuses non-object arguments), and serves artifact:// and, when given,
+ * doctor://report (resource_reads.ts answers every read: -32002 for anything not served).
  */
 // @ts-types="../../node_modules/@modelcontextprotocol/sdk/dist/esm/server/mcp.d.ts"
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import * as z from "zod";
-import { inputJsonSchema } from "../../contracts/catalog.ts";
-import { type Envelope, ENVELOPE_JSON_SCHEMA, EnvelopeSchema } from "../../contracts/envelope.ts";
-import type { ToolName } from "../../contracts/tool_inputs.ts";
-import { AVAILABLE_TOOL_NAMES, TOOL_CONTRACT_BY_NAME } from "../../contracts/tools.ts";
+// @ts-types="../../node_modules/@modelcontextprotocol/sdk/dist/esm/types.d.ts"
+import type { Tool } from "@modelcontextprotocol/sdk/types.js";
+import { inputJsonSchema, outputJsonSchema } from "../../contracts/catalog.ts";
+import type { ToolEnvelope } from "../../contracts/envelope.ts";
+import { AVAILABLE_TOOL_NAMES, TOOL_CONTRACT_BY_NAME, type ToolData, type ToolName } from "../../contracts/tools.ts";
 import type { DoctorReport } from "../doctor/types.ts";
 import { HarnessError } from "../errors.ts";
-import { SERVED_TOOLS, type ToolDefinition } from "../tools/mod.ts";
+import type { AnyToolHandler } from "../ports/operation.ts";
+import { SERVED_TOOLS } from "../tools/mod.ts";
 import { VERSION } from "../version.ts";
 import { registerArtifactResources } from "./artifact_resources.ts";
 import { registerDoctorResource } from "./doctor_resource.ts";
 import { answerResourceReads } from "./resource_reads.ts";
 import { toToolResult } from "./envelope.ts";
 import { type OperationDeps, runOperation } from "./run_operation.ts";
-import { answerToolCalls, type RequestExtra, type ToolCallHandler } from "./tool_calls.ts";
+import { answerTools, type RequestExtra, type ServedTool } from "./tool_calls.ts";
 
 export const SERVER_NAME = "android-mcp-harness";
 
 const INSTRUCTIONS = "Observe with ui_get_tree; name elements only by the selectors it returns (never coordinates). " +
   "Every answer is one envelope {ok, operation_id, tool, data, evidence, error{code,message}}.";
 
+/** One answered call: the arguments as sent and the envelope, its `data` typed by the tool (narrow on `tool`). */
+export type AnsweredCall = { [N in ToolName]: { tool: N; args: Record<string, unknown>; envelope: ToolEnvelope<ToolData<N>> } }[ToolName];
+
 /** Sees every answered call (e.g. `serve --record`); the client's answer waits for it. */
-export type AnswerListener = (tool: string, args: Record<string, unknown>, envelope: Envelope) => Promise<void>;
+export type AnswerListener = (call: AnsweredCall) => Promise<void>;
 
 /** What a server offers beyond the tools: `doctorReport` computes the `doctor://report` resource on each
  * read; `onAnswer` sees every answered tool call. */
@@ -38,20 +42,18 @@ export interface HarnessResources {
   onAnswer?: AnswerListener;
 }
 
-export function createHarnessServer(deps: OperationDeps, tools: readonly ToolDefinition[] = SERVED_TOOLS, resources: HarnessResources = {}): McpServer {
+export function createHarnessServer(deps: OperationDeps, tools: readonly AnyToolHandler[] = SERVED_TOOLS, resources: HarnessResources = {}): McpServer {
   checkServedMatchesContract(tools);
   const server = new McpServer({ name: SERVER_NAME, version: VERSION }, { instructions: INSTRUCTIONS });
-  const handlers = new Map<string, ToolCallHandler>();
-  for (const tool of tools) {
-    const handler: ToolCallHandler = async (args, extra) => {
+  answerTools(server, tools.map((tool): ServedTool => ({
+    published: publishedTool(tool.name),
+    call: async (args, extra) => {
       const answer = await runOperation(tool, args, deps, { cancel: extra.signal, progress: progressSender(extra) });
-      await resources.onAnswer?.(tool.name, args, answer.envelope);
+      // The envelope is the one runOperation typed by this tool's name; TS cannot follow that through the served union.
+      await resources.onAnswer?.({ tool: tool.name, args, envelope: answer.envelope } as AnsweredCall);
       return toToolResult(answer.envelope, answer.content);
-    };
-    registerContractTool(server, tool.name, handler);
-    handlers.set(tool.name, handler);
-  }
-  answerToolCalls(server, handlers);
+    },
+  })));
   const readers = [registerArtifactResources(server, deps.ports.evidence)];
   if (resources.doctorReport !== undefined) readers.push(registerDoctorResource(server, resources.doctorReport));
   answerResourceReads(server, readers);
@@ -59,23 +61,19 @@ export function createHarnessServer(deps: OperationDeps, tools: readonly ToolDef
 }
 
 /**
- * Publishes one declared tool with its contract metadata. The client sees the strict input schema; the
- * SDK validates only loosely, so refused arguments reach the handler and come back as our envelope
- * (INVALID_SELECTOR, …) instead of the SDK's bare text.
+ * One declared tool's tools/list entry: its contract metadata, the strict input schema (refused arguments
+ * still reach the handler and come back as our envelope: INVALID_SELECTOR, …) and the output schema.
  */
-export function registerContractTool(server: McpServer, name: ToolName, handler: ToolCallHandler): void {
+export function publishedTool(name: ToolName): Tool {
   const contract = TOOL_CONTRACT_BY_NAME[name];
-  server.registerTool(
+  return {
     name,
-    {
-      title: contract.title,
-      description: contract.description,
-      inputSchema: z.looseObject({}).meta({ ...inputJsonSchema(name), $schema: undefined }),
-      outputSchema: publishedOutputSchema(),
-      annotations: { ...contract.annotations },
-    },
-    handler,
-  );
+    title: contract.title,
+    description: contract.description,
+    inputSchema: { type: "object", ...inputJsonSchema(name) },
+    annotations: { ...contract.annotations },
+    outputSchema: { type: "object", ...outputJsonSchema(name) },
+  };
 }
 
 /** MCP progress notifications for this request, counted up; undefined when the client sent no progress token. */
@@ -88,12 +86,7 @@ function progressSender(extra: RequestExtra): ((message: string) => void) | unde
   };
 }
 
-/** Validates strictly on the server; publishes the compact JSON form (twelve copies go into tools/list). */
-function publishedOutputSchema() {
-  return EnvelopeSchema.meta({ ...ENVELOPE_JSON_SCHEMA, $schema: undefined, properties: undefined, additionalProperties: undefined });
-}
-
-function checkServedMatchesContract(tools: readonly ToolDefinition[]): void {
+function checkServedMatchesContract(tools: readonly AnyToolHandler[]): void {
   const served = tools.map((t) => t.name).join(",");
   const declared = AVAILABLE_TOOL_NAMES.join(",");
   if (served !== declared) {

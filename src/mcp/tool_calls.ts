@@ -1,19 +1,16 @@
 /**
- * Answers `tools/call` in place of the SDK's handler, which looks tools up in a plain object (so `constructor`
- * or `__proto__` was "disabled", not unknown), validates `params` with zod (an array or null `arguments` gave a
- * raw zod dump) and copies the arguments (dropping a `__proto__` key before our strict check could see it).
- * Here: a name that is not one of the served tools (own names only) or arguments that are not a JSON object are
- * JSON-RPC -32602 (what MCP prescribes for unknown tools) with one short sentence; otherwise the raw arguments
- * go to the tool's handler untouched. Registered on the protocol layer itself, under the Server class's
- * tools/call wrapper, whose zod validation is the dump this replaces; our results are always valid envelopes.
+ * Answers `tools/list` and `tools/call` through the SDK's public API: tools/list with a request handler
+ * (the published entries as given), tools/call as the protocol's `fallbackRequestHandler`, which receives
+ * the raw JSON-RPC request. The SDK's own tools/call path validates `params` with zod first (an array or null
+ * `arguments` gave a raw zod dump, a `__proto__` key was dropped from a copy); here a name that is not one of
+ * the served tools (own names only) or arguments that are not a JSON object are JSON-RPC -32602 (what MCP
+ * prescribes for unknown tools) with one short sentence, and the raw arguments reach the tool untouched.
+ * Any other method without a handler is -32601 "Method not found", as the SDK answers it.
  */
 // @ts-types="../../node_modules/@modelcontextprotocol/sdk/dist/esm/server/mcp.d.ts"
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-// @ts-types="../../node_modules/@modelcontextprotocol/sdk/dist/esm/shared/protocol.d.ts"
-import { Protocol } from "@modelcontextprotocol/sdk/shared/protocol.js";
 // @ts-types="../../node_modules/@modelcontextprotocol/sdk/dist/esm/types.d.ts"
-import { type CallToolResult, ErrorCode } from "@modelcontextprotocol/sdk/types.js";
-import * as z from "zod";
+import { type CallToolResult, ErrorCode, ListToolsRequestSchema, type Tool } from "@modelcontextprotocol/sdk/types.js";
 import { protocolError } from "./protocol_error.ts";
 import { quote } from "./quote.ts";
 
@@ -26,13 +23,19 @@ export interface RequestExtra {
 
 export type ToolCallHandler = (args: Record<string, unknown>, extra: RequestExtra) => Promise<CallToolResult>;
 
-/** The request as it arrived: `params` is not parsed, so nothing in it is copied or dropped. */
-const RawToolCall = z.object({ method: z.literal("tools/call"), params: z.unknown() });
+export interface ServedTool {
+  /** The tools/list entry. */
+  published: Tool;
+  call: ToolCallHandler;
+}
 
-export function answerToolCalls(server: McpServer, handlers: ReadonlyMap<string, ToolCallHandler>): void {
+export function answerTools(server: McpServer, tools: readonly ServedTool[]): void {
+  const handlers = new Map(tools.map((tool) => [tool.published.name, tool.call]));
   const names = [...handlers.keys()].join(", ");
-  server.server.removeRequestHandler("tools/call");
-  Protocol.prototype.setRequestHandler.call(server.server, RawToolCall, async (request, extra) => {
+  server.server.registerCapabilities({ tools: { listChanged: true } });
+  server.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: tools.map((tool) => tool.published) }));
+  server.server.fallbackRequestHandler = async (request, extra) => {
+    if (request.method !== "tools/call") throw protocolError(ErrorCode.MethodNotFound, "Method not found");
     const params = request.params;
     const name = isObject(params) ? params["name"] : undefined;
     if (typeof name !== "string") {
@@ -47,8 +50,8 @@ export function answerToolCalls(server: McpServer, handlers: ReadonlyMap<string,
       throw protocolError(ErrorCode.InvalidParams,
         `Arguments for ${name} must be a JSON object, not ${describe(args)}; send {} when there are none.`);
     }
-    return handler(args ?? {}, extra as RequestExtra);
-  });
+    return handler(args ?? {}, extra);
+  };
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

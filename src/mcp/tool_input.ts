@@ -1,19 +1,24 @@
 /**
- * Validates a tool's raw arguments against its strict contract schema. Refusals are HarnessErrors with
- * the code the contract declares for that argument (INVALID_SELECTOR, INVALID_TEXT, INVALID_PACKAGE,
+ * Validates a tool's raw arguments against its strict declared schema. Refusals are HarnessErrors with
+ * the code the tool's declaration gives that argument (INVALID_SELECTOR, INVALID_TEXT, INVALID_PACKAGE,
  * INVALID_SCROLL_DIRECTION) or INVALID_ARGUMENT, and a message naming the argument and what is accepted.
  * Names from the client (unknown keys, paths) are quoted cut to a bound (quote.ts). `__proto__` is an unknown
  * key like any other (the strict schemas see it when the raw JSON object reaches them: tool_calls.ts).
  */
 import type * as z from "zod";
-import { ARGUMENT_ERROR_CODES, TOOL_INPUTS, type ToolInput, type ToolName } from "../../contracts/tool_inputs.ts";
+import type { ErrorCode } from "../../contracts/error_codes.ts";
+import { type ToolInput, type ToolName, TOOLS } from "../../contracts/tools.ts";
 import { HarnessError } from "../errors.ts";
 import { quote, quoteList } from "./quote.ts";
 
 export function parseToolInput<N extends ToolName>(name: N, raw: unknown): ToolInput<N> {
-  const schema = TOOL_INPUTS[name];
+  const { input: schema, argumentErrors = {} } = TOOLS[name];
   const result = schema.safeParse(raw ?? {});
   if (result.success) return result.data as ToolInput<N>;
+  const codeFor = (issue: z.core.$ZodIssue): ErrorCode => {
+    const first = issue.path[0];
+    return (typeof first === "string" && (argumentErrors as Readonly<Record<string, ErrorCode>>)[first]) || "INVALID_ARGUMENT";
+  };
   const issue = result.error.issues[0]!;
   const accepted = Object.keys(schema.shape);
   const acceptedText = accepted.length === 0 ? "it takes no arguments" : `it accepts ${accepted.join(", ")}`;
@@ -28,12 +33,7 @@ export function parseToolInput<N extends ToolName>(name: N, raw: unknown): ToolI
   return fail(codeFor(issue), `Invalid ${argument} for ${name}: ${issue.message}. Send the value the tool's input schema describes (${acceptedText}).`, issue);
 }
 
-function codeFor(issue: z.core.$ZodIssue) {
-  const first = issue.path[0];
-  return (typeof first === "string" && ARGUMENT_ERROR_CODES[first]) || "INVALID_ARGUMENT";
-}
-
-function fail(code: ReturnType<typeof codeFor>, message: string, issue: z.core.$ZodIssue): never {
+function fail(code: ErrorCode, message: string, issue: z.core.$ZodIssue): never {
   const path = issue.path.slice(0, 8).map((part) => String(part).slice(0, 64));
   throw new HarnessError(code, message, { path, issue: issue.code });
 }

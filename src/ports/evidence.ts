@@ -2,6 +2,7 @@
  * Port: the evidence store, the audit log and the device lock (SPEC §7).
  * Evidence ids have exactly the form `YYYYMMDD-HHMMSS-ffffff-<tool>[-N].png`; paths are absolute.
  */
+import type { DeviceAccess } from "../../contracts/tools.ts";
 import type { ErrorCode } from "../../contracts/error_codes.ts";
 
 export interface EvidenceRef {
@@ -47,9 +48,18 @@ export interface DeviceAddress {
   udid: string;
 }
 
+/** Who asks for the device: the operation, its tool, the tool's declared device access, the session it names. */
+export interface LockOwner {
+  operationId: string;
+  tool: string;
+  /** contracts/tools.ts `device`: how the call meets a UI session holding the device (absent: as an act). */
+  access?: Exclude<DeviceAccess, "none">;
+  sessionId?: string;
+}
+
 export interface DeviceLock {
   /** Acquires at once or throws EMULATOR_BUSY (no queue). Held across processes. */
-  acquire(device: DeviceAddress, owner: { operationId: string; tool: string; sessionId?: string }): Promise<DeviceLease>;
+  acquire(device: DeviceAddress, owner: LockOwner): Promise<DeviceLease>;
 }
 
 /**

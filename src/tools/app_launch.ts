@@ -5,22 +5,18 @@
  * EMULATOR_BUSY, SESSION_NOT_FOUND.
  */
 import { ACT_DEFAULTS } from "../../contracts/act_defaults.ts";
-import { performAct } from "../device/act.ts";
+import { defineActTool } from "../device/act.ts";
 import { checkInstalled, launchAndWait } from "../device/launch.ts";
 import { HarnessError } from "../errors.ts";
-import { defineTool } from "./tool_definition.ts";
 
-export const appLaunchTool = defineTool({
-  name: "app_launch",
-  async run(args, ctx, ports) {
-    await checkInstalled(args.package, ports, { timeoutMs: ctx.remainingMs(), signal: ctx.signal });
-    return performAct("app_launch", args.session_id, ctx, ports, async ({ driver }) => {
+export const appLaunchTool = defineActTool("app_launch", {
+  before: (args, ctx, ports) => checkInstalled(args.package, ports, { timeoutMs: ctx.remainingMs(), signal: ctx.signal }),
+  async act({ driver, ports, ctx }, args) {
       if (!(await launchAndWait(driver, args.package, ports, ctx))) {
         throw new HarnessError("OPERATION_TIMEOUT",
           `"${args.package}" did not reach the foreground within ${ACT_DEFAULTS.foregroundWaitMs / 1000} s of being launched; check the device screen (a crash or a dialog) and retry.`,
           { package: args.package });
       }
       return { package: args.package };
-    });
   },
 });

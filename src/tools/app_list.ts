@@ -3,7 +3,7 @@
  * unless `include_system`. Read-only adb. Errors: EMULATOR_UNAVAILABLE, OPERATION_TIMEOUT.
  */
 import type { DeviceObserver, WaitOptions } from "../ports/device.ts";
-import { defineTool } from "./tool_definition.ts";
+import type { ToolHandler } from "../ports/operation.ts";
 
 export async function listApps(
   observer: DeviceObserver,
@@ -16,7 +16,7 @@ export async function listApps(
   return observer.listPackages(request, wait); // the port promises each name once, sorted
 }
 
-export const appListTool = defineTool({
+export const appListTool: ToolHandler<"app_list"> = {
   name: "app_list",
   async run(args, ctx, ports) {
     const includeSystem = args.include_system === true;
@@ -26,4 +26,4 @@ export const appListTool = defineTool({
     });
     return { data: { packages, count: packages.length, include_system: includeSystem } };
   },
-});
+};

@@ -1,13 +1,15 @@
 /**
- * The tools this release serves, in publication order: an explicit list (a compiled binary cannot scan
- * folders). Each must be declared available in contracts/tools.ts; the server refuses to start otherwise.
+ * The handler of every declared tool, in one record the compiler checks against contracts/tools.ts (a
+ * declared tool without a handler, or a handler without a declaration, does not compile); the served
+ * list is the declared available ones, in publication order (a compiled binary cannot scan folders).
  */
+import { AVAILABLE_TOOL_NAMES } from "../../contracts/tools.ts";
+import type { AnyToolHandler, ToolHandlers } from "../ports/operation.ts";
 import { appLaunchTool } from "./app_launch.ts";
 import { appListTool } from "./app_list.ts";
 import { deviceBackTool } from "./device_back.ts";
 import { deviceStatusTool } from "./device_status.ts";
 import { settingsOpenTool } from "./settings_open.ts";
-import type { ToolDefinition } from "./tool_definition.ts";
 import { uiGetTreeTool } from "./ui_get_tree.ts";
 import { uiScreenshotTool } from "./ui_screenshot.ts";
 import { uiScrollTool } from "./ui_scroll.ts";
@@ -16,9 +18,20 @@ import { uiSessionOpenTool } from "./ui_session_open.ts";
 import { uiTapTool } from "./ui_tap.ts";
 import { uiTypeTextTool } from "./ui_type_text.ts";
 
-export const SERVED_TOOLS: readonly ToolDefinition[] = [
-  deviceStatusTool, uiGetTreeTool, uiScreenshotTool, appListTool,
-  appLaunchTool, settingsOpenTool, uiTapTool, uiTypeTextTool, uiScrollTool, deviceBackTool, uiSessionOpenTool, uiSessionCloseTool,
-];
+export const TOOL_HANDLERS: ToolHandlers = {
+  device_status: deviceStatusTool,
+  ui_get_tree: uiGetTreeTool,
+  ui_screenshot: uiScreenshotTool,
+  app_list: appListTool,
+  app_launch: appLaunchTool,
+  settings_open: settingsOpenTool,
+  ui_tap: uiTapTool,
+  ui_type_text: uiTypeTextTool,
+  ui_scroll: uiScrollTool,
+  device_back: deviceBackTool,
+  ui_session_open: uiSessionOpenTool,
+  ui_session_close: uiSessionCloseTool,
+};
 
-export type { OperationContext, ToolDefinition, ToolOutcome, ToolPorts } from "./tool_definition.ts";
+/** The handlers this release serves, in publication order. */
+export const SERVED_TOOLS: readonly AnyToolHandler[] = AVAILABLE_TOOL_NAMES.map((name) => TOOL_HANDLERS[name]);

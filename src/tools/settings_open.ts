@@ -4,17 +4,14 @@
  * APPIUM_UNAVAILABLE, EMULATOR_BUSY, SESSION_NOT_FOUND, OPERATION_TIMEOUT.
  */
 import { ACT_DEFAULTS } from "../../contracts/act_defaults.ts";
-import { performAct } from "../device/act.ts";
+import { defineActTool } from "../device/act.ts";
 import { launchAndWait } from "../device/launch.ts";
 import { HarnessError, isHarnessError } from "../errors.ts";
-import { defineTool } from "./tool_definition.ts";
 
 export const SETTINGS_PACKAGE = "com.android.settings";
 
-export const settingsOpenTool = defineTool({
-  name: "settings_open",
-  run(args, ctx, ports) {
-    return performAct("settings_open", args.session_id, ctx, ports, async ({ driver }) => {
+export const settingsOpenTool = defineActTool("settings_open", {
+  async act({ driver, ports, ctx }) {
       let arrived = false;
       let why = `it was not in the foreground within ${ACT_DEFAULTS.foregroundWaitMs / 1000} s`;
       try {
@@ -27,6 +24,5 @@ export const settingsOpenTool = defineTool({
         throw new HarnessError("SETTINGS_FOREGROUND_FAILED", `Settings did not come to the foreground: ${why}. Check the device screen and retry.`);
       }
       return {};
-    });
   },
 });

@@ -6,39 +6,18 @@
  * the evidence PNG stays as captured. Read-only adb. Errors: EVIDENCE_WRITE_FAILED, UI_TREE_UNAVAILABLE
  * (annotate only), EMULATOR_UNAVAILABLE, OPERATION_TIMEOUT.
  */
-import { downscaleForModel, type Mark, pngSize } from "../png/mod.ts";
-import type { DeviceObserver, WaitOptions } from "../ports/device.ts";
-import type { EvidenceRef, EvidenceStore } from "../ports/evidence.ts";
+import { readScreen } from "../device/screen_reading.ts";
+import { captureScreenshot } from "../device/screenshot.ts";
+import { downscaleForModel, type Mark } from "../png/mod.ts";
+import type { ToolHandler } from "../ports/operation.ts";
 import type { ActionEntry } from "../screen/types.ts";
-import { defineTool } from "./tool_definition.ts";
-import { readScreen } from "./ui_get_tree.ts";
-
-export interface SavedScreenshot {
-  evidence: EvidenceRef;
-  png: Uint8Array;
-  width: number;
-  height: number;
-}
-
-/** Takes and stores one screenshot; shared with the act tools' after-action evidence. */
-export async function captureScreenshot(
-  observer: DeviceObserver,
-  evidence: EvidenceStore,
-  tool: string,
-  wait: WaitOptions,
-): Promise<SavedScreenshot> {
-  const png = await observer.screenshot(wait);
-  const { width, height } = pngSize(png);
-  const ref = await evidence.savePng(tool, png);
-  return { evidence: ref, png, width, height };
-}
 
 /** One mark per action, numbered by its position in `actions`. */
 export function actionMarks(actions: readonly ActionEntry[]): Mark[] {
   return actions.map((action, number) => ({ number, box: action.bounds }));
 }
 
-export const uiScreenshotTool = defineTool({
+export const uiScreenshotTool: ToolHandler<"ui_screenshot"> = {
   name: "ui_screenshot",
   async run(args, ctx, ports) {
     const wait = () => ({ timeoutMs: ctx.remainingMs(), signal: ctx.signal });
@@ -62,4 +41,4 @@ export const uiScreenshotTool = defineTool({
       ],
     };
   },
-});
+};

@@ -4,15 +4,12 @@
  * is answered with `scrolled: false` and `changed: false`. Errors: INVALID_SCROLL_DIRECTION
  * (validation), UI_ELEMENT_NOT_FOUND (the screen changed under it), APPIUM_UNAVAILABLE, EMULATOR_BUSY, SESSION_NOT_FOUND, OPERATION_TIMEOUT.
  */
-import { checked, performAct } from "../device/act.ts";
+import { checked, defineActTool } from "../device/act.ts";
 import { xpathOf } from "../device/element_path.ts";
 import { parseDump, type UiNode } from "../screen/mod.ts";
-import { defineTool } from "./tool_definition.ts";
 
-export const uiScrollTool = defineTool({
-  name: "ui_scroll",
-  run(args, ctx, ports) {
-    return performAct("ui_scroll", args.session_id, ctx, ports, async ({ driver, before }) => {
+export const uiScrollTool = defineActTool("ui_scroll", {
+  async act({ driver, before, ctx }, args) {
       const tree = parseDump(before);
       const container = largest(tree.nodes.filter((n) => n.scrollable && n.visible && n.bounds !== null));
       if (container === undefined) return { direction: args.direction, scrolled: false };
@@ -20,7 +17,6 @@ export const uiScrollTool = defineTool({
       if (id === undefined) return { direction: args.direction, scrolled: false };
       const further = await checked(ctx, () => driver.scroll(id, args.direction));
       return { direction: args.direction, scrolled: true, can_scroll_further: further };
-    });
   },
 });
 

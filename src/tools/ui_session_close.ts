@@ -3,13 +3,12 @@
  * Idempotent: an unknown, expired or already closed id answers ok with `closed: false`. Touches no device.
  * Errors: INVALID_ARGUMENT (malformed id), EMULATOR_BUSY (another operation is using the session now).
  */
-import { defineTool } from "./tool_definition.ts";
+import type { ToolHandler } from "../ports/operation.ts";
 
-export const uiSessionCloseTool = defineTool({
+export const uiSessionCloseTool: ToolHandler<"ui_session_close"> = {
   name: "ui_session_close",
-  needsDevice: false,
   async run(args, _ctx, ports) {
     const closed = await ports.ui.close(args.session_id);
     return { data: { session_id: args.session_id, closed } };
   },
-});
+};

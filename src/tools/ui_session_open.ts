@@ -9,15 +9,15 @@ import { ACT_DEFAULTS } from "../../contracts/act_defaults.ts";
 import { uiOperation } from "../device/act.ts";
 import { checkInstalled, launchAndWait } from "../device/launch.ts";
 import { HarnessError } from "../errors.ts";
-import { defineTool } from "./tool_definition.ts";
-import { captureScreenshot } from "./ui_screenshot.ts";
+import { captureScreenshot } from "../device/screenshot.ts";
+import type { ToolHandler } from "../ports/operation.ts";
 
-export const uiSessionOpenTool = defineTool({
+export const uiSessionOpenTool: ToolHandler<"ui_session_open"> = {
   name: "ui_session_open",
   async run(args, ctx, ports) {
     const wait = () => ({ timeoutMs: ctx.remainingMs(), signal: ctx.signal });
     if (args.package !== undefined) await checkInstalled(args.package, ports, wait());
-    const session = await ports.ui.open(ports.observer.udid, uiOperation(ctx));
+    const session = await ports.ui.open(ports.observer.udid, ctx.lease, uiOperation(ctx));
     if (args.package === undefined) return { data: { ...session } };
     const pkg = args.package;
     try {
@@ -36,4 +36,4 @@ export const uiSessionOpenTool = defineTool({
     }
     return { data: { ...(ports.ui.describe(session.session_id) ?? session), package: pkg, foreground_package: pkg } };
   },
-});
+};

@@ -7,16 +7,13 @@
  * APPIUM_UNAVAILABLE, EMULATOR_BUSY, SESSION_NOT_FOUND, OPERATION_TIMEOUT.
  */
 import { ACT_DEFAULTS } from "../../contracts/act_defaults.ts";
-import { type ActScope, checked, findInSession, type FoundElement, performAct } from "../device/act.ts";
+import { type ActScope, checked, defineActTool, findInSession, type FoundElement } from "../device/act.ts";
 import { HarnessError } from "../errors.ts";
-import type { Selector } from "../screen/mod.ts";
-import { defineTool } from "./tool_definition.ts";
 
-export const uiTapTool = defineTool({
-  name: "ui_tap",
-  run(args, ctx, ports) {
-    return performAct("ui_tap", args.session_id, ctx, ports, async (scope) => {
-      const selector = args.selector as Selector;
+export const uiTapTool = defineActTool("ui_tap", {
+  async act(scope, args) {
+      const { ctx } = scope;
+      const selector = args.selector;
       let found = await findInSession(scope, selector, "ui_tap");
       if (await underKeyboard(found, scope)) {
         await hideKeyboard(scope);
@@ -24,7 +21,6 @@ export const uiTapTool = defineTool({
       }
       await checked(ctx, () => scope.driver.click(found.elementId));
       return { target: args.selector, element_label: found.element.label };
-    });
   },
 });
 

@@ -5,16 +5,13 @@
  * INVALID_SELECTOR (not an input), UI_ELEMENT_NOT_FOUND, UI_ELEMENT_AMBIGUOUS, APPIUM_UNAVAILABLE,
  * EMULATOR_BUSY, SESSION_NOT_FOUND, OPERATION_TIMEOUT.
  */
-import { checked, findInSession, performAct } from "../device/act.ts";
+import { checked, defineActTool, findInSession } from "../device/act.ts";
 import { HarnessError } from "../errors.ts";
-import type { Selector } from "../screen/mod.ts";
-import { defineTool } from "./tool_definition.ts";
 
-export const uiTypeTextTool = defineTool({
-  name: "ui_type_text",
-  run(args, ctx, ports) {
-    return performAct("ui_type_text", args.session_id, ctx, ports, async (scope) => {
-      const found = await findInSession(scope, args.selector as Selector, "ui_type_text");
+export const uiTypeTextTool = defineActTool("ui_type_text", {
+  async act(scope, args) {
+      const { ctx } = scope;
+      const found = await findInSession(scope, args.selector, "ui_type_text");
       const { label, role } = found.element;
       if (role !== "input") {
         throw new HarnessError("INVALID_SELECTOR",
@@ -23,6 +20,5 @@ export const uiTypeTextTool = defineTool({
       }
       await checked(ctx, () => scope.driver.replaceText(found.elementId, args.text));
       return { target: args.selector, element_label: label, typed_length: [...args.text].length };
-    });
   },
 });

@@ -51,6 +51,6 @@ for (const tool of [deviceStatusTool, appListTool]) {
     const serials = new Set(runner.calls.filter((c) => c.args[0] === "-s").map((c) => c.args[1]));
     assert.deepEqual([...serials], ["emulator-5554"]);
     assert.equal(runner.calls.filter((c) => commandOf(c.args) === "devices -l").length, 1);
-    if (tool.name === "device_status") assert.equal(answer.envelope.data?.["udid"], "emulator-5554");
+    if (tool.name === "device_status") assert.equal((answer.envelope.data as Record<string, unknown>)["udid"], "emulator-5554");
   });
 }

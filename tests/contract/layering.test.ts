@@ -1,8 +1,9 @@
 /**
  * The layering rules docs/architecture.md states, checked on the source's static imports: real
- * adapters are built only by the composition module, tools never import adapters, the PNG module is
- * pure, ports hold interfaces only, the pure screen model does no I/O, and the simulated device's code is reached
- * from the entry point only through a dynamic import (a real phone never loads it).
+ * adapters are built only by the composition module, tools never import adapters, the device room
+ * never imports a tool, tools never cast through `unknown`, the SDK is used through its public API, the
+ * PNG module is pure, ports hold interfaces only, the pure screen model does no I/O, contracts import no
+ * code, and the simulated device's code is reached from the entry point only through a dynamic import.
  */
 import assert from "node:assert/strict";
 import { readdirSync, readFileSync, statSync } from "node:fs";
@@ -62,6 +63,36 @@ test("tools never import adapters (their PNG work comes from the pure src/png)",
   for (const file of sourceFiles(join(SRC, "tools"))) {
     for (const spec of staticImports(file, { types: true })) {
       assert.ok(!resolved(file, spec).startsWith(join(SRC, "adapters")), `${rel(file)} imports ${spec}`);
+    }
+  }
+});
+
+test("the device room (act pipeline, screen reads, evidence, sessions) imports nothing from src/tools", () => {
+  const files = sourceFiles(join(SRC, "device"));
+  assert.ok(files.length > 3);
+  for (const file of files) {
+    for (const spec of staticImports(file, { types: true })) {
+      assert.ok(!resolved(file, spec).startsWith(join(SRC, "tools") + "/"), `${rel(file)} imports ${spec}`);
+    }
+  }
+});
+
+test("tool handlers never cast through unknown: their arguments and data are typed by the declaration", () => {
+  for (const file of sourceFiles(join(SRC, "tools"))) {
+    assert.doesNotMatch(readFileSync(file, "utf8"), /\bas unknown as\b/, `${rel(file)} casts through unknown`);
+  }
+});
+
+test("nothing in src reaches into the MCP SDK's internals (Protocol.prototype)", () => {
+  for (const file of sourceFiles(SRC)) {
+    assert.doesNotMatch(readFileSync(file, "utf8"), /Protocol\.prototype/, `${rel(file)} uses Protocol.prototype`);
+  }
+});
+
+test("contracts/ is data: it imports zod and its own files only", () => {
+  for (const file of sourceFiles(join(REPO_ROOT, "contracts"))) {
+    for (const m of readFileSync(file, "utf8").matchAll(/^(?:import|export)\s[^;]*?\sfrom\s+"([^"]+)"/gms)) {
+      assert.ok(m[1] === "zod" || /^\.\/[a-z_]+\.ts$/.test(m[1]!), `${rel(file)} imports ${m[1]}`);
     }
   }
 });

@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { isHarnessError } from "../../src/errors.ts";
 import { parseToolInput } from "../../src/mcp/tool_input.ts";
-import type { ToolName } from "../../contracts/tool_inputs.ts";
+import type { ToolName } from "../../contracts/tools.ts";
 
 function refusal(name: ToolName, args: unknown): { code: string; message: string } {
   try {

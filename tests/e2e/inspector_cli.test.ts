@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { test } from "node:test";
-import type { ToolName } from "../../contracts/tool_inputs.ts";
+import type { ToolName } from "../../contracts/tools.ts";
 import { AVAILABLE_TOOL_NAMES, TOOL_CONTRACT_BY_NAME } from "../../contracts/tools.ts";
 import { harnessCommand } from "../support/mcp_client.ts";
 import { exitWithin, killQuietly, makeServeHome } from "../support/mcp_e2e.ts";

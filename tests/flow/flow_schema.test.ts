@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { FLOW_EXIT, FLOW_STEP_TOOLS, parseFlow, parseFlowText } from "../../contracts/flow.ts";
-import { TOOL_INPUTS } from "../../contracts/tool_inputs.ts";
+import { TOOL_INPUTS } from "../../contracts/tools.ts";
 
 const valid = {
   version: 1,

@@ -12,15 +12,16 @@ import { parseFlowText } from "../../contracts/flow.ts";
 import { createNodeFileSystem } from "../../src/adapters/evidence/node_file_system.ts";
 import { createFlowRecorder, expectationFrom } from "../../src/flow/recorder.ts";
 import { runFlow } from "../../src/flow/runner.ts";
-import { runOperation } from "../../src/mcp/run_operation.ts";
+import type { ToolName } from "../../contracts/tools.ts";
+import { inProcessClient } from "../../src/mcp/in_process_client.ts";
+import type { AnsweredCall } from "../../src/mcp/server.ts";
 import { silentLogger } from "../support/silent_logger.ts";
 import { tempDir } from "../evidence/temp_dir.ts";
 import { scenarioWorld, type ScenarioWorld } from "./scenario_world.ts";
 
-async function call(world: ScenarioWorld, recorder: ReturnType<typeof createFlowRecorder>, tool: string, args: Record<string, unknown>) {
-  const definition = world.harness.tools.find((t) => t.name === tool)!;
-  const { envelope } = await runOperation(definition, args, world.harness.deps);
-  await recorder.record(tool, args, envelope);
+async function call<N extends ToolName>(world: ScenarioWorld, recorder: ReturnType<typeof createFlowRecorder>, tool: N, args: Record<string, unknown>) {
+  const envelope = await inProcessClient(world.harness.tools, world.harness.deps).call(tool, args);
+  await recorder.record({ tool, args, envelope } as AnsweredCall);
   return envelope;
 }
 
@@ -31,7 +32,7 @@ test("a recorded login session is a valid flow after every step, keeps typed tex
   const recorder = createFlowRecorder({ path: file, fs: createNodeFileSystem(), logger: silentLogger, device: "simulated device emulator-5554", now: Date.now });
   const session = (await call(world, recorder, "ui_session_open", {})).data["session_id"];
   await call(world, recorder, "ui_get_tree", {});
-  const steps: [string, Record<string, unknown>][] = [
+  const steps: [ToolName, Record<string, unknown>][] = [
     ["ui_type_text", { selector: { resource_id: "com.example.shop:id/email" }, text: "zoë@例え.jp", session_id: session }],
     ["ui_type_text", { selector: { resource_id: "com.example.shop:id/password" }, text: "pässwörd", session_id: session }],
     ["ui_tap", { selector: { text: "Nope" }, session_id: session }], // fails: not recorded

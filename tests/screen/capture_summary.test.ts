@@ -8,7 +8,7 @@ import { test } from "node:test";
 import { renderTree } from "../../src/cli/tree.ts";
 import type { DeviceObserver, TreeCapture } from "../../src/ports/device.ts";
 import { captureContext } from "../../src/screen/mod.ts";
-import { readScreen } from "../../src/tools/ui_get_tree.ts";
+import { readScreen } from "../../src/device/screen_reading.ts";
 import { button, dump, label, PKG } from "./dump_builder.ts";
 
 /** An observer that only captures (readScreen asks nothing else). */

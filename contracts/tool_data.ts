@@ -1,0 +1,78 @@
+/**
+ * The `data` of every tool's successful envelope as zod schemas: the screen summary of SPEC §5, what an
+ * act answers around it, and the pieces the tool declarations in tools.ts combine. Handlers are typed
+ * by these (src/ports/operation.ts); tools/list publishes them inside each tool's output schema.
+ */
+import * as z from "zod";
+import { ROLE_NAMES, TEXT_KEY_NAMES } from "./selector.ts";
+
+const keyFields = {
+  ...(Object.fromEntries(TEXT_KEY_NAMES.map((key) => [key, z.string().optional()])) as Record<(typeof TEXT_KEY_NAMES)[number], z.ZodOptional<z.ZodString>>),
+  role: z.enum(ROLE_NAMES).optional(),
+};
+
+/** A selector as the summary writes it (SelectorSchema in selector.ts validates the ones sent). */
+export const SelectorDataSchema = z.object({ ...keyFields, within: z.object(keyFields).optional(), index: z.int().min(0).optional() });
+
+const pixels = z.number();
+
+export const ActionEntrySchema = z.object({
+  selector: SelectorDataSchema,
+  label: z.string().optional(),
+  role: z.enum(["input", "toggle"]).optional(),
+  enabled: z.literal(false).optional(),
+  checked: z.literal(true).optional(),
+  selected: z.literal(true).optional(),
+  focused: z.literal(true).optional(),
+  bounds: z.tuple([pixels, pixels, pixels, pixels]),
+  covered_by_keyboard: z.literal(true).optional(),
+});
+
+export const AuditIssueSchema = z.object({
+  issue: z.enum(["off_screen", "zero_area", "touch_target_too_small"]),
+  selector: SelectorDataSchema,
+  size_px: z.tuple([pixels, pixels]).optional(),
+  minimum_px: pixels.optional(),
+});
+
+/** The screen summary (src/screen/types.ts ScreenSummary; docs/screen-model.md says what each absence means). */
+export const ScreenSummarySchema = z.object({
+  foreground_package: z.string(),
+  texts: z.array(z.string()),
+  actions: z.array(ActionEntrySchema),
+  can_scroll: z.literal(true).optional(),
+  keyboard: z.object({ open: z.literal(true), top: pixels.optional() }).optional(),
+  issues: z.array(AuditIssueSchema).optional(),
+});
+
+export const DeviceStatusDataSchema = z.object({
+  udid: z.string(),
+  online: z.boolean(),
+  model: z.string(),
+  api_level: z.int(),
+  screen: z.object({ width: pixels, height: pixels, density: z.number() }),
+  foreground_package: z.string(),
+  keyboard_open: z.boolean(),
+  simulated: z.literal(true).optional(),
+});
+
+/** What every act answers (device/act.ts): the new screen, whether it settled and whether it changed. */
+export const ACT_DATA_SHAPE = {
+  foreground_package: z.string(),
+  settled: z.boolean(),
+  changed: z.boolean(),
+  screen: ScreenSummarySchema,
+};
+
+/** An act's data: the shape every act answers plus what this act adds. */
+export function actData<S extends z.ZodRawShape>(extra: S) {
+  return z.object({ ...ACT_DATA_SHAPE, ...extra });
+}
+
+export const SessionInfoShape = {
+  session_id: z.string(),
+  expires_at: z.string(),
+  idle_timeout_s: z.number(),
+  max_actions: z.int(),
+  actions_used: z.int(),
+};

@@ -1,0 +1,36 @@
+/**
+ * Reading the current screen as a summary (SPEC §5) from a fresh capture, never an old screen: through
+ * the UI session this server holds on the device when there is one (`uiautomator dump` can fail then: one
+ * UiAutomation connection at a time), else through adb. Observing never opens a session.
+ */
+import { isHarnessError } from "../errors.ts";
+import type { DeviceObserver, WaitOptions } from "../ports/device.ts";
+import type { UiSessions } from "../ports/ui_sessions.ts";
+import { summaryFromCapture } from "../screen/mod.ts";
+import type { ScreenSummary } from "../screen/types.ts";
+
+export interface ScreenReading {
+  summary: ScreenSummary;
+  xml: string;
+}
+
+/**
+ * Captures and summarizes the current screen through summaryFromCapture (as `tree` on a live device
+ * does). While this server holds a UI session on the device, the XML is the session's page source.
+ * A session that Appium ended is dropped and the screen is dumped through adb instead.
+ */
+export async function readScreen(observer: DeviceObserver, wait: WaitOptions, ui?: UiSessions): Promise<ScreenReading> {
+  const held = ui?.heldDriver(observer.udid) ?? null;
+  if (held !== null) {
+    const xml = await held.source().catch((error: unknown) => {
+      if (isHarnessError(error) && error.code === "SESSION_NOT_FOUND") return null; // the session died: adb can dump again
+      throw error;
+    });
+    if (xml !== null) {
+      const context = await observer.screenContext(wait);
+      return { summary: summaryFromCapture({ xml, ...context }).summary, xml };
+    }
+  }
+  const capture = await observer.captureTree(wait);
+  return { summary: summaryFromCapture(capture).summary, xml: capture.xml };
+}

@@ -1,0 +1,55 @@
+/**
+ * What one operation is to the code below the gate: its context (id, deadline signal, the UI session the
+ * call names, evidence slot, progress), the ports a handler may use, and a tool's handler typed by its
+ * declaration in contracts/tools.ts (validated arguments in, `data` as declared out; only HarnessError thrown).
+ */
+// @ts-types="../../node_modules/@modelcontextprotocol/sdk/dist/esm/types.d.ts"
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import type { ToolData, ToolInput, ToolName } from "../../contracts/tools.ts";
+import type { Clock } from "./clock.ts";
+import type { DeviceObserver } from "./device.ts";
+import type { DeviceLease, EvidenceRef, EvidenceStore } from "./evidence.ts";
+import type { UiSessions } from "./ui_sessions.ts";
+
+export interface OperationContext {
+  readonly operationId: string;
+  /** Aborted when the operation's time limit passes; pass it to every port call. */
+  readonly signal: AbortSignal;
+  /** The UI session the call names (its `session_id`), read once by the gate; undefined when none. */
+  readonly sessionId: string | undefined;
+  /** The device lock the gate took for this operation (ui_session_open hands it to the session); undefined for a tool of no device. */
+  readonly lease: DeviceLease | undefined;
+  /** Milliseconds left before OPERATION_TIMEOUT; give it to port calls as their `timeoutMs`. */
+  remainingMs(): number;
+  /** Ties a saved PNG to this operation: it goes into the envelope, also on failure. */
+  attachEvidence(ref: EvidenceRef): void;
+  /** An MCP progress notification, when the client asked for them (a no-op otherwise). */
+  progress(message: string): void;
+}
+
+/** The ports tools use; built once by the composition module (real adapters) or by tests (fakes). */
+export interface ToolPorts {
+  observer: DeviceObserver;
+  evidence: EvidenceStore;
+  /** UI sessions through Appium: the act tools' hands; ui_get_tree reads through a held session. */
+  ui: UiSessions;
+  clock: Clock;
+}
+
+export interface ToolOutcome<D> {
+  data: D;
+  /** Extra MCP content after the envelope text (an image, a resource link). */
+  content?: CallToolResult["content"];
+}
+
+/** A tool's handler: one per declared tool (src/tools/mod.ts holds them in a record the compiler checks). */
+export interface ToolHandler<N extends ToolName> {
+  name: N;
+  run(args: ToolInput<N>, ctx: OperationContext, ports: ToolPorts): Promise<ToolOutcome<ToolData<N>>>;
+}
+
+/** Every declared tool's handler, by name: a declared tool without one, or one without a declaration, does not compile. */
+export type ToolHandlers = { [N in ToolName]: ToolHandler<N> };
+
+/** A handler of any declared tool (the served list holds one per available name). */
+export type AnyToolHandler = ToolHandlers[ToolName];
