@@ -17,9 +17,6 @@ import type { CAC } from "cac";
 import { type Harness, type HarnessOptions, openHarness } from "../composition.ts";
 import { type HarnessConfig, loadConfig } from "../config.ts";
 import { isHarnessError } from "../errors.ts";
-import { createFlowRecorder } from "../flow/recorder.ts";
-import { createHarnessServer } from "../mcp/server.ts";
-import { BoundedStdioTransport } from "../mcp/stdio_transport.ts";
 import { BUILTIN_SCENARIO_NAMES } from "../sim/scenario_names.ts";
 import { describeTransportError, warnWhenDeviceUnreachable } from "./serve_startup.ts";
 import { type CliContext, EXIT } from "./context.ts";
@@ -90,6 +87,10 @@ export async function runServe(flags: ServeFlags, ctx: CliContext): Promise<numb
       return EXIT.usage;
     }
     await pruneEvidence(harness, config, ctx);
+    // Loaded here, not at start: the MCP SDK is for `serve` alone (`--version`, `help`, `tree` never load it).
+    const { createHarnessServer } = await import("../mcp/server.ts");
+    const { BoundedStdioTransport } = await import("../mcp/stdio_transport.ts");
+    const { createFlowRecorder } = await import("../flow/recorder.ts");
     const recorder = recordPath === undefined ? undefined : createFlowRecorder({
       path: recordPath, fs: harness.fs, logger: ctx.logger, device: harness.description, now: () => ctx.clock.now(),
     });

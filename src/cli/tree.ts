@@ -12,9 +12,8 @@ import { resolve } from "node:path";
 import type { CAC } from "cac";
 import { type HarnessConfig, loadConfig } from "../config.ts";
 import type { ToolName } from "../../contracts/tool_inputs.ts";
-import { type Harness, type HarnessOptions, openHarness } from "../composition.ts";
+import type { Harness, HarnessOptions } from "../composition.ts";
 import { HarnessError, isHarnessError } from "../errors.ts";
-import { runOperation } from "../mcp/run_operation.ts";
 import type { DeviceStatus } from "../ports/device.ts";
 import { parseDump, renderSummaryText, type ScreenReadingInput, type ScreenSummary, screenSizeOf, summaryFromXml } from "../screen/mod.ts";
 import { type CliContext, EXIT } from "./context.ts";
@@ -135,6 +134,8 @@ async function treeOfDevice(
 ): Promise<number> {
   let harness: Harness | undefined;
   try {
+    // Loaded here: `tree --file` never needs the adapters nor the operation gate.
+    const { openHarness } = await import("../composition.ts");
     harness = await openHarness(config, ctx, options);
     const tree = await gated(harness, "ui_get_tree", { include_raw: true });
     const { raw, ...summary } = tree as Record<string, unknown> & { raw: string };
@@ -164,6 +165,7 @@ async function treeOfDevice(
 async function gated(harness: Harness, name: ToolName, args: Record<string, unknown>): Promise<Record<string, unknown>> {
   const tool = harness.tools.find((t) => t.name === name);
   if (tool === undefined) throw new HarnessError("INTERNAL_ERROR", `The tool ${name} is not served.`);
+  const { runOperation } = await import("../mcp/run_operation.ts");
   const { envelope } = await runOperation(tool, args, harness.deps);
   if (envelope.error !== null) throw new HarnessError(envelope.error.code, envelope.error.message, envelope.error.details);
   return envelope.data;
