@@ -78,11 +78,14 @@ export function boxResizeRows(rows: PngRows, maxSide: number): DecodedPng {
   const n = rows.channels;
   const out = new Uint8Array(width * height * 4);
   const columnOf = new Uint32Array(rows.width);
+  const columnStart = new Uint32Array(width + 1);
   const columnCount = new Uint32Array(width);
   for (let x = 0; x < width; x++) {
     const x0 = Math.floor((x * rows.width) / width);
     const x1 = Math.max(x0 + 1, Math.floor(((x + 1) * rows.width) / width));
     for (let sx = x0; sx < x1; sx++) columnOf[sx] = x * 4;
+    columnStart[x] = x0;
+    columnStart[x + 1] = x1;
     columnCount[x] = x1 - x0;
   }
   const rowBounds = (y: number) => {
@@ -98,10 +101,15 @@ export function boxResizeRows(rows: PngRows, maxSide: number): DecodedPng {
     if (n === 4 && LITTLE_ENDIAN && row.byteOffset % 4 === 0) {
       // Two channels per add: a word's R and B (and its G and A) in two 16-bit lanes; a footprint sums at most 257 pixels per lane.
       const words = new Uint32Array(row.buffer, row.byteOffset, rows.width);
-      for (let sx = 0; sx < rows.width; sx++) {
-        const w = words[sx]!, s = columnOf[sx]! >> 1;
-        lanes[s] += w & 0x00ff00ff;
-        lanes[s + 1] += (w >>> 8) & 0x00ff00ff;
+      for (let x = 0; x < width; x++) {
+        let rb = 0, ga = 0;
+        for (let sx = columnStart[x]!, end = columnStart[x + 1]!; sx < end; sx++) {
+          const w = words[sx]!;
+          rb += w & 0x00ff00ff;
+          ga += (w >>> 8) & 0x00ff00ff;
+        }
+        lanes[2 * x] += rb;
+        lanes[2 * x + 1] += ga;
       }
     } else {
       for (let sx = 0, i = 0; sx < rows.width; sx++, i += n) {

@@ -83,14 +83,19 @@ function nativeRows(raw: Uint8Array, { width, height, colourType }: Header): Png
   return {
     width, height, channels,
     scan(visit) {
-      let previous = new Uint8Array(stride);
-      let current = new Uint8Array(stride);
-      const filtered = new Uint8Array(stride);
+      // Row buffers with their 4-byte views made once (the rows are swapped, never reallocated).
+      const buffer = () => {
+        const bytes = new Uint8Array(stride);
+        return { bytes, words: new Uint32Array(bytes.buffer, 0, stride >> 2) };
+      };
+      let previous = buffer();
+      let current = buffer();
+      const filtered = buffer();
       for (let y = 0; y < height; y++) {
         const from = y * (stride + 1);
-        filtered.set(raw.subarray(from + 1, from + 1 + stride));
-        unfilterRow(raw[from]!, filtered, current, previous, stride, channels);
-        if (visit(current.subarray(0, stride), y) === false) return;
+        filtered.bytes.set(raw.subarray(from + 1, from + 1 + stride));
+        unfilterRow(raw[from]!, filtered, current, previous, channels);
+        if (visit(current.bytes, y) === false) return;
         [previous, current] = [current, previous];
       }
     },
@@ -102,19 +107,26 @@ function addBytes(a: number, b: number): number {
   return ((a & 0x7f7f7f7f) + (b & 0x7f7f7f7f)) ^ ((a ^ b) & 0x80808080);
 }
 
-/** Undoes one row's PNG filter: `raw` (aligned copy of the filtered bytes) → `out`, `up` the row above. */
-function unfilterRow(type: number, raw: Uint8Array, out: Uint8Array, up: Uint8Array, stride: number, bpp: number): void {
-  const words = stride >> 2;
+interface RowBuffer {
+  bytes: Uint8Array;
+  /** The same memory, four bytes at a time (the whole words of the row). */
+  words: Uint32Array;
+}
+
+/** Undoes one row's PNG filter: `filtered` (an aligned copy of the row's bytes) → `target`, `above` the row above. */
+function unfilterRow(type: number, filtered: RowBuffer, target: RowBuffer, above: RowBuffer, bpp: number): void {
+  const raw = filtered.bytes, out = target.bytes, up = above.bytes;
+  const stride = raw.length;
+  const words = filtered.words.length;
   if (type === 0) {
-    out.set(raw.subarray(0, stride));
+    out.set(raw);
   } else if (type === 2) {
     // Up, the filter most rows of a UI capture use: four bytes at a time.
-    const r32 = new Uint32Array(raw.buffer, 0, words), o32 = new Uint32Array(out.buffer, 0, words);
-    const u32 = new Uint32Array(up.buffer, 0, words);
+    const r32 = filtered.words, o32 = target.words, u32 = above.words;
     for (let i = 0; i < words; i++) o32[i] = addBytes(r32[i]!, u32[i]!);
     for (let i = words * 4; i < stride; i++) out[i] = (raw[i]! + up[i]!) & 255;
   } else if (type === 1 && bpp === 4) {
-    const r32 = new Uint32Array(raw.buffer, 0, words), o32 = new Uint32Array(out.buffer, 0, words);
+    const r32 = filtered.words, o32 = target.words;
     o32[0] = r32[0]!;
     for (let i = 1; i < words; i++) o32[i] = addBytes(r32[i]!, o32[i - 1]!);
   } else if (type === 1) {
