@@ -37,8 +37,9 @@ const NONE: LatencyProfile = { name: "none", adbCommand: () => 0, uia2Request: (
 
 const DEVICE: LatencyProfile = {
   name: "device",
-  adbCommand(command, outputBytes) {
+  adbCommand(given, outputBytes) {
     const f = DEVICE_FIGURES;
+    const command = given.replaceAll("'", ""); // exec: quotes every argument after the first (`uiautomator 'dump' '/dev/tty'`)
     const kb = outputBytes / 1024;
     if (/\buiautomator\s+dump\b/.test(command)) return f.adbShell + f.uiautomatorDumpBase + Math.round(kb * f.uiautomatorDumpPerKb);
     if (/\bscreencap\b/.test(command)) return f.adbShell + f.screencap;
