@@ -83,13 +83,13 @@ export function runAm(device: ScenarioDevice, args: string[], instrumentations: 
   switch (verb) {
     case "start":
     case "start-activity": {
-      const component = componentArg(rest);
       const action = optionValue(rest, "-a");
       const data = optionValue(rest, "-d");
-      if (action === VIEW_ACTION && data !== undefined && component === undefined) {
+      if (action === VIEW_ACTION && data !== undefined && optionValue(rest, "-n") === undefined) {
         const pkg = rest.filter((a, i) => !a.startsWith("-") && !rest[i - 1]?.startsWith("-")).at(-1);
         return startView(device, data, pkg, rest.includes("-W"));
       }
+      const component = componentArg(rest);
       if (component === undefined && optionValue(rest, "-c") === "android.intent.category.HOME") {
         device.home();
         return exit(`Starting: Intent { act=${action ?? "android.intent.action.MAIN"} cat=[android.intent.category.HOME] }\n`);
