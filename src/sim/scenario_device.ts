@@ -646,7 +646,7 @@ export class ScenarioDevice implements SimDevice {
     } else if (t.to.startsWith("@launch:")) {
       this.launch(t.to.slice("@launch:".length));
     } else if (t.to !== here) {
-      if (trigger.startsWith("scroll_")) this.#replace(t.to);
+      if (trigger.startsWith("scroll_") || t.replace === true) this.#replace(t.to);
       else this.#enter(t.to);
     }
     // A submitted query stays in its field on the results screen (the same activity's state).

@@ -100,9 +100,7 @@ test("search results appear only on the IME action (search, or ENTER), with the 
     const source = await driver.source();
     assert.match(source, /text="2 results"/);
     assert.match(source, /text="boots"/);
-    await driver.back(); // to the search screen, whose keyboard opens again
-    await driver.back(); // closes the keyboard
-    await driver.back();
+    await driver.back(); // the results replaced the search screen (same activity): BACK leaves search
     assert.equal(sim.device.screenId(), "shop_home");
     await driver.click(await one(driver, "//*[@content-desc='Search']"));
     await driver.replaceText(await one(driver, "//*[@resource-id='com.example.shop:id/search_field']"), "mug");

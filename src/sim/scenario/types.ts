@@ -68,6 +68,8 @@ export interface TransitionSpec {
   selector?: SimSelector;
   /** A screen id, "@back" to return to the previous screen, or "@launch:<package>". */
   to: string;
+  /** The new screen takes the current one's place (a state change such as a like or results, not a new page BACK returns from). */
+  replace?: boolean;
   /** A flag this sets in the screen's package data (e.g. "signed_in"): kept across force-stop, gone after `pm clear`. */
   sets?: string;
 }

@@ -100,6 +100,7 @@ const scenarioSchema = z.object({
     selector: selector.optional(),
     to: z.string().min(1),
     sets: z.string().min(1).optional(),
+    replace: z.boolean().optional(),
   }).strict()),
   links: z.array(z.object({ prefix: z.string().regex(/^[a-z][a-z0-9+.-]*:/, "a URL prefix with its scheme"), screen: z.string().min(1) }).strict()).optional(),
   notifications: z.array(z.object({ package: packageName, title: z.string().min(1), text: z.string(), screen: z.string().optional() }).strict()).optional(),

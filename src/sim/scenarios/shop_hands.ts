@@ -209,7 +209,7 @@ const transitions: TransitionSpec[] = [
   { from: "product_menu", on: "tap", selector: { resource_id: "android:id/title" }, to: "@back" },
   { from: [...HOME_PARTS, "shop_home_chips", "search_results"], on: "tap", selector: { text: "Canvas sneakers" }, to: "product_42" },
   // Double-tap on the photo likes the product (a single tap does nothing).
-  { from: "product_42", on: "double_tap", selector: { resource_id: id("product_image") }, to: "product_42_liked" },
+  { from: "product_42", on: "double_tap", selector: { resource_id: id("product_image") }, to: "product_42_liked", replace: true },
   { from: ["product_42", "product_42_liked"], on: "tap", selector: { text: "Add to cart" }, to: "checkout" },
   // Filters: the sheet's list and the page's list scroll apart.
   { from: [...HOME_PARTS, "shop_home_chips"], on: "tap", selector: { content_desc: "Filters" }, to: "filters" },
@@ -220,7 +220,7 @@ const transitions: TransitionSpec[] = [
   { from: ["filters", "filters_sheet_2", "filters_page_2"], on: "tap", selector: { text: "Apply" }, to: "@back" },
   // Search: results appear only on the IME action (search / ENTER), not while typing.
   { from: [...HOME_PARTS, "shop_home_chips", "account"], on: "tap", selector: { content_desc: "Search" }, to: "search" },
-  { from: ["search", "search_results"], on: "submit", selector: { resource_id: id("search_field") }, to: "search_results" },
+  { from: ["search", "search_results"], on: "submit", selector: { resource_id: id("search_field") }, to: "search_results", replace: true },
   { from: [...HOME_PARTS, "shop_home_chips"], on: "tap", selector: { content_desc: "Account" }, to: "account" },
   { from: "account", on: "tap", selector: { content_desc: "Home" }, to: "@back" },
   { from: "shop_login", on: "tap", selector: { text: "Sign in" }, to: "shop_home", sets: "signed_in" },
