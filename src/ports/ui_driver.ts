@@ -14,8 +14,8 @@ export type ScrollDirection = "up" | "down" | "left" | "right";
 /** IME actions a field's keyboard offers (EditorInfo.IME_ACTION_*), as `mobile: performEditorAction` names them. */
 export type EditorAction = "search" | "go" | "send" | "done" | "next" | "previous";
 
-/** Android key codes of the keys the harness presses (KeyEvent.KEYCODE_*). */
-export const KEYCODES = { home: 3, back: 4, enter: 66, delete: 67, app_switch: 187 } as const;
+/** The keys the harness presses; the adapter sends their Android key codes (HOME 3, BACK 4, ENTER 66, DEL 67, APP_SWITCH 187). */
+export type DeviceKey = "home" | "back" | "enter" | "delete" | "app_switch";
 
 export interface ElementRectPx {
   x: number;
@@ -43,8 +43,8 @@ export interface UiDriver {
   doubleTap(elementId: string): Promise<void>;
   /** `mobile: performEditorAction`: the focused field's IME action (search, go, send, done, …). */
   editorAction(action: EditorAction): Promise<void>;
-  /** `mobile: pressKey` with an Android key code (see KEYCODES). */
-  pressKey(keycode: number): Promise<void>;
+  /** `mobile: pressKey` with the key's Android key code. */
+  pressKey(key: DeviceKey): Promise<void>;
   /** `mobile: openNotifications`: pulls the notification shade down. */
   openNotifications(): Promise<void>;
   /** `mobile: deepLink` (`am start -W -a android.intent.action.VIEW -d URL [package]`); APP_NOT_FOUND when nothing handles it. */

@@ -11,7 +11,7 @@ import { Buffer } from "node:buffer";
 import { remote } from "webdriverio";
 import { startSimDevice, type RunningSim } from "../../src/sim/mod.ts";
 import { createAppiumDriverFactory } from "../../src/adapters/appium/mod.ts";
-import { KEYCODES, type UiDriver } from "../../src/ports/ui_driver.ts";
+import type { UiDriver } from "../../src/ports/ui_driver.ts";
 import { startAppium, type RunningAppium } from "../support/appium.ts";
 import { failure, rejection } from "../support/outcomes.ts";
 
@@ -185,9 +185,9 @@ test("real Appium: every new hand through the harness's UiDriver, one mobile: co
     await driver.replaceText(await one("//*[@resource-id='com.example.shop:id/search_field']"), "boots");
     await timed("editorAction", () => driver!.editorAction("search"));
     assert.equal(d.screenId(), "search_results", "the driver's AppiumIME traffic (ime set, input text /search/) submitted the search");
-    await timed("pressKey home", () => driver!.pressKey(KEYCODES.home));
+    await timed("pressKey home", () => driver!.pressKey("home"));
     assert.equal(d.screenId(), "launcher");
-    await driver.pressKey(KEYCODES.app_switch);
+    await driver.pressKey("app_switch");
     assert.equal(d.screenId(), "@recents");
     await driver.click(await one("//*[@content-desc='Shop']"));
     await timed("openNotifications", () => driver!.openNotifications());
