@@ -115,7 +115,8 @@ function driverOf(browser: Browser, endpoint: string): UiDriver {
     editorAction: async (action) => void (await mobile("performEditorAction", { action })),
     pressKey: async (key) => void (await mobile("pressKey", { keycode: KEYCODES[key] })),
     openNotifications: async () => void (await mobile("openNotifications")),
-    deepLink: async (url, packageName) => void (await mobile("deepLink", packageName === undefined ? { url } : { url, package: packageName })),
+    deepLink: async (url, packageName) =>
+      void (await mobile("deepLink", packageName === undefined ? { url } : { url, package: packageName })),
     terminateApp: async (packageName) => Boolean(await mobile<unknown>("terminateApp", { appId: packageName })),
     clearApp: async (packageName) => void (await mobile("clearApp", { appId: packageName })),
     back: async () => void (await call("pressing Back", () => browser.back())),
