@@ -4,16 +4,19 @@
  * (nothing listening answers APPIUM_UNAVAILABLE in milliseconds), `noReset`, the adb server's port and
  * host when they are not the default, and a newCommandTimeout above the harness's idle expiry so the
  * harness, not Appium, ends idle sessions. Actions use single protocol commands (no implicit waits);
- * app, keyboard and scroll go through `mobile:` methods. Every failure is translated by appium_failure.ts.
+ * app, keyboard, scroll, long press, double tap, keys, editor action, notifications, deep links and app
+ * state go through the UiAutomator2 driver's `mobile:` methods. Every failure is translated by appium_failure.ts.
  */
 import { remote } from "webdriverio";
 import { HarnessError } from "../../errors.ts";
-import type { ElementRectPx, OpenDriverOptions, UiDriver, UiDriverFactory } from "../../ports/ui_driver.ts";
+import type { DeviceKey, ElementRectPx, OpenDriverOptions, UiDriver, UiDriverFactory } from "../../ports/ui_driver.ts";
 import { appiumFailure } from "./appium_failure.ts";
 
 type Browser = Awaited<ReturnType<typeof remote>>;
 
 const ELEMENT_KEY = "element-6066-11e4-a52e-4f735466cecf";
+/** Android's KeyEvent.KEYCODE_* of each key the port names. */
+const KEYCODES: Record<DeviceKey, number> = { home: 3, back: 4, enter: 66, delete: 67, app_switch: 187 };
 const DELETE_LIMIT_MS = 5000;
 
 export interface AppiumDriverFactoryOptions {
@@ -107,6 +110,15 @@ function driverOf(browser: Browser, endpoint: string): UiDriver {
       await call("typing", () => browser.elementSendKeys(id, text));
     },
     scroll: async (id, direction) => Boolean(await mobile<unknown>("scrollGesture", { elementId: id, direction, percent: 0.75 })),
+    longPress: async (id) => void (await mobile("longClickGesture", { elementId: id })),
+    doubleTap: async (id) => void (await mobile("doubleClickGesture", { elementId: id })),
+    editorAction: async (action) => void (await mobile("performEditorAction", { action })),
+    pressKey: async (key) => void (await mobile("pressKey", { keycode: KEYCODES[key] })),
+    openNotifications: async () => void (await mobile("openNotifications")),
+    deepLink: async (url, packageName) =>
+      void (await mobile("deepLink", packageName === undefined ? { url } : { url, package: packageName })),
+    terminateApp: async (packageName) => Boolean(await mobile<unknown>("terminateApp", { appId: packageName })),
+    clearApp: async (packageName) => void (await mobile("clearApp", { appId: packageName })),
     back: async () => void (await call("pressing Back", () => browser.back())),
     activateApp: async (packageName) => void (await mobile("activateApp", { appId: packageName })),
     hideKeyboard: async () => void (await mobile("hideKeyboard")),
