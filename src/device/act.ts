@@ -2,12 +2,15 @@
  * The pipeline every acting tool runs inside its operation (after runOperation's validate · lock ·
  * bind · deadline); an act tool is defined only through `defineActTool`, so none can skip it: take the
  * driver (the session the call names, from the operation context, or a temporary one), read the screen before,
- * act, let the screen settle (page source read every 200 ms until two reads are equal, at most 3 s),
- * take the evidence PNG, and answer the new screen summary with `settled` and `changed`. Also the
+ * act, read it once more and settle (settle.ts: a confirming read only when the screen may still be moving),
+ * while the evidence PNG is taken and stored and the device's facts are read (one adb process each, beside the
+ * confirming read), and answer the new screen summary with `settled` and `changed`; a screen that moved after
+ * the first read is captured again once settled, so the evidence is the answered screen. Also the
  * element wait of ui_tap / ui_type_text: poll the page source until the locator finds exactly one
  * element; a miss is UI_ELEMENT_NOT_FOUND with a screenshot of that moment, several UI_ELEMENT_AMBIGUOUS.
  */
 import { ACT_DEFAULTS } from "../../contracts/act_defaults.ts";
+import type { EvidenceRef } from "../ports/evidence.ts";
 import { HarnessError } from "../errors.ts";
 import type { ToolInput, ToolName } from "../../contracts/tools.ts";
 import type { WaitOptions } from "../ports/device.ts";
@@ -16,6 +19,7 @@ import type { UiDriver } from "../ports/ui_driver.ts";
 import { findElement, locate, type LocatedElement, parseDump, type ScreenSummary, type Selector, summaryFromCapture, type UiTree } from "../screen/mod.ts";
 import { xpathOf } from "./element_path.ts";
 import { captureScreenshot } from "./screenshot.ts";
+import { confirmSettled, mayStillMove } from "./settle.ts";
 
 export interface ActScope {
   driver: UiDriver;
@@ -63,20 +67,54 @@ function performAct<E extends object>(
   return ports.ui.withDriver(ctx.sessionId, ports.observer.udid, uiOperation(ctx), async (driver) => {
     const before = await checked(ctx, () => driver.source());
     const extra = await act({ driver, ports, ctx, before, wait });
-    const after = await settle(driver, ports, ctx);
-    const shot = await captureScreenshot(ports.observer, ports.evidence, tool, wait());
-    ctx.attachEvidence(shot.evidence);
-    const summary = await summaryOf(after.source, ports, wait());
+    const after = await settleWithEvidence(tool, driver, ports, ctx, before);
+    ctx.attachEvidence(after.evidence);
     return {
       data: {
-        foreground_package: summary.foreground_package,
+        foreground_package: after.summary.foreground_package,
         settled: after.settled,
         changed: after.source !== before,
         ...extra,
-        screen: summary,
+        screen: after.summary,
       },
     };
   });
+}
+
+interface SettledMoment {
+  source: string;
+  settled: boolean;
+  summary: ScreenSummary;
+  evidence: EvidenceRef;
+}
+
+/**
+ * The first read after the act, then at once and side by side: the screenshot (stored as evidence), the
+ * device's facts and the summary, and a confirming read when the screen may still be moving. A screen that
+ * changed after the first read is captured and summarized again from its settled read.
+ */
+async function settleWithEvidence(tool: string, driver: UiDriver, ports: ToolPorts, ctx: OperationContext, before: string): Promise<SettledMoment> {
+  const wait = (): WaitOptions => ({ timeoutMs: ctx.remainingMs(), signal: ctx.signal });
+  const read = () => checked(ctx, () => driver.source());
+  const moment = (source: string) => Promise.all([
+    captureScreenshot(ports.observer, ports.evidence, tool, wait()).then((shot) => shot.evidence),
+    summaryOf(source, ports, wait()),
+  ]);
+  const first = await read();
+  const [captured, confirmed] = await allOrFirstError(
+    moment(first),
+    mayStillMove(before, first) ? confirmSettled(first, read, ports, ctx) : Promise.resolve({ source: first, settled: true }),
+  );
+  const [evidence, summary] = confirmed.source === first ? captured : await moment(confirmed.source);
+  return { source: confirmed.source, settled: confirmed.settled, summary, evidence };
+}
+
+/** Both results once both are done; the first failure once both are done (nothing keeps running after the act). */
+async function allOrFirstError<A, B>(a: Promise<A>, b: Promise<B>): Promise<[A, B]> {
+  const [ra, rb] = await Promise.allSettled([a, b]);
+  if (ra.status === "rejected") throw ra.reason;
+  if (rb.status === "rejected") throw rb.reason;
+  return [ra.value, rb.value];
 }
 
 export function uiOperation(ctx: OperationContext) {
@@ -87,20 +125,6 @@ export function uiOperation(ctx: OperationContext) {
 export async function summaryOf(source: string, ports: ToolPorts, wait: WaitOptions): Promise<ScreenSummary> {
   const context = await ports.observer.screenContext(wait);
   return summaryFromCapture({ xml: source, ...context }).summary;
-}
-
-/** Reads the page source until two consecutive reads are equal (ACT_DEFAULTS), bounded by the deadline. */
-export async function settle(driver: UiDriver, ports: ToolPorts, ctx: OperationContext): Promise<{ source: string; settled: boolean }> {
-  const started = ports.clock.now();
-  let previous = await checked(ctx, () => driver.source());
-  for (;;) {
-    const left = Math.min(ACT_DEFAULTS.settleMaxMs - (ports.clock.now() - started), ctx.remainingMs() - 1000);
-    if (left < ACT_DEFAULTS.settleIntervalMs) return { source: previous, settled: false };
-    await ports.clock.sleep(ACT_DEFAULTS.settleIntervalMs, ctx.signal);
-    const next = await checked(ctx, () => driver.source());
-    if (next === previous) return { source: next, settled: true };
-    previous = next;
-  }
 }
 
 export interface FoundElement {

@@ -38,15 +38,9 @@ const NONE: LatencyProfile = { name: "none", adbCommand: () => 0, uia2Request: (
 const DEVICE: LatencyProfile = {
   name: "device",
   adbCommand(given, outputBytes) {
-    const f = DEVICE_FIGURES;
-    const command = given.replaceAll("'", ""); // exec: quotes every argument after the first (`uiautomator 'dump' '/dev/tty'`)
-    const kb = outputBytes / 1024;
-    if (/\buiautomator\s+dump\b/.test(command)) return f.adbShell + f.uiautomatorDumpBase + Math.round(kb * f.uiautomatorDumpPerKb);
-    if (/\bscreencap\b/.test(command)) return f.adbShell + f.screencap;
-    if (/\binput\s/.test(command)) return f.adbShell + f.input;
-    if (/\bdumpsys\b/.test(command)) return f.dumpsys;
-    if (/^\s*wm\s/.test(command)) return f.wm;
-    return f.adbShell;
+    // One round trip for the line, plus each `;`-joined command's own time on the device (an `echo` adds none).
+    const parts = given.replaceAll("'", "").split(";"); // exec: quotes every argument after the first (`uiautomator 'dump' '/dev/tty'`)
+    return DEVICE_FIGURES.adbShell + parts.reduce((sum, part) => sum + deviceWork(part.trim(), outputBytes), 0);
   },
   uia2Request(route, answerBytes) {
     const f = DEVICE_FIGURES;
@@ -56,6 +50,18 @@ const DEVICE: LatencyProfile = {
     return f.uia2Transport;
   },
 };
+
+/** A single command's time on the device beyond the adb round trip (DEVICE_FIGURES). */
+function deviceWork(command: string, outputBytes: number): number {
+  const f = DEVICE_FIGURES;
+  const kb = outputBytes / 1024;
+  if (/\buiautomator\s+dump\b/.test(command)) return f.uiautomatorDumpBase + Math.round(kb * f.uiautomatorDumpPerKb);
+  if (/\bscreencap\b/.test(command)) return f.screencap;
+  if (/\binput\s/.test(command)) return f.input;
+  if (/^dumpsys\b/.test(command)) return f.dumpsys - f.adbShell;
+  if (/^wm\s/.test(command)) return f.wm - f.adbShell;
+  return 0;
+}
 
 export function latencyProfile(name: string): LatencyProfile {
   if (name === "none") return NONE;

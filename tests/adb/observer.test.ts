@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { createAdbClient } from "../../src/adapters/adb/adb_client.ts";
 import { createAdbObserver } from "../../src/adapters/adb/observer.ts";
+import { SECTION_MARKER } from "../../src/adapters/adb/shell_sections.ts";
 import type { Clock } from "../../src/ports/clock.ts";
 import { adbSamplesSkipReason, sample } from "./fixture_files.ts";
 import { type Answer, commandOf, fakeRunner } from "./fake_runner.ts";
@@ -29,13 +30,19 @@ function device(overrides: Record<string, Answer | ((n: number) => Answer)> = {}
     "shell pm list packages -3": { stdout: "package:com.example.b\npackage:com.example.a\npackage:org.other\n" },
     "shell pm list packages": { stdout: "package:com.example.a\npackage:com.android.settings\n" },
   };
-  const runner = fakeRunner((args) => {
-    const command = commandOf(args);
+  const answerOf = (command: string): Answer | undefined => {
     const n = (counts.get(command) ?? 0) + 1;
     counts.set(command, n);
     const override = overrides[command];
     if (override !== undefined) return typeof override === "function" ? override(n) : override;
     return answers[command];
+  };
+  const runner = fakeRunner((args) => {
+    // Commands joined in one shell (shell_sections.ts) are answered part by part, a marker line between parts, like sh.
+    const parts = commandOf(args).split(` ; echo ${SECTION_MARKER} ; `);
+    if (parts.length === 1) return answerOf(parts[0]!);
+    const answered = parts.map((part, i) => answerOf(i === 0 ? part : `shell ${part}`));
+    return { stdout: answered.map((a) => Buffer.from(a?.stdout ?? "").toString("utf8")).join(`${SECTION_MARKER}\n`) };
   });
   return { runner, commands: () => runner.calls.map((c) => commandOf(c.args)), count: (c: string) => counts.get(c) ?? 0 };
 }
@@ -127,6 +134,21 @@ test("keyboard: hidden per dumpsys input_method even when the IME window keeps s
     "shell dumpsys window InputMethod": { stdout: sample("dumpsys-window", "windows-InputMethod-window-pixelxl-profile-ime-hidden-excerpt.txt") },
   });
   assert.deepEqual((await observerOf(dev).captureTree({ timeoutMs: 5000 })).keyboard, { open: false });
+});
+
+test("screenContext: geometry, keyboard and foreground in one adb process; the foreground's fallbacks only where needed", { skip }, async () => {
+  const dev = device();
+  const context = await observerOf(dev).screenContext({ timeoutMs: 5000 });
+  assert.deepEqual(context, { screen: { width: 1080, height: 2400, density: 420 }, keyboard: { open: true }, foregroundPackage: "com.android.settings" });
+  assert.equal(dev.runner.calls.filter((c) => c.args[0] === "-s").length, 1, dev.commands().join("\n"));
+  assert.equal(dev.count("shell wm size") + dev.count("shell dumpsys window displays"), 2);
+  const old = device({ "shell dumpsys window displays": { stdout: "WINDOW MANAGER DISPLAY CONTENTS (dumpsys window displays)\n" },
+    "shell dumpsys window windows": { stdout: sample("dumpsys-window", "windows-android13-appium-android-driver-fixture.txt") },
+    "shell dumpsys activity activities": { stdout: sample("dumpsys-activity-activities", "mtk-tablet-android13-asleep-camera-resumed-brace-quirk.txt") } });
+  assert.equal((await observerOf(old).screenContext({ timeoutMs: 5000 })).foregroundPackage, "com.mediatek.camera");
+  assert.deepEqual([old.count("shell dumpsys window displays"), old.count("shell dumpsys window windows")], [1, 1]);
+  const odd = device({ "shell wm density": { stdout: `Physical density: 420\n${SECTION_MARKER}\n` } });
+  assert.equal((await rejection(observerOf(odd).screenContext({ timeoutMs: 5000 }))).code, "EMULATOR_UNAVAILABLE");
 });
 
 test("status: udid, model, API level, screen, foreground and keyboard", { skip }, async () => {

@@ -32,6 +32,11 @@ test("profiles: none adds nothing, device grows with the page source's size, an 
   assert.ok(device.adbCommand("uiautomator dump /dev/tty", 100_000) > device.adbCommand("uiautomator dump /dev/tty", 10_000));
   assert.equal(device.adbCommand("input tap 540 1200", 0), DEVICE_FIGURES.adbShell + DEVICE_FIGURES.input);
   assert.equal(device.uia2Request("new session", 900), DEVICE_FIGURES.newSession);
+  // Commands joined in one shell: one round trip, each command's own device time (an echo adds none).
+  const f = DEVICE_FIGURES;
+  assert.equal(device.adbCommand("wm size ; echo __android_mcp_next ; dumpsys window displays ; echo __android_mcp_end:$?", 0),
+    f.adbShell + (f.wm - f.adbShell) + (f.dumpsys - f.adbShell));
+  assert.equal(device.adbCommand("dumpsys window displays ; echo __android_mcp_end:$?", 0), f.dumpsys);
   assert.throws(() => latencyProfile("slow"), (e: unknown) => e instanceof HarnessError && e.code === "INVALID_ARGUMENT" && /none, device/.test(e.message));
 });
 

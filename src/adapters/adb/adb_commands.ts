@@ -4,6 +4,7 @@
  * adb. Device commands are prefixed with `-s <serial>` by the client. All are read-only.
  */
 import { checkPackageName, checkPropertyKey } from "./adb_arguments.ts";
+import { sectionArgs } from "./shell_sections.ts";
 
 export interface AdbCommand {
   /** Name used in logs, errors and tests. */
@@ -21,6 +22,10 @@ const shell = (name: string, args: string[]): AdbCommand => ({ name, args: ["she
 const execOut = (name: string, args: string[], binary = false): AdbCommand =>
   binary ? { name, args: ["exec-out", ...args], device: true, binary } : { name, args: ["exec-out", ...args], device: true };
 
+const SCREEN_FACT_COMMANDS = [["wm", "size"], ["wm", "density"], ["dumpsys", "input_method"], ["dumpsys", "window", "InputMethod"],
+  ["dumpsys", "window", "displays"]] as const;
+export const SCREEN_FACT_SECTIONS = SCREEN_FACT_COMMANDS.length;
+
 export const ADB_COMMANDS = {
   version: () => host("version", ["version"]),
   devices: () => host("devices", ["devices", "-l"]),
@@ -35,6 +40,9 @@ export const ADB_COMMANDS = {
   /** Only the input-method window's block. */
   dumpsysWindowInputMethod: () => shell("dumpsys-window-ime", ["dumpsys", "window", "InputMethod"]),
   dumpsysInputMethod: () => shell("dumpsys-input-method", ["dumpsys", "input_method"]),
+  /** What a summary needs besides the XML in one shell (shell_sections.ts): `wm size`, `wm density`, `dumpsys
+   * input_method`, `dumpsys window InputMethod`, `dumpsys window displays`, in SCREEN_FACT_SECTIONS order. */
+  screenFacts: () => shell("screen-facts", sectionArgs(SCREEN_FACT_COMMANDS)),
   dumpsysActivities: () => shell("dumpsys-activities", ["dumpsys", "activity", "activities"]),
   listPackages: (includeSystem: boolean) =>
     shell("pm-list-packages", includeSystem ? ["pm", "list", "packages"] : ["pm", "list", "packages", "-3"]),

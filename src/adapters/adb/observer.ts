@@ -13,7 +13,7 @@ import type { Clock } from "../../ports/clock.ts";
 import type { DeviceObserver, DeviceStatus, ScreenGeometry, TreeCapture, WaitOptions } from "../../ports/device.ts";
 import type { KeyboardState } from "../../screen/types.ts";
 import type { AdbClient } from "./adb_client.ts";
-import { ADB_COMMANDS } from "./adb_commands.ts";
+import { ADB_COMMANDS, SCREEN_FACT_SECTIONS } from "./adb_commands.ts";
 import { dumpHierarchy } from "./capture_tree.ts";
 import { parseResumedActivity } from "./parse_activities.ts";
 import { foregroundPackageOf, parseImeWindow, parseWindowFocus } from "./parse_dumpsys_window.ts";
@@ -26,6 +26,7 @@ import { parsePackageList } from "./parse_packages.ts";
 import { parseWmDensity, parseWmSize } from "./parse_wm.ts";
 import { screencapPng } from "./screencap_output.ts";
 import { selectDevice } from "./select_device.ts";
+import { splitSections } from "./shell_sections.ts";
 
 export interface AdbObserverOptions {
   adb: AdbClient;
@@ -61,12 +62,15 @@ function observerOf(options: AdbObserverOptions, bound: string | undefined): Dev
   const text = (call: Call, command: Parameters<AdbClient["text"]>[0]) =>
     adb.text(command, { serial: call.serial, ...waitLeft(call.deadline, clock, call.signal) });
 
-  const geometry = async (call: Call): Promise<ScreenGeometry> => {
-    const [sizeText, densityText] = await Promise.all([text(call, ADB_COMMANDS.wmSize()), text(call, ADB_COMMANDS.wmDensity())]);
+  const geometryOf = async (call: Call, sizeText: string, densityText: string): Promise<ScreenGeometry> => {
     const size = parseWmSize(sizeText);
     let density = parseWmDensity(densityText)?.effective ?? 0;
     if (density === 0) density = Number(parseGetpropValue(await text(call, ADB_COMMANDS.getprop("ro.sf.lcd_density")))) || 0;
     return { width: size?.effective.width ?? 0, height: size?.effective.height ?? 0, density };
+  };
+  const geometry = async (call: Call): Promise<ScreenGeometry> => {
+    const [sizeText, densityText] = await Promise.all([text(call, ADB_COMMANDS.wmSize()), text(call, ADB_COMMANDS.wmDensity())]);
+    return geometryOf(call, sizeText, densityText);
   };
 
   const keyboard = async (call: Call): Promise<KeyboardState> => {
@@ -74,13 +78,17 @@ function observerOf(options: AdbObserverOptions, bound: string | undefined): Dev
       text(call, ADB_COMMANDS.dumpsysInputMethod()),
       text(call, ADB_COMMANDS.dumpsysWindowInputMethod()),
     ]);
-    const ime = parseImeWindow(window);
-    const open = parseInputShown(imm) ?? ime?.visible ?? false;
-    return open && ime?.visible === true && ime.top !== undefined ? { open, top: ime.top } : { open };
+    return keyboardOf(imm, window);
   };
 
-  const foreground = async (call: Call): Promise<string> => {
-    for (const command of [ADB_COMMANDS.dumpsysWindowDisplays(), ADB_COMMANDS.dumpsysWindowWindows()]) {
+  /** The focused window's package from `dumpsys window displays` (when already read), else `windows`, else the resumed activity. */
+  const foreground = async (call: Call, displaysText?: string): Promise<string> => {
+    if (displaysText !== undefined) {
+      const pkg = foregroundPackageOf(parseWindowFocus(displaysText));
+      if (pkg !== null) return pkg;
+    }
+    const commands = displaysText === undefined ? [ADB_COMMANDS.dumpsysWindowDisplays(), ADB_COMMANDS.dumpsysWindowWindows()] : [ADB_COMMANDS.dumpsysWindowWindows()];
+    for (const command of commands) {
       const pkg = foregroundPackageOf(parseWindowFocus(await text(call, command)));
       if (pkg !== null) return pkg;
     }
@@ -123,9 +131,12 @@ function observerOf(options: AdbObserverOptions, bound: string | undefined): Dev
       return { xml, screen: orient(screen, xml), keyboard: keys, foregroundPackage };
     },
     async screenContext(wait) {
+      // One adb process for the five reads (an act asks this once); the fallbacks run only where a device needs them.
       const call = await begin(wait);
-      const [screen, keys, foregroundPackage] = await Promise.all([geometry(call), keyboard(call), foreground(call)]);
-      return { screen, keyboard: keys, foregroundPackage };
+      const command = ADB_COMMANDS.screenFacts();
+      const [size, density, imm, imeWindow, displays] = splitSections(await text(call, command), SCREEN_FACT_SECTIONS, command.name);
+      const [screen, foregroundPackage] = await Promise.all([geometryOf(call, size!, density!), foreground(call, displays!)]);
+      return { screen, keyboard: keyboardOf(imm!, imeWindow!), foregroundPackage };
     },
     async screenshot(wait): Promise<Uint8Array> {
       const call = await begin(wait);
@@ -140,6 +151,13 @@ function observerOf(options: AdbObserverOptions, bound: string | undefined): Dev
       return [...new Set(names)].filter((name) => filter === undefined || name.toLowerCase().includes(filter)).sort();
     },
   };
+}
+
+/** The keyboard from `dumpsys input_method` (shown or not) and the IME window's block (its top edge). */
+function keyboardOf(imm: string, window: string): KeyboardState {
+  const ime = parseImeWindow(window);
+  const open = parseInputShown(imm) ?? ime?.visible ?? false;
+  return open && ime?.visible === true && ime.top !== undefined ? { open, top: ime.top } : { open };
 }
 
 /** `wm size` reports the natural orientation; a dump taken at rotation 1 or 3 is turned a quarter. */

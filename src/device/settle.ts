@@ -1,0 +1,42 @@
+/**
+ * Settling after an act with as few page-source reads as can be shown to suffice. UiAutomator2 waits for the
+ * UI to be idle before it answers a page source, so the first read is taken at once after the act (no sleep).
+ * It is final when it equals the screen before, or differs from it only in node states (`checked`, `selected`,
+ * `focused`: a flip, never a frame of an animation); otherwise (a node appeared, went, moved or changed its
+ * text) reads follow ACT_DEFAULTS.settleIntervalMs apart until two consecutive ones are equal, at most
+ * ACT_DEFAULTS.settleMaxMs and never within the deadline's last second (then `settled: false`).
+ */
+import { ACT_DEFAULTS } from "../../contracts/act_defaults.ts";
+import type { OperationContext, ToolPorts } from "../ports/operation.ts";
+
+export interface SettledScreen {
+  source: string;
+  settled: boolean;
+}
+
+const STATE_ATTRIBUTES = /\s(?:checked|selected|focused)="[^"]*"/g;
+
+/** Whether the screen may still be moving after `before` became `after` (anything beyond a state flip differs). */
+export function mayStillMove(before: string, after: string): boolean {
+  return before !== after && before.replace(STATE_ATTRIBUTES, "") !== after.replace(STATE_ATTRIBUTES, "");
+}
+
+/** Reads after `first` until two consecutive reads are equal (the settle interval apart), bounded as the header says. */
+export async function confirmSettled(
+  first: string,
+  read: () => Promise<string>,
+  ports: Pick<ToolPorts, "clock">,
+  ctx: Pick<OperationContext, "remainingMs" | "signal">,
+): Promise<SettledScreen> {
+  const started = ports.clock.now();
+  let previous = first;
+  for (;;) {
+    const left = Math.min(ACT_DEFAULTS.settleMaxMs - (ports.clock.now() - started), ctx.remainingMs() - 1000);
+    if (left < ACT_DEFAULTS.settleIntervalMs) return { source: previous, settled: false };
+    await ports.clock.sleep(ACT_DEFAULTS.settleIntervalMs, ctx.signal);
+    const next = await read();
+    if (next === previous) return { source: next, settled: true };
+    previous = next;
+  }
+}
+
