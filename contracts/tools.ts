@@ -147,12 +147,14 @@ export type ToolData<N extends ToolName> = z.output<Tools[N]["data"]>;
 export const TOOL_NAMES = Object.keys(TOOLS) as ToolName[];
 
 /** The strict input schema of every tool, by name. */
-export const TOOL_INPUTS = Object.fromEntries(TOOL_NAMES.map((name) => [name, TOOLS[name].input])) as { [N in ToolName]: Tools[N]["input"] };
+export const TOOL_INPUTS = Object.fromEntries(TOOL_NAMES.map((name) => [name, TOOLS[name].input])) as
+  { [N in ToolName]: Tools[N]["input"] };
 
 /** The four MCP annotations, from the access kind. */
 export function annotationsOf(tool: ToolDeclaration): ToolAnnotations {
   const observe = tool.access === "observe";
-  return { readOnlyHint: observe, destructiveHint: tool.access === "destructive", idempotentHint: tool.idempotent ?? observe, openWorldHint: false };
+  const destructive = tool.access === "destructive";
+  return { readOnlyHint: observe, destructiveHint: destructive, idempotentHint: tool.idempotent ?? observe, openWorldHint: false };
 }
 
 export interface ToolContract {

@@ -32,8 +32,10 @@ export const mcpSection: BenchSection = {
     const all = toolsListChars(TOOL_CONTRACTS.map((t) => t.name));
     const published = toolsListChars([...AVAILABLE_TOOL_NAMES]);
     const met = all.read < TOOLS_LIST_TARGET_CHARS ? "met" : "MISSED";
-    io.print(`tools/list, all ${TOOL_CONTRACTS.length} declared tools: a model reads ${all.read} characters (target < ${TOOLS_LIST_TARGET_CHARS}: ${met}); output schemas ${all.output}`);
-    io.print(`tools/list, the ${AVAILABLE_TOOL_NAMES.length} tools published now: a model reads ${published.read} characters; output schemas ${published.output}`);
+    const target = `target < ${TOOLS_LIST_TARGET_CHARS}: ${met}`;
+    io.print(`tools/list, all ${TOOL_CONTRACTS.length} declared tools: a model reads ${all.read} characters (${target}); output schemas ${all.output}`);
+    const now = AVAILABLE_TOOL_NAMES.length;
+    io.print(`tools/list, the ${now} tools published now: a model reads ${published.read} characters; output schemas ${published.output}`);
     io.print("");
     await observeOverhead(io, "none", io.repetitions);
     io.print("");

@@ -10,13 +10,13 @@ import { parseDump, type UiNode } from "../screen/mod.ts";
 
 export const uiScrollTool = defineActTool("ui_scroll", {
   async act({ driver, before, ctx }, args) {
-      const tree = parseDump(before);
-      const container = largest(tree.nodes.filter((n) => n.scrollable && n.visible && n.bounds !== null));
-      if (container === undefined) return { direction: args.direction, scrolled: false };
-      const [id] = await checked(ctx, () => driver.findElements(xpathOf(tree, container)));
-      if (id === undefined) return { direction: args.direction, scrolled: false };
-      const further = await checked(ctx, () => driver.scroll(id, args.direction));
-      return { direction: args.direction, scrolled: true, can_scroll_further: further };
+    const tree = parseDump(before);
+    const container = largest(tree.nodes.filter((n) => n.scrollable && n.visible && n.bounds !== null));
+    if (container === undefined) return { direction: args.direction, scrolled: false };
+    const [id] = await checked(ctx, () => driver.findElements(xpathOf(tree, container)));
+    if (id === undefined) return { direction: args.direction, scrolled: false };
+    const further = await checked(ctx, () => driver.scroll(id, args.direction));
+    return { direction: args.direction, scrolled: true, can_scroll_further: further };
   },
 });
 

@@ -12,15 +12,15 @@ import { HarnessError } from "../errors.ts";
 
 export const uiTapTool = defineActTool("ui_tap", {
   async act(scope, args) {
-      const { ctx } = scope;
-      const selector = args.selector;
-      let found = await findInSession(scope, selector, "ui_tap");
-      if (await underKeyboard(found, scope)) {
-        await hideKeyboard(scope);
-        found = await findInSession({ ...scope, before: await checked(ctx, () => scope.driver.source()) }, selector, "ui_tap");
-      }
-      await checked(ctx, () => scope.driver.click(found.elementId));
-      return { target: args.selector, element_label: found.element.label };
+    const { ctx } = scope;
+    const selector = args.selector;
+    let found = await findInSession(scope, selector, "ui_tap");
+    if (await underKeyboard(found, scope)) {
+      await hideKeyboard(scope);
+      found = await findInSession({ ...scope, before: await checked(ctx, () => scope.driver.source()) }, selector, "ui_tap");
+    }
+    await checked(ctx, () => scope.driver.click(found.elementId));
+    return { target: args.selector, element_label: found.element.label };
   },
 });
 

@@ -10,15 +10,15 @@ import { HarnessError } from "../errors.ts";
 
 export const uiTypeTextTool = defineActTool("ui_type_text", {
   async act(scope, args) {
-      const { ctx } = scope;
-      const found = await findInSession(scope, args.selector, "ui_type_text");
-      const { label, role } = found.element;
-      if (role !== "input") {
-        throw new HarnessError("INVALID_SELECTOR",
-          `${JSON.stringify(args.selector)} names '${label}', a ${role ?? "text"}, not an input; ui_type_text types only into elements the summary lists with role "input".`,
-          { selector: args.selector, role: role ?? "text" });
-      }
-      await checked(ctx, () => scope.driver.replaceText(found.elementId, args.text));
-      return { target: args.selector, element_label: label, typed_length: [...args.text].length };
+    const { ctx } = scope;
+    const found = await findInSession(scope, args.selector, "ui_type_text");
+    const { label, role } = found.element;
+    if (role !== "input") {
+      throw new HarnessError("INVALID_SELECTOR",
+        `${JSON.stringify(args.selector)} names '${label}', a ${role ?? "text"}, not an input; ui_type_text types only into elements the summary lists with role "input".`,
+        { selector: args.selector, role: role ?? "text" });
+    }
+    await checked(ctx, () => scope.driver.replaceText(found.elementId, args.text));
+    return { target: args.selector, element_label: label, typed_length: [...args.text].length };
   },
 });
