@@ -1,0 +1,112 @@
+/**
+ * The act pipeline's promises under its concurrency and reuse (issue 17): how many page-source reads an act
+ * takes (one after the act; a confirming one only when the screen may still be moving), `settled` and
+ * `changed` on a screen that animates after the tap, and evidence for every act that shows the answered screen.
+ * The real MCP server, session layer and tools over a scenario device driven in process (act_world.ts).
+ */
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { createHarnessServer } from "../../src/mcp/server.ts";
+import { summaryFromCapture } from "../../src/screen/mod.ts";
+import { mayStillMove } from "../../src/device/settle.ts";
+import { type ActWorld, actWorld } from "../support/act_world.ts";
+import { type Connected, connectInMemory, envelopeOf } from "../support/mcp_client.ts";
+
+async function withServer(world: ActWorld, body: (c: Connected) => Promise<void>): Promise<void> {
+  const connected = await connectInMemory(createHarnessServer(world.deps));
+  try {
+    await body(connected);
+  } finally {
+    await connected.close();
+    await world.layer.closeAll("test over");
+  }
+}
+
+/** One call, with the page-source reads it took and the bytes of the evidence it names. */
+async function act(world: ActWorld, c: Connected, name: string, args: Record<string, unknown> = {}) {
+  const from = world.calls.length;
+  const envelope = envelopeOf(await c.client.callTool({ name, arguments: args }));
+  const reads = world.calls.slice(from).filter((call) => call === "source").length;
+  const shown = envelope.evidence === null ? null : (await world.evidence.resolve(envelope.evidence.artifact_id))?.bytes ?? null;
+  return { envelope, reads, shown };
+}
+
+function screenOf(world: ActWorld) {
+  const d = world.device;
+  return summaryFromCapture({
+    xml: d.hierarchyXml(), screen: { width: d.width, height: d.height, density: d.density }, keyboard: d.keyboard(), foregroundPackage: d.foregroundPackage(),
+  }).summary;
+}
+
+test("a switch flip settles on the one read after the act; a new screen gets one confirming read", async () => {
+  const world = actWorld();
+  await withServer(world, async (c) => {
+    const id = envelopeOf(await c.client.callTool({ name: "ui_session_open", arguments: {} })).data["session_id"];
+    const opened = await act(world, c, "ui_tap", { selector: { text: "Network & internet" }, session_id: id });
+    assert.deepEqual([opened.envelope.data["settled"], opened.envelope.data["changed"], opened.reads], [true, true, 3], "before, after, confirming");
+    const flipped = await act(world, c, "ui_tap", { selector: { text: "Airplane mode" }, session_id: id });
+    assert.deepEqual([flipped.envelope.data["settled"], flipped.envelope.data["changed"], flipped.reads], [true, true, 2], "before and after only");
+    assert.deepEqual(flipped.envelope.data["screen"], screenOf(world));
+  });
+});
+
+test("a screen that animates after the tap is answered once it stopped: settled, changed, its last frame, and evidence of that frame", async () => {
+  const world = actWorld({ scenario: "shop" });
+  await withServer(world, async (c) => {
+    const { envelope, reads, shown } = await act(world, c, "ui_tap", { selector: { content_desc: "Cart" } });
+    assert.equal(envelope.ok, true, JSON.stringify(envelope.error));
+    assert.equal(world.device.screenId(), "cart", "the drawer's last frame is on screen");
+    assert.deepEqual([envelope.data["settled"], envelope.data["changed"]], [true, true]);
+    assert.deepEqual(envelope.data["screen"], screenOf(world), "the answered screen is the drawer at rest, not a frame of its slide");
+    assert.ok(reads > 3, `the slide is seen moving, then still (${reads} reads)`);
+    assert.deepEqual(shown, world.device.screenshotPng(), "the evidence shows the answered screen");
+  });
+});
+
+test("every successful act leaves evidence of the screen it answers", async () => {
+  const world = actWorld();
+  await withServer(world, async (c) => {
+    const steps: [string, Record<string, unknown>][] = [
+      ["ui_tap", { selector: { text: "Network & internet" } }], ["ui_tap", { selector: { text: "Airplane mode" } }],
+      ["device_back", {}], ["ui_scroll", { direction: "down" }], ["settings_open", {}],
+    ];
+    for (const [name, args] of steps) {
+      const { envelope, shown } = await act(world, c, name, args);
+      assert.equal(envelope.ok, true, `${name}: ${JSON.stringify(envelope.error)}`);
+      assert.deepEqual(envelope.data["screen"], screenOf(world), name);
+      assert.ok(shown !== null, `${name} names stored evidence`);
+      assert.deepEqual(shown, world.device.screenshotPng(), `${name}: the evidence is the answered screen`);
+    }
+  });
+});
+
+test("a screen that never stops changing (a ticking clock) is answered settled: false after the settle time", async () => {
+  const world = actWorld();
+  world.device.setFaults({ tickingClock: true });
+  await withServer(world, async (c) => {
+    const { envelope, reads, shown } = await act(world, c, "ui_tap", { selector: { text: "Network & internet" } });
+    assert.equal(envelope.ok, true, JSON.stringify(envelope.error));
+    assert.equal(envelope.data["settled"], false);
+    assert.ok(reads > 3, `kept reading while the clock ticked (${reads} reads)`);
+    assert.ok(shown !== null, "an unsettled screen still has its evidence");
+  });
+});
+
+test("a failed act still leaves the moment's screenshot", async () => {
+  const world = actWorld();
+  await withServer(world, async (c) => {
+    const { envelope, shown } = await act(world, c, "ui_tap", { selector: { text: "No such row" } });
+    assert.equal(envelope.error?.code, "UI_ELEMENT_NOT_FOUND");
+    assert.deepEqual(shown, world.device.screenshotPng(), "the screenshot of the moment the element was missing");
+  });
+});
+
+test("mayStillMove: only a flip of checked, selected or focused is final; text, bounds or nodes may still move", () => {
+  const node = (attrs: string) => `<hierarchy><node text="Wi-Fi" checked="false" bounds="[0,0][10,10]" ${attrs}/></hierarchy>`;
+  assert.equal(mayStillMove(node(""), node("")), false);
+  assert.equal(mayStillMove(node(""), node("").replace('checked="false"', 'checked="true"')), false);
+  assert.equal(mayStillMove(node('focused="false" selected="false"'), node('focused="true" selected="true"')), false);
+  assert.equal(mayStillMove(node(""), node("").replace("[10,10]", "[10,12]")), true, "a node that moved");
+  assert.equal(mayStillMove(node(""), node("").replace("Wi-Fi", "Wi-Fi on")), true, "a text that changed (a clock, a counter)");
+  assert.equal(mayStillMove(node(""), node('').replace("</hierarchy>", "<node text='x'/></hierarchy>")), true, "a node that appeared");
+});
