@@ -10,6 +10,7 @@ import { PACKAGE_NAME_PATTERN } from "../../contracts/tool_inputs.ts";
 import { AVAILABLE_TOOL_NAMES } from "../../contracts/tools.ts";
 import { END_MARKER_ARGS } from "../../src/adapters/adb/stream_end.ts";
 import { MAX_FRAME_BYTES } from "../../src/mcp/stdio_transport.ts";
+import { envelopeText } from "../../src/mcp/tool_text.ts";
 import type { LogEntry } from "../../src/sim/command_log.ts";
 
 export const SERVED = new Set<string>(AVAILABLE_TOOL_NAMES);
@@ -55,10 +56,10 @@ export function classifyAnswer(params: ToolCallParams, outcome: RawOutcome, fram
   const r = outcome.result as { structuredContent?: unknown; content?: { type: string; text?: string }[]; isError?: boolean };
   const text = r?.content?.[0];
   if (text?.type !== "text" || typeof text.text !== "string") return { kind: "bad", why: "no text content" };
-  if (text.text !== JSON.stringify(r.structuredContent)) return { kind: "bad", why: "the text content differs from structuredContent" };
   const checked = EnvelopeSchema.safeParse(r.structuredContent);
   if (!checked.success) return { kind: "bad", why: `not an envelope: ${checked.error.message.slice(0, 200)}` };
   const envelope = checked.data;
+  if (text.text !== envelopeText(envelope)) return { kind: "bad", why: "the text content does not tell structuredContent" };
   if (r.isError !== !envelope.ok) return { kind: "bad", why: `isError ${r.isError} with ok ${envelope.ok}` };
   if (envelope.tool !== params.name) return { kind: "bad", why: `envelope of ${envelope.tool} for a ${String(params.name)} call` };
   if (envelope.error !== null && STACK_TRACE.test(envelope.error.message)) return { kind: "bad", why: `stack trace: ${envelope.error.message}` };

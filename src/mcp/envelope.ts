@@ -1,12 +1,14 @@
 /**
  * The one place that turns an outcome into the envelope of SPEC §3, and the envelope into an MCP tool
- * result: `structuredContent` is the envelope, the first text content is the same envelope as compact
- * JSON, `isError` is `!ok`. Any thrown value becomes `{code, message, details?}`; never a stack trace.
+ * result: `structuredContent` is the envelope, the first text content what a model reads of it
+ * (tool_text.ts: each thing once, the screen as compact lines), `isError` is `!ok`. Any thrown value
+ * becomes `{code, message, details?}`; never a stack trace.
  */
 // @ts-types="../../node_modules/@modelcontextprotocol/sdk/dist/esm/types.d.ts"
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { Envelope, Evidence, ToolEnvelope } from "../../contracts/envelope.ts";
 import { toHarnessError } from "../errors.ts";
+import { envelopeText } from "./tool_text.ts";
 
 export type ExtraContent = CallToolResult["content"];
 
@@ -18,10 +20,10 @@ export function failureEnvelope(operationId: string, tool: string, thrown: unkno
   return { ok: false, operation_id: operationId, tool, data: {}, evidence, error: toHarnessError(thrown).toJSON() };
 }
 
-/** The MCP result: the envelope twice (structured and as text), then any extra content (image, link). */
+/** The MCP result: the envelope (structured), its text for a model, then any extra content (image, link). */
 export function toToolResult(envelope: Envelope, extra: ExtraContent = []): CallToolResult {
   return {
-    content: [{ type: "text", text: JSON.stringify(envelope) }, ...extra],
+    content: [{ type: "text", text: envelopeText(envelope) }, ...extra],
     structuredContent: envelope,
     isError: !envelope.ok,
   };

@@ -2,11 +2,18 @@
  * ScreenSummary → the compact line form of `tree --text`, for people and models: a header line, the
  * texts, then one line per action carrying its selector as JSON (copyable into `ui_tap` as is), then
  * one line per scroll area when the summary lists them (axis, selector for `ui_scroll.container`), then one
- * line per issue. Says nothing the summary does not say. Pure.
+ * line per issue. Says nothing the summary does not say; `{bounds: false}` leaves the actions' rectangles out
+ * (the form a tool's text block gives a model, whose selectors never need them). Pure.
  */
 import type { ActionEntry, AuditIssue, ScreenSummary } from "./types.ts";
 
-export function renderSummaryText(summary: ScreenSummary): string {
+export interface SummaryTextOptions {
+  /** Each action's `@left,top WxH` (default true). */
+  bounds?: boolean;
+}
+
+export function renderSummaryText(summary: ScreenSummary, options: SummaryTextOptions = {}): string {
+  const bounds = options.bounds ?? true;
   const header = [
     `screen ${summary.foreground_package || "(unknown package)"}`,
     summary.can_scroll ? "scrollable" : "not scrollable",
@@ -17,7 +24,7 @@ export function renderSummaryText(summary: ScreenSummary): string {
   const lines = [header];
   if (summary.texts.length > 0) lines.push(`texts: ${summary.texts.map((t) => JSON.stringify(t)).join(" · ")}`);
   lines.push(`actions (${summary.actions.length}):`);
-  for (const action of summary.actions) lines.push(actionLine(action));
+  for (const action of summary.actions) lines.push(actionLine(action, bounds));
   if (summary.scroll_areas !== undefined) {
     lines.push(`scroll areas (${summary.scroll_areas.length}):`);
     for (const area of summary.scroll_areas) {
@@ -32,7 +39,7 @@ export function renderSummaryText(summary: ScreenSummary): string {
   return lines.join("\n") + "\n";
 }
 
-function actionLine(action: ActionEntry): string {
+function actionLine(action: ActionEntry, bounds: boolean): string {
   const [left, top, width, height] = action.bounds;
   const flags = [
     action.enabled === false ? "disabled" : "",
@@ -45,7 +52,7 @@ function actionLine(action: ActionEntry): string {
     `  ${(action.role ?? "button").padEnd(6)} ${JSON.stringify(action.selector)}`,
     action.label === undefined ? "" : ` ${JSON.stringify(action.label)}`,
     flags.length === 0 ? "" : ` [${flags.join(", ")}]`,
-    ` @${left},${top} ${width}x${height}`,
+    bounds ? ` @${left},${top} ${width}x${height}` : "",
   ].join("");
 }
 

@@ -13,6 +13,7 @@ import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { fileURLToPath } from "node:url";
 import { type Envelope, EnvelopeSchema } from "../../contracts/envelope.ts";
+import { envelopeText } from "../../src/mcp/tool_text.ts";
 
 export interface Connected {
   client: Client;
@@ -94,16 +95,15 @@ function killPid(pid: number | null): void {
   }
 }
 
-/** The envelope of a tools/call result, checked against the strict schema (failures too) and to be
- * mirrored as the first text content with `isError = !ok`. */
+/** The envelope of a tools/call result (structuredContent), checked against the strict schema (failures
+ * too), told as the first text content (tool_text.ts) and with `isError = !ok`. */
 export function envelopeOf(result: unknown): Envelope {
   const r = result as { structuredContent?: unknown; content?: { type: string; text?: string }[]; isError?: boolean };
   const text = r.content?.[0];
   if (text?.type !== "text" || text.text === undefined) throw new Error(`No text content in ${JSON.stringify(result)}`);
-  const mirrored = JSON.parse(text.text) as Envelope;
   const structured = r.structuredContent as Envelope;
-  if (JSON.stringify(mirrored) !== JSON.stringify(structured)) {
-    throw new Error(`Text content differs from structuredContent:\n${text.text}\n${JSON.stringify(structured)}`);
+  if (text.text !== envelopeText(structured)) {
+    throw new Error(`Text content does not tell structuredContent:\n${text.text}\n${JSON.stringify(structured)}`);
   }
   if (r.isError !== !structured.ok) throw new Error(`isError ${r.isError} but ok ${structured.ok}`);
   const checked = EnvelopeSchema.safeParse(structured);
