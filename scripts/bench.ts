@@ -7,6 +7,7 @@ import process from "node:process";
 import { CORPUS_DIR } from "../tests/support/paths.ts";
 import type { BenchSection } from "./bench/section.ts";
 import { actSection } from "./bench/act.ts";
+import { actTasksSection } from "./bench/act_tasks.ts";
 import { mcpSection } from "./bench/mcp.ts";
 import { pngSection } from "./bench/png.ts";
 import { screenSummarySection } from "./bench/screen_summary.ts";
@@ -18,6 +19,7 @@ const SECTIONS: BenchSection[] = [
   pngSection,
   mcpSection,
   actSection,
+  actTasksSection,
   startupSection,
 ];
 

@@ -103,6 +103,9 @@ export function createUiSessions(options: UiSessionsOptions): UiSessionLayer {
       const s = registry.get(sessionId);
       return s === undefined ? null : registry.info(s);
     },
+    udidOf(sessionId) {
+      return registry.get(sessionId)?.udid ?? null;
+    },
     heldDriver(udid) {
       const s = registry.heldOnUdid(udid);
       if (s === undefined) return null;

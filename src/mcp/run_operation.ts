@@ -104,7 +104,10 @@ async function withLockAndDeadline<T>(
   let lease: DeviceLease | undefined;
   const locked = async () => {
     if (access === "none") return work(ctx, deps.ports);
-    const udid = await deps.ports.observer.resolveUdid({ timeoutMs: ctx.remainingMs(), signal: ctx.signal });
+    // A call naming an open session is on that session's device (the session holds it; a device gone since
+    // fails its first command with EMULATOR_UNAVAILABLE): no `adb devices` on each act of a session.
+    const udid = (sessionId === undefined ? null : deps.ports.ui.udidOf(sessionId)) ??
+      await deps.ports.observer.resolveUdid({ timeoutMs: ctx.remainingMs(), signal: ctx.signal });
     const acquired = await deps.lock.acquire({ adbServer: deps.ports.observer.adbServer, udid },
       { operationId, tool, access, ...(sessionId === undefined ? {} : { sessionId }) });
     if (deadline.signal.aborted) {

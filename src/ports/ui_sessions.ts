@@ -31,6 +31,8 @@ export interface UiSessions {
   withDriver<T>(sessionId: string | undefined, udid: string, op: UiOperation, work: (driver: UiDriver) => Promise<T>): Promise<T>;
   /** The session's current facts (expiry, actions used); null when it is not open. */
   describe(sessionId: string): UiSessionInfo | null;
+  /** The device an open session is on (it holds that device: a call naming it needs no device selection); null when it is not open. */
+  udidOf(sessionId: string): string | null;
   /** The driver of the session this server holds on `udid`, if any (ui_get_tree reads through it); a read that
    * answers SESSION_NOT_FOUND ends the session (Appium ended it) and the caller may then read through adb. */
   heldDriver(udid: string): UiDriver | null;

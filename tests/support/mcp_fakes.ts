@@ -201,6 +201,7 @@ export function fakeWorld(options: { actionTimeoutMs?: number } = {}): FakeWorld
 export const noHands: UiSessions = {
   withDriver: () => Promise.reject(new Error("an observe tool asked for a UI session")),
   heldDriver: () => null,
+  udidOf: () => null,
   describe: () => null,
   open: () => Promise.reject(new Error("an observe tool asked for a UI session")),
   close: () => Promise.reject(new Error("an observe tool asked for a UI session")),

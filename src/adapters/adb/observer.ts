@@ -6,7 +6,9 @@
  * (`dumpsys input_method`, `dumpsys window InputMethod`), foreground package (`dumpsys window
  * displays`, then `windows`, then `dumpsys activity activities`), model/API (getprop), screenshot
  * (`exec-out screencap -p`, whole or EMULATOR_UNAVAILABLE: screencap_output.ts) and packages (`pm list
- * packages`). Every shell read is checked for a cut stream by the client. Throws only HarnessError.
+ * packages`). `screenContext` (what an act and a held session's tree need besides the XML) asks geometry,
+ * keyboard and foreground in one shell (`screen-facts`, shell_sections.ts): one adb process. Every shell
+ * read is checked for a cut stream by the client. Throws only HarnessError.
  */
 import { HarnessError } from "../../errors.ts";
 import type { Clock } from "../../ports/clock.ts";
