@@ -14,7 +14,8 @@ export interface LatencyProfile {
   name: LatencyProfileName;
   /** Milliseconds a shell or exec command takes on the device, from its command line and the bytes it printed. */
   adbCommand(command: string, outputBytes: number): number;
-  /** Milliseconds a UiAutomator2 request takes, from its route name (routes.ts) and the bytes of its answer. */
+  /** Milliseconds a UiAutomator2 request takes, from its route name (routes.ts; `execute script <script>` for a script)
+   * and the bytes of its answer. */
   uia2Request(route: string, answerBytes: number): number;
 }
 
@@ -33,6 +34,10 @@ export const DEVICE_FIGURES = {
   newSession: 20_000,
 } as const;
 
+/** `mobile:` commands the Appium driver answers by running `adb shell dumpsys …` itself (appium-adb's
+ * isSoftKeyboardPresent: `dumpsys input_method`; getFocusedPackageAndActivity: `dumpsys window`). */
+const ADB_BACKED_SCRIPTS = new Set(["execute script mobile: isKeyboardShown", "execute script mobile: getCurrentPackage"]);
+
 const NONE: LatencyProfile = { name: "none", adbCommand: () => 0, uia2Request: () => 0 };
 
 const DEVICE: LatencyProfile = {
@@ -47,6 +52,7 @@ const DEVICE: LatencyProfile = {
     if (route === "new session") return f.newSession;
     if (route === "get page source") return f.uia2Transport + f.pageSourceBase + Math.round((answerBytes / 1024) * f.pageSourcePerKb);
     if (route === "take screenshot") return f.uia2Transport + f.screencap;
+    if (ADB_BACKED_SCRIPTS.has(route)) return f.uia2Transport + f.dumpsys;
     return f.uia2Transport;
   },
 };

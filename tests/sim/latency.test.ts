@@ -37,6 +37,9 @@ test("profiles: none adds nothing, device grows with the page source's size, an 
   assert.equal(device.adbCommand("wm size ; echo __android_mcp_next ; dumpsys window displays ; echo __android_mcp_end:$?", 0),
     f.adbShell + (f.wm - f.adbShell) + (f.dumpsys - f.adbShell));
   assert.equal(device.adbCommand("dumpsys window displays ; echo __android_mcp_end:$?", 0), f.dumpsys);
+  // The mobile: commands the Appium driver answers with its own `adb shell dumpsys`.
+  assert.equal(device.uia2Request("execute script mobile: isKeyboardShown", 20), f.uia2Transport + f.dumpsys);
+  assert.equal(device.uia2Request("execute script mobile: pressKey", 20), f.uia2Transport);
   assert.throws(() => latencyProfile("slow"), (e: unknown) => e instanceof HarnessError && e.code === "INVALID_ARGUMENT" && /none, device/.test(e.message));
 });
 

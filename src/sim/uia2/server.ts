@@ -108,6 +108,8 @@ export async function startUia2Server(device: SimDevice, options: Uia2ServerOpti
       const { route, params } = matchRoute(method, normalisePath(req.url ?? "/"));
       routeName = route.name;
       const input: CommandInput = { params, body: parseBody(await readBody(req)) };
+      const script = input.body["script"];
+      if (route.name === "execute script" && typeof script === "string") routeName = `${route.name} ${script}`; // the latency profile prices some mobile: commands
       if (route.name !== "status") device.log.push({ source: "uia2", command: describeCommand(route.name, input) });
       body = { value: run(state, route, input) ?? null };
     } catch (error) {
