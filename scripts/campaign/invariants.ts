@@ -8,6 +8,7 @@
 import { type Envelope, EnvelopeSchema } from "../../contracts/envelope.ts";
 import { PACKAGE_NAME_PATTERN } from "../../contracts/tool_inputs.ts";
 import { AVAILABLE_TOOL_NAMES } from "../../contracts/tools.ts";
+import { ADB_COMMANDS } from "../../src/adapters/adb/adb_commands.ts";
 import { END_MARKER_ARGS } from "../../src/adapters/adb/stream_end.ts";
 import { MAX_FRAME_BYTES } from "../../src/mcp/stdio_transport.ts";
 import { envelopeText } from "../../src/mcp/tool_text.ts";
@@ -74,6 +75,8 @@ const SHELL_READS = [
   /^dumpsys (window (displays|windows|InputMethod)|input_method|activity activities)$/,
   /^pm list packages( -3)?$/,
 ];
+/** The five reads of SHELL_READS in one shell, exactly as the closed list joins them (shell_sections.ts). */
+const SCREEN_FACTS = ADB_COMMANDS.screenFacts().args.slice(1).join(" ");
 const EXEC_OUT = [/^uiautomator 'dump'( '--compressed')? '\/dev\/tty'$/, /^screencap '-p'$/];
 const UIA2_FIXED = [
   /^list sessions$/, // the campaign's own look at GET /appium/sessions
@@ -96,7 +99,7 @@ export function commandsOutsideSlots(entries: readonly LogEntry[], slots: Slots)
       const shell = command.endsWith(END) ? command.slice(0, -END.length) : null;
       const resolve = shell === null ? null : /^cmd package resolve-activity --brief (\S+)$/.exec(shell)?.[1];
       const fine = shell !== null
-        ? SHELL_READS.some((p) => p.test(shell)) || (resolve !== undefined && resolve !== null && slotPackage(resolve, slots))
+        ? SHELL_READS.some((p) => p.test(shell)) || shell === SCREEN_FACTS || (resolve !== undefined && resolve !== null && slotPackage(resolve, slots))
         : EXEC_OUT.some((p) => p.test(command));
       if (!fine) wrong.push(`adb: ${command.slice(0, 200)}`);
       continue;
