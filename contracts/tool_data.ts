@@ -6,8 +6,9 @@
 import * as z from "zod";
 import { ROLE_NAMES, TEXT_KEY_NAMES } from "./selector.ts";
 
+type TextKeyFields = Record<(typeof TEXT_KEY_NAMES)[number], z.ZodOptional<z.ZodString>>;
 const keyFields = {
-  ...(Object.fromEntries(TEXT_KEY_NAMES.map((key) => [key, z.string().optional()])) as Record<(typeof TEXT_KEY_NAMES)[number], z.ZodOptional<z.ZodString>>),
+  ...(Object.fromEntries(TEXT_KEY_NAMES.map((key) => [key, z.string().optional()])) as TextKeyFields),
   role: z.enum(ROLE_NAMES).optional(),
 };
 

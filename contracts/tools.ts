@@ -7,7 +7,7 @@
 import * as z from "zod";
 import type { ErrorCode } from "./error_codes.ts";
 import { actData, DeviceStatusDataSchema, ScreenSummarySchema, SelectorDataSchema, SessionInfoShape } from "./tool_data.ts";
-import { PackageNameSchema, publishedSelector, PublishedSelectorSchema, SessionIdSchema, TypedTextSchema, UrlSchema } from "./tool_inputs.ts";
+import { PackageNameSchema, publishedSelector, PublishedSelectorSchema, PublishedSessionIdSchema, TypedTextSchema, UrlSchema } from "./tool_inputs.ts";
 
 export interface ToolAnnotations {
   readOnlyHint: boolean;
@@ -49,7 +49,7 @@ function declare<I extends z.ZodObject<InputShape>, D extends z.ZodType>(declara
 /** Tool names as MCP clients accept them (dots break Claude Desktop, Copilot CLI and Codex). */
 export const TOOL_NAME_PATTERN = /^[a-zA-Z0-9_-]{1,64}$/;
 
-const session_id = SessionIdSchema.optional();
+const session_id = PublishedSessionIdSchema.optional();
 const selectorErrors = { selector: "INVALID_SELECTOR" } as const;
 
 /** What ui_tap does to its element (never to a point). */
@@ -179,7 +179,7 @@ export const TOOLS = {
   ui_session_close: declare({
     title: "Close session", access: "act", idempotent: true, device: "none", available: true,
     description: "Closes a UI session. Closing an unknown or closed session succeeds.",
-    input: z.strictObject({ session_id: SessionIdSchema }),
+    input: z.strictObject({ session_id: PublishedSessionIdSchema }),
     data: z.object({ session_id: z.string(), closed: z.boolean() }),
   }),
 };
@@ -193,12 +193,14 @@ export type ToolData<N extends ToolName> = z.output<Tools[N]["data"]>;
 export const TOOL_NAMES = Object.keys(TOOLS) as ToolName[];
 
 /** The strict input schema of every tool, by name. */
-export const TOOL_INPUTS = Object.fromEntries(TOOL_NAMES.map((name) => [name, TOOLS[name].input])) as { [N in ToolName]: Tools[N]["input"] };
+export const TOOL_INPUTS = Object.fromEntries(TOOL_NAMES.map((name) => [name, TOOLS[name].input])) as
+  { [N in ToolName]: Tools[N]["input"] };
 
 /** The four MCP annotations, from the access kind. */
 export function annotationsOf(tool: ToolDeclaration): ToolAnnotations {
   const observe = tool.access === "observe";
-  return { readOnlyHint: observe, destructiveHint: tool.access === "destructive", idempotentHint: tool.idempotent ?? observe, openWorldHint: false };
+  const destructive = tool.access === "destructive";
+  return { readOnlyHint: observe, destructiveHint: destructive, idempotentHint: tool.idempotent ?? observe, openWorldHint: false };
 }
 
 export interface ToolContract {
