@@ -7,7 +7,9 @@
 import * as z from "zod";
 import type { ErrorCode } from "./error_codes.ts";
 import { actData, DeviceStatusDataSchema, ScreenSummarySchema, SelectorDataSchema, SessionInfoShape } from "./tool_data.ts";
-import { PackageNameSchema, publishedSelector, PublishedSelectorSchema, PublishedSessionIdSchema, TypedTextSchema, UrlSchema } from "./tool_inputs.ts";
+import {
+  PackageNameSchema, publishedSelector, PublishedSelectorSchema, PublishedSessionIdSchema, TypedTextSchema, UrlSchema,
+} from "./tool_inputs.ts";
 
 export interface ToolAnnotations {
   readOnlyHint: boolean;
@@ -95,7 +97,8 @@ export const TOOLS = {
   }),
   app_launch: declare({
     title: "Launch app", access: "act", idempotent: true, device: "act", available: true,
-    description: "Brings a package to the foreground and waits until it is there; restart force-stops it first. Returns the new screen summary.",
+    description: "Brings a package to the foreground and waits until it is there; restart force-stops it first. " +
+      "Returns the new screen summary.",
     input: z.strictObject({ package: PackageNameSchema, restart: z.boolean().optional(), session_id }),
     argumentErrors: { package: "INVALID_PACKAGE" },
     data: actData({ package: z.string(), stopped: z.boolean().optional() }),
@@ -118,7 +121,8 @@ export const TOOLS = {
     description: "Replaces (append: adds to) the text of the input the selector names; submit then presses the keyboard's action key. " +
       "Returns the new screen summary.",
     input: z.strictObject({
-      selector: PublishedSelectorSchema, text: TypedTextSchema, append: z.boolean().optional(), submit: z.enum(SUBMIT_ACTIONS).optional(), session_id,
+      selector: PublishedSelectorSchema, text: TypedTextSchema,
+      append: z.boolean().optional(), submit: z.enum(SUBMIT_ACTIONS).optional(), session_id,
     }),
     argumentErrors: { ...selectorErrors, text: "INVALID_TEXT" },
     data: actData({ target: SelectorDataSchema, element_label: z.string().optional(), typed_length: z.int() }),
@@ -129,7 +133,9 @@ export const TOOLS = {
       `until: scrolls up to ${UNTIL_MAX_SWIPES} pages until that element is on screen. Returns the new screen summary.`,
     input: z.strictObject({
       direction: z.enum(SCROLL_DIRECTIONS),
-      container: publishedSelector("The scroll area: a selector (keys as ui_tap's) from scroll_areas, or of any element inside it.").optional(),
+      container: publishedSelector(
+        "The scroll area: a selector (keys as ui_tap's) from scroll_areas, or of any element inside it.",
+      ).optional(),
       until: publishedSelector("A selector (keys as ui_tap's) of the element to bring on screen.").optional(),
       session_id,
     }),
@@ -150,13 +156,15 @@ export const TOOLS = {
   }),
   device_press: declare({
     title: "Press key", access: "act", device: "act", available: true,
-    description: "Presses a key: home, app_switch (recents), enter, delete, or notifications (opens the shade). Returns the new screen summary.",
+    description: "Presses a key: home, app_switch (recents), enter, delete, or notifications (opens the shade). " +
+      "Returns the new screen summary.",
     input: z.strictObject({ key: z.enum(DEVICE_KEYS), session_id }),
     data: actData({ key: z.enum(DEVICE_KEYS) }),
   }),
   app_open_url: declare({
     title: "Open link", access: "act", device: "act", available: true,
-    description: "Opens a deep link (https:// or an app's scheme; never file:, content:, javascript:, intent:), optionally in one package. " +
+    description: "Opens a deep link (https:// or an app's scheme; never file:, content:, javascript:, intent:), " +
+      "optionally in one package. " +
       "Returns the new screen summary.",
     input: z.strictObject({ url: UrlSchema, package: PackageNameSchema.optional(), session_id }),
     argumentErrors: { package: "INVALID_PACKAGE" },
