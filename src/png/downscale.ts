@@ -94,54 +94,63 @@ export function boxResizeRows(rows: PngRows, maxSide: number): DecodedPng {
   };
   const sums = new Uint32Array(width * 4);
   const lanes = new Uint32Array(width * 2);
+  // A 16-bit lane holds the sum of 257 bytes: footprints larger than that (a tiny copy of a huge image) add bytes.
+  const footprint = Math.max(...columnCount) * Math.ceil(rows.height / height + 1);
+  const wordRows = n === 4 && LITTLE_ENDIAN && footprint <= 257;
   let y = 0;
   let [y0, y1] = rowBounds(0);
   rows.scan((row, sy) => {
     if (sy < y0) return true; // source rows no output row covers (none for a shrink; kept for safety)
-    if (n === 4 && LITTLE_ENDIAN && row.byteOffset % 4 === 0) {
-      // Two channels per add: a word's R and B (and its G and A) in two 16-bit lanes; a footprint sums at most 257 pixels per lane.
-      const words = new Uint32Array(row.buffer, row.byteOffset, rows.width);
-      for (let x = 0; x < width; x++) {
-        let rb = 0, ga = 0;
-        for (let sx = columnStart[x]!, end = columnStart[x + 1]!; sx < end; sx++) {
-          const w = words[sx]!;
-          rb += w & 0x00ff00ff;
-          ga += (w >>> 8) & 0x00ff00ff;
-        }
-        lanes[2 * x] += rb;
-        lanes[2 * x + 1] += ga;
-      }
-    } else {
-      for (let sx = 0, i = 0; sx < rows.width; sx++, i += n) {
-        const s = columnOf[sx]!;
-        sums[s] += row[i]!;
-        sums[s + 1] += row[i + 1]!;
-        sums[s + 2] += row[i + 2]!;
-        sums[s + 3] += n === 4 ? row[i + 3]! : 255;
-      }
-    }
+    if (wordRows && row.byteOffset % 4 === 0) foldWords(new Uint32Array(row.buffer, row.byteOffset, rows.width), columnStart, lanes);
+    else foldBytes(row, n, columnOf, sums);
     if (sy + 1 < y1) return true;
-    for (let x = 0; x < width; x++) {
-      const rb = lanes[2 * x]!, ga = lanes[2 * x + 1]!;
-      if (rb === 0 && ga === 0) continue;
-      sums[4 * x] += rb & 0xffff;
-      sums[4 * x + 1] += ga & 0xffff;
-      sums[4 * x + 2] += rb >>> 16;
-      sums[4 * x + 3] += ga >>> 16;
-    }
-    lanes.fill(0);
-    for (let x = 0, o = y * width * 4, s = 0; x < width; x++, o += 4, s += 4) {
-      const count = (y1 - y0) * columnCount[x]!;
-      out[o] = Math.round(sums[s]! / count);
-      out[o + 1] = Math.round(sums[s + 1]! / count);
-      out[o + 2] = Math.round(sums[s + 2]! / count);
-      out[o + 3] = Math.round(sums[s + 3]! / count);
-    }
-    sums.fill(0);
+    emitRow(lanes, sums, columnCount, y1 - y0, out, y * width * 4);
     y++;
     if (y === height) return false;
     [y0, y1] = rowBounds(y);
     return true;
   });
   return { width, height, rgba: out };
+}
+
+/** Adds one RGBA row, read as words, to its output row's lanes: a word's R and B (and its G and A) in two 16-bit
+ * lanes, two channels per add (the caller keeps footprints within the 257 pixels a lane can sum). */
+function foldWords(words: Uint32Array, columnStart: Uint32Array, lanes: Uint32Array): void {
+  const width = columnStart.length - 1;
+  for (let x = 0; x < width; x++) {
+    let rb = 0, ga = 0;
+    for (let sx = columnStart[x]!, end = columnStart[x + 1]!; sx < end; sx++) {
+      const w = words[sx]!;
+      rb += w & 0x00ff00ff;
+      ga += (w >>> 8) & 0x00ff00ff;
+    }
+    lanes[2 * x] += rb;
+    lanes[2 * x + 1] += ga;
+  }
+}
+
+/** Adds one row of `n` bytes per pixel (RGB: alpha 255) to its output row's sums, a channel at a time. */
+function foldBytes(row: Uint8Array, n: number, columnOf: Uint32Array, sums: Uint32Array): void {
+  for (let sx = 0, i = 0; sx < columnOf.length; sx++, i += n) {
+    const s = columnOf[sx]!;
+    sums[s] += row[i]!;
+    sums[s + 1] += row[i + 1]!;
+    sums[s + 2] += row[i + 2]!;
+    sums[s + 3] += n === 4 ? row[i + 3]! : 255;
+  }
+}
+
+/** Writes one output row (the averages of its sums and lanes) at `offset`, then clears both for the next. */
+function emitRow(lanes: Uint32Array, sums: Uint32Array, columnCount: Uint32Array, rowsCovered: number, out: Uint8Array, offset: number): void {
+  const width = columnCount.length;
+  for (let x = 0, o = offset, s = 0; x < width; x++, o += 4, s += 4) {
+    const rb = lanes[2 * x]!, ga = lanes[2 * x + 1]!;
+    const count = rowsCovered * columnCount[x]!;
+    out[o] = Math.round((sums[s]! + (rb & 0xffff)) / count);
+    out[o + 1] = Math.round((sums[s + 1]! + (ga & 0xffff)) / count);
+    out[o + 2] = Math.round((sums[s + 2]! + (rb >>> 16)) / count);
+    out[o + 3] = Math.round((sums[s + 3]! + (ga >>> 16)) / count);
+  }
+  lanes.fill(0);
+  sums.fill(0);
 }

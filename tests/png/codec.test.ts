@@ -115,3 +115,13 @@ test("downscale: the long side becomes 1024, the aspect kept, RGB and RGBA avera
     assert.deepEqual(mean, [100, 50, 25, 255], `channels ${channels}: a checkerboard averages to half`);
   }
 });
+
+test("downscale to a tiny copy of a large image (footprints of hundreds of pixels) still averages right", () => {
+  const png = handPng(3000, 3000, 4, (x, y) => ((x + y) % 2 === 0 ? [250, 250, 250, 255] : [0, 0, 0, 255]), [0]);
+  const image = downscaleForModel(png, { maxSide: 100 });
+  assert.deepEqual([image.width, image.height], [100, 100]);
+  const small = decodePng(image.bytes);
+  for (let i = 0; i < small.rgba.length; i += 4) {
+    assert.ok(Math.abs(small.rgba[i]! - 125) <= 1 && small.rgba[i + 3] === 255, `pixel ${i / 4}: ${small.rgba.subarray(i, i + 4).join(",")}`);
+  }
+});
