@@ -10,7 +10,7 @@
 import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
 import type { CAC } from "cac";
-import { FLOW_EXIT, type FlowFile, parseFlowText } from "../../contracts/flow.ts";
+import { FLOW_EXIT, type FlowFile, parseFlowText, resolveFlowEnv } from "../../contracts/flow.ts";
 import { downscaleForModel } from "../png/mod.ts";
 import { type Harness, openHarness } from "../composition.ts";
 import { type HarnessConfig, loadConfig } from "../config.ts";
@@ -58,11 +58,12 @@ export async function runFlowCommand(file: string, flags: FlowFlags, ctx: CliCon
     return refused(ctx, flags, `cannot read ${path} (${(error as NodeJS.ErrnoException).code ?? "unreadable"}); check the path.`);
   }
   const parsed = parseFlowText(text);
-  if (!parsed.ok) {
-    const lines = parsed.problems.map((p) => `  ${p.path === "" ? "(file)" : p.path}: ${p.message}`);
-    return refused(ctx, flags, `${path} is not a valid flow (nothing was run):\n${lines.join("\n")}`, parsed.problems);
+  const resolved = parsed.ok ? resolveFlowEnv(parsed.flow, ctx.env) : parsed;
+  if (!resolved.ok) {
+    const lines = resolved.problems.map((p) => `  ${p.path === "" ? "(file)" : p.path}: ${p.message}`);
+    return refused(ctx, flags, `${path} is not a valid flow (nothing was run):\n${lines.join("\n")}`, resolved.problems);
   }
-  const flow = parsed.flow;
+  const flow = resolved.flow;
   const devices = deviceList(flags.device, flow);
   let configs: HarnessConfig[];
   try {

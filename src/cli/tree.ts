@@ -16,7 +16,7 @@ import { type Harness, type HarnessOptions, openHarness } from "../composition.t
 import { HarnessError, isHarnessError } from "../errors.ts";
 import { runOperation } from "../mcp/run_operation.ts";
 import type { DeviceStatus } from "../ports/device.ts";
-import { parseDump, renderSummaryText, type ScreenReadingInput, type ScreenSummary, screenSizeOf, summaryFromXml } from "../screen/mod.ts";
+import { maskPasswordText, parseDump, renderSummaryText, type ScreenReadingInput, type ScreenSummary, screenSizeOf, summaryFromXml } from "../screen/mod.ts";
 import { type CliContext, EXIT } from "./context.ts";
 import { keyboardTopProblem, parseScreenFlags } from "./tree_flags.ts";
 import { harnessScreenOptions, type ScreenFlags } from "./sim_screen.ts";
@@ -187,7 +187,10 @@ function printed(ctx: CliContext, render: () => string): number {
 /** The printed form of a dump's summary; reusable for a live capture. Throws UI_TREE_UNAVAILABLE. */
 export function renderTree(input: ScreenReadingInput, format: TreeFormat): string {
   const { summary } = summaryFromXml(input); // parses even for --raw, so a broken dump is refused the same way
-  if (format === "raw") return input.xml.endsWith("\n") ? input.xml : input.xml + "\n";
+  if (format === "raw") {
+    const xml = maskPasswordText(input.xml);
+    return xml.endsWith("\n") ? xml : xml + "\n";
+  }
   if (format === "json") return JSON.stringify(summary, null, 2) + "\n";
   return renderSummaryText(summary);
 }

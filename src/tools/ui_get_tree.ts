@@ -1,12 +1,12 @@
 /**
  * `ui_get_tree`: the screen summary of SPEC §5 from a fresh uiautomator dump (never an old screen), with
- * the raw XML only when `include_raw` is true. Read-only adb. Errors: UI_TREE_UNAVAILABLE,
+ * the raw XML (password fields' text blanked) only when `include_raw` is true. Read-only adb. Errors: UI_TREE_UNAVAILABLE,
  * EMULATOR_UNAVAILABLE, OPERATION_TIMEOUT.
  */
 import { isHarnessError } from "../errors.ts";
 import type { DeviceObserver, WaitOptions } from "../ports/device.ts";
 import type { UiSessions } from "../ports/ui_sessions.ts";
-import { summaryFromCapture } from "../screen/mod.ts";
+import { maskPasswordText, summaryFromCapture } from "../screen/mod.ts";
 import type { ScreenSummary } from "../screen/types.ts";
 import { defineTool } from "./tool_definition.ts";
 
@@ -30,11 +30,11 @@ export async function readScreen(observer: DeviceObserver, wait: WaitOptions, ui
     });
     if (xml !== null) {
       const context = await observer.screenContext(wait);
-      return { summary: summaryFromCapture({ xml, ...context }).summary, xml };
+      return { summary: summaryFromCapture({ xml, ...context }).summary, xml: maskPasswordText(xml) };
     }
   }
   const capture = await observer.captureTree(wait);
-  return { summary: summaryFromCapture(capture).summary, xml: capture.xml };
+  return { summary: summaryFromCapture(capture).summary, xml: maskPasswordText(capture.xml) };
 }
 
 export const uiGetTreeTool = defineTool({

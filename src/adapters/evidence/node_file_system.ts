@@ -3,11 +3,15 @@
  * that run the real store in a temporary directory). Errors keep node's `code` ("EEXIST", "ENOENT").
  * Directories are created one level at a time, never with `mkdir({recursive: true})`: under /proc and
  * similar file systems Node's recursive mkdir retries forever at 100 % CPU (`--artifacts /proc/nope`).
+ * Files are created owner-only (0600): screenshots, reports and recordings can show what a user typed.
  */
 import { constants } from "node:fs";
 import { appendFile, chmod, link, lstat, mkdir, open, readdir, readFile, realpath, rename, rm, stat, unlink, writeFile } from "node:fs/promises";
 import { basename, dirname, join, resolve } from "node:path";
 import type { FileSystem } from "../../ports/evidence.ts";
+
+/** Every file the harness writes (evidence, audit, reports, recordings, locks) is its user's alone. */
+const PRIVATE_FILE = 0o600;
 
 export function createNodeFileSystem(): FileSystem {
   return {
@@ -17,16 +21,20 @@ export function createNodeFileSystem(): FileSystem {
     replaceFile: async (path, bytes) => {
       const draft = join(dirname(path), `.${basename(path)}.${process.pid}-${++publishCounter}.draft`);
       try {
-        await writeFile(draft, bytes, { flag: "wx" });
+        await writeFile(draft, bytes, { flag: "wx", mode: PRIVATE_FILE });
         await rename(draft, path);
       } catch (error) {
         await unlink(draft).catch(() => {}); // also a draft a full disk cut half-way
         throw error;
       }
     },
-    appendText: (path, text) => appendFile(path, text, "utf8"),
+    appendText: (path, text) => appendFile(path, text, { encoding: "utf8", mode: PRIVATE_FILE }),
     readBytes: async (path) => new Uint8Array(await readFile(path)),
     readRegularFile,
+    fileIdentity: async (path) => {
+      const info = await lstat(path).catch(() => null);
+      return info === null ? null : `${info.dev}:${info.ino}`;
+    },
     isRegularFile: async (path) => (await lstat(path).catch(() => null))?.isFile() === true,
     readText: (path) => readFile(path, "utf8"),
     realPath: (path) => realpath(path),
@@ -120,7 +128,7 @@ let publishCounter = 0;
 async function publishNewFile(path: string, bytes: Uint8Array | string): Promise<void> {
   const draft = join(dirname(path), `.${basename(path)}.${process.pid}-${++publishCounter}.draft`);
   try {
-    await writeFile(draft, bytes, { flag: "wx" });
+    await writeFile(draft, bytes, { flag: "wx", mode: PRIVATE_FILE });
     await link(draft, path);
   } finally {
     // Also when the write failed half-way (a full disk): no half-written draft stays behind.
