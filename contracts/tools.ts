@@ -35,8 +35,7 @@ const DECLARED: readonly ToolContract[] = [
     name: "ui_get_tree", title: "Screen summary", annotations: observe, available: true,
     description: "Texts and every actionable element, each with the selector naming it alone (for ui_tap). " +
       "Read-only; include_raw adds the XML. Actions: bounds [left, top, width, height] px; absent role = button, " +
-      "enabled = true, label = the selector's value; checked, selected, focused, covered_by_keyboard only when true; " +
-      "password: true marks a password field, whose text is never shown (text_length at most). " +
+      "enabled = true, label = the selector's value; checked, selected, focused, password, covered_by_keyboard only when true. " +
       "Absent: can_scroll false, keyboard closed, issues none.",
   },
   {
