@@ -52,6 +52,16 @@ export interface DeviceLock {
   acquire(device: DeviceAddress, owner: { operationId: string; tool: string; sessionId?: string }): Promise<DeviceLease>;
 }
 
+/** What readRegularFile also refuses (code "ENOTREGULAR"), and how much of the file it reads. */
+export interface ReadLimits {
+  /** A larger file is refused before it is read. */
+  maxBytes?: number;
+  /** A file with more than one hard link (another name for it may be anywhere, e.g. /etc/passwd) is refused. */
+  singleLink?: boolean;
+  /** Read only this many bytes from the start (a signature check). */
+  firstBytes?: number;
+}
+
 /**
  * Port: the few filesystem operations the evidence store, audit log and device lock need, so tests
  * run the real code in temporary directories and nothing else touches the disk. Failures are thrown
@@ -77,7 +87,7 @@ export interface FileSystem {
    * Reads a regular file and nothing else, without ever blocking: a symbolic link, FIFO, socket, device or
    * directory at `path` is refused with code "ENOTREGULAR" (a FIFO opened for reading would wait for a writer).
    */
-  readRegularFile(path: string): Promise<Uint8Array>;
+  readRegularFile(path: string, limits?: ReadLimits): Promise<Uint8Array>;
   /** `path` itself (not a link's target) as `device:inode`, or null when nothing is there: tells a file we wrote from one put in its place. */
   fileIdentity(path: string): Promise<string | null>;
   /** True when `path` itself (not a link's target) is a regular file. */

@@ -8,7 +8,7 @@
 import { constants } from "node:fs";
 import { appendFile, chmod, link, lstat, mkdir, open, readdir, readFile, realpath, rename, rm, stat, unlink, writeFile } from "node:fs/promises";
 import { basename, dirname, join, resolve } from "node:path";
-import type { FileSystem } from "../../ports/evidence.ts";
+import type { FileSystem, ReadLimits } from "../../ports/evidence.ts";
 
 /** Every file the harness writes (evidence, audit, reports, recordings, locks) is its user's alone. */
 const PRIVATE_FILE = 0o600;
@@ -81,7 +81,7 @@ async function makeDirectoryTree(path: string): Promise<void> {
 }
 
 /** O_NOFOLLOW refuses a symlink, O_NONBLOCK makes opening a FIFO return at once; fstat then says what it is. */
-async function readRegularFile(path: string): Promise<Uint8Array> {
+async function readRegularFile(path: string, limits: ReadLimits = {}): Promise<Uint8Array> {
   const flags = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
   let handle;
   try {
@@ -91,15 +91,23 @@ async function readRegularFile(path: string): Promise<Uint8Array> {
     throw error;
   }
   try {
-    if (!(await handle.stat()).isFile()) throw notRegular(path);
+    const info = await handle.stat();
+    if (!info.isFile()) throw notRegular(path);
+    if (limits.singleLink === true && info.nlink > 1) throw notRegular(path, `has ${info.nlink} hard links`);
+    if (limits.maxBytes !== undefined && info.size > limits.maxBytes) throw notRegular(path, `is larger than ${limits.maxBytes} bytes`);
+    if (limits.firstBytes !== undefined) {
+      const head = new Uint8Array(limits.firstBytes);
+      const { bytesRead } = await handle.read(head, 0, head.length, 0);
+      return head.subarray(0, bytesRead);
+    }
     return new Uint8Array(await handle.readFile());
   } finally {
     await handle.close();
   }
 }
 
-function notRegular(path: string): Error {
-  return Object.assign(new Error(`"${path}" is not a regular file`), { code: "ENOTREGULAR" });
+function notRegular(path: string, why = "is not a regular file"): Error {
+  return Object.assign(new Error(`"${path}" ${why}`), { code: "ENOTREGULAR" });
 }
 
 async function makePrivateDirectory(path: string): Promise<void> {
