@@ -75,13 +75,20 @@ export async function runServe(flags: ServeFlags, ctx: CliContext): Promise<numb
     ctx.stderr(`serve: --record-secrets takes one of ${RECORD_SECRETS.join(", ")} (env writes typed text as environment variable references).\n`);
     return EXIT.usage;
   }
+  let scenario: Awaited<ReturnType<typeof loadScenario>>;
+  try {
+    scenario = await loadScenario(flags.scenario, ctx); // a FIFO or directory is refused at once, like a bad flag
+  } catch (error) {
+    if (!isHarnessError(error)) throw error;
+    ctx.stderr(`serve: ${error.message}\n`);
+    return EXIT.usage;
+  }
+  if (scenario !== undefined && options.sim?.screen !== undefined) {
+    ctx.stderr("serve: choose one of --scenario and --screen.\n");
+    return EXIT.usage;
+  }
   let harness: Harness | undefined;
   try {
-    const scenario = await loadScenario(flags.scenario, ctx);
-    if (scenario !== undefined && options.sim?.screen !== undefined) {
-      ctx.stderr("serve: choose one of --scenario and --screen.\n");
-      return EXIT.usage;
-    }
     harness = await openHarness(config, ctx, scenario === undefined ? options : { sim: { scenario } });
     ctx.logger.info(`artifacts: ${harness.artifacts.path} (${harness.artifacts.reason})`);
     if (options.sim?.screen !== undefined) {

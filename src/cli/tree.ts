@@ -7,7 +7,6 @@
  * error's message when the device or file cannot be read (no device, several, adb missing, a file that is
  * binary or not XML, an unusable dump); 2 for usage.
  */
-import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
 import type { CAC } from "cac";
 import { type HarnessConfig, loadConfig } from "../config.ts";
@@ -18,6 +17,7 @@ import { runOperation } from "../mcp/run_operation.ts";
 import type { DeviceStatus } from "../ports/device.ts";
 import { maskPasswordText, parseDump, renderSummaryText, type ScreenReadingInput, type ScreenSummary, screenSizeOf, summaryFromXml } from "../screen/mod.ts";
 import { type CliContext, EXIT } from "./context.ts";
+import { readFileArgument } from "./read_file_argument.ts";
 import { keyboardTopProblem, parseScreenFlags } from "./tree_flags.ts";
 import { harnessScreenOptions, type ScreenFlags } from "./sim_screen.ts";
 
@@ -83,10 +83,10 @@ async function treeOfFile(file: string, context: ScreenReadingInput["context"], 
   const path = resolve(ctx.cwd, file);
   let bytes: Buffer;
   try {
-    bytes = await readFile(path);
+    bytes = Buffer.from(await readFileArgument(path));
   } catch (error) {
     ctx.stderr(`tree: cannot read ${path}: ${(error as Error).message}. Check the path and try again.\n`);
-    return EXIT.failure;
+    return (error as NodeJS.ErrnoException).code === "ENOTREGULAR" ? EXIT.usage : EXIT.failure;
   }
   const notADump = notADumpReason(bytes);
   if (notADump !== undefined) {
