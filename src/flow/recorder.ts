@@ -56,7 +56,9 @@ export async function openFlowRecorder(options: RecorderOptions): Promise<FlowRe
       ? "it already exists (another server may be recording to it); --record never overwrites a file. Choose another name or delete it."
       : code === "ENOENT"
       ? "its directory does not exist; --record never creates directories. Create it or choose a path in an existing directory."
-      : `${(error as Error).message}; choose a path in a writable directory.`;
+      : code === "ENOTDIR"
+      ? "a part of its directory path is a file, not a directory; choose a path in a writable directory."
+      : `its directory is not writable (${code ?? "unwritable"}); choose a path in a writable directory.`;
     throw new HarnessError("INVALID_ARGUMENT", `--record: cannot create ${options.path}: ${why}`, { path: options.path });
   }
   return createFlowRecorder(options, await options.fs.fileIdentity(options.path));

@@ -88,7 +88,7 @@ export interface FileSystem {
    * directory at `path` is refused with code "ENOTREGULAR" (a FIFO opened for reading would wait for a writer).
    */
   readRegularFile(path: string, limits?: ReadLimits): Promise<Uint8Array>;
-  /** `path` itself (not a link's target) as `device:inode`, or null when nothing is there: tells a file we wrote from one put in its place. */
+  /** `path` itself (not a link's target) as `device:inode:size:ctime`, or null when nothing is there: tells a file we wrote from one put in its place. */
   fileIdentity(path: string): Promise<string | null>;
   /** True when `path` itself (not a link's target) is a regular file. */
   isRegularFile(path: string): Promise<boolean>;

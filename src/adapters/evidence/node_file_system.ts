@@ -33,7 +33,8 @@ export function createNodeFileSystem(): FileSystem {
     readRegularFile,
     fileIdentity: async (path) => {
       const info = await lstat(path).catch(() => null);
-      return info === null ? null : `${info.dev}:${info.ino}`;
+      // An inode freed by a delete is reused at once (tmpfs, ext4): the change time and size tell the new file apart.
+      return info === null ? null : `${info.dev}:${info.ino}:${info.size}:${info.ctimeMs}`;
     },
     isRegularFile: async (path) => (await lstat(path).catch(() => null))?.isFile() === true,
     readText: (path) => readFile(path, "utf8"),
