@@ -11,6 +11,7 @@ import { DEFAULT_EXPECT_TIMEOUT_MS, type FlowFile, type FlowOutcome, type FlowSt
 import type { Envelope } from "../../contracts/envelope.ts";
 import { redactArguments, TOOL_INPUTS, type ToolName } from "../../contracts/tool_inputs.ts";
 import { HarnessError, toHarnessError } from "../errors.ts";
+import { StopRequested } from "../mcp/operation_deadline.ts";
 import { type OperationDeps, runOperation } from "../mcp/run_operation.ts";
 import type { ScreenSummary } from "../screen/mod.ts";
 import type { ToolDefinition } from "../tools/tool_definition.ts";
@@ -305,8 +306,17 @@ class Gate {
   async call(tool: ToolName, args: Record<string, unknown>, cancel?: AbortSignal): Promise<Envelope> {
     const definition = this.#byName.get(tool);
     if (definition === undefined) throw unservedTool(tool, [...this.#byName.keys()]);
-    return (await runOperation(definition, args, this.deps, cancel === undefined ? {} : { cancel })).envelope;
+    return (await runOperation(definition, args, this.deps, cancel === undefined ? {} : { cancel: asStop(cancel) })).envelope;
   }
+}
+
+/** The run's stop (a signal's name as reason) as the harness stopping, so the audit line says "shutdown". */
+function asStop(stop: AbortSignal): AbortSignal {
+  const cancel = new AbortController();
+  const abort = () => cancel.abort(new StopRequested(typeof stop.reason === "string" ? stop.reason : "stop requested"));
+  if (stop.aborted) abort();
+  else stop.addEventListener("abort", abort, { once: true });
+  return cancel.signal;
 }
 
 /** The tools a flow needs that the harness does not serve, or an empty list. */

@@ -20,6 +20,7 @@ import { registerArtifactResources } from "./artifact_resources.ts";
 import { registerDoctorResource } from "./doctor_resource.ts";
 import { answerResourceReads } from "./resource_reads.ts";
 import { toToolResult } from "./envelope.ts";
+import { StopRequested } from "./operation_deadline.ts";
 import { type OperationDeps, runOperation } from "./run_operation.ts";
 import { answerToolCalls, type RequestExtra, type ToolCallHandler } from "./tool_calls.ts";
 
@@ -44,7 +45,7 @@ export function createHarnessServer(deps: OperationDeps, tools: readonly ToolDef
   const handlers = new Map<string, ToolCallHandler>();
   for (const tool of tools) {
     const handler: ToolCallHandler = async (args, extra) => {
-      const answer = await runOperation(tool, args, deps, { cancel: extra.signal, progress: progressSender(extra) });
+      const answer = await runOperation(tool, args, deps, { cancel: cancellationOf(server, extra.signal), progress: progressSender(extra) });
       await resources.onAnswer?.(tool.name, args, answer.envelope);
       return toToolResult(answer.envelope, answer.content);
     };
@@ -56,6 +57,20 @@ export function createHarnessServer(deps: OperationDeps, tools: readonly ToolDef
   if (resources.doctorReport !== undefined) readers.push(registerDoctorResource(server, resources.doctorReport));
   answerResourceReads(server, readers);
   return server;
+}
+
+/**
+ * The SDK aborts a request's signal both for the client's notifications/cancelled and when the connection closes
+ * (stdin EOF, or serve closing it on a signal); the closed connection is known only once its close has run, a
+ * moment later. The call's cancel signal says which: a StopRequested reason for the closed connection.
+ */
+function cancellationOf(server: McpServer, signal: AbortSignal): AbortSignal {
+  const cancel = new AbortController();
+  const decide = () =>
+    queueMicrotask(() => cancel.abort(server.server.transport === undefined ? new StopRequested("the connection closed") : signal.reason));
+  if (signal.aborted) decide();
+  else signal.addEventListener("abort", decide, { once: true });
+  return cancel.signal;
 }
 
 /**

@@ -25,7 +25,8 @@ export interface AuditRecord {
   tool: string;
   /** Arguments with typed text replaced by `{redacted_length: N}`. */
   arguments: Record<string, unknown>;
-  outcome: "ok" | ErrorCode;
+  /** "ok", the error code, or what cut the call off: "cancelled" (the client) or "shutdown" (the harness stopping). */
+  outcome: AuditOutcome;
   evidence_id: string | null;
   duration_ms: number;
 }
@@ -41,6 +42,8 @@ export interface DeviceLease {
 }
 
 /** A device as the lock names it: the same serial behind two adb servers is two devices. */
+export type AuditOutcome = "ok" | ErrorCode | "cancelled" | "shutdown";
+
 export interface DeviceAddress {
   /** Canonical adb server (DeviceObserver.adbServer), e.g. `tcp:127.0.0.1:5037`. */
   adbServer: string;
