@@ -7,6 +7,7 @@ import assert from "node:assert/strict";
 import { closeSync, linkSync, mkdirSync, openSync, ftruncateSync, writeFileSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
+import { evidenceId } from "../../src/adapters/evidence/evidence_id.ts";
 import { envelopeOf, spawnServe } from "../support/mcp_client.ts";
 import { makeServeHome } from "../support/mcp_e2e.ts";
 
@@ -16,11 +17,9 @@ test("planted files under evidence names are neither served nor listed; a real s
   mkdirSync(home.artifacts, { recursive: true });
   const outside = join(home.root, "private.txt");
   writeFileSync(outside, "root:x:0:0:root:/root:/bin/bash\n");
-  const planted = {
-    hardLink: "20260101-000000-000008-ui-tap.png",
-    notPng: "20260101-000000-000009-ui-tap.png",
-    huge: "20260101-000000-000010-ui-tap.png",
-  };
+  // Named as of now: evidence older than the retention days is pruned at start, which would hide the defect.
+  const now = Date.now() * 1000;
+  const planted = { hardLink: evidenceId(now, "ui_tap"), notPng: evidenceId(now + 1, "ui_tap"), huge: evidenceId(now + 2, "ui_tap") };
   linkSync(outside, join(home.artifacts, planted.hardLink));
   writeFileSync(join(home.artifacts, planted.notPng), "not a png at all");
   const fd = openSync(join(home.artifacts, planted.huge), "w");
