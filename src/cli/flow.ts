@@ -7,10 +7,9 @@
  * 4 device fault, 5 no progress. `--json` prints the report (with the report paths) on stdout. SIGINT or
  * SIGTERM cancels the step in flight, closes the sessions and writes the reports (exit 1, the step named).
  */
-import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
 import type { CAC } from "cac";
-import { FLOW_EXIT, type FlowFile, parseFlowText } from "../../contracts/flow.ts";
+import { FLOW_EXIT, type FlowFile, parseFlowText, resolveFlowEnv } from "../../contracts/flow.ts";
 import { downscaleForModel } from "../png/mod.ts";
 import { type Harness, openHarness } from "../composition.ts";
 import { type HarnessConfig, loadConfig } from "../config.ts";
@@ -22,6 +21,7 @@ import { writeFlowReports } from "../flow/write_reports.ts";
 import type { Scenario } from "../sim/mod.ts";
 import { BUILTIN_SCENARIO_NAMES } from "../sim/scenario_names.ts";
 import type { CliContext } from "./context.ts";
+import { readFileArgument, unreadableReason } from "./read_file_argument.ts";
 import { loadScenario } from "./sim.ts";
 
 interface FlowFlags {
@@ -53,16 +53,17 @@ export async function runFlowCommand(file: string, flags: FlowFlags, ctx: CliCon
   const path = resolve(ctx.cwd, String(file));
   let text: string;
   try {
-    text = await readFile(path, "utf8");
+    text = new TextDecoder().decode(await readFileArgument(path));
   } catch (error) {
-    return refused(ctx, flags, `cannot read ${path} (${(error as NodeJS.ErrnoException).code ?? "unreadable"}); check the path.`);
+    return refused(ctx, flags, `cannot read ${path} (${unreadableReason(error)}); pass the path of a flow file.`);
   }
   const parsed = parseFlowText(text);
-  if (!parsed.ok) {
-    const lines = parsed.problems.map((p) => `  ${p.path === "" ? "(file)" : p.path}: ${p.message}`);
-    return refused(ctx, flags, `${path} is not a valid flow (nothing was run):\n${lines.join("\n")}`, parsed.problems);
+  const resolved = parsed.ok ? resolveFlowEnv(parsed.flow, ctx.env) : parsed;
+  if (!resolved.ok) {
+    const lines = resolved.problems.map((p) => `  ${p.path === "" ? "(file)" : p.path}: ${p.message}`);
+    return refused(ctx, flags, `${path} is not a valid flow (nothing was run):\n${lines.join("\n")}`, resolved.problems);
   }
-  const flow = parsed.flow;
+  const flow = resolved.flow;
   const devices = deviceList(flags.device, flow);
   let configs: HarnessConfig[];
   try {

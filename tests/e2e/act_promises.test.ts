@@ -88,6 +88,9 @@ test("an act that hangs past ANDROID_MCP_ACTION_TIMEOUT answers OPERATION_TIMEOU
 
 test("SIGTERM during an open session deletes it on the UiAutomator2 side (R20)", () => sigtermDeletesTheSession(target));
 
+test("SIGHUP (a closed terminal) during an open session deletes it and releases the lock, like SIGTERM", () =>
+  sigtermDeletesTheSession(target, target.appiumUrl, "SIGHUP"));
+
 test("nothing listening at APPIUM_URL is APPIUM_UNAVAILABLE in well under a second, with the lock released", async () => {
   const nowhere = await serveOn({ ...target, appiumUrl: "http://127.0.0.1:9" }, {}, served.home);
   try {
@@ -99,5 +102,24 @@ test("nothing listening at APPIUM_URL is APPIUM_UNAVAILABLE in well under a seco
     assert.equal((await callTool(served.server, "ui_get_tree")).ok, true, "the lock was released");
   } finally {
     await nowhere.close();
+  }
+});
+
+test("an act that happened is answered ok when only its evidence failed: evidence null, evidence_error says not to repeat it", async () => {
+  const opened = await callTool(served.server, "settings_open");
+  assert.equal(opened.ok, true, JSON.stringify(opened.error));
+  target.sim.device.faults.blankScreencap = true; // the screenshot is refused (one colour): EVIDENCE_WRITE_FAILED
+  try {
+    const tapped = await callTool(served.server, "ui_tap", { selector: { text: "Network & internet" } });
+    assert.equal(tapped.ok, true, JSON.stringify(tapped.error));
+    assert.equal(tapped.evidence, null);
+    const error = tapped.data["evidence_error"] as { code: string; message: string };
+    assert.equal(error.code, "EVIDENCE_WRITE_FAILED");
+    assert.match(error.message, /took place; do not repeat it/);
+    const texts = JSON.stringify(tapped.data["screen"]);
+    assert.ok(texts.includes("Internet"), "the answer is the new screen");
+  } finally {
+    target.sim.device.faults.blankScreencap = false;
+    await callTool(served.server, "device_back");
   }
 });

@@ -16,15 +16,35 @@ test("user state directory per platform", () => {
   assert.match(userStateDirectory(facts("win32", { LOCALAPPDATA: "C:\\Users\\qa\\AppData\\Local" })).path, /AppData.Local.android-mcp-harness$/);
 });
 
+const nothing = () => null;
+
 test("the lock directory is one place per user and machine, whatever XDG_STATE_HOME or HOME say (R14)", () => {
-  assert.deepEqual(lockDirectory({ platform: "linux", uid: 1000, accountHome: "/home/qa" }),
+  assert.deepEqual(lockDirectory({ platform: "linux", uid: 1000, accountHome: "/home/qa", inspect: nothing }),
     { path: "/tmp/android-mcp-harness-1000", reason: "this user's lock directory on this machine" });
-  assert.equal(lockDirectory({ platform: "darwin", uid: 501, accountHome: "/Users/qa" }).path, "/tmp/android-mcp-harness-501");
-  assert.notEqual(lockDirectory({ platform: "linux", uid: 1001, accountHome: "/home/qa" }).path, "/tmp/android-mcp-harness-1000");
+  assert.equal(lockDirectory({ platform: "darwin", uid: 501, accountHome: "/Users/qa", inspect: nothing }).path, "/tmp/android-mcp-harness-501");
+  assert.notEqual(lockDirectory({ platform: "linux", uid: 1001, accountHome: "/home/qa", inspect: nothing }).path, "/tmp/android-mcp-harness-1000");
   assert.match(lockDirectory({ platform: "win32", uid: null, accountHome: "C:\\Users\\qa" }).path, /Users.qa.AppData.Local.android-mcp-harness.locks$/);
   // Two processes of one user with different environments get the same directory: it is not derived from the environment.
   const here = currentUserFacts(process.platform, "/nonexistent-home");
   assert.equal(lockDirectory(here).path, lockDirectory(currentUserFacts(process.platform, "/another-home")).path);
+});
+
+test("the lock directory cannot be squatted by another user: the runtime directory first, then /tmp if ours, else the home", () => {
+  const dir = (uid: number, mode = 0o700) => ({ directory: true, symlink: false, uid, mode });
+  const at = (paths: Record<string, ReturnType<typeof dir>>) => (path: string) => paths[path] ?? null;
+  const facts = { platform: "linux", uid: 65534, accountHome: "/home/nobody", host: "build-7" };
+  assert.equal(lockDirectory({ ...facts, inspect: at({ "/run/user/65534": dir(65534) }) }).path, "/run/user/65534/android-mcp-harness");
+  // A runtime directory that is not private, or not ours, is not used.
+  assert.equal(lockDirectory({ ...facts, inspect: at({ "/run/user/65534": dir(65534, 0o755) }) }).path, "/tmp/android-mcp-harness-65534");
+  assert.equal(lockDirectory({ ...facts, inspect: at({ "/run/user/65534": dir(0) }) }).path, "/tmp/android-mcp-harness-65534");
+  assert.equal(lockDirectory({ ...facts, inspect: at({ "/tmp/android-mcp-harness-65534": dir(65534) }) }).path, "/tmp/android-mcp-harness-65534");
+  // root's `mkdir -m755 /tmp/android-mcp-harness-65534` (or a symlink, or a file) does not block uid 65534.
+  for (const squat of [dir(0, 0o755), { ...dir(65534), symlink: true, directory: false }, { ...dir(0), directory: false }]) {
+    const chosen = lockDirectory({ ...facts, inspect: at({ "/tmp/android-mcp-harness-65534": squat }) });
+    assert.equal(chosen.path, "/home/nobody/.local/state/android-mcp-harness/locks-build-7");
+  }
+  assert.equal(lockDirectory({ ...facts, platform: "darwin", inspect: at({ "/tmp/android-mcp-harness-65534": dir(0) }) }).path,
+    "/home/nobody/Library/Application Support/android-mcp-harness/locks-build-7");
 });
 
 test("artifacts: the configured directory, else ./artifacts, else the state directory, each with its reason", async (t) => {
