@@ -5,6 +5,7 @@
  * evidence store and audit log in a temporary directory, so reports embed real screenshots. Every call
  * passes the real gate (runOperation). The end-to-end tests drive the real CLI over adb and WebDriver.
  */
+import { createSystemClock } from "../../src/adapters/system_clock.ts";
 import { createAuditLog, createEvidenceStore, createNodeFileSystem } from "../../src/adapters/evidence/mod.ts";
 import type { FlowHarness } from "../../src/flow/runner.ts";
 import type { Scenario } from "../../src/sim/mod.ts";
@@ -17,7 +18,7 @@ export interface ScenarioWorld extends ActWorld {
 }
 
 export function scenarioWorld(scenario: string | Scenario, artifactsDir: string, options: { actionTimeoutMs?: number } = {}): ScenarioWorld {
-  const world = actWorld({ scenario, ...options });
+  const world = actWorld({ scenario, ...options, clock: createSystemClock() }); // real files: real time
   const fs = createNodeFileSystem();
   const log = createAuditLog({ directory: artifactsDir, fs });
   const { audit } = world;
