@@ -119,7 +119,9 @@ export async function openHarness(config: HarnessConfig, ctx: CliContext, option
     });
     const facts = platformFacts(ctx);
     const fs = createNodeFileSystem();
-    const artifacts = await resolveArtifactsDirectory(facts, fs, config.artifactsDir);
+    const probe = createNodeFileProbe();
+    const disk = { isWritableDirectory: fs.isWritableDirectory, exists: async (path: string) => (await probe.kindOf(path)) !== "missing" };
+    const artifacts = await resolveArtifactsDirectory(facts, disk, config.artifactsDir);
     // This user's lock directory on this machine, the same whatever the environment (state_directories.ts).
     const locks = lockDirectory(currentUserFacts(platform(), homedir())).path;
     const fileLock = createDeviceLock({ directory: locks, fs, clock: ctx.clock, probe: createNodeProcessProbe() });
