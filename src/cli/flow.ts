@@ -38,7 +38,7 @@ const THUMBNAIL_BYTES = 150_000;
 
 export function registerFlowCommand(cli: CAC, ctx: CliContext): void {
   cli
-    .command("flow <file>", "Run a flow file (SPEC §8) on one or more devices and write JSON, HTML and JUnit reports")
+    .command("flow <file>", "Run a flow file (docs/flows.md) on one or more devices and write JSON, HTML and JUnit reports")
     .option("--device <udid|sim>", "Device serial or 'sim'; repeat for several devices run in parallel (default: the flow's device, else ANDROID_UDID, else the only online device)")
     .option("--appium-url <url>", "Appium server or Selenium Grid 4 (default: APPIUM_URL, else http://127.0.0.1:4723)")
     .option("--artifacts <dir>", "Evidence, audit and reports directory (default: ANDROID_MCP_ARTIFACTS_DIR, else ./artifacts in a project (a package.json or .git), else the user state directory)")

@@ -1,0 +1,52 @@
+/**
+ * The README's usage lines and the commands' help agree, as a new user reads them: every option a
+ * command's `help` lists is on that command's README line, no help text cites the SPEC (users do not have
+ * it), and each "eight prerequisites (…)" list names eight things.
+ */
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { test } from "node:test";
+import { CHECK_IDS } from "../src/doctor/types.ts";
+import { harnessCommand } from "./support/mcp_client.ts";
+import { REPO_ROOT } from "./support/paths.ts";
+
+const README = readFileSync(join(REPO_ROOT, "README.md"), "utf8");
+const COMMANDS = ["serve", "tree", "doctor", "flow", "sim"];
+
+function help(args: string[]): string {
+  const [command, ...prefix] = harnessCommand();
+  const run = spawnSync(command, [...prefix, ...args], { encoding: "utf8", timeout: 60_000 });
+  assert.equal(run.status, 0, run.stderr);
+  return run.stdout;
+}
+
+/** The first cell of the README's command table row for `name`. */
+function usageLine(name: string): string {
+  const row = README.split("\n").find((line) => line.startsWith(`| \`${name} `) || line.startsWith(`| \`${name}\``));
+  assert.ok(row !== undefined, `the README's command table has no row for ${name}`);
+  return row.split(" | ")[0]!;
+}
+
+test("every option a command's help lists is on its README usage line", () => {
+  for (const name of COMMANDS) {
+    const options = [...help(["help", name]).matchAll(/^ {2}(--[a-z-]+)/gm)].map((m) => m[1]!).filter((o) => o !== "--help");
+    assert.ok(options.length > 0, `help ${name} lists options`);
+    const line = usageLine(name);
+    assert.deepEqual(options.filter((option) => !line.includes(option)), [], `README's ${name} line: ${line}`);
+  }
+});
+
+test("no help text cites the SPEC, which users do not have", () => {
+  for (const args of [["--help"], ...COMMANDS.map((name) => ["help", name])]) {
+    assert.doesNotMatch(help(args), /SPEC/, args.join(" "));
+  }
+});
+
+test("each 'eight prerequisites (…)' list in the README and doctor's help names eight things, as doctor checks", () => {
+  assert.equal(CHECK_IDS.length, 8);
+  const lists = [...README.replaceAll("\n", " ").matchAll(/eight prerequisites of a real campaign[^(]*\(([^)]*)\)/g)].map((m) => m[1]!);
+  assert.ok(lists.length >= 2, "the README names them twice");
+  for (const list of lists) assert.equal(list.split(", ").length, 8, list);
+});
