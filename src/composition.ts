@@ -101,11 +101,13 @@ export async function openHarness(config: HarnessConfig, ctx: CliContext, option
   let requestedUdid = config.device.kind === "udid" ? config.device.udid : undefined;
   let description = requestedUdid === undefined ? "the only online device" : `device ${requestedUdid}`;
   let stopSim = async (): Promise<void> => {};
+  let missingPackageHint: ((packageName: string) => string) | undefined;
   if (config.device.kind === "sim") {
     // Loaded only here: a real phone never pays for the simulated device's code.
     const { startSimDevice } = await import("./sim/mod.ts");
     const sim = await startSimDevice(options.sim ?? {});
     stopSim = () => sim.stop();
+    missingPackageHint = (await import("./sim/package_hint.ts")).missingPackageHint;
     serverSocket = sim.adbServerSocket;
     appiumUrl = sim.appiumUrl;
     requestedUdid = sim.device.serial;
@@ -116,6 +118,7 @@ export async function openHarness(config: HarnessConfig, ctx: CliContext, option
     const adb = createAdbClient({ runner: ctx.runner, program, ...(serverSocket === undefined ? {} : { serverSocket }) });
     const observer = createAdbObserver({
       adb, clock: ctx.clock, ...(requestedUdid === undefined ? {} : { requestedUdid }), ...(config.device.kind === "sim" ? { simulated: true } : {}),
+      ...(missingPackageHint === undefined ? {} : { missingPackageHint }),
     });
     const facts = platformFacts(ctx);
     const fs = createNodeFileSystem();

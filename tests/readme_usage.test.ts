@@ -1,7 +1,8 @@
 /**
  * The README's usage lines and the commands' help agree, as a new user reads them: every option a
  * command's `help` lists is on that command's README line, no help text cites the SPEC (users do not have
- * it), and each "eight prerequisites (…)" list names eight things.
+ * it), each "eight prerequisites (…)" list names eight things, and the scenario table lists every built-in
+ * scenario of the simulated device with an app it installs.
  */
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
@@ -9,6 +10,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import { CHECK_IDS } from "../src/doctor/types.ts";
+import { BUILTIN_SCENARIOS } from "../src/sim/mod.ts";
 import { harnessCommand } from "./support/mcp_client.ts";
 import { REPO_ROOT } from "./support/paths.ts";
 
@@ -49,4 +51,12 @@ test("each 'eight prerequisites (…)' list in the README and doctor's help name
   const lists = [...README.replaceAll("\n", " ").matchAll(/eight prerequisites of a real campaign[^(]*\(([^)]*)\)/g)].map((m) => m[1]!);
   assert.ok(lists.length >= 2, "the README names them twice");
   for (const list of lists) assert.equal(list.split(", ").length, 8, list);
+});
+
+test("the README's scenario table lists every built-in scenario with an app it installs", () => {
+  const rows = new Map([...README.matchAll(/^\| `([a-z]+)` \| [^|]+ \| `([a-z0-9_.]+)` \|$/gm)].map((m) => [m[1]!, m[2]!]));
+  assert.deepEqual([...rows.keys()], Object.keys(BUILTIN_SCENARIOS));
+  for (const [name, app] of rows) {
+    assert.ok(BUILTIN_SCENARIOS[name]!.packages.some((p) => p.name === app), `${name} installs ${app}`);
+  }
 });

@@ -82,7 +82,7 @@ test("the Settings exploration passes on the simulated device and only observes 
 });
 
 test("the login form flow types non-ASCII text on the simulated device; reports keep only its length", { skip: actToolsSkipReason() }, async (t) => {
-  const { report, flow, artifacts } = await runShipped(t, "login-form", ["--scenario", "login"]);
+  const { report, flow, artifacts } = await runShipped(t, "login-form"); // its sim_scenario picks the login scenario
   const run = checkThreeReports(report, flow.steps.length, artifacts);
   const typed = flow.steps.filter((s) => s.tool === "ui_type_text").map((s) => String(s.args!["text"]));
   assert.ok(typed.length === 2 && typed.every((text) => /[^\x00-\x7f]/.test(text)), "the flow types non-ASCII text");
