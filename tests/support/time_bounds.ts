@@ -12,3 +12,7 @@ export const LOADED_MACHINE_SLACK_MS = 8000;
 export function assertEndedByDeadline(tookMs: number, limitMs: number, what: string): void {
   assert.ok(tookMs < limitMs + LOADED_MACHINE_SLACK_MS, `${what} took ${tookMs} ms with a ${limitMs} ms limit (slack ${LOADED_MACHINE_SLACK_MS} ms)`);
 }
+
+/** The longest a child process may take to start, answer or exit on a loaded two-core machine before a
+ * test calls it hung (serve took over 10 s to start at load 14). A hang is still caught, a minute later. */
+export const LOADED_WAIT_MS = 60_000;
