@@ -11,6 +11,7 @@ import type { FlowHarness } from "../../src/flow/runner.ts";
 import type { Scenario } from "../../src/sim/mod.ts";
 import { SERVED_TOOLS } from "../../src/tools/mod.ts";
 import { type ActWorld, actWorld } from "../support/act_world.ts";
+import { LOADED_WAIT_MS } from "../support/time_bounds.ts";
 
 export interface ScenarioWorld extends ActWorld {
   harness: FlowHarness;
@@ -18,7 +19,8 @@ export interface ScenarioWorld extends ActWorld {
 }
 
 export function scenarioWorld(scenario: string | Scenario, artifactsDir: string, options: { actionTimeoutMs?: number } = {}): ScenarioWorld {
-  const world = actWorld({ scenario, ...options, clock: createSystemClock() }); // real files: real time
+  // Real files, so real time; an operation limit a loaded machine never reaches unless a test asks for less.
+  const world = actWorld({ scenario, actionTimeoutMs: LOADED_WAIT_MS, ...options, clock: createSystemClock() });
   const fs = createNodeFileSystem();
   const log = createAuditLog({ directory: artifactsDir, fs });
   const { audit } = world;
