@@ -5,22 +5,21 @@
  * scenario of the simulated device with an app it installs.
  */
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import { CHECK_IDS } from "../src/doctor/types.ts";
 import { BUILTIN_SCENARIOS } from "../src/sim/mod.ts";
-import { harnessCommand } from "./support/mcp_client.ts";
+import { runCliCaptured } from "./support/cli.ts";
 import { REPO_ROOT } from "./support/paths.ts";
 
 const README = readFileSync(join(REPO_ROOT, "README.md"), "utf8");
 const COMMANDS = ["serve", "tree", "doctor", "flow", "sim"];
 
-function help(args: string[]): string {
-  const [command, ...prefix] = harnessCommand();
-  const run = spawnSync(command, [...prefix, ...args], { encoding: "utf8", timeout: 60_000 });
-  assert.equal(run.status, 0, run.stderr);
+/** The help text as the command prints it (the CLI in process, as tests/cli.test.ts runs it). */
+async function help(args: string[]): Promise<string> {
+  const run = await runCliCaptured(args);
+  assert.equal(run.code, 0, run.stderr);
   return run.stdout;
 }
 
@@ -31,18 +30,18 @@ function usageLine(name: string): string {
   return row.split(" | ")[0]!;
 }
 
-test("every option a command's help lists is on its README usage line", () => {
+test("every option a command's help lists is on its README usage line", async () => {
   for (const name of COMMANDS) {
-    const options = [...help(["help", name]).matchAll(/^ {2}(--[a-z-]+)/gm)].map((m) => m[1]!).filter((o) => o !== "--help");
+    const options = [...(await help(["help", name])).matchAll(/^ {2}(--[a-z-]+)/gm)].map((m) => m[1]!).filter((o) => o !== "--help");
     assert.ok(options.length > 0, `help ${name} lists options`);
     const line = usageLine(name);
     assert.deepEqual(options.filter((option) => !line.includes(option)), [], `README's ${name} line: ${line}`);
   }
 });
 
-test("no help text cites the SPEC, which users do not have", () => {
+test("no help text cites the SPEC, which users do not have", async () => {
   for (const args of [["--help"], ...COMMANDS.map((name) => ["help", name])]) {
-    assert.doesNotMatch(help(args), /SPEC/, args.join(" "));
+    assert.doesNotMatch(await help(args), /SPEC/, args.join(" "));
   }
 });
 
