@@ -170,6 +170,7 @@ test("headless Chromium renders the HTML report from disk: the steps, their outc
     assert.ok(dom.includes(needle), `the rendered page shows ${needle}`);
   }
   assert.equal((dom.match(/<tr class="/g) ?? []).length, 6, "one row per step on each device");
+  assert.equal((dom.match(/<a href="\.\.\/[^"]+\.png" title="the full-size screenshot">/g) ?? []).length, 7, "each thumbnail is a link to its PNG");
   const size = { width: 1280, height: 2400 };
   const shot = decodePng(await screenshotPage(files.html, size));
   assert.deepEqual([shot.width, shot.height], [size.width, size.height]);
