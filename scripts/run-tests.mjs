@@ -18,6 +18,7 @@ const SLOW = [
   "e2e/act_real_appium.test.js",
   "e2e/device_ownership.test.js",
   "e2e/flow_devices.test.js",
+  "e2e/flow_exit_codes.test.js",
   "e2e/flow_interrupt.test.js",
   "e2e/flow_record_replay.test.js",
   "e2e/flow_shipped.test.js",

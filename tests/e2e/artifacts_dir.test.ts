@@ -41,18 +41,15 @@ test("a blank ANDROID_MCP_ARTIFACTS_DIR counts as unset: in a project, evidence 
   assert.deepEqual(readdirSync(project).filter((name) => name.trim() === ""), [], "no directory named by the blanks");
 });
 
-test("serve started in the home directory or a plain folder creates no artifacts/ there: the state directory, said on stderr", async (t) => {
+test("serve started in the home directory creates no artifacts/ there: the state directory, said on stderr", async (t) => {
   const home = makeServeHome();
   t.after(() => home.remove());
-  const plain = join(home.root, "Downloads");
-  mkdirSync(plain);
   const state = join(home.root, "state", "android-mcp-harness", "artifacts");
-  for (const cwd of [home.root, plain]) {
-    const { path, stderr } = await screenshotEvidence(unsetEnv(home), cwd);
-    assert.equal(path.startsWith(state + "/"), true, path);
-    assert.equal(existsSync(join(cwd, "artifacts")), false, `no artifacts/ in ${cwd}`);
-    assert.match(stderr, /artifacts: .*state\/android-mcp-harness\/artifacts \(the working directory ".*" is not a project/);
-  }
+  // Any other folder that is not a project gets the same (tests/evidence/state_directories.test.ts).
+  const { path, stderr } = await screenshotEvidence(unsetEnv(home), home.root);
+  assert.equal(path.startsWith(state + "/"), true, path);
+  assert.equal(existsSync(join(home.root, "artifacts")), false, "no artifacts/ in the home directory");
+  assert.match(stderr, /artifacts: .*state\/android-mcp-harness\/artifacts \(the working directory ".*" is not a project/);
 });
 
 test("serve started in / (as an MCP client does) never creates /artifacts", async (t) => {
