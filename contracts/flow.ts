@@ -88,6 +88,9 @@ export const FlowFileSchema = z.strictObject({
   package_name: PackageNameSchema,
   /** A device serial, or "sim"; `--device` overrides it. */
   device: z.string().min(1).max(255).optional(),
+  /** The simulated device's built-in scenario the flow was written for ("login"): used with `--device sim`
+   * when `--scenario` is not given; ignored on a real device. */
+  sim_scenario: z.string().regex(/^[a-z][a-z0-9_-]{0,63}$/, { error: "a built-in scenario name, e.g. \"login\"" }).optional(),
   steps: z.array(FlowStepSchema).min(1).max(500),
 });
 

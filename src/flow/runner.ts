@@ -99,7 +99,10 @@ async function runSteps(flow: FlowFile, gate: InProcessClient, run: FlowRun, opt
     return;
   }
   if (!opened.ok) {
-    fail(run, { outcome: OUTCOME_OF_ERROR[opened.error.code], reason: `the flow's UI session could not be opened: ${opened.error.code}: ${opened.error.message}` });
+    const outcome = OUTCOME_OF_ERROR[opened.error.code];
+    // The report still shows the screen of that moment (what was in front instead of the app), unless the device is gone.
+    const evidence = opened.evidence ?? (outcome === "device_fault" ? null : (await gate.call("ui_screenshot", {})).evidence);
+    fail(run, { outcome, reason: `the flow's UI session could not be opened: ${opened.error.code}: ${opened.error.message}`, evidence });
     return;
   }
   const sessionId = opened.data.session_id;

@@ -83,7 +83,7 @@ test("the Settings exploration passes on the simulated device and only observes 
 
 test("the login form flow types non-ASCII text on the simulated device; reports keep only its length", { skip: actToolsSkipReason() }, async (t) => {
   const password = "Grüße-aus-Köln-ß";
-  const { report, flow: written, artifacts } = await runShipped(t, "login-form", ["--scenario", "login"], { SHOP_PASSWORD: password });
+  const { report, flow: written, artifacts } = await runShipped(t, "login-form", [], { SHOP_PASSWORD: password }); // its sim_scenario picks the login scenario
   const resolved = resolveFlowEnv(written, { SHOP_PASSWORD: password });
   assert.ok(resolved.ok);
   const flow = resolved.flow;

@@ -1,7 +1,9 @@
 /**
  * Where the harness keeps files (SPEC §2, §7). Artifacts: the configured directory (--artifacts or
- * ANDROID_MCP_ARTIFACTS_DIR, read and validated by config.ts only), else `./artifacts` when the working directory is writable, else the user's state directory (MCP
- * clients often start servers in `/`): `$XDG_STATE_HOME/android-mcp-harness`, `~/.local/state/…`,
+ * ANDROID_MCP_ARTIFACTS_DIR, read and validated by config.ts only), else `./artifacts` when the working
+ * directory is a project (it has a package.json or .git, and is neither `/` nor the home directory) and
+ * writable, else the user's state directory (MCP clients often start servers in `/` or `~`): never a stray
+ * `artifacts/` there. The state directory: `$XDG_STATE_HOME/android-mcp-harness`, `~/.local/state/…`,
  * `~/Library/Application Support/…`, `%LOCALAPPDATA%\…`. Device locks: one place per user and machine that
  * no environment variable moves and no other user can squat (see lockDirectory), so every harness process of
  * the user meets there; never under artifacts. Each answer says which rule chose it.
@@ -46,10 +48,26 @@ export interface ConfiguredDirectory {
   source: string;
 }
 
+/** What the choice asks of the disk: `isWritableDirectory` may create the directory (doctor's does not). */
+export interface ArtifactsDisk extends Pick<FileSystem, "isWritableDirectory"> {
+  /** True when something (a file or a directory) is at `path`. */
+  exists(path: string): Promise<boolean>;
+}
+
+/** What makes the working directory a project whose `./artifacts` is the evidence's home. */
+export const PROJECT_MARKERS = ["package.json", ".git"] as const;
+
+/** The marker that makes `cwd` a project, or null (never for `/` or the home directory, whatever is in them). */
+export async function projectMarker(facts: PlatformFacts, disk: Pick<ArtifactsDisk, "exists">): Promise<string | null> {
+  const cwd = resolve(facts.cwd);
+  if (cwd === resolve(cwd, "/") || cwd === resolve(facts.homeDir)) return null;
+  for (const marker of PROJECT_MARKERS) if (await disk.exists(join(cwd, marker))) return marker;
+  return null;
+}
+
 /** Chooses and creates the artifacts directory; throws EVIDENCE_WRITE_FAILED when none is writable.
- * `configured` is HarnessConfig.artifactsDir; the environment is not read for it here. Only
- * `isWritableDirectory` is used (`doctor` passes one that answers without creating anything). */
-export async function resolveArtifactsDirectory(facts: PlatformFacts, fs: Pick<FileSystem, "isWritableDirectory">,
+ * `configured` is HarnessConfig.artifactsDir; the environment is not read for it here. */
+export async function resolveArtifactsDirectory(facts: PlatformFacts, fs: ArtifactsDisk,
   configured?: ConfiguredDirectory): Promise<ChosenDirectory> {
   if (configured !== undefined) {
     const path = resolve(facts.cwd, configured.path);
@@ -61,14 +79,18 @@ export async function resolveArtifactsDirectory(facts: PlatformFacts, fs: Pick<F
     return { path, reason: `set by ${source}` };
   }
   const local = resolve(facts.cwd, "artifacts");
-  if (await fs.isWritableDirectory(local)) return { path: local, reason: "./artifacts in the working directory" };
+  const marker = await projectMarker(facts, fs);
+  if (marker !== null && await fs.isWritableDirectory(local)) return { path: local, reason: `./artifacts in the project (its ${marker})` };
   const state = userStateDirectory(facts);
   const path = join(state.path, "artifacts");
   if (!(await fs.isWritableDirectory(path))) {
-    throw new HarnessError("EVIDENCE_WRITE_FAILED",
-      `Neither "${local}" nor "${path}" can be written; set ANDROID_MCP_ARTIFACTS_DIR to a writable directory.`);
+    const refused = marker === null ? `"${path}" cannot be written` : `Neither "${local}" nor "${path}" can be written`;
+    throw new HarnessError("EVIDENCE_WRITE_FAILED", `${refused}; set ANDROID_MCP_ARTIFACTS_DIR to a writable directory.`);
   }
-  return { path, reason: `the working directory "${facts.cwd}" is not writable, so the user state directory (${state.reason})` };
+  const why = marker === null
+    ? `the working directory "${facts.cwd}" is not a project (no ${PROJECT_MARKERS.join(" or ")}, or / or the home directory)`
+    : `the working directory "${facts.cwd}" is not writable`;
+  return { path, reason: `${why}, so the user state directory (${state.reason}); --artifacts or ANDROID_MCP_ARTIFACTS_DIR choose another` };
 }
 
 /** Who the process runs as, from the account database (never $HOME or $XDG_*, which two processes may set differently). */

@@ -1,0 +1,18 @@
+/**
+ * For the simulated device's APP_NOT_FOUND: which built-in scenario has the package, so the user learns the
+ * `--scenario` (or a flow's "sim_scenario") to start with. Plain data over BUILTIN_SCENARIOS; no I/O.
+ */
+import { BUILTIN_SCENARIOS } from "./scenarios/mod.ts";
+
+/** One sentence to append to "Package … is not installed", naming the scenarios that install it. */
+export function missingPackageHint(packageName: string): string {
+  const having = Object.entries(BUILTIN_SCENARIOS)
+    .filter(([, scenario]) => scenario.packages.some((p) => p.name === packageName))
+    .map(([name]) => name);
+  if (having.length === 0) {
+    return `No built-in scenario of the simulated device installs it (${Object.keys(BUILTIN_SCENARIOS).join(", ")}); a scenario file can.`;
+  }
+  const first = having[0]!;
+  return `The simulated device's scenario does not install it; the built-in scenario ${having.map((n) => `"${n}"`).join(", ")} does: ` +
+    `start with --scenario ${first} (a flow file can say "sim_scenario": "${first}").`;
+}
