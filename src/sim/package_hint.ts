@@ -13,6 +13,8 @@ export function missingPackageHint(packageName: string): string {
     return `No built-in scenario of the simulated device installs it (${Object.keys(BUILTIN_SCENARIOS).join(", ")}); a scenario file can.`;
   }
   const first = having[0]!;
-  return `The simulated device's scenario does not install it; the built-in scenario ${having.map((n) => `"${n}"`).join(", ")} does: ` +
+  const names = having.map((n) => `"${n}"`);
+  const which = names.length === 1 ? `the built-in scenario ${names[0]} does` : `the built-in scenarios ${names.slice(0, -1).join(", ")} and ${names.at(-1)} do`;
+  return `The simulated device's scenario does not install it; ${which}: ` +
     `start with --scenario ${first} (a flow file can say "sim_scenario": "${first}").`;
 }

@@ -140,7 +140,7 @@ test("sim --screen: missing, unreadable, non-XML and mismatched files exit 2 wit
     writeFileSync(join(dir, "page.html"), "<html><body>no</body></html>");
     const cases: [string[], RegExp][] = [
       [["--screen", "nope.xml"], /^sim: Cannot read the screen dump .*\/nope\.xml \(ENOENT\)\. Pass the path of a uiautomator dump or Appium page source \(\.xml\)\.\n$/],
-      [["--screen", dir], /^sim: Cannot read the screen dump .* \(EISDIR\)\./],
+      [["--screen", dir], /^sim: Cannot read the screen dump .* is a directory, not a regular file\)\./],
       [["--screen", "page.html"], /^sim: .*\/page\.html is not a UI dump: the root element is <html>, expected <hierarchy>\./],
       [["--screen", join(CORPUS_DIR, "chrome-webpage-es-appium.png")], /is not a UI dump: it is a PNG image \(pass it as --screenshot\), not XML text\./],
       [["--screen", join(CORPUS_DIR, "chrome-webpage-es-appium.xml"), "--screenshot", "nope.png"], /^sim: Cannot read the screenshot .*\/nope\.png \(ENOENT\)\./],
