@@ -25,6 +25,9 @@ export const ActionEntrySchema = z.object({
   checked: z.literal(true).optional(),
   selected: z.literal(true).optional(),
   focused: z.literal(true).optional(),
+  /** A password field: its text is never shown; at most its length. */
+  password: z.literal(true).optional(),
+  text_length: z.int().min(0).optional(),
   bounds: z.tuple([pixels, pixels, pixels, pixels]),
   covered_by_keyboard: z.literal(true).optional(),
 });
@@ -42,6 +45,9 @@ export const ScreenSummarySchema = z.object({
   texts: z.array(z.string()),
   actions: z.array(ActionEntrySchema),
   can_scroll: z.literal(true).optional(),
+  scroll_areas: z.array(z.object({
+    selector: SelectorDataSchema, axis: z.literal("horizontal").optional(), label: z.string().optional(),
+  })).optional(),
   keyboard: z.object({ open: z.literal(true), top: pixels.optional() }).optional(),
   issues: z.array(AuditIssueSchema).optional(),
 });

@@ -12,6 +12,8 @@ export const PackageNameSchema = z.string().max(255).regex(PACKAGE_NAME_PATTERN)
 
 /** An opaque session id as `ui_session_open` issues it. */
 export const SessionIdSchema = z.string().max(64).regex(/^[A-Za-z0-9_-]+$/);
+/** The same check, published as a plain string (eleven tools take one: tools/list stays small; the id is never typed by hand). */
+export const PublishedSessionIdSchema = z.string().pipe(SessionIdSchema);
 
 /** Text to type: non-empty, bounded, newlines and tabs allowed, other control characters refused. */
 // deno-lint-ignore no-control-regex
@@ -25,10 +27,38 @@ const keyProperties = {
   ...Object.fromEntries(TEXT_KEY_NAMES.map((key) => [key, { type: "string" }])),
   role: { enum: [...ROLE_NAMES] },
 };
+const selectorProperties = { ...keyProperties, within: { type: "object" }, index: { type: "integer", minimum: 0 } };
 export const PublishedSelectorSchema = SelectorSchema.meta({
   description: "As ui_get_tree offers it: one key, optional within (ancestor key) and index. No coordinates.",
-  properties: { ...keyProperties, within: { type: "object" }, index: { type: "integer", minimum: 0 } },
+  properties: selectorProperties,
 });
+
+/**
+ * Another argument that is a selector (ui_scroll's container and until): validated as strictly, published
+ * as an object its description calls a selector (the keys are listed once, at `selector`: the catalog stays small).
+ */
+export function publishedSelector(description: string) {
+  return SelectorSchema.meta({ description, properties: {}, additionalProperties: true });
+}
+
+/**
+ * A deep link for `app_open_url`: `scheme:rest`, at most URL_MAX_LENGTH characters, only URL characters
+ * that no shell reads specially (RFC 3986's unreserved and `:/?#[]@!&+,=`, `%` as `%XX`; so no whitespace,
+ * control characters, quotes, `$`, `;`, `(`, `)`, `*`), and never a scheme that reaches local files,
+ * providers, scripts or raw intents (REFUSED_URL_SCHEMES).
+ */
+export const URL_MAX_LENGTH = 2048;
+export const REFUSED_URL_SCHEMES = ["file", "content", "javascript", "intent", "android-app", "data", "about", "vbscript"] as const;
+const URL_SHAPE = /^[A-Za-z][A-Za-z0-9+.-]*:(?:[A-Za-z0-9\-._~:/?#[\]@!&+,=]|%[0-9A-Fa-f]{2})+$/;
+export const UrlSchema = z.string()
+  .max(URL_MAX_LENGTH, { message: `a URL is at most ${URL_MAX_LENGTH} characters` })
+  .regex(URL_SHAPE, {
+    message: "send scheme:rest (e.g. https://… or myapp://…) with only URL characters: no spaces or control characters, " +
+      "percent-encode quotes, $ ; ( ) * and anything else",
+  })
+  .refine((url) => !(REFUSED_URL_SCHEMES as readonly string[]).includes(url.slice(0, url.indexOf(":")).toLowerCase()), {
+    message: `the schemes ${REFUSED_URL_SCHEMES.join(", ")} are refused; open an http(s) or app link`,
+  });
 
 /** Arguments whose value is secret (typed text): the audit log keeps only their length. */
 const REDACTED_ARGUMENTS = new Set(["text"]);

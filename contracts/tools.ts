@@ -7,7 +7,9 @@
 import * as z from "zod";
 import type { ErrorCode } from "./error_codes.ts";
 import { actData, DeviceStatusDataSchema, ScreenSummarySchema, SelectorDataSchema, SessionInfoShape } from "./tool_data.ts";
-import { PackageNameSchema, PublishedSelectorSchema, SessionIdSchema, TypedTextSchema } from "./tool_inputs.ts";
+import {
+  PackageNameSchema, publishedSelector, PublishedSelectorSchema, PublishedSessionIdSchema, TypedTextSchema, UrlSchema,
+} from "./tool_inputs.ts";
 
 export interface ToolAnnotations {
   readOnlyHint: boolean;
@@ -49,8 +51,18 @@ function declare<I extends z.ZodObject<InputShape>, D extends z.ZodType>(declara
 /** Tool names as MCP clients accept them (dots break Claude Desktop, Copilot CLI and Codex). */
 export const TOOL_NAME_PATTERN = /^[a-zA-Z0-9_-]{1,64}$/;
 
-const session_id = SessionIdSchema.optional();
+const session_id = PublishedSessionIdSchema.optional();
 const selectorErrors = { selector: "INVALID_SELECTOR" } as const;
+
+/** What ui_tap does to its element (never to a point). */
+export const GESTURES = ["tap", "long_press", "double_tap"] as const;
+export const SCROLL_DIRECTIONS = ["up", "down", "left", "right"] as const;
+/** ui_type_text's `submit`: the keyboard's action key (EditorInfo IME actions), or the ENTER key. */
+export const SUBMIT_ACTIONS = ["search", "go", "send", "done", "enter"] as const;
+/** device_press's keys (back is device_back); `notifications` pulls the shade down. */
+export const DEVICE_KEYS = ["home", "app_switch", "enter", "delete", "notifications"] as const;
+/** How many swipes ui_scroll's `until` makes at most (each within the call's deadline). */
+export const UNTIL_MAX_SWIPES = 15;
 
 export const TOOLS = {
   device_status: declare({
@@ -63,7 +75,7 @@ export const TOOLS = {
     title: "Screen summary", access: "observe", device: "observe", available: true,
     description: "Texts and every actionable element, each with the selector naming it alone (for ui_tap). " +
       "Read-only; include_raw adds the XML. Actions: bounds [left, top, width, height] px; absent role = button, " +
-      "enabled = true, label = the selector's value; checked, selected, focused, covered_by_keyboard only when true. " +
+      "enabled = true, label = the selector's value; checked, selected, focused, password, covered_by_keyboard only when true. " +
       "Absent: can_scroll false, keyboard closed, issues none.",
     input: z.strictObject({ include_raw: z.boolean().optional() }),
     data: ScreenSummarySchema.extend({ raw: z.string().optional() }),
@@ -85,10 +97,11 @@ export const TOOLS = {
   }),
   app_launch: declare({
     title: "Launch app", access: "act", idempotent: true, device: "act", available: true,
-    description: "Brings a package to the foreground and waits until it is there. Returns the new screen summary.",
-    input: z.strictObject({ package: PackageNameSchema, session_id }),
+    description: "Brings a package to the foreground and waits until it is there; restart force-stops it first. " +
+      "Returns the new screen summary.",
+    input: z.strictObject({ package: PackageNameSchema, restart: z.boolean().optional(), session_id }),
     argumentErrors: { package: "INVALID_PACKAGE" },
-    data: actData({ package: z.string() }),
+    data: actData({ package: z.string(), stopped: z.boolean().optional() }),
   }),
   settings_open: declare({
     title: "Open Settings", access: "act", idempotent: true, device: "act", available: true,
@@ -98,30 +111,71 @@ export const TOOLS = {
   }),
   ui_tap: declare({
     title: "Tap element", access: "act", device: "act", available: true,
-    description: "Taps the one element the selector names. Returns the new screen summary.",
-    input: z.strictObject({ selector: PublishedSelectorSchema, session_id }),
+    description: "Taps, long-presses or double-taps the one element the selector names. Returns the new screen summary.",
+    input: z.strictObject({ selector: PublishedSelectorSchema, gesture: z.enum(GESTURES).optional(), session_id }),
     argumentErrors: selectorErrors,
-    data: actData({ target: SelectorDataSchema, element_label: z.string().optional() }),
+    data: actData({ target: SelectorDataSchema, element_label: z.string().optional(), gesture: z.enum(GESTURES) }),
   }),
   ui_type_text: declare({
     title: "Type text", access: "destructive", device: "act", available: true,
-    description: "Replaces the text of the input the selector names. Returns the new screen summary.",
-    input: z.strictObject({ selector: PublishedSelectorSchema, text: TypedTextSchema, session_id }),
+    description: "Replaces (append: adds to) the text of the input the selector names; submit then presses the keyboard's action key. " +
+      "Returns the new screen summary.",
+    input: z.strictObject({
+      selector: PublishedSelectorSchema, text: TypedTextSchema,
+      append: z.boolean().optional(), submit: z.enum(SUBMIT_ACTIONS).optional(), session_id,
+    }),
     argumentErrors: { ...selectorErrors, text: "INVALID_TEXT" },
     data: actData({ target: SelectorDataSchema, element_label: z.string().optional(), typed_length: z.int() }),
   }),
   ui_scroll: declare({
     title: "Scroll", access: "act", device: "act", available: true,
-    description: "Scrolls the screen up or down. Returns the new screen summary.",
-    input: z.strictObject({ direction: z.enum(["up", "down"]), session_id }),
-    argumentErrors: { direction: "INVALID_SCROLL_DIRECTION" },
-    data: actData({ direction: z.enum(["up", "down"]), scrolled: z.boolean(), can_scroll_further: z.boolean().optional() }),
+    description: "Scrolls the largest scroll area, or container, one page (direction: toward the content to show). " +
+      `until: scrolls up to ${UNTIL_MAX_SWIPES} pages until that element is on screen. Returns the new screen summary.`,
+    input: z.strictObject({
+      direction: z.enum(SCROLL_DIRECTIONS),
+      container: publishedSelector(
+        "The scroll area: a selector (keys as ui_tap's) from scroll_areas, or of any element inside it.",
+      ).optional(),
+      until: publishedSelector("A selector (keys as ui_tap's) of the element to bring on screen.").optional(),
+      session_id,
+    }),
+    argumentErrors: { direction: "INVALID_SCROLL_DIRECTION", container: "INVALID_SELECTOR", until: "INVALID_SELECTOR" },
+    data: actData({
+      direction: z.enum(SCROLL_DIRECTIONS),
+      scrolled: z.boolean(),
+      swipes: z.int().optional(),
+      at_end: z.literal(true).optional(),
+      found: SelectorDataSchema.optional(),
+    }),
   }),
   device_back: declare({
     title: "Back", access: "act", device: "act", available: true,
     description: "Presses Back (also closes the keyboard). Returns the new screen summary.",
     input: z.strictObject({ session_id }),
     data: actData({ keyboard_closed: z.boolean() }),
+  }),
+  device_press: declare({
+    title: "Press key", access: "act", device: "act", available: true,
+    description: "Presses a key: home, app_switch (recents), enter, delete, or notifications (opens the shade). " +
+      "Returns the new screen summary.",
+    input: z.strictObject({ key: z.enum(DEVICE_KEYS), session_id }),
+    data: actData({ key: z.enum(DEVICE_KEYS) }),
+  }),
+  app_open_url: declare({
+    title: "Open link", access: "act", device: "act", available: true,
+    description: "Opens a deep link (https:// or an app's scheme; never file:, content:, javascript:, intent:), " +
+      "optionally in one package. " +
+      "Returns the new screen summary.",
+    input: z.strictObject({ url: UrlSchema, package: PackageNameSchema.optional(), session_id }),
+    argumentErrors: { package: "INVALID_PACKAGE" },
+    data: actData({ url: z.string() }),
+  }),
+  app_clear: declare({
+    title: "Clear app data", access: "destructive", idempotent: true, device: "act", available: true,
+    description: "Stops a package and deletes all its data (signed out, as installed). Returns the new screen summary.",
+    input: z.strictObject({ package: PackageNameSchema, session_id }),
+    argumentErrors: { package: "INVALID_PACKAGE" },
+    data: actData({ package: z.string() }),
   }),
   ui_session_open: declare({
     title: "Open session", access: "act", device: "open_session", available: true,
@@ -133,7 +187,7 @@ export const TOOLS = {
   ui_session_close: declare({
     title: "Close session", access: "act", idempotent: true, device: "none", available: true,
     description: "Closes a UI session. Closing an unknown or closed session succeeds.",
-    input: z.strictObject({ session_id: SessionIdSchema }),
+    input: z.strictObject({ session_id: PublishedSessionIdSchema }),
     data: z.object({ session_id: z.string(), closed: z.boolean() }),
   }),
 };
@@ -174,5 +228,5 @@ export const TOOL_CONTRACTS: readonly ToolContract[] = TOOL_NAMES.map((name) => 
 /** The declared tools that the server publishes in this release. */
 export const AVAILABLE_TOOL_NAMES: readonly ToolName[] = TOOL_NAMES.filter((name) => TOOLS[name].available);
 
-/** Lookup by name (the contract test checks that all twelve are declared). */
+/** Lookup by name (the contract test checks that all fifteen are declared). */
 export const TOOL_CONTRACT_BY_NAME = Object.fromEntries(TOOL_CONTRACTS.map((t) => [t.name, t])) as Record<ToolName, ToolContract>;

@@ -3,7 +3,8 @@
  * the simulated UiAutomator2 endpoint, in-memory MCP transport): total time, and the harness's own time —
  * total minus the time spent in adb processes, in UiAutomator2 requests and in the published waits (the
  * settle interval and the polls), counted once where they overlap — as median/p95, with adb processes
- * and UiAutomator2 requests per call. Acts run in an open session (session start is its own row).
+ * and UiAutomator2 requests per call. Acts run in an open session (session start is its own row); a row's
+ * `setup` (untimed) puts the device where the row starts. Issue 16's hands run on the 'shop' scenario.
  * Target (issue 7): harness-own time under 10 ms median per act.
  */
 import { randomUUID } from "node:crypto";
@@ -21,7 +22,7 @@ import { createHarnessServer } from "../../src/mcp/server.ts";
 import type { Clock } from "../../src/ports/clock.ts";
 import type { ProcessRunner } from "../../src/ports/process_runner.ts";
 import type { UiDriver, UiDriverFactory } from "../../src/ports/ui_driver.ts";
-import { startSimDevice } from "../../src/sim/mod.ts";
+import { type ScenarioDevice as SimDevice, startSimDevice } from "../../src/sim/mod.ts";
 import { connectInMemory } from "../../tests/support/mcp_client.ts";
 import { silentLogger } from "../../tests/support/silent_logger.ts";
 import { type BenchIO, type BenchSection, median, p95, unionLength } from "./section.ts";
@@ -41,11 +42,39 @@ export const actSection: BenchSection = {
       ["app_launch", () => ({ package: "com.android.settings" })],
     ]);
     await measure(io, "login", [["ui_type_text", (i) => ({ selector: { resource_id: "com.example.shop:id/email" }, text: `שלום ${i}` })]]);
+    /** The shop's home, signed in (again, after app_clear's row). */
+    const home = (sim: SimDevice) => {
+      sim.launch(SHOP);
+      if (sim.screenId() === "shop_login") sim.tap({ "resource-id": `${SHOP}:id/sign_in` });
+    };
+    await measure(io, "shop", [
+      ["ui_tap", () => ({ selector: { text: "Rain jacket" }, gesture: "long_press" }), { label: "ui_tap long_press", setup: home }],
+      ["ui_tap", () => ({ selector: { content_desc: "Canvas sneakers photo" }, gesture: "double_tap" }), {
+        label: "ui_tap double_tap", setup: (sim) => void sim.openUrl("shop://product/42"),
+      }],
+      ["ui_scroll", (i) => ({ direction: i % 2 === 0 ? "right" : "left", container: { resource_id: `${SHOP}:id/chips` } }), { label: "ui_scroll container", setup: home }],
+      ["ui_scroll", () => ({ direction: "down", until: { text: "Daypack" } }), { label: "ui_scroll until (2 swipes)", setup: (sim) => {
+        sim.forceStop(SHOP);
+        home(sim);
+      } }],
+      ["ui_type_text", (i) => ({ selector: { resource_id: `${SHOP}:id/search_field` }, text: `boots ${i}`, submit: "search" }), {
+        label: "ui_type_text submit", setup: (sim) => {
+          home(sim);
+          sim.tap({ "content-desc": "Search" });
+        },
+      }],
+      ["device_press", (i) => ({ key: i % 2 === 0 ? "home" : "app_switch" })],
+      ["app_open_url", (i) => ({ url: i % 2 === 0 ? "shop://product/42" : "https://shop.example/checkout" })],
+      ["app_launch", () => ({ package: SHOP, restart: true }), { label: "app_launch restart" }],
+      ["app_clear", () => ({ package: SHOP })],
+    ]);
     io.print("targets (issue 17): harness-own time per act < 10 ms median; adb runs per act ≤ 2");
   },
 };
 
-type Row = [tool: string, args: (i: number) => Record<string, unknown>];
+const SHOP = "com.example.shop";
+
+type Row = [tool: string, args: (i: number) => Record<string, unknown>, options?: { label?: string; setup?: (sim: SimDevice) => void }];
 
 async function measure(io: BenchIO, scenario: string, rows: Row[]): Promise<void> {
   const sim = await startSimDevice({ scenario });
@@ -90,14 +119,16 @@ async function measure(io: BenchIO, scenario: string, rows: Row[]): Promise<void
       }
       io.print(`${"ui_session_open".padEnd(26)}${`${median(totals).toFixed(1)}/${p95(totals).toFixed(1)}`}`);
     };
-    const timed = async (label: string, name: string, args: (i: number) => Record<string, unknown>, extra: Record<string, unknown>) => {
+    const timed = async (label: string, name: string, args: (i: number) => Record<string, unknown>, extra: Record<string, unknown>, setup = (_: SimDevice) => {}) => {
       const totals: number[] = [];
       const own: number[] = [];
       let runs = 0;
       let asked = 0;
+      setup(sim.device);
       await call(name, { ...args(io.repetitions), ...extra }); // warm-up: the JIT's first pass is not the harness's cost
       if (name === "ui_tap") await call("device_back", extra);
       for (let i = 0; i < io.repetitions; i++) {
+        setup(sim.device);
         waits.length = busy.length = adbRuns = requests = 0;
         const start = performance.now();
         await call(name, { ...args(i), ...extra });
@@ -113,9 +144,9 @@ async function measure(io: BenchIO, scenario: string, rows: Row[]): Promise<void
     };
     await timedOpen();
     const session = (await call("ui_session_open", {})).data["session_id"] as string;
-    for (const [tool, args] of rows) await timed(tool, tool, args, { session_id: session });
+    for (const [tool, args, options] of rows) await timed(options?.label ?? tool, tool, args, { session_id: session }, options?.setup);
     await call("ui_session_close", { session_id: session });
-    await timed(`${rows[0]![0]} (own session)`, rows[0]![0], rows[0]![1], {});
+    await timed(`${rows[0]![2]?.label ?? rows[0]![0]} (own session)`, rows[0]![0], rows[0]![1], {}, rows[0]![2]?.setup);
   } finally {
     await connected.close();
     await hands.closeAll("bench over");

@@ -24,7 +24,7 @@ import { startSimDevice } from "../../src/sim/mod.ts";
 import { connectInMemory } from "../../tests/support/mcp_client.ts";
 import { type BenchIO, type BenchSection, median, p95, unionLength } from "./section.ts";
 
-export const TOOLS_LIST_TARGET_CHARS = 8000;
+export const TOOLS_LIST_TARGET_CHARS = 10_000;
 
 export const mcpSection: BenchSection = {
   name: "mcp: tools/list size, and harness overhead per observe call against the simulated device",

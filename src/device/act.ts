@@ -5,7 +5,8 @@
  * act, read it once more and settle (settle.ts: a confirming read only when the screen may still be moving),
  * while the evidence PNG is taken and stored and the device's facts are read (one adb process each, beside the
  * confirming read), and answer the new screen summary with `settled` and `changed`; a screen that moved after
- * the first read is captured again once settled, so the evidence is the answered screen. Also the
+ * the first read is captured again once settled, so the evidence is the answered screen (an act that happened
+ * is answered ok also when only its evidence failed: `evidence: null` and `data.evidence_error`). Also the
  * element wait of ui_tap / ui_type_text: poll the page source until the locator finds exactly one
  * element; a miss is UI_ELEMENT_NOT_FOUND with a screenshot of that moment, several UI_ELEMENT_AMBIGUOUS.
  */
@@ -68,7 +69,7 @@ function performAct<E extends object>(
     const before = await checked(ctx, () => driver.source());
     const extra = await act({ driver, ports, ctx, before, wait });
     const after = await settleWithEvidence(tool, driver, ports, ctx, before);
-    ctx.attachEvidence(after.evidence);
+    if (after.evidence.saved !== null) ctx.attachEvidence(after.evidence.saved);
     return {
       data: {
         foreground_package: after.summary.foreground_package,
@@ -76,6 +77,7 @@ function performAct<E extends object>(
         changed: after.source !== before,
         ...extra,
         screen: after.summary,
+        ...(after.evidence.error === null ? {} : { evidence_error: after.evidence.error }),
       },
     };
   });
@@ -85,7 +87,7 @@ interface SettledMoment {
   source: string;
   settled: boolean;
   summary: ScreenSummary;
-  evidence: EvidenceRef;
+  evidence: TakenEvidence;
 }
 
 /**
@@ -96,10 +98,7 @@ interface SettledMoment {
 async function settleWithEvidence(tool: string, driver: UiDriver, ports: ToolPorts, ctx: OperationContext, before: string): Promise<SettledMoment> {
   const wait = (): WaitOptions => ({ timeoutMs: ctx.remainingMs(), signal: ctx.signal });
   const read = () => checked(ctx, () => driver.source());
-  const moment = (source: string) => Promise.all([
-    captureScreenshot(ports.observer, ports.evidence, tool, wait()).then((shot) => shot.evidence),
-    summaryOf(source, ports, wait()),
-  ]);
+  const moment = (source: string) => Promise.all([takeEvidence(tool, ports, ctx, wait), summaryOf(source, ports, wait())]);
   const first = await read();
   const [captured, confirmed] = await allOrFirstError(
     moment(first),
@@ -115,6 +114,36 @@ async function allOrFirstError<A, B>(a: Promise<A>, b: Promise<B>): Promise<[A, 
   if (ra.status === "rejected") throw ra.reason;
   if (rb.status === "rejected") throw rb.reason;
   return [ra.value, rb.value];
+}
+
+/** Why an act that took place has no evidence (`data.evidence_error`): said so that no agent repeats the act. */
+export interface EvidenceError {
+  code: string;
+  message: string;
+}
+
+interface TakenEvidence {
+  saved: EvidenceRef | null;
+  error: EvidenceError | null;
+}
+
+/**
+ * The act's evidence PNG, stored; or, once the act happened, why not (a full disk, a screenshot refused): such a
+ * failure must not turn the answer into ok:false, which an agent would retry (EVIDENCE_WRITE_FAILED is declared
+ * retryable): the act is answered ok with `evidence: null` and this error. A cancelled or timed-out operation
+ * still ends as such.
+ */
+async function takeEvidence(tool: string, ports: ToolPorts, ctx: OperationContext, wait: () => WaitOptions): Promise<TakenEvidence> {
+  try {
+    const shot = await captureScreenshot(ports.observer, ports.evidence, tool, wait());
+    return { saved: shot.evidence, error: null };
+  } catch (error) {
+    if (ctx.signal.aborted || !(error instanceof HarnessError)) throw error;
+    return {
+      saved: null,
+      error: { code: error.code, message: `The ${tool} act took place; do not repeat it. Only its evidence screenshot is missing: ${error.message}` },
+    };
+  }
 }
 
 export function uiOperation(ctx: OperationContext) {

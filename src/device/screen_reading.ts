@@ -1,12 +1,13 @@
 /**
  * Reading the current screen as a summary (SPEC §5) from a fresh capture, never an old screen: through
  * the UI session this server holds on the device when there is one (`uiautomator dump` can fail then: one
- * UiAutomation connection at a time), else through adb. Observing never opens a session.
+ * UiAutomation connection at a time), else through adb. Observing never opens a session. The XML answered
+ * has password fields' text blanked (maskPasswordText); the summary never shows it either.
  */
 import { isHarnessError } from "../errors.ts";
 import type { DeviceObserver, WaitOptions } from "../ports/device.ts";
 import type { UiSessions } from "../ports/ui_sessions.ts";
-import { summaryFromCapture } from "../screen/mod.ts";
+import { maskPasswordText, summaryFromCapture } from "../screen/mod.ts";
 import type { ScreenSummary } from "../screen/types.ts";
 
 export interface ScreenReading {
@@ -26,11 +27,11 @@ export async function readScreen(observer: DeviceObserver, wait: WaitOptions, ui
     const [source, context] = await Promise.allSettled([held.source(), observer.screenContext(wait)]);
     if (source.status === "fulfilled") {
       if (context.status === "rejected") throw context.reason;
-      return { summary: summaryFromCapture({ xml: source.value, ...context.value }).summary, xml: source.value };
+      return { summary: summaryFromCapture({ xml: source.value, ...context.value }).summary, xml: maskPasswordText(source.value) };
     }
     const error: unknown = source.reason;
     if (!isHarnessError(error) || error.code !== "SESSION_NOT_FOUND") throw error; // else the session died: adb can dump again
   }
   const capture = await observer.captureTree(wait);
-  return { summary: summaryFromCapture(capture).summary, xml: capture.xml };
+  return { summary: summaryFromCapture(capture).summary, xml: maskPasswordText(capture.xml) };
 }

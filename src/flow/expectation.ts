@@ -1,7 +1,8 @@
 /**
  * A step's expectation checked against one reading of the screen (pure): `visible` holds when the
  * locator finds one or several elements the selector names, `not_visible` when it finds none,
- * `foreground_package` when the focused app is that package. Answers every unmet part in words.
+ * `foreground_package` when the focused app is that package. Answers every unmet part in words; a
+ * value equal to a text the flow types is said as its length only (`[typed text, 17 characters]`).
  */
 import type { FlowExpect } from "../../contracts/flow.ts";
 import { findElement, parseDump } from "../screen/mod.ts";
@@ -19,7 +20,22 @@ export interface ExpectationVerdict {
   unmet: string[];
 }
 
-export function checkExpectation(expect: FlowExpect, screen: ScreenReading): ExpectationVerdict {
+/** Texts the flow types, shown in words only as their length. */
+export type TypedTexts = ReadonlySet<string>;
+const NONE: TypedTexts = new Set();
+
+/** The expectation as reports show it: every string equal to a typed text replaced by its length. */
+export function maskTyped<T>(value: T, typed: TypedTexts): T {
+  if (typed.size === 0) return value;
+  if (typeof value === "string") return (typed.has(value) ? `[typed text, ${[...value].length} characters]` : value) as T;
+  if (Array.isArray(value)) return value.map((v) => maskTyped(v, typed)) as T;
+  if (typeof value === "object" && value !== null) {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, maskTyped(v, typed)])) as T;
+  }
+  return value;
+}
+
+export function checkExpectation(expect: FlowExpect, screen: ScreenReading, typed: TypedTexts = NONE): ExpectationVerdict {
   const unmet: string[] = [];
   let tree: UiTree | undefined;
   const treeOf = () => tree ??= parseDump(screen.xml);
@@ -27,16 +43,17 @@ export function checkExpectation(expect: FlowExpect, screen: ScreenReading): Exp
     unmet.push(`foreground package is ${screen.summary.foreground_package || "unknown"}, expected ${expect.foreground_package}`);
   }
   if (expect.visible !== undefined && findElement(treeOf(), expect.visible).status === "not_found") {
-    unmet.push(`${JSON.stringify(expect.visible)} is not on screen`);
+    unmet.push(`${JSON.stringify(maskTyped(expect.visible, typed))} is not on screen`);
   }
   if (expect.not_visible !== undefined && findElement(treeOf(), expect.not_visible).status !== "not_found") {
-    unmet.push(`${JSON.stringify(expect.not_visible)} is on screen, expected it gone`);
+    unmet.push(`${JSON.stringify(maskTyped(expect.not_visible, typed))} is on screen, expected it gone`);
   }
   return { met: unmet.length === 0, unmet };
 }
 
 /** The expectation in words for reports: `visible {"text":"Wi-Fi"}, foreground com.android.settings`. */
-export function describeExpectation(expect: FlowExpect): string {
+export function describeExpectation(given: FlowExpect, typed: TypedTexts = NONE): string {
+  const expect = maskTyped(given, typed);
   const parts: string[] = [];
   if (expect.visible !== undefined) parts.push(`visible ${JSON.stringify(expect.visible)}`);
   if (expect.not_visible !== undefined) parts.push(`not visible ${JSON.stringify(expect.not_visible)}`);

@@ -35,6 +35,8 @@ export interface UiDriver {
   click(elementId: string): Promise<void>;
   /** Replaces the element's text (clear, then type; any Unicode). */
   replaceText(elementId: string, text: string): Promise<void>;
+  /** Adds text after the element's current text (W3C send keys without a clear; a shown hint is not kept). */
+  appendText(elementId: string, text: string): Promise<void>;
   /** `mobile: scrollGesture` on the element (a scrollable container); true when it can still scroll that way. */
   scroll(elementId: string, direction: ScrollDirection): Promise<boolean>;
   /** `mobile: longClickGesture` on the element. */

@@ -47,6 +47,7 @@ function actionLine(action: ActionEntry, bounds: boolean): string {
     action.selected ? "selected" : "",
     action.focused ? "focused" : "",
     action.covered_by_keyboard ? "under-keyboard" : "",
+    action.password ? `password${action.text_length === undefined ? "" : ` ${action.text_length} chars`}` : "",
   ].filter((flag) => flag !== "");
   return [
     `  ${(action.role ?? "button").padEnd(6)} ${JSON.stringify(action.selector)}`,

@@ -1,6 +1,6 @@
 /**
  * The new hands of the webdriverio UiDriver, each one `mobile:` command, against the simulated device's
- * UiAutomator2 endpoint playing the "shop" scenario: every capability arrives where it should (read back
+ * UiAutomator2 endpoint playing the "shop" scenario (appendText: W3C send keys without a clear): every capability arrives where it should (read back
  * from the device and the page source), and the failures come back as closed codes (a link nothing
  * handles, clearing an app that is not installed: APP_NOT_FOUND).
  */
@@ -93,7 +93,8 @@ test("search results appear only on the IME action (search, or ENTER), with the 
   await withShop(async (driver, sim) => {
     await driver.click(await one(driver, "//*[@content-desc='Search']"));
     assert.equal(await driver.isKeyboardShown(), true);
-    await driver.replaceText(await one(driver, "//*[@resource-id='com.example.shop:id/search_field']"), "boots");
+    await driver.replaceText(await one(driver, "//*[@resource-id='com.example.shop:id/search_field']"), "bo");
+    await driver.appendText(await one(driver, "//*[@resource-id='com.example.shop:id/search_field']"), "ots");
     assert.doesNotMatch(await driver.source(), /2 results/, "typing alone shows no results");
     await driver.editorAction("search");
     assert.equal(sim.device.screenId(), "search_results");

@@ -42,7 +42,7 @@ test("a valid flow parses, with its steps as written (args may be left out)", ()
 
 test("step args are checked with the tool's MCP schema; the problem names the field inside args", () => {
   assert.deepEqual(problemsOf(withStep({ tool: "ui_tap", args: { selector: { text: "A", content_desc: "B" } } })).map((p) => p.path), ["steps.1.args.selector"]);
-  assert.deepEqual(problemsOf(withStep({ tool: "ui_scroll", args: { direction: "left" } })).map((p) => p.path), ["steps.1.args.direction"]);
+  assert.deepEqual(problemsOf(withStep({ tool: "ui_scroll", args: { direction: "diagonal" } })).map((p) => p.path), ["steps.1.args.direction"]);
   assert.deepEqual(problemsOf(withStep({ tool: "ui_tap", args: { selector: { text: "A" }, x: 10 } })).map((p) => p.path), ["steps.1.args"]);
   assert.match(problemsOf(withStep({ tool: "ui_tap", args: { selector: { text: "A" }, x: 10 } }))[0]!.message, /unknown key 'x'/);
   assert.deepEqual(problemsOf(withStep({ tool: "ui_type_text", args: { selector: { text: "A" }, text: "" } })).map((p) => p.path), ["steps.1.args.text"]);

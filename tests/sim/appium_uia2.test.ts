@@ -182,7 +182,9 @@ test("real Appium: every new hand through the harness's UiDriver, one mobile: co
     assert.equal(d.screenId(), "filters_sheet_2", "the sheet's list moved, the page did not");
     await driver.click(await one("//*[@text='Apply']"));
     await driver.click(await one("//*[@content-desc='Search']"));
-    await driver.replaceText(await one("//*[@resource-id='com.example.shop:id/search_field']"), "boots");
+    await driver.replaceText(await one("//*[@resource-id='com.example.shop:id/search_field']"), "bo");
+    await timed("appendText", async () => driver!.appendText(await one("//*[@resource-id='com.example.shop:id/search_field']"), "ots"));
+    assert.match(await driver.source(), /text="boots"/, "send keys without a clear appended through Appium's setValue");
     await timed("editorAction", () => driver!.editorAction("search"));
     assert.equal(d.screenId(), "search_results", "the driver's AppiumIME traffic (ime set, input text /search/) submitted the search");
     await timed("pressKey home", () => driver!.pressKey("home"));

@@ -2,12 +2,13 @@
  * A world for contract tests of the act tools: the real session layer (createUiSessions) and the real
  * tools over a scenario device of the simulated device, reached in process through a small UiDriver
  * (no HTTP) and an observer that reads the same device. Each driver call is recorded; `behaviour`
- * lets a test make the driver fail or hang. Evidence and audit are the recording fakes.
+ * lets a test make the driver fail or hang. Evidence and audit are the recording fakes. Time is virtual
+ * (virtual_clock.ts) unless a clock is given: a world with real I/O (tests/flow/scenario_world.ts) passes the real one.
  */
-import { createSystemClock } from "../../src/adapters/system_clock.ts";
 import { createUiSessions, type UiSessionLayer } from "../../src/device/ui_sessions.ts";
 import { HarnessError } from "../../src/errors.ts";
 import type { OperationDeps } from "../../src/mcp/run_operation.ts";
+import type { Clock } from "../../src/ports/clock.ts";
 import type { DeviceObserver } from "../../src/ports/device.ts";
 import type { AuditRecord } from "../../src/ports/evidence.ts";
 import type { DeviceKey, UiDriver, UiDriverFactory } from "../../src/ports/ui_driver.ts";
@@ -18,6 +19,7 @@ import { type Scenario, ScenarioDevice } from "../../src/sim/mod.ts";
 import { resolveScenario } from "../../src/sim/scenario/load.ts";
 import { type FakeEvidence, fakeEvidence, fakeLock, type FakeLock, operationId } from "./mcp_fakes.ts";
 import { silentLogger } from "./silent_logger.ts";
+import { createVirtualClock } from "./virtual_clock.ts";
 
 export interface DriverBehaviour {
   /** Replaces session start (e.g. to throw APPIUM_UNAVAILABLE or never answer). */
@@ -40,9 +42,19 @@ export interface ActWorld {
   /** Appium session ids opened and not yet deleted. */
   live: Set<string>;
   behaviour: DriverBehaviour;
+  /** The world's time: sleep on it to let time pass (a slow driver, an idle session). */
+  clock: Clock;
 }
 
-export function actWorld(options: { scenario?: string | Scenario; actionTimeoutMs?: number; idleTimeoutMs?: number; maxActions?: number } = {}): ActWorld {
+export interface ActWorldOptions {
+  scenario?: string | Scenario;
+  actionTimeoutMs?: number;
+  idleTimeoutMs?: number;
+  maxActions?: number;
+  clock?: Clock;
+}
+
+export function actWorld(options: ActWorldOptions = {}): ActWorld {
   const device = new ScenarioDevice(resolveScenario(options.scenario ?? "settings"));
   const calls: string[] = [];
   const live = new Set<string>();
@@ -59,7 +71,7 @@ export function actWorld(options: { scenario?: string | Scenario; actionTimeoutM
       return scenarioDriver(device, id, calls, behaviour, () => live.delete(id));
     },
   };
-  const clock = createSystemClock();
+  const clock = options.clock ?? createVirtualClock();
   const lock = fakeLock();
   const layer = createUiSessions({
     drivers, lock, clock, logger: silentLogger, idleTimeoutMs: options.idleTimeoutMs ?? 60_000,
@@ -78,7 +90,7 @@ export function actWorld(options: { scenario?: string | Scenario; actionTimeoutM
     actionTimeoutMs: options.actionTimeoutMs ?? 10_000,
     newOperationId: () => operationId(++next),
   };
-  return { deps, device, layer, evidence, lock, audit, calls, live, behaviour };
+  return { deps, device, layer, evidence, lock, audit, calls, live, behaviour, clock };
 }
 
 /** An observer of the scenario device: what adb would read from it. */
@@ -153,6 +165,11 @@ function scenarioDriver(device: ScenarioDevice, id: string, calls: string[], beh
     async replaceText(elementId, text) {
       await call("replaceText");
       device.setText(attrs(node(elementId)), text);
+    },
+    async appendText(elementId, text) {
+      await call("appendText");
+      const n = node(elementId);
+      device.setText(attrs(n), (n.text === n.hint ? "" : n.text) + text);
     },
     async scroll(elementId, direction) {
       await call(`scroll ${direction}`);
