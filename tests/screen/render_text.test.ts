@@ -71,3 +71,24 @@ test("listed scroll areas get one line each: axis, the selector for ui_scroll.co
     ].join("\n"),
   );
 });
+
+test("without bounds (a tool's text block): the same lines without rectangles; a password field says so and its length", () => {
+  const text = renderSummaryText({
+    foreground_package: "com.example.shop",
+    texts: [],
+    actions: [
+      { selector: { resource_id: "password" }, role: "input", label: "Password", password: true, text_length: 8, bounds: [0, 900, 1080, 140] },
+      { selector: { text: "Sign in" }, bounds: [0, 1100, 1080, 140] },
+    ],
+  }, { bounds: false });
+  assert.equal(
+    text,
+    [
+      "screen com.example.shop · not scrollable · keyboard closed",
+      "actions (2):",
+      `  input  {"resource_id":"password"} "Password" [password 8 chars]`,
+      `  button {"text":"Sign in"}`,
+      "",
+    ].join("\n"),
+  );
+});
