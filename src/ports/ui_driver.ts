@@ -4,8 +4,18 @@
  * opens one. Elements are named by the absolute XPath of a node in the session's own page source,
  * never by coordinates. Every method throws only HarnessError: APPIUM_UNAVAILABLE (server down, driver
  * missing, HTTP 5xx), SESSION_NOT_FOUND (the session ended on the Appium side), UI_ELEMENT_NOT_FOUND (an
- * element id the changed screen no longer has), APP_NOT_FOUND, EMULATOR_UNAVAILABLE, OPERATION_TIMEOUT.
+ * element id the changed screen no longer has), APP_NOT_FOUND (also a link nothing handles), EMULATOR_UNAVAILABLE,
+ * OPERATION_TIMEOUT, INVALID_ARGUMENT (the driver refused an argument). Every hand is one UiAutomator2 `mobile:`
+ * command on an element or the device, never a point.
  */
+
+export type ScrollDirection = "up" | "down" | "left" | "right";
+
+/** IME actions a field's keyboard offers (EditorInfo.IME_ACTION_*), as `mobile: performEditorAction` names them. */
+export type EditorAction = "search" | "go" | "send" | "done" | "next" | "previous";
+
+/** Android key codes of the keys the harness presses (KeyEvent.KEYCODE_*). */
+export const KEYCODES = { home: 3, back: 4, enter: 66, delete: 67, app_switch: 187 } as const;
 
 export interface ElementRectPx {
   x: number;
@@ -25,8 +35,24 @@ export interface UiDriver {
   click(elementId: string): Promise<void>;
   /** Replaces the element's text (clear, then type; any Unicode). */
   replaceText(elementId: string, text: string): Promise<void>;
-  /** `mobile: scrollGesture` on the element; true when it can still scroll that way. */
-  scroll(elementId: string, direction: "up" | "down"): Promise<boolean>;
+  /** `mobile: scrollGesture` on the element (a scrollable container); true when it can still scroll that way. */
+  scroll(elementId: string, direction: ScrollDirection): Promise<boolean>;
+  /** `mobile: longClickGesture` on the element. */
+  longPress(elementId: string): Promise<void>;
+  /** `mobile: doubleClickGesture` on the element. */
+  doubleTap(elementId: string): Promise<void>;
+  /** `mobile: performEditorAction`: the focused field's IME action (search, go, send, done, …). */
+  editorAction(action: EditorAction): Promise<void>;
+  /** `mobile: pressKey` with an Android key code (see KEYCODES). */
+  pressKey(keycode: number): Promise<void>;
+  /** `mobile: openNotifications`: pulls the notification shade down. */
+  openNotifications(): Promise<void>;
+  /** `mobile: deepLink` (`am start -W -a android.intent.action.VIEW -d URL [package]`); APP_NOT_FOUND when nothing handles it. */
+  deepLink(url: string, packageName?: string): Promise<void>;
+  /** `mobile: terminateApp` (force-stop); true when the app was running. */
+  terminateApp(packageName: string): Promise<boolean>;
+  /** `mobile: clearApp` (`pm clear`: stops the app and deletes its data); APP_NOT_FOUND when it is not installed. */
+  clearApp(packageName: string): Promise<void>;
   back(): Promise<void>;
   activateApp(packageName: string): Promise<void>;
   hideKeyboard(): Promise<void>;

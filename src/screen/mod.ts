@@ -11,4 +11,5 @@ export { renderSummaryText } from "./render_text.ts";
 export { keyboardInDump, screenSizeOf } from "./screen_geometry.ts";
 export { captureContext, summaryFromCapture, summaryFromXml, type ScreenReadingInput } from "./summary_from_xml.ts";
 export { MIN_TOUCH_DP, minimumTouchPx } from "./audit.ts";
+export { scrollContainerOf } from "./scroll_areas.ts";
 export type * from "./types.ts";

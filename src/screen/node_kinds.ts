@@ -30,9 +30,12 @@ export function isOnScreenNode(node: UiNode): boolean {
   return node.visible && area(node.bounds) > 0;
 }
 
-/** Something a user acts on (SPEC §5): clickable, long-clickable, checkable or a text input. Scrollable containers never are (ui_scroll takes no selector). */
+/**
+ * Something a user acts on (SPEC §5): clickable, long-clickable, checkable or a text input. A scrollable
+ * container is not, unless it is clickable too (Gmail's From picker, a `Spinner` marked scrollable): a tap opens it.
+ */
 export function isActionableNode(node: UiNode): boolean {
-  return !node.scrollable && (node.clickable || node.longClickable || node.checkable || isInputNode(node));
+  return (!node.scrollable || node.clickable) && (node.clickable || node.longClickable || node.checkable || isInputNode(node));
 }
 
 /** A string a person can read: not blank, not only icon-font glyphs. */

@@ -1,7 +1,8 @@
 /**
  * ScreenSummary → the compact line form of `tree --text`, for people and models: a header line, the
  * texts, then one line per action carrying its selector as JSON (copyable into `ui_tap` as is), then
- * one line per issue. Says nothing the summary does not say. Pure.
+ * one line per scroll area when the summary lists them (axis, selector for `ui_scroll.container`), then one
+ * line per issue. Says nothing the summary does not say. Pure.
  */
 import type { ActionEntry, AuditIssue, ScreenSummary } from "./types.ts";
 
@@ -17,6 +18,12 @@ export function renderSummaryText(summary: ScreenSummary): string {
   if (summary.texts.length > 0) lines.push(`texts: ${summary.texts.map((t) => JSON.stringify(t)).join(" · ")}`);
   lines.push(`actions (${summary.actions.length}):`);
   for (const action of summary.actions) lines.push(actionLine(action));
+  if (summary.scroll_areas !== undefined) {
+    lines.push(`scroll areas (${summary.scroll_areas.length}):`);
+    for (const area of summary.scroll_areas) {
+      lines.push(`  ${(area.axis ?? "vertical").padEnd(10)} ${JSON.stringify(area.selector)}${area.label === undefined ? "" : ` ${JSON.stringify(area.label)}`}`);
+    }
+  }
   if (summary.issues !== undefined) {
     lines.push(`issues (${summary.issues.length}):`);
     for (const issue of summary.issues) lines.push(issueLine(issue));

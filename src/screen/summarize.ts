@@ -3,13 +3,14 @@
  * Every listed target (clickable, long-clickable, checkable or input; scrollables never; nameless
  * wrappers of other targets are the one exception) becomes one action whose selector names it alone
  * and resolves back to it through the locator, with the state an agent needs (checked, selected,
- * focused); texts are the visible strings not already said by an action. Fields at their defaults are
+ * focused); texts are the visible strings not already said by an action; where it scrolls (scroll_areas.ts). Fields at their defaults are
  * left out (see docs/screen-model.md for every omission rule). Pure.
  */
 import { auditScreen } from "./audit.ts";
 import { chooseSelector, WITHIN_SEARCH_STEPS, withinBudget } from "./choose_selector.ts";
 import { isInputNode, labelFrom, tidyName } from "./node_kinds.ts";
 import { analyzeScreen, type Entity, type ScreenAnalysis, shownStrings } from "./screen_analysis.ts";
+import { scrollFields } from "./scroll_areas.ts";
 import { keyOf } from "./selector_match.ts";
 import type { ActionEntry, ScreenContext, ScreenSummary, Selector, SelectorKeyValue, UiTree } from "./types.ts";
 import { screenWindows } from "./windows.ts";
@@ -22,14 +23,14 @@ export function summarize(tree: UiTree, context: ScreenContext): ScreenSummary {
 }
 
 /**
- * The summary plus, for each action, the id of the node it was offered for (same order as `actions`).
+ * The summary plus, for each action and each scroll area, the id of the node it was offered for (same order as `actions`, `scroll_areas`).
  * `withinSearchSteps` bounds the `within` searches of the whole summary (WITHIN_SEARCH_STEPS; tests lower it).
  */
 export function summarizeWithNodes(
   tree: UiTree,
   context: ScreenContext,
   limits: { withinSearchSteps?: number } = {},
-): { summary: ScreenSummary; actionNodes: number[] } {
+): { summary: ScreenSummary; actionNodes: number[]; scrollAreaNodes: number[] } {
   const analysis = analyzeScreen(tree);
   const budget = withinBudget(limits.withinSearchSteps ?? WITHIN_SEARCH_STEPS);
   const chosen = new Map<number, Selector>();
@@ -42,15 +43,16 @@ export function summarizeWithNodes(
     actionNodes.push(target.root);
   }
   const issues = auditScreen(analysis, context, chosen);
+  const scroll = scrollFields(analysis, actionNodes.map((node, i) => ({ node, selector: actions[i]!.selector })), budget);
   const summary: ScreenSummary = {
     foreground_package: context.foregroundPackage ?? foregroundPackageOf(tree),
     texts: remainingTexts(analysis, actions),
     actions,
-    ...(tree.nodes.some((node) => node.scrollable && analysis.onScreen[node.id]) ? { can_scroll: true as const } : {}),
+    ...scroll.fields,
     ...(context.keyboard.open ? { keyboard: { ...context.keyboard, open: true as const } } : {}),
     ...(issues.length > 0 ? { issues } : {}),
   };
-  return { summary, actionNodes };
+  return { summary, actionNodes, scrollAreaNodes: scroll.nodes };
 }
 
 /** One action, its fields in the documented order: selector, label, role, enabled, checked, selected, focused, bounds, covered_by_keyboard. */

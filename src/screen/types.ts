@@ -91,6 +91,21 @@ export interface AuditIssue {
   minimum_px?: number;
 }
 
+export type ScrollAxis = "vertical" | "horizontal";
+
+/** One scroll area, for `ui_scroll.container`: listed only when a screen has several, or one scrolling sideways. */
+export interface ScrollArea {
+  /**
+   * Leads to this area through `scrollContainerOf` (the nearest scroll area at or above what it names):
+   * the area's own key when it has one, else the selector of an action or a text inside it.
+   */
+  selector: Selector;
+  /** Absent means "vertical" (the documented default, as `role` is for a button); "horizontal" is always written. */
+  axis?: "horizontal";
+  /** The area's own readable name (content-desc, text); absent when it has none or the selector says it. */
+  label?: string;
+}
+
 export interface KeyboardState {
   open: boolean;
   top?: number;
@@ -103,6 +118,11 @@ export interface ScreenSummary {
   actions: ActionEntry[];
   /** Present (as true) only when something on screen scrolls: absent means nothing does. */
   can_scroll?: true;
+  /**
+   * Every scroll area, in document order, when there are two or more or one scrolls sideways; absent
+   * otherwise (one vertical area: `can_scroll` says it all, and `ui_scroll` without `container` scrolls it).
+   */
+  scroll_areas?: ScrollArea[];
   /** Present only while the soft keyboard is open: absent means closed. */
   keyboard?: { open: true; top?: number };
   /** Present only when the audit found something: absent means no issues. */

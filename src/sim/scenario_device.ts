@@ -12,10 +12,11 @@ import { writeDump, readDump } from "./scenario/dump_xml.ts";
 import { matchesSelector } from "./scenario/selector_match.ts";
 import { findByAttributes } from "./scenario/find_node.ts";
 import { placeholderScreen } from "./scenario/placeholder_screen.ts";
-import { allNodes, centreOf, inputText, isAncestor, isInput, markShownHints, nodeAt, nodeFromSpec, setInputText, tapReceiver, type SimNode } from "./scenario/sim_node.ts";
+import { allNodes, ancestors, centreOf, inputText, isAncestor, isInput, markShownHints, nodeAt, nodeFromSpec, setInputText, tapReceiver, type SimNode } from "./scenario/sim_node.ts";
 import type { AndroidSpec, PackageSpec, Scenario, ScreenSpec, TransitionSpec, TransitionTrigger } from "./scenario/types.ts";
+import { notificationShade, recentsScreen, type Overlay } from "./scenario/overlays.ts";
 import { drawScreenPng, stampSimulatedBadge } from "./png/screencap.ts";
-import type { NodeAttributes, SimDevice, SimFaults } from "./sim_device.ts";
+import type { EditorAction, NodeAttributes, ScrollDirection, SimDevice, SimFaults } from "./sim_device.ts";
 import { CommandLog } from "./command_log.ts";
 import { DeviceFiles } from "./scenario/device_files.ts";
 import { shortComponent } from "./scenario/component_name.ts";
@@ -39,7 +40,12 @@ interface LiveScreen {
 export interface ScenarioDeviceOptions {
   /** Real screenshots by screen id, shown instead of drawing those screens (the badge is stamped on them). */
   screenshots?: ReadonlyMap<string, Uint8Array>;
+  /** The device's clock in ms (timed screens: `after`); default Date.now. */
+  now?: () => number;
 }
+
+/** Android key codes the sim acts on (KeyEvent.KEYCODE_*). */
+export const KEYCODE = { HOME: 3, BACK: 4, ENTER: 66, DEL: 67, APP_SWITCH: 187 } as const;
 
 export class ScenarioDevice implements SimDevice {
   readonly scenario: Scenario;
@@ -60,9 +66,18 @@ export class ScenarioDevice implements SimDevice {
   #lastPng: { key: string; png: Uint8Array } | null = null;
   readonly #frozen: boolean;
   readonly #givenScreenshots: ReadonlyMap<string, Uint8Array>;
+  readonly #now: () => number;
+  /** When the screen in front came there (device clock), for timed screens. */
+  #shownAt = 0;
+  /** The notification shade or recents, drawn over the tasks until BACK, HOME or a choice closes it. */
+  #overlay: Overlay | null = null;
+  /** Each package's data flags (`sets`, `data`), kept across force-stop, forgotten by `pm clear`. */
+  readonly #data = new Map<string, Set<string>>();
 
   constructor(scenario: Scenario, options: ScenarioDeviceOptions = {}) {
     this.scenario = scenario;
+    this.#now = options.now ?? Date.now;
+    for (const p of scenario.packages) if (p.data !== undefined) this.#data.set(p.name, new Set(p.data));
     this.#frozen = scenario.frozen === true;
     this.#givenScreenshots = options.screenshots ?? new Map();
     this.android = scenario.android;
@@ -82,8 +97,8 @@ export class ScenarioDevice implements SimDevice {
 
   /** Id of the screen in front (for tests and the `sim` banner). */
   screenId(): string {
-    const screens = this.#front().screens;
-    return screens[screens.length - 1]!;
+    this.#advance();
+    return this.#topId();
   }
 
   hierarchyXml(): string {
@@ -251,6 +266,7 @@ export class ScenarioDevice implements SimDevice {
 
   back(): void {
     if (this.#frozen) return;
+    if (this.#overlay !== null) return this.#closeOverlay();
     if (this.#keyboardOpen) {
       this.#keyboardOpen = false;
       return;
@@ -270,13 +286,109 @@ export class ScenarioDevice implements SimDevice {
 
   /** HOME: the launcher's task comes to the front as it is; nothing is stacked. */
   home(): void {
-    if (this.#frozen || this.scenario.home === undefined || this.#front().home) return;
+    if (this.#frozen) return;
+    this.#closeOverlay();
+    if (this.scenario.home === undefined || this.#front().home) return;
     this.#bringToFront(this.#homeTask());
     this.#afterMove();
   }
 
-  scroll(direction: "up" | "down"): void {
-    this.#fire(direction === "down" ? "scroll_down" : "scroll_up", null);
+  /**
+   * Scrolls one container (a node of the screen, or an element inside it; null: the screen's main list): the
+   * first scroll transition naming it, else one naming no container.
+   */
+  scroll(direction: ScrollDirection, container: NodeAttributes | null = null): void {
+    if (this.#overlay !== null) return;
+    this.#fire(`scroll_${direction}`, container === null ? null : this.#find(container), true);
+  }
+
+  /** A long press at the element's centre: the nearest long-clickable, enabled node there receives it. */
+  longPress(node: NodeAttributes): void {
+    const under = this.#nodeUnder(node);
+    if (this.#frozen || under === null || this.#overlay !== null) return;
+    const receiver = [under, ...ancestors(under)].find((n) => n.attrs["long-clickable"] === "true") ?? null;
+    if (receiver !== null && receiver.attrs["enabled"] !== "false") this.#fire("long_press", receiver);
+  }
+
+  /** Two taps in quick succession: a double-tap handler there answers it, else the node gets two taps. */
+  doubleTap(node: NodeAttributes): void {
+    const under = this.#nodeUnder(node);
+    if (this.#frozen || under === null) return;
+    if (this.#overlay === null && this.#transitionFor("double_tap", under) !== undefined) return this.#fire("double_tap", under);
+    this.#dispatchTap(under);
+    this.#dispatchTap(this.#nodeUnder(node));
+  }
+
+  /**
+   * The IME's editor action on the focused input (Appium's performEditorAction): a `submit` transition of the
+   * field answers it; with none, `done` closes the keyboard and `next` moves focus to the next input.
+   */
+  editorAction(action: EditorAction): void {
+    const field = this.#focused;
+    if (this.#frozen || field === null || this.#overlay !== null) return;
+    if (this.#transitionFor("submit", field) !== undefined) return this.#fire("submit", field);
+    if (action === "done") this.#keyboardOpen = false;
+    if (action === "next") {
+      const inputs = allNodes(this.#current().roots).filter(isInput);
+      const next = inputs[inputs.indexOf(field) + 1];
+      if (next !== undefined) this.#focus(next);
+    }
+  }
+
+  /** A key event (`input keyevent`, UiA2 press_keycode): HOME, BACK, APP_SWITCH (recents), ENTER (submits), DEL. */
+  pressKey(keycode: number): void {
+    if (keycode === KEYCODE.BACK) return this.back();
+    if (keycode === KEYCODE.HOME) return this.home();
+    if (this.#frozen) return;
+    if (keycode === KEYCODE.APP_SWITCH) return this.#open(recentsScreen(this.#recentTasks(), this.#launcherPackage(), this.android));
+    const field = this.#focused;
+    if (field === null || this.#overlay !== null) return;
+    if (keycode === KEYCODE.ENTER && this.#transitionFor("submit", field) !== undefined) this.#fire("submit", field);
+    if (keycode === KEYCODE.DEL) setInputText(field, [...inputText(field)].slice(0, -1).join(""));
+  }
+
+  /** Pulls the notification shade down over whatever shows (UiA2 open_notifications, `cmd statusbar expand-notifications`). */
+  openNotifications(): void {
+    if (this.#frozen || this.#overlay?.id === "@shade") return;
+    const notes = (this.scenario.notifications ?? []).map((n) => ({ ...n, app: this.#label(n.package) }));
+    this.#open(notificationShade(notes, this.android, (i) => {
+      const screen = notes[i]?.screen;
+      if (screen !== undefined) this.#showLinked(screen);
+    }));
+  }
+
+  /**
+   * A VIEW intent for `url` (`am start -a android.intent.action.VIEW -d URL [PKG]`): the scenario's link with the
+   * longest matching prefix opens its screen in its package's task; an http(s) URL nothing claims opens Chrome
+   * when it is installed. Null when nothing handles it (or not the package asked for).
+   */
+  openUrl(url: string, packageName?: string): { component: string } | null {
+    const link = (this.scenario.links ?? [])
+      .filter((l) => url.startsWith(l.prefix) && (packageName === undefined || this.#screenSpec(l.screen).package === packageName))
+      .sort((a, b) => b.prefix.length - a.prefix.length)[0];
+    if (link !== undefined) {
+      if (!this.#frozen) this.#showLinked(link.screen);
+      return { component: shortComponent(this.#screenSpec(link.screen).package, this.#screenSpec(link.screen).activity) };
+    }
+    const browser = "com.android.chrome";
+    if (!/^https?:\/\//i.test(url) || (packageName !== undefined && packageName !== browser)) return null;
+    if (!this.launch(browser)) return null;
+    return { component: this.launchActivity(browser)! };
+  }
+
+  /** `pm clear PKG`: the app stops and forgets its data (flags, typed text); false when it is not installed. */
+  clearApp(packageName: string): boolean {
+    if (!this.#packages.some((p) => p.name === packageName)) return false;
+    if (this.#frozen) return true;
+    this.forceStop(packageName);
+    this.#data.delete(packageName);
+    for (const [id, live] of this.#screens) if (live.spec.package === packageName) this.#screens.delete(id);
+    return true;
+  }
+
+  /** Packages with a process: every package with a task, and the launcher (`dumpsys activity processes`). */
+  runningPackages(): string[] {
+    return [...new Set([...this.#tasks.map((t) => t.package), this.#launcherPackage()].filter((p): p is string => p !== null))];
   }
 
   /** Whether a scroll that way would show another part of the screen (UiAutomator2's "can still scroll"). */
@@ -289,17 +401,20 @@ export class ScenarioDevice implements SimDevice {
     return () => void this.#serverQuitListeners.delete(listener);
   }
 
-  canScroll(direction: "up" | "down"): boolean {
+  canScroll(direction: ScrollDirection, container: NodeAttributes | null = null): boolean {
     const here = this.screenId();
-    const t = this.#transitionFor(direction === "down" ? "scroll_down" : "scroll_up", null);
+    if (this.#overlay !== null) return false;
+    const t = this.#transitionFor(`scroll_${direction}`, container === null ? null : this.#find(container), true);
     return t !== undefined && t.to !== here;
   }
 
   launch(packageName: string): boolean {
     const pkg = this.#packages.find((p) => p.name === packageName);
     if (pkg === undefined || this.launchActivity(packageName) === null) return false;
-    if (this.#frozen || this.foregroundPackage() === packageName) return true;
-    this.#startTask(pkg.screen ?? this.#placeholderScreen(pkg));
+    if (this.#frozen || (this.#overlay === null && this.foregroundPackage() === packageName)) return true;
+    const flags = this.#data.get(pkg.name);
+    const screen = pkg.launchWhen?.find((w) => flags?.has(w.flag) === true)?.screen ?? pkg.screen;
+    this.#startTask(screen ?? this.#placeholderScreen(pkg));
     return true;
   }
 
@@ -332,7 +447,28 @@ export class ScenarioDevice implements SimDevice {
   }
 
   #current(): LiveScreen {
-    return this.#live(this.screenId());
+    this.#advance();
+    return this.#live(this.#topId());
+  }
+
+  /** The screen in front without advancing timed screens (the overlay when one is open). */
+  #topId(): string {
+    if (this.#overlay !== null) return this.#overlay.id;
+    const screens = this.#front().screens;
+    return screens[screens.length - 1]!;
+  }
+
+  /** Timed screens: while the one in front has `after` and its time is up, it gives way to the next (frame by frame). */
+  #advance(): void {
+    if (this.#frozen || this.#overlay !== null) return;
+    for (let frames = 0; frames < 10_000; frames++) {
+      const screens = this.#front().screens;
+      const after = this.#screenSpec(screens[screens.length - 1]!).after;
+      if (after === undefined || this.#now() - this.#shownAt < after.ms) return;
+      screens[screens.length - 1] = after.to;
+      this.#shownAt += after.ms;
+      this.#enterFocus();
+    }
   }
 
   #screenSpec(id: string): ScreenSpec {
@@ -388,10 +524,65 @@ export class ScenarioDevice implements SimDevice {
   }
 
   #afterMove(): void {
+    this.#overlay = null;
+    this.#shownAt = this.#now();
+    this.#enterFocus();
+  }
+
+  /** A screen just came to the front: its keyboard opens (with the first input focused) when it says so. */
+  #enterFocus(): void {
     this.#focused = null;
-    const kb = this.#current().spec.keyboard;
-    this.#keyboardOpen = kb?.openOnEnter === true;
-    if (this.#keyboardOpen) this.#focused = allNodes(this.#current().roots).find(isInput) ?? null;
+    const live = this.#live(this.#topId());
+    this.#keyboardOpen = live.spec.keyboard?.openOnEnter === true;
+    if (this.#keyboardOpen) this.#focused = allNodes(live.roots).find(isInput) ?? null;
+  }
+
+  #open(overlay: Overlay): void {
+    this.#generated.set(overlay.id, overlay.spec);
+    this.#screens.delete(overlay.id);
+    this.#overlay = overlay;
+  }
+
+  #closeOverlay(): void {
+    if (this.#overlay === null) return;
+    this.#screens.delete(this.#overlay.id);
+    this.#overlay = null;
+  }
+
+  /** A screen opened from outside its app (a deep link, a notification): on top of its package's task, brought to the front. */
+  #showLinked(screen: string): void {
+    const pkg = this.#screenSpec(screen).package;
+    const task = this.#tasks.find((t) => !t.home && t.package === pkg);
+    if (task === undefined) this.#tasks.push(this.#newTask(screen));
+    else {
+      if (task.screens[task.screens.length - 1] !== screen) task.screens.push(screen);
+      this.#bringToFront(task);
+    }
+    this.#afterMove();
+  }
+
+  /** Tasks for the recents screen, most recent first (the launcher's not among them). */
+  #recentTasks(): { label: string; choose: () => void }[] {
+    return this.#tasks.filter((t) => !t.home).reverse().map((t) => ({
+      label: this.#label(t.package),
+      choose: () => (this.#bringToFront(t), this.#afterMove()),
+    }));
+  }
+
+  #launcherPackage(): string | null {
+    return this.scenario.home === undefined ? null : this.#screenSpec(this.scenario.home).package;
+  }
+
+  #label(packageName: string): string {
+    return this.#packages.find((p) => p.name === packageName)?.label ?? packageName.split(".").pop() ?? packageName;
+  }
+
+  /** The node a press at the element's centre lands on. */
+  #nodeUnder(node: NodeAttributes): SimNode | null {
+    const target = this.#find(node);
+    if (target === null) return null;
+    const at = centreOf(target);
+    return at === null ? target : nodeAt(this.#current().roots, at.x, at.y);
   }
 
   #focus(node: SimNode): void {
@@ -409,39 +600,59 @@ export class ScenarioDevice implements SimDevice {
   }
 
   #tapNode(node: SimNode): void {
+    if (this.#overlay !== null) {
+      const desc = [node, ...ancestors(node)].map((n) => n.attrs["content-desc"] ?? "").find((d) => this.#overlay!.actions.has(d));
+      if (desc !== undefined) this.#overlay.actions.get(desc)!();
+      return;
+    }
     if (isInput(node)) this.#focus(node);
     const toggle = node.attrs["checkable"] === "true" ? node : soleCheckableInside(node);
     if (toggle !== null) toggle.attrs["checked"] = String(toggle.attrs["checked"] !== "true");
     this.#fire("tap", node);
   }
 
-  /** The first transition this action triggers on the current screen. */
-  #transitionFor(trigger: TransitionTrigger, tapped: SimNode | null): TransitionSpec | undefined {
+  /**
+   * The first transition this action triggers on the current screen. With a subject (the tapped node, the
+   * focused field, the scrolled container) the transition's selector must name it, an ancestor or a
+   * descendant; a scroll (`loose`) also takes a transition naming no container. A scroll with no subject
+   * takes the first scroll transition of the screen.
+   */
+  #transitionFor(trigger: TransitionTrigger, subject: SimNode | null, loose = false): TransitionSpec | undefined {
     const here = this.screenId();
     const roots = this.#current().roots;
-    return this.scenario.transitions.find((t) => {
-      if (t.on !== trigger) return false;
-      if (t.from !== undefined && ![t.from].flat().includes(here)) return false;
-      if (tapped === null) return true;
+    const candidates = this.scenario.transitions.filter((t) => t.on === trigger && (t.from === undefined || [t.from].flat().includes(here)));
+    if (subject === null) return candidates[0];
+    const names = (t: TransitionSpec) => {
       const selector = t.selector;
       if (selector === undefined) return false;
-      return allNodes(roots).some((n) => matchesSelector(n, selector) && (n === tapped || isAncestor(n, tapped) || isAncestor(tapped, n)));
-    });
+      return allNodes(roots).some((n) => matchesSelector(n, selector) && (n === subject || isAncestor(n, subject) || isAncestor(subject, n)));
+    };
+    return candidates.find(names) ?? (loose ? candidates.find((t) => t.selector === undefined) : undefined);
   }
 
-  #fire(trigger: TransitionTrigger, tapped: SimNode | null): void {
+  #fire(trigger: TransitionTrigger, tapped: SimNode | null, loose = false): void {
     if (this.#frozen) return;
     const here = this.screenId();
-    const t = this.#transitionFor(trigger, tapped);
+    const t = this.#transitionFor(trigger, tapped, loose);
     if (t === undefined) return;
+    if (t.sets !== undefined) {
+      const pkg = this.foregroundPackage();
+      this.#data.set(pkg, new Set([...(this.#data.get(pkg) ?? []), t.sets]));
+    }
+    const typed = trigger === "submit" && tapped !== null ? { id: tapped.attrs["resource-id"] ?? "", text: inputText(tapped) } : null;
     if (t.to === "@back") {
       this.#keyboardOpen = false;
       this.back();
     } else if (t.to.startsWith("@launch:")) {
       this.launch(t.to.slice("@launch:".length));
     } else if (t.to !== here) {
-      if (trigger === "tap") this.#enter(t.to);
-      else this.#replace(t.to);
+      if (trigger.startsWith("scroll_") || t.replace === true) this.#replace(t.to);
+      else this.#enter(t.to);
+    }
+    // A submitted query stays in its field on the results screen (the same activity's state).
+    if (typed !== null && typed.id !== "") {
+      const field = allNodes(this.#current().roots).find((n) => isInput(n) && n.attrs["resource-id"] === typed.id);
+      if (field !== undefined) setInputText(field, typed.text);
     }
   }
 

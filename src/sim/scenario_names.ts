@@ -3,4 +3,4 @@
  * simulated device itself is loaded only when a command starts one (a test checks this list against
  * BUILTIN_SCENARIOS).
  */
-export const BUILTIN_SCENARIO_NAMES = ["settings", "launcher", "login", "flutter", "permission"] as const;
+export const BUILTIN_SCENARIO_NAMES = ["settings", "launcher", "login", "flutter", "permission", "shop"] as const;

@@ -35,6 +35,12 @@ export interface SimFaults {
   uia2SessionDiesAfter?: number;
 }
 
+export type ScrollDirection = "up" | "down" | "left" | "right";
+
+/** IME actions (EditorInfo.IME_ACTION_*) by the names Appium's performEditorAction takes. */
+export const EDITOR_ACTIONS = ["normal", "unspecified", "none", "go", "search", "send", "next", "done", "previous"] as const;
+export type EditorAction = typeof EDITOR_ACTIONS[number];
+
 /** Attributes of a dump node as the XML carries them (`resource-id`, `text`, `content-desc`, `bounds`, ...). */
 export type NodeAttributes = Readonly<Record<string, string>>;
 
@@ -60,9 +66,28 @@ export interface SimDevice {
   /** Replaces the text of an input node and re-renders the hierarchy. */
   setText(node: NodeAttributes, text: string): void;
   back(): void;
-  scroll(direction: "up" | "down"): void;
+  /** Scrolls a container (a node, or one inside it; null: the screen's main list) so content that way comes into view. */
+  scroll(direction: ScrollDirection, container?: NodeAttributes | null): void;
   /** Whether another scroll that way would show another part of the screen (UiAutomator2's "can still scroll"). */
-  canScroll(direction: "up" | "down"): boolean;
+  canScroll(direction: ScrollDirection, container?: NodeAttributes | null): boolean;
+  /** A long press on the node (the nearest long-clickable node at its centre receives it). */
+  longPress(node: NodeAttributes): void;
+  /** Two quick taps on the node (a double-tap handler, else two taps). */
+  doubleTap(node: NodeAttributes): void;
+  /** The IME's editor action on the focused input (search, go, send, done, next, …). */
+  editorAction(action: EditorAction): void;
+  /** A key event by Android key code (HOME 3, BACK 4, ENTER 66, DEL 67, APP_SWITCH 187; others change nothing). */
+  pressKey(keycode: number): void;
+  /** Pulls the notification shade down. */
+  openNotifications(): void;
+  /** A VIEW intent for the URL (optionally only that package); the component that took it, or null when nothing handles it. */
+  openUrl(url: string, packageName?: string): { component: string } | null;
+  /** `am force-stop`: the package's task goes. */
+  forceStop(packageName: string): void;
+  /** `pm clear`: stops the app and forgets its data; false when it is not installed. */
+  clearApp(packageName: string): boolean;
+  /** Packages with a running process (`dumpsys activity processes`). */
+  runningPackages(): string[];
   /** Brings a package to the foreground; false when it is not installed. */
   launch(packageName: string): boolean;
   /**

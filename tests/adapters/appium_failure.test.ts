@@ -45,3 +45,19 @@ test("anything else is APPIUM_UNAVAILABLE quoting one bounded line, never the st
   assert.doesNotMatch(e.message, /at Object\.<anonymous>|main\.js/);
   assert.equal(e.details?.["w3c_error"], "unknown error");
 });
+
+test("a deep link nothing handles (the driver's startUri failure) and a failed pm clear are APP_NOT_FOUND; a refused argument INVALID_ARGUMENT", () => {
+  const opening = (message: string, name = "unknown error") => appiumFailure(Object.assign(new Error(message), { name }), URL, "opening a link");
+  const link = opening("An unknown server-side error occurred while processing the command. Original error: Error attempting to start URI. " +
+    "Original error: Starting: Intent { act=android.intent.action.VIEW dat=nothing://here/1 }\n" +
+    "Error: Activity not started, unable to resolve Intent { act=android.intent.action.VIEW dat=nothing://here/1 flg=0x10000000 }");
+  assert.equal(link.code, "APP_NOT_FOUND");
+  assert.match(link.message, /Nothing on the device handles the link while opening a link/);
+  assert.doesNotMatch(link.message, /\n/, "one line of the foreign message at most");
+  const clear = opening("An unknown server-side error occurred while processing the command. Original error: Error executing adbExec. " +
+    "Original error: 'Command 'adb shell pm clear com.example.absent' exited with code 1'; Command output: Failed");
+  assert.equal(clear.code, "APP_NOT_FOUND");
+  const refused = opening("The following required parameter is missing: [\"percent\"]\nKnown required parameters are: [\"direction\",\"percent\"]", "invalid argument");
+  assert.equal(refused.code, "INVALID_ARGUMENT");
+  assert.match(refused.message, /refused the arguments while opening a link: The following required parameter is missing/);
+});

@@ -3,16 +3,19 @@
  * offers resolves through the locator to exactly the node it was offered for, and an `index` is offered
  * only as the last resort (SPEC §6): no key of the element's subtree (nor its role), alone or with a
  * `within` naming an ancestor by its own key or an enclosing target by any of its members' keys, names
- * it alone (brute force). Skipped, with the reason, when the corpus is missing.
+ * it alone (brute force). Each listed scroll area's selector leads back, through `scrollContainerOf`, to
+ * exactly that area, and every offered action's selector to the nearest scroll area around its element.
+ * Skipped, with the reason, when the corpus is missing.
  */
 import assert from "node:assert/strict";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
-import { keyboardInDump, locate, parseDump, screenSizeOf, summarizeWithNodes } from "../../src/screen/mod.ts";
+import { keyboardInDump, locate, parseDump, screenSizeOf, scrollContainerOf, summarizeWithNodes } from "../../src/screen/mod.ts";
 import type { Selector, SelectorKeyValue, UiNode, UiTree } from "../../src/screen/types.ts";
 import { analyzeScreen } from "../../src/screen/screen_analysis.ts";
 import { matchSelector } from "../../src/screen/selector_match.ts";
+import { scrollAreaIds } from "../../src/screen/scroll_areas.ts";
 import { CORPUS_DIR, corpusSkipReason } from "../support/paths.ts";
 
 const skip = corpusSkipReason();
@@ -84,6 +87,38 @@ for (const name of captures) {
           assert.ok(!namesExactly(tree, selector, id), `${name}: index offered but ${JSON.stringify(selector)} names it`);
         }
       }
+    });
+  });
+}
+
+for (const name of captures) {
+  test(`round-trip law, scroll areas: ${name}`, () => {
+    const tree = parseDump(readFileSync(join(CORPUS_DIR, name), "utf8"));
+    const { summary, actionNodes, scrollAreaNodes } = summaryOf(tree);
+    const areas = new Set(scrollAreaIds(analyzeScreen(tree)));
+    const listed = summary.scroll_areas ?? [];
+    assert.equal(listed.length, scrollAreaNodes.length);
+    listed.forEach((area, i) => {
+      const found = scrollContainerOf(tree, area.selector);
+      assert.equal(found?.id, scrollAreaNodes[i], `${name}: ${JSON.stringify(area.selector)} leads to ${found?.id}, offered for area ${scrollAreaNodes[i]}`);
+    });
+    if (areas.size === 1 && listed.length === 0) assert.equal(summary.can_scroll, true);
+    summary.actions.forEach((action, i) => {
+      const root = actionNodes[i]!;
+      let around: number | null = null;
+      for (let at: number | null = root; at !== null && around === null; at = tree.nodes[at]!.parent) if (areas.has(at)) around = at;
+      // The node the selector matched may lie in an area inside the action's element (a card holding a carousel):
+      // the area found is the one around the element, or one inside the element; with neither, a typed refusal.
+      let found: number | null = null;
+      try {
+        found = scrollContainerOf(tree, action.selector)!.id;
+      } catch (error) {
+        assert.equal((error as { code?: string }).code, "UI_ELEMENT_NOT_FOUND");
+      }
+      if (found === null) return assert.equal(around, null, `${name}: ${JSON.stringify(action.selector)} refused, but area ${around} holds it`);
+      let inside = false;
+      for (let at: number | null = found; at !== null && !inside; at = tree.nodes[at]!.parent) inside = at === around || at === root;
+      assert.ok(inside, `${name}: ${JSON.stringify(action.selector)} leads to area ${found}, neither ${around} nor inside its element`);
     });
   });
 }

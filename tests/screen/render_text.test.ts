@@ -46,3 +46,28 @@ test("an empty screen still says what it is; absent can_scroll, keyboard and iss
   const text = renderSummaryText({ foreground_package: "", texts: [], actions: [] });
   assert.equal(text, "screen (unknown package) · not scrollable · keyboard closed\nactions (0):\n");
 });
+
+test("listed scroll areas get one line each: axis, the selector for ui_scroll.container, the label when there is one", () => {
+  const text = renderSummaryText({
+    foreground_package: "com.example.shop",
+    texts: [],
+    actions: [{ selector: { text: "Size S" }, bounds: [0, 1300, 1080, 200] }],
+    can_scroll: true,
+    scroll_areas: [
+      { selector: { resource_id: "page" } },
+      { selector: { resource_id: "chips" }, axis: "horizontal", label: "Filters" },
+    ],
+  });
+  assert.equal(
+    text,
+    [
+      "screen com.example.shop · scrollable · keyboard closed",
+      "actions (1):",
+      `  button {"text":"Size S"} @0,1300 1080x200`,
+      "scroll areas (2):",
+      `  vertical   {"resource_id":"page"}`,
+      `  horizontal {"resource_id":"chips"} "Filters"`,
+      "",
+    ].join("\n"),
+  );
+});

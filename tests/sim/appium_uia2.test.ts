@@ -1,7 +1,8 @@
 /**
  * End to end through the REAL stack: webdriverio 9 → real Appium 3.8 server → real UiAutomator2
  * driver 8.7 → real adb client → the simulated device (fake adb server, whose forward tunnels to the
- * simulated UiAutomator2 server playing the on-device server). Not gated: CI has adb and Appium.
+ * simulated UiAutomator2 server playing the on-device server). Not gated: CI has adb and Appium. The new
+ * hands go through the harness's own webdriverio UiDriver, all of them in one session.
  * One Appium for the file; every session is deleted and every process ended by PID, also on failure.
  */
 import { after, before, test } from "node:test";
@@ -9,8 +10,10 @@ import assert from "node:assert/strict";
 import { Buffer } from "node:buffer";
 import { remote } from "webdriverio";
 import { startSimDevice, type RunningSim } from "../../src/sim/mod.ts";
+import { createAppiumDriverFactory } from "../../src/adapters/appium/mod.ts";
+import { KEYCODES, type UiDriver } from "../../src/ports/ui_driver.ts";
 import { startAppium, type RunningAppium } from "../support/appium.ts";
-import { failure } from "../support/outcomes.ts";
+import { failure, rejection } from "../support/outcomes.ts";
 
 type Browser = Awaited<ReturnType<typeof remote>>;
 
@@ -139,4 +142,79 @@ test("real Appium: W3C errors and the session lifecycle the harness must tolerat
     }
     assert.deepEqual(await sessionsListed(a.url), [first.sessionId], "a crashed session is deleted normally; the zombie remains");
   });
+});
+
+test("real Appium: every new hand through the harness's UiDriver, one mobile: command each, in one session on the shop", { timeout: 240_000 }, async (t) => {
+  const a = appium as RunningAppium;
+  const sim = await startSimDevice({ scenario: "shop" });
+  const d = sim.device;
+  let driver: UiDriver | undefined;
+  const took: string[] = [];
+  const timed = async <T>(name: string, work: () => Promise<T>): Promise<T> => {
+    const started = Date.now();
+    const value = await work();
+    took.push(`${name} ${Date.now() - started} ms`);
+    return value;
+  };
+  const one = async (xpath: string) => {
+    const [id] = await driver!.findElements(xpath);
+    assert.ok(id !== undefined, `an element for ${xpath}`);
+    return id!;
+  };
+  try {
+    driver = await createAppiumDriverFactory({ appiumUrl: a.url, adbServer: sim.adbServerSocket, requestTimeoutMs: 60_000, newCommandTimeoutS: 120 })
+      .open(d.serial, { timeoutMs: 90_000 });
+    await timed("longPress", async () => driver!.longPress(await one("//*[@text='Rain jacket']")));
+    assert.equal(d.screenId(), "product_menu");
+    await driver.click(await one("//*[@text='Share']"));
+    assert.equal(await timed("scroll right", async () => driver!.scroll(await one("//*[@resource-id='com.example.shop:id/chips']"), "right")), false);
+    assert.equal(d.screenId(), "shop_home_chips");
+    await driver.scroll(await one("//*[@resource-id='com.example.shop:id/chips']"), "left");
+    assert.equal(await driver.scroll(await one("//*[@resource-id='com.example.shop:id/product_list']"), "down"), true);
+    assert.equal(d.screenId(), "shop_home_2");
+    await driver.scroll(await one("//*[@resource-id='com.example.shop:id/product_list']"), "up");
+    await driver.click(await one("//*[@text='Canvas sneakers']"));
+    await timed("doubleTap", async () => driver!.doubleTap(await one("//*[@resource-id='com.example.shop:id/product_image']")));
+    assert.equal(d.screenId(), "product_42_liked");
+    await driver.back();
+    await driver.click(await one("//*[@content-desc='Filters']"));
+    await driver.scroll(await one("//*[@resource-id='com.example.shop:id/sheet_list']"), "down");
+    assert.equal(d.screenId(), "filters_sheet_2", "the sheet's list moved, the page did not");
+    await driver.click(await one("//*[@text='Apply']"));
+    await driver.click(await one("//*[@content-desc='Search']"));
+    await driver.replaceText(await one("//*[@resource-id='com.example.shop:id/search_field']"), "boots");
+    await timed("editorAction", () => driver!.editorAction("search"));
+    assert.equal(d.screenId(), "search_results", "the driver's AppiumIME traffic (ime set, input text /search/) submitted the search");
+    await timed("pressKey home", () => driver!.pressKey(KEYCODES.home));
+    assert.equal(d.screenId(), "launcher");
+    await driver.pressKey(KEYCODES.app_switch);
+    assert.equal(d.screenId(), "@recents");
+    await driver.click(await one("//*[@content-desc='Shop']"));
+    await timed("openNotifications", () => driver!.openNotifications());
+    assert.equal(d.screenId(), "@shade");
+    await driver.click(await one("//*[@text='Your order has shipped']"));
+    assert.equal(d.screenId(), "order_placed");
+    await timed("deepLink", () => driver!.deepLink("shop://product/42", "com.example.shop"));
+    assert.equal(d.screenId(), "product_42");
+    const unhandled = await rejection(driver.deepLink("nothing://here/1"));
+    assert.equal(unhandled.code, "APP_NOT_FOUND", unhandled.message);
+    assert.equal(await timed("terminateApp", () => driver!.terminateApp("com.example.shop")), true);
+    await driver.activateApp("com.example.shop");
+    assert.equal(d.screenId(), "shop_home", "a relaunch after terminateApp keeps the sign-in");
+    await timed("clearApp", () => driver!.clearApp("com.example.shop"));
+    await driver.activateApp("com.example.shop");
+    assert.equal(d.screenId(), "shop_login", "clearApp signed the user out");
+    const adbLines = d.log.slice(0).filter((e) => e.source === "adb").map((e) => e.command);
+    assert.ok(adbLines.some((l) => /am start -W -a android\.intent\.action\.VIEW -d .*shop:\/\/product\/42/.test(l)), "deepLink ran am start VIEW");
+    assert.ok(adbLines.some((l) => /pm clear com\.example\.shop/.test(l)), "clearApp ran pm clear");
+    assert.ok(adbLines.some((l) => /input text .*\/search\//.test(l)), "performEditorAction typed /search/ with Appium's IME");
+    assert.ok(!adbLines.some((l) => /input (tap|swipe)/.test(l)), "no hand used adb input with computed points");
+  } catch (error) {
+    const tail = a.output().split("\n").slice(-40).join("\n");
+    throw new Error(`${(error as Error).message}\n--- last Appium output ---\n${tail}`);
+  } finally {
+    await driver?.delete();
+    await sim.stop();
+  }
+  t.diagnostic(took.join(", "));
 });

@@ -152,10 +152,36 @@ function scenarioDriver(device: ScenarioDevice, id: string, calls: string[], beh
       await call("replaceText");
       device.setText(attrs(node(elementId)), text);
     },
-    async scroll(_elementId, direction) {
+    async scroll(elementId, direction) {
       await call(`scroll ${direction}`);
-      device.scroll(direction);
-      return device.canScroll(direction);
+      const container = attrs(node(elementId));
+      device.scroll(direction, container);
+      return device.canScroll(direction, container);
+    },
+    async longPress(elementId) {
+      await call("longPress");
+      device.longPress(attrs(node(elementId)));
+    },
+    async doubleTap(elementId) {
+      await call("doubleTap");
+      device.doubleTap(attrs(node(elementId)));
+    },
+    editorAction: async (action) => (await call(`editorAction ${action}`), device.editorAction(action)),
+    pressKey: async (keycode) => (await call(`pressKey ${keycode}`), device.pressKey(keycode)),
+    openNotifications: async () => (await call("openNotifications"), device.openNotifications()),
+    async deepLink(url, pkg) {
+      await call(`deepLink ${url}`);
+      if (device.openUrl(url, pkg) === null) throw new HarnessError("APP_NOT_FOUND", `Nothing on the device handles ${url}.`);
+    },
+    async terminateApp(pkg) {
+      await call(`terminateApp ${pkg}`);
+      const running = device.runningPackages().includes(pkg);
+      device.forceStop(pkg);
+      return running;
+    },
+    async clearApp(pkg) {
+      await call(`clearApp ${pkg}`);
+      if (!device.clearApp(pkg)) throw new HarnessError("APP_NOT_FOUND", `The application '${pkg}' is not installed on the device.`);
     },
     back: async () => (await call("back"), device.back()),
     async activateApp(pkg) {

@@ -1,7 +1,7 @@
 /**
  * The reachability law of SPEC §5, checked from the tree and the summary alone (shared by the corpus
  * test and `npm run bench`): every on-screen actionable node (clickable, long-clickable, checkable or a
- * text input; enabled; not scrollable; not in the keyboard's window) is reached by the nearest offered
+ * text input; enabled; not scrollable unless clickable too; not in the keyboard's window) is reached by the nearest offered
  * action at or above it, whose selector the locator resolves to exactly that action's node. Inputs are
  * reached by themselves; no action stands for two separate checkables; a node merged into a row carries
  * no name of its own other than the row's. A nameless wrapper of offered targets is the one exception.
@@ -33,7 +33,7 @@ export function reachabilityOf(tree: UiTree, summary: ScreenSummary): Reachabili
   }
   const onScreen = (node: UiNode) => isOnScreenNode(node) && !keyboard[node.id];
   const isActionable = (node: UiNode) =>
-    onScreen(node) && node.enabled && !node.scrollable && (node.clickable || node.longClickable || node.checkable || isInputNode(node));
+    onScreen(node) && node.enabled && (!node.scrollable || node.clickable) && (node.clickable || node.longClickable || node.checkable || isInputNode(node));
   const reacher = (id: number): number => {
     for (let at: number | null = id; at !== null; at = nodes[at]!.parent) if (offered.has(at)) return at;
     return -1;

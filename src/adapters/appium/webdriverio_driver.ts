@@ -4,7 +4,8 @@
  * (nothing listening answers APPIUM_UNAVAILABLE in milliseconds), `noReset`, the adb server's port and
  * host when they are not the default, and a newCommandTimeout above the harness's idle expiry so the
  * harness, not Appium, ends idle sessions. Actions use single protocol commands (no implicit waits);
- * app, keyboard and scroll go through `mobile:` methods. Every failure is translated by appium_failure.ts.
+ * app, keyboard, scroll, long press, double tap, keys, editor action, notifications, deep links and app
+ * state go through the UiAutomator2 driver's `mobile:` methods. Every failure is translated by appium_failure.ts.
  */
 import { remote } from "webdriverio";
 import { HarnessError } from "../../errors.ts";
@@ -107,6 +108,14 @@ function driverOf(browser: Browser, endpoint: string): UiDriver {
       await call("typing", () => browser.elementSendKeys(id, text));
     },
     scroll: async (id, direction) => Boolean(await mobile<unknown>("scrollGesture", { elementId: id, direction, percent: 0.75 })),
+    longPress: async (id) => void (await mobile("longClickGesture", { elementId: id })),
+    doubleTap: async (id) => void (await mobile("doubleClickGesture", { elementId: id })),
+    editorAction: async (action) => void (await mobile("performEditorAction", { action })),
+    pressKey: async (keycode) => void (await mobile("pressKey", { keycode })),
+    openNotifications: async () => void (await mobile("openNotifications")),
+    deepLink: async (url, packageName) => void (await mobile("deepLink", packageName === undefined ? { url } : { url, package: packageName })),
+    terminateApp: async (packageName) => Boolean(await mobile<unknown>("terminateApp", { appId: packageName })),
+    clearApp: async (packageName) => void (await mobile("clearApp", { appId: packageName })),
     back: async () => void (await call("pressing Back", () => browser.back())),
     activateApp: async (packageName) => void (await mobile("activateApp", { appId: packageName })),
     hideKeyboard: async () => void (await mobile("hideKeyboard")),

@@ -12,6 +12,8 @@ export interface SimNode {
   parent: SimNode | null;
   /** An empty input drawn with its hint: `text` carries the hint, as API 26+ dumps show it. */
   showsHint?: boolean;
+  /** A password input's real text; its `text` attribute shows one bullet per character, as Android dumps it. */
+  secret?: string;
 }
 
 export interface Rect {
@@ -58,14 +60,16 @@ export function nodeFromSpec(spec: NodeSpec, packageName: string, index = 0, par
 
 /** What the user typed into an input ("" while its hint shows). */
 export function inputText(node: SimNode): string {
-  return node.showsHint === true ? "" : node.attrs["text"] ?? "";
+  return node.showsHint === true ? "" : node.secret ?? node.attrs["text"] ?? "";
 }
 
 /** Sets an input's text; an empty one shows its hint as its text (Gmail `text="Subject"`), with `hint` kept. */
 export function setInputText(node: SimNode, text: string): void {
   const hint = node.attrs["hint"] ?? "";
   node.showsHint = text === "" && hint !== "";
-  node.attrs["text"] = node.showsHint ? hint : text;
+  const password = node.attrs["password"] === "true";
+  if (password) node.secret = text;
+  node.attrs["text"] = node.showsHint ? hint : password ? "\u2022".repeat([...text].length) : text;
 }
 
 /** Marks inputs of a loaded dump whose text is their hint (an empty field), so typing replaces it. */

@@ -44,18 +44,34 @@ export interface ScreenSpec {
   keyboard?: { top: number; openOnEnter?: boolean };
   /** The display's rotation while this screen shows (0 = natural; 1 and 3 are landscape on a phone); default 0. */
   rotation?: 0 | 1 | 2 | 3;
+  /**
+   * After this screen has been in front for `ms` on the device's clock it is replaced by `to` (a result that
+   * arrives late, one frame of an animation); chains advance frame by frame.
+   */
+  after?: { ms: number; to: string };
 }
 
-export type TransitionTrigger = "tap" | "scroll_down" | "scroll_up";
+/** Gestures and IME actions a transition can answer; scrolls name the direction the content moves into view. */
+export const TRANSITION_TRIGGERS = ["tap", "long_press", "double_tap", "submit", "scroll_down", "scroll_up", "scroll_left", "scroll_right"] as const;
+
+export type TransitionTrigger = typeof TRANSITION_TRIGGERS[number];
 
 export interface TransitionSpec {
   /** Screen ids this applies on; absent = every screen. */
   from?: string | string[];
   on: TransitionTrigger;
-  /** For taps: the tapped node, an ancestor or a descendant must match. */
+  /**
+   * Taps and presses: the receiving node, an ancestor or a descendant must match. `submit` (IME action or
+   * ENTER): the focused input must. Scrolls: the scrolled container (or an element inside it); a scroll
+   * transition without one answers a scroll anywhere on the screen.
+   */
   selector?: SimSelector;
   /** A screen id, "@back" to return to the previous screen, or "@launch:<package>". */
   to: string;
+  /** The new screen takes the current one's place (a state change such as a like or results, not a new page BACK returns from). */
+  replace?: boolean;
+  /** A flag this sets in the screen's package data (e.g. "signed_in"): kept across force-stop, gone after `pm clear`. */
+  sets?: string;
 }
 
 export interface PackageSpec {
@@ -66,6 +82,24 @@ export interface PackageSpec {
   /** Launchable activity (short or full form); absent with no screen = not launchable. */
   activity?: string;
   label?: string;
+  /** Flags in the app's data when the device starts (e.g. ["signed_in"]). */
+  data?: string[];
+  /** Launch screens by data flag: the first whose flag is set wins over `screen` (a signed-in app opens on its home). */
+  launchWhen?: { flag: string; screen: string }[];
+}
+
+/** A deep link: a VIEW intent whose URL starts with `prefix` opens `screen` in its package's task. */
+export interface LinkSpec {
+  prefix: string;
+  screen: string;
+}
+
+/** A notification in the shade (`cmd statusbar expand-notifications`, UiA2 open_notifications); a tap opens `screen`. */
+export interface NotificationSpec {
+  package: string;
+  title: string;
+  text: string;
+  screen?: string;
 }
 
 export interface AndroidSpec {
@@ -95,6 +129,10 @@ export interface Scenario {
   screens: Record<string, ScreenSpec>;
   packages: PackageSpec[];
   transitions: TransitionSpec[];
+  /** Deep links the installed apps handle (`am start -a android.intent.action.VIEW -d URL`). */
+  links?: LinkSpec[];
+  /** What the notification shade shows. */
+  notifications?: NotificationSpec[];
   faults?: SimFaults;
   /**
    * A still device (a replayed capture): every act is answered as on a device (taps, typing, BACK, HOME,

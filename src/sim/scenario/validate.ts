@@ -6,7 +6,7 @@
 import { z } from "zod";
 import { HarnessError } from "../../errors.ts";
 import { readDump } from "./dump_xml.ts";
-import type { NodeSpec, Scenario } from "./types.ts";
+import { type NodeSpec, type Scenario, TRANSITION_TRIGGERS } from "./types.ts";
 
 const keys = z.object({
   resource_id: z.string().min(1).optional(),
@@ -83,6 +83,7 @@ const scenarioSchema = z.object({
     xml: z.string().optional(),
     keyboard: z.object({ top: z.number().int().min(0), openOnEnter: z.boolean().optional() }).strict().optional(),
     rotation: z.union([z.literal(0), z.literal(1), z.literal(2), z.literal(3)]).optional(),
+    after: z.object({ ms: z.number().int().min(1).max(600_000), to: z.string().min(1) }).strict().optional(),
   }).strict()),
   packages: z.array(z.object({
     name: packageName,
@@ -90,13 +91,19 @@ const scenarioSchema = z.object({
     screen: z.string().optional(),
     activity: z.string().optional(),
     label: z.string().optional(),
+    data: z.array(z.string().min(1)).optional(),
+    launchWhen: z.array(z.object({ flag: z.string().min(1), screen: z.string().min(1) }).strict()).optional(),
   }).strict()),
   transitions: z.array(z.object({
     from: z.union([z.string(), z.array(z.string())]).optional(),
-    on: z.enum(["tap", "scroll_down", "scroll_up"]),
+    on: z.enum(TRANSITION_TRIGGERS),
     selector: selector.optional(),
     to: z.string().min(1),
+    sets: z.string().min(1).optional(),
+    replace: z.boolean().optional(),
   }).strict()),
+  links: z.array(z.object({ prefix: z.string().regex(/^[a-z][a-z0-9+.-]*:/, "a URL prefix with its scheme"), screen: z.string().min(1) }).strict()).optional(),
+  notifications: z.array(z.object({ package: packageName, title: z.string().min(1), text: z.string(), screen: z.string().optional() }).strict()).optional(),
   faults: faults.optional(),
   frozen: z.boolean().optional(),
 }).strict();
@@ -132,6 +139,7 @@ function crossReferenceProblems(s: Scenario): string[] {
         problems.push(`screens.${id}.xml: ${(error as Error).message}`);
       }
     }
+    if (screen.after !== undefined) known(screen.after.to, `screens.${id}.after.to`);
     if (screen.keyboard !== undefined && screen.keyboard.top >= s.android.height) {
       problems.push(`screens.${id}.keyboard.top: ${screen.keyboard.top} is below the screen height ${s.android.height}`);
     }
@@ -142,13 +150,19 @@ function crossReferenceProblems(s: Scenario): string[] {
       const pkg = t.to.slice("@launch:".length);
       if (!s.packages.some((p) => p.name === pkg)) problems.push(`transitions.${i}.to: "${pkg}" is not in "packages"`);
     } else if (t.to !== "@back") known(t.to, `transitions.${i}.to`);
-    if (t.on === "tap" && t.selector === undefined) problems.push(`transitions.${i}: a "tap" transition needs a selector`);
+    if (!t.on.startsWith("scroll_") && t.selector === undefined) problems.push(`transitions.${i}: a "${t.on}" transition needs a selector`);
   });
   const names = new Set<string>();
   s.packages.forEach((p, i) => {
     if (names.has(p.name)) problems.push(`packages.${i}: "${p.name}" is listed twice`);
     names.add(p.name);
     if (p.screen !== undefined) known(p.screen, `packages.${i}.screen`);
+    p.launchWhen?.forEach((w, j) => known(w.screen, `packages.${i}.launchWhen.${j}.screen`));
+  });
+  s.links?.forEach((l, i) => known(l.screen, `links.${i}.screen`));
+  s.notifications?.forEach((n, i) => {
+    if (n.screen !== undefined) known(n.screen, `notifications.${i}.screen`);
+    if (!names.has(n.package)) problems.push(`notifications.${i}.package: "${n.package}" is not in "packages"`);
   });
   for (const [id, screen] of Object.entries(s.screens)) {
     if (!names.has(screen.package)) problems.push(`screens.${id}.package: "${screen.package}" is not in "packages"`);

@@ -1,7 +1,8 @@
 /**
  * Built-in scenario "login": Android 15 (API 35) shop app whose login form opens with the e-mail field
  * focused and the soft keyboard up (top 1517), covering the bottom tab bar. Typing fills the fields;
- * "Sign in" leads to the account screen; BACK first closes the keyboard.
+ * "Sign in" leads to the account screen and is remembered (a relaunch after a force-stop opens Account; `pm clear`
+ * forgets it and the login form shows again); BACK first closes the keyboard.
  */
 import type { NodeSpec, Scenario } from "../scenario/types.ts";
 import { SETTINGS_APP, withSettingsApps } from "./settings.ts";
@@ -71,12 +72,12 @@ export const LOGIN_SCENARIO: Scenario = {
     home_tab: { package: PKG, activity: "com.example.shop.MainActivity", root: homeTab },
   },
   packages: withSettingsApps([
-    { name: PKG, screen: "login", label: "Shop" },
+    { name: PKG, screen: "login", label: "Shop", launchWhen: [{ flag: "signed_in", screen: "account" }] },
     SETTINGS_APP.package,
     { name: "com.google.android.inputmethod.latin", system: true },
   ]),
   transitions: [
-    { from: "login", on: "tap", selector: { text: "Sign in" }, to: "account" },
+    { from: "login", on: "tap", selector: { text: "Sign in" }, to: "account", sets: "signed_in" },
     { from: "login", on: "tap", selector: { text: "Forgot password?" }, to: "forgot" },
     { from: "account", on: "tap", selector: { text: "Sign out" }, to: "@back" },
     { from: ["login", "account"], on: "tap", selector: { content_desc: "Home" }, to: "home_tab" },

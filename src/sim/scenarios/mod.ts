@@ -8,6 +8,7 @@ import { LAUNCHER_SCENARIO } from "./launcher_notes.ts";
 import { LOGIN_SCENARIO } from "./login_form.ts";
 import { PERMISSION_SCENARIO } from "./permission_dialog.ts";
 import { SETTINGS_SCENARIO } from "./settings.ts";
+import { SHOP_SCENARIO } from "./shop_hands.ts";
 
 export const BUILTIN_SCENARIOS: Readonly<Record<string, Scenario>> = {
   settings: SETTINGS_SCENARIO,
@@ -15,6 +16,7 @@ export const BUILTIN_SCENARIOS: Readonly<Record<string, Scenario>> = {
   login: LOGIN_SCENARIO,
   flutter: FLUTTER_SCENARIO,
   permission: PERMISSION_SCENARIO,
+  shop: SHOP_SCENARIO,
 };
 
 export const DEFAULT_SCENARIO = "settings";

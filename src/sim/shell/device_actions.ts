@@ -5,6 +5,7 @@
  */
 import type { ScenarioDevice } from "../scenario_device.ts";
 import { exit, type ShellOutcome } from "./outcome.ts";
+import { startView, VIEW_ACTION } from "./app_intents.ts";
 
 const KEYCODES: Record<string, number> = { KEYCODE_HOME: 3, KEYCODE_BACK: 4, KEYCODE_ENTER: 66, KEYCODE_DEL: 67, KEYCODE_APP_SWITCH: 187, KEYCODE_WAKEUP: 224, KEYCODE_MENU: 82 };
 
@@ -56,10 +57,9 @@ export function runInput(device: ScenarioDevice, args: string[]): ShellOutcome {
       device.typeText(rest.join(" ").replaceAll("%s", " "));
       return exit();
     case "keyevent": {
-      for (const key of rest) {
+      for (const key of rest.filter((k) => !k.startsWith("--"))) {
         const code = KEYCODES[key] ?? Number(key);
-        if (code === 4) device.back();
-        else if (code === 3) device.home();
+        if (Number.isInteger(code)) device.pressKey(code);
       }
       return exit();
     }
@@ -83,8 +83,13 @@ export function runAm(device: ScenarioDevice, args: string[], instrumentations: 
   switch (verb) {
     case "start":
     case "start-activity": {
-      const component = componentArg(rest);
       const action = optionValue(rest, "-a");
+      const data = optionValue(rest, "-d");
+      if (action === VIEW_ACTION && data !== undefined && optionValue(rest, "-n") === undefined) {
+        const pkg = rest.filter((a, i) => !a.startsWith("-") && !rest[i - 1]?.startsWith("-")).at(-1);
+        return startView(device, data, pkg, rest.includes("-W"));
+      }
+      const component = componentArg(rest);
       if (component === undefined && optionValue(rest, "-c") === "android.intent.category.HOME") {
         device.home();
         return exit(`Starting: Intent { act=${action ?? "android.intent.action.MAIN"} cat=[android.intent.category.HOME] }\n`);

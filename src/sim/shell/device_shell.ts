@@ -9,6 +9,7 @@
  * Fault switches: hangCommands, dumpError, blankScreencap, bootCompleted.
  */
 import type { ScenarioDevice } from "../scenario_device.ts";
+import { EDITOR_ACTIONS, type EditorAction } from "../sim_device.ts";
 import { applyGreps, parseCommandLine } from "./command_line.ts";
 import { Instrumentations, runAm, runInput, runMonkey } from "./device_actions.ts";
 import { exit, notFound, type ShellOutcome } from "./outcome.ts";
@@ -17,6 +18,7 @@ import { renderGetprop } from "./outputs/system_properties.ts";
 import { runCmd, runDumpsys, runPackageManager } from "./system_services.ts";
 
 const UIA2_SERVER = "io.appium.uiautomator2.server";
+const APPIUM_IME = "io.appium.settings/.AppiumIME";
 const DUMP_TRAILER = "UI hierchary dumped to: ";
 const DEFAULT_DUMP_PATH = "/sdcard/window_dump.xml";
 const encoder = new TextEncoder();
@@ -126,6 +128,11 @@ export class DeviceShell {
       case "monkey":
         return runMonkey(d, args);
       case "input":
+        // Appium's IME (io.appium.settings/.AppiumIME) turns typed `/search/`-style text into that editor action.
+        if (this.#setting("secure/default_input_method") === APPIUM_IME && args[0] === "text") {
+          const action = /^\/(\w+)\/$/.exec(args.slice(1).join(" "))?.[1]?.toLowerCase();
+          if (action !== undefined && (EDITOR_ACTIONS as readonly string[]).includes(action)) return (d.editorAction(action as EditorAction), exit());
+        }
         return runInput(d, args);
       case "uiautomator":
         return this.#uiautomator(args);
@@ -158,14 +165,26 @@ export class DeviceShell {
         for (const path of args.filter((a) => !a.startsWith("-"))) d.files.delete(path);
         return exit();
       case "ime":
-        if (args[0] === "list") return exit("com.google.android.inputmethod.latin/com.android.inputmethod.latin.LatinIME\n");
-        return exit();
+        return this.#ime(args);
       case "getenforce":
         return exit("Enforcing\n");
       default:
         if (program !== undefined && QUIET.has(program)) return exit();
         return notFound(program ?? "");
     }
+  }
+
+  /** `ime list|enable|disable|set ID` with the texts of `adb shell ime`; `set` changes `secure/default_input_method`. */
+  #ime(args: string[]): ShellOutcome {
+    const [verb, id] = args.filter((a) => !a.startsWith("-"));
+    if (verb === "list") return exit("com.google.android.inputmethod.latin/com.android.inputmethod.latin.LatinIME\n");
+    if (id === undefined) return exit();
+    if (verb === "enable" || verb === "disable") return exit(`Input method ${id}: now ${verb}d for user #0\n`);
+    if (verb === "set") {
+      this.#settings.set("secure/default_input_method", id);
+      return exit(`Input method ${id} selected for user #0\n`);
+    }
+    return exit();
   }
 
   /** A setting's value: what was put, else what a fresh Android 15 emulator has, else undefined (prints `null`). */

@@ -5,6 +5,7 @@
  * streamed install, display get-displays; other known services accept silently; unknown ones print
  * `cmd: Can't find service`, exit 20), in the real formats of ./outputs.
  */
+import { clearPackage, renderProcesses } from "./app_intents.ts";
 import type { ScenarioDevice } from "../scenario_device.ts";
 import { exit, type ShellOutcome } from "./outcome.ts";
 import { factsOf } from "./outputs/device_facts.ts";
@@ -25,6 +26,7 @@ export function runDumpsys(d: ScenarioDevice, args: string[]): ShellOutcome {
     case "activity":
       if (rest[0] === "activities" || rest[0] === "a") return exit(renderDumpsysActivities(factsOf(d)));
       if (rest[0] === "services" || rest[0] === "s") return exit(renderActivityServices(rest[1]));
+      if (rest[0] === "processes" || rest[0] === "p") return exit(renderProcesses(d));
       return exit(renderDumpsysActivities(factsOf(d)));
     case "package":
       return exit(renderDumpsysPackage(d, rest.filter((a) => !a.startsWith("-")).at(-1)));
@@ -54,7 +56,7 @@ export function runPackageManager(d: ScenarioDevice, args: string[]): ShellOutco
     const pkg = rest.at(-1) ?? "";
     return d.installedPackages().some((p) => p.name === pkg) ? exit(`package:${apkPath(pkg)}\n`) : exit("", "", 1);
   }
-  if (verb === "clear") return exit("Success\n");
+  if (verb === "clear") return clearPackage(d, rest.filter((a) => !a.startsWith("-")).at(-1));
   if (verb === "grant" || verb === "revoke" || verb === "disable-user" || verb === "enable") return exit();
   if (verb === "install" || verb === "uninstall") return exit("Success\n");
   return exit("", `Unknown command: ${verb ?? ""}\n`, 1);
@@ -73,6 +75,7 @@ export function runCmd(d: ScenarioDevice, args: string[]): ShellOutcome {
     }
     return runPackageManager(d, rest);
   }
+  if (service === "statusbar" && rest[0] === "expand-notifications") return (d.openNotifications(), exit());
   if (service === "display" && rest[0] === "get-displays") return exit(renderGetDisplays(displayFacts(d), rest.includes("-i") || rest.includes("--ids-only")));
   if (["appops", "activity", "window", "input_method", "statusbar", "settings", "notification", "device_config", "overlay", "display", "locale"].includes(service ?? "")) {
     return exit();

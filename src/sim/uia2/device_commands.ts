@@ -6,9 +6,8 @@
 import { Buffer } from "node:buffer";
 import type { SessionCommand, SessionRoute } from "./command.ts";
 import { stringArg } from "./command.ts";
+import { openNotifications, pressKeycode } from "./hand_commands.ts";
 import { w3cError } from "./w3c_error.ts";
-
-const KEYCODE_BACK = 4;
 
 function statusBarHeight(c: SessionCommand): number {
   return Math.round(24 * c.device.density / 160);
@@ -23,10 +22,6 @@ export function activateApp(c: SessionCommand, args: Readonly<Record<string, unk
   return null;
 }
 
-export function pressKeycode(c: SessionCommand, args: Readonly<Record<string, unknown>>): null {
-  if (args["keycode"] === KEYCODE_BACK) c.device.back();
-  return null;
-}
 
 /** Closes the soft keyboard the way Android does (BACK); true when one was open. */
 export function hideKeyboard(c: SessionCommand): boolean {
@@ -45,6 +40,8 @@ export const DEVICE_ROUTES: SessionRoute[] = [
   { scope: "session", method: "POST", path: "/back", name: "back", handle: (c) => (c.device.back(), null) },
   { scope: "session", method: "POST", path: "/appium/device/activate_app", name: "activate app", handle: (c) => activateApp(c, c.body) },
   { scope: "session", method: "POST", path: "/appium/device/press_keycode", name: "press keycode", handle: (c) => pressKeycode(c, c.body) },
+  { scope: "session", method: "POST", path: "/appium/device/long_press_keycode", name: "long press keycode", handle: (c) => pressKeycode(c, c.body) },
+  { scope: "session", method: "POST", path: "/appium/device/open_notifications", name: "open notifications", handle: openNotifications },
   { scope: "session", method: "POST", path: "/appium/device/hide_keyboard", name: "hide keyboard", handle: hideKeyboard },
   { scope: "session", method: "GET", path: "/appium/device/is_keyboard_shown", name: "is keyboard shown", handle: (c) => c.device.keyboard().open },
   { scope: "session", method: "GET", path: "/appium/device/current_package", name: "current package", handle: (c) => c.device.foregroundPackage() },

@@ -1,19 +1,17 @@
 /**
  * Session commands that touch the screen by position or gesture: W3C actions (a tap is the device's
- * own `tapAt`; a swipe scrolls), `mobile: scrollGesture` / `mobile: clickGesture` (and a few
- * app/key/keyboard `mobile:` methods) through execute/sync, and the driver's device-side
- * `appium/gestures/scroll` and `appium/gestures/click`. A scroll answers what real UiAutomator2
+ * own `tapAt`; a swipe scrolls the list under the finger, four ways), `mobile:` methods through
+ * execute/sync (click here, the other hands in hand_commands.ts), and the driver's device-side
+ * `appium/gestures/{click,scroll,swipe,long_click,double_click}`. A scroll answers what real UiAutomator2
  * answers: whether the object can STILL scroll that way afterwards (false once the end is reached).
  */
 import type { SessionCommand, SessionRoute } from "./command.ts";
-import { activateApp, hideKeyboard, pressKeycode } from "./device_commands.ts";
+import { activateApp, hideKeyboard } from "./device_commands.ts";
+import { doubleClickGesture, HAND_METHODS, longClickGesture, runHandMethod, scrollGesture, swipeGesture } from "./hand_commands.ts";
 import { elementIdOf } from "./element_store.ts";
 import { pointerGestures, type Point } from "./pointer_actions.ts";
 import type { SnapshotNode } from "./screen_snapshot.ts";
 import { w3cError } from "./w3c_error.ts";
-
-const DIRECTIONS = ["up", "down", "left", "right"] as const;
-type Direction = typeof DIRECTIONS[number];
 
 function centre(node: SnapshotNode): Point {
   const r = node.rect ?? { x: 0, y: 0, width: 0, height: 0 };
@@ -25,35 +23,25 @@ function tapAt(c: SessionCommand, at: Point): void {
   c.device.tapAt(Math.round(at.x), Math.round(at.y));
 }
 
-/**
- * Scrolls the device, then answers whether it can still scroll that way, as UiAutomator2's
- * scrollGesture does; the device knows whether its list goes on.
- */
-function scroll(c: SessionCommand, direction: Direction): boolean {
-  if (direction === "left" || direction === "right") return false;
-  c.device.scroll(direction);
-  return c.device.canScroll(direction);
-}
-
 function performActions(c: SessionCommand): null {
   const gestures = pointerGestures(c.body["actions"], (id) => centre(c.session.elements.resolve(id, c.screen.read())));
   for (const g of gestures) {
     if (g.kind === "tap") tapAt(c, g.at);
     else {
+      // A finger moving up shows what is below; the list under the finger's start point scrolls.
       const dx = g.to.x - g.from.x;
       const dy = g.to.y - g.from.y;
-      if (Math.abs(dy) >= Math.abs(dx)) scroll(c, dy < 0 ? "down" : "up");
+      const shows = Math.abs(dy) >= Math.abs(dx) ? (dy < 0 ? "down" : "up") : (dx < 0 ? "right" : "left");
+      c.device.scroll(shows, scrollableAt(c, g.from));
     }
   }
   return null;
 }
 
-function directionArg(value: unknown): Direction {
-  const d = typeof value === "string" ? value.toLowerCase() : "";
-  if (!(DIRECTIONS as readonly string[]).includes(d)) {
-    throw w3cError("invalid argument", `'direction' must be one of ${DIRECTIONS.join(", ")}, got ${JSON.stringify(value)}.`);
-  }
-  return d as Direction;
+/** The innermost scrollable node under a point (null: the screen's main list). */
+function scrollableAt(c: SessionCommand, at: Point): SnapshotNode["attrs"] | null {
+  const holds = (n: SnapshotNode) => n.rect !== null && at.x >= n.rect.x && at.x < n.rect.x + n.rect.width && at.y >= n.rect.y && at.y < n.rect.y + n.rect.height;
+  return c.screen.read().nodes.filter((n) => n.attrs["scrollable"] === "true" && holds(n)).at(-1)?.attrs ?? null;
 }
 
 function clickGesture(c: SessionCommand, args: Record<string, unknown>): null {
@@ -75,21 +63,19 @@ function clickGesture(c: SessionCommand, args: Record<string, unknown>): null {
   return null;
 }
 
-const EXECUTE_METHODS = ["mobile: scrollGesture", "mobile: clickGesture", "mobile: activateApp", "mobile: pressKey",
-  "mobile: hideKeyboard", "mobile: isKeyboardShown", "mobile: getCurrentPackage", "mobile: getCurrentActivity"];
+const EXECUTE_METHODS = ["mobile: clickGesture", "mobile: activateApp", "mobile: hideKeyboard", "mobile: isKeyboardShown",
+  "mobile: getCurrentPackage", "mobile: getCurrentActivity", ...Object.keys(HAND_METHODS)];
 
 function execute(c: SessionCommand): unknown {
   const script = typeof c.body["script"] === "string" ? c.body["script"].trim() : "";
   const args = Array.isArray(c.body["args"]) ? (c.body["args"][0] ?? {}) as Record<string, unknown> : {};
+  const hand = HAND_METHODS[script];
+  if (hand !== undefined) return runHandMethod(c, hand, args);
   switch (script) {
-    case "mobile: scrollGesture":
-      return scroll(c, directionArg(args["direction"]));
     case "mobile: clickGesture":
       return clickGesture(c, args);
     case "mobile: activateApp":
       return activateApp(c, args);
-    case "mobile: pressKey":
-      return pressKeycode(c, args);
     case "mobile: hideKeyboard":
       return hideKeyboard(c);
     case "mobile: isKeyboardShown":
@@ -107,6 +93,9 @@ export const GESTURE_ROUTES: SessionRoute[] = [
   { scope: "session", method: "POST", path: "/actions", name: "perform actions", handle: performActions },
   { scope: "session", method: "DELETE", path: "/actions", name: "release actions", handle: () => null },
   { scope: "session", method: "POST", path: "/execute/sync", name: "execute script", handle: execute },
-  { scope: "session", method: "POST", path: "/appium/gestures/scroll", name: "scroll gesture", handle: (c) => scroll(c, directionArg(c.body["direction"])) },
+  { scope: "session", method: "POST", path: "/appium/gestures/scroll", name: "scroll gesture", handle: (c) => scrollGesture(c, c.body) },
+  { scope: "session", method: "POST", path: "/appium/gestures/swipe", name: "swipe gesture", handle: (c) => swipeGesture(c, c.body) },
+  { scope: "session", method: "POST", path: "/appium/gestures/long_click", name: "long click gesture", handle: (c) => longClickGesture(c, c.body) },
+  { scope: "session", method: "POST", path: "/appium/gestures/double_click", name: "double click gesture", handle: (c) => doubleClickGesture(c, c.body) },
   { scope: "session", method: "POST", path: "/appium/gestures/click", name: "click gesture", handle: (c) => clickGesture(c, c.body as Record<string, unknown>) },
 ];

@@ -1,0 +1,214 @@
+/**
+ * Where a screen scrolls (SPEC §5, issue 16): its scroll areas (on-screen scrollable nodes that are not
+ * tap targets), the axis each scrolls along (from its class, else from how its items are laid out), the
+ * selector the summary offers for each, and `scrollContainerOf`: a selector naming an area or anything
+ * inside it → that area's node (what `ui_scroll.container` resolves through). Pure.
+ */
+import { isAcceptableSelectorValue } from "../../contracts/selector.ts";
+import { HarnessError } from "../errors.ts";
+import { locate } from "./locate.ts";
+import { candidateKeys, chooseSelector, type WithinBudget, withinBudget } from "./choose_selector.ts";
+import { area, labelFrom, ownName } from "./node_kinds.ts";
+import { analyzeScreen, type ScreenAnalysis } from "./screen_analysis.ts";
+import { keyOf, matchInAnalysis, rawMatches } from "./selector_match.ts";
+import type { ScreenSummary, ScrollArea, ScrollAxis, Selector, UiNode, UiTree } from "./types.ts";
+import { memoizedBy } from "./memo.ts";
+
+/** Classes that scroll sideways: HorizontalScrollView (and TabLayout, which reports it), every ViewPager. */
+const HORIZONTAL_CLASS = /HorizontalScrollView$|ViewPager/;
+/** Classes that scroll up and down whatever their items look like. */
+const VERTICAL_CLASS = /(?<!Horizontal)ScrollView$|ListView$|GridView$|WebView$/;
+/** How far down single-child wrappers the item row of an unknown class is looked for. */
+const WRAPPER_DEPTH = 3;
+
+/** The scroll areas' node ids in document order: on screen, scrollable, not a tap target (a clickable picker is one). */
+export const scrollAreaIds: (analysis: ScreenAnalysis) => number[] = memoizedBy((analysis) =>
+  analysis.tree.nodes
+    .filter((node) => node.scrollable && analysis.onScreen[node.id] && !analysis.entities.get(node.id)?.target)
+    .map((node) => node.id)
+);
+
+const scrollAreaSet = memoizedBy((analysis: ScreenAnalysis) => new Set(scrollAreaIds(analysis)));
+
+/**
+ * The axis an area scrolls along. By class first (HorizontalScrollView, ViewPager: horizontal;
+ * ScrollView, ListView, GridView, WebView: vertical); a page of a ViewPager2 (a RecyclerView inside it)
+ * is horizontal; for any other class (RecyclerView, Compose and Flutter views) its items decide: two or
+ * more, side by side in one row (their vertical spans all overlap), is horizontal; otherwise vertical.
+ */
+export function scrollAxisOf(analysis: ScreenAnalysis, id: number): ScrollAxis {
+  const { nodes } = analysis.tree;
+  const node = nodes[id]!;
+  const parent = node.parent === null ? null : nodes[node.parent]!;
+  if (HORIZONTAL_CLASS.test(node.className) || (parent !== null && /ViewPager2$/.test(parent.className))) return "horizontal";
+  if (VERTICAL_CLASS.test(node.className)) return "vertical";
+  let items = visibleChildren(analysis, node);
+  for (let depth = 0; items.length === 1 && depth < WRAPPER_DEPTH; depth++) items = visibleChildren(analysis, items[0]!);
+  return items.length >= 2 && inOneRow(items) ? "horizontal" : "vertical";
+}
+
+function visibleChildren(analysis: ScreenAnalysis, node: UiNode): UiNode[] {
+  return node.children.map((id) => analysis.tree.nodes[id]!).filter((child) => analysis.onScreen[child.id]);
+}
+
+/** Every item's vertical span overlaps every other's, and no two overlap sideways by more than half the narrower. */
+function inOneRow(items: UiNode[]): boolean {
+  const top = Math.max(...items.map((item) => item.bounds!.top));
+  const bottom = Math.min(...items.map((item) => item.bounds!.bottom));
+  if (top >= bottom) return false;
+  const byLeft = [...items].sort((a, b) => a.bounds!.left - b.bounds!.left);
+  return byLeft.every((item, i) => {
+    const next = byLeft[i + 1];
+    if (next === undefined) return true;
+    const overlap = item.bounds!.right - next.bounds!.left;
+    const narrower = Math.min(item.bounds!.right - item.bounds!.left, next.bounds!.right - next.bounds!.left);
+    return overlap <= narrower / 2;
+  });
+}
+
+/** The scroll area at or above node `id` (the nearest), or -1. */
+export function enclosingScrollArea(analysis: ScreenAnalysis, id: number): number {
+  const areas = scrollAreaSet(analysis);
+  for (let at: number | null = id; at !== null; at = analysis.tree.nodes[at]!.parent) if (areas.has(at)) return at;
+  return -1;
+}
+
+/** The largest scroll area (the first of equals in document order), or -1: the default container. */
+export function largestScrollArea(analysis: ScreenAnalysis): number {
+  let best = -1;
+  for (const id of scrollAreaIds(analysis)) {
+    if (best === -1 || area(analysis.tree.nodes[id]!.bounds) > area(analysis.tree.nodes[best]!.bounds)) best = id;
+  }
+  return best;
+}
+
+/**
+ * The area `selector` stands for: the nearest scroll area at or above the node it matched (the first
+ * matching node inside the one element it names, so an area's own id names that area even inside a
+ * clickable card); -1 when it names no element or several, or lies in no area.
+ */
+function areaNamedBy(analysis: ScreenAnalysis, selector: Selector): number {
+  const match = matchInAnalysis(analysis, selector);
+  if (match.entities.length !== 1 || match.tier === "none") return -1;
+  const element = match.entities[0]!;
+  const [key, value] = keyOf(selector);
+  const matched = rawMatches(analysis, key, value, match.tier).find((id) => analysis.entityOf[id] === element) ?? element;
+  return enclosingScrollArea(analysis, matched);
+}
+
+/**
+ * The scroll container a selector means: the nearest scroll area at or above the element it names
+ * (the area itself, or anything inside it); without a selector, the largest scroll area, or null when
+ * nothing on screen scrolls. Throws UI_ELEMENT_NOT_FOUND / UI_ELEMENT_AMBIGUOUS as the locator does, and
+ * UI_ELEMENT_NOT_FOUND when the element lies in no scroll area.
+ */
+export function scrollContainerOf(tree: UiTree, selector?: Selector): UiNode | null {
+  const analysis = analyzeScreen(tree);
+  if (selector === undefined) {
+    const largest = largestScrollArea(analysis);
+    return largest === -1 ? null : tree.nodes[largest]!;
+  }
+  if (matchInAnalysis(analysis, selector).entities.length !== 1) return locateFailure(tree, selector);
+  const at = areaNamedBy(analysis, selector);
+  if (at !== -1) return tree.nodes[at]!;
+  const count = scrollAreaIds(analysis).length;
+  throw new HarnessError(
+    "UI_ELEMENT_NOT_FOUND",
+    `${JSON.stringify(selector)} names an element that is not inside a scrollable area (the screen has ${count === 0 ? "none" : count}). ` +
+      `Name a scroll area from the summary's scroll_areas, or leave container out to scroll the largest one.`,
+    { selector, scroll_areas: count },
+  );
+}
+
+/** The locator's own error for a selector that names no element or several. */
+function locateFailure(tree: UiTree, selector: Selector): never {
+  locate(tree, selector);
+  throw new TypeError(`${JSON.stringify(selector)} was located but matchInAnalysis named no single element`);
+}
+
+/**
+ * The summary's entry for each scroll area, with the node it was offered for. Its selector names the
+ * area itself when a key of its own does (chooseSelector: unique key, `within`, `index`), else the first
+ * offered action inside it, else the first text inside it that names one element, each checked to lead
+ * back to this area through `scrollContainerOf`; an area nothing names is left out. `label` is the
+ * area's own readable name, left out when the selector already says it; `axis` is written only when horizontal.
+ */
+export function scrollAreasOf(
+  analysis: ScreenAnalysis,
+  offered: { selector: Selector; node: number }[],
+  budget: WithinBudget = withinBudget(),
+): { areas: ScrollArea[]; nodes: number[] } {
+  const areas: ScrollArea[] = [];
+  const nodes: number[] = [];
+  for (const id of scrollAreaIds(analysis)) {
+    const selector = areaSelector(analysis, id, offered, budget);
+    if (selector === null) continue;
+    const name = labelFrom(ownName(analysis.tree.nodes[id]!));
+    const [key, value] = keyOf(selector);
+    const said = key !== "role" && labelFrom(value) === name;
+    const sideways = scrollAxisOf(analysis, id) === "horizontal";
+    areas.push({ selector, ...(sideways ? { axis: "horizontal" as const } : {}), ...(name !== "" && !said ? { label: name } : {}) });
+    nodes.push(id);
+  }
+  return { areas, nodes };
+}
+
+function areaSelector(analysis: ScreenAnalysis, id: number, offered: { selector: Selector; node: number }[], budget: WithinBudget): Selector | null {
+  const own = analysis.entities.get(analysis.entityOf[id]!);
+  if (own !== undefined && candidateKeys(analysis, own).length > 0) {
+    const selector = own.root === id ? chooseSelector(analysis, own, budget) : ownKeyOf(analysis, id);
+    if (selector !== null && areaNamedBy(analysis, selector) === id) return selector;
+  }
+  let shortest: Selector | null = null;
+  for (const action of offered) {
+    if (enclosingScrollArea(analysis, action.node) !== id || areaNamedBy(analysis, action.selector) !== id) continue;
+    if (shortest === null || JSON.stringify(action.selector).length < JSON.stringify(shortest).length) shortest = action.selector;
+  }
+  if (shortest !== null) return shortest;
+  const last = lastDescendant(analysis.tree, id);
+  for (let at = id + 1, looked = 0; at <= last && looked < TEXTS_LOOKED_AT; at++) {
+    const entity = analysis.entities.get(at);
+    if (entity === undefined || entity.target || enclosingScrollArea(analysis, at) !== id) continue;
+    looked += 1;
+    for (const key of candidateKeys(analysis, entity)) {
+      if (areaNamedBy(analysis, key) === id) return key;
+    }
+  }
+  return null;
+}
+
+/** How many plain elements inside an area are tried as its name when no key of its own and no action names it. */
+const TEXTS_LOOKED_AT = 200;
+
+/** An area inside a target (a clickable card holding a carousel): its own resource id or content-desc, when one names it. */
+function ownKeyOf(analysis: ScreenAnalysis, id: number): Selector | null {
+  const node = analysis.tree.nodes[id]!;
+  const short = node.resourceId.includes(":id/") ? node.resourceId.slice(node.resourceId.indexOf(":id/") + 4) : "";
+  for (const selector of [{ resource_id: short }, { resource_id: node.resourceId }, { content_desc: node.contentDesc }]) {
+    const value = Object.values(selector)[0]!;
+    if (value.trim() !== "" && isAcceptableSelectorValue(value) && areaNamedBy(analysis, selector) === id) return selector;
+  }
+  return null;
+}
+
+function lastDescendant(tree: UiTree, id: number): number {
+  let at = id;
+  while (tree.nodes[at]!.children.length > 0) at = tree.nodes[at]!.children[tree.nodes[at]!.children.length - 1]!;
+  return at;
+}
+
+/**
+ * The summary's scroll fields: `can_scroll` when any scroll area is on screen; `scroll_areas` (with the
+ * node each entry stands for) when there are two or more, or the only one scrolls sideways.
+ */
+export function scrollFields(
+  analysis: ScreenAnalysis,
+  offered: { selector: Selector; node: number }[],
+  budget: WithinBudget,
+): { fields: Pick<ScreenSummary, "can_scroll" | "scroll_areas">; nodes: number[] } {
+  const ids = scrollAreaIds(analysis);
+  if (ids.length === 0) return { fields: {}, nodes: [] };
+  if (ids.length === 1 && scrollAxisOf(analysis, ids[0]!) === "vertical") return { fields: { can_scroll: true }, nodes: [] };
+  const { areas, nodes } = scrollAreasOf(analysis, offered, budget);
+  return { fields: { can_scroll: true, ...(areas.length > 0 ? { scroll_areas: areas } : {}) }, nodes };
+}
