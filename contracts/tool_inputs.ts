@@ -30,6 +30,19 @@ export const PublishedSelectorSchema = SelectorSchema.meta({
   properties: { ...keyProperties, within: { type: "object" }, index: { type: "integer", minimum: 0 } },
 });
 
+/** ui_wait's bounds: how long it waits when `timeout_ms` is absent, and the most it accepts (below the action timeout). */
+export const WAIT_DEFAULTS = { timeoutMs: 5000, maxTimeoutMs: 30_000 } as const;
+
+/** ui_wait's input: exactly one of `visible` / `gone` (a selector), and an optional bounded `timeout_ms`. */
+export const WaitInputSchema = z.strictObject({
+  visible: PublishedSelectorSchema.optional(),
+  gone: PublishedSelectorSchema.optional(),
+  timeout_ms: z.int().min(0).max(WAIT_DEFAULTS.maxTimeoutMs).optional()
+    .meta({ description: `Milliseconds, default ${WAIT_DEFAULTS.timeoutMs}.` }),
+}).refine((args) => (args.visible === undefined) !== (args.gone === undefined), {
+  message: "give exactly one of visible (wait until it is on screen) or gone (wait until it is not)",
+});
+
 /** Arguments whose value is secret (typed text): the audit log keeps only their length. */
 const REDACTED_ARGUMENTS = new Set(["text"]);
 

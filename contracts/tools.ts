@@ -7,7 +7,7 @@
 import * as z from "zod";
 import type { ErrorCode } from "./error_codes.ts";
 import { actData, DeviceStatusDataSchema, ScreenSummarySchema, SelectorDataSchema, SessionInfoShape } from "./tool_data.ts";
-import { PackageNameSchema, PublishedSelectorSchema, SessionIdSchema, TypedTextSchema } from "./tool_inputs.ts";
+import { PackageNameSchema, PublishedSelectorSchema, SessionIdSchema, TypedTextSchema, WaitInputSchema } from "./tool_inputs.ts";
 
 export interface ToolAnnotations {
   readOnlyHint: boolean;
@@ -67,6 +67,14 @@ export const TOOLS = {
       "Absent: can_scroll false, keyboard closed, issues none.",
     input: z.strictObject({ include_raw: z.boolean().optional() }),
     data: ScreenSummarySchema.extend({ raw: z.string().optional() }),
+  }),
+  ui_wait: declare({
+    title: "Wait for element", access: "observe", device: "observe", available: true,
+    description: "Waits until an element the selector names is on screen (visible) or none is (gone); exactly one of the two. " +
+      "Read-only. Returns the screen summary once it holds; UI_ELEMENT_NOT_FOUND or OPERATION_TIMEOUT when timeout_ms passes.",
+    input: WaitInputSchema,
+    argumentErrors: { visible: "INVALID_SELECTOR", gone: "INVALID_SELECTOR" },
+    data: z.object({ waited_ms: z.int(), screen: ScreenSummarySchema }),
   }),
   ui_screenshot: declare({
     title: "Screenshot", access: "observe", idempotent: false, device: "observe", available: true,

@@ -7,11 +7,13 @@ import { isHarnessError } from "../errors.ts";
 import type { DeviceObserver, WaitOptions } from "../ports/device.ts";
 import type { UiSessions } from "../ports/ui_sessions.ts";
 import { summaryFromCapture } from "../screen/mod.ts";
-import type { ScreenSummary } from "../screen/types.ts";
+import type { ScreenSummary, UiTree } from "../screen/types.ts";
 
 export interface ScreenReading {
   summary: ScreenSummary;
   xml: string;
+  /** The parsed XML the summary was made from (what a poller hands the locator). */
+  tree: UiTree;
 }
 
 /**
@@ -28,9 +30,9 @@ export async function readScreen(observer: DeviceObserver, wait: WaitOptions, ui
     });
     if (xml !== null) {
       const context = await observer.screenContext(wait);
-      return { summary: summaryFromCapture({ xml, ...context }).summary, xml };
+      return { ...summaryFromCapture({ xml, ...context }), xml };
     }
   }
   const capture = await observer.captureTree(wait);
-  return { summary: summaryFromCapture(capture).summary, xml: capture.xml };
+  return { ...summaryFromCapture(capture), xml: capture.xml };
 }

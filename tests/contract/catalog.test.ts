@@ -16,8 +16,10 @@ import { connectInMemory } from "../support/mcp_client.ts";
 import { fakeWorld } from "../support/mcp_fakes.ts";
 import { REPO_ROOT } from "../support/paths.ts";
 
+const OBSERVE_TOOLS = new Set(["device_status", "ui_get_tree", "ui_wait", "ui_screenshot", "app_list"]);
+
 const SPEC_TOOLS = [
-  "device_status", "ui_get_tree", "ui_screenshot", "app_list", "app_launch", "settings_open",
+  "device_status", "ui_get_tree", "ui_wait", "ui_screenshot", "app_list", "app_launch", "settings_open",
   "ui_tap", "ui_type_text", "ui_scroll", "device_back", "ui_session_open", "ui_session_close",
 ];
 
@@ -33,7 +35,7 @@ test("every tool declares the four annotations, observe tools read-only", () => 
   for (const tool of TOOL_CONTRACTS) {
     assert.deepEqual(Object.keys(tool.annotations).sort(), ["destructiveHint", "idempotentHint", "openWorldHint", "readOnlyHint"]);
     assert.equal(tool.annotations.openWorldHint, false);
-    assert.equal(tool.annotations.readOnlyHint, SPEC_TOOLS.indexOf(tool.name) < 4, tool.name);
+    assert.equal(tool.annotations.readOnlyHint, OBSERVE_TOOLS.has(tool.name), tool.name);
   }
 });
 
@@ -84,7 +86,7 @@ test("what a model reads of tools/list for all twelve tools is under 8,000 chara
   const connected = await connectInMemory(createHarnessServer(fakeWorld().deps));
   try {
     const list = await connected.client.listTools();
-    assert.equal(list.tools.length, 12);
+    assert.equal(list.tools.length, SPEC_TOOLS.length);
     const read = JSON.stringify({ tools: list.tools.map(({ outputSchema: _programs, ...rest }) => rest) }).length;
     const output = JSON.stringify(list.tools.map((tool) => tool.outputSchema)).length;
     assert.ok(read < 8000, `names, titles, descriptions, input schemas and annotations are ${read} characters (output schemas ${output})`);

@@ -8,6 +8,7 @@ import { createSystemClock } from "../../src/adapters/system_clock.ts";
 import { createUiSessions, type UiSessionLayer } from "../../src/device/ui_sessions.ts";
 import { HarnessError } from "../../src/errors.ts";
 import type { OperationDeps } from "../../src/mcp/run_operation.ts";
+import type { Clock } from "../../src/ports/clock.ts";
 import type { DeviceObserver } from "../../src/ports/device.ts";
 import type { AuditRecord } from "../../src/ports/evidence.ts";
 import type { UiDriver, UiDriverFactory } from "../../src/ports/ui_driver.ts";
@@ -38,10 +39,22 @@ export interface ActWorld {
   /** Appium session ids opened and not yet deleted. */
   live: Set<string>;
   behaviour: DriverBehaviour;
+  /** The world's time, also the device's (its timed screens): sleep on it to let time pass. */
+  clock: Clock;
 }
 
-export function actWorld(options: { scenario?: string | Scenario; actionTimeoutMs?: number; idleTimeoutMs?: number; maxActions?: number } = {}): ActWorld {
-  const device = new ScenarioDevice(resolveScenario(options.scenario ?? "settings"));
+export interface ActWorldOptions {
+  scenario?: string | Scenario;
+  actionTimeoutMs?: number;
+  idleTimeoutMs?: number;
+  maxActions?: number;
+  /** Default: the system clock; tests/support/virtual_clock.ts makes time promises exact. */
+  clock?: Clock;
+}
+
+export function actWorld(options: ActWorldOptions = {}): ActWorld {
+  const clock = options.clock ?? createSystemClock();
+  const device = new ScenarioDevice(resolveScenario(options.scenario ?? "settings"), { now: () => clock.now() });
   const calls: string[] = [];
   const live = new Set<string>();
   const behaviour: DriverBehaviour = {};
@@ -57,7 +70,6 @@ export function actWorld(options: { scenario?: string | Scenario; actionTimeoutM
       return scenarioDriver(device, id, calls, behaviour, () => live.delete(id));
     },
   };
-  const clock = createSystemClock();
   const lock = fakeLock();
   const layer = createUiSessions({
     drivers, lock, clock, logger: silentLogger, idleTimeoutMs: options.idleTimeoutMs ?? 60_000,
@@ -76,7 +88,7 @@ export function actWorld(options: { scenario?: string | Scenario; actionTimeoutM
     actionTimeoutMs: options.actionTimeoutMs ?? 10_000,
     newOperationId: () => operationId(++next),
   };
-  return { deps, device, layer, evidence, lock, audit, calls, live, behaviour };
+  return { deps, device, layer, evidence, lock, audit, calls, live, behaviour, clock };
 }
 
 /** An observer of the scenario device: what adb would read from it. */
