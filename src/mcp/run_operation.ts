@@ -91,6 +91,7 @@ async function withLockAndDeadline<T>(
   const ctx: OperationContext = {
     operationId,
     sessionId,
+    lease: undefined,
     signal: deadline.signal,
     remainingMs: deadline.remainingMs,
     attachEvidence: (ref) => {
@@ -111,7 +112,7 @@ async function withLockAndDeadline<T>(
       throw deadline.signal.reason;
     }
     lease = acquired;
-    return work(ctx, { ...deps.ports, observer: deps.ports.observer.bind(udid) });
+    return work({ ...ctx, lease: acquired }, { ...deps.ports, observer: deps.ports.observer.bind(udid) });
   };
   try {
     return await Promise.race([locked(), deadline.expired]);

@@ -8,7 +8,7 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { ToolData, ToolInput, ToolName } from "../../contracts/tools.ts";
 import type { Clock } from "./clock.ts";
 import type { DeviceObserver } from "./device.ts";
-import type { EvidenceRef, EvidenceStore } from "./evidence.ts";
+import type { DeviceLease, EvidenceRef, EvidenceStore } from "./evidence.ts";
 import type { UiSessions } from "./ui_sessions.ts";
 
 export interface OperationContext {
@@ -17,6 +17,8 @@ export interface OperationContext {
   readonly signal: AbortSignal;
   /** The UI session the call names (its `session_id`), read once by the gate; undefined when none. */
   readonly sessionId: string | undefined;
+  /** The device lock the gate took for this operation (ui_session_open hands it to the session); undefined for a tool of no device. */
+  readonly lease: DeviceLease | undefined;
   /** Milliseconds left before OPERATION_TIMEOUT; give it to port calls as their `timeoutMs`. */
   remainingMs(): number;
   /** Ties a saved PNG to this operation: it goes into the envelope, also on failure. */

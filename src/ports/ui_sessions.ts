@@ -5,6 +5,7 @@
  * server until it is closed, idles past ANDROID_MCP_FLOW_IDLE_TIMEOUT, reaches its action ceiling, an
  * operation using it times out, or the server stops; each end deletes it on the Appium side.
  */
+import type { DeviceLease } from "./evidence.ts";
 import type { UiDriver } from "./ui_driver.ts";
 
 export interface UiSessionInfo {
@@ -33,8 +34,8 @@ export interface UiSessions {
   /** The driver of the session this server holds on `udid`, if any (ui_get_tree reads through it); a read that
    * answers SESSION_NOT_FOUND ends the session (Appium ended it) and the caller may then read through adb. */
   heldDriver(udid: string): UiDriver | null;
-  /** Opens an explicit session on `udid`; it keeps the device lock the operation took. */
-  open(udid: string, op: UiOperation): Promise<UiSessionInfo>;
+  /** Opens an explicit session on `udid`; it keeps `lease`, the device lock the operation took (OperationContext.lease). */
+  open(udid: string, lease: DeviceLease | undefined, op: UiOperation): Promise<UiSessionInfo>;
   /** Closes it (deleting it on the Appium side); false when it was unknown or already ended. EMULATOR_BUSY while
    * another operation uses it; `byOperation` names the operation that may close it while using it (its opener). */
   close(sessionId: string, byOperation?: string): Promise<boolean>;

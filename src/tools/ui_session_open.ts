@@ -17,7 +17,7 @@ export const uiSessionOpenTool: ToolHandler<"ui_session_open"> = {
   async run(args, ctx, ports) {
     const wait = () => ({ timeoutMs: ctx.remainingMs(), signal: ctx.signal });
     if (args.package !== undefined) await checkInstalled(args.package, ports, wait());
-    const session = await ports.ui.open(ports.observer.udid, uiOperation(ctx));
+    const session = await ports.ui.open(ports.observer.udid, ctx.lease, uiOperation(ctx));
     if (args.package === undefined) return { data: { ...session } };
     const pkg = args.package;
     try {
