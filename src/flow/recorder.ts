@@ -3,8 +3,9 @@
  * Every successful act (not the session tools) becomes a step with its arguments as sent (session_id
  * removed; typed text KEPT: the file is the user's own, the audit log still redacts it) and an
  * expectation from the screen it led to: its foreground package and one stable selector that appeared
- * (new since the screen before). The file is replaced atomically after each step, so a killed server
- * leaves a valid flow. Observe calls only update what "before" was. Never throws: a failed write is logged.
+ * (new since the screen before), or, for a tap on a toggle, that toggle's new `checked` state. A successful
+ * ui_wait is a step of its own (its condition is its check). The file is replaced atomically after each
+ * step, so a killed server leaves a valid flow. Observe calls only update what "before" was. Never throws: a failed write is logged.
  */
 import { basename } from "node:path";
 import { FLOW_FILE_VERSION, FLOW_STEP_TOOLS, type FlowExpect, type FlowFile, type FlowStepTool, parseFlow } from "../../contracts/flow.ts";
@@ -60,7 +61,8 @@ export function createFlowRecorder(options: RecorderOptions): FlowRecorder {
       delete args["session_id"];
       const foreground = "foreground_package" in envelope.data ? envelope.data.foreground_package : undefined;
       packageName ??= tool === "app_launch" && typeof args["package"] === "string" ? args["package"] : foreground;
-      const expect = expectationFrom(before, screen, foreground);
+      const tapped = tool === "ui_tap" ? args["selector"] as Selector : undefined;
+      const expect = tool === "ui_wait" ? undefined : expectationFrom(before, screen, foreground, tapped);
       steps.push({ tool, ...(Object.keys(args).length === 0 ? {} : { args }), ...(expect === undefined ? {} : { expect }) });
       if (screen !== undefined) before = screen;
       const flow: unknown = {
@@ -94,6 +96,7 @@ function screenOf(call: AnsweredCall): ScreenSummary | undefined {
     return summary;
   }
   const data = call.envelope.data;
+  if ("waited_ms" in data) return data.screen; // ui_wait: the screen once its condition held
   return "settled" in data ? data.screen : undefined; // an act's answer (device_status's `screen` is its geometry)
 }
 
@@ -101,11 +104,20 @@ function screenOf(call: AnsweredCall): ScreenSummary | undefined {
  * The expectation a recorded step carries: the foreground package it led to, and the most stable
  * selector that appeared on the new screen (not on the one before): a resource id, then another
  * action's single-key selector (never `within`, `index` or `role`), then a visible text; values with digits (clocks, percentages, counters) only when
- * nothing else appeared. Undefined when the act said nothing about the screen.
+ * nothing else appeared. A tap on a toggle (`tapped`, still offered by that selector) expects instead the
+ * toggle's new state: `visible` its selector, `checked` true or false. Undefined when the act said nothing about the screen.
  */
-export function expectationFrom(before: ScreenSummary | undefined, after: ScreenSummary | undefined, foreground: string | undefined): FlowExpect | undefined {
+export function expectationFrom(
+  before: ScreenSummary | undefined,
+  after: ScreenSummary | undefined,
+  foreground: string | undefined,
+  tapped?: Selector,
+): FlowExpect | undefined {
   const expect: FlowExpect = {};
   if (foreground !== undefined && foreground !== "") expect.foreground_package = foreground;
+  const toggle = tapped === undefined ? undefined
+    : after?.actions.find((a) => a.role === "toggle" && JSON.stringify(a.selector) === JSON.stringify(tapped));
+  if (toggle !== undefined) return { ...expect, visible: toggle.selector, checked: toggle.checked === true };
   if (after !== undefined) {
     const visible = appearedSelector(before, after);
     if (visible !== undefined) expect.visible = visible;
