@@ -21,7 +21,8 @@ export function renderSummaryText(summary: ScreenSummary): string {
   if (summary.scroll_areas !== undefined) {
     lines.push(`scroll areas (${summary.scroll_areas.length}):`);
     for (const area of summary.scroll_areas) {
-      lines.push(`  ${(area.axis ?? "vertical").padEnd(10)} ${JSON.stringify(area.selector)}${area.label === undefined ? "" : ` ${JSON.stringify(area.label)}`}`);
+      const label = area.label === undefined ? "" : ` ${JSON.stringify(area.label)}`;
+      lines.push(`  ${(area.axis ?? "vertical").padEnd(10)} ${JSON.stringify(area.selector)}${label}`);
     }
   }
   if (summary.issues !== undefined) {

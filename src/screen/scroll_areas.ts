@@ -1,8 +1,8 @@
 /**
- * Where a screen scrolls (SPEC §5, issue 16): its scroll areas (on-screen scrollable nodes that are not
- * tap targets), the axis each scrolls along (from its class, else from how its items are laid out), the
- * selector the summary offers for each, and `scrollContainerOf`: a selector naming an area or anything
- * inside it → that area's node (what `ui_scroll.container` resolves through). Pure.
+ * Where a screen scrolls (SPEC §5, issue 16): its scroll areas (on-screen scrollable nodes but pickers),
+ * the selector the summary offers for each (with its axis, scroll_axis.ts), and
+ * `scrollContainerOf`: a selector naming an area or anything inside it → that area's node (what
+ * `ui_scroll.container` resolves through). Pure.
  */
 import { isAcceptableSelectorValue } from "../../contracts/selector.ts";
 import { HarnessError } from "../errors.ts";
@@ -11,60 +11,24 @@ import { candidateKeys, chooseSelector, type WithinBudget, withinBudget } from "
 import { area, labelFrom, ownName } from "./node_kinds.ts";
 import { analyzeScreen, type ScreenAnalysis } from "./screen_analysis.ts";
 import { keyOf, matchInAnalysis, rawMatches } from "./selector_match.ts";
-import type { ScreenSummary, ScrollArea, ScrollAxis, Selector, UiNode, UiTree } from "./types.ts";
+import { scrollAxisOf } from "./scroll_axis.ts";
+import type { ScreenSummary, ScrollArea, Selector, UiNode, UiTree } from "./types.ts";
 import { memoizedBy } from "./memo.ts";
 
-/** Classes that scroll sideways: HorizontalScrollView (and TabLayout, which reports it), every ViewPager. */
-const HORIZONTAL_CLASS = /HorizontalScrollView$|ViewPager/;
-/** Classes that scroll up and down whatever their items look like. */
-const VERTICAL_CLASS = /(?<!Horizontal)ScrollView$|ListView$|GridView$|WebView$/;
-/** How far down single-child wrappers the item row of an unknown class is looked for. */
-const WRAPPER_DEPTH = 3;
+/**
+ * A Spinner reports `scrollable` (an AdapterView's flag) but is a picker: a tap opens its list, nothing
+ * scrolls in place (Gmail's From account picker). Any other clickable scrollable is a target and an area.
+ */
+const PICKER_CLASS = /Spinner$/;
 
-/** The scroll areas' node ids in document order: on screen, scrollable, not a tap target (a clickable picker is one). */
+/** The scroll areas' node ids in document order: on screen, scrollable, not a picker. */
 export const scrollAreaIds: (analysis: ScreenAnalysis) => number[] = memoizedBy((analysis) =>
   analysis.tree.nodes
-    .filter((node) => node.scrollable && analysis.onScreen[node.id] && !analysis.entities.get(node.id)?.target)
+    .filter((node) => node.scrollable && analysis.onScreen[node.id] && !PICKER_CLASS.test(node.className))
     .map((node) => node.id)
 );
 
 const scrollAreaSet = memoizedBy((analysis: ScreenAnalysis) => new Set(scrollAreaIds(analysis)));
-
-/**
- * The axis an area scrolls along. By class first (HorizontalScrollView, ViewPager: horizontal;
- * ScrollView, ListView, GridView, WebView: vertical); a page of a ViewPager2 (a RecyclerView inside it)
- * is horizontal; for any other class (RecyclerView, Compose and Flutter views) its items decide: two or
- * more, side by side in one row (their vertical spans all overlap), is horizontal; otherwise vertical.
- */
-export function scrollAxisOf(analysis: ScreenAnalysis, id: number): ScrollAxis {
-  const { nodes } = analysis.tree;
-  const node = nodes[id]!;
-  const parent = node.parent === null ? null : nodes[node.parent]!;
-  if (HORIZONTAL_CLASS.test(node.className) || (parent !== null && /ViewPager2$/.test(parent.className))) return "horizontal";
-  if (VERTICAL_CLASS.test(node.className)) return "vertical";
-  let items = visibleChildren(analysis, node);
-  for (let depth = 0; items.length === 1 && depth < WRAPPER_DEPTH; depth++) items = visibleChildren(analysis, items[0]!);
-  return items.length >= 2 && inOneRow(items) ? "horizontal" : "vertical";
-}
-
-function visibleChildren(analysis: ScreenAnalysis, node: UiNode): UiNode[] {
-  return node.children.map((id) => analysis.tree.nodes[id]!).filter((child) => analysis.onScreen[child.id]);
-}
-
-/** Every item's vertical span overlaps every other's, and no two overlap sideways by more than half the narrower. */
-function inOneRow(items: UiNode[]): boolean {
-  const top = Math.max(...items.map((item) => item.bounds!.top));
-  const bottom = Math.min(...items.map((item) => item.bounds!.bottom));
-  if (top >= bottom) return false;
-  const byLeft = [...items].sort((a, b) => a.bounds!.left - b.bounds!.left);
-  return byLeft.every((item, i) => {
-    const next = byLeft[i + 1];
-    if (next === undefined) return true;
-    const overlap = item.bounds!.right - next.bounds!.left;
-    const narrower = Math.min(item.bounds!.right - item.bounds!.left, next.bounds!.right - next.bounds!.left);
-    return overlap <= narrower / 2;
-  });
-}
 
 /** The scroll area at or above node `id` (the nearest), or -1. */
 export function enclosingScrollArea(analysis: ScreenAnalysis, id: number): number {
@@ -128,8 +92,8 @@ function locateFailure(tree: UiTree, selector: Selector): never {
 
 /**
  * The summary's entry for each scroll area, with the node it was offered for. Its selector names the
- * area itself when a key of its own does (chooseSelector: unique key, `within`, `index`), else the first
- * offered action inside it, else the first text inside it that names one element, each checked to lead
+ * area itself when a key of its own does (chooseSelector: unique key, `within`, `index`), else the shortest
+ * offered action's inside it, else the first text inside it that names one element, each checked to lead
  * back to this area through `scrollContainerOf`; an area nothing names is left out. `label` is the
  * area's own readable name, left out when the selector already says it; `axis` is written only when horizontal.
  */
@@ -153,7 +117,12 @@ export function scrollAreasOf(
   return { areas, nodes };
 }
 
-function areaSelector(analysis: ScreenAnalysis, id: number, offered: { selector: Selector; node: number }[], budget: WithinBudget): Selector | null {
+function areaSelector(
+  analysis: ScreenAnalysis,
+  id: number,
+  offered: { selector: Selector; node: number }[],
+  budget: WithinBudget,
+): Selector | null {
   const own = analysis.entities.get(analysis.entityOf[id]!);
   if (own !== undefined && candidateKeys(analysis, own).length > 0) {
     const selector = own.root === id ? chooseSelector(analysis, own, budget) : ownKeyOf(analysis, id);

@@ -46,7 +46,7 @@ export function summarizeWithNodes(
   const scroll = scrollFields(analysis, actionNodes.map((node, i) => ({ node, selector: actions[i]!.selector })), budget);
   const summary: ScreenSummary = {
     foreground_package: context.foregroundPackage ?? foregroundPackageOf(tree),
-    texts: remainingTexts(analysis, actions),
+    texts: remainingTexts(analysis, [...actions, ...(scroll.fields.scroll_areas ?? [])]),
     actions,
     ...scroll.fields,
     ...(context.keyboard.open ? { keyboard: { ...context.keyboard, open: true as const } } : {}),
@@ -83,12 +83,12 @@ function wordsOf(key: SelectorKeyValue): string | null {
 }
 
 /**
- * Visible strings in document order, once each, minus what is already said: by an action (its selector
+ * Visible strings in document order, once each, minus what is already said: by an action or a scroll area (its selector
  * value, its `within` value, its label, or one line or comma-separated part of those: Flutter and
  * Compose merge a widget's texts into one content-desc), by parts that are all said (`Wi-Fi, On` when
  * `Wi-Fi` and `On` are), or by a longer text kept in the list (`Touch` when `Touch, Header` is listed).
  */
-function remainingTexts(analysis: ScreenAnalysis, actions: ActionEntry[]): string[] {
+function remainingTexts(analysis: ScreenAnalysis, actions: Pick<ActionEntry, "selector" | "label">[]): string[] {
   const said = new Set<string>();
   const say = (value: string) => {
     said.add(tidyName(value));

@@ -66,6 +66,41 @@ test("ui_get_tree answers the screen summary, and the raw XML only when include_
   });
 });
 
+test("ui_get_tree names the scroll areas of a screen with a sideways chip row over a scrolling page, for ui_scroll.container", async () => {
+  const node = (attributes: string, bounds: string, children = "") =>
+    `<node index="0" ${attributes} package="com.example.shop" checkable="false" checked="false" enabled="true" ` +
+    `focusable="false" focused="false" long-clickable="false" password="false" selected="false" bounds="${bounds}"` +
+    (children === "" ? " />" : `>${children}</node>`);
+  const chip = (text: string, bounds: string) =>
+    node(`text="${text}" resource-id="" class="android.widget.Button" content-desc="" clickable="true" scrollable="false"`, bounds);
+  const page = `text="" resource-id="com.example.shop:id/page" class="androidx.recyclerview.widget.RecyclerView" content-desc=""`;
+  const chips = `text="" resource-id="com.example.shop:id/chips" class="android.widget.HorizontalScrollView" content-desc="Filters"`;
+  const xml = `<?xml version='1.0' encoding='UTF-8' standalone='yes' ?><hierarchy rotation="0">` +
+    node(`${page} clickable="false" scrollable="true"`, "[0,0][1080,2400]",
+      node(`${chips} clickable="false" scrollable="true"`, "[0,200][1080,320]",
+        chip("Shoes", "[0,200][300,320]") + chip("Bags", "[300,200][600,320]")) +
+        chip("Checkout", "[0,2200][1080,2400]")) + `</hierarchy>`;
+  const world = fakeWorld();
+  const screen = { width: 1080, height: 2400, density: 420 };
+  world.observer.behaviour.tree = async () => ({ xml, screen, keyboard: { open: false }, foregroundPackage: "com.example.shop" });
+  await withServer(world, async (c) => {
+    assert.deepEqual(envelopeOf(await call(c, "ui_get_tree")), {
+      ok: true, operation_id: operationId(1), tool: "ui_get_tree", evidence: null, error: null,
+      data: {
+        foreground_package: "com.example.shop",
+        texts: [],
+        actions: [
+          { selector: { text: "Shoes" }, bounds: [0, 200, 300, 120] },
+          { selector: { text: "Bags" }, bounds: [300, 200, 300, 120] },
+          { selector: { text: "Checkout" }, bounds: [0, 2200, 1080, 200] },
+        ],
+        can_scroll: true,
+        scroll_areas: [{ selector: { resource_id: "page" } }, { selector: { resource_id: "chips" }, axis: "horizontal", label: "Filters" }],
+      },
+    });
+  });
+});
+
 test("ui_get_tree: a failed dump is UI_TREE_UNAVAILABLE, an unparsable one too", async () => {
   const world = fakeWorld();
   world.observer.behaviour.tree = async () => {

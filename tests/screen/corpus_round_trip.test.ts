@@ -100,7 +100,8 @@ for (const name of captures) {
     assert.equal(listed.length, scrollAreaNodes.length);
     listed.forEach((area, i) => {
       const found = scrollContainerOf(tree, area.selector);
-      assert.equal(found?.id, scrollAreaNodes[i], `${name}: ${JSON.stringify(area.selector)} leads to ${found?.id}, offered for area ${scrollAreaNodes[i]}`);
+      const offeredFor = scrollAreaNodes[i];
+      assert.equal(found?.id, offeredFor, `${name}: ${JSON.stringify(area.selector)} leads to ${found?.id}, offered for area ${offeredFor}`);
     });
     if (areas.size === 1 && listed.length === 0) assert.equal(summary.can_scroll, true);
     summary.actions.forEach((action, i) => {
@@ -115,10 +116,11 @@ for (const name of captures) {
       } catch (error) {
         assert.equal((error as { code?: string }).code, "UI_ELEMENT_NOT_FOUND");
       }
-      if (found === null) return assert.equal(around, null, `${name}: ${JSON.stringify(action.selector)} refused, but area ${around} holds it`);
+      const shown = JSON.stringify(action.selector);
+      if (found === null) return assert.equal(around, null, `${name}: ${shown} refused, but area ${around} holds it`);
       let inside = false;
       for (let at: number | null = found; at !== null && !inside; at = tree.nodes[at]!.parent) inside = at === around || at === root;
-      assert.ok(inside, `${name}: ${JSON.stringify(action.selector)} leads to area ${found}, neither ${around} nor inside its element`);
+      assert.ok(inside, `${name}: ${shown} leads to area ${found}, neither ${around} nor inside its element`);
     });
   });
 }

@@ -1,11 +1,12 @@
 /**
  * The reachability law on every screen of every built-in simulated scenario (the screens the e2e
  * campaign and users of `sim` see): each screen's dump, as the simulated device writes it, summarizes to
- * actions that reach every actionable element, none ambiguous, each selector resolving to its element.
+ * actions that reach every actionable element, none ambiguous, each selector resolving to its element,
+ * and each listed scroll area's selector leading back to that area (scrollContainerOf).
  */
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { keyboardInDump, parseDump, screenSizeOf, summarize } from "../../src/screen/mod.ts";
+import { keyboardInDump, parseDump, screenSizeOf, scrollContainerOf, summarizeWithNodes } from "../../src/screen/mod.ts";
 import { readDump, writeDump } from "../../src/sim/scenario/dump_xml.ts";
 import { markShownHints, nodeFromSpec } from "../../src/sim/scenario/sim_node.ts";
 import { BUILTIN_SCENARIOS } from "../../src/sim/scenarios/mod.ts";
@@ -20,7 +21,11 @@ for (const [name, scenario] of Object.entries(BUILTIN_SCENARIOS)) {
       const roots = spec.root !== undefined ? [nodeFromSpec(spec.root, spec.package)] : readDump(spec.xml ?? "").roots;
       markShownHints(roots);
       const tree = parseDump(writeDump(roots));
-      const summary = summarize(tree, { ...screenSizeOf(tree), density: 420, keyboard: keyboardInDump(tree) });
+      const context = { ...screenSizeOf(tree), density: 420, keyboard: keyboardInDump(tree) };
+      const { summary, scrollAreaNodes } = summarizeWithNodes(tree, context);
+      (summary.scroll_areas ?? []).forEach((area, i) => {
+        assert.equal(scrollContainerOf(tree, area.selector)?.id, scrollAreaNodes[i], `${name}/${id}: ${JSON.stringify(area.selector)}`);
+      });
       const law = reachabilityOf(tree, summary);
       assert.deepEqual(law.faults, [], `${name}/${id}: ${law.faults.join("; ")}`);
       assert.equal(law.reachable, law.actionable, `${name}/${id}`);

@@ -33,7 +33,8 @@ export function reachabilityOf(tree: UiTree, summary: ScreenSummary): Reachabili
   }
   const onScreen = (node: UiNode) => isOnScreenNode(node) && !keyboard[node.id];
   const isActionable = (node: UiNode) =>
-    onScreen(node) && node.enabled && (!node.scrollable || node.clickable) && (node.clickable || node.longClickable || node.checkable || isInputNode(node));
+    onScreen(node) && node.enabled && (!node.scrollable || node.clickable) &&
+    (node.clickable || node.longClickable || node.checkable || isInputNode(node));
   const reacher = (id: number): number => {
     for (let at: number | null = id; at !== null; at = nodes[at]!.parent) if (offered.has(at)) return at;
     return -1;
