@@ -12,7 +12,7 @@ export const ERROR_CODES = {
   INVALID_SELECTOR: { meaning: "The selector is not one of the accepted shapes.", retryable: false },
   INVALID_TEXT: { meaning: "The text to type is empty, too long, or contains control characters.", retryable: false },
   INVALID_PACKAGE: { meaning: "The package name is not a valid Android application id.", retryable: false },
-  INVALID_SCROLL_DIRECTION: { meaning: "The scroll direction is not 'up' or 'down'.", retryable: false },
+  INVALID_SCROLL_DIRECTION: { meaning: "The scroll direction is not 'up', 'down', 'left' or 'right'.", retryable: false },
   INVALID_ARGUMENT: { meaning: "An argument is missing, unknown, or of the wrong type.", retryable: false },
   SESSION_NOT_FOUND: { meaning: "The session id is unknown, expired, or already closed.", retryable: false },
   APP_NOT_FOUND: { meaning: "The package is not installed, or has no launchable activity.", retryable: false },

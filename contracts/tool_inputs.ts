@@ -25,20 +25,48 @@ const keyProperties = {
   ...Object.fromEntries(TEXT_KEY_NAMES.map((key) => [key, { type: "string" }])),
   role: { enum: [...ROLE_NAMES] },
 };
+const selectorProperties = { ...keyProperties, within: { type: "object" }, index: { type: "integer", minimum: 0 } };
 export const PublishedSelectorSchema = SelectorSchema.meta({
   description: "As ui_get_tree offers it: one key, optional within (ancestor key) and index. No coordinates.",
-  properties: { ...keyProperties, within: { type: "object" }, index: { type: "integer", minimum: 0 } },
+  properties: selectorProperties,
 });
+
+/**
+ * Another argument that is a selector (ui_scroll's container and until): validated as strictly, published
+ * as an object its description calls a selector (the keys are listed once, at `selector`: the catalog stays small).
+ */
+export function publishedSelector(description: string) {
+  return SelectorSchema.meta({ description, properties: {}, additionalProperties: true });
+}
+
+/**
+ * A deep link for `app_open_url`: `scheme:rest`, at most URL_MAX_LENGTH characters, only URL characters
+ * that no shell reads specially (RFC 3986's unreserved and `:/?#[]@!&+,=`, `%` as `%XX`; so no whitespace,
+ * control characters, quotes, `$`, `;`, `(`, `)`, `*`), and never a scheme that reaches local files,
+ * providers, scripts or raw intents (REFUSED_URL_SCHEMES).
+ */
+export const URL_MAX_LENGTH = 2048;
+export const REFUSED_URL_SCHEMES = ["file", "content", "javascript", "intent", "android-app", "data", "about", "vbscript"] as const;
+const URL_SHAPE = /^[A-Za-z][A-Za-z0-9+.-]*:(?:[A-Za-z0-9\-._~:/?#[\]@!&+,=]|%[0-9A-Fa-f]{2})+$/;
+export const UrlSchema = z.string()
+  .max(URL_MAX_LENGTH, { message: `a URL is at most ${URL_MAX_LENGTH} characters` })
+  .regex(URL_SHAPE, {
+    message: "send scheme:rest (e.g. https://… or myapp://…) with only URL characters: no spaces or control characters, " +
+      "percent-encode quotes, $ ; ( ) * and anything else",
+  })
+  .refine((url) => !(REFUSED_URL_SCHEMES as readonly string[]).includes(url.slice(0, url.indexOf(":")).toLowerCase()), {
+    message: `the schemes ${REFUSED_URL_SCHEMES.join(", ")} are refused; open an http(s) or app link`,
+  });
 
 /** ui_wait's bounds: how long it waits when `timeout_ms` is absent, and the most it accepts (below the action timeout). */
 export const WAIT_DEFAULTS = { timeoutMs: 5000, maxTimeoutMs: 30_000 } as const;
 
 /** ui_wait's input: exactly one of `visible` / `gone` (a selector), and an optional bounded `timeout_ms`. */
 export const WaitInputSchema = z.strictObject({
-  visible: PublishedSelectorSchema.optional(),
-  gone: PublishedSelectorSchema.optional(),
+  visible: publishedSelector("Selector to wait for.").optional(),
+  gone: publishedSelector("Selector to wait out.").optional(),
   timeout_ms: z.int().min(0).max(WAIT_DEFAULTS.maxTimeoutMs).optional()
-    .meta({ description: `Milliseconds, default ${WAIT_DEFAULTS.timeoutMs}.` }),
+    .meta({ description: `ms, default ${WAIT_DEFAULTS.timeoutMs}` }),
 }).refine((args) => (args.visible === undefined) !== (args.gone === undefined), {
   message: "give exactly one of visible (wait until it is on screen) or gone (wait until it is not)",
 });

@@ -7,7 +7,7 @@
 import * as z from "zod";
 import type { ErrorCode } from "./error_codes.ts";
 import { actData, DeviceStatusDataSchema, ScreenSummarySchema, SelectorDataSchema, SessionInfoShape } from "./tool_data.ts";
-import { PackageNameSchema, PublishedSelectorSchema, SessionIdSchema, TypedTextSchema, WaitInputSchema } from "./tool_inputs.ts";
+import { PackageNameSchema, publishedSelector, PublishedSelectorSchema, SessionIdSchema, TypedTextSchema, UrlSchema, WaitInputSchema } from "./tool_inputs.ts";
 
 export interface ToolAnnotations {
   readOnlyHint: boolean;
@@ -52,6 +52,16 @@ export const TOOL_NAME_PATTERN = /^[a-zA-Z0-9_-]{1,64}$/;
 const session_id = SessionIdSchema.optional();
 const selectorErrors = { selector: "INVALID_SELECTOR" } as const;
 
+/** What ui_tap does to its element (never to a point). */
+export const GESTURES = ["tap", "long_press", "double_tap"] as const;
+export const SCROLL_DIRECTIONS = ["up", "down", "left", "right"] as const;
+/** ui_type_text's `submit`: the keyboard's action key (EditorInfo IME actions), or the ENTER key. */
+export const SUBMIT_ACTIONS = ["search", "go", "send", "done", "enter"] as const;
+/** device_press's keys (back is device_back); `notifications` pulls the shade down. */
+export const DEVICE_KEYS = ["home", "app_switch", "enter", "delete", "notifications"] as const;
+/** How many swipes ui_scroll's `until` makes at most (each within the call's deadline). */
+export const UNTIL_MAX_SWIPES = 15;
+
 export const TOOLS = {
   device_status: declare({
     title: "Device status", access: "observe", device: "observe", available: true,
@@ -69,9 +79,9 @@ export const TOOLS = {
     data: ScreenSummarySchema.extend({ raw: z.string().optional() }),
   }),
   ui_wait: declare({
-    title: "Wait for element", access: "observe", device: "observe", available: true,
-    description: "Waits until an element the selector names is on screen (visible) or none is (gone); exactly one of the two. " +
-      "Read-only. Returns the screen summary once it holds; UI_ELEMENT_NOT_FOUND or OPERATION_TIMEOUT when timeout_ms passes.",
+    title: "Wait", access: "observe", device: "observe", available: true,
+    description: "Waits until a selector names an element (visible) or none (gone); give one. Read-only. " +
+      "Returns the screen summary; after timeout_ms UI_ELEMENT_NOT_FOUND or OPERATION_TIMEOUT.",
     input: WaitInputSchema,
     argumentErrors: { visible: "INVALID_SELECTOR", gone: "INVALID_SELECTOR" },
     data: z.object({ waited_ms: z.int(), screen: ScreenSummarySchema }),
@@ -93,10 +103,10 @@ export const TOOLS = {
   }),
   app_launch: declare({
     title: "Launch app", access: "act", idempotent: true, device: "act", available: true,
-    description: "Brings a package to the foreground and waits until it is there. Returns the new screen summary.",
-    input: z.strictObject({ package: PackageNameSchema, session_id }),
+    description: "Brings a package to the foreground and waits until it is there; restart force-stops it first. Returns the new screen summary.",
+    input: z.strictObject({ package: PackageNameSchema, restart: z.boolean().optional(), session_id }),
     argumentErrors: { package: "INVALID_PACKAGE" },
-    data: actData({ package: z.string() }),
+    data: actData({ package: z.string(), stopped: z.boolean().optional() }),
   }),
   settings_open: declare({
     title: "Open Settings", access: "act", idempotent: true, device: "act", available: true,
@@ -106,30 +116,66 @@ export const TOOLS = {
   }),
   ui_tap: declare({
     title: "Tap element", access: "act", device: "act", available: true,
-    description: "Taps the one element the selector names. Returns the new screen summary.",
-    input: z.strictObject({ selector: PublishedSelectorSchema, session_id }),
+    description: "Taps, long-presses or double-taps the one element the selector names. Returns the new screen summary.",
+    input: z.strictObject({ selector: PublishedSelectorSchema, gesture: z.enum(GESTURES).optional(), session_id }),
     argumentErrors: selectorErrors,
-    data: actData({ target: SelectorDataSchema, element_label: z.string().optional() }),
+    data: actData({ target: SelectorDataSchema, element_label: z.string().optional(), gesture: z.enum(GESTURES) }),
   }),
   ui_type_text: declare({
     title: "Type text", access: "destructive", device: "act", available: true,
-    description: "Replaces the text of the input the selector names. Returns the new screen summary.",
-    input: z.strictObject({ selector: PublishedSelectorSchema, text: TypedTextSchema, session_id }),
+    description: "Replaces (append: adds to) the text of the input the selector names; submit then presses the keyboard's action key. " +
+      "Returns the new screen summary.",
+    input: z.strictObject({
+      selector: PublishedSelectorSchema, text: TypedTextSchema, append: z.boolean().optional(), submit: z.enum(SUBMIT_ACTIONS).optional(), session_id,
+    }),
     argumentErrors: { ...selectorErrors, text: "INVALID_TEXT" },
     data: actData({ target: SelectorDataSchema, element_label: z.string().optional(), typed_length: z.int() }),
   }),
   ui_scroll: declare({
     title: "Scroll", access: "act", device: "act", available: true,
-    description: "Scrolls the screen up or down. Returns the new screen summary.",
-    input: z.strictObject({ direction: z.enum(["up", "down"]), session_id }),
-    argumentErrors: { direction: "INVALID_SCROLL_DIRECTION" },
-    data: actData({ direction: z.enum(["up", "down"]), scrolled: z.boolean(), can_scroll_further: z.boolean().optional() }),
+    description: "Scrolls the largest scroll area, or container, one page (direction: toward the content to show). " +
+      `until: scrolls up to ${UNTIL_MAX_SWIPES} pages until that element is on screen. Returns the new screen summary.`,
+    input: z.strictObject({
+      direction: z.enum(SCROLL_DIRECTIONS),
+      container: publishedSelector("The scroll area: a selector (keys as ui_tap's) from scroll_areas, or of any element inside it.").optional(),
+      until: publishedSelector("A selector (keys as ui_tap's) of the element to bring on screen.").optional(),
+      session_id,
+    }),
+    argumentErrors: { direction: "INVALID_SCROLL_DIRECTION", container: "INVALID_SELECTOR", until: "INVALID_SELECTOR" },
+    data: actData({
+      direction: z.enum(SCROLL_DIRECTIONS),
+      scrolled: z.boolean(),
+      swipes: z.int().optional(),
+      at_end: z.literal(true).optional(),
+      found: SelectorDataSchema.optional(),
+    }),
   }),
   device_back: declare({
     title: "Back", access: "act", device: "act", available: true,
     description: "Presses Back (also closes the keyboard). Returns the new screen summary.",
     input: z.strictObject({ session_id }),
     data: actData({ keyboard_closed: z.boolean() }),
+  }),
+  device_press: declare({
+    title: "Press key", access: "act", device: "act", available: true,
+    description: "Presses a key: home, app_switch (recents), enter, delete, or notifications (opens the shade). Returns the new screen summary.",
+    input: z.strictObject({ key: z.enum(DEVICE_KEYS), session_id }),
+    data: actData({ key: z.enum(DEVICE_KEYS) }),
+  }),
+  app_open_url: declare({
+    title: "Open link", access: "act", device: "act", available: true,
+    description: "Opens a deep link (https:// or an app's scheme; never file:, content:, javascript:, intent:), optionally in one package. " +
+      "Returns the new screen summary.",
+    input: z.strictObject({ url: UrlSchema, package: PackageNameSchema.optional(), session_id }),
+    argumentErrors: { package: "INVALID_PACKAGE" },
+    data: actData({ url: z.string() }),
+  }),
+  app_clear: declare({
+    title: "Clear app data", access: "destructive", idempotent: true, device: "act", available: true,
+    description: "Stops a package and deletes all its data (signed out, as installed). Returns the new screen summary.",
+    input: z.strictObject({ package: PackageNameSchema, session_id }),
+    argumentErrors: { package: "INVALID_PACKAGE" },
+    data: actData({ package: z.string() }),
   }),
   ui_session_open: declare({
     title: "Open session", access: "act", device: "open_session", available: true,
@@ -180,5 +226,5 @@ export const TOOL_CONTRACTS: readonly ToolContract[] = TOOL_NAMES.map((name) => 
 /** The declared tools that the server publishes in this release. */
 export const AVAILABLE_TOOL_NAMES: readonly ToolName[] = TOOL_NAMES.filter((name) => TOOLS[name].available);
 
-/** Lookup by name (the contract test checks that all twelve are declared). */
+/** Lookup by name (the contract test checks that all fifteen are declared). */
 export const TOOL_CONTRACT_BY_NAME = Object.fromEntries(TOOL_CONTRACTS.map((t) => [t.name, t])) as Record<ToolName, ToolContract>;

@@ -14,9 +14,6 @@ export type ScrollDirection = "up" | "down" | "left" | "right";
 /** IME actions a field's keyboard offers (EditorInfo.IME_ACTION_*), as `mobile: performEditorAction` names them. */
 export type EditorAction = "search" | "go" | "send" | "done" | "next" | "previous";
 
-/** Android key codes of the keys the harness presses (KeyEvent.KEYCODE_*). */
-export const KEYCODES = { home: 3, back: 4, enter: 66, delete: 67, app_switch: 187 } as const;
-
 export interface ElementRectPx {
   x: number;
   y: number;
@@ -35,6 +32,8 @@ export interface UiDriver {
   click(elementId: string): Promise<void>;
   /** Replaces the element's text (clear, then type; any Unicode). */
   replaceText(elementId: string, text: string): Promise<void>;
+  /** Adds text after the element's current text (W3C send keys without a clear; a shown hint is not kept). */
+  appendText(elementId: string, text: string): Promise<void>;
   /** `mobile: scrollGesture` on the element (a scrollable container); true when it can still scroll that way. */
   scroll(elementId: string, direction: ScrollDirection): Promise<boolean>;
   /** `mobile: longClickGesture` on the element. */
@@ -43,7 +42,7 @@ export interface UiDriver {
   doubleTap(elementId: string): Promise<void>;
   /** `mobile: performEditorAction`: the focused field's IME action (search, go, send, done, …). */
   editorAction(action: EditorAction): Promise<void>;
-  /** `mobile: pressKey` with an Android key code (see KEYCODES). */
+  /** `mobile: pressKey` with an Android key code (src/device/keycodes.ts). */
   pressKey(keycode: number): Promise<void>;
   /** `mobile: openNotifications`: pulls the notification shade down. */
   openNotifications(): Promise<void>;

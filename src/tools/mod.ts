@@ -5,9 +5,12 @@
  */
 import { AVAILABLE_TOOL_NAMES } from "../../contracts/tools.ts";
 import type { AnyToolHandler, ToolHandlers } from "../ports/operation.ts";
+import { appClearTool } from "./app_clear.ts";
 import { appLaunchTool } from "./app_launch.ts";
 import { appListTool } from "./app_list.ts";
+import { appOpenUrlTool } from "./app_open_url.ts";
 import { deviceBackTool } from "./device_back.ts";
+import { devicePressTool } from "./device_press.ts";
 import { deviceStatusTool } from "./device_status.ts";
 import { settingsOpenTool } from "./settings_open.ts";
 import { uiGetTreeTool } from "./ui_get_tree.ts";
@@ -31,6 +34,9 @@ export const TOOL_HANDLERS: ToolHandlers = {
   ui_type_text: uiTypeTextTool,
   ui_scroll: uiScrollTool,
   device_back: deviceBackTool,
+  device_press: devicePressTool,
+  app_open_url: appOpenUrlTool,
+  app_clear: appClearTool,
   ui_session_open: uiSessionOpenTool,
   ui_session_close: uiSessionCloseTool,
 };

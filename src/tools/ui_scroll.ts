@@ -1,26 +1,113 @@
 /**
- * `ui_scroll`: scrolls the screen's main scrollable container (the largest visible one) up or down
- * through the UI session (`mobile: scrollGesture`); takes no selector. A screen with nothing scrollable
- * is answered with `scrolled: false` and `changed: false`. Errors: INVALID_SCROLL_DIRECTION
- * (validation), UI_ELEMENT_NOT_FOUND (the screen changed under it), APPIUM_UNAVAILABLE, EMULATOR_BUSY, SESSION_NOT_FOUND, OPERATION_TIMEOUT.
+ * `ui_scroll`: scrolls one scroll area one page toward `direction` (up, down, left, right) through the UI
+ * session (`mobile: scrollGesture` on the area's element): the area `container` names (the area itself
+ * or any element inside it, resolved by scrollContainerOf), else the largest one. With `until`, swipes
+ * again (at most UNTIL_MAX_SWIPES, within the deadline) until that selector names exactly one element on
+ * screen, and answers the selector the summary offers for it (`found`), or UI_ELEMENT_NOT_FOUND saying how
+ * far it went and whether the end was reached (with a screenshot of that moment). `at_end: true` says the
+ * area can go no further that way (it may still scroll back: the screen's `can_scroll` stays true). A
+ * screen with nothing scrollable is `scrolled: false`. Errors: INVALID_SCROLL_DIRECTION, INVALID_SELECTOR
+ * (validation), UI_ELEMENT_NOT_FOUND, UI_ELEMENT_AMBIGUOUS, APPIUM_UNAVAILABLE, EMULATOR_BUSY,
+ * SESSION_NOT_FOUND, OPERATION_TIMEOUT.
  */
-import { checked, defineActTool } from "../device/act.ts";
+import { UNTIL_MAX_SWIPES } from "../../contracts/tools.ts";
+import { type ActScope, checked, defineActTool } from "../device/act.ts";
 import { xpathOf } from "../device/element_path.ts";
-import { parseDump, type UiNode } from "../screen/mod.ts";
+import { captureScreenshot } from "../device/screenshot.ts";
+import { HarnessError } from "../errors.ts";
+import { findElement, locate, parseDump, type Selector, scrollContainerOf, summarizeWithNodes, type UiNode, type UiTree } from "../screen/mod.ts";
+
+/** What a further swipe must leave of the deadline: the settle, the evidence and the summary after it. */
+const AFTER_SWIPE_MS = 4000;
 
 export const uiScrollTool = defineActTool("ui_scroll", {
-  async act({ driver, before, ctx }, args) {
-      const tree = parseDump(before);
-      const container = largest(tree.nodes.filter((n) => n.scrollable && n.visible && n.bounds !== null));
-      if (container === undefined) return { direction: args.direction, scrolled: false };
-      const [id] = await checked(ctx, () => driver.findElements(xpathOf(tree, container)));
-      if (id === undefined) return { direction: args.direction, scrolled: false };
-      const further = await checked(ctx, () => driver.scroll(id, args.direction));
-      return { direction: args.direction, scrolled: true, can_scroll_further: further };
+  async act(scope, args) {
+    const { driver, ctx } = scope;
+    const { direction, until } = args;
+    let tree = parseDump(scope.before);
+    if (until !== undefined) {
+      const shown = await offeredIfShown(scope, tree, until);
+      if (shown !== null) return { direction, scrolled: false, swipes: 0, found: shown };
+    }
+    let area = scrollContainerOf(tree, args.container);
+    if (area === null) {
+      if (until !== undefined) await notFound(scope, tree, until, "nothing on this screen scrolls");
+      return { direction, scrolled: false };
+    }
+    let source = scope.before;
+    for (let swipes = 1;; swipes++) {
+      if (swipes > 1) area = sameArea(tree, area!) ?? scrollContainerOfOrNull(tree, args.container);
+      const xpath = area === null ? null : xpathOf(tree, area);
+      const [id] = xpath === null ? [] : await checked(ctx, () => driver.findElements(xpath));
+      if (id === undefined) {
+        if (until === undefined && swipes === 1) return { direction, scrolled: false };
+        throw new HarnessError("UI_ELEMENT_NOT_FOUND",
+          `The scroll area left the screen after ${swipes - 1} swipe(s) ${direction}; read the screen again (ui_get_tree) and retry.`);
+      }
+      const further = await checked(ctx, () => driver.scroll(id, direction));
+      const atEnd = further ? {} : { at_end: true as const };
+      if (until === undefined) return { direction, scrolled: true, ...atEnd };
+      const next = await checked(ctx, () => driver.source());
+      tree = parseDump(next);
+      const shown = await offeredIfShown(scope, tree, until);
+      if (shown !== null) return { direction, scrolled: true, swipes, ...atEnd, found: shown };
+      const moved = next !== source;
+      source = next;
+      const why = !further || !moved
+        ? `the end was reached after ${swipes} swipe(s) ${direction}`
+        : swipes >= UNTIL_MAX_SWIPES
+        ? `it stopped after ${swipes} swipes ${direction} (the most one call makes) before the end`
+        : ctx.remainingMs() < AFTER_SWIPE_MS
+        ? `it stopped after ${swipes} swipe(s) ${direction}, before the end, at the call's time limit`
+        : null;
+      if (why !== null) await notFound(scope, tree, until, why);
+    }
   },
 });
 
-function largest(nodes: UiNode[]): UiNode | undefined {
-  const area = (n: UiNode) => (n.bounds!.right - n.bounds!.left) * (n.bounds!.bottom - n.bounds!.top);
-  return nodes.reduce<UiNode | undefined>((best, n) => (best === undefined || area(n) > area(best) ? n : best), undefined);
+/**
+ * The area scrolled before, on the screen after a swipe: the one scrollable node of its class, resource id
+ * and content-desc (a list keeps them while its rows change, though its place may move), else null.
+ */
+function sameArea(tree: UiTree, before: UiNode): UiNode | null {
+  const same = tree.nodes.filter((n) =>
+    n.scrollable && n.visible && n.className === before.className && n.resourceId === before.resourceId && n.contentDesc === before.contentDesc
+  );
+  return same.length === 1 ? same[0]! : null;
+}
+
+function scrollContainerOfOrNull(tree: UiTree, container: Selector | undefined): UiNode | null {
+  try {
+    return scrollContainerOf(tree, container);
+  } catch {
+    return null; // what the container named scrolled away with the content: the area left the screen
+  }
+}
+
+/** The selector the summary offers for the one on-screen element `until` names (`until` itself for a plain text), or null. */
+async function offeredIfShown(scope: ActScope, tree: UiTree, until: Selector): Promise<Selector | null> {
+  const result = findElement(tree, until);
+  if (result.status === "ambiguous") locate(tree, until); // throws UI_ELEMENT_AMBIGUOUS with the candidates
+  if (result.status !== "found") return null;
+  const { screen, keyboard, foregroundPackage } = await scope.ports.observer.screenContext(scope.wait());
+  const context = { width: screen.width, height: screen.height, density: screen.density, keyboard, foregroundPackage };
+  const { summary, actionNodes } = summarizeWithNodes(tree, context);
+  const at = actionNodes.indexOf(result.element.node.id);
+  return at === -1 ? until : summary.actions[at]!.selector;
+}
+
+/** UI_ELEMENT_NOT_FOUND for `until`, saying how far the scroll went, with a screenshot of that moment. */
+async function notFound(scope: ActScope, tree: UiTree, until: Selector, why: string): Promise<never> {
+  const shot = await captureScreenshot(scope.ports.observer, scope.ports.evidence, "ui_scroll", scope.wait()).catch(() => null);
+  if (shot !== null) scope.ctx.attachEvidence(shot.evidence);
+  try {
+    locate(tree, until);
+  } catch (error) {
+    if (!(error instanceof HarnessError)) throw error;
+    const offers = ` ${error.message.replace(`No visible element matched ${JSON.stringify(until)}. `, "")}`;
+    throw new HarnessError("UI_ELEMENT_NOT_FOUND",
+      `${JSON.stringify(until)} did not come on screen: ${why}.${offers} Try the other direction, or name another container.`,
+      { selector: until });
+  }
+  throw new TypeError(`${JSON.stringify(until)} was not shown but the locator found it`);
 }

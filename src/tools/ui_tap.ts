@@ -1,7 +1,7 @@
 /**
- * `ui_tap`: taps the one element the selector names (waiting, bounded, for it to appear), through the
- * UI session: found by the locator on the session's page source, clicked as that element (never a
- * point). A target under the soft keyboard is tapped after hiding the keyboard through Appium and
+ * `ui_tap`: taps, long-presses or double-taps (`gesture`) the one element the selector names (waiting,
+ * bounded, for it to appear), through the UI session: found by the locator on the session's page source,
+ * clicked, `mobile: longClickGesture`d or `mobile: doubleClickGesture`d as that element (never a point). A target under the soft keyboard is tapped after hiding the keyboard through Appium and
  * checking it is gone (never BACK). Answers the settled new screen with evidence. Errors:
  * UI_ELEMENT_NOT_FOUND (with a screenshot of that moment), UI_ELEMENT_AMBIGUOUS, INVALID_SELECTOR,
  * APPIUM_UNAVAILABLE, EMULATOR_BUSY, SESSION_NOT_FOUND, OPERATION_TIMEOUT.
@@ -19,8 +19,11 @@ export const uiTapTool = defineActTool("ui_tap", {
         await hideKeyboard(scope);
         found = await findInSession({ ...scope, before: await checked(ctx, () => scope.driver.source()) }, selector, "ui_tap");
       }
-      await checked(ctx, () => scope.driver.click(found.elementId));
-      return { target: args.selector, element_label: found.element.label };
+      const gesture = args.gesture ?? "tap";
+      const { driver } = scope;
+      const press = { tap: driver.click, long_press: driver.longPress, double_tap: driver.doubleTap }[gesture];
+      await checked(ctx, () => press.call(driver, found.elementId));
+      return { target: args.selector, element_label: found.element.label, gesture };
   },
 });
 

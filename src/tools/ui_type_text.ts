@@ -1,16 +1,18 @@
 /**
- * `ui_type_text`: replaces the content of the one input the selector names (any Unicode: Hebrew,
- * Chinese, Korean, emoji), through the UI session; refuses an element that is not an input. The text is
- * never echoed (only its length) and is redacted in the audit log. Errors: INVALID_TEXT (validation),
- * INVALID_SELECTOR (not an input), UI_ELEMENT_NOT_FOUND, UI_ELEMENT_AMBIGUOUS, APPIUM_UNAVAILABLE,
- * EMULATOR_BUSY, SESSION_NOT_FOUND, OPERATION_TIMEOUT.
+ * `ui_type_text`: replaces (or, with `append`, adds to) the content of the one input the selector names
+ * (any Unicode: Hebrew, Chinese, Korean, emoji), through the UI session; refuses an element that is not
+ * an input. `submit` then presses the keyboard's action key on the field (`mobile: performEditorAction`:
+ * search, go, send, done; `enter` presses KEYCODE_ENTER). The text is never echoed (only its length) and
+ * is redacted in the audit log. Errors: INVALID_TEXT (validation), INVALID_SELECTOR (not an input),
+ * UI_ELEMENT_NOT_FOUND, UI_ELEMENT_AMBIGUOUS, APPIUM_UNAVAILABLE, EMULATOR_BUSY, SESSION_NOT_FOUND, OPERATION_TIMEOUT.
  */
 import { checked, defineActTool, findInSession } from "../device/act.ts";
+import { KEYCODES } from "../device/keycodes.ts";
 import { HarnessError } from "../errors.ts";
 
 export const uiTypeTextTool = defineActTool("ui_type_text", {
   async act(scope, args) {
-      const { ctx } = scope;
+      const { ctx, driver } = scope;
       const found = await findInSession(scope, args.selector, "ui_type_text");
       const { label, role } = found.element;
       if (role !== "input") {
@@ -18,7 +20,11 @@ export const uiTypeTextTool = defineActTool("ui_type_text", {
           `${JSON.stringify(args.selector)} names '${label}', a ${role ?? "text"}, not an input; ui_type_text types only into elements the summary lists with role "input".`,
           { selector: args.selector, role: role ?? "text" });
       }
-      await checked(ctx, () => scope.driver.replaceText(found.elementId, args.text));
+      if (args.append === true) await checked(ctx, () => driver.appendText(found.elementId, args.text));
+      else await checked(ctx, () => driver.replaceText(found.elementId, args.text));
+      const submit = args.submit;
+      if (submit === "enter") await checked(ctx, () => driver.pressKey(KEYCODES.enter));
+      else if (submit !== undefined) await checked(ctx, () => driver.editorAction(submit));
       return { target: args.selector, element_label: label, typed_length: [...args.text].length };
   },
 });

@@ -7,7 +7,8 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { createAppiumDriverFactory } from "../../src/adapters/appium/mod.ts";
-import { KEYCODES, type UiDriver } from "../../src/ports/ui_driver.ts";
+import { KEYCODES } from "../../src/device/keycodes.ts";
+import type { UiDriver } from "../../src/ports/ui_driver.ts";
 import { type RunningSim, startSimDevice } from "../../src/sim/mod.ts";
 import { rejection } from "../support/outcomes.ts";
 

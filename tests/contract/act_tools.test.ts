@@ -46,7 +46,7 @@ test("ui_tap taps the element the selector names and answers the settled new scr
       ok: true, operation_id: operationId(1), tool: "ui_tap",
       data: {
         foreground_package: "com.android.settings", settled: true, changed: true,
-        target: { text: "Network & internet" }, element_label: "Network & internet", screen: screenOf(world),
+        target: { text: "Network & internet" }, element_label: "Network & internet", gesture: "tap", screen: screenOf(world),
       },
       evidence: evidence(1, "ui_tap"), error: null,
     });
@@ -141,8 +141,9 @@ test("ui_scroll scrolls the screen's container; a bad direction is INVALID_SCROL
     assert.deepEqual(down.data["screen"], screenOf(world));
     const again = await call(c, "ui_scroll", { direction: "down" });
     assert.equal(again.data["changed"], false, "at the end of the list a scroll changes nothing, and says so");
-    const sideways = await call(c, "ui_scroll", { direction: "left" });
-    assert.equal(sideways.error?.code, "INVALID_SCROLL_DIRECTION");
+    assert.equal(again.data["at_end"], true, "and says the list can go no further that way");
+    const diagonal = await call(c, "ui_scroll", { direction: "diagonal" });
+    assert.equal(diagonal.error?.code, "INVALID_SCROLL_DIRECTION");
   });
 });
 

@@ -28,6 +28,18 @@ const SUCCESSES: [ToolName, Record<string, unknown>][] = [
   ["ui_session_open", { package: "com.example.shop" }],
 ];
 
+/** Issue 16's hands on the 'shop' scenario, each with the optional data it adds (at_end, gesture, swipes, found, stopped). */
+const SHOP_SUCCESSES: [ToolName, Record<string, unknown>][] = [
+  ["ui_scroll", { direction: "right", container: { resource_id: "com.example.shop:id/chips" } }],
+  ["ui_tap", { selector: { text: "Rain jacket" }, gesture: "long_press" }],
+  ["device_back", {}],
+  ["ui_scroll", { direction: "down", until: { text: "Daypack" } }],
+  ["app_open_url", { url: "shop://product/42" }],
+  ["device_press", { key: "home" }],
+  ["app_launch", { package: "com.example.shop", restart: true }],
+  ["app_clear", { package: "com.example.shop" }],
+];
+
 async function withServer(world: ActWorld, body: (c: Connected) => Promise<void>): Promise<void> {
   const connected = await connectInMemory(createHarnessServer(world.deps));
   try {
@@ -59,6 +71,14 @@ test("the SDK client accepts a success and a failure of every tool against its p
       assert.equal(envelope.ok, false, name);
       assert.match(envelope.error?.code ?? "", /^INVALID_/, name);
       assert.deepEqual(envelope.data, {});
+    }
+  });
+  const shop = actWorld({ scenario: "shop" });
+  await withServer(shop, async (c) => {
+    for (const [name, args] of SHOP_SUCCESSES) {
+      const envelope = envelopeOf(await c.client.callTool({ name, arguments: args }));
+      assert.equal(envelope.ok, true, `${name} ${JSON.stringify(args)}: ${JSON.stringify(envelope.error)}`);
+      answered.add(name);
     }
   });
   assert.deepEqual([...answered].sort(), [...AVAILABLE_TOOL_NAMES].sort(), "every served tool answered a success");

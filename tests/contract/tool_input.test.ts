@@ -48,7 +48,7 @@ test("text, package and direction refusals carry their own codes", () => {
   for (const pkg of ["com.example;reboot", "../etc", "--help", "nodots", "com..x", "1com.x", ""]) {
     assert.equal(refusal("app_launch", { package: pkg }).code, "INVALID_PACKAGE", pkg);
   }
-  for (const direction of ["left", "UP", 1, ""]) {
+  for (const direction of ["diagonal", "UP", 1, ""]) {
     assert.equal(refusal("ui_scroll", { direction }).code, "INVALID_SCROLL_DIRECTION", String(direction));
   }
 });

@@ -11,7 +11,8 @@ import { Buffer } from "node:buffer";
 import { remote } from "webdriverio";
 import { startSimDevice, type RunningSim } from "../../src/sim/mod.ts";
 import { createAppiumDriverFactory } from "../../src/adapters/appium/mod.ts";
-import { KEYCODES, type UiDriver } from "../../src/ports/ui_driver.ts";
+import { KEYCODES } from "../../src/device/keycodes.ts";
+import type { UiDriver } from "../../src/ports/ui_driver.ts";
 import { startAppium, type RunningAppium } from "../support/appium.ts";
 import { failure, rejection } from "../support/outcomes.ts";
 

@@ -164,6 +164,11 @@ function scenarioDriver(device: ScenarioDevice, id: string, calls: string[], beh
       await call("replaceText");
       device.setText(attrs(node(elementId)), text);
     },
+    async appendText(elementId, text) {
+      await call("appendText");
+      const n = node(elementId);
+      device.setText(attrs(n), (n.text === n.hint ? "" : n.text) + text);
+    },
     async scroll(elementId, direction) {
       await call(`scroll ${direction}`);
       const container = attrs(node(elementId));

@@ -107,6 +107,7 @@ function driverOf(browser: Browser, endpoint: string): UiDriver {
       await call("clearing the field", () => browser.elementClear(id));
       await call("typing", () => browser.elementSendKeys(id, text));
     },
+    appendText: async (id, text) => void (await call("typing", () => browser.elementSendKeys(id, text))),
     scroll: async (id, direction) => Boolean(await mobile<unknown>("scrollGesture", { elementId: id, direction, percent: 0.75 })),
     longPress: async (id) => void (await mobile("longClickGesture", { elementId: id })),
     doubleTap: async (id) => void (await mobile("doubleClickGesture", { elementId: id })),

@@ -1,0 +1,273 @@
+/**
+ * Contract tests of issue 16's hands on the simulated 'shop' app: ui_tap's gestures, ui_scroll's four
+ * directions, container and until, ui_type_text's append and submit, device_press, app_open_url,
+ * app_clear and app_launch's restart; whole envelopes for successes, typed codes for each error, and
+ * refused inputs that never reach a device command (the in-process driver's call log stays empty).
+ */
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { createHarnessServer } from "../../src/mcp/server.ts";
+import { summaryFromCapture } from "../../src/screen/mod.ts";
+import { type ActWorld, actWorld } from "../support/act_world.ts";
+import { type Connected, connectInMemory, envelopeOf } from "../support/mcp_client.ts";
+import { operationId } from "../support/mcp_fakes.ts";
+
+const SHOP = "com.example.shop";
+const id = (name: string) => `${SHOP}:id/${name}`;
+
+async function withShop(body: (c: Connected, world: ActWorld) => Promise<void>): Promise<ActWorld> {
+  const world = actWorld({ scenario: "shop" });
+  const connected = await connectInMemory(createHarnessServer(world.deps));
+  try {
+    await body(connected, world);
+  } finally {
+    await connected.close();
+    await world.layer.closeAll("test over");
+  }
+  return world;
+}
+
+const call = async (c: Connected, name: string, args: Record<string, unknown> = {}) => envelopeOf(await c.client.callTool({ name, arguments: args }));
+
+function screenOf(world: ActWorld) {
+  const d = world.device;
+  return summaryFromCapture({
+    xml: d.hierarchyXml(), screen: { width: d.width, height: d.height, density: d.density }, keyboard: d.keyboard(), foregroundPackage: d.foregroundPackage(),
+  }).summary;
+}
+
+const evidenceOf = (n: number, tool: string) => {
+  const artifact = `20261129-231622-${String(282673 + n)}-${tool.replaceAll("_", "-")}.png`;
+  return { artifact_id: artifact, path: `/artifacts/${artifact}`, uri: `artifact://${artifact}` };
+};
+
+/** A success envelope of the n-th operation, its data the act fields around `extra` and the device's screen now. */
+function actEnvelope(world: ActWorld, n: number, tool: string, extra: Record<string, unknown>, shot = n) {
+  const changed = true;
+  return {
+    ok: true, operation_id: operationId(n), tool,
+    data: { foreground_package: world.device.foregroundPackage(), settled: true, changed, ...extra, screen: screenOf(world) },
+    evidence: evidenceOf(shot, tool), error: null,
+  };
+}
+
+test("ui_tap long_press opens the product's menu and double_tap likes the photo, each on the element (one gesture command, no click)", async () => {
+  await withShop(async (c, world) => {
+    const pressed = await call(c, "ui_tap", { selector: { text: "Rain jacket" }, gesture: "long_press" });
+    assert.equal(world.device.screenId(), "product_menu");
+    assert.deepEqual(pressed, actEnvelope(world, 1, "ui_tap", { target: { text: "Rain jacket" }, element_label: "Rain jacket photo", gesture: "long_press" }));
+    assert.ok(screenOf(world).actions.some((a) => a.selector.text === "Add to wishlist"), "the menu's choices are on the new screen");
+    assert.equal(world.calls.filter((n) => n === "longPress").length, 1);
+    assert.equal(world.calls.includes("click"), false);
+
+    world.device.openUrl("shop://product/42");
+    const liked = await call(c, "ui_tap", { selector: { content_desc: "Canvas sneakers photo" }, gesture: "double_tap" });
+    assert.equal(liked.ok, true, JSON.stringify(liked.error));
+    assert.equal(world.device.screenId(), "product_42_liked");
+    assert.equal(liked.data["gesture"], "double_tap");
+    assert.ok((liked.data["screen"] as { texts: string[] }).texts.includes("In your favourites"));
+  });
+});
+
+test("a refused gesture (swipe) is INVALID_ARGUMENT naming the three accepted, before any driver call", async () => {
+  await withShop(async (c, world) => {
+    const swipe = await call(c, "ui_tap", { selector: { text: "Rain jacket" }, gesture: "swipe" });
+    assert.equal(swipe.error?.code, "INVALID_ARGUMENT");
+    assert.match(swipe.error!.message, /'gesture'.*"tap"\|"long_press"\|"double_tap"/);
+    assert.equal(world.calls.length, 0, "no session was opened, nothing was sent");
+  });
+});
+
+test("ui_scroll right with a container scrolls the chip row sideways and leaves the page; the sheet's list scrolls while the page does not", async () => {
+  await withShop(async (c, world) => {
+    const areas = screenOf(world).scroll_areas;
+    assert.deepEqual(areas?.map((a) => a.axis), ["horizontal", undefined], "the summary lists both areas, the chips sideways");
+    const chips = await call(c, "ui_scroll", { direction: "right", container: { resource_id: id("chips") } });
+    assert.equal(world.device.screenId(), "shop_home_chips");
+    assert.deepEqual(chips, actEnvelope(world, 1, "ui_scroll", { direction: "right", scrolled: true, at_end: true }));
+    assert.ok(world.calls.includes("scroll right"));
+    assert.ok(screenOf(world).actions.some((a) => a.selector.text === "Sale"), "the last chip came into view");
+    assert.ok(JSON.stringify(screenOf(world)).includes("Canvas sneakers"), "the page did not move");
+
+    await call(c, "ui_tap", { selector: { content_desc: "Filters" } });
+    assert.equal(world.device.screenId(), "filters");
+    const sheet = await call(c, "ui_scroll", { direction: "down", container: { text: "Brand" } });
+    assert.equal(sheet.ok, true, JSON.stringify(sheet.error));
+    assert.equal(world.device.screenId(), "filters_sheet_2", "the sheet's list scrolled (named by an element inside it)");
+    assert.ok(screenOf(world).actions.some((a) => a.selector.text === "Discount"));
+  });
+});
+
+test("ui_scroll until finds an item that starts off screen in one call and answers its offered selector", async () => {
+  await withShop(async (c, world) => {
+    const found = await call(c, "ui_scroll", { direction: "down", until: { text_contains: "aypac" } });
+    assert.equal(world.device.screenId(), "shop_home_3");
+    const offered = screenOf(world).actions.find((a) => JSON.stringify(a).includes("Daypack"))!.selector;
+    assert.notDeepEqual(offered, { text_contains: "aypac" }, "the selector the summary offers, not the one asked with");
+    assert.deepEqual(found, actEnvelope(world, 1, "ui_scroll", { direction: "down", scrolled: true, swipes: 2, at_end: true, found: offered }));
+    assert.equal(world.calls.filter((n) => n === "scroll down").length, 2);
+    const tapped = await call(c, "ui_tap", { selector: offered });
+    assert.equal(tapped.ok, true, "the answered selector goes straight back into ui_tap");
+  });
+});
+
+test("ui_scroll until an element already on screen swipes nothing; one never shown is UI_ELEMENT_NOT_FOUND saying the end was reached, with evidence", async () => {
+  await withShop(async (c, world) => {
+    const here = await call(c, "ui_scroll", { direction: "down", until: { text: "Rain jacket" } });
+    assert.deepEqual(here.data["swipes"], 0);
+    assert.equal(here.data["changed"], false);
+    assert.equal(world.calls.some((n) => n.startsWith("scroll")), false);
+
+    const missing = await call(c, "ui_scroll", { direction: "down", until: { text: "Umbrella" } });
+    assert.equal(missing.ok, false);
+    assert.equal(missing.error?.code, "UI_ELEMENT_NOT_FOUND");
+    assert.match(missing.error!.message, /^\{"text":"Umbrella"\} did not come on screen: the end was reached after 2 swipe\(s\) down\. The screen offers: .*'Daypack photo'/);
+    assert.deepEqual(missing.evidence, evidenceOf(2, "ui_scroll"), "a screenshot of where it stopped");
+    assert.deepEqual(missing.data, {});
+    assert.equal(world.device.screenId(), "shop_home_3");
+  });
+});
+
+test("ui_scroll refuses a diagonal direction, an until or container with coordinates, and a container outside any scroll area, typed", async () => {
+  await withShop(async (c, world) => {
+    assert.equal((await call(c, "ui_scroll", { direction: "diagonal" })).error?.code, "INVALID_SCROLL_DIRECTION");
+    const point = await call(c, "ui_scroll", { direction: "down", until: { x: 540, y: 1200 } });
+    assert.equal(point.error?.code, "INVALID_SELECTOR");
+    assert.match(point.error!.message, /'x', 'y'/);
+    assert.equal((await call(c, "ui_scroll", { direction: "down", container: { bounds: [0, 0, 10, 10] } })).error?.code, "INVALID_SELECTOR");
+    assert.equal(world.calls.length, 0, "refused arguments reach no driver");
+    const outside = await call(c, "ui_scroll", { direction: "down", container: { content_desc: "Cart" } });
+    assert.equal(outside.error?.code, "UI_ELEMENT_NOT_FOUND");
+    assert.match(outside.error!.message, /not inside a scrollable area .*scroll_areas/);
+    assert.equal(world.calls.some((n) => n.startsWith("scroll")), false);
+  });
+});
+
+test("ui_type_text with submit: search shows the results only after the IME action; append adds to the field's text", async () => {
+  await withShop(async (c, world) => {
+    await call(c, "ui_tap", { selector: { content_desc: "Search" } });
+    const typed = await call(c, "ui_type_text", { selector: { resource_id: id("search_field") }, text: "boo" });
+    assert.equal(world.device.screenId(), "search", "typing alone shows no results");
+    assert.equal(typed.ok, true, JSON.stringify(typed.error));
+    const appended = await call(c, "ui_type_text", { selector: { resource_id: id("search_field") }, text: "ts", append: true, submit: "search" });
+    assert.equal(world.device.screenId(), "search_results");
+    assert.match(world.device.hierarchyXml(), /text="boots"/, "append kept what was there");
+    assert.deepEqual(appended, actEnvelope(world, 3, "ui_type_text", { target: { resource_id: id("search_field") }, element_label: "Search products", typed_length: 2 }));
+    assert.deepEqual(world.calls.filter((n) => /Text|editorAction|pressKey/.test(n)), ["replaceText", "appendText", "editorAction search"]);
+    assert.equal((await call(c, "ui_type_text", { selector: { resource_id: id("search_field") }, text: "x", submit: "jump" })).error?.code, "INVALID_ARGUMENT");
+  });
+});
+
+test("ui_type_text submit: enter presses KEYCODE_ENTER after typing", async () => {
+  await withShop(async (c, world) => {
+    await call(c, "ui_tap", { selector: { content_desc: "Search" } });
+    const entered = await call(c, "ui_type_text", { selector: { resource_id: id("search_field") }, text: "mug", submit: "enter" });
+    assert.equal(entered.ok, true, JSON.stringify(entered.error));
+    assert.equal(world.device.screenId(), "search_results");
+    assert.ok(world.calls.includes("pressKey 66"));
+  });
+});
+
+test("device_press: home shows the launcher, app_switch the recents, notifications the shade; a key outside the list (power) is refused before any call", async () => {
+  await withShop(async (c, world) => {
+    const power = await call(c, "device_press", { key: "power" });
+    assert.equal(power.error?.code, "INVALID_ARGUMENT");
+    assert.match(power.error!.message, /'key'.*"home"\|"app_switch"\|"enter"\|"delete"\|"notifications"/);
+    assert.equal(world.calls.length, 0);
+
+    const home = await call(c, "device_press", { key: "home" });
+    assert.equal(world.device.screenId(), "launcher");
+    assert.deepEqual(home, actEnvelope(world, 2, "device_press", { key: "home" }, 1));
+    assert.equal(home.data["foreground_package"], "com.google.android.apps.nexuslauncher");
+    await call(c, "device_press", { key: "app_switch" });
+    assert.equal(world.device.screenId(), "@recents");
+    await call(c, "device_press", { key: "home" });
+    const shade = await call(c, "device_press", { key: "notifications" });
+    assert.equal(world.device.screenId(), "@shade");
+    assert.ok(JSON.stringify(shade.data["screen"]).includes("Your order has shipped"));
+    assert.deepEqual(world.calls.filter((n) => n.startsWith("pressKey") || n === "openNotifications"),
+      ["pressKey 3", "pressKey 187", "pressKey 3", "openNotifications"]);
+  });
+});
+
+test("app_open_url opens the page its link names, with evidence; a link nothing handles is APP_NOT_FOUND; a missing package is APP_NOT_FOUND before any session", async () => {
+  await withShop(async (c, world) => {
+    const product = await call(c, "app_open_url", { url: "shop://product/42" });
+    assert.equal(world.device.screenId(), "product_42");
+    assert.deepEqual(product, actEnvelope(world, 1, "app_open_url", { url: "shop://product/42" }));
+    const checkout = await call(c, "app_open_url", { url: "https://shop.example/checkout?from=mcp&x=%20", package: SHOP });
+    assert.equal(checkout.ok, true, JSON.stringify(checkout.error));
+    assert.equal(world.device.screenId(), "checkout");
+    const nothing = await call(c, "app_open_url", { url: "nowhere://page" });
+    assert.equal(nothing.error?.code, "APP_NOT_FOUND");
+    assert.match(nothing.error!.message, /handles nowhere:\/\/page/);
+    const opens = world.calls.filter((n) => n === "open").length;
+    const missing = await call(c, "app_open_url", { url: "shop://product/42", package: "com.example.nothere" });
+    assert.equal(missing.error?.code, "APP_NOT_FOUND");
+    assert.equal(world.calls.filter((n) => n === "open").length, opens, "no session was opened for it");
+    assert.equal((await call(c, "app_open_url", { url: "shop://product/42", package: "x;reboot" })).error?.code, "INVALID_PACKAGE");
+  });
+});
+
+test("app_open_url refuses file:, javascript:, intent:, content:, data:, a schemeless, spaced, quoted or 3,000-character URL, before any device command", async () => {
+  await withShop(async (c, world) => {
+    const refused: [string, RegExp][] = [
+      ["file:///etc/passwd", /schemes file, content, javascript, intent.* are refused/],
+      ["javascript:alert(1)", /only URL characters/],
+      ["javascript:alert%281%29", /are refused/],
+      ["intent://scan/#Intent;scheme=zxing;package=com.google.zxing.client.android;end", /only URL characters/],
+      ["intent://scan/#Intent", /are refused/],
+      ["INTENT://x", /are refused/],
+      ["content://contacts/people/1", /are refused/],
+      ["data:text/html,hi", /are refused/],
+      ["android-app://com.example.shop/shop/product/42", /are refused/],
+      ["shop.example/product/42", /scheme:rest/],
+      ["https://shop.example/a b", /no spaces/],
+      ["https://shop.example/\u0007", /control characters/],
+      ["https://shop.example/$(reboot)", /percent-encode/],
+      ["https://shop.example/';reboot;'", /percent-encode/],
+      ["https://shop.example/%zz", /percent-encode/],
+      [`https://shop.example/${"a".repeat(2980)}`, /at most 2048 characters/],
+    ];
+    for (const [url, message] of refused) {
+      const envelope = await call(c, "app_open_url", { url });
+      assert.equal(envelope.error?.code, "INVALID_ARGUMENT", url);
+      assert.match(envelope.error!.message, message, url);
+    }
+    assert.equal(world.calls.length, 0, "no refused URL reached the driver");
+    assert.equal(world.device.screenId(), "shop_home");
+  });
+});
+
+test("app_clear stops the app and deletes its data (the next launch is signed out); app_launch restart force-stops first and keeps the data", async () => {
+  await withShop(async (c, world) => {
+    world.device.openUrl("shop://product/42");
+    const restarted = await call(c, "app_launch", { package: SHOP, restart: true });
+    assert.equal(restarted.ok, true, JSON.stringify(restarted.error));
+    assert.equal(world.device.screenId(), "shop_home", "started again from its first screen, still signed in");
+    assert.deepEqual(restarted, actEnvelope(world, 1, "app_launch", { package: SHOP, stopped: true }));
+    assert.ok(world.calls.indexOf(`terminateApp ${SHOP}`) < world.calls.indexOf(`activateApp ${SHOP}`));
+
+    const cleared = await call(c, "app_clear", { package: SHOP });
+    assert.deepEqual(cleared, actEnvelope(world, 2, "app_clear", { package: SHOP }));
+    assert.notEqual(world.device.foregroundPackage(), SHOP, "the app was stopped");
+    const launched = await call(c, "app_launch", { package: SHOP });
+    assert.equal(world.device.screenId(), "shop_login", "its data is gone: signed out");
+    assert.equal(launched.data["stopped"], undefined, "stopped is said only with restart");
+
+    const opens = world.calls.filter((n) => n === "open").length;
+    assert.equal((await call(c, "app_clear", { package: "com.example.nothere" })).error?.code, "APP_NOT_FOUND");
+    assert.equal((await call(c, "app_clear", { package: "com.x; rm -rf /" })).error?.code, "INVALID_PACKAGE");
+    assert.equal(world.calls.filter((n) => n === "open").length, opens, "neither reached a session");
+  });
+});
+
+test("app_clear is published as destructive, device_press and app_open_url as acts", async () => {
+  await withShop(async (c) => {
+    const { tools } = await c.client.listTools();
+    const hints = (name: string) => tools.find((t) => t.name === name)?.annotations;
+    assert.deepEqual(hints("app_clear"), { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false });
+    assert.deepEqual(hints("device_press"), { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false });
+    assert.deepEqual(hints("app_open_url"), { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false });
+  });
+});
