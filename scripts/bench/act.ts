@@ -4,7 +4,8 @@
  * total minus the time spent in adb processes, in UiAutomator2 requests and in the published waits (the
  * settle interval and the polls), counted once where they overlap — as median/p95, with adb processes
  * and UiAutomator2 requests per call. Acts run in an open session (session start is its own row).
- * Target (issue 7): harness-own time under 10 ms median per act.
+ * Target (issue 7): harness-own time under 10 ms median per act. Issue 16's hands (gestures, container and
+ * until scrolls, submit, keys, deep links, restart, clear) and ui_wait have their rows on the 'shop' scenario.
  */
 import { randomUUID } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -32,19 +33,51 @@ export const actSection: BenchSection = {
   name: "act: per act tool against the simulated device, total and harness-own time",
   async run(io: BenchIO) {
     io.print(`simulated device, real adb client, webdriverio → simulated UiAutomator2, in-memory MCP, ${io.repetitions} calls per row (ms)`);
-    io.print("tool                      total med/p95    own med/p95      adb runs/call  UiA2 requests/call");
+    io.print("tool                              total med/p95    own med/p95      adb runs/call  UiA2 requests/call");
     await measure(io, "settings", [
-      ["ui_tap", () => ({ selector: { text: "Network & internet" } })],
+      ["ui_tap", () => ({ selector: { text: "Network & internet" } }), { reset: [["device_back", {}]] }],
       ["device_back", () => ({})],
       ["ui_scroll", (i) => ({ direction: i % 2 === 0 ? "down" : "up" })],
       ["settings_open", () => ({})],
       ["app_launch", () => ({ package: "com.android.settings" })],
     ]);
     await measure(io, "login", [["ui_type_text", (i) => ({ selector: { resource_id: "com.example.shop:id/email" }, text: `שלום ${i}` })]]);
+    // Issue 16's hands on the shop: each row leaves the screen where it starts (its reset and setup calls are not timed).
+    const shop = "com.example.shop";
+    const chips = { resource_id: "chips" };
+    await measure(io, "shop", [
+      ["ui_tap", () => ({ selector: { text: "Canvas sneakers" }, gesture: "long_press" }), { label: "ui_tap long_press", reset: [["device_back", {}]] }],
+      ["ui_scroll", () => ({ direction: "right", container: chips }), { label: "ui_scroll right container", reset: [["ui_scroll", { direction: "left", container: chips }]] }],
+      ["ui_scroll", () => ({ direction: "down", until: { text: "Daypack" } }), {
+        label: "ui_scroll until (2 pages)", reset: [["ui_scroll", { direction: "up", until: { text: "Canvas sneakers" } }]],
+      }],
+      ["ui_wait", () => ({ visible: { text: "Canvas sneakers" } }), { label: "ui_wait (holds at once)" }],
+      ["app_open_url", () => ({ url: "shop://product/42" }), { reset: [["device_back", {}]] }],
+      ["ui_tap", () => ({ selector: { content_desc: "Canvas sneakers photo" }, gesture: "double_tap" }), {
+        label: "ui_tap double_tap", setup: [["app_open_url", { url: "shop://product/42" }]], teardown: [["device_back", {}]],
+      }],
+      ["ui_type_text", (i) => ({ selector: { resource_id: "search_field" }, text: `boots ${i}`, submit: "search" }), {
+        label: "ui_type_text submit", setup: [["ui_tap", { selector: { content_desc: "Search" } }]], teardown: [["device_back", {}], ["device_back", {}]],
+      }],
+      ["device_press", () => ({ key: "home" }), { label: "device_press home", reset: [["app_launch", { package: shop }]] }],
+      ["app_launch", () => ({ package: shop, restart: true }), { label: "app_launch restart" }],
+      ["app_clear", () => ({ package: shop }), { reset: [["app_launch", { package: shop }], ["ui_tap", { selector: { resource_id: "sign_in" } }]] }],
+    ]);
   },
 };
 
-type Row = [tool: string, args: (i: number) => Record<string, unknown>];
+type Call = [tool: string, args: Record<string, unknown>];
+/** `reset` runs after every timed call, `setup` once before the row, `teardown` once after it (none timed). */
+interface RowOptions {
+  label?: string;
+  reset?: Call[];
+  setup?: Call[];
+  teardown?: Call[];
+}
+type Row = [tool: string, args: (i: number) => Record<string, unknown>, options?: RowOptions];
+
+/** The tools that read beside a session and refuse a session_id. */
+const OBSERVE = new Set(["ui_wait", "ui_get_tree", "ui_screenshot", "device_status", "app_list"]);
 
 async function measure(io: BenchIO, scenario: string, rows: Row[]): Promise<void> {
   const sim = await startSimDevice({ scenario });
@@ -87,34 +120,41 @@ async function measure(io: BenchIO, scenario: string, rows: Row[]): Promise<void
         totals.push(performance.now() - start);
         await call("ui_session_close", { session_id: id });
       }
-      io.print(`${"ui_session_open".padEnd(26)}${`${median(totals).toFixed(1)}/${p95(totals).toFixed(1)}`}`);
+      io.print(`${"ui_session_open".padEnd(34)}${`${median(totals).toFixed(1)}/${p95(totals).toFixed(1)}`}`);
     };
-    const timed = async (label: string, name: string, args: (i: number) => Record<string, unknown>, extra: Record<string, unknown>) => {
+    const timed = async (label: string, name: string, args: (i: number) => Record<string, unknown>, extra: Record<string, unknown>, options: RowOptions = {}) => {
       const totals: number[] = [];
       const own: number[] = [];
       let runs = 0;
       let asked = 0;
-      await call(name, { ...args(io.repetitions), ...extra }); // warm-up: the JIT's first pass is not the harness's cost
-      if (name === "ui_tap") await call("device_back", extra);
+      const send = (tool: string, a: Record<string, unknown>) => call(tool, OBSERVE.has(tool) ? a : { ...a, ...extra });
+      const calls = async (list: Call[] = []) => {
+        for (const [tool, a] of list) await send(tool, a);
+      };
+      await calls(options.setup);
+      await send(name, args(io.repetitions)); // warm-up: the JIT's first pass is not the harness's cost
+      await calls(options.reset);
       for (let i = 0; i < io.repetitions; i++) {
         waits.length = busy.length = adbRuns = requests = 0;
         const start = performance.now();
-        await call(name, { ...args(i), ...extra });
+        await send(name, args(i));
         const total = performance.now() - start;
         totals.push(total);
         own.push(total - unionLength([...waits, ...busy].map(([a, b]) => [Math.max(a, start), Math.min(b, start + total)] as Interval)));
         runs += adbRuns;
         asked += requests;
-        if (name === "ui_tap") await call("device_back", extra); // back to where the row starts (not timed)
+        await calls(options.reset); // back to where the row starts (not timed)
       }
+      await calls(options.teardown);
       const pair = (v: number[]) => `${median(v).toFixed(1)}/${p95(v).toFixed(1)}`.padEnd(17);
-      io.print(`${label.padEnd(26)}${pair(totals)}${pair(own)}${(runs / io.repetitions).toFixed(1).padEnd(15)}${(asked / io.repetitions).toFixed(1)}`);
+      io.print(`${label.padEnd(34)}${pair(totals)}${pair(own)}${(runs / io.repetitions).toFixed(1).padEnd(15)}${(asked / io.repetitions).toFixed(1)}`);
     };
     await timedOpen();
     const session = (await call("ui_session_open", {})).data["session_id"] as string;
-    for (const [tool, args] of rows) await timed(tool, tool, args, { session_id: session });
+    for (const [tool, args, options] of rows) await timed(options?.label ?? tool, tool, args, { session_id: session }, options);
     await call("ui_session_close", { session_id: session });
-    await timed(`${rows[0]![0]} (own session)`, rows[0]![0], rows[0]![1], {});
+    const [first, firstArgs, firstOptions] = rows[0]!;
+    await timed(`${firstOptions?.label ?? first} (own session)`, first, firstArgs, {}, firstOptions);
   } finally {
     await connected.close();
     await hands.closeAll("bench over");
