@@ -6,8 +6,9 @@
 import * as z from "zod";
 import { ROLE_NAMES, TEXT_KEY_NAMES } from "./selector.ts";
 
+type TextKeyFields = Record<(typeof TEXT_KEY_NAMES)[number], z.ZodOptional<z.ZodString>>;
 const keyFields = {
-  ...(Object.fromEntries(TEXT_KEY_NAMES.map((key) => [key, z.string().optional()])) as Record<(typeof TEXT_KEY_NAMES)[number], z.ZodOptional<z.ZodString>>),
+  ...(Object.fromEntries(TEXT_KEY_NAMES.map((key) => [key, z.string().optional()])) as TextKeyFields),
   role: z.enum(ROLE_NAMES).optional(),
 };
 
@@ -41,7 +42,9 @@ export const ScreenSummarySchema = z.object({
   texts: z.array(z.string()),
   actions: z.array(ActionEntrySchema),
   can_scroll: z.literal(true).optional(),
-  scroll_areas: z.array(z.object({ selector: SelectorDataSchema, axis: z.literal("horizontal").optional(), label: z.string().optional() })).optional(),
+  scroll_areas: z.array(z.object({
+    selector: SelectorDataSchema, axis: z.literal("horizontal").optional(), label: z.string().optional(),
+  })).optional(),
   keyboard: z.object({ open: z.literal(true), top: pixels.optional() }).optional(),
   issues: z.array(AuditIssueSchema).optional(),
 });

@@ -12,6 +12,8 @@ export const PackageNameSchema = z.string().max(255).regex(PACKAGE_NAME_PATTERN)
 
 /** An opaque session id as `ui_session_open` issues it. */
 export const SessionIdSchema = z.string().max(64).regex(/^[A-Za-z0-9_-]+$/);
+/** The same check, published as a plain string (eleven tools take one: tools/list stays small; the id is never typed by hand). */
+export const PublishedSessionIdSchema = z.string().pipe(SessionIdSchema);
 
 /** Text to type: non-empty, bounded, newlines and tabs allowed, other control characters refused. */
 // deno-lint-ignore no-control-regex

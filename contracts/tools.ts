@@ -7,7 +7,9 @@
 import * as z from "zod";
 import type { ErrorCode } from "./error_codes.ts";
 import { actData, DeviceStatusDataSchema, ScreenSummarySchema, SelectorDataSchema, SessionInfoShape } from "./tool_data.ts";
-import { PackageNameSchema, publishedSelector, PublishedSelectorSchema, SessionIdSchema, TypedTextSchema, UrlSchema, WaitInputSchema } from "./tool_inputs.ts";
+import {
+  PackageNameSchema, publishedSelector, PublishedSelectorSchema, PublishedSessionIdSchema, TypedTextSchema, UrlSchema, WaitInputSchema,
+} from "./tool_inputs.ts";
 
 export interface ToolAnnotations {
   readOnlyHint: boolean;
@@ -49,7 +51,7 @@ function declare<I extends z.ZodObject<InputShape>, D extends z.ZodType>(declara
 /** Tool names as MCP clients accept them (dots break Claude Desktop, Copilot CLI and Codex). */
 export const TOOL_NAME_PATTERN = /^[a-zA-Z0-9_-]{1,64}$/;
 
-const session_id = SessionIdSchema.optional();
+const session_id = PublishedSessionIdSchema.optional();
 const selectorErrors = { selector: "INVALID_SELECTOR" } as const;
 
 /** What ui_tap does to its element (never to a point). */
@@ -80,8 +82,7 @@ export const TOOLS = {
   }),
   ui_wait: declare({
     title: "Wait", access: "observe", device: "observe", available: true,
-    description: "Waits until a selector names an element (visible) or none (gone); give one. Read-only. " +
-      "Returns the screen summary; after timeout_ms UI_ELEMENT_NOT_FOUND or OPERATION_TIMEOUT.",
+    description: "Waits until a selector names an element (visible) or none (gone); give one. Read-only. Returns the screen summary.",
     input: WaitInputSchema,
     argumentErrors: { visible: "INVALID_SELECTOR", gone: "INVALID_SELECTOR" },
     data: z.object({ waited_ms: z.int(), screen: ScreenSummarySchema }),
@@ -103,7 +104,8 @@ export const TOOLS = {
   }),
   app_launch: declare({
     title: "Launch app", access: "act", idempotent: true, device: "act", available: true,
-    description: "Brings a package to the foreground and waits until it is there; restart force-stops it first. Returns the new screen summary.",
+    description: "Brings a package to the foreground and waits until it is there; restart force-stops it first. " +
+      "Returns the new screen summary.",
     input: z.strictObject({ package: PackageNameSchema, restart: z.boolean().optional(), session_id }),
     argumentErrors: { package: "INVALID_PACKAGE" },
     data: actData({ package: z.string(), stopped: z.boolean().optional() }),
@@ -126,7 +128,8 @@ export const TOOLS = {
     description: "Replaces (append: adds to) the text of the input the selector names; submit then presses the keyboard's action key. " +
       "Returns the new screen summary.",
     input: z.strictObject({
-      selector: PublishedSelectorSchema, text: TypedTextSchema, append: z.boolean().optional(), submit: z.enum(SUBMIT_ACTIONS).optional(), session_id,
+      selector: PublishedSelectorSchema, text: TypedTextSchema,
+      append: z.boolean().optional(), submit: z.enum(SUBMIT_ACTIONS).optional(), session_id,
     }),
     argumentErrors: { ...selectorErrors, text: "INVALID_TEXT" },
     data: actData({ target: SelectorDataSchema, element_label: z.string().optional(), typed_length: z.int() }),
@@ -137,7 +140,9 @@ export const TOOLS = {
       `until: scrolls up to ${UNTIL_MAX_SWIPES} pages until that element is on screen. Returns the new screen summary.`,
     input: z.strictObject({
       direction: z.enum(SCROLL_DIRECTIONS),
-      container: publishedSelector("The scroll area: a selector (keys as ui_tap's) from scroll_areas, or of any element inside it.").optional(),
+      container: publishedSelector(
+        "The scroll area: a selector (keys as ui_tap's) from scroll_areas, or of any element inside it.",
+      ).optional(),
       until: publishedSelector("A selector (keys as ui_tap's) of the element to bring on screen.").optional(),
       session_id,
     }),
@@ -158,13 +163,15 @@ export const TOOLS = {
   }),
   device_press: declare({
     title: "Press key", access: "act", device: "act", available: true,
-    description: "Presses a key: home, app_switch (recents), enter, delete, or notifications (opens the shade). Returns the new screen summary.",
+    description: "Presses a key: home, app_switch (recents), enter, delete, or notifications (opens the shade). " +
+      "Returns the new screen summary.",
     input: z.strictObject({ key: z.enum(DEVICE_KEYS), session_id }),
     data: actData({ key: z.enum(DEVICE_KEYS) }),
   }),
   app_open_url: declare({
     title: "Open link", access: "act", device: "act", available: true,
-    description: "Opens a deep link (https:// or an app's scheme; never file:, content:, javascript:, intent:), optionally in one package. " +
+    description: "Opens a deep link (https:// or an app's scheme; never file:, content:, javascript:, intent:), " +
+      "optionally in one package. " +
       "Returns the new screen summary.",
     input: z.strictObject({ url: UrlSchema, package: PackageNameSchema.optional(), session_id }),
     argumentErrors: { package: "INVALID_PACKAGE" },
@@ -187,7 +194,7 @@ export const TOOLS = {
   ui_session_close: declare({
     title: "Close session", access: "act", idempotent: true, device: "none", available: true,
     description: "Closes a UI session. Closing an unknown or closed session succeeds.",
-    input: z.strictObject({ session_id: SessionIdSchema }),
+    input: z.strictObject({ session_id: PublishedSessionIdSchema }),
     data: z.object({ session_id: z.string(), closed: z.boolean() }),
   }),
 };
@@ -201,12 +208,14 @@ export type ToolData<N extends ToolName> = z.output<Tools[N]["data"]>;
 export const TOOL_NAMES = Object.keys(TOOLS) as ToolName[];
 
 /** The strict input schema of every tool, by name. */
-export const TOOL_INPUTS = Object.fromEntries(TOOL_NAMES.map((name) => [name, TOOLS[name].input])) as { [N in ToolName]: Tools[N]["input"] };
+export const TOOL_INPUTS = Object.fromEntries(TOOL_NAMES.map((name) => [name, TOOLS[name].input])) as
+  { [N in ToolName]: Tools[N]["input"] };
 
 /** The four MCP annotations, from the access kind. */
 export function annotationsOf(tool: ToolDeclaration): ToolAnnotations {
   const observe = tool.access === "observe";
-  return { readOnlyHint: observe, destructiveHint: tool.access === "destructive", idempotentHint: tool.idempotent ?? observe, openWorldHint: false };
+  const destructive = tool.access === "destructive";
+  return { readOnlyHint: observe, destructiveHint: destructive, idempotentHint: tool.idempotent ?? observe, openWorldHint: false };
 }
 
 export interface ToolContract {

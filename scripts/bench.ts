@@ -8,12 +8,14 @@ import { CORPUS_DIR } from "../tests/support/paths.ts";
 import type { BenchSection } from "./bench/section.ts";
 import { actSection } from "./bench/act.ts";
 import { mcpSection } from "./bench/mcp.ts";
+import { pngSection } from "./bench/png.ts";
 import { screenSummarySection } from "./bench/screen_summary.ts";
 import { startupSection } from "./bench/startup.ts";
 
 /** Every section, in the order they run. Add yours here. */
 const SECTIONS: BenchSection[] = [
   screenSummarySection,
+  pngSection,
   mcpSection,
   actSection,
   startupSection,

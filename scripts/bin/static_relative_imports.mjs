@@ -22,7 +22,9 @@ export const staticRelativeImports = {
         return `(${names.get(specifier)})`;
       });
       const header = [...names].map(([specifier, name]) => `import * as ${name} from ${JSON.stringify(specifier)};`).join("\n");
-      return { contents: `${header}\n${contents}`, loader: "ts" };
+      // A shebang line (main.ts) must stay the file's first line.
+      const shebang = contents.startsWith("#!") ? contents.slice(0, contents.indexOf("\n") + 1) : "";
+      return { contents: `${shebang}${header}\n${contents.slice(shebang.length)}`, loader: "ts" };
     });
   },
 };

@@ -80,6 +80,17 @@ const sessionId: fc.Arbitrary<unknown> = fc.oneof(
 
 const maybe = <T>(arb: fc.Arbitrary<T>) => fc.option(arb, { nil: undefined, freq: 2 });
 
+/** Deep links: ones the device handles or not, refused schemes, shell bits, and the hostile strings. */
+const url: fc.Arbitrary<unknown> = fc.oneof(
+  { weight: 2, arbitrary: fc.constantFrom("https://example.com/a?b=1&c=2", "https://www.android.com", "myapp://page/1", "nowhere://x", "tel:123") },
+  { weight: 2, arbitrary: fc.constantFrom("file:///etc/passwd", "javascript:alert(1)", "intent://x#Intent;end", "content://sms/inbox", "data:text/html,x", "about:blank") },
+  { weight: 2, arbitrary: fc.tuple(fc.constantFrom("https://example.com/", "myapp://"), fc.constantFrom(...SHELL_BITS, ...TRAVERSAL, ...UNICODE)).map(([a, b]) => a + b) },
+  { weight: 1, arbitrary: fc.constantFrom(2_049, 3_000, 300_000).map((n) => `https://example.com/${"a".repeat(n)}`) },
+  { weight: 2, arbitrary: hostileString },
+  { weight: 1, arbitrary: fc.anything({ maxDepth: 1 }) },
+);
+const choice = (accepted: string[], refused: string[]) => fc.oneof(fc.constantFrom(...accepted, ...refused), fc.anything({ maxDepth: 1 }));
+
 /** Arguments shaped like each tool's contract, with hostile values (undefined fields are left out). */
 const shapedArguments: Record<string, fc.Arbitrary<Record<string, unknown>>> = {
   device_status: fc.constant({}),
@@ -91,12 +102,21 @@ const shapedArguments: Record<string, fc.Arbitrary<Record<string, unknown>>> = {
   }),
   ui_screenshot: fc.constant({}),
   app_list: fc.record({ filter: maybe(fc.oneof(fc.constantFrom("com", "example", "notes", "", "."), hostileString)), include_system: maybe(fc.oneof(fc.boolean(), fc.anything({ maxDepth: 1 }))) }),
-  app_launch: fc.record({ package: packageName, session_id: maybe(sessionId) }),
+  app_launch: fc.record({ package: packageName, restart: maybe(fc.oneof(fc.boolean(), fc.anything({ maxDepth: 1 }))), session_id: maybe(sessionId) }),
   settings_open: fc.record({ session_id: maybe(sessionId) }),
-  ui_tap: fc.record({ selector, session_id: maybe(sessionId) }),
-  ui_type_text: fc.record({ selector, text: fc.oneof(hostileString, fc.constantFrom("hello", "line one\nline two", "héllo 🙂")), session_id: maybe(sessionId) }),
-  ui_scroll: fc.record({ direction: fc.oneof(fc.constantFrom("up", "down", "UP", "left", "", "down; reboot"), fc.anything({ maxDepth: 1 })), session_id: maybe(sessionId) }),
+  ui_tap: fc.record({ selector, gesture: maybe(choice(["tap", "long_press", "double_tap"], ["swipe", "LONG_PRESS", ""])), session_id: maybe(sessionId) }),
+  ui_type_text: fc.record({
+    selector, text: fc.oneof(hostileString, fc.constantFrom("hello", "line one\nline two", "héllo 🙂")), append: maybe(fc.oneof(fc.boolean(), fc.anything({ maxDepth: 1 }))),
+    submit: maybe(choice(["search", "go", "send", "done", "enter"], ["next", "submit", "; reboot"])), session_id: maybe(sessionId),
+  }),
+  ui_scroll: fc.record({
+    direction: fc.oneof(fc.constantFrom("up", "down", "left", "right", "UP", "diagonal", "", "down; reboot"), fc.anything({ maxDepth: 1 })),
+    container: maybe(selector), until: maybe(selector), session_id: maybe(sessionId),
+  }),
   device_back: fc.record({ session_id: maybe(sessionId) }),
+  device_press: fc.record({ key: choice(["home", "app_switch", "enter", "delete", "notifications"], ["power", "back", "KEYCODE_HOME", "3", ""]), session_id: maybe(sessionId) }),
+  app_open_url: fc.record({ url, package: maybe(packageName), session_id: maybe(sessionId) }),
+  app_clear: fc.record({ package: packageName, session_id: maybe(sessionId) }),
   ui_session_open: fc.record({ package: maybe(packageName) }),
   ui_session_close: fc.record({ session_id: sessionId }),
 };

@@ -3,10 +3,10 @@
  * valid envelope (strict schema, code from the closed list, mirrored as text, isError = !ok, no stack
  * trace), or JSON-RPC -32602 exactly when the name is not a served tool or the arguments are not an object.
  * Every command the simulated device received is one of the closed list's shapes, and the only free text in
- * it sits in the slot it was validated for (a package name, the typed text, an XPath by position).
+ * it sits in the slot it was validated for (a package name, the typed text, a deep link, an XPath by position).
  */
 import { type Envelope, EnvelopeSchema } from "../../contracts/envelope.ts";
-import { PACKAGE_NAME_PATTERN } from "../../contracts/tool_inputs.ts";
+import { PACKAGE_NAME_PATTERN, UrlSchema } from "../../contracts/tool_inputs.ts";
 import { AVAILABLE_TOOL_NAMES } from "../../contracts/tools.ts";
 import { END_MARKER_ARGS } from "../../src/adapters/adb/stream_end.ts";
 import { MAX_FRAME_BYTES } from "../../src/mcp/stdio_transport.ts";
@@ -78,13 +78,18 @@ const UIA2_FIXED = [
   /^list sessions$/, // the campaign's own look at GET /appium/sessions
   /^new session$/, /^get page source$/, /^find elements? xpath \/hierarchy(\/\*\[\d+\])+$/, /^get rect$/, /^click$/, /^clear$/,
   /^back$/, /^delete session$/, /^execute script mobile: (isKeyboardShown|hideKeyboard|getCurrentPackage) \{\}$/,
-  /^execute script mobile: scrollGesture \{"elementId":"[0-9a-f-]+","direction":"(up|down)","percent":[\d.]+\}$/,
+  /^execute script mobile: scrollGesture \{"elementId":"[0-9a-f-]+","direction":"(up|down|left|right)","percent":[\d.]+\}$/,
+  /^execute script mobile: (longClickGesture|doubleClickGesture) \{"elementId":"[0-9a-f-]+"\}$/,
+  /^execute script mobile: performEditorAction \{"action":"(search|go|send|done)"\}$/,
+  /^execute script mobile: pressKey \{"keycode":(3|66|67|187)\}$/,
+  /^execute script mobile: openNotifications \{\}$/,
 ];
 
-/** The free text one call may put on the device: its validated package and typed text (undefined: none). */
+/** The free text one call may put on the device: its validated package, typed text and deep link (undefined: none). */
 export interface Slots {
   packages: readonly string[];
   typedText?: string;
+  url?: string;
 }
 
 /** A description of each command that is not one of the closed list's shapes with its slots filled validly. */
@@ -101,8 +106,10 @@ export function commandsOutsideSlots(entries: readonly LogEntry[], slots: Slots)
       continue;
     }
     if (UIA2_FIXED.some((p) => p.test(command))) continue;
-    const app = /^execute script mobile: activateApp \{"appId":"([^"]*)"\}$/.exec(command)?.[1];
+    const app = /^execute script mobile: (?:activateApp|terminateApp|clearApp) \{"appId":"([^"]*)"\}$/.exec(command)?.[1];
     if (app !== undefined && slotPackage(app, slots)) continue;
+    const link = /^execute script mobile: deepLink (\{.*\})$/s.exec(command)?.[1];
+    if (link !== undefined && linkInSlot(safeJson(link), slots)) continue;
     const keys = /^send keys (".*")$/s.exec(command)?.[1];
     if (keys !== undefined && slots.typedText !== undefined && safeJson(keys) === slots.typedText) continue;
     wrong.push(`uia2: ${command.slice(0, 200)}`);
@@ -112,6 +119,14 @@ export function commandsOutsideSlots(entries: readonly LogEntry[], slots: Slots)
 
 function slotPackage(name: string, slots: Slots): boolean {
   return PACKAGE_NAME_PATTERN.test(name) && (slots.packages.includes(name) || name === "com.android.settings");
+}
+
+/** A deepLink's arguments: the call's own URL, valid by the contract's rule, and at most its validated package. */
+function linkInSlot(args: unknown, slots: Slots): boolean {
+  if (typeof args !== "object" || args === null) return false;
+  const { url, package: pkg, ...rest } = args as Record<string, unknown>;
+  return Object.keys(rest).length === 0 && typeof url === "string" && url === slots.url && UrlSchema.safeParse(url).success &&
+    (pkg === undefined || (typeof pkg === "string" && slotPackage(pkg, slots)));
 }
 
 function safeJson(text: string): unknown {

@@ -105,6 +105,7 @@ export class Lane {
     const slots = {
       packages: typeof pkg === "string" && PACKAGE_NAME_PATTERN.test(pkg) ? [pkg] : [],
       ...(params.name === "ui_type_text" && typeof args["text"] === "string" ? { typedText: args["text"] } : {}),
+      ...(params.name === "app_open_url" && typeof args["url"] === "string" ? { url: args["url"] } : {}),
     };
     for (const wrong of commandsOutsideSlots(entries, slots)) flag("text outside its slot", `${label} → ${wrong}`);
     if (answer.kind === "envelope") {

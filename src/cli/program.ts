@@ -4,31 +4,35 @@
  * clear message and exit code 2 (1 for `flow`, whose 2 means "timed out"); `--help`, `help [command]` and
  * `--version` exit 0. An option a command takes several times (`flow --device a --device b`) arrives as the
  * list of its values, each as written. Returns the exit code; never calls process.exit.
- * `selftest-webdriver` is a packaging diagnostic kept out of the help.
+ * `selftest-webdriver` is a packaging diagnostic kept out of the help. A command's module is loaded only when it
+ * runs: `tree …` loads the tree command alone; the help, a bare call and anything else load them all.
  */
 import { cac, type CAC } from "cac";
-import { describeRuntime } from "../runtime_info.ts";
-import { VERSION } from "../version.ts";
+import { PROGRAM_NAME, VERSION, versionLine } from "../version.ts";
 import { type CliContext, EXIT } from "./context.ts";
 import { joinNegativeValues, repeatedFlag } from "./raw_arguments.ts";
-import { registerDoctorCommand } from "./doctor.ts";
-import { registerFlowCommand } from "./flow.ts";
-import { registerServeCommand } from "./serve.ts";
-import { registerSimCommand } from "./sim.ts";
-import { registerTreeCommand } from "./tree.ts";
-import { runWebdriverSelftest, WEBDRIVER_SELFTEST_COMMAND } from "./webdriver_selftest.ts";
+import { WEBDRIVER_SELFTEST_COMMAND } from "./webdriver_selftest.ts";
 
 export type CommandRegistrar = (cli: CAC, ctx: CliContext) => void;
 
-/** Every subcommand that works, in the order `--help` lists them. */
-const COMMANDS: CommandRegistrar[] = [
-  registerServeCommand,
-  registerDoctorCommand,
-  registerTreeCommand,
-  registerFlowCommand,
-  registerSimCommand,
-  registerHelpCommand,
+/**
+ * Every subcommand that works, in the order `--help` lists them, each loaded on demand (`await import("…")` as
+ * written: the single executable's build makes exactly this form static).
+ */
+const COMMANDS: readonly { name: string; load: () => Promise<CommandRegistrar> }[] = [
+  { name: "serve", load: async () => (await import("./serve.ts")).registerServeCommand },
+  { name: "doctor", load: async () => (await import("./doctor.ts")).registerDoctorCommand },
+  { name: "tree", load: async () => (await import("./tree.ts")).registerTreeCommand },
+  { name: "flow", load: async () => (await import("./flow.ts")).registerFlowCommand },
+  { name: "sim", load: async () => (await import("./sim.ts")).registerSimCommand },
+  { name: "help", load: async () => registerHelpCommand },
 ];
+
+/** The command named first, alone; every command when the first argument names none (help, options, a typo). */
+async function commandsFor(given: readonly string[]): Promise<CommandRegistrar[]> {
+  const named = COMMANDS.find((command) => command.name === given[0] && command.name !== "help");
+  return Promise.all((named === undefined ? COMMANDS : [named]).map((command) => command.load()));
+}
 
 /** Commands whose documented exit codes give 2 another meaning: their usage errors exit with this code. */
 const USAGE_EXIT: Readonly<Record<string, number>> = { flow: 1 };
@@ -36,12 +40,15 @@ const USAGE_EXIT: Readonly<Record<string, number>> = { flow: 1 };
 /** The options a command takes more than once; any other flag given twice is a usage error. */
 const REPEATABLE: Readonly<Record<string, ReadonlySet<string>>> = { flow: new Set(["--device"]) };
 
-export const PROGRAM_NAME = "android-mcp-harness";
+export { PROGRAM_NAME };
 
 export async function runCli(given: readonly string[], ctx: CliContext): Promise<number> {
-  if (given[0] === WEBDRIVER_SELFTEST_COMMAND) return runWebdriverSelftest(given.slice(1), ctx);
+  if (given[0] === WEBDRIVER_SELFTEST_COMMAND) {
+    const { runWebdriverSelftest } = await import("./webdriver_selftest.ts");
+    return runWebdriverSelftest(given.slice(1), ctx);
+  }
   const cli = cac(PROGRAM_NAME);
-  for (const register of COMMANDS) register(cli, ctx);
+  for (const register of await commandsFor(given)) register(cli, ctx);
   cli.help();
   // Not cac's version(): it prints the Node version Deno and Bun emulate instead of their own.
   cli.option("-v, --version", "Display version number (and the runtime)");
@@ -57,7 +64,7 @@ export async function runCli(given: readonly string[], ctx: CliContext): Promise
   }
   if (parsed.options["help"]) return EXIT.ok; // cac printed it
   if (parsed.options["version"]) {
-    ctx.stdout(`${PROGRAM_NAME}/${VERSION} (${describeRuntime()})\n`);
+    ctx.stdout(`${versionLine()}\n`);
     return EXIT.ok;
   }
   const commandName = cli.matchedCommand?.name;

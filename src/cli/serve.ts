@@ -16,10 +16,7 @@ import { dirname, resolve } from "node:path";
 import type { CAC } from "cac";
 import { type Harness, type HarnessOptions, openHarness } from "../composition.ts";
 import { type HarnessConfig, loadConfig } from "../config.ts";
-import { isHarnessError } from "../errors.ts";
-import { createFlowRecorder } from "../flow/recorder.ts";
-import { createHarnessServer } from "../mcp/server.ts";
-import { BoundedStdioTransport } from "../mcp/stdio_transport.ts";
+import { HarnessError, isHarnessError } from "../errors.ts";
 import { BUILTIN_SCENARIO_NAMES } from "../sim/scenario_names.ts";
 import { describeTransportError, warnWhenDeviceUnreachable } from "./serve_startup.ts";
 import { type CliContext, EXIT } from "./context.ts";
@@ -34,6 +31,7 @@ interface ServeFlags extends ScreenFlags {
   artifacts?: unknown;
   record?: unknown;
   scenario?: unknown;
+  latency?: unknown;
 }
 
 export function registerServeCommand(cli: CAC, ctx: CliContext): void {
@@ -45,6 +43,7 @@ export function registerServeCommand(cli: CAC, ctx: CliContext): void {
     .option("--scenario <name|file>", `For --device sim: a built-in scenario (${BUILTIN_SCENARIO_NAMES.join(", ")}) or a scenario JSON file (default: settings)`)
     .option("--screen <dump.xml>", "With --device sim: the simulated device shows this real capture (uiautomator dump or Appium page source), still")
     .option("--screenshot <shot.png>", "With --screen: the PNG taken with the dump, what ui_screenshot shows (else the screen is drawn)")
+    .option("--latency <profile>", "With --device sim: 'device' answers as slowly as a real phone (figures in docs/simulated-device.md); default 'none'")
     .option("--record <file>", "Write the session's acting calls as a flow file (replayable with `flow FILE`), after each step; typed text is kept in it")
     .example("android-mcp-harness serve --device sim")
     .example("android-mcp-harness serve --device sim --screen bug-report.xml --screenshot bug-report.png")
@@ -58,6 +57,10 @@ export async function runServe(flags: ServeFlags, ctx: CliContext): Promise<numb
   try {
     config = loadConfig(ctx.env, cleanFlags(flags));
     options = await harnessScreenOptions(flags, config, ctx.cwd);
+    if (flags.latency !== undefined) {
+      if (config.device.kind !== "sim") throw new HarnessError("INVALID_ARGUMENT", "--latency is for the simulated device: add --device sim.");
+      options = { ...options, sim: { ...options.sim, latency: String(flags.latency) } };
+    }
   } catch (error) {
     if (!isHarnessError(error)) throw error;
     ctx.stderr(`serve: ${error.message}\n`);
@@ -79,7 +82,7 @@ export async function runServe(flags: ServeFlags, ctx: CliContext): Promise<numb
       ctx.stderr("serve: choose one of --scenario and --screen.\n");
       return EXIT.usage;
     }
-    harness = await openHarness(config, ctx, scenario === undefined ? options : { sim: { scenario } });
+    harness = await openHarness(config, ctx, scenario === undefined ? options : { sim: { ...options.sim, scenario } });
     ctx.logger.info(`artifacts: ${harness.artifacts.path} (${harness.artifacts.reason})`);
     if (options.sim?.screen !== undefined) {
       ctx.logger.info(`the simulated device shows ${options.sim.screen.xmlName}: acts are answered, the screen does not change`);
@@ -90,6 +93,10 @@ export async function runServe(flags: ServeFlags, ctx: CliContext): Promise<numb
       return EXIT.usage;
     }
     await pruneEvidence(harness, config, ctx);
+    // Loaded here, not at start: the MCP SDK is for `serve` alone (`--version`, `help`, `tree` never load it).
+    const { createHarnessServer } = await import("../mcp/server.ts");
+    const { BoundedStdioTransport } = await import("../mcp/stdio_transport.ts");
+    const { createFlowRecorder } = await import("../flow/recorder.ts");
     const recorder = recordPath === undefined ? undefined : createFlowRecorder({
       path: recordPath, fs: harness.fs, logger: ctx.logger, device: harness.description, now: () => ctx.clock.now(),
     });

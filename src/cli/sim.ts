@@ -17,6 +17,7 @@ import { readCapturedScreen, type ScreenFlags } from "./sim_screen.ts";
 interface SimFlags extends ScreenFlags {
   scenario?: unknown;
   json?: unknown;
+  latency?: unknown;
 }
 
 export function registerSimCommand(cli: CAC, ctx: CliContext): void {
@@ -25,6 +26,7 @@ export function registerSimCommand(cli: CAC, ctx: CliContext): void {
     .option("--scenario <name|file>", `A built-in scenario (${BUILTIN_SCENARIO_NAMES.join(", ")}) or a scenario JSON file (default: settings)`)
     .option("--screen <dump.xml>", "Replay a real capture (uiautomator dump or Appium page source) as a still device: acts are answered, the screen does not change")
     .option("--screenshot <shot.png>", "With --screen: the PNG taken with the dump, shown by screencap (else the screen is drawn)")
+    .option("--latency <profile>", "'device' answers as slowly as a real phone (figures in docs/simulated-device.md); default 'none'")
     .option("--json", "Print only one JSON line with the endpoints on stdout (the human-readable lines go to stderr)")
     .example("android-mcp-harness sim --scenario login")
     .example("android-mcp-harness sim --screen bug-report.xml --screenshot bug-report.png")
@@ -62,7 +64,8 @@ export async function runSim(flags: SimFlags, ctx: CliContext): Promise<number> 
     screenPath = screen?.xmlName;
     // Loaded only when a simulated device starts: the other commands never pay for its code.
     const { startSimDevice } = await import("../sim/mod.ts");
-    sim = await startSimDevice(screen === undefined ? { scenario: await loadScenario(flags.scenario, ctx) } : { screen });
+    const latency = flags.latency === undefined ? {} : { latency: String(flags.latency) };
+    sim = await startSimDevice(screen === undefined ? { scenario: await loadScenario(flags.scenario, ctx), ...latency } : { screen, ...latency });
   } catch (error) {
     if (!isHarnessError(error)) throw error;
     ctx.stderr(`sim: ${error.message}\n`);

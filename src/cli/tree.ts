@@ -11,9 +11,8 @@ import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
 import type { CAC } from "cac";
 import { type HarnessConfig, loadConfig } from "../config.ts";
-import { type Harness, type HarnessOptions, openHarness } from "../composition.ts";
+import type { Harness, HarnessOptions } from "../composition.ts";
 import { isHarnessError } from "../errors.ts";
-import { callForData, inProcessClient } from "../mcp/in_process_client.ts";
 import { parseDump, renderSummaryText, type ScreenReadingInput, screenSizeOf, summaryFromXml } from "../screen/mod.ts";
 import { type CliContext, EXIT } from "./context.ts";
 import { keyboardTopProblem, parseScreenFlags } from "./tree_flags.ts";
@@ -133,6 +132,9 @@ async function treeOfDevice(
 ): Promise<number> {
   let harness: Harness | undefined;
   try {
+    // Loaded here: `tree --file` never needs the adapters nor the operation gate.
+    const { openHarness } = await import("../composition.ts");
+    const { callForData, inProcessClient } = await import("../mcp/in_process_client.ts");
     harness = await openHarness(config, ctx, options);
     const client = inProcessClient(harness.tools, harness.deps);
     const { raw = "", ...summary } = await callForData(client, "ui_get_tree", { include_raw: true });

@@ -22,7 +22,7 @@ export function failureEnvelope(operationId: string, tool: string, thrown: unkno
 export function toToolResult(envelope: Envelope, extra: ExtraContent = []): CallToolResult {
   return {
     content: [{ type: "text", text: JSON.stringify(envelope) }, ...extra],
-    structuredContent: envelope as unknown as Record<string, unknown>,
+    structuredContent: envelope,
     isError: !envelope.ok,
   };
 }

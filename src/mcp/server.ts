@@ -72,6 +72,7 @@ export function publishedTool(name: ToolName): Tool {
     description: contract.description,
     inputSchema: { type: "object", ...inputJsonSchema(name) },
     annotations: { ...contract.annotations },
+    execution: { taskSupport: "forbidden" }, // as the SDK's registerTool published it: no MCP tasks
     outputSchema: { type: "object", ...outputJsonSchema(name) },
   };
 }

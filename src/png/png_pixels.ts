@@ -1,12 +1,13 @@
 /**
- * PNG decoding with upng-js: size from the header alone (pngSize), RGBA pixels, and whether every pixel is
- * the same colour (a headless emulator's broken graphics stack returns a valid one-colour PNG).
- * Throws EVIDENCE_WRITE_FAILED for bytes that are not a decodable PNG. The last decodes are remembered
- * per byte array (WeakMap, so nothing is kept alive): the evidence check and the model-sized copy of
- * one screenshot decode it once. Screenshot byte arrays are never modified after capture.
+ * PNG reading for the evidence path: size from the header alone (pngSize), RGBA pixels (decodePng), and
+ * whether every pixel is the same colour (a headless emulator's broken graphics stack returns a valid
+ * one-colour PNG), checked on the decoded rows and stopped at the first pixel that differs (no full image
+ * is built). Rows come from png_decode.ts (the runtime's zlib; upng-js for rare formats). Throws
+ * EVIDENCE_WRITE_FAILED for bytes that are not a decodable PNG. Screenshot byte arrays are never
+ * modified after capture.
  */
-import UPNG from "upng-js";
 import { HarnessError } from "../errors.ts";
+import { type PngRows, pngRows } from "./png_decode.ts";
 
 export interface DecodedPng {
   width: number;
@@ -16,16 +17,6 @@ export interface DecodedPng {
 }
 
 const SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
-
-const decodedByBytes = new WeakMap<Uint8Array, DecodedPng>();
-
-export function decodePng(png: Uint8Array): DecodedPng {
-  const known = decodedByBytes.get(png);
-  if (known !== undefined) return known;
-  const image = decodeUncached(png);
-  decodedByBytes.set(png, image);
-  return image;
-}
 
 /** Width and height from the IHDR chunk, without decoding pixels; EVIDENCE_WRITE_FAILED when not a PNG. */
 export function pngSize(png: Uint8Array): { width: number; height: number } {
@@ -44,19 +35,42 @@ function checkPngHeader(png: Uint8Array): void {
   }
 }
 
-function decodeUncached(png: Uint8Array): DecodedPng {
+/** The rows of a PNG, every row visited once (a visitor's throw is not a decoding fault and passes through). */
+export function readRows(png: Uint8Array): PngRows {
   checkPngHeader(png);
+  let rows: PngRows;
   try {
-    const copy = png.slice().buffer;
-    const image = UPNG.decode(copy);
-    const rgba = new Uint8Array(UPNG.toRGBA8(image)[0]!);
-    if (image.width <= 0 || image.height <= 0 || rgba.length !== image.width * image.height * 4) throw new Error("empty frame");
-    return { width: image.width, height: image.height, rgba };
+    rows = pngRows(png);
+    if (rows.width <= 0 || rows.height <= 0) throw new Error("empty frame");
   } catch {
-    // upng-js's own text ("Cannot read properties of undefined …") says nothing to a user: not repeated.
-    throw new HarnessError("EVIDENCE_WRITE_FAILED",
-      `The screenshot PNG cannot be decoded (${png.length} bytes): it is damaged or incomplete; retry the call.`);
+    throw undecodable(png);
   }
+  return rows;
+}
+
+function undecodable(png: Uint8Array): HarnessError {
+  // zlib's or upng-js's own text ("Cannot read properties of undefined …") says nothing to a user: not repeated.
+  return new HarnessError("EVIDENCE_WRITE_FAILED",
+    `The screenshot PNG cannot be decoded (${png.length} bytes): it is damaged or incomplete; retry the call.`);
+}
+
+export function decodePng(png: Uint8Array): DecodedPng {
+  const rows = readRows(png);
+  const { width, height } = rows;
+  const rgba = new Uint8Array(width * height * 4);
+  rows.scan((row, y) => {
+    if (rows.channels === 4) {
+      rgba.set(row, y * width * 4);
+      return;
+    }
+    for (let x = 0, i = 0, o = y * width * 4; x < width; x++, i += 3, o += 4) {
+      rgba[o] = row[i]!;
+      rgba[o + 1] = row[i + 1]!;
+      rgba[o + 2] = row[i + 2]!;
+      rgba[o + 3] = 255;
+    }
+  });
+  return { width, height, rgba };
 }
 
 /** True when every pixel has exactly the same RGBA value. */
@@ -67,16 +81,37 @@ export function isOneColour(image: DecodedPng): boolean {
   return true;
 }
 
-/** Decodes and refuses a one-colour image; returns the decoded image for further use. */
-export function checkScreenshotShowsSomething(png: Uint8Array): DecodedPng {
-  const image = decodePng(png);
-  if (isOneColour(image)) {
-    const [r, g, b, a] = image.rgba;
+/** The colour of every pixel when the PNG is one colour (RGBA), else null; stops at the first pixel that differs. */
+export function pngOneColour(png: Uint8Array): [number, number, number, number] | null {
+  const rows = readRows(png);
+  const n = rows.channels;
+  let first: [number, number, number, number] | null = null;
+  let same = true;
+  rows.scan((row) => {
+    first ??= [row[0]!, row[1]!, row[2]!, n === 4 ? row[3]! : 255];
+    const [r, g, b, a] = first;
+    for (let i = 0; i < row.length; i += n) {
+      if (row[i] !== r || row[i + 1] !== g || row[i + 2] !== b || (n === 4 && row[i + 3] !== a)) {
+        same = false;
+        return false;
+      }
+    }
+    return true;
+  });
+  return same ? first : null;
+}
+
+/** Refuses a one-colour image (EVIDENCE_WRITE_FAILED saying what to do); returns its size. */
+export function checkScreenshotShowsSomething(png: Uint8Array): { width: number; height: number } {
+  const colour = pngOneColour(png);
+  const { width, height } = pngSize(png);
+  if (colour !== null) {
+    const [r, g, b, a] = colour;
     throw new HarnessError("EVIDENCE_WRITE_FAILED",
-      `The screenshot is one flat colour (rgba ${r},${g},${b},${a}, ${image.width}x${image.height}): the screen is off, secure, or the emulator's graphics are broken. Wake the device or restart the emulator with working graphics, then retry.`,
-      { width: image.width, height: image.height });
+      `The screenshot is one flat colour (rgba ${r},${g},${b},${a}, ${width}x${height}): the screen is off, secure, or the emulator's graphics are broken. Wake the device or restart the emulator with working graphics, then retry.`,
+      { width, height });
   }
-  return image;
+  return { width, height };
 }
 
 function describeStart(png: Uint8Array): string {

@@ -14,6 +14,9 @@ export type ScrollDirection = "up" | "down" | "left" | "right";
 /** IME actions a field's keyboard offers (EditorInfo.IME_ACTION_*), as `mobile: performEditorAction` names them. */
 export type EditorAction = "search" | "go" | "send" | "done" | "next" | "previous";
 
+/** The keys the harness presses; the adapter sends their Android key codes (HOME 3, BACK 4, ENTER 66, DEL 67, APP_SWITCH 187). */
+export type DeviceKey = "home" | "back" | "enter" | "delete" | "app_switch";
+
 export interface ElementRectPx {
   x: number;
   y: number;
@@ -42,8 +45,8 @@ export interface UiDriver {
   doubleTap(elementId: string): Promise<void>;
   /** `mobile: performEditorAction`: the focused field's IME action (search, go, send, done, …). */
   editorAction(action: EditorAction): Promise<void>;
-  /** `mobile: pressKey` with an Android key code (src/device/keycodes.ts). */
-  pressKey(keycode: number): Promise<void>;
+  /** `mobile: pressKey` with the key's Android key code. */
+  pressKey(key: DeviceKey): Promise<void>;
   /** `mobile: openNotifications`: pulls the notification shade down. */
   openNotifications(): Promise<void>;
   /** `mobile: deepLink` (`am start -W -a android.intent.action.VIEW -d URL [package]`); APP_NOT_FOUND when nothing handles it. */

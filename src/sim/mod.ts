@@ -1,5 +1,5 @@
 /**
- * The simulated device's entry point: `startSimDevice({scenario?, screen?, faults?})` builds a ScenarioDevice
+ * The simulated device's entry point: `startSimDevice({scenario?, screen?, faults?, latency?, clock?})` builds a ScenarioDevice
  * (from a scenario, or a still one from a real capture),
  * starts the simulated UiAutomator2 server and the fake adb server on loopback ephemeral ports (adb's
  * device-side tcp:6790 tunnels to the UiAutomator2 server), and returns how to reach them plus `stop()`.
@@ -10,6 +10,7 @@ import { startAdbServer } from "./adb/server.ts";
 import { type CapturedScreen, captureScenario } from "./scenario/capture_scenario.ts";
 import { resolveScenario, type ScenarioSource } from "./scenario/load.ts";
 import { ScenarioDevice } from "./scenario_device.ts";
+import { answerDelays, type LatencyProfileName, latencyProfile, type SimClock } from "./latency.ts";
 import type { SimFaults } from "./sim_device.ts";
 import { startUia2Server } from "./uia2/server.ts";
 
@@ -27,6 +28,10 @@ export interface SimDeviceOptions {
   /** Fault switches on top of the scenario's own. */
   faults?: SimFaults;
   host?: string;
+  /** How long answers take: "none" (default) or "device", a real phone's figures (latency.ts). */
+  latency?: LatencyProfileName | (string & {});
+  /** The clock the latency waits run on (default: real timers; tests pass a fake one). */
+  clock?: SimClock;
 }
 
 export interface RunningSim {
@@ -43,10 +48,11 @@ export async function startSimDevice(options: SimDeviceOptions = {}): Promise<Ru
   const device = deviceFor(options);
   if (options.faults !== undefined) device.setFaults(options.faults);
   const host = options.host ?? "127.0.0.1";
-  const uia2 = await startUia2Server(device, { host, port: 0 });
+  const delays = answerDelays(latencyProfile(options.latency ?? "none"), options.clock);
+  const uia2 = await startUia2Server(device, { host, port: 0, delays });
   let adb;
   try {
-    adb = await startAdbServer(device, { host, port: 0, devicePorts: { [UIA2_DEVICE_PORT]: uia2.port } });
+    adb = await startAdbServer(device, { host, port: 0, devicePorts: { [UIA2_DEVICE_PORT]: uia2.port }, delays });
   } catch (error) {
     await uia2.stop();
     throw error;
@@ -70,6 +76,7 @@ function deviceFor(options: SimDeviceOptions): ScenarioDevice {
 }
 
 export { startAdbServer } from "./adb/server.ts";
+export { DEVICE_FIGURES, LATENCY_PROFILE_NAMES, type LatencyProfileName, latencyProfile, type SimClock } from "./latency.ts";
 export { type CapturedScreen, captureScenario } from "./scenario/capture_scenario.ts";
 export { ScenarioDevice } from "./scenario_device.ts";
 export { BUILTIN_SCENARIOS, DEFAULT_SCENARIO } from "./scenarios/mod.ts";

@@ -12,7 +12,9 @@ import { writeDump, readDump } from "./scenario/dump_xml.ts";
 import { matchesSelector } from "./scenario/selector_match.ts";
 import { findByAttributes } from "./scenario/find_node.ts";
 import { placeholderScreen } from "./scenario/placeholder_screen.ts";
-import { allNodes, ancestors, centreOf, inputText, isAncestor, isInput, markShownHints, nodeAt, nodeFromSpec, setInputText, tapReceiver, type SimNode } from "./scenario/sim_node.ts";
+import {
+  allNodes, ancestors, centreOf, inputText, isAncestor, isInput, markShownHints, nodeAt, nodeFromSpec, setInputText, tapReceiver, type SimNode,
+} from "./scenario/sim_node.ts";
 import type { AndroidSpec, PackageSpec, Scenario, ScreenSpec, TransitionSpec, TransitionTrigger } from "./scenario/types.ts";
 import { notificationShade, recentsScreen, type Overlay } from "./scenario/overlays.ts";
 import { drawScreenPng, stampSimulatedBadge } from "./png/screencap.ts";

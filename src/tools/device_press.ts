@@ -5,12 +5,11 @@
  * Errors: INVALID_ARGUMENT (a key not in the list), APPIUM_UNAVAILABLE, EMULATOR_BUSY, SESSION_NOT_FOUND, OPERATION_TIMEOUT.
  */
 import { checked, defineActTool } from "../device/act.ts";
-import { KEYCODES } from "../device/keycodes.ts";
 
 export const devicePressTool = defineActTool("device_press", {
   async act({ driver, ctx }, { key }) {
     if (key === "notifications") await checked(ctx, () => driver.openNotifications());
-    else await checked(ctx, () => driver.pressKey(KEYCODES[key]));
+    else await checked(ctx, () => driver.pressKey(key));
     return { key };
   },
 });

@@ -42,7 +42,8 @@ export const uiScrollTool = defineActTool("ui_scroll", {
       if (id === undefined) {
         if (until === undefined && swipes === 1) return { direction, scrolled: false };
         throw new HarnessError("UI_ELEMENT_NOT_FOUND",
-          `The scroll area left the screen after ${swipes - 1} swipe(s) ${direction}; read the screen again (ui_get_tree) and retry.`);
+          `The scroll area left the screen after ${swipes - 1} swipe(s) ${direction}; read the screen again (ui_get_tree) and retry.`,
+          { swipes: swipes - 1, ...(until === undefined ? {} : { selector: until }) });
       }
       const further = await checked(ctx, () => driver.scroll(id, direction));
       const atEnd = further ? {} : { at_end: true as const };

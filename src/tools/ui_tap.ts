@@ -12,18 +12,18 @@ import { HarnessError } from "../errors.ts";
 
 export const uiTapTool = defineActTool("ui_tap", {
   async act(scope, args) {
-      const { ctx } = scope;
-      const selector = args.selector;
-      let found = await findInSession(scope, selector, "ui_tap");
-      if (await underKeyboard(found, scope)) {
-        await hideKeyboard(scope);
-        found = await findInSession({ ...scope, before: await checked(ctx, () => scope.driver.source()) }, selector, "ui_tap");
-      }
-      const gesture = args.gesture ?? "tap";
-      const { driver } = scope;
-      const press = { tap: driver.click, long_press: driver.longPress, double_tap: driver.doubleTap }[gesture];
-      await checked(ctx, () => press.call(driver, found.elementId));
-      return { target: args.selector, element_label: found.element.label, gesture };
+    const { ctx } = scope;
+    const selector = args.selector;
+    let found = await findInSession(scope, selector, "ui_tap");
+    if (await underKeyboard(found, scope)) {
+      await hideKeyboard(scope);
+      found = await findInSession({ ...scope, before: await checked(ctx, () => scope.driver.source()) }, selector, "ui_tap");
+    }
+    const gesture = args.gesture ?? "tap";
+    const { driver } = scope;
+    const press = { tap: driver.click, long_press: driver.longPress, double_tap: driver.doubleTap }[gesture];
+    await checked(ctx, () => press.call(driver, found.elementId));
+    return { target: args.selector, element_label: found.element.label, gesture };
   },
 });
 

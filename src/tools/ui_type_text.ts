@@ -7,24 +7,23 @@
  * UI_ELEMENT_NOT_FOUND, UI_ELEMENT_AMBIGUOUS, APPIUM_UNAVAILABLE, EMULATOR_BUSY, SESSION_NOT_FOUND, OPERATION_TIMEOUT.
  */
 import { checked, defineActTool, findInSession } from "../device/act.ts";
-import { KEYCODES } from "../device/keycodes.ts";
 import { HarnessError } from "../errors.ts";
 
 export const uiTypeTextTool = defineActTool("ui_type_text", {
   async act(scope, args) {
-      const { ctx, driver } = scope;
-      const found = await findInSession(scope, args.selector, "ui_type_text");
-      const { label, role } = found.element;
-      if (role !== "input") {
-        throw new HarnessError("INVALID_SELECTOR",
-          `${JSON.stringify(args.selector)} names '${label}', a ${role ?? "text"}, not an input; ui_type_text types only into elements the summary lists with role "input".`,
-          { selector: args.selector, role: role ?? "text" });
-      }
-      if (args.append === true) await checked(ctx, () => driver.appendText(found.elementId, args.text));
-      else await checked(ctx, () => driver.replaceText(found.elementId, args.text));
-      const submit = args.submit;
-      if (submit === "enter") await checked(ctx, () => driver.pressKey(KEYCODES.enter));
-      else if (submit !== undefined) await checked(ctx, () => driver.editorAction(submit));
-      return { target: args.selector, element_label: label, typed_length: [...args.text].length };
+    const { ctx, driver } = scope;
+    const found = await findInSession(scope, args.selector, "ui_type_text");
+    const { label, role } = found.element;
+    if (role !== "input") {
+      throw new HarnessError("INVALID_SELECTOR",
+        `${JSON.stringify(args.selector)} names '${label}', a ${role ?? "text"}, not an input; ui_type_text types only into elements the summary lists with role "input".`,
+        { selector: args.selector, role: role ?? "text" });
+    }
+    if (args.append === true) await checked(ctx, () => driver.appendText(found.elementId, args.text));
+    else await checked(ctx, () => driver.replaceText(found.elementId, args.text));
+    const submit = args.submit;
+    if (submit === "enter") await checked(ctx, () => driver.pressKey("enter"));
+    else if (submit !== undefined) await checked(ctx, () => driver.editorAction(submit));
+    return { target: args.selector, element_label: label, typed_length: [...args.text].length };
   },
 });

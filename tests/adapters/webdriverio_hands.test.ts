@@ -1,13 +1,12 @@
 /**
  * The new hands of the webdriverio UiDriver, each one `mobile:` command, against the simulated device's
- * UiAutomator2 endpoint playing the "shop" scenario: every capability arrives where it should (read back
+ * UiAutomator2 endpoint playing the "shop" scenario (appendText: W3C send keys without a clear): every capability arrives where it should (read back
  * from the device and the page source), and the failures come back as closed codes (a link nothing
  * handles, clearing an app that is not installed: APP_NOT_FOUND).
  */
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { createAppiumDriverFactory } from "../../src/adapters/appium/mod.ts";
-import { KEYCODES } from "../../src/device/keycodes.ts";
 import type { UiDriver } from "../../src/ports/ui_driver.ts";
 import { type RunningSim, startSimDevice } from "../../src/sim/mod.ts";
 import { rejection } from "../support/outcomes.ts";
@@ -94,7 +93,8 @@ test("search results appear only on the IME action (search, or ENTER), with the 
   await withShop(async (driver, sim) => {
     await driver.click(await one(driver, "//*[@content-desc='Search']"));
     assert.equal(await driver.isKeyboardShown(), true);
-    await driver.replaceText(await one(driver, "//*[@resource-id='com.example.shop:id/search_field']"), "boots");
+    await driver.replaceText(await one(driver, "//*[@resource-id='com.example.shop:id/search_field']"), "bo");
+    await driver.appendText(await one(driver, "//*[@resource-id='com.example.shop:id/search_field']"), "ots");
     assert.doesNotMatch(await driver.source(), /2 results/, "typing alone shows no results");
     await driver.editorAction("search");
     assert.equal(sim.device.screenId(), "search_results");
@@ -105,16 +105,16 @@ test("search results appear only on the IME action (search, or ENTER), with the 
     assert.equal(sim.device.screenId(), "shop_home");
     await driver.click(await one(driver, "//*[@content-desc='Search']"));
     await driver.replaceText(await one(driver, "//*[@resource-id='com.example.shop:id/search_field']"), "mug");
-    await driver.pressKey(KEYCODES.enter);
+    await driver.pressKey("enter");
     assert.equal(sim.device.screenId(), "search_results");
   });
 });
 
 test("keys: HOME shows the launcher, APP_SWITCH the recents with the shop's card, which brings it back", async () => {
   await withShop(async (driver, sim) => {
-    await driver.pressKey(KEYCODES.home);
+    await driver.pressKey("home");
     assert.equal(await driver.currentPackage(), "com.google.android.apps.nexuslauncher");
-    await driver.pressKey(KEYCODES.app_switch);
+    await driver.pressKey("app_switch");
     assert.equal(sim.device.screenId(), "@recents");
     await driver.click(await one(driver, "//*[@content-desc='Shop']"));
     assert.equal(sim.device.screenId(), "shop_home");

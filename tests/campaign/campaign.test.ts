@@ -19,7 +19,7 @@ async function section(name: string): Promise<void> {
   assert.ok(tally.callsMade > 0, "the section made calls");
 }
 
-test("fuzz: hostile arguments for all twelve tools get typed envelopes or the due -32602, no stack trace, device commands only in their slots, one bounded audit line each (R3 R4 R5 R6 R7 R12 R13)", { skip, timeout: 180_000 }, () => section("fuzz"));
+test("fuzz: hostile arguments for every tool get typed envelopes or the due -32602, no stack trace, device commands only in their slots, one bounded audit line each (R3 R4 R5 R6 R7 R12 R13)", { skip, timeout: 180_000 }, () => section("fuzz"));
 
 test("frames: malformed and oversized JSON-RPC lines to serve --device sim are answered, the server keeps serving (R1 R2)", { skip, timeout: 120_000 }, () => section("frames"));
 

@@ -128,7 +128,7 @@ test("ui_scroll until an element already on screen swipes nothing; one never sho
   });
 });
 
-test("ui_scroll refuses a diagonal direction, an until or container with coordinates, and a container outside any scroll area, typed", async () => {
+test("ui_scroll refuses a diagonal direction, an until or container with coordinates, a container outside any scroll area or naming several, typed", async () => {
   await withShop(async (c, world) => {
     assert.equal((await call(c, "ui_scroll", { direction: "diagonal" })).error?.code, "INVALID_SCROLL_DIRECTION");
     const point = await call(c, "ui_scroll", { direction: "down", until: { x: 540, y: 1200 } });
@@ -139,6 +139,11 @@ test("ui_scroll refuses a diagonal direction, an until or container with coordin
     const outside = await call(c, "ui_scroll", { direction: "down", container: { content_desc: "Cart" } });
     assert.equal(outside.error?.code, "UI_ELEMENT_NOT_FOUND");
     assert.match(outside.error!.message, /not inside a scrollable area .*scroll_areas/);
+    const rows = { resource_id: id("product_row") };
+    const several = await call(c, "ui_scroll", { direction: "down", container: rows });
+    assert.equal(several.error?.code, "UI_ELEMENT_AMBIGUOUS", "a container naming several elements names no one area");
+    const untilSeveral = await call(c, "ui_scroll", { direction: "down", until: rows });
+    assert.equal(untilSeveral.error?.code, "UI_ELEMENT_AMBIGUOUS", "an until naming several on screen is refused at once");
     assert.equal(world.calls.some((n) => n.startsWith("scroll")), false);
   });
 });
@@ -164,7 +169,7 @@ test("ui_type_text submit: enter presses KEYCODE_ENTER after typing", async () =
     const entered = await call(c, "ui_type_text", { selector: { resource_id: id("search_field") }, text: "mug", submit: "enter" });
     assert.equal(entered.ok, true, JSON.stringify(entered.error));
     assert.equal(world.device.screenId(), "search_results");
-    assert.ok(world.calls.includes("pressKey 66"));
+    assert.ok(world.calls.includes("pressKey enter"));
   });
 });
 
@@ -186,7 +191,7 @@ test("device_press: home shows the launcher, app_switch the recents, notificatio
     assert.equal(world.device.screenId(), "@shade");
     assert.ok(JSON.stringify(shade.data["screen"]).includes("Your order has shipped"));
     assert.deepEqual(world.calls.filter((n) => n.startsWith("pressKey") || n === "openNotifications"),
-      ["pressKey 3", "pressKey 187", "pressKey 3", "openNotifications"]);
+      ["pressKey home", "pressKey app_switch", "pressKey home", "openNotifications"]);
   });
 });
 

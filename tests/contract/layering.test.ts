@@ -36,18 +36,48 @@ function staticImports(file: string, options: { types: boolean }): string[] {
 const rel = (path: string) => relative(REPO_ROOT, path);
 const resolved = (file: string, spec: string) => resolve(dirname(file), spec);
 
-test("the entry point reaches the simulated device only through a dynamic import", () => {
-  const seen = new Set<string>();
-  const queue = [join(SRC, "main.ts")];
+/** Every file the entry point loads before a command runs: main.ts's static graph, plus what main.ts itself
+ * imports dynamically (the CLI and the composition module) with their static graphs. */
+function startupGraph(options: { mainDynamic: boolean }): { files: Set<string>; packages: Set<string> } {
+  const files = new Set<string>();
+  const packages = new Set<string>();
+  const main = join(SRC, "main.ts");
+  const queue = [main];
   while (queue.length > 0) {
     const file = queue.pop()!;
-    if (seen.has(file)) continue;
-    seen.add(file);
-    for (const spec of staticImports(file, { types: false })) queue.push(resolved(file, spec));
+    if (files.has(file)) continue;
+    files.add(file);
+    const text = readFileSync(file, "utf8");
+    const specs = [...text.matchAll(/^(?:import|export)\s+(type\s+)?[^;]*?\sfrom\s+"([^"]+)"/gms)]
+      .filter((m) => m[1] === undefined).map((m) => m[2]!);
+    if (file === main && options.mainDynamic) specs.push(...[...text.matchAll(/\bawait import\(\s*"([^"]+)"\s*\)/g)].map((m) => m[1]!));
+    for (const spec of specs) {
+      if (spec.startsWith(".")) queue.push(resolved(file, spec));
+      else packages.add(spec);
+    }
   }
+  return { files, packages };
+}
+
+test("the entry point reaches the simulated device only through a dynamic import", () => {
+  const seen = startupGraph({ mainDynamic: true }).files;
   const simFiles = [...seen].filter((f) => f.startsWith(join(SRC, "sim") + "/") && !f.endsWith("scenario_names.ts")).map(rel);
   assert.deepEqual(simFiles, [], "statically imported from main.ts");
   assert.ok(seen.size > 20, `walked ${seen.size} files`);
+});
+
+test("`--version` loads neither webdriverio nor the MCP SDK, nor the CLI parser (main.ts's static graph)", () => {
+  const { files, packages } = startupGraph({ mainDynamic: false });
+  const heavy = [...packages].filter((p) => p === "webdriverio" || p.startsWith("@modelcontextprotocol/") || p === "cac");
+  assert.deepEqual(heavy, [], `reached from main.ts statically (${files.size} files)`);
+  assert.ok(files.size < 10, `main.ts statically reaches ${[...files].map(rel).join(", ")}`);
+});
+
+test("no command loads webdriverio at start: only the composition module's dynamic import on the first UI session", () => {
+  const { packages } = startupGraph({ mainDynamic: true });
+  assert.ok(packages.has("cac"), "the walk reached the CLI");
+  assert.ok(!packages.has("webdriverio"), "webdriverio is statically reachable from a command's start");
+  assert.match(readFileSync(join(SRC, "composition.ts"), "utf8"), /await import\("\.\/adapters\/appium\/mod\.ts"\)/);
 });
 
 test("only the composition module builds real adapters", () => {
@@ -97,14 +127,17 @@ test("contracts/ is data: it imports zod and its own files only", () => {
   }
 });
 
-test("src/png is pure: upng-js, its own files and the error type only", () => {
+// node:zlib is allowed: inflate/deflate are pure computations on bytes (no I/O, no state, same answer in Node, Deno
+// and Bun), and the runtime's native zlib is what makes the screenshot path fast.
+test("src/png is pure: upng-js, node:zlib, its own files and the error type only", () => {
   const files = sourceFiles(join(SRC, "png"));
   assert.ok(files.length > 0);
   for (const file of files) {
     const text = readFileSync(file, "utf8");
     for (const m of text.matchAll(/^(?:import|export)\s[^;]*?\sfrom\s+"([^"]+)"/gms)) {
       const spec = m[1]!;
-      assert.ok(spec === "upng-js" || /^\.\/[a-z_]+\.ts$/.test(spec) || spec === "../errors.ts", `${rel(file)} imports ${spec}`);
+      const allowed = spec === "upng-js" || spec === "node:zlib" || /^\.\/[a-z_0-9]+\.ts$/.test(spec) || spec === "../errors.ts";
+      assert.ok(allowed, `${rel(file)} imports ${spec}`);
     }
   }
 });

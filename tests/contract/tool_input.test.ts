@@ -30,6 +30,16 @@ test("accepted inputs come back parsed", () => {
   });
 });
 
+test("deep links the URL rule accepts (any app scheme, query, fragment, %XX) and a session id published as a plain string still checked", () => {
+  for (const url of ["https://shop.example/checkout?from=mcp&x=%20#top", "shop://product/42", "tel:+15551234", "market://details?id=com.example.shop",
+    "myapp+beta.v2://a/b/[1]@x!~", `https://x.example/${"a".repeat(2048 - 18)}`]) {
+    assert.deepEqual(parseToolInput("app_open_url", { url }), { url }, url);
+  }
+  assert.equal(refusal("app_open_url", { url: `https://x.example/${"a".repeat(2049 - 18)}` }).code, "INVALID_ARGUMENT", "2,049 characters");
+  assert.equal(refusal("device_back", { session_id: "s 1" }).code, "INVALID_ARGUMENT");
+  assert.equal(refusal("ui_session_close", { session_id: "x".repeat(65) }).code, "INVALID_ARGUMENT");
+});
+
 test("selector problems are INVALID_SELECTOR, wherever they are inside the selector; coordinates are not representable (R13)", () => {
   for (const selector of [
     {}, { text: "a", content_desc: "b" }, { x: 10, y: 20 }, { text: "" }, { text: "a\u0007" },

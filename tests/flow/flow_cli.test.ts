@@ -12,7 +12,7 @@ import { tempDir } from "../evidence/temp_dir.ts";
 
 const bad = {
   version: 1, name: "bad", package_name: "com.android.settings",
-  steps: [{ tool: "ui_tap", args: { selector: { x: 1 } } }, { tool: "ui_scroll", args: { direction: "left" } }, { tool: "ui_session_open" }],
+  steps: [{ tool: "ui_tap", args: { selector: { x: 1 } } }, { tool: "ui_scroll", args: { direction: "diagonal" } }, { tool: "ui_session_open" }],
 };
 
 test("an invalid flow is refused with the path of every offending field, exit 1, nothing started", async (t) => {
@@ -23,7 +23,7 @@ test("an invalid flow is refused with the path of every offending field, exit 1,
   assert.equal(run.code, 1);
   assert.match(run.stderr, /bad\.json is not a valid flow \(nothing was run\)/);
   assert.match(run.stderr, /steps\.0\.args\.selector: unknown key 'x'/);
-  assert.match(run.stderr, /steps\.1\.args\.direction: Invalid option: expected one of "up"\|"down"/);
+  assert.match(run.stderr, /steps\.1\.args\.direction: Invalid option: expected one of "up"\|"down"\|"left"\|"right"/);
   assert.match(run.stderr, /steps\.2\.tool: the flow runs under one session/);
   assert.doesNotMatch(run.stderr, /SIMULATED/, "no device was started");
   const json = await runCliCaptured(["flow", file, "--json"]);

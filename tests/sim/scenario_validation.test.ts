@@ -17,7 +17,7 @@ function rejects(fn: () => unknown, ...patterns: RegExp[]) {
 const clone = () => structuredClone(BUILTIN_SCENARIOS["settings"]!) as unknown as Record<string, any>;
 
 test("an unknown built-in name lists the names that exist", () => {
-  rejects(() => resolveScenario("nope"), /no built-in scenario named "nope"/, /settings, launcher, login, flutter, permission/);
+  rejects(() => resolveScenario("nope"), /no built-in scenario named "nope"/, /settings, launcher, login, flutter, permission, shop/);
 });
 
 test("broken JSON says it is not JSON and names the file", () => {
@@ -55,4 +55,24 @@ test("a raw uiautomator dump can be a screen", () => {
   };
   s["start"] = "raw";
   assert.equal(validateScenario(s).start, "raw");
+});
+
+test("the hands' keys are checked too: timed screens, links, notifications, launchWhen, gestures without a selector", () => {
+  const s = structuredClone(BUILTIN_SCENARIOS["shop"]!) as unknown as Record<string, any>;
+  s["screens"]["checkout"].after = { ms: 100, to: "later" };
+  s["links"].push({ prefix: "shop://x", screen: "nowhere" });
+  s["notifications"].push({ package: "com.not.installed", title: "t", text: "x" });
+  s["packages"][0].launchWhen.push({ flag: "f", screen: "gone" });
+  s["transitions"].push({ on: "long_press", to: "checkout" });
+  rejects(() => validateScenario(s), /screens\.checkout\.after\.to: unknown screen "later"/, /links\.3\.screen: unknown screen "nowhere"/,
+    /notifications\.1\.package: "com\.not\.installed" is not in "packages"/, /launchWhen\.1\.screen: unknown screen "gone"/,
+    /a "long_press" transition needs a selector/);
+  const shape = structuredClone(BUILTIN_SCENARIOS["shop"]!) as unknown as Record<string, any>;
+  shape["links"].push({ prefix: "no-scheme", screen: "checkout" });
+  shape["transitions"].push({ on: "swipe", selector: { text: "x" }, to: "checkout" });
+  rejects(() => validateScenario(shape), /links\.3\.prefix: a URL prefix with its scheme/, /transitions\.\d+\.on/);
+});
+
+test("every built-in scenario, the shop too, passes its own validation", () => {
+  for (const [name, scenario] of Object.entries(BUILTIN_SCENARIOS)) assert.doesNotThrow(() => validateScenario(structuredClone(scenario), name), name);
 });

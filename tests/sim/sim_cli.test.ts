@@ -62,7 +62,7 @@ test("sim with a broken scenario file exits 2 and says what is wrong", async () 
     assert.match(run.stderr, /android: /);
     const missing = await runCliCaptured(["sim", "--scenario", "nope"], { cwd: dir });
     assert.equal(missing.code, 2);
-    assert.match(missing.stderr, /Cannot read the scenario file .*nope \(ENOENT\)\. Name a built-in scenario \(settings, launcher, login, flutter, permission\)/);
+    assert.match(missing.stderr, /Cannot read the scenario file .*nope \(ENOENT\)\. Name a built-in scenario \(settings, launcher, login, flutter, permission, shop\)/);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

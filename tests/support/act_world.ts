@@ -11,7 +11,9 @@ import type { OperationDeps } from "../../src/mcp/run_operation.ts";
 import type { Clock } from "../../src/ports/clock.ts";
 import type { DeviceObserver } from "../../src/ports/device.ts";
 import type { AuditRecord } from "../../src/ports/evidence.ts";
-import type { UiDriver, UiDriverFactory } from "../../src/ports/ui_driver.ts";
+import type { DeviceKey, UiDriver, UiDriverFactory } from "../../src/ports/ui_driver.ts";
+
+const KEYCODES: Record<DeviceKey, number> = { home: 3, back: 4, enter: 66, delete: 67, app_switch: 187 };
 import { parseDump, type UiNode, type UiTree } from "../../src/screen/mod.ts";
 import { type Scenario, ScenarioDevice } from "../../src/sim/mod.ts";
 import { resolveScenario } from "../../src/sim/scenario/load.ts";
@@ -184,7 +186,7 @@ function scenarioDriver(device: ScenarioDevice, id: string, calls: string[], beh
       device.doubleTap(attrs(node(elementId)));
     },
     editorAction: async (action) => (await call(`editorAction ${action}`), device.editorAction(action)),
-    pressKey: async (keycode) => (await call(`pressKey ${keycode}`), device.pressKey(keycode)),
+    pressKey: async (key) => (await call(`pressKey ${key}`), device.pressKey(KEYCODES[key])),
     openNotifications: async () => (await call("openNotifications"), device.openNotifications()),
     async deepLink(url, pkg) {
       await call(`deepLink ${url}`);

@@ -42,11 +42,13 @@ export function appiumFailure(error: unknown, endpoint: string, doing: string): 
   }
   if (/unable to resolve Intent/i.test(raw)) {
     return new HarnessError("APP_NOT_FOUND",
-      `Nothing on the device handles the link while ${doing}: ${said}. Check the URL's scheme and host, or install the app that opens it (app_list shows what is installed).`,
+      `Nothing on the device handles the link while ${doing}: ${said}. ` +
+        "Check the URL's scheme and host, or install the app that opens it (app_list shows what is installed).",
       { endpoint });
   }
   if (/pm clear .*exited with code|Command output: Failed/i.test(raw)) {
-    return new HarnessError("APP_NOT_FOUND", `The app's data could not be cleared while ${doing}: ${said}. Check the package with app_list.`, { endpoint });
+    return new HarnessError("APP_NOT_FOUND", `The app's data could not be cleared while ${doing}: ${said}. Check the package with app_list.`,
+      { endpoint });
   }
   if (name === "invalid argument" || /^invalid argument/i.test(raw)) {
     return new HarnessError("INVALID_ARGUMENT", `The UiAutomator2 driver refused the arguments while ${doing}: ${said}.`, { endpoint });

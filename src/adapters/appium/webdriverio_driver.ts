@@ -9,12 +9,14 @@
  */
 import { remote } from "webdriverio";
 import { HarnessError } from "../../errors.ts";
-import type { ElementRectPx, OpenDriverOptions, UiDriver, UiDriverFactory } from "../../ports/ui_driver.ts";
+import type { DeviceKey, ElementRectPx, OpenDriverOptions, UiDriver, UiDriverFactory } from "../../ports/ui_driver.ts";
 import { appiumFailure } from "./appium_failure.ts";
 
 type Browser = Awaited<ReturnType<typeof remote>>;
 
 const ELEMENT_KEY = "element-6066-11e4-a52e-4f735466cecf";
+/** Android's KeyEvent.KEYCODE_* of each key the port names. */
+const KEYCODES: Record<DeviceKey, number> = { home: 3, back: 4, enter: 66, delete: 67, app_switch: 187 };
 const DELETE_LIMIT_MS = 5000;
 
 export interface AppiumDriverFactoryOptions {
@@ -112,9 +114,10 @@ function driverOf(browser: Browser, endpoint: string): UiDriver {
     longPress: async (id) => void (await mobile("longClickGesture", { elementId: id })),
     doubleTap: async (id) => void (await mobile("doubleClickGesture", { elementId: id })),
     editorAction: async (action) => void (await mobile("performEditorAction", { action })),
-    pressKey: async (keycode) => void (await mobile("pressKey", { keycode })),
+    pressKey: async (key) => void (await mobile("pressKey", { keycode: KEYCODES[key] })),
     openNotifications: async () => void (await mobile("openNotifications")),
-    deepLink: async (url, packageName) => void (await mobile("deepLink", packageName === undefined ? { url } : { url, package: packageName })),
+    deepLink: async (url, packageName) =>
+      void (await mobile("deepLink", packageName === undefined ? { url } : { url, package: packageName })),
     terminateApp: async (packageName) => Boolean(await mobile<unknown>("terminateApp", { appId: packageName })),
     clearApp: async (packageName) => void (await mobile("clearApp", { appId: packageName })),
     back: async () => void (await call("pressing Back", () => browser.back())),

@@ -24,12 +24,17 @@ export async function deviceService(socket: Socket, reader: SocketReader, ctx: H
     return;
   }
   const shell = ctx.shells.get(device)!;
+  const run = async (command: string, mode: "v2" | "raw") => {
+    const outcome = shell.run(command);
+    await ctx.delays.adb(command, outcome.kind === "exit" ? outcome.stdout.length : 0); // the device's own time
+    return runShellService(socket, reader, device, outcome, mode);
+  };
   const v2 = /^shell,v2,([^:]*):(.*)$/s.exec(request);
-  if (v2 !== null) return runShellService(socket, reader, device, shell.run(v2[2]!), "v2");
+  if (v2 !== null) return run(v2[2]!, "v2");
   const legacy = /^shell(?:,[^:]*)?:(.*)$/s.exec(request);
-  if (legacy !== null) return runShellService(socket, reader, device, shell.run(legacy[1]!), "raw");
+  if (legacy !== null) return run(legacy[1]!, "raw");
   const exec = /^exec:(.*)$/s.exec(request);
-  if (exec !== null) return runShellService(socket, reader, device, shell.run(exec[1]!), "raw");
+  if (exec !== null) return run(exec[1]!, "raw");
   if (request === "sync:") {
     socket.write(OKAY);
     return serveSync(device, socket, reader);

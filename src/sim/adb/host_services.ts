@@ -4,6 +4,7 @@
  * killforward[-all], list-forward, and `kill` — acknowledged and counted, never obeyed.
  * Refusals use the real server's texts (see device_selection.ts).
  */
+import type { AnswerDelays } from "../latency.ts";
 import type { Socket } from "node:net";
 import type { ScenarioDevice } from "../scenario_device.ts";
 import type { DeviceShell } from "../shell/device_shell.ts";
@@ -21,6 +22,8 @@ export interface HostContext {
   forwards: PortForwards;
   devicePorts: Readonly<Record<number, number>>;
   state: { kills: number };
+  /** The latency profile's wait before a device service answers (latency.ts). */
+  delays: AnswerDelays;
 }
 
 function featuresOf(device: ScenarioDevice): string {

@@ -5,6 +5,7 @@
  * a transport is chosen, device services: shell v2 (exit codes, stderr), legacy shell, exec (binary
  * safe, streamed install), sync. The real `adb` 29 works against it through ADB_SERVER_SOCKET.
  */
+import { type AnswerDelays, NO_DELAYS } from "../latency.ts";
 import { createServer, type Socket } from "node:net";
 import type { ScenarioDevice } from "../scenario_device.ts";
 import { DeviceShell } from "../shell/device_shell.ts";
@@ -22,6 +23,8 @@ export interface AdbServerOptions {
   port?: number;
   /** Device-side TCP ports the sim serves, mapped to loopback ports (e.g. {6790: uia2Port}). */
   devicePorts?: Readonly<Record<number, number>>;
+  /** Waits before each shell/exec answer (the latency profile); none by default. */
+  delays?: AnswerDelays;
 }
 
 export interface AdbServer {
@@ -40,7 +43,7 @@ export async function startAdbServer(devices: ScenarioDevice | ScenarioDevice[],
   const forwards = new PortForwards();
   const sockets = new Set<Socket>();
   const state = { kills: 0 };
-  const context: HostContext = { devices: list, shells, forwards, devicePorts: options.devicePorts ?? {}, state };
+  const context: HostContext = { devices: list, shells, forwards, devicePorts: options.devicePorts ?? {}, state, delays: options.delays ?? NO_DELAYS };
   const server = createServer((socket) => {
     sockets.add(socket);
     socket.on("close", () => sockets.delete(socket));

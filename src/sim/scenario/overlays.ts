@@ -31,24 +31,36 @@ export function recentsScreen(tasks: { label: string; choose: () => void }[], la
     children.push({
       class: "android.widget.FrameLayout", id: `${pkg}:id/task`, desc: task.label, clickable: true, longClickable: true,
       bounds: [clip(x), 420, clip(x + CARD_WIDTH), 1900],
-      children: [{ class: "android.widget.TextView", id: `${pkg}:id/task_title`, text: task.label, bounds: [clip(x + 40), 300, clip(x + CARD_WIDTH - 40), 400] }],
+      children: [{
+        class: "android.widget.TextView", id: `${pkg}:id/task_title`, text: task.label,
+        bounds: [clip(x + 40), 300, clip(x + CARD_WIDTH - 40), 400],
+      }],
     });
   });
   if (tasks.length === 0) children.push({ class: "android.widget.TextView", text: "No recent items", bounds: [240, 1140, w - 240, 1260] });
-  else children.push({ class: "android.widget.Button", id: `${pkg}:id/clear_all`, text: "Clear all", clickable: true, bounds: [390, 2040, 690, 2160] });
+  else {
+    children.push({ class: "android.widget.Button", id: `${pkg}:id/clear_all`, text: "Clear all", clickable: true, bounds: [390, 2040, 690, 2160] });
+  }
   return {
     id: "@recents",
     actions,
     spec: {
       package: pkg,
       activity: launcher === null ? `${SYSTEMUI}.recents.RecentsActivity` : "com.google.android.apps.nexuslauncher.NexusLauncherActivity",
-      root: { class: "android.widget.FrameLayout", bounds: [0, 0, w, h], children: [{ class: "androidx.recyclerview.widget.RecyclerView", id: `${pkg}:id/overview_panel`, bounds: [0, 0, w, h], children }] },
+      root: {
+        class: "android.widget.FrameLayout", bounds: [0, 0, w, h],
+        children: [{ class: "androidx.recyclerview.widget.RecyclerView", id: `${pkg}:id/overview_panel`, bounds: [0, 0, w, h], children }],
+      },
     },
   };
 }
 
 /** The shade: a quick-settings header, one expandable row per notification (its app, title and text), Manage / Clear all. */
-export function notificationShade(notes: (NotificationSpec & { app: string })[], android: AndroidSpec, choose: (index: number) => void): Overlay {
+export function notificationShade(
+  notes: (NotificationSpec & { app: string })[],
+  android: AndroidSpec,
+  choose: (index: number) => void,
+): Overlay {
   const { width: w, height: h } = android;
   const actions = new Map<string, () => void>();
   const rows: NodeSpec[] = notes.map((n, i) => {
@@ -56,7 +68,8 @@ export function notificationShade(notes: (NotificationSpec & { app: string })[],
     const desc = `${n.app} notification: ${n.title}`;
     actions.set(desc, () => choose(i));
     return {
-      class: "android.widget.FrameLayout", id: `${SYSTEMUI}:id/expandableNotificationRow`, desc, clickable: true, bounds: [32, top, w - 32, top + 240],
+      class: "android.widget.FrameLayout", id: `${SYSTEMUI}:id/expandableNotificationRow`, desc, clickable: true,
+      bounds: [32, top, w - 32, top + 240],
       children: [
         { class: "android.widget.TextView", id: "android:id/app_name_text", text: n.app, bounds: [180, top + 30, 600, top + 80] },
         { class: "android.widget.TextView", id: "android:id/title", text: n.title, bounds: [180, top + 90, w - 80, top + 150] },
@@ -82,8 +95,10 @@ export function notificationShade(notes: (NotificationSpec & { app: string })[],
         children: [
           { class: "android.widget.TextView", id: `${SYSTEMUI}:id/clock`, text: "12:00", bounds: [60, 60, 300, 140] },
           { class: "android.widget.LinearLayout", id: `${SYSTEMUI}:id/quick_qs_panel`, bounds: [0, 200, w, 620], children: [
-            { class: "android.widget.Switch", desc: "Internet", text: "Internet", checkable: true, checked: true, clickable: true, bounds: [40, 240, 530, 400] },
-            { class: "android.widget.Switch", desc: "Bluetooth", text: "Bluetooth", checkable: true, checked: false, clickable: true, bounds: [550, 240, 1040, 400] },
+            { class: "android.widget.Switch", desc: "Internet", text: "Internet", checkable: true, checked: true, clickable: true,
+              bounds: [40, 240, 530, 400] },
+            { class: "android.widget.Switch", desc: "Bluetooth", text: "Bluetooth", checkable: true, checked: false, clickable: true,
+              bounds: [550, 240, 1040, 400] },
           ] },
           ...rows,
           ...footer,

@@ -63,7 +63,10 @@ function productList(part: number, top: number, bottom: number): NodeSpec {
     .map(([title, price], i) => productRow(title, price, top + 20 + i * ROW_HEIGHT))
     .filter((row) => row.bounds[1] < bottom)
     .map((row) => ({ ...row, bounds: [row.bounds[0], row.bounds[1], row.bounds[2], Math.min(row.bounds[3], bottom)] as Bounds }));
-  return { class: "androidx.recyclerview.widget.RecyclerView", id: id("product_list"), scrollable: true, focusable: true, bounds: [0, top, WIDTH, bottom], children: rows };
+  return {
+    class: "androidx.recyclerview.widget.RecyclerView", id: id("product_list"), scrollable: true, focusable: true,
+    bounds: [0, top, WIDTH, bottom], children: rows,
+  };
 }
 
 const CHIPS = ["All", "Shoes", "Jackets", "Bags", "Hats", "Socks", "Sale"];
@@ -103,7 +106,8 @@ function product(liked: boolean): NodeSpec {
     { class: "android.widget.TextView", id: id("product_price"), text: "$59", bounds: [63, 1240, 400, 1320] },
     { class: "android.widget.ToggleButton", id: id("favourite"), desc: "Favourite", text: liked ? "Liked" : "Like", checkable: true, checked: liked, clickable: true,
       bounds: [820, 1140, 1017, 1300] },
-    { class: "android.widget.TextView", id: id("like_hint"), text: liked ? "In your favourites" : "Double-tap the photo to like it", bounds: [63, 1340, 1017, 1410] },
+    { class: "android.widget.TextView", id: id("like_hint"), text: liked ? "In your favourites" : "Double-tap the photo to like it",
+      bounds: [63, 1340, 1017, 1410] },
     { class: "android.widget.Button", id: id("add_to_cart"), text: "Add to cart", clickable: true, bounds: [63, 1460, 1017, 1610] },
   ]);
 }
@@ -269,7 +273,10 @@ export const SHOP_SCENARIO: Scenario = {
     checkout: screen(checkout, "com.example.shop.CheckoutActivity"),
     order_placing: { ...screen(placing, "com.example.shop.CheckoutActivity"), after: { ms: 3000, to: "order_placed" } },
     order_placed: screen(placed, "com.example.shop.OrderActivity"),
-    ...Object.fromEntries(CART_FRAMES.map((left, i) => [`cart_${i + 1}`, { ...screen(cart(left)), after: { ms: 120, to: i + 1 < CART_FRAMES.length ? `cart_${i + 2}` : "cart" } }])),
+    ...Object.fromEntries(CART_FRAMES.map((left, i) => {
+      const next = i + 1 < CART_FRAMES.length ? `cart_${i + 2}` : "cart";
+      return [`cart_${i + 1}`, { ...screen(cart(left)), after: { ms: 120, to: next } }];
+    })),
     cart: screen(cart(CART_LEFT)),
   },
   packages: withSettingsApps([

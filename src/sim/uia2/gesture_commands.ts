@@ -7,7 +7,7 @@
  */
 import type { SessionCommand, SessionRoute } from "./command.ts";
 import { activateApp, hideKeyboard } from "./device_commands.ts";
-import { doubleClickGesture, HAND_METHODS, longClickGesture, runHandMethod, scrollGesture, swipeGesture } from "./hand_commands.ts";
+import { doubleClickGesture, HAND_METHODS, holds, longClickGesture, runHandMethod, scrollGesture, swipeGesture } from "./hand_commands.ts";
 import { elementIdOf } from "./element_store.ts";
 import { pointerGestures, type Point } from "./pointer_actions.ts";
 import type { SnapshotNode } from "./screen_snapshot.ts";
@@ -40,8 +40,7 @@ function performActions(c: SessionCommand): null {
 
 /** The innermost scrollable node under a point (null: the screen's main list). */
 function scrollableAt(c: SessionCommand, at: Point): SnapshotNode["attrs"] | null {
-  const holds = (n: SnapshotNode) => n.rect !== null && at.x >= n.rect.x && at.x < n.rect.x + n.rect.width && at.y >= n.rect.y && at.y < n.rect.y + n.rect.height;
-  return c.screen.read().nodes.filter((n) => n.attrs["scrollable"] === "true" && holds(n)).at(-1)?.attrs ?? null;
+  return c.screen.read().nodes.filter((n) => n.attrs["scrollable"] === "true" && holds(n, at.x, at.y)).at(-1)?.attrs ?? null;
 }
 
 function clickGesture(c: SessionCommand, args: Record<string, unknown>): null {

@@ -20,9 +20,15 @@ function num(value: unknown): number | undefined {
   return typeof value === "number" && Number.isFinite(value) ? value : undefined;
 }
 
+/** Whether the node's rectangle holds the point. */
+export function holds(n: SnapshotNode, x: number, y: number): boolean {
+  const r = n.rect;
+  return r !== null && x >= r.x && x < r.x + r.width && y >= r.y && y < r.y + r.height;
+}
+
 /** The deepest (last drawn) node whose rectangle holds the point. */
 function nodeAtPoint(c: SessionCommand, x: number, y: number): SnapshotNode | undefined {
-  return c.screen.read().nodes.findLast((n) => n.rect !== null && x >= n.rect.x && x < n.rect.x + n.rect.width && y >= n.rect.y && y < n.rect.y + n.rect.height);
+  return c.screen.read().nodes.findLast((n) => holds(n, x, y));
 }
 
 /** A press target: the element (`origin` or `elementId`), else the node at the offset point; `what` names the gesture in errors. */
@@ -41,7 +47,8 @@ function pressTarget(c: SessionCommand, args: Args, what: string): NodeAttribute
 function directionOf(value: unknown, what: string): ScrollDirection {
   const d = typeof value === "string" ? value.toLowerCase() : "";
   if (!(DIRECTIONS as readonly string[]).includes(d)) {
-    throw w3cError("invalid argument", `${what} direction ${JSON.stringify(value)} is not supported. Only the following directions are supported: ${DIRECTIONS.join(", ")}.`);
+    throw w3cError("invalid argument",
+      `${what} direction ${JSON.stringify(value)} is not supported. Only the following directions are supported: ${DIRECTIONS.join(", ")}.`);
   }
   return d as ScrollDirection;
 }
@@ -60,14 +67,15 @@ function scrollTarget(c: SessionCommand, args: Args, what: string): NodeAttribut
   const nodes = c.screen.read().nodes;
   const under = nodeAtPoint(c, x, y);
   if (under === undefined) throw w3cError("invalid argument", `The area of ${what} is outside the screen.`);
-  const scrollable = nodes.filter((n) => n.attrs["scrollable"] === "true" && n.rect !== null && x >= n.rect.x && x < n.rect.x + n.rect.width &&
-    y >= n.rect.y && y < n.rect.y + n.rect.height).at(-1);
+  const scrollable = nodes.filter((n) => n.attrs["scrollable"] === "true" && holds(n, x, y)).at(-1);
   return (scrollable ?? under).attrs;
 }
 
 function percentOf(args: Args, what: string): number {
   const p = num(args["percent"]);
-  if (p === undefined || p <= 0) throw w3cError("invalid argument", `${what} needs 'percent', a number above 0 (how far, as a share of the area), got ${JSON.stringify(args["percent"])}.`);
+  if (p === undefined || p <= 0) {
+    throw w3cError("invalid argument", `${what} needs 'percent', a number above 0 (a share of the area), got ${JSON.stringify(args["percent"])}.`);
+  }
   return p;
 }
 
@@ -103,7 +111,7 @@ export function doubleClickGesture(c: SessionCommand, args: Args): null {
 export function pressKeycode(c: SessionCommand, args: Args): null {
   const keycode = args["keycode"];
   if (typeof keycode !== "number" || !Number.isInteger(keycode) || keycode < 0) {
-    throw w3cError("invalid argument", `'keycode' must be an Android key code (an integer, e.g. 3 HOME, 66 ENTER), got ${JSON.stringify(keycode)}.`);
+    throw w3cError("invalid argument", `'keycode' must be an Android key code (an integer: 3 HOME, 66 ENTER), got ${JSON.stringify(keycode)}.`);
   }
   c.device.pressKey(keycode);
   return null;

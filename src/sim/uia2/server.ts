@@ -8,6 +8,7 @@
 import { Buffer } from "node:buffer";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { type AnswerDelays, NO_DELAYS } from "../latency.ts";
 import type { SimDevice } from "../sim_device.ts";
 import type { CommandInput, Route, ServerState, SessionCommand } from "./command.ts";
 import { describeCommand } from "./command_log.ts";
@@ -26,6 +27,8 @@ export interface Uia2Server {
 export interface Uia2ServerOptions {
   host?: string;
   port?: number;
+  /** Waits before each answer (the latency profile); none by default. */
+  delays?: AnswerDelays;
 }
 
 function readBody(req: IncomingMessage): Promise<string> {
@@ -94,13 +97,16 @@ export async function startUia2Server(device: SimDevice, options: Uia2ServerOpti
   const host = options.host ?? "127.0.0.1";
   const sessions = new SessionRegistry(() => device.uia2ServerQuit());
   const state: ServerState = { device, sessions, screen: screenOf(device), now: () => Date.now() };
+  const delays = options.delays ?? NO_DELAYS;
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     let status = 200;
     let body: unknown;
+    let routeName = "";
     try {
       const method = req.method ?? "GET";
       const { route, params } = matchRoute(method, normalisePath(req.url ?? "/"));
+      routeName = route.name;
       const input: CommandInput = { params, body: parseBody(await readBody(req)) };
       if (route.name !== "status") device.log.push({ source: "uia2", command: describeCommand(route.name, input) });
       body = { value: run(state, route, input) ?? null };
@@ -110,6 +116,7 @@ export async function startUia2Server(device: SimDevice, options: Uia2ServerOpti
       body = failure.body;
     }
     const text = JSON.stringify(body);
+    await delays.uia2(routeName, text.length); // the device's own time
     res.writeHead(status, { "content-type": "application/json; charset=utf-8", "content-length": Buffer.byteLength(text) });
     res.end(text);
   };

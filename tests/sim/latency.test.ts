@@ -1,0 +1,103 @@
+/**
+ * The simulator's latency profile (src/sim/latency.ts): "none" adds nothing, "device" holds each answer for the
+ * figure docs/simulated-device.md gives (page source growing with its size, screencap, input, a new session), and
+ * the waits run on the injected clock: an answer does not arrive before the test's fake clock lets it go.
+ */
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { HarnessError } from "../../src/errors.ts";
+import { DEVICE_FIGURES, latencyProfile, type SimClock, startSimDevice } from "../../src/sim/mod.ts";
+import { adb, NO_ADB } from "./adb_cli.ts";
+
+/** A clock whose sleeps wait until the test releases them, and say how long they asked for. */
+function heldClock(): SimClock & { pending: { ms: number; release: () => void }[] } {
+  const pending: { ms: number; release: () => void }[] = [];
+  return { pending, sleep: (ms) => new Promise<void>((release) => pending.push({ ms, release })) };
+}
+
+/** Resolves with the next held sleep once the sim asks for it (turns of the event loop, no wall-clock bound). */
+async function nextSleep(clock: ReturnType<typeof heldClock>): Promise<{ ms: number; release: () => void }> {
+  while (clock.pending.length === 0) await new Promise((resolve) => setTimeout(resolve, 2));
+  return clock.pending.shift()!;
+}
+
+test("profiles: none adds nothing, device grows with the page source's size, an unknown name is INVALID_ARGUMENT", () => {
+  const none = latencyProfile("none");
+  assert.equal(none.uia2Request("get page source", 500_000), 0);
+  assert.equal(none.adbCommand("screencap -p", 2_000_000), 0);
+  const device = latencyProfile("device");
+  const small = device.uia2Request("get page source", 10_000), large = device.uia2Request("get page source", 200_000);
+  assert.ok(large > small + 400, `${small} ms for 10 KB, ${large} ms for 200 KB`);
+  assert.equal(device.uia2Request("get page source", 54_619), 212, "the published figure: 212 ms for a 54,619-byte source");
+  assert.ok(device.adbCommand("uiautomator dump /dev/tty", 100_000) > device.adbCommand("uiautomator dump /dev/tty", 10_000));
+  assert.equal(device.adbCommand("input tap 540 1200", 0), DEVICE_FIGURES.adbShell + DEVICE_FIGURES.input);
+  assert.equal(device.uia2Request("new session", 900), DEVICE_FIGURES.newSession);
+  assert.throws(() => latencyProfile("slow"), (e: unknown) => e instanceof HarnessError && e.code === "INVALID_ARGUMENT" && /none, device/.test(e.message));
+});
+
+test("with the device profile a UiAutomator2 answer waits on the sim's clock for its figure", async () => {
+  const clock = heldClock();
+  const sim = await startSimDevice({ latency: "device", clock });
+  try {
+    let answered = false;
+    const created = fetch(`${sim.appiumUrl}/session`, {
+      method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ capabilities: { alwaysMatch: { platformName: "Android" } } }),
+    }).then(async (r) => {
+      answered = true;
+      return (await r.json()) as { value: { sessionId: string } };
+    });
+    const sessionWait = await nextSleep(clock);
+    assert.equal(sessionWait.ms, DEVICE_FIGURES.newSession);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    assert.equal(answered, false, "no answer before the clock lets it go");
+    sessionWait.release();
+    const { sessionId } = (await created).value;
+
+    const source = fetch(`${sim.appiumUrl}/session/${sessionId}/source`).then((r) => r.text());
+    const sourceWait = await nextSleep(clock);
+    sourceWait.release();
+    const bytes = (await source).length;
+    assert.equal(sourceWait.ms, latencyProfile("device").uia2Request("get page source", bytes));
+    assert.ok(sourceWait.ms > DEVICE_FIGURES.pageSourceBase, `${sourceWait.ms} ms for ${bytes} bytes`);
+  } finally {
+    for (const held of clock.pending) held.release();
+    await sim.stop();
+  }
+});
+
+test("with the device profile an adb command waits on the sim's clock: screencap, input, wm", { skip: NO_ADB }, async () => {
+  const clock = heldClock();
+  const sim = await startSimDevice({ latency: "device", clock });
+  try {
+    const cases: [string[], number][] = [
+      [["exec-out", "screencap", "-p"], DEVICE_FIGURES.adbShell + DEVICE_FIGURES.screencap],
+      [["shell", "input", "keyevent", "4"], DEVICE_FIGURES.adbShell + DEVICE_FIGURES.input],
+      [["shell", "wm", "size"], DEVICE_FIGURES.wm],
+      [["exec-out", "uiautomator", "dump", "/dev/tty"], -1], // grows with the dump: checked below
+    ];
+    for (const [args, expected] of cases) {
+      const run = adb(sim.adbServerSocket, args, { timeoutMs: 60_000 });
+      const wait = await nextSleep(clock);
+      wait.release();
+      const done = await run;
+      assert.equal(done.code, 0, args.join(" "));
+      const dumpMs = latencyProfile("device").adbCommand("uiautomator dump /dev/tty", done.stdout.length);
+      assert.equal(wait.ms, expected === -1 ? dumpMs : expected, args.join(" "));
+    }
+  } finally {
+    for (const held of clock.pending) held.release();
+    await sim.stop();
+  }
+});
+
+test("without a profile nothing waits: the clock is never asked", async () => {
+  const clock = heldClock();
+  const sim = await startSimDevice({ clock });
+  try {
+    const status = await fetch(`${sim.appiumUrl}/status`);
+    assert.equal(status.status, 200);
+    assert.equal(clock.pending.length, 0);
+  } finally {
+    await sim.stop();
+  }
+});
