@@ -21,11 +21,17 @@ export interface ConditionMet {
   reading: ScreenReading;
 }
 
-export async function waitForCondition(condition: ScreenCondition, timeoutMs: number, ctx: OperationContext, ports: ToolPorts): Promise<ConditionMet> {
+export async function waitForCondition(
+  condition: ScreenCondition,
+  timeoutMs: number,
+  ctx: OperationContext,
+  ports: ToolPorts,
+): Promise<ConditionMet> {
   const room = Math.floor(ctx.remainingMs() - RESERVE_MS);
   if (timeoutMs > room) {
     throw new HarnessError("INVALID_ARGUMENT",
-      `timeout_ms ${timeoutMs} does not fit in this call's time limit (ANDROID_MCP_ACTION_TIMEOUT): send at most ${Math.max(0, room)}, or raise the limit.`,
+      `timeout_ms ${timeoutMs} does not fit in this call's time limit (ANDROID_MCP_ACTION_TIMEOUT): ` +
+        `send at most ${Math.max(0, room)}, or raise the limit.`,
       { timeout_ms: timeoutMs, at_most: Math.max(0, room) });
   }
   const wait = () => ({ timeoutMs: ctx.remainingMs(), signal: ctx.signal });
@@ -39,7 +45,8 @@ export async function waitForCondition(condition: ScreenCondition, timeoutMs: nu
     if (waitedMs >= timeoutMs) {
       const shot = await captureScreenshot(ports.observer, ports.evidence, "ui_wait", wait()).catch(() => null);
       if (shot !== null) ctx.attachEvidence(shot.evidence);
-      if ("visible" in condition) locate(reading.tree, condition.visible, { waitedMs }); // throws UI_ELEMENT_NOT_FOUND: "The screen offers: …"
+      // locate throws UI_ELEMENT_NOT_FOUND: "The screen offers: …"
+      if ("visible" in condition) locate(reading.tree, condition.visible, { waitedMs });
       const label = result.status === "found" ? result.element.label : result.status === "ambiguous" ? result.candidates[0]!.label : "";
       const gone = (condition as { gone: Selector }).gone;
       throw new HarnessError("OPERATION_TIMEOUT",

@@ -47,7 +47,9 @@ function unmetStates(expect: FlowExpect, tree: UiTree, element: LocatedElement):
   const shown = JSON.stringify(expect.visible as Selector);
   const { summary, actionNodes } = summarizeWithNodes(tree, { width: 0, height: 0, keyboard: { open: false } });
   const action: ActionEntry | undefined = summary.actions[actionNodes.indexOf(element.node.id)];
-  if (action === undefined) return [`${shown} names '${element.label}', which is not an action (a text): it has no checked, selected or focused state`];
+  if (action === undefined) {
+    return [`${shown} names '${element.label}', which is not an action (a text): it has no checked, selected or focused state`];
+  }
   return EXPECT_STATE_KEYS.filter((key) => expect[key] !== undefined && (action[key] === true) !== expect[key])
     .map((key) => `${shown} is ${action[key] === true ? "" : "not "}${key}, expected ${expect[key] === true ? "" : "not "}${key}`);
 }

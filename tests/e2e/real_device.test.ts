@@ -79,7 +79,9 @@ function acted(envelope: Envelope, what: string): Summary {
 }
 
 const offered = (screen: Summary, pattern: RegExp) =>
-  screen.actions.find((a) => pattern.test(a.label ?? "") || Object.values(a.selector).some((v) => typeof v === "string" && pattern.test(v)));
+  screen.actions.find((a) =>
+    pattern.test(a.label ?? "") || Object.values(a.selector).some((v) => typeof v === "string" && pattern.test(v))
+  );
 
 test("real device: the server publishes exactly the contract's available tools", { skip }, async () => {
   const { tools } = await served!.client.listTools();

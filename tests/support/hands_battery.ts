@@ -56,7 +56,8 @@ export async function startShop(appiumUrlOf: (sim: Sim) => string): Promise<Shop
 function arrived(run: ShopRun, envelope: Envelope, what: string): Summary {
   assert.equal(envelope.ok, true, `${what}: ${JSON.stringify(envelope.error)}`);
   assert.ok(envelope.evidence !== null, `${what}: evidence`);
-  assert.ok(envelope.evidence.path.startsWith(run.served.home.artifacts) && existsSync(envelope.evidence.path), `${what}: the PNG is on disk`);
+  const path = envelope.evidence.path;
+  assert.ok(path.startsWith(run.served.home.artifacts) && existsSync(path), `${what}: the PNG is on disk`);
   assert.equal(readFileSync(envelope.evidence.path).subarray(1, 4).toString(), "PNG", `${what}: a PNG`);
   return (envelope.data["screen"] ?? envelope.data) as Summary;
 }
