@@ -74,3 +74,16 @@ test("the flow file refuses a state without visible, and a state that is not a b
   assert.deepEqual(refused({ visible: { text: "A" }, enabled: true }).map((p) => p.message), ["unknown key 'enabled'"]);
   assert.equal(describeExpectation({ visible: { text: "Wi-Fi" }, checked: true, focused: false }), 'visible {"text":"Wi-Fi"} checked not focused');
 });
+
+test("a ui_wait step: what it waits for arriving passes; never appearing is 3 (UI_ELEMENT_NOT_FOUND), never going is 2 (OPERATION_TIMEOUT)", async (t) => {
+  const run = (wait: object) => runFlow(flow([{ tool: "settings_open" }, { tool: "ui_wait", args: { ...wait, timeout_ms: 300 } }]),
+    scenarioWorld("settings", tempDir(t)).harness, { pollIntervalMs: 20 });
+  const holds = await run({ visible: { text: "Network & internet" } });
+  assert.equal(holds.outcome, "passed", JSON.stringify(holds.failure));
+  const never = await run({ visible: { text: "No such row" } });
+  assert.deepEqual([never.exit_code, never.failure?.step, never.failure?.tool], [3, 2, "ui_wait"]);
+  assert.match(never.failure!.reason, /UI_ELEMENT_NOT_FOUND/);
+  const stays = await run({ gone: { text: "Network & internet" } });
+  assert.deepEqual([stays.exit_code, stays.failure?.outcome], [2, "timed_out"]);
+  assert.match(stays.failure!.reason, /OPERATION_TIMEOUT|still on screen/);
+});
