@@ -52,9 +52,33 @@ const StepShapeSchema = z.strictObject({
   expect: FlowExpectSchema.optional(),
 });
 
+/** An environment variable's name, as `"text": {"env": NAME}` names it. */
+const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,127}$/;
+
+/** `ui_type_text`'s text taken from the environment when the flow runs, so a secret is in no file. */
+export interface EnvText {
+  env: string;
+}
+
+/** The env reference a step's `text` is, or null when it is not one. */
+export function envTextOf(value: unknown): EnvText | null {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return null;
+  const keys = Object.keys(value);
+  const name = (value as { env?: unknown }).env;
+  return keys.length === 1 && typeof name === "string" ? { env: name } : null;
+}
+
 /** A step's args checked with the tool's own MCP schema; issues keep the path inside `args`. */
 const FlowStepSchema = StepShapeSchema.superRefine((step, ctx) => {
-  const args = step.args ?? {};
+  let args = step.args ?? {};
+  const envText = step.tool === "ui_type_text" ? envTextOf(args["text"]) : null;
+  if (envText !== null) {
+    if (!ENV_NAME.test(envText.env)) {
+      ctx.addIssue({ code: "custom", path: ["args", "text", "env"], message: "an environment variable name: letters, digits and _, not starting with a digit" });
+      return;
+    }
+    args = { ...args, text: "env" }; // the value is checked when the flow runs (resolveFlowEnv)
+  }
   if ("session_id" in args) {
     ctx.addIssue({ code: "custom", path: ["args", "session_id"], message: "the runner passes the flow's own session; remove session_id" });
     return;
@@ -73,6 +97,9 @@ export const FlowFileSchema = z.strictObject({
   package_name: PackageNameSchema,
   /** A device serial, or "sim"; `--device` overrides it. */
   device: z.string().min(1).max(255).optional(),
+  /** The simulated device's built-in scenario the flow was written for ("login"): used with `--device sim`
+   * when `--scenario` is not given; ignored on a real device. */
+  sim_scenario: z.string().regex(/^[a-z][a-z0-9_-]{0,63}$/, { error: "a built-in scenario name, e.g. \"login\"" }).optional(),
   steps: z.array(FlowStepSchema).min(1).max(500),
 });
 
@@ -87,6 +114,42 @@ export interface FlowProblem {
 }
 
 export type FlowParse = { ok: true; flow: FlowFile } | { ok: false; problems: FlowProblem[] };
+
+/**
+ * The flow with every `{"env": NAME}` text replaced by that variable's value, or a problem per variable
+ * that is unset (or whose value the tool refuses): checked before anything runs. Never throws.
+ */
+export function resolveFlowEnv(flow: FlowFile, env: Readonly<Record<string, string | undefined>>): FlowParse {
+  const problems: FlowProblem[] = [];
+  const steps = flow.steps.map((step, i) => {
+    const ref = step.tool === "ui_type_text" ? envTextOf(step.args?.["text"]) : null;
+    if (ref === null) return step;
+    const value = env[ref.env];
+    const path = `steps.${i}.args.text`;
+    if (value === undefined) {
+      problems.push({ path, message: `the environment variable ${ref.env} is not set; set it (export ${ref.env}=...) before running the flow` });
+      return step;
+    }
+    const args = { ...step.args, text: value };
+    const checked = TOOL_INPUTS.ui_type_text.safeParse(args);
+    if (!checked.success) {
+      // The value is a secret: the problem names the variable and the rule, never the value.
+      problems.push({ path, message: `the value of ${ref.env} is not a text ui_type_text accepts (${checked.error.issues[0]?.message ?? "invalid"})` });
+    }
+    return { ...step, args };
+  });
+  return problems.length > 0 ? { ok: false, problems } : { ok: true, flow: { ...flow, steps } };
+}
+
+/** Every text the flow types (after resolveFlowEnv), so reports can show their lengths instead. */
+export function typedTexts(flow: FlowFile): Set<string> {
+  const out = new Set<string>();
+  for (const step of flow.steps) {
+    const text = step.tool === "ui_type_text" ? step.args?.["text"] : undefined;
+    if (typeof text === "string" && text !== "") out.add(text);
+  }
+  return out;
+}
 
 /** Validates an already parsed JSON value as a version-1 flow. */
 export function parseFlow(value: unknown): FlowParse {

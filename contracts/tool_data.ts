@@ -25,6 +25,9 @@ export const ActionEntrySchema = z.object({
   checked: z.literal(true).optional(),
   selected: z.literal(true).optional(),
   focused: z.literal(true).optional(),
+  /** A password field: its text is never shown; at most its length. */
+  password: z.literal(true).optional(),
+  text_length: z.int().min(0).optional(),
   bounds: z.tuple([pixels, pixels, pixels, pixels]),
   covered_by_keyboard: z.literal(true).optional(),
 });

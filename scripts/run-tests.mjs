@@ -1,10 +1,36 @@
 #!/usr/bin/env node
-// Runs every compiled test file (dist/tests/**/*.test.js) with node's own test runner, whose
-// closing summary CI reads. Extra arguments filter the files by substring: `npm test -- screen`.
+// Runs compiled test files (dist/tests/**/*.test.js) with node's own test runner, whose closing summary
+// CI reads. Without arguments: every file but the slow batteries in SLOW (`npm test`, a few minutes on two
+// busy cores); `--slow`: only those (`npm run test:slow`, which .ci/run adds); `--all`: both (`npm run
+// test:full`). Other arguments filter all files by substring, slow or not: `npm test -- screen`.
 import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync, statSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { join, relative, resolve, sep } from "node:path";
 import { pathToFileURL } from "node:url";
+
+// The slow batteries (paths under tests/, a folder ends in "/"): the campaign, the real-Appium runs, the
+// end-to-end tests that spawn many processes or wait out real timeouts, and those that need a built binary
+// or a fresh clone. The end-to-end tests not named here are `npm test`'s representative set.
+const SLOW = [
+  "campaign/",
+  "sim/appium_uia2.test.js",
+  "e2e/act_promises.test.js",
+  "e2e/act_real_appium.test.js",
+  "e2e/device_ownership.test.js",
+  "e2e/flow_devices.test.js",
+  "e2e/flow_exit_codes.test.js",
+  "e2e/flow_interrupt.test.js",
+  "e2e/flow_record_replay.test.js",
+  "e2e/flow_shipped.test.js",
+  "e2e/fresh_clone.test.js",
+  "e2e/inspector_cli.test.js",
+  "e2e/network_use.test.js",
+  "e2e/real_device.test.js",
+  "e2e/server_death.test.js",
+  "e2e/sim_screen.test.js",
+  "e2e/single_executable.test.js",
+  "e2e/stop_children.test.js",
+];
 
 function collect(dir) {
   const out = [];
@@ -31,8 +57,26 @@ if (denoAt !== -1) {
 // `--binary PATH`: the single-executable tests run against that file (tests/e2e/single_executable.test.ts).
 const binaryAt = argv.indexOf("--binary");
 if (binaryAt !== -1) env.ANDROID_MCP_BINARY = argv.splice(binaryAt, 2)[1];
+// `--all` / `--slow`: which part of the tree a run without filters takes.
+const take = (flag) => {
+  const at = argv.indexOf(flag);
+  if (at !== -1) argv.splice(at, 1);
+  return at !== -1;
+};
+const [all, slowOnly] = [take("--all"), take("--slow")];
 const filters = argv;
-const files = collect(join(dist, "tests")).filter((f) => filters.length === 0 || filters.some((x) => f.includes(x)));
+const testsDir = join(dist, "tests");
+const isSlow = (file) => SLOW.some((entry) => relative(testsDir, file).split(sep).join("/").startsWith(entry));
+const every = collect(testsDir);
+const stale = SLOW.filter((entry) => !every.some((f) => relative(testsDir, f).split(sep).join("/").startsWith(entry)));
+if (stale.length > 0) {
+  console.error(`run-tests: SLOW names ${stale.join(", ")}, which no test file matches; fix the list in scripts/run-tests.mjs.`);
+  process.exit(1);
+}
+const files = every.filter((f) => {
+  if (filters.length > 0) return filters.some((x) => f.includes(x));
+  return all || (slowOnly ? isSlow(f) : !isSlow(f));
+});
 if (files.length === 0) {
   console.error(`No test files matched ${filters.join(", ") || "dist/tests/**/*.test.js"}; run 'npm run build' first.`);
   process.exit(1);

@@ -101,11 +101,13 @@ export async function openHarness(config: HarnessConfig, ctx: CliContext, option
   let requestedUdid = config.device.kind === "udid" ? config.device.udid : undefined;
   let description = requestedUdid === undefined ? "the only online device" : `device ${requestedUdid}`;
   let stopSim = async (): Promise<void> => {};
+  let missingPackageHint: ((packageName: string) => string) | undefined;
   if (config.device.kind === "sim") {
     // Loaded only here: a real phone never pays for the simulated device's code.
     const { startSimDevice } = await import("./sim/mod.ts");
     const sim = await startSimDevice(options.sim ?? {});
     stopSim = () => sim.stop();
+    missingPackageHint = (await import("./sim/package_hint.ts")).missingPackageHint;
     serverSocket = sim.adbServerSocket;
     appiumUrl = sim.appiumUrl;
     requestedUdid = sim.device.serial;
@@ -123,10 +125,13 @@ export async function openHarness(config: HarnessConfig, ctx: CliContext, option
     const adb = createAdbClient({ runner: ctx.runner, program, ...(serverSocket === undefined ? {} : { serverSocket }) });
     const observer = createAdbObserver({
       adb, clock: ctx.clock, ...(requestedUdid === undefined ? {} : { requestedUdid }), ...(config.device.kind === "sim" ? { simulated: true } : {}),
+      ...(missingPackageHint === undefined ? {} : { missingPackageHint }),
     });
     const facts = platformFacts(ctx);
     const fs = createNodeFileSystem();
-    const artifacts = await resolveArtifactsDirectory(facts, fs, config.artifactsDir);
+    const probe = createNodeFileProbe();
+    const disk = { isWritableDirectory: fs.isWritableDirectory, exists: async (path: string) => (await probe.kindOf(path)) !== "missing" };
+    const artifacts = await resolveArtifactsDirectory(facts, disk, config.artifactsDir);
     // This user's lock directory on this machine, the same whatever the environment (state_directories.ts).
     const locks = lockDirectory(currentUserFacts(platform(), homedir())).path;
     const fileLock = createDeviceLock({ directory: locks, fs, clock: ctx.clock, probe: createNodeProcessProbe() });

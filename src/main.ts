@@ -11,6 +11,9 @@ import type { CliContext } from "./cli/context.ts";
 import type { NodeProcessRunner } from "./adapters/node_process_runner.ts";
 import { versionLine } from "./version.ts";
 
+/** The signals that stop a command that waits for the stop (serve, sim, flow), each with the same cleanup. */
+const STOP_SIGNALS = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
+
 export async function main(args: readonly string[]): Promise<number> {
   // A reader that goes away (`sim --json | head -1`, an MCP client that quits) closes stdout: that is a
   // request to stop, not a crash with a stack trace.
@@ -34,7 +37,8 @@ export async function main(args: readonly string[]): Promise<number> {
     stop ??= Promise.race([
       stdoutClosed,
       new Promise<string>((resolve) => {
-        for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => resolve(signal));
+        // SIGHUP: the terminal closed (how many users stop a server); it cleans up like SIGTERM.
+        for (const signal of STOP_SIGNALS) process.once(signal, () => resolve(signal));
       }),
     ]);
   const ctx: CliContext = {
@@ -59,10 +63,10 @@ function endChildrenWithTheHarness(runner: NodeProcessRunner, waitsForStop: () =
   process.on("exit", () => runner.killAll());
   if (process.platform === "win32") return; // no process groups there: the children get the console's Ctrl+C themselves
   let stopping = false;
-  for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {
+  for (const signal of STOP_SIGNALS) {
     const onSignal = () => {
       runner.killAll();
-      if (waitsForStop() && !stopping && signal !== "SIGHUP") {
+      if (waitsForStop() && !stopping) {
         stopping = true; // a second signal while it shuts down is the default again: die of it
         return;
       }

@@ -83,6 +83,7 @@ const CHECKS: Record<string, Check> = {
   },
   "npm run build": { by: "ci" },
   "npm test": { by: "ci" },
+  "npm run test:slow": { by: "ci" },
   "npm run typecheck": { by: "ci" },
   "npm run test:deno": { by: "ci" },
   "npm run test:bin": { by: "ci" },

@@ -2,7 +2,8 @@
  * The faults section: each fault switched on through the simulated device (src/sim/sim_device.ts SimFaults)
  * or the environment, for observe and act tools: adb hangs, the device dropping mid-output and mid-action,
  * unauthorized, offline, dump failures, a one-colour screenshot, UiAutomator2 answering 500, the session dying
- * mid-flow, Appium down, the artifacts folder unwritable. Each must give its typed code, release the lock,
+ * mid-flow, Appium down, the artifacts folder unwritable. Each must give its typed code (an act whose evidence
+ * alone failed: ok with data.evidence_error, since the act took place), release the lock,
  * leave no session behind, and the very next call must succeed once the fault is cleared; no evidence may be
  * half-written. (A full disk is a write error like an unwritable folder; ENOSPC itself is unit-tested.)
  */
@@ -18,7 +19,9 @@ import type { Tally } from "./tally.ts";
 interface FaultCase {
   name: string;
   call: ToolCallParams;
-  expect: readonly ErrorCode[];
+  /** "ok": the act took place and only its evidence failed (issue 18): answered ok with `data.evidence_error` of this code. */
+  expect: readonly (ErrorCode | "ok")[];
+  evidenceError?: ErrorCode;
   /** Switches the fault on; returns what switches it off. */
   inject(lane: Lane, context: FaultContext): Promise<() => Promise<void> | void> | (() => Promise<void> | void);
   /** The fault stops the audit log too (its folder is unwritable): the call's line cannot exist. */
@@ -69,7 +72,10 @@ export const FAULT_CASES: readonly FaultCase[] = [
   { name: "offline · settings_open", call: { name: "settings_open", arguments: {} }, expect: ["EMULATOR_UNAVAILABLE"], inject: simFault({ state: "offline" }) },
   { name: "dump fails (null root node) · ui_get_tree", call: { name: "ui_get_tree", arguments: {} }, expect: ["UI_TREE_UNAVAILABLE"], inject: simFault({ dumpError: { kind: "null root node", count: 5 } }) },
   { name: "one-colour screenshot · ui_screenshot", call: { name: "ui_screenshot", arguments: {} }, expect: ["EVIDENCE_WRITE_FAILED"], inject: simFault({ blankScreencap: true }) },
-  { name: "one-colour screenshot (evidence) · ui_scroll", call: { name: "ui_scroll", arguments: { direction: "up" } }, expect: ["EVIDENCE_WRITE_FAILED"], inject: simFault({ blankScreencap: true }) },
+  {
+    name: "one-colour screenshot (evidence) · ui_scroll", call: { name: "ui_scroll", arguments: { direction: "up" } }, expect: ["ok"],
+    evidenceError: "EVIDENCE_WRITE_FAILED", inject: simFault({ blankScreencap: true }),
+  },
   { name: "UiAutomator2 answers 500 · ui_tap", call: tap, expect: ["APPIUM_UNAVAILABLE"], inject: simFault({ uia2Error500: true }) },
   { name: "UiAutomator2 answers 500 · app_launch", call: { name: "app_launch", arguments: { package: "com.example.notes" } }, expect: ["APPIUM_UNAVAILABLE"], inject: simFault({ uia2Error500: true }) },
   { name: "session dies mid-flow · ui_tap", call: tap, expect: ["APPIUM_UNAVAILABLE", "SESSION_NOT_FOUND"], inject: simFault({ uia2SessionDiesAfter: 2 }) },
@@ -77,7 +83,7 @@ export const FAULT_CASES: readonly FaultCase[] = [
   { name: "Appium down · ui_tap", call: tap, expect: ["APPIUM_UNAVAILABLE"], inject: () => () => {}, via: (c) => c.appiumDown },
   { name: "Appium down · ui_session_open", call: { name: "ui_session_open", arguments: {} }, expect: ["APPIUM_UNAVAILABLE"], inject: () => () => {}, via: (c) => c.appiumDown },
   { name: "artifacts unwritable · ui_screenshot", call: { name: "ui_screenshot", arguments: {} }, expect: ["EVIDENCE_WRITE_FAILED"], inject: artifactsUnwritable, auditLost: true },
-  { name: "artifacts unwritable (evidence) · device_back", call: back, expect: ["EVIDENCE_WRITE_FAILED"], inject: artifactsUnwritable, auditLost: true },
+  { name: "artifacts unwritable (evidence) · device_back", call: back, expect: ["ok"], evidenceError: "EVIDENCE_WRITE_FAILED", inject: artifactsUnwritable, auditLost: true },
 ];
 
 export async function runFaults(options: { rounds: number }, tally: Tally): Promise<void> {
@@ -104,6 +110,13 @@ export async function runFaults(options: { rounds: number }, tally: Tally): Prom
         const code = answer.kind === "envelope" ? answer.envelope.error?.code ?? "ok" : answer.kind;
         if (!(fault.expect as readonly string[]).includes(code)) {
           tally.violation("wrong fault outcome", `${fault.name}: ${code} (expected ${fault.expect.join(" or ")})${answer.kind === "envelope" ? `: ${answer.envelope.error?.message ?? ""}` : ""}`);
+        }
+        if (fault.evidenceError !== undefined && answer.kind === "envelope" && answer.envelope.ok) {
+          const said = (answer.envelope.data["evidence_error"] as { code?: string } | undefined)?.code;
+          // The act happened: an answer that hides the evidence failure, or names evidence, misleads the agent.
+          if (said !== fault.evidenceError || answer.envelope.evidence !== null) {
+            tally.violation("wrong fault outcome", `${fault.name}: ok without evidence_error ${fault.evidenceError} (said ${said ?? "nothing"})`);
+          }
         }
         if (answer.kind === "envelope" && fault.auditLost === true) auditLost.add(answer.envelope.operation_id);
         if (answer.kind === "envelope" && answer.envelope.evidence !== null && code !== "UI_ELEMENT_NOT_FOUND") {

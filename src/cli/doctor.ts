@@ -34,7 +34,7 @@ export function registerDoctorCommand(cli: CAC, ctx: CliContext): void {
     .option("--json", "Print the report as JSON (nothing else on stdout)")
     .option("--device <udid|sim>", "Device serial, or 'sim' for the built-in simulated device (default: ANDROID_UDID, else the only online device)")
     .option("--appium-url <url>", "Appium server (default: APPIUM_URL, else http://127.0.0.1:4723)")
-    .option("--artifacts <dir>", "Evidence and audit directory (default: ANDROID_MCP_ARTIFACTS_DIR, else ./artifacts when writable)")
+    .option("--artifacts <dir>", "Evidence and audit directory (default: ANDROID_MCP_ARTIFACTS_DIR, else ./artifacts in a project (a package.json or .git), else the user state directory)")
     .option("--timeout <seconds>", `Time each check may take (default ${DEFAULT_CHECK_TIMEOUT_MS / 1000})`)
     .example("android-mcp-harness doctor")
     .example("android-mcp-harness doctor --device sim --json")

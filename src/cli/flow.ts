@@ -7,14 +7,13 @@
  * 4 device fault, 5 no progress. `--json` prints the report (with the report paths) on stdout. SIGINT or
  * SIGTERM cancels the step in flight, closes the sessions and writes the reports (exit 1, the step named).
  */
-import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
 import type { CAC } from "cac";
-import { FLOW_EXIT, type FlowFile, parseFlowText } from "../../contracts/flow.ts";
+import { FLOW_EXIT, type FlowFile, parseFlowText, resolveFlowEnv } from "../../contracts/flow.ts";
 import { downscaleForModel } from "../png/mod.ts";
 import { type Harness, openHarness } from "../composition.ts";
 import { type HarnessConfig, loadConfig } from "../config.ts";
-import { isHarnessError } from "../errors.ts";
+import { HarnessError, isHarnessError } from "../errors.ts";
 import { buildFlowReport, deviceName } from "../flow/flow_report.ts";
 import type { FlowRun } from "../flow/flow_run.ts";
 import { runFlow, type StepProgress, unservedTools } from "../flow/runner.ts";
@@ -22,6 +21,7 @@ import { writeFlowReports } from "../flow/write_reports.ts";
 import type { Scenario } from "../sim/mod.ts";
 import { BUILTIN_SCENARIO_NAMES } from "../sim/scenario_names.ts";
 import type { CliContext } from "./context.ts";
+import { readFileArgument, unreadableReason } from "./read_file_argument.ts";
 import { loadScenario } from "./sim.ts";
 
 interface FlowFlags {
@@ -38,10 +38,10 @@ const THUMBNAIL_BYTES = 150_000;
 
 export function registerFlowCommand(cli: CAC, ctx: CliContext): void {
   cli
-    .command("flow <file>", "Run a flow file (SPEC §8) on one or more devices and write JSON, HTML and JUnit reports")
+    .command("flow <file>", "Run a flow file (docs/flows.md) on one or more devices and write JSON, HTML and JUnit reports")
     .option("--device <udid|sim>", "Device serial or 'sim'; repeat for several devices run in parallel (default: the flow's device, else ANDROID_UDID, else the only online device)")
     .option("--appium-url <url>", "Appium server or Selenium Grid 4 (default: APPIUM_URL, else http://127.0.0.1:4723)")
-    .option("--artifacts <dir>", "Evidence, audit and reports directory (default: ANDROID_MCP_ARTIFACTS_DIR, else ./artifacts when writable)")
+    .option("--artifacts <dir>", "Evidence, audit and reports directory (default: ANDROID_MCP_ARTIFACTS_DIR, else ./artifacts in a project (a package.json or .git), else the user state directory)")
     .option("--scenario <name|file>", `For --device sim: a built-in scenario (${BUILTIN_SCENARIO_NAMES.join(", ")}) or a scenario JSON file`)
     .option("--json", "Print the report as JSON on stdout (progress stays on stderr)")
     .example("android-mcp-harness flow docs/flows/settings-exploration.json --device sim")
@@ -53,16 +53,17 @@ export async function runFlowCommand(file: string, flags: FlowFlags, ctx: CliCon
   const path = resolve(ctx.cwd, String(file));
   let text: string;
   try {
-    text = await readFile(path, "utf8");
+    text = new TextDecoder().decode(await readFileArgument(path));
   } catch (error) {
-    return refused(ctx, flags, `cannot read ${path} (${(error as NodeJS.ErrnoException).code ?? "unreadable"}); check the path.`);
+    return refused(ctx, flags, `cannot read ${path} (${unreadableReason(error)}); pass the path of a flow file.`);
   }
   const parsed = parseFlowText(text);
-  if (!parsed.ok) {
-    const lines = parsed.problems.map((p) => `  ${p.path === "" ? "(file)" : p.path}: ${p.message}`);
-    return refused(ctx, flags, `${path} is not a valid flow (nothing was run):\n${lines.join("\n")}`, parsed.problems);
+  const resolved = parsed.ok ? resolveFlowEnv(parsed.flow, ctx.env) : parsed;
+  if (!resolved.ok) {
+    const lines = resolved.problems.map((p) => `  ${p.path === "" ? "(file)" : p.path}: ${p.message}`);
+    return refused(ctx, flags, `${path} is not a valid flow (nothing was run):\n${lines.join("\n")}`, resolved.problems);
   }
-  const flow = parsed.flow;
+  const flow = resolved.flow;
   const devices = deviceList(flags.device, flow);
   let configs: HarnessConfig[];
   try {
@@ -73,7 +74,7 @@ export async function runFlowCommand(file: string, flags: FlowFlags, ctx: CliCon
   }
   const harnesses: Harness[] = [];
   try {
-    const scenarios = await simScenarios(flags.scenario, configs, ctx);
+    const scenarios = await simScenarios(scenarioFor(flags.scenario, flow, configs, ctx), configs, ctx);
     for (const [i, config] of configs.entries()) {
       const scenario = scenarios[i];
       harnesses.push(await openHarness(config, ctx, scenario === undefined ? {} : { sim: { scenario } }));
@@ -138,6 +139,17 @@ function deviceList(flag: unknown, flow: FlowFile): (string | undefined)[] {
   const given = (Array.isArray(flag) ? flag : flag === undefined || flag === true ? [] : [flag]).map(String);
   if (given.length > 0) return [...new Set(given.filter((d) => d !== "sim")), ...given.filter((d) => d === "sim")];
   return [flow.device];
+}
+
+/** `--scenario`, else the flow's own "sim_scenario" when a device is simulated (said on stderr). */
+function scenarioFor(flag: unknown, flow: FlowFile, configs: HarnessConfig[], ctx: CliContext): unknown {
+  if (flag !== undefined || flow.sim_scenario === undefined || !configs.some((c) => c.device.kind === "sim")) return flag;
+  if (!(BUILTIN_SCENARIO_NAMES as readonly string[]).includes(flow.sim_scenario)) {
+    throw new HarnessError("INVALID_ARGUMENT",
+      `the flow's sim_scenario "${flow.sim_scenario}" is not a built-in scenario (${BUILTIN_SCENARIO_NAMES.join(", ")}); fix it, or pass --scenario NAME|FILE.`);
+  }
+  ctx.stderr(`flow: the simulated device plays the scenario "${flow.sim_scenario}" (the flow's sim_scenario; --scenario overrides it)\n`);
+  return flow.sim_scenario;
 }
 
 /**

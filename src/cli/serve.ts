@@ -4,19 +4,20 @@
  * until stdin closes or SIGINT/SIGTERM; then every open UI session is deleted and the device released.
  * `--device sim --screen dump.xml [--screenshot shot.png]` serves a replayed real capture (a still device),
  * `--device sim --scenario NAME|FILE` another scenario. `--record FILE` writes the session's acting calls as a
- * flow (src/flow/recorder.ts); an existing FILE is never overwritten, a directory that cannot hold it is refused.
+ * flow (src/flow/recorder.ts): FILE is created exclusively at start (an existing one or a missing directory is refused),
+ * typed text kept (a stderr warning says so) or, with `--record-secrets env`, written as environment references.
  * doctor://report runs the doctor on each read (of the simulated device with `--device sim`).
  * The transport bounds each frame (stdio_transport.ts): an oversized or malformed line is refused and serving
  * goes on. stdout carries only protocol; stderr says which artifacts directory is used, how much old evidence
  * was pruned, when the device is simulated, when adb or the device cannot be reached (the server still starts),
  * and each stdin line that is not JSON-RPC (serve_startup.ts).
  */
-import { existsSync } from "node:fs";
-import { dirname, resolve } from "node:path";
+import { resolve } from "node:path";
 import type { CAC } from "cac";
 import { type Harness, type HarnessOptions, openHarness } from "../composition.ts";
 import { type HarnessConfig, loadConfig } from "../config.ts";
 import { HarnessError, isHarnessError } from "../errors.ts";
+import { type FlowRecorder, openFlowRecorder, RECORD_SECRETS, type RecordSecrets, RECORDED_TEXT_VARIABLE } from "../flow/recorder.ts";
 import { BUILTIN_SCENARIO_NAMES } from "../sim/scenario_names.ts";
 import { describeTransportError, warnWhenDeviceUnreachable } from "./serve_startup.ts";
 import { type CliContext, EXIT } from "./context.ts";
@@ -30,6 +31,7 @@ interface ServeFlags extends ScreenFlags {
   appiumUrl?: unknown;
   artifacts?: unknown;
   record?: unknown;
+  recordSecrets?: unknown;
   scenario?: unknown;
   latency?: unknown;
 }
@@ -39,12 +41,13 @@ export function registerServeCommand(cli: CAC, ctx: CliContext): void {
     .command("serve", "MCP server on stdio (the main job); logs go to stderr")
     .option("--device <udid|sim>", "Device serial, or 'sim' for the built-in simulated device (default: ANDROID_UDID, else the only online device)")
     .option("--appium-url <url>", "Appium server (default: APPIUM_URL, else http://127.0.0.1:4723)")
-    .option("--artifacts <dir>", "Evidence and audit directory (default: ANDROID_MCP_ARTIFACTS_DIR, else ./artifacts when writable)")
+    .option("--artifacts <dir>", "Evidence and audit directory (default: ANDROID_MCP_ARTIFACTS_DIR, else ./artifacts in a project (a package.json or .git), else the user state directory)")
     .option("--scenario <name|file>", `For --device sim: a built-in scenario (${BUILTIN_SCENARIO_NAMES.join(", ")}) or a scenario JSON file (default: settings)`)
     .option("--screen <dump.xml>", "With --device sim: the simulated device shows this real capture (uiautomator dump or Appium page source), still")
     .option("--screenshot <shot.png>", "With --screen: the PNG taken with the dump, what ui_screenshot shows (else the screen is drawn)")
     .option("--latency <profile>", "With --device sim: 'device' answers as slowly as a real phone (figures in docs/simulated-device.md); default 'none'")
-    .option("--record <file>", "Write the session's acting calls as a flow file (replayable with `flow FILE`), after each step; typed text is kept in it")
+    .option("--record <file>", "Write the session's acting calls as a new flow file (replayable with `flow FILE`), after each step")
+    .option("--record-secrets <keep|env>", `With --record: keep typed text in the file (default), or write it as {"env": "${RECORDED_TEXT_VARIABLE}1"} references`)
     .example("android-mcp-harness serve --device sim")
     .example("android-mcp-harness serve --device sim --screen bug-report.xml --screenshot bug-report.png")
     .example("android-mcp-harness serve --record checkout.json")
@@ -71,36 +74,52 @@ export async function runServe(flags: ServeFlags, ctx: CliContext): Promise<numb
     ctx.stderr("serve: --record needs a file path for the flow (e.g. --record checkout.json).\n");
     return EXIT.usage;
   }
-  if (recordPath !== undefined && existsSync(recordPath)) {
-    ctx.stderr(`serve: ${recordPath} already exists; --record never overwrites a flow. Choose another name or delete it.\n`);
+  const secrets = recordSecretsOf(flags.recordSecrets);
+  if (secrets === null) {
+    ctx.stderr(`serve: --record-secrets takes one of ${RECORD_SECRETS.join(", ")} (env writes typed text as environment variable references).\n`);
+    return EXIT.usage;
+  }
+  let scenario: Awaited<ReturnType<typeof loadScenario>>;
+  try {
+    scenario = await loadScenario(flags.scenario, ctx); // a FIFO or directory is refused at once, like a bad flag
+  } catch (error) {
+    if (!isHarnessError(error)) throw error;
+    ctx.stderr(`serve: ${error.message}\n`);
+    return EXIT.usage;
+  }
+  if (scenario !== undefined && options.sim?.screen !== undefined) {
+    ctx.stderr("serve: choose one of --scenario and --screen.\n");
     return EXIT.usage;
   }
   let harness: Harness | undefined;
   try {
-    const scenario = await loadScenario(flags.scenario, ctx);
-    if (scenario !== undefined && options.sim?.screen !== undefined) {
-      ctx.stderr("serve: choose one of --scenario and --screen.\n");
-      return EXIT.usage;
-    }
     harness = await openHarness(config, ctx, scenario === undefined ? options : { sim: { ...options.sim, scenario } });
     ctx.logger.info(`artifacts: ${harness.artifacts.path} (${harness.artifacts.reason})`);
     if (options.sim?.screen !== undefined) {
       ctx.logger.info(`the simulated device shows ${options.sim.screen.xmlName}: acts are answered, the screen does not change`);
     }
-    if (recordPath !== undefined && !(await harness.fs.isWritableDirectory(dirname(recordPath)))) {
-      // Found now, not as a warning after each step of a session whose recording is lost.
-      ctx.stderr(`serve: --record: cannot write ${recordPath}: ${dirname(recordPath)} is not a writable directory; choose a path in a writable directory.\n`);
-      return EXIT.usage;
+    let recorder: FlowRecorder | undefined;
+    if (recordPath !== undefined) {
+      // Claimed now (created exclusively), not found missing after each step of a session whose recording is lost.
+      try {
+        recorder = await openFlowRecorder({
+          path: recordPath, fs: harness.fs, logger: ctx.logger, device: harness.description, now: () => ctx.clock.now(), secrets,
+        });
+      } catch (error) {
+        if (!isHarnessError(error)) throw error;
+        ctx.stderr(`serve: ${error.message}\n`);
+        return EXIT.usage;
+      }
+      if (secrets === "keep") {
+        ctx.logger.warn(`recording the acting calls to ${recordPath}: typed text is KEPT in it as typed (--record-secrets env writes environment variable references instead)`);
+      } else {
+        ctx.logger.info(`recording the acting calls to ${recordPath}: typed text as ${RECORDED_TEXT_VARIABLE}<n> references (each named on stderr)`);
+      }
     }
     await pruneEvidence(harness, config, ctx);
     // Loaded here, not at start: the MCP SDK is for `serve` alone (`--version`, `help`, `tree` never load it).
     const { createHarnessServer } = await import("../mcp/server.ts");
     const { BoundedStdioTransport } = await import("../mcp/stdio_transport.ts");
-    const { createFlowRecorder } = await import("../flow/recorder.ts");
-    const recorder = recordPath === undefined ? undefined : createFlowRecorder({
-      path: recordPath, fs: harness.fs, logger: ctx.logger, device: harness.description, now: () => ctx.clock.now(),
-    });
-    if (recorder !== undefined) ctx.logger.info(`recording the acting calls to ${recorder.path} (typed text is kept in it)`);
     const sim = simEndpointsOf(harness);
     const server = createHarnessServer(harness.deps, harness.tools, {
       doctorReport: () => doctorReport(config, ctx, sim),
@@ -123,6 +142,7 @@ export async function runServe(flags: ServeFlags, ctx: CliContext): Promise<numb
     const reason = await Promise.race([closed, stopRequested]);
     ctx.logger.info(`stopping: ${reason}`);
     await server.close();
+    await recorder?.finish();
     await checked;
     return EXIT.ok;
   } catch (error) {
@@ -139,6 +159,11 @@ async function pruneEvidence(harness: Harness, config: HarnessConfig, ctx: CliCo
   const pruned = await harness.pruneOldEvidence();
   if (pruned.removed > 0) ctx.logger.info(`artifacts: removed ${pruned.removed} evidence file(s) older than ${config.evidenceRetentionDays} days (ANDROID_MCP_EVIDENCE_RETENTION_DAYS)`);
   if (pruned.failed > 0) ctx.logger.warn(`artifacts: ${pruned.failed} evidence file(s) older than ${config.evidenceRetentionDays} days could not be removed`);
+}
+
+function recordSecretsOf(flag: unknown): RecordSecrets | null {
+  if (flag === undefined) return "keep";
+  return RECORD_SECRETS.find((mode) => mode === String(flag)) ?? null;
 }
 
 function cleanFlags(flags: ServeFlags): { device?: string; appiumUrl?: string; artifacts?: string } {

@@ -5,7 +5,6 @@
  * and the human lines go to stderr. `--screen` replays a real capture as a still device. A bad scenario or
  * capture exits 2 with the reasons. It stops on a signal or when stdout closes (the reader went away), exit 0.
  */
-import { readFile } from "node:fs/promises";
 import { isAbsolute, resolve } from "node:path";
 import type { CAC } from "cac";
 import { HarnessError, isHarnessError } from "../errors.ts";
@@ -13,6 +12,7 @@ import { BUILTIN_SCENARIO_NAMES } from "../sim/scenario_names.ts";
 import type { Scenario } from "../sim/mod.ts";
 import { type CliContext, EXIT } from "./context.ts";
 import { readCapturedScreen, type ScreenFlags } from "./sim_screen.ts";
+import { readFileArgument, unreadableReason } from "./read_file_argument.ts";
 
 interface SimFlags extends ScreenFlags {
   scenario?: unknown;
@@ -41,12 +41,11 @@ export async function loadScenario(value: unknown, ctx: Pick<CliContext, "cwd">)
   const path = isAbsolute(name) ? name : resolve(ctx.cwd, name);
   let text: string;
   try {
-    text = await readFile(path, "utf8");
+    text = new TextDecoder().decode(await readFileArgument(path));
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code ?? "unreadable";
     throw new HarnessError(
       "INVALID_ARGUMENT",
-      `Cannot read the scenario file ${path} (${code}). Name a built-in scenario (${BUILTIN_SCENARIO_NAMES.join(", ")}) or an existing JSON file.`,
+      `Cannot read the scenario file ${path} (${unreadableReason(error)}). Name a built-in scenario (${BUILTIN_SCENARIO_NAMES.join(", ")}) or an existing JSON file.`,
     );
   }
   const { parseScenarioText } = await import("../sim/mod.ts");
@@ -82,7 +81,7 @@ export async function runSim(flags: SimFlags, ctx: CliContext): Promise<number> 
     `APPIUM_URL=${sim.appiumUrl}`,
     `Try:  ADB_SERVER_SOCKET=${sim.adbServerSocket} adb devices -l`,
     `Real Appium + UiAutomator2 driver: capability appium:adbPort=${sim.adbPort} (Appium passes -P, so ADB_SERVER_SOCKET alone is not enough).`,
-    "The simulated device runs until Ctrl+C (SIGINT) or SIGTERM.",
+    "The simulated device runs until Ctrl+C (SIGINT), SIGTERM or SIGHUP.",
   ];
   if (flags.json === true) {
     ctx.stdout(JSON.stringify({

@@ -5,10 +5,10 @@
  */
 import type { HarnessOptions } from "../composition.ts";
 import type { HarnessConfig } from "../config.ts";
-import { readFile } from "node:fs/promises";
 import { isAbsolute, resolve } from "node:path";
 import { HarnessError } from "../errors.ts";
 import type { CapturedScreen } from "../sim/mod.ts";
+import { readFileArgument, unreadableReason } from "./read_file_argument.ts";
 
 export interface ScreenFlags {
   screen?: unknown;
@@ -38,10 +38,9 @@ function pathOf(value: unknown, flag: string, what: string, cwd: string): string
 
 async function readWhole(path: string, noun: string, what: string): Promise<Uint8Array> {
   try {
-    return new Uint8Array(await readFile(path));
+    return await readFileArgument(path);
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code ?? "unreadable";
-    throw new HarnessError("INVALID_ARGUMENT", `Cannot read the ${noun} ${path} (${code}). Pass the path of ${what}.`);
+    throw new HarnessError("INVALID_ARGUMENT", `Cannot read the ${noun} ${path} (${unreadableReason(error)}). Pass the path of ${what}.`);
   }
 }
 

@@ -7,14 +7,14 @@
  * error's message when the device or file cannot be read (no device, several, adb missing, a file that is
  * binary or not XML, an unusable dump); 2 for usage.
  */
-import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
 import type { CAC } from "cac";
 import { type HarnessConfig, loadConfig } from "../config.ts";
 import type { Harness, HarnessOptions } from "../composition.ts";
 import { isHarnessError } from "../errors.ts";
-import { parseDump, renderSummaryText, type ScreenReadingInput, screenSizeOf, summaryFromXml } from "../screen/mod.ts";
+import { maskPasswordText, parseDump, renderSummaryText, type ScreenReadingInput, screenSizeOf, summaryFromXml } from "../screen/mod.ts";
 import { type CliContext, EXIT } from "./context.ts";
+import { readFileArgument } from "./read_file_argument.ts";
 import { keyboardTopProblem, parseScreenFlags } from "./tree_flags.ts";
 import { harnessScreenOptions, type ScreenFlags } from "./sim_screen.ts";
 
@@ -80,10 +80,10 @@ async function treeOfFile(file: string, context: ScreenReadingInput["context"], 
   const path = resolve(ctx.cwd, file);
   let bytes: Buffer;
   try {
-    bytes = await readFile(path);
+    bytes = Buffer.from(await readFileArgument(path));
   } catch (error) {
     ctx.stderr(`tree: cannot read ${path}: ${(error as Error).message}. Check the path and try again.\n`);
-    return EXIT.failure;
+    return (error as NodeJS.ErrnoException).code === "ENOTREGULAR" ? EXIT.usage : EXIT.failure;
   }
   const notADump = notADumpReason(bytes);
   if (notADump !== undefined) {
@@ -177,7 +177,10 @@ function printed(ctx: CliContext, render: () => string): number {
 /** The printed form of a dump's summary; reusable for a live capture. Throws UI_TREE_UNAVAILABLE. */
 export function renderTree(input: ScreenReadingInput, format: TreeFormat): string {
   const { summary } = summaryFromXml(input); // parses even for --raw, so a broken dump is refused the same way
-  if (format === "raw") return input.xml.endsWith("\n") ? input.xml : input.xml + "\n";
+  if (format === "raw") {
+    const xml = maskPasswordText(input.xml);
+    return xml.endsWith("\n") ? xml : xml + "\n";
+  }
   if (format === "json") return JSON.stringify(summary, null, 2) + "\n";
   return renderSummaryText(summary);
 }

@@ -3,7 +3,8 @@
  * bind · deadline); an act tool is defined only through `defineActTool`, so none can skip it: take the
  * driver (the session the call names, from the operation context, or a temporary one), read the screen before,
  * act, let the screen settle (page source read every 200 ms until two reads are equal, at most 3 s),
- * take the evidence PNG, and answer the new screen summary with `settled` and `changed`. Also the
+ * take the evidence PNG, and answer the new screen summary with `settled` and `changed` (an act that happened is
+ * answered ok also when only its evidence failed: `evidence: null` and `data.evidence_error`). Also the
  * element wait of ui_tap / ui_type_text: poll the page source until the locator finds exactly one
  * element; a miss is UI_ELEMENT_NOT_FOUND with a screenshot of that moment, several UI_ELEMENT_AMBIGUOUS.
  */
@@ -64,8 +65,7 @@ function performAct<E extends object>(
     const before = await checked(ctx, () => driver.source());
     const extra = await act({ driver, ports, ctx, before, wait });
     const after = await settle(driver, ports, ctx);
-    const shot = await captureScreenshot(ports.observer, ports.evidence, tool, wait());
-    ctx.attachEvidence(shot.evidence);
+    const evidenceError = await takeEvidence(tool, ports, ctx, wait);
     const summary = await summaryOf(after.source, ports, wait());
     return {
       data: {
@@ -74,9 +74,36 @@ function performAct<E extends object>(
         changed: after.source !== before,
         ...extra,
         screen: summary,
+        ...(evidenceError === null ? {} : { evidence_error: evidenceError }),
       },
     };
   });
+}
+
+/** Why an act that took place has no evidence (`data.evidence_error`): said so that no agent repeats the act. */
+export interface EvidenceError {
+  code: string;
+  message: string;
+}
+
+/**
+ * The act's evidence PNG, attached to the envelope; null when saved. Once the act happened, a failure here
+ * (a full disk, a screenshot refused) must not turn the answer into ok:false, which an agent would retry
+ * (EVIDENCE_WRITE_FAILED is declared retryable): the act is answered ok with `evidence: null` and this error.
+ * A cancelled or timed-out operation still ends as such.
+ */
+async function takeEvidence(tool: string, ports: ToolPorts, ctx: OperationContext, wait: () => WaitOptions): Promise<EvidenceError | null> {
+  try {
+    const shot = await captureScreenshot(ports.observer, ports.evidence, tool, wait());
+    ctx.attachEvidence(shot.evidence);
+    return null;
+  } catch (error) {
+    if (ctx.signal.aborted || !(error instanceof HarnessError)) throw error;
+    return {
+      code: error.code,
+      message: `The ${tool} act took place; do not repeat it. Only its evidence screenshot is missing: ${error.message}`,
+    };
+  }
 }
 
 export function uiOperation(ctx: OperationContext) {

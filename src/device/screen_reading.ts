@@ -1,12 +1,13 @@
 /**
  * Reading the current screen as a summary (SPEC §5) from a fresh capture, never an old screen: through
  * the UI session this server holds on the device when there is one (`uiautomator dump` can fail then: one
- * UiAutomation connection at a time), else through adb. Observing never opens a session.
+ * UiAutomation connection at a time), else through adb. Observing never opens a session. The XML answered
+ * has password fields' text blanked (maskPasswordText); the summary never shows it either.
  */
 import { isHarnessError } from "../errors.ts";
 import type { DeviceObserver, WaitOptions } from "../ports/device.ts";
 import type { UiSessions } from "../ports/ui_sessions.ts";
-import { summaryFromCapture } from "../screen/mod.ts";
+import { maskPasswordText, summaryFromCapture } from "../screen/mod.ts";
 import type { ScreenSummary, UiTree } from "../screen/types.ts";
 
 export interface ScreenReading {
@@ -30,9 +31,9 @@ export async function readScreen(observer: DeviceObserver, wait: WaitOptions, ui
     });
     if (xml !== null) {
       const context = await observer.screenContext(wait);
-      return { ...summaryFromCapture({ xml, ...context }), xml };
+      return { ...summaryFromCapture({ xml, ...context }), xml: maskPasswordText(xml) };
     }
   }
   const capture = await observer.captureTree(wait);
-  return { ...summaryFromCapture(capture), xml: capture.xml };
+  return { ...summaryFromCapture(capture), xml: maskPasswordText(capture.xml) };
 }

@@ -50,6 +50,7 @@ async function remedyFor(inputs: DoctorInputs, problem: "unset" | "broken"): Pro
 export const androidSdkCheck: DoctorCheck = {
   id: "android_sdk",
   name: "Android SDK",
+  neededBySimulatedDevice: false,
   run: async (inputs) => {
     const home = nonEmpty(inputs.env["ANDROID_HOME"]);
     const root = nonEmpty(inputs.env["ANDROID_SDK_ROOT"]);

@@ -1,6 +1,6 @@
 /**
  * Check 8, artifacts: the directory evidence and the audit log would go to — chosen by the same rule
- * as `serve` (--artifacts, ANDROID_MCP_ARTIFACTS_DIR, ./artifacts, the user state directory) — can be
+ * as `serve` (--artifacts, ANDROID_MCP_ARTIFACTS_DIR, ./artifacts in a project, the user state directory) — can be
  * written, and has at least 100 MB free. Nothing is created: a missing directory counts as writable
  * when its nearest existing parent is (an empty probe file is created and removed there).
  */
@@ -39,7 +39,10 @@ export const artifactsCheck: DoctorCheck = {
     const facts = { platform: inputs.platform, homeDir: inputs.homeDir, cwd: inputs.cwd, env: inputs.env };
     let chosen;
     try {
-      chosen = await resolveArtifactsDirectory(facts, { isWritableDirectory: (path) => wouldBeWritable(inputs, path) }, inputs.config.artifactsDir);
+      chosen = await resolveArtifactsDirectory(facts, {
+        isWritableDirectory: (path) => wouldBeWritable(inputs, path),
+        exists: async (path) => (await inputs.files.kindOf(path)) !== "missing",
+      }, inputs.config.artifactsDir);
     } catch (error) {
       if (!isHarnessError(error)) throw error;
       return {

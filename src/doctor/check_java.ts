@@ -68,6 +68,7 @@ async function locateJava(inputs: DoctorInputs): Promise<LocatedJava | CheckOutc
 export const javaCheck: DoctorCheck = {
   id: "java",
   name: "Java",
+  neededBySimulatedDevice: false,
   run: async (inputs, budget) => {
     const located = await locateJava(inputs);
     if (!("program" in located)) return located;

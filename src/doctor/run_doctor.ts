@@ -2,7 +2,8 @@
  * Runs every check at once, each bounded by its own timeout: the check's work gets the budget and a
  * signal that cancels it (killing its child processes), and a backstop a moment later reports the
  * check as timed out even if its work ignores the signal. A check that throws is a miss naming the
- * fault. Never stops at the first miss; the report lists all eight in order.
+ * fault. Never stops at the first miss; the report lists all eight in order. With the simulated device, a
+ * miss of a check it does not need (Java, the Android SDK) is reported as not needed and does not block.
  */
 import type { CheckOutcome, CheckResult, DoctorCheck, DoctorInputs, DoctorReport } from "./types.ts";
 
@@ -47,7 +48,7 @@ async function runOne(check: DoctorCheck, inputs: DoctorInputs, timeoutMs: numbe
   );
   late.catch(() => {}); // the backstop's own cancellation when the work finished first
   try {
-    const outcome = await Promise.race([work, late]);
+    const outcome = notNeededOnSim(check, inputs, await Promise.race([work, late]));
     return {
       id: check.id,
       name: check.name,
@@ -61,4 +62,14 @@ async function runOne(check: DoctorCheck, inputs: DoctorInputs, timeoutMs: numbe
     backstop.abort();
     controller.abort();
   }
+}
+
+/** A miss the simulated device does not care about: ok, the finding kept, said to be for real devices only. */
+function notNeededOnSim(check: DoctorCheck, inputs: DoctorInputs, outcome: CheckOutcome): CheckOutcome {
+  if (outcome.ok || inputs.simulated === undefined || check.neededBySimulatedDevice !== false) return outcome;
+  return {
+    ok: true,
+    detail: `not needed for the simulated device (a real device's Appium needs it: ${outcome.detail})`,
+    facts: { ...outcome.facts, not_needed: true },
+  };
 }

@@ -65,6 +65,9 @@ export interface DoctorCheck {
   run(inputs: DoctorInputs, budget: CheckBudget): Promise<CheckOutcome>;
   /** The miss reported when the check as a whole did not finish within its budget. */
   timedOut(inputs: DoctorInputs, timeoutMs: number): CheckOutcome;
+  /** False for what only a real device's Appium needs (Java, the SDK): with `--device sim` a miss is
+   * reported as not needed and does not block. */
+  neededBySimulatedDevice?: false;
 }
 
 export interface CheckResult {

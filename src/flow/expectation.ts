@@ -2,11 +2,12 @@
  * A step's expectation checked against one reading of the screen (pure): `visible` holds when the
  * locator finds one or several elements the selector names, `not_visible` when it finds none,
  * `foreground_package` when the focused app is that package; `checked` / `selected` / `focused` when
- * the one element `visible` names is an action whose summary entry says so. Answers every unmet part in words.
+ * the one element `visible` names is an action whose summary entry says so. Answers every unmet part in
+ * words; a value equal to a text the flow types is said as its length only (`[typed text, 17 characters]`).
  */
 import { EXPECT_STATE_KEYS, type FlowExpect } from "../../contracts/flow.ts";
 import { findElement, type LocatedElement, parseDump, summarizeWithNodes } from "../screen/mod.ts";
-import type { ActionEntry, Selector, ScreenSummary, UiTree } from "../screen/mod.ts";
+import type { ActionEntry, ScreenSummary, UiTree } from "../screen/mod.ts";
 
 /** What the runner read: the summary and the XML it was made from (ui_get_tree with include_raw). */
 export interface ScreenReading {
@@ -20,7 +21,22 @@ export interface ExpectationVerdict {
   unmet: string[];
 }
 
-export function checkExpectation(expect: FlowExpect, screen: ScreenReading): ExpectationVerdict {
+/** Texts the flow types, shown in words only as their length. */
+export type TypedTexts = ReadonlySet<string>;
+const NONE: TypedTexts = new Set();
+
+/** The expectation as reports show it: every string equal to a typed text replaced by its length. */
+export function maskTyped<T>(value: T, typed: TypedTexts): T {
+  if (typed.size === 0) return value;
+  if (typeof value === "string") return (typed.has(value) ? `[typed text, ${[...value].length} characters]` : value) as T;
+  if (Array.isArray(value)) return value.map((v) => maskTyped(v, typed)) as T;
+  if (typeof value === "object" && value !== null) {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, maskTyped(v, typed)])) as T;
+  }
+  return value;
+}
+
+export function checkExpectation(expect: FlowExpect, screen: ScreenReading, typed: TypedTexts = NONE): ExpectationVerdict {
   const unmet: string[] = [];
   let tree: UiTree | undefined;
   const treeOf = () => tree ??= parseDump(screen.xml);
@@ -28,23 +44,23 @@ export function checkExpectation(expect: FlowExpect, screen: ScreenReading): Exp
     unmet.push(`foreground package is ${screen.summary.foreground_package || "unknown"}, expected ${expect.foreground_package}`);
   }
   if (expect.visible !== undefined) {
+    const shown = JSON.stringify(maskTyped(expect.visible, typed));
     const found = findElement(treeOf(), expect.visible);
-    if (found.status === "not_found") unmet.push(`${JSON.stringify(expect.visible)} is not on screen`);
+    if (found.status === "not_found") unmet.push(`${shown} is not on screen`);
     else if (EXPECT_STATE_KEYS.some((key) => expect[key] !== undefined)) {
-      unmet.push(...(found.status === "found" ? unmetStates(expect, treeOf(), found.element) : [
-        `${JSON.stringify(expect.visible)} names ${found.candidates.length} elements; a state is checked on one: add a within or an index`,
+      unmet.push(...(found.status === "found" ? unmetStates(expect, shown, treeOf(), found.element) : [
+        `${shown} names ${found.candidates.length} elements; a state is checked on one: add a within or an index`,
       ]));
     }
   }
   if (expect.not_visible !== undefined && findElement(treeOf(), expect.not_visible).status !== "not_found") {
-    unmet.push(`${JSON.stringify(expect.not_visible)} is on screen, expected it gone`);
+    unmet.push(`${JSON.stringify(maskTyped(expect.not_visible, typed))} is on screen, expected it gone`);
   }
   return { met: unmet.length === 0, unmet };
 }
 
 /** The states asked of the one element `visible` named, each against its action's entry in the summary. */
-function unmetStates(expect: FlowExpect, tree: UiTree, element: LocatedElement): string[] {
-  const shown = JSON.stringify(expect.visible as Selector);
+function unmetStates(expect: FlowExpect, shown: string, tree: UiTree, element: LocatedElement): string[] {
   const { summary, actionNodes } = summarizeWithNodes(tree, { width: 0, height: 0, keyboard: { open: false } });
   const action: ActionEntry | undefined = summary.actions[actionNodes.indexOf(element.node.id)];
   if (action === undefined) {
@@ -55,7 +71,8 @@ function unmetStates(expect: FlowExpect, tree: UiTree, element: LocatedElement):
 }
 
 /** The expectation in words for reports: `visible {"text":"Wi-Fi"} checked, foreground com.android.settings`. */
-export function describeExpectation(expect: FlowExpect): string {
+export function describeExpectation(given: FlowExpect, typed: TypedTexts = NONE): string {
+  const expect = maskTyped(given, typed);
   const parts: string[] = [];
   const states = EXPECT_STATE_KEYS.filter((key) => expect[key] !== undefined).map((key) => ` ${expect[key] === true ? "" : "not "}${key}`);
   if (expect.visible !== undefined) parts.push(`visible ${JSON.stringify(expect.visible)}${states.join("")}`);

@@ -1,15 +1,18 @@
 /**
  * `serve --record FILE`: turns the acting calls of a serve session into a version-1 flow, as they happen.
  * Every successful act (not the session tools) becomes a step with its arguments as sent (session_id
- * removed; typed text KEPT: the file is the user's own, the audit log still redacts it) and an
- * expectation from the screen it led to: its foreground package and one stable selector that appeared
- * (new since the screen before), or, for a tap on a toggle, that toggle's new `checked` state. A successful
- * ui_wait is a step of its own (its condition is its check). The file is replaced atomically after each
- * step, so a killed server leaves a valid flow. Observe calls only update what "before" was. Never throws: a failed write is logged.
+ * removed; typed text kept, or with secrets "env" written as `{"env": "ANDROID_MCP_TEXT_<n>"}` and the
+ * variable named on stderr) and an expectation from the screen it led to: its foreground package and one
+ * stable selector that appeared (new since the screen before), or, for a tap on a toggle, that toggle's new
+ * `checked` state; a successful ui_wait is a step of its own (its condition is its check). `openFlowRecorder` claims FILE at start
+ * (created empty and exclusively, never in a directory it would have to create); the file (0600) is
+ * replaced atomically after each step, only while it is still the one this recorder wrote, so a killed
+ * server leaves a valid flow and a file put in its place is never replaced. Never throws after the claim.
  */
 import { basename } from "node:path";
 import { FLOW_FILE_VERSION, FLOW_STEP_TOOLS, type FlowExpect, type FlowFile, type FlowStepTool, parseFlow } from "../../contracts/flow.ts";
 import type { AnsweredCall } from "../mcp/server.ts";
+import { HarnessError } from "../errors.ts";
 import type { FileSystem } from "../ports/evidence.ts";
 import type { Logger } from "../ports/logger.ts";
 import type { ScreenSummary, Selector } from "../screen/mod.ts";
@@ -20,6 +23,8 @@ export interface FlowRecorder {
   readonly steps: number;
   /** Every answered call of the session, in order; resolves when the file holds the step. */
   record(call: AnsweredCall): Promise<void>;
+  /** After the last call: a claimed file that never got a step (still empty, still ours) is removed. */
+  finish(): Promise<void>;
 }
 
 export interface RecorderOptions {
@@ -30,6 +35,34 @@ export interface RecorderOptions {
   /** For the flow's description: which device, when. */
   device: string;
   now: () => number;
+  /** "keep" (default): typed text as typed; "env": each typed text as an environment variable reference. */
+  secrets?: RecordSecrets;
+}
+
+export type RecordSecrets = "keep" | "env";
+export const RECORD_SECRETS: readonly RecordSecrets[] = ["keep", "env"];
+/** Prefix of the variables `--record-secrets env` names, numbered from 1 in typing order. */
+export const RECORDED_TEXT_VARIABLE = "ANDROID_MCP_TEXT_";
+
+/**
+ * Claims the file (created empty, exclusively: a second server naming it, an existing file or a missing
+ * directory is refused with INVALID_ARGUMENT saying what to do), then records into it.
+ */
+export async function openFlowRecorder(options: RecorderOptions): Promise<FlowRecorder> {
+  try {
+    await options.fs.writeNewFile(options.path, "");
+  } catch (error) {
+    const code = (error as { code?: string }).code;
+    const why = code === "EEXIST"
+      ? "it already exists (another server may be recording to it); --record never overwrites a file. Choose another name or delete it."
+      : code === "ENOENT"
+      ? "its directory does not exist; --record never creates directories. Create it or choose a path in an existing directory."
+      : code === "ENOTDIR"
+      ? "a part of its directory path is a file, not a directory; choose a path in a writable directory."
+      : `its directory is not writable (${code ?? "unwritable"}); choose a path in a writable directory.`;
+    throw new HarnessError("INVALID_ARGUMENT", `--record: cannot create ${options.path}: ${why}`, { path: options.path });
+  }
+  return createFlowRecorder(options, await options.fs.fileIdentity(options.path));
 }
 
 const OBSERVE_TOOLS = new Set(["device_status", "ui_get_tree", "ui_screenshot", "app_list"]);
@@ -38,8 +71,13 @@ function isStepTool(tool: string): tool is FlowStepTool {
   return (FLOW_STEP_TOOLS as readonly string[]).includes(tool);
 }
 
-export function createFlowRecorder(options: RecorderOptions): FlowRecorder {
+/** `claimed`: the identity of the file openFlowRecorder created (null: no file was there, none may appear). */
+export function createFlowRecorder(options: RecorderOptions, claimed: string | null = null): FlowRecorder {
   const steps: FlowFile["steps"] = [];
+  const secrets = options.secrets ?? "keep";
+  const typed = new Set<string>();
+  let owned = claimed;
+  let lost = false;
   let before: ScreenSummary | undefined;
   let packageName: string | undefined;
   let writing = Promise.resolve();
@@ -48,6 +86,13 @@ export function createFlowRecorder(options: RecorderOptions): FlowRecorder {
     path: options.path,
     get steps() {
       return steps.length;
+    },
+    finish() {
+      writing = writing.then(async () => {
+        if (steps.length > 0 || owned === null || (await options.fs.fileIdentity(options.path)) !== owned) return;
+        await options.fs.removeFile(options.path);
+      }).catch(() => {});
+      return writing;
     },
     record(call) {
       const { tool, envelope } = call;
@@ -59,17 +104,27 @@ export function createFlowRecorder(options: RecorderOptions): FlowRecorder {
       }
       const args = { ...call.args };
       delete args["session_id"];
+      if (tool === "ui_type_text" && typeof args["text"] === "string") {
+        typed.add(args["text"]);
+        if (secrets === "env") {
+          const name = `${RECORDED_TEXT_VARIABLE}${steps.filter((step) => step.tool === "ui_type_text").length + 1}`;
+          args["text"] = { env: name };
+          options.logger.warn(`record: step ${steps.length + 1} types a text written as {"env": "${name}"}; set ${name} before replaying ${options.path}`);
+        }
+      }
       const foreground = "foreground_package" in envelope.data ? envelope.data.foreground_package : undefined;
       packageName ??= tool === "app_launch" && typeof args["package"] === "string" ? args["package"] : foreground;
       const tapped = tool === "ui_tap" ? args["selector"] as Selector : undefined;
-      const expect = tool === "ui_wait" ? undefined : expectationFrom(before, screen, foreground, tapped);
+      const expect = tool === "ui_wait" ? undefined : expectationFrom(before, screen, foreground, secrets === "env" ? typed : undefined, tapped);
       steps.push({ tool, ...(Object.keys(args).length === 0 ? {} : { args }), ...(expect === undefined ? {} : { expect }) });
       if (screen !== undefined) before = screen;
       const flow: unknown = {
         version: FLOW_FILE_VERSION,
         name: basename(options.path).replace(/\.json$/i, "") || "recorded flow",
         description: `Recorded by android-mcp-harness serve --record on ${options.device}, started ${started}. ` +
-          "Typed text is kept as typed (this file is yours; the audit log keeps only its length).",
+          (secrets === "env"
+            ? `Typed text is read from the environment (${RECORDED_TEXT_VARIABLE}1, …) when the flow runs.`
+            : "Typed text is kept as typed (this file is yours; the audit log keeps only its length)."),
         package_name: packageName ?? "com.android.settings",
         steps,
       };
@@ -80,7 +135,16 @@ export function createFlowRecorder(options: RecorderOptions): FlowRecorder {
         return writing;
       }
       const text = JSON.stringify(flow, null, 2) + "\n";
-      writing = writing.then(() => options.fs.replaceFile(options.path, text)).catch((error: unknown) => {
+      writing = writing.then(async () => {
+        if (lost) return;
+        if ((await options.fs.fileIdentity(options.path)) !== owned) {
+          lost = true; // someone else's file now: never replaced
+          options.logger.warn(`record: ${options.path} was replaced or removed by another program; recording stopped (that file is left as it is)`);
+          return;
+        }
+        await options.fs.replaceFile(options.path, text);
+        owned = await options.fs.fileIdentity(options.path);
+      }).catch((error: unknown) => {
         options.logger.warn(`record: cannot write ${options.path}: ${(error as Error).message}`);
       });
       return writing;
@@ -111,6 +175,7 @@ export function expectationFrom(
   before: ScreenSummary | undefined,
   after: ScreenSummary | undefined,
   foreground: string | undefined,
+  secretTexts?: ReadonlySet<string>,
   tapped?: Selector,
 ): FlowExpect | undefined {
   const expect: FlowExpect = {};
@@ -119,13 +184,13 @@ export function expectationFrom(
     : after?.actions.find((a) => a.role === "toggle" && JSON.stringify(a.selector) === JSON.stringify(tapped));
   if (toggle !== undefined) return { ...expect, visible: toggle.selector, checked: toggle.checked === true };
   if (after !== undefined) {
-    const visible = appearedSelector(before, after);
+    const visible = appearedSelector(before, after, secretTexts);
     if (visible !== undefined) expect.visible = visible;
   }
   return Object.keys(expect).length === 0 ? undefined : expect;
 }
 
-function appearedSelector(before: ScreenSummary | undefined, after: ScreenSummary): Selector | undefined {
+function appearedSelector(before: ScreenSummary | undefined, after: ScreenSummary, secretTexts?: ReadonlySet<string>): Selector | undefined {
   const seen = new Set<string>();
   if (before !== undefined) {
     for (const a of before.actions) seen.add(JSON.stringify(a.selector));
@@ -138,7 +203,9 @@ function appearedSelector(before: ScreenSummary | undefined, after: ScreenSummar
     ...plain.filter((s) => s.resource_id !== undefined),
     ...plain.filter((s) => s.resource_id === undefined),
     ...after.texts.filter((t) => t.trim() !== "" && !t.includes("\n")).map((text) => ({ text })),
-  ].filter((s) => !seen.has(JSON.stringify(s)));
+  ].filter((s) => !seen.has(JSON.stringify(s)))
+    // A typed text written as an env reference is not written back as the value an expectation checks.
+    .filter((s) => secretTexts === undefined || !Object.values(s).some((v) => typeof v === "string" && secretTexts.has(v)));
   const steady = candidates.find((s) => !/\d/.test(Object.values(s).join("")));
   return steady ?? candidates[0];
 }

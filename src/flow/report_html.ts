@@ -2,18 +2,21 @@
  * The HTML report of a flow: one self-contained page (inline CSS, screenshots embedded as `data:` URIs,
  * no script, no external request) readable from disk without a server. Per device: the outcome and exit
  * code, the failure (step, what was expected, what the screen offered, its screenshot), then every step
- * with its number, tool, arguments (typed text redacted), expectation, outcome, duration and thumbnail.
+ * with its number, tool, arguments (typed text redacted), expectation, outcome, duration and thumbnail; each
+ * thumbnail links to the full-size PNG next to the reports (`../<evidence id>`).
  * Everything from the device or the flow file is HTML-escaped. Pure: thumbnails are given by evidence id.
  */
 import { FLOW_EXIT_MEANINGS } from "../../contracts/flow.ts";
 import { deviceName, type FlowReport } from "./flow_report.ts";
 import type { FlowRun, StepRecord } from "./flow_run.ts";
 
-/** A downscaled screenshot, by evidence id. */
+/** A downscaled screenshot, by evidence id, and where its full-size PNG is, relative to the report. */
 export interface Thumbnail {
   dataUri: string;
   width: number;
   height: number;
+  /** A relative URL (`../20261129-….png`); the thumbnail links to it. */
+  href: string;
 }
 
 export type Thumbnails = ReadonlyMap<string, Thumbnail>;
@@ -86,8 +89,8 @@ function stepRow(step: StepRecord, total: number, thumbnails: Thumbnails): strin
 function image(evidenceId: string, thumbnails: Thumbnails, caption: string): string {
   const thumb = thumbnails.get(evidenceId);
   if (thumb === undefined) return `<span class="meta">${esc(evidenceId)} (image unavailable)</span>`;
-  return `<figure><img src="${esc(thumb.dataUri)}" width="${thumb.width}" height="${thumb.height}" alt="${esc(`${caption}: ${evidenceId}`)}">` +
-    `<figcaption>${esc(evidenceId)}</figcaption></figure>`;
+  return `<figure><a href="${esc(thumb.href)}" title="the full-size screenshot"><img src="${esc(thumb.dataUri)}" width="${thumb.width}" height="${thumb.height}" ` +
+    `alt="${esc(`${caption}: ${evidenceId}`)}"></a><figcaption>${esc(evidenceId)}</figcaption></figure>`;
 }
 
 function ms(value: number): string {

@@ -7,16 +7,19 @@
  * `stop` cancels the run (SIGINT/SIGTERM: an `error` at the step in flight). Never
  * throws: faults become the run's outcome (step_outcome.ts decides it) and are named in the result.
  */
-import { DEFAULT_EXPECT_TIMEOUT_MS, type FlowFile, type FlowOutcome, type FlowStep } from "../../contracts/flow.ts";
+import { DEFAULT_EXPECT_TIMEOUT_MS, type FlowFile, type FlowOutcome, type FlowStep, typedTexts } from "../../contracts/flow.ts";
 import type { Envelope } from "../../contracts/envelope.ts";
 import { redactArguments } from "../../contracts/tool_inputs.ts";
 import { type ToolName, TOOLS } from "../../contracts/tools.ts";
 import { toHarnessError } from "../errors.ts";
+import { StopRequested } from "../mcp/operation_deadline.ts";
 import { type InProcessClient, inProcessClient } from "../mcp/in_process_client.ts";
 import type { OperationDeps } from "../mcp/run_operation.ts";
 import type { AnyToolHandler } from "../ports/operation.ts";
 import type { ScreenSummary } from "../screen/mod.ts";
-import { checkExpectation, describeExpectation, describeScreen, type ExpectationVerdict, type ScreenReading } from "./expectation.ts";
+import {
+  checkExpectation, describeExpectation, describeScreen, type ExpectationVerdict, maskTyped, type ScreenReading, type TypedTexts,
+} from "./expectation.ts";
 import { type ActEffect, decideStep, effectOf, exitCodeOf, OUTCOME_OF_ERROR } from "./step_outcome.ts";
 import type { FlowFailure, FlowRun, StepRecord } from "./flow_run.ts";
 
@@ -67,7 +70,7 @@ export async function runFlow(flow: FlowFile, harness: FlowHarness, options: Run
     outcome: "passed",
     exit_code: 0,
     session: { session_id: null, closed: false },
-    steps: flow.steps.map((step, i) => skippedStep(step, i + 1)),
+    steps: flow.steps.map((step, i) => skippedStep(step, i + 1, typedTexts(flow))),
   };
   try {
     // One device for the whole flow: resolved once, every operation bound to that serial.
@@ -96,7 +99,10 @@ async function runSteps(flow: FlowFile, gate: InProcessClient, run: FlowRun, opt
     return;
   }
   if (!opened.ok) {
-    fail(run, { outcome: OUTCOME_OF_ERROR[opened.error.code], reason: `the flow's UI session could not be opened: ${opened.error.code}: ${opened.error.message}` });
+    const outcome = OUTCOME_OF_ERROR[opened.error.code];
+    // The report still shows the screen of that moment (what was in front instead of the app), unless the device is gone.
+    const evidence = opened.evidence ?? (outcome === "device_fault" ? null : (await gate.call("ui_screenshot", {})).evidence);
+    fail(run, { outcome, reason: `the flow's UI session could not be opened: ${opened.error.code}: ${opened.error.message}`, evidence });
     return;
   }
   const sessionId = opened.data.session_id;
@@ -109,7 +115,7 @@ async function runSteps(flow: FlowFile, gate: InProcessClient, run: FlowRun, opt
         fail(run, { outcome: "error", reason: run.steps[i]!.reason!, step: i + 1, tool: step.tool });
         break;
       }
-      const record = await runStep(step, i + 1, flow.steps.length, { gate, sessionId, lastEffect, options });
+      const record = await runStep(step, i + 1, flow.steps.length, { gate, sessionId, lastEffect, options, typed: typedTexts(flow) });
       run.steps[i] = record;
       if (stop?.aborted) {
         // Whatever the cancelled call answered, the step did not end on its own: no screen verdict.
@@ -159,6 +165,8 @@ interface StepContext {
   sessionId: string;
   lastEffect: ActEffect | undefined;
   options: RunFlowOptions;
+  /** Texts the flow types: reports show them as lengths only. */
+  typed: TypedTexts;
 }
 
 async function runStep(step: FlowStep, index: number, total: number, ctx: StepContext): Promise<StepRecord> {
@@ -173,7 +181,7 @@ async function runStep(step: FlowStep, index: number, total: number, ctx: StepCo
     index,
     tool: step.tool,
     args: redactArguments(step.args ?? {}),
-    ...(step.expect === undefined ? {} : { expect: step.expect, expected: describeExpectation(step.expect) }),
+    ...(step.expect === undefined ? {} : { expect: maskTyped(step.expect, ctx.typed), expected: describeExpectation(step.expect, ctx.typed) }),
     outcome: "passed",
     envelope,
     duration_ms: 0,
@@ -181,7 +189,7 @@ async function runStep(step: FlowStep, index: number, total: number, ctx: StepCo
   };
   let verdict: ExpectationVerdict | undefined;
   if (envelope.ok && step.expect !== undefined) {
-    const polled = await pollExpectation(gate, step.expect, options.pollIntervalMs ?? 250, options.stop);
+    const polled = await pollExpectation(gate, step.expect, { intervalMs: options.pollIntervalMs ?? 250, typed: ctx.typed }, options.stop);
     record.expectation = { met: polled.verdict?.met ?? false, unmet: polled.verdict?.unmet ?? [], waited_ms: polled.waitedMs, readings: polled.readings };
     if (polled.screen !== undefined) record.screen = polled.screen;
     if (polled.error !== undefined) record.reading_error = polled.error;
@@ -220,7 +228,12 @@ interface Polled {
 
 /** Reads the screen until the expectation holds or its timeout passes (at least one reading); a reading
  * that fails with UI_TREE_UNAVAILABLE is retried within that time. */
-async function pollExpectation(gate: InProcessClient, expect: NonNullable<FlowStep["expect"]>, intervalMs: number, stop?: AbortSignal): Promise<Polled> {
+async function pollExpectation(
+  gate: InProcessClient,
+  expect: NonNullable<FlowStep["expect"]>,
+  { intervalMs, typed }: { intervalMs: number; typed: TypedTexts },
+  stop?: AbortSignal,
+): Promise<Polled> {
   const clock = gate.deps.clock;
   const started = clock.now();
   const timeout = expect.timeout_ms ?? DEFAULT_EXPECT_TIMEOUT_MS;
@@ -237,7 +250,7 @@ async function pollExpectation(gate: InProcessClient, expect: NonNullable<FlowSt
     } else {
       const { raw = "", ...summary } = reading.data;
       const screen: ScreenReading = { summary, xml: raw };
-      const verdict = checkExpectation(expect, screen);
+      const verdict = checkExpectation(expect, screen, typed);
       if (verdict.met || last) return { verdict, screen: summary, waitedMs: Math.round(waited), readings };
     }
     await clock.sleep(intervalMs, stop).catch(() => {});
@@ -269,17 +282,26 @@ function fail(run: FlowRun, failure: FlowFailure): void {
   run.failure = failure;
 }
 
-function skippedStep(step: FlowStep, index: number): StepRecord {
+function skippedStep(step: FlowStep, index: number, typed: TypedTexts): StepRecord {
   return {
     index, tool: step.tool, args: redactArguments(step.args ?? {}),
-    ...(step.expect === undefined ? {} : { expect: step.expect, expected: describeExpectation(step.expect) }),
+    ...(step.expect === undefined ? {} : { expect: maskTyped(step.expect, typed), expected: describeExpectation(step.expect, typed) }),
     outcome: "skipped", envelope: null, duration_ms: 0, evidence_id: null,
   };
 }
 
 /** The cancellation of one call: the run's stop signal, when there is one. */
 function cancelBy(stop: AbortSignal | undefined): { cancel?: AbortSignal } {
-  return stop === undefined ? {} : { cancel: stop };
+  return stop === undefined ? {} : { cancel: asStop(stop) };
+}
+
+/** The run's stop (a signal's name as reason) as the harness stopping, so the audit line says "shutdown". */
+function asStop(stop: AbortSignal): AbortSignal {
+  const cancel = new AbortController();
+  const abort = () => cancel.abort(new StopRequested(typeof stop.reason === "string" ? stop.reason : "stop requested"));
+  if (stop.aborted) abort();
+  else stop.addEventListener("abort", abort, { once: true });
+  return cancel.signal;
 }
 
 /** The tools a flow needs that the harness does not serve, or an empty list. */

@@ -2,10 +2,10 @@
  * Writes a flow report as three files in `<artifacts>/reports/`: `<stamp>-<name>.json`, `.html` and
  * `.junit.xml`, each created whole (never overwriting: a second report in the same second gets `-2`).
  * Screenshots for the HTML page come from the evidence store, shrunk by the given thumbnail function
- * (an unreadable one is left out and said so on the page). Throws EVIDENCE_WRITE_FAILED when a file
+ * (an unreadable one is left out and said so on the page), each linking to its full-size PNG. Throws EVIDENCE_WRITE_FAILED when a file
  * cannot be written.
  */
-import { join } from "node:path";
+import { join, relative, sep } from "node:path";
 import { HarnessError } from "../errors.ts";
 import type { EvidenceStore, FileSystem } from "../ports/evidence.ts";
 import { type FlowReport, renderJsonReport } from "./flow_report.ts";
@@ -33,7 +33,7 @@ const MAX_SAME_NAME = 100;
 
 export async function writeFlowReports(report: FlowReport, writing: ReportWriting): Promise<ReportFiles> {
   const directory = join(writing.artifactsDir, "reports");
-  const html = renderHtmlReport(report, await thumbnailsOf(report, writing));
+  const html = renderHtmlReport(report, await thumbnailsOf(report, writing, directory));
   const contents = { json: renderJsonReport(report), html, junit: renderJunitReport(report) };
   const base = `${stamp(writing.now)}-${slug(report.flow.name)}`;
   try {
@@ -58,7 +58,7 @@ export async function writeFlowReports(report: FlowReport, writing: ReportWritin
   }
 }
 
-async function thumbnailsOf(report: FlowReport, writing: ReportWriting): Promise<Map<string, Thumbnail>> {
+async function thumbnailsOf(report: FlowReport, writing: ReportWriting, directory: string): Promise<Map<string, Thumbnail>> {
   const ids = new Set<string>();
   for (const run of report.runs) {
     for (const step of run.steps) if (step.evidence_id !== null) ids.add(step.evidence_id);
@@ -70,7 +70,8 @@ async function thumbnailsOf(report: FlowReport, writing: ReportWriting): Promise
       const found = await writing.evidence.resolve(id);
       if (found === null) continue;
       const small = writing.thumbnail(found.bytes);
-      out.set(id, { dataUri: `data:image/png;base64,${Buffer.from(small.bytes).toString("base64")}`, width: small.width, height: small.height });
+      const href = relative(directory, found.path).split(sep).map(encodeURIComponent).join("/");
+      out.set(id, { dataUri: `data:image/png;base64,${Buffer.from(small.bytes).toString("base64")}`, width: small.width, height: small.height, href });
     } catch {
       // the page says "image unavailable" for this one
     }

@@ -10,7 +10,7 @@ import { redactArguments } from "../../contracts/tool_inputs.ts";
 import { type ToolData, type ToolName, TOOLS } from "../../contracts/tools.ts";
 import { HarnessError, toHarnessError } from "../errors.ts";
 import type { Clock } from "../ports/clock.ts";
-import type { AuditLog, DeviceLease, DeviceLock } from "../ports/evidence.ts";
+import type { AuditLog, AuditOutcome, DeviceLease, DeviceLock } from "../ports/evidence.ts";
 import type { Logger } from "../ports/logger.ts";
 import type { OperationContext, ToolHandler, ToolOutcome, ToolPorts } from "../ports/operation.ts";
 import { type ExtraContent, failureEnvelope, successEnvelope } from "./envelope.ts";
@@ -129,13 +129,24 @@ async function appendAudit(deps: OperationDeps, envelope: Envelope, rawArgs: unk
       operation_id: envelope.operation_id,
       tool: envelope.tool,
       arguments: redactArguments(rawArgs),
-      outcome: envelope.error?.code ?? "ok",
+      outcome: auditOutcome(envelope),
       evidence_id: envelope.evidence?.artifact_id ?? null,
       duration_ms: Math.round(durationMs),
     });
   } catch (error) {
     deps.logger.warn(`audit line for ${envelope.operation_id} not written: ${toHarnessError(error).message}`);
   }
+}
+
+/**
+ * The audit line's outcome (docs/contract.md): "ok", the error code, or what cut the call off: "cancelled" (the
+ * client's notifications/cancelled) or "shutdown" (SIGTERM/SIGINT/SIGHUP or stdin EOF while it ran).
+ */
+export function auditOutcome(envelope: Envelope): AuditOutcome {
+  if (envelope.error === null) return "ok";
+  const by = envelope.error.details?.["cancelled"];
+  if (envelope.error.code === "OPERATION_TIMEOUT" && (by === "client" || by === "shutdown")) return by === "client" ? "cancelled" : "shutdown";
+  return envelope.error.code;
 }
 
 function describe(error: unknown): string {

@@ -21,6 +21,7 @@ import { registerArtifactResources } from "./artifact_resources.ts";
 import { registerDoctorResource } from "./doctor_resource.ts";
 import { answerResourceReads } from "./resource_reads.ts";
 import { toToolResult } from "./envelope.ts";
+import { StopRequested } from "./operation_deadline.ts";
 import { type OperationDeps, runOperation } from "./run_operation.ts";
 import { answerTools, type RequestExtra, type ServedTool } from "./tool_calls.ts";
 
@@ -48,7 +49,7 @@ export function createHarnessServer(deps: OperationDeps, tools: readonly AnyTool
   answerTools(server, tools.map((tool): ServedTool => ({
     published: publishedTool(tool.name),
     call: async (args, extra) => {
-      const answer = await runOperation(tool, args, deps, { cancel: extra.signal, progress: progressSender(extra) });
+      const answer = await runOperation(tool, args, deps, { cancel: cancellationOf(server, extra.signal), progress: progressSender(extra) });
       // The envelope is the one runOperation typed by this tool's name; TS cannot follow that through the served union.
       await resources.onAnswer?.({ tool: tool.name, args, envelope: answer.envelope } as AnsweredCall);
       return toToolResult(answer.envelope, answer.content);
@@ -59,6 +60,21 @@ export function createHarnessServer(deps: OperationDeps, tools: readonly AnyTool
   answerResourceReads(server, readers);
   return server;
 }
+
+/**
+ * The SDK aborts a request's signal both for the client's notifications/cancelled and when the connection closes
+ * (stdin EOF, or serve closing it on a signal); the closed connection is known only once its close has run, a
+ * moment later. The call's cancel signal says which: a StopRequested reason for the closed connection.
+ */
+function cancellationOf(server: McpServer, signal: AbortSignal): AbortSignal {
+  const cancel = new AbortController();
+  const decide = () =>
+    queueMicrotask(() => cancel.abort(server.server.transport === undefined ? new StopRequested("the connection closed") : signal.reason));
+  if (signal.aborted) decide();
+  else signal.addEventListener("abort", decide, { once: true });
+  return cancel.signal;
+}
+
 
 /**
  * One declared tool's tools/list entry: its contract metadata, the strict input schema (refused arguments

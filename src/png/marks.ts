@@ -35,9 +35,14 @@ export interface PlacedMark {
 export const MARK_COLOURS: readonly Rgb[] = [[214, 0, 110], [0, 92, 200], [0, 128, 64], [176, 72, 0]];
 export const MARK_INK: Rgb = [255, 255, 255];
 
+/** Image pixels per font pixel: digits about 1/40 of the long side tall (25 px at 461×1024), at least 2 px per font pixel. */
+export function digitScaleFor(image: { width: number; height: number }): number {
+  return Math.max(2, Math.round(Math.max(image.width, image.height) / (DIGIT_HEIGHT * 40)));
+}
+
 /** Where each mark goes in an image of `width`×`height` that shows the screen at `ratio` of its size. */
 export function placeMarks(marks: readonly Mark[], image: { width: number; height: number; ratio: number }): PlacedMark[] {
-  const digitScale = Math.max(2, Math.round(Math.max(image.width, image.height) / 340));
+  const digitScale = digitScaleFor(image);
   const pad = digitScale;
   const placed: PlacedMark[] = [];
   for (const mark of marks) {

@@ -60,4 +60,6 @@ export interface DeviceObserver {
   screenshot(options: WaitOptions): Promise<Uint8Array>;
   /** Installed package names containing `filter` (case-insensitive), each once, sorted. */
   listPackages(query: { filter?: string; includeSystem: boolean }, options: WaitOptions): Promise<string[]>;
+  /** The simulated device only: a sentence for APP_NOT_FOUND naming where the package is (which scenario). */
+  missingPackageHint?(packageName: string): string;
 }

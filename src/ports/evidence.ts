@@ -26,7 +26,8 @@ export interface AuditRecord {
   tool: string;
   /** Arguments with typed text replaced by `{redacted_length: N}`. */
   arguments: Record<string, unknown>;
-  outcome: "ok" | ErrorCode;
+  /** "ok", the error code, or what cut the call off: "cancelled" (the client) or "shutdown" (the harness stopping). */
+  outcome: AuditOutcome;
   evidence_id: string | null;
   duration_ms: number;
 }
@@ -42,6 +43,8 @@ export interface DeviceLease {
 }
 
 /** A device as the lock names it: the same serial behind two adb servers is two devices. */
+export type AuditOutcome = "ok" | ErrorCode | "cancelled" | "shutdown";
+
 export interface DeviceAddress {
   /** Canonical adb server (DeviceObserver.adbServer), e.g. `tcp:127.0.0.1:5037`. */
   adbServer: string;
@@ -60,6 +63,16 @@ export interface LockOwner {
 export interface DeviceLock {
   /** Acquires at once or throws EMULATOR_BUSY (no queue). Held across processes. */
   acquire(device: DeviceAddress, owner: LockOwner): Promise<DeviceLease>;
+}
+
+/** What readRegularFile also refuses (code "ENOTREGULAR"), and how much of the file it reads. */
+export interface ReadLimits {
+  /** A larger file is refused before it is read. */
+  maxBytes?: number;
+  /** A file with more than one hard link (another name for it may be anywhere, e.g. /etc/passwd) is refused. */
+  singleLink?: boolean;
+  /** Read only this many bytes from the start (a signature check). */
+  firstBytes?: number;
 }
 
 /**
@@ -87,7 +100,9 @@ export interface FileSystem {
    * Reads a regular file and nothing else, without ever blocking: a symbolic link, FIFO, socket, device or
    * directory at `path` is refused with code "ENOTREGULAR" (a FIFO opened for reading would wait for a writer).
    */
-  readRegularFile(path: string): Promise<Uint8Array>;
+  readRegularFile(path: string, limits?: ReadLimits): Promise<Uint8Array>;
+  /** `path` itself (not a link's target) as `device:inode:size:ctime`, or null when nothing is there: tells a file we wrote from one put in its place. */
+  fileIdentity(path: string): Promise<string | null>;
   /** True when `path` itself (not a link's target) is a regular file. */
   isRegularFile(path: string): Promise<boolean>;
   readText(path: string): Promise<string>;

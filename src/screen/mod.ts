@@ -4,6 +4,7 @@
  * Other folders import from here, never from the files behind it.
  */
 export { MAX_DUMP_BYTES, MAX_DUMP_DEPTH, parseDump } from "./parse_dump.ts";
+export { maskPasswordText } from "./password_fields.ts";
 export { summarize, summarizeWithNodes } from "./summarize.ts";
 export { validateSelector } from "./validate_selector.ts";
 export { type Candidate, findElement, type FindResult, locate, type LocatedElement } from "./locate.ts";

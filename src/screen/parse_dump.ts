@@ -123,8 +123,11 @@ function tagOf(element: OrderedElement): string | undefined {
 }
 
 function toNode(id: number, tag: string, a: Attributes, parent: UiNode | null, depth: number): UiNode {
-  const text = a["text"] ?? "";
+  const shown = a["text"] ?? "";
   const showingHint = a["showing-hint"] === "true";
+  const password = a["password"] === "true";
+  // A password field's text never leaves the parser (password_fields.ts): only its length, and a hint it shows.
+  const text = password && !showingHint ? "" : shown;
   return {
     id,
     parent: parent?.id ?? null,
@@ -145,7 +148,8 @@ function toNode(id: number, tag: string, a: Attributes, parent: UiNode | null, d
     focused: a["focused"] === "true",
     scrollable: a["scrollable"] === "true",
     selected: a["selected"] === "true",
-    password: a["password"] === "true",
+    password,
+    ...(password && !showingHint && shown !== "" ? { textLength: [...shown].length } : {}),
     visible: a["visible-to-user"] !== "false" && a["displayed"] !== "false",
     bounds: parseBounds(a["bounds"]),
   };

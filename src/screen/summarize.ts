@@ -55,7 +55,7 @@ export function summarizeWithNodes(
   return { summary, actionNodes, scrollAreaNodes: scroll.nodes };
 }
 
-/** One action, its fields in the documented order: selector, label, role, enabled, checked, selected, focused, bounds, covered_by_keyboard. */
+/** One action, its fields in the documented order: selector, label, role, enabled, checked, selected, focused, password, text_length, bounds, covered_by_keyboard. */
 function toAction(analysis: ScreenAnalysis, target: Entity, selector: Selector, context: ScreenContext): ActionEntry {
   const { nodes } = analysis.tree;
   const node = nodes[target.root]!;
@@ -71,6 +71,7 @@ function toAction(analysis: ScreenAnalysis, target: Entity, selector: Selector, 
     ...(on ? { checked: true as const } : {}),
     ...(node.selected && !MARQUEE_CLASS.test(node.className) ? { selected: true as const } : {}),
     ...(node.focused && isInputNode(node) ? { focused: true as const } : {}),
+    ...(node.password ? { password: true as const, ...(node.textLength === undefined ? {} : { text_length: node.textLength }) } : {}),
     bounds: [b.left, b.top, b.right - b.left, b.bottom - b.top],
     ...(keyboardTop !== undefined && b.top >= keyboardTop ? { covered_by_keyboard: true as const } : {}),
   };

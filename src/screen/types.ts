@@ -39,6 +39,8 @@ export interface UiNode {
   scrollable: boolean;
   selected: boolean;
   password: boolean;
+  /** A password field's text length (its text itself is blanked when parsed); absent when empty or not a password. */
+  textLength?: number;
   /** False only when the dump says so (`visible-to-user="false"` / `displayed="false"`). */
   visible: boolean;
   /** Null when the dump has no parsable bounds. */
@@ -79,6 +81,10 @@ export interface ActionEntry {
   selected?: true;
   /** The input that has the focus (where typed text goes); absent means not focused. */
   focused?: true;
+  /** A password field: its text is never shown anywhere; absent means not a password. */
+  password?: true;
+  /** A password field's text length in characters, when it holds text. */
+  text_length?: number;
   bounds: SummaryBounds;
   /** The element lies entirely below the top of the open soft keyboard. */
   covered_by_keyboard?: true;

@@ -1,6 +1,6 @@
 /**
  * `ui_get_tree`: the screen summary of SPEC §5 from a fresh uiautomator dump (never an old screen), with
- * the raw XML only when `include_raw` is true. Read-only adb. Errors: UI_TREE_UNAVAILABLE,
+ * the raw XML (password fields' text blanked) only when `include_raw` is true. Read-only adb. Errors: UI_TREE_UNAVAILABLE,
  * EMULATOR_UNAVAILABLE, OPERATION_TIMEOUT. The reading itself is device/screen_reading.ts.
  */
 import { readScreen } from "../device/screen_reading.ts";

@@ -64,9 +64,9 @@ test("ui_tap taps the element the selector names and answers the settled new scr
 test("ui_tap on a selector that matches nothing waits, then answers UI_ELEMENT_NOT_FOUND with what the screen offers and a screenshot", async () => {
   const world = actWorld();
   await withServer(world, async (c) => {
-    const started = Date.now();
+    const started = world.clock.now();
     const envelope = await call(c, "ui_tap", { selector: { text: "Bluetooth" } });
-    assert.ok(Date.now() - started >= 4000, "it waited for the element to appear");
+    assert.ok(world.clock.now() - started >= 4000, "it waited for the element to appear");
     assert.equal(envelope.ok, false);
     assert.equal(envelope.error?.code, "UI_ELEMENT_NOT_FOUND");
     assert.match(envelope.error!.message, /No visible element matched \{"text":"Bluetooth"\} within \d+ ms\. The screen offers: .*'Network & internet' \(button\)/);
@@ -192,7 +192,7 @@ test("a session is a lease: acts name it, acts without it get EMULATOR_BUSY nami
     assert.match(id, /^s-test\d+$/);
     assert.equal(opened.data["idle_timeout_s"], 60);
     assert.equal(opened.data["max_actions"], 1000);
-    assert.ok(Date.parse(opened.data["expires_at"] as string) > Date.now() + 55_000);
+    assert.ok(Date.parse(opened.data["expires_at"] as string) > world.clock.now() + 55_000);
 
     const outside = await call(c, "ui_tap", { selector: { text: "Network & internet" } });
     assert.equal(outside.error?.code, "EMULATOR_BUSY");
@@ -224,7 +224,7 @@ test("an idle session expires and is deleted; a session ends at its action ceili
   const idle = actWorld({ idleTimeoutMs: 300 });
   await withServer(idle, async (c) => {
     const id = (await call(c, "ui_session_open")).data["session_id"] as string;
-    await new Promise((r) => setTimeout(r, 600));
+    await idle.clock.sleep(600);
     assert.deepEqual([...idle.live], []);
     const late = await call(c, "device_back", { session_id: id });
     assert.equal(late.error?.code, "SESSION_NOT_FOUND");
@@ -246,10 +246,10 @@ test("an act that hangs past the time limit answers OPERATION_TIMEOUT, deletes i
   const world = actWorld({ actionTimeoutMs: 1500 });
   await withServer(world, async (c) => {
     world.behaviour.beforeCall = (name) => name === "click" ? new Promise(() => {}) : Promise.resolve();
-    const started = Date.now();
+    const started = world.clock.now();
     const hung = await call(c, "ui_tap", { selector: { text: "Network & internet" } });
     assert.equal(hung.error?.code, "OPERATION_TIMEOUT");
-    assert.ok(Date.now() - started < 2500);
+    assert.equal(world.clock.now() - started, 1500, "answered at the limit, not later");
     assert.deepEqual([...world.live], [], "the Appium session was deleted");
     assert.equal(world.lock.held.size, 0);
     delete world.behaviour.beforeCall;
@@ -265,7 +265,7 @@ test("a timeout inside an explicit session revokes it", async () => {
     world.behaviour.beforeCall = (name) => name === "back" ? new Promise(() => {}) : Promise.resolve();
     assert.equal((await call(c, "device_back", { session_id: id })).error?.code, "OPERATION_TIMEOUT");
     delete world.behaviour.beforeCall;
-    await new Promise((r) => setTimeout(r, 50));
+    await world.clock.sleep(50);
     assert.deepEqual([...world.live], []);
     const after = await call(c, "device_back", { session_id: id });
     assert.equal(after.error?.code, "SESSION_NOT_FOUND");
@@ -279,14 +279,14 @@ test("a timeout inside an explicit session frees the device at once, even while 
   await withServer(world, async (c) => {
     const id = (await call(c, "ui_session_open")).data["session_id"] as string;
     world.behaviour.beforeCall = (name) => name === "back" ? new Promise(() => {}) : Promise.resolve();
-    world.behaviour.delete = () => new Promise((r) => setTimeout(r, 3000)); // a hung Appium answers DELETE late
+    world.behaviour.delete = () => world.clock.sleep(3000); // a hung Appium answers DELETE late
     assert.equal((await call(c, "device_back", { session_id: id })).error?.code, "OPERATION_TIMEOUT");
     delete world.behaviour.beforeCall;
     delete world.behaviour.delete;
-    const freedAt = Date.now();
+    const freedAt = world.clock.now();
     const next = await call(c, "device_back");
     assert.equal(next.ok, true, JSON.stringify(next.error));
-    assert.ok(Date.now() - freedAt < 1000, "the next call is served within a second of the timeout");
+    assert.ok(world.clock.now() - freedAt < 1000, "the next call is served within a second of the timeout, not after the 3 s DELETE");
     assert.match((await call(c, "device_back", { session_id: id })).error!.message, /revoked/);
   });
 });
@@ -363,7 +363,7 @@ test("ui_session_open with a package that fails to start after the driver opened
 
 test("ui_session_open sends MCP progress notifications while the driver starts, when the client asks for them", async () => {
   const world = actWorld();
-  world.behaviour.open = () => new Promise((r) => setTimeout(r, 2300)); // a driver that takes its time
+  world.behaviour.open = () => world.clock.sleep(2300); // a driver that takes its time
   await withServer(world, async (c) => {
     const messages: string[] = [];
     const result = await c.client.callTool({ name: "ui_session_open", arguments: {} }, undefined, {

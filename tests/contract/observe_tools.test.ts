@@ -357,5 +357,5 @@ test("a call the client cancels stops its device work, releases the lock and is 
   });
   assert.equal(seen?.aborted, true);
   assert.equal(world.lock.held.size, 0);
-  assert.equal(world.audit[0]!.outcome, "OPERATION_TIMEOUT");
+  assert.equal(world.audit[0]!.outcome, "cancelled", "audited as what happened (issue 18), not as a timeout");
 });

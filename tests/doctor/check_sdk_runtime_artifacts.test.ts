@@ -5,7 +5,7 @@
  * does, writable or not, never created by the check, and too little free space as a miss.
  */
 import assert from "node:assert/strict";
-import { existsSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import { androidSdkCheck } from "../../src/doctor/check_android_sdk.ts";
@@ -70,11 +70,16 @@ test("artifacts: --artifacts names a writable folder: ok with its free space; a 
   assert.equal(existsSync(join(dir, "new")), false, "doctor created the directory");
 });
 
-test("artifacts: without configuration ./artifacts in the working directory, as serve chooses", async (t) => {
-  const inputs = doctorInputs(t, {});
-  const result = await runCheck(artifactsCheck, inputs);
+test("artifacts: without configuration ./artifacts in a project, else the state directory, as serve chooses", async (t) => {
+  const home = doctorInputs(t, { XDG_STATE_HOME: "/nonexistent-state" });
+  const project = join(home.cwd, "app");
+  mkdirSync(project);
+  writeFileSync(join(project, ".git"), "gitdir: elsewhere\n"); // a worktree's .git is a file
+  const result = await runCheck(artifactsCheck, { ...home, cwd: project });
   assert.equal(result.ok, true, result.detail);
-  assert.match(result.detail, new RegExp(`^${join(inputs.cwd, "artifacts")} \\(\\./artifacts in the working directory, created on first use\\)`));
+  assert.match(result.detail, new RegExp(`^${join(project, "artifacts")} \\(\\./artifacts in the project \\(its \\.git\\), created on first use\\)`));
+  const inHome = await runCheck(artifactsCheck, home);
+  assert.match(inHome.detail, /^\/nonexistent-state\/android-mcp-harness\/artifacts \(the working directory .* is not a project/);
 });
 
 test("artifacts: a folder that cannot be made (under a file) is a miss with a directory to use instead", async (t) => {

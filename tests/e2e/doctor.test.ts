@@ -1,12 +1,13 @@
 /**
  * `doctor` as users run it, the compiled executable in its own process: `doctor --device sim --json`
- * prints only JSON and exits; with every program and server hanging it still exits within a few seconds
- * (no child or socket keeps it alive); and `serve --device sim` offers doctor://report to a real MCP
+ * prints only JSON and exits; with every program and server hanging it still exits by itself soon after
+ * its timeout (no child or socket keeps it alive); and `serve --device sim` offers doctor://report to a real MCP
  * client over stdio, reporting the simulated device online.
  */
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { test } from "node:test";
+import { assertEndedByDeadline } from "../support/time_bounds.ts";
 import type { DoctorReport } from "../../src/doctor/mod.ts";
 import { HANGING, programDir, writeProgram } from "../support/fake_programs.ts";
 import { harnessCommand, spawnServe } from "../support/mcp_client.ts";
@@ -51,7 +52,7 @@ test("doctor --device sim --json: only the JSON report on stdout, the device sim
   }
 });
 
-test("everything hangs: the process answers and exits within a few seconds, exit 1", async (t) => {
+test("everything hangs: the process answers and exits by itself soon after its timeout, exit 1", async (t) => {
   const home = makeServeHome();
   t.after(() => home.remove());
   const bin = programDir(t);
@@ -63,9 +64,10 @@ test("everything hangs: the process answers and exits within a few seconds, exit
     ADB_SERVER_SOCKET: `tcp:127.0.0.1:${adbServer.port}`,
     APPIUM_URL: `http://127.0.0.1:${appium.port}`,
   };
-  const run = await runHarness(["doctor", "--timeout", "1"], env, home.root, 20_000);
-  assert.equal(run.code, 1, run.stderr);
-  assert.ok(run.tookMs < 6000, `doctor took ${run.tookMs} ms to exit with a 1 s timeout`);
+  // A hung child or socket would keep the process alive until this test's 60 s kill (exit code null).
+  const run = await runHarness(["doctor", "--timeout", "1"], env, home.root, 60_000);
+  assert.equal(run.code, 1, `doctor exits by itself, not killed by the test: ${run.stderr}`);
+  assertEndedByDeadline(run.tookMs, 1000 + 5000, "doctor with a 1 s timeout (plus its start-up)");
   assert.match(run.stdout, /\[MISS\] Java +`.*java -version` did not answer within 1 s/);
   assert.match(run.stdout, /6 of 8 checks block a real campaign:/); // the five that hang, and no ANDROID_HOME
 });

@@ -25,7 +25,7 @@ const flow = {
   ],
 };
 
-for (const signal of ["SIGINT", "SIGTERM"] as const) {
+for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {
   test(`${signal} during a step: the session is deleted, the reports are written, exit 1`, { skip: actToolsSkipReason(), timeout: 60_000 }, async (t) => {
     const sim = await startSimDevice();
     t.after(() => sim.stop());

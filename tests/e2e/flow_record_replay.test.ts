@@ -6,7 +6,7 @@
  * `--record` refuses to overwrite an existing file.
  */
 import assert from "node:assert/strict";
-import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import { parseFlowText } from "../../contracts/flow.ts";
@@ -32,7 +32,7 @@ test("an agent's session recorded by serve --record replays green, and survives 
     return parsed.flow.steps;
   };
   await call("ui_get_tree", {});
-  assert.equal(existsSync(file), false, "no file before the first act");
+  assert.equal(readFileSync(file, "utf8"), "", "the file is claimed (empty) at start; no step before the first act");
   await call("settings_open", {});
   assert.equal(stepsInFile().length, 1);
   const session = String((await call("ui_session_open", { package: "com.android.settings" })).data["session_id"]);
@@ -138,7 +138,7 @@ test("--record never overwrites an existing file", async (t) => {
   writeFileSync(file, "precious");
   const run = await runCliCaptured(["serve", "--device", "sim", "--record", file]);
   assert.equal(run.code, 2);
-  assert.match(run.stderr, /already exists; --record never overwrites a flow/);
+  assert.match(run.stderr, /already exists .*--record never overwrites a file/);
   assert.equal(readFileSync(file, "utf8"), "precious");
 });
 
@@ -149,5 +149,5 @@ test("--record into a directory that cannot hold the file is refused at start, n
   const file = join(home.root, "a-file", "session.json");
   const run = await runCliCaptured(["serve", "--device", "sim", "--record", file]);
   assert.equal(run.code, 2, run.stderr);
-  assert.match(run.stderr, /--record: cannot write .*a-file.*; choose a path in a writable directory/);
+  assert.match(run.stderr, /--record: cannot create .*a-file.*; choose a path in a writable directory/);
 });

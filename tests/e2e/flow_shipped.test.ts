@@ -9,7 +9,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import { DOMParser } from "@xmldom/xmldom";
-import { parseFlowText } from "../../contracts/flow.ts";
+import { parseFlowText, resolveFlowEnv } from "../../contracts/flow.ts";
 import { actToolsSkipReason } from "../support/act_tools.ts";
 import { chromiumSkipReason, dumpDom } from "../support/chromium.ts";
 import { runCliCaptured } from "../support/cli.ts";
@@ -29,10 +29,10 @@ interface JsonReport {
   }[];
 }
 
-async function runShipped(t: import("node:test").TestContext, name: string, extra: string[] = []) {
+async function runShipped(t: import("node:test").TestContext, name: string, extra: string[] = [], env: Record<string, string> = {}) {
   const artifacts = tempDir(t, "amh-shipped-");
   const file = join(FLOWS, `${name}.json`);
-  const run = await runCliCaptured(["flow", file, "--device", "sim", "--artifacts", artifacts, "--json", ...extra]);
+  const run = await runCliCaptured(["flow", file, "--device", "sim", "--artifacts", artifacts, "--json", ...extra], { env });
   assert.equal(run.code, 0, `${name} failed:\n${run.stderr}\n${run.stdout.slice(0, 3000)}`);
   const report = JSON.parse(run.stdout) as JsonReport;
   const parsed = parseFlowText(readFileSync(file, "utf8"));
@@ -82,7 +82,11 @@ test("the Settings exploration passes on the simulated device and only observes 
 });
 
 test("the login form flow types non-ASCII text on the simulated device; reports keep only its length", { skip: actToolsSkipReason() }, async (t) => {
-  const { report, flow, artifacts } = await runShipped(t, "login-form", ["--scenario", "login"]);
+  const password = "Grüße-aus-Köln-ß";
+  const { report, flow: written, artifacts } = await runShipped(t, "login-form", [], { SHOP_PASSWORD: password }); // its sim_scenario picks the login scenario
+  const resolved = resolveFlowEnv(written, { SHOP_PASSWORD: password });
+  assert.ok(resolved.ok);
+  const flow = resolved.flow;
   const run = checkThreeReports(report, flow.steps.length, artifacts);
   const typed = flow.steps.filter((s) => s.tool === "ui_type_text").map((s) => String(s.args!["text"]));
   assert.ok(typed.length === 2 && typed.every((text) => /[^\x00-\x7f]/.test(text)), "the flow types non-ASCII text");

@@ -7,6 +7,7 @@ import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { after, before, test } from "node:test";
+import { LOADED_WAIT_MS } from "../support/time_bounds.ts";
 import { AVAILABLE_TOOL_NAMES } from "../../contracts/tools.ts";
 import { envelopeOf, harnessCommand, spawnServe, type SpawnedServer } from "../support/mcp_client.ts";
 import { exitWithin, killQuietly, makeServeHome, type ServeHome } from "../support/mcp_e2e.ts";
@@ -106,11 +107,11 @@ for (const [how, stop] of [
     let stdout = "";
     child.stdout!.on("data", (c: Buffer) => void (stdout += c.toString()));
     try {
-      const deadline = Date.now() + 10_000;
+      const deadline = Date.now() + LOADED_WAIT_MS;
       while (!/serving MCP/.test(stderr) && Date.now() < deadline && child.exitCode === null) await new Promise((r) => setTimeout(r, 20));
       assert.match(stderr, /serving MCP/);
       stop(child);
-      assert.equal(await exitWithin(child, 5_000), 0, stderr);
+      assert.equal(await exitWithin(child, LOADED_WAIT_MS), 0, stderr);
       assert.equal(stdout, "", "nothing but protocol on stdout");
     } finally {
       killQuietly(child.pid);
@@ -132,10 +133,10 @@ test("stdout carries only JSON-RPC messages, one per line, during real work", as
     for (const [id, name] of [[2, "device_status"], [3, "ui_get_tree"], [4, "ui_screenshot"], [5, "app_list"]] as const) {
       send({ id, method: "tools/call", params: { name, arguments: {} } });
     }
-    const deadline = Date.now() + 15_000;
+    const deadline = Date.now() + LOADED_WAIT_MS;
     while (stdout.split("\n").filter(Boolean).length < 5 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
     child.stdin!.end();
-    assert.equal(await exitWithin(child, 5_000), 0);
+    assert.equal(await exitWithin(child, LOADED_WAIT_MS), 0);
     const lines = stdout.split("\n").filter((l) => l !== "");
     assert.equal(lines.length, 5, stdout.slice(0, 500));
     type Reply = { jsonrpc: string; id: number; result?: { structuredContent?: { ok: boolean; error: { code: string } | null } } };

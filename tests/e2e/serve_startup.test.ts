@@ -9,6 +9,7 @@ import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
+import { LOADED_WAIT_MS } from "../support/time_bounds.ts";
 import { AVAILABLE_TOOL_NAMES } from "../../contracts/tools.ts";
 import { evidenceId } from "../../src/adapters/evidence/evidence_id.ts";
 import { startSimDevice } from "../../src/sim/mod.ts";
@@ -18,7 +19,7 @@ import { exitWithin, killQuietly, makeServeHome } from "../support/mcp_e2e.ts";
 const ADB = process.env["ADB"] ?? "/usr/bin/adb";
 const noAdb = existsSync(ADB) ? false : `the real adb client is not installed at ${ADB}`;
 
-async function eventually(check: () => boolean, what: string, ms = 15_000): Promise<void> {
+async function eventually(check: () => boolean, what: string, ms = LOADED_WAIT_MS): Promise<void> {
   for (const start = Date.now(); !check(); await new Promise((r) => setTimeout(r, 50))) {
     if (Date.now() - start > ms) assert.fail(`${what} within ${ms} ms`);
   }
@@ -31,7 +32,7 @@ test("--artifacts /proc/nope fails at once with one line (no 100 % CPU mkdir loo
   let stderr = "";
   child.stderr.on("data", (c: Buffer) => void (stderr += c.toString()));
   try {
-    assert.equal(await exitWithin(child, 10_000), 1, `still running or wrong exit: ${stderr}`);
+    assert.equal(await exitWithin(child, LOADED_WAIT_MS), 1, `still running or wrong exit: ${stderr}`);
     assert.match(stderr, /^serve: EVIDENCE_WRITE_FAILED: The artifacts directory "\/proc\/nope" \(from --artifacts\) cannot be created or written/m);
     assert.equal(stderr.trimEnd().split("\n").filter((l) => l.startsWith("serve:")).length, 1, stderr);
   } finally {
@@ -92,7 +93,7 @@ test("a line on stdin that is not JSON-RPC gets one stderr line and a JSON-RPC e
     assert.deepEqual(lines.map((l) => l.error?.code ?? l.id), [-32700, -32600, 1], "stdout carries the two errors, then the answer");
   } finally {
     child.stdin.end();
-    if ((await exitWithin(child, 10_000)) === null) killQuietly(child.pid);
+    if ((await exitWithin(child, LOADED_WAIT_MS)) === null) killQuietly(child.pid);
     home.remove();
   }
 });

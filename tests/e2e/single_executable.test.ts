@@ -108,7 +108,8 @@ test("serve --device sim answers initialize, tools/list, an observe call and an 
     assert.ok((tree.data["actions"] as unknown[]).length > 0);
     const shot = envelopeOf(await client.callTool({ name: "ui_screenshot", arguments: {} }));
     assert.equal(shot.ok, true, JSON.stringify(shot.error));
-    assert.ok(shot.evidence!.path.startsWith(join(folder, "artifacts")), shot.evidence!.path);
+    // Its folder is HOME, not a project: the evidence goes to the state directory, never a stray artifacts/.
+    assert.ok(shot.evidence!.path.startsWith(join(folder, "state", "android-mcp-harness", "artifacts")), shot.evidence!.path);
     // An act: a UI session through webdriverio's remote() against the sim's UiAutomator2 endpoint, from inside the binary.
     const tapped = envelopeOf(await client.callTool({ name: "ui_tap", arguments: { selector: { text: "Network & internet" } } }, undefined, { timeout: 120_000 }));
     assert.equal(tapped.ok, true, JSON.stringify(tapped.error));

@@ -3,12 +3,13 @@
  * writer into a temporary artifacts directory: JSON with every step's tool, redacted args, envelope,
  * duration and evidence id; JUnit XML with one testsuite per device, read back with a DOM parser; a
  * self-contained HTML page rendered by headless Chromium (its screenshot shows the steps' thumbnails and
- * the failure colour; its DOM lists every step). Device texts are escaped, never run.
+ * the failure colour; its DOM lists every step). Device texts are escaped, never run. Every thumbnail
+ * links to its full-size PNG; a run whose session never opened still shows the screen of that moment.
  */
 import assert from "node:assert/strict";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { basename, join } from "node:path";
+import { basename, dirname, join, resolve } from "node:path";
 import { after, test } from "node:test";
 import { DOMParser } from "@xmldom/xmldom";
 import { type FlowFile, parseFlow } from "../../contracts/flow.ts";
@@ -130,6 +131,38 @@ test("the HTML page is self-contained and escapes what the device and the flow s
   assert.match(html, /\{&quot;redacted_length&quot;:8\}/, "the page shows typed text as its length");
 });
 
+test("every thumbnail links to its full-size PNG next to the reports, the evidence file itself", async () => {
+  const { files, report } = await written();
+  const html = readFileSync(files.html, "utf8");
+  const links = [...html.matchAll(/<a href="([^"]+)" title="the full-size screenshot"><img src="data:image\/png;base64,/g)].map((m) => m[1]!);
+  assert.equal(links.length, 7, "every thumbnail is a link");
+  const ids = report.runs.flatMap((run) => run.steps.map((s) => s.evidence_id).filter((id) => id !== null));
+  for (const href of links) {
+    assert.match(href, /^\.\.\/\d{8}-\d{6}-\d{6}-[a-z-]+(-\d+)?\.png$/, "relative, so the page works wherever the artifacts are copied");
+    const full = resolve(dirname(files.html), decodeURIComponent(href));
+    assert.ok(existsSync(full), `${href} is there`);
+    assert.equal(decodePng(readFileSync(full)).width, 1080, "the full size, not the thumbnail");
+  }
+  assert.ok(ids.every((id) => links.includes(`../${id}`)), "each step's evidence is linked");
+});
+
+test("a run whose session never opened still shows the screen of that moment", async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), "amh-reports-noapp-"));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const world = scenarioWorld("settings", dir);
+  const run = await runFlow(flow({ version: 1, name: "no app", package_name: "com.example.shop", steps: [{ tool: "ui_get_tree" }] }), world.harness);
+  assert.equal(run.session.session_id, null, "the session never opened");
+  assert.match(run.failure!.reason, /APP_NOT_FOUND/);
+  assert.ok(run.failure!.evidence, "a screenshot of what was in front instead");
+  const files = await writeFlowReports(buildFlowReport([run]), {
+    artifactsDir: dir, fs: createNodeFileSystem(), evidence: world.harness.deps.ports.evidence,
+    thumbnail: (png) => downscaleForModel(png, { maxSide: 240 }), now: Date.parse("2026-11-30T21:56:07Z"),
+  });
+  const html = readFileSync(files.html, "utf8");
+  const failure = html.slice(html.indexOf('<div class="failure">'), html.indexOf("</div>", html.indexOf('<div class="failure">')));
+  assert.match(failure, /<img src="data:image\/png;base64,[^"]+" width="\d+" height="240" alt="the screen at the failure: /);
+});
+
 test("headless Chromium renders the HTML report from disk: the steps, their outcomes and their screenshots", { skip: chromiumSkipReason() }, async (t) => {
   const { files } = await written();
   const dom = await dumpDom(files.html);
@@ -137,6 +170,7 @@ test("headless Chromium renders the HTML report from disk: the steps, their outc
     assert.ok(dom.includes(needle), `the rendered page shows ${needle}`);
   }
   assert.equal((dom.match(/<tr class="/g) ?? []).length, 6, "one row per step on each device");
+  assert.equal((dom.match(/<a href="\.\.\/[^"]+\.png" title="the full-size screenshot">/g) ?? []).length, 7, "each thumbnail is a link to its PNG");
   const size = { width: 1280, height: 2400 };
   const shot = decodePng(await screenshotPage(files.html, size));
   assert.deepEqual([shot.width, shot.height], [size.width, size.height]);

@@ -5,11 +5,13 @@
  * evidence store and audit log in a temporary directory, so reports embed real screenshots. Every call
  * passes the real gate (runOperation). The end-to-end tests drive the real CLI over adb and WebDriver.
  */
+import { createSystemClock } from "../../src/adapters/system_clock.ts";
 import { createAuditLog, createEvidenceStore, createNodeFileSystem } from "../../src/adapters/evidence/mod.ts";
 import type { FlowHarness } from "../../src/flow/runner.ts";
 import type { Scenario } from "../../src/sim/mod.ts";
 import { SERVED_TOOLS } from "../../src/tools/mod.ts";
 import { type ActWorld, actWorld } from "../support/act_world.ts";
+import { LOADED_WAIT_MS } from "../support/time_bounds.ts";
 
 export interface ScenarioWorld extends ActWorld {
   harness: FlowHarness;
@@ -17,7 +19,8 @@ export interface ScenarioWorld extends ActWorld {
 }
 
 export function scenarioWorld(scenario: string | Scenario, artifactsDir: string, options: { actionTimeoutMs?: number } = {}): ScenarioWorld {
-  const world = actWorld({ scenario, ...options });
+  // Real files, so real time; an operation limit a loaded machine never reaches unless a test asks for less.
+  const world = actWorld({ scenario, actionTimeoutMs: LOADED_WAIT_MS, ...options, clock: createSystemClock() });
   const fs = createNodeFileSystem();
   const log = createAuditLog({ directory: artifactsDir, fs });
   const { audit } = world;

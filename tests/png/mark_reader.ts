@@ -1,7 +1,7 @@
 /**
  * Reads set-of-mark labels back from decoded pixels, independently of where marks.ts meant to put
  * them: searches a region for a solid label in the number's colour whose white digits spell the
- * number in the 3×5 digit font, at any digit size from 2 to 4 px per font pixel.
+ * number in the 3×5 digit font, at any digit size from 2 to 8 px per font pixel.
  */
 import { DIGIT_HEIGHT, DIGIT_WIDTH, digitRows, MARK_COLOURS, MARK_INK, type DecodedPng } from "../../src/png/mod.ts";
 
@@ -38,7 +38,7 @@ export function findMark(image: DecodedPng, number: number, region: Region): Fou
   for (let y = y0; y < y1; y++) {
     for (let x = x0; x < x1; x++) {
       if (!is(x, y, colour)) continue;
-      for (const s of [2, 3, 4]) {
+      for (const s of [2, 3, 4, 5, 6, 7, 8]) {
         if (labelAt(x, y, s)) {
           return { left: x, top: y, width: text.length * (DIGIT_WIDTH + 1) * s + s, height: DIGIT_HEIGHT * s + 2 * s, digitScale: s };
         }

@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { decodePng, digitRows, downscaleForModel, drawMarks, type Mark, placeMarks } from "../../src/png/mod.ts";
+import { DIGIT_HEIGHT, decodePng, digitRows, downscaleForModel, drawMarks, type Mark, placeMarks } from "../../src/png/mod.ts";
 import { findMark } from "./mark_reader.ts";
 import { makePng } from "./png_samples.ts";
 
@@ -62,7 +62,11 @@ test("downscaleForModel with marks: always re-encoded, long side ≤ 1024, marks
   assert.equal(marked.transformed, true);
   const image = decodePng(marked.bytes);
   const r = marked.width / 1080;
-  assert.ok(findMark(image, 4, { left: 0, top: Math.floor(300 * r), right: marked.width, bottom: Math.ceil(500 * r) }));
+  const four = findMark(image, 4, { left: 0, top: Math.floor(300 * r), right: marked.width, bottom: Math.ceil(500 * r) });
+  assert.ok(four);
+  // Readable at the model size (461×1024): digits scale with the image, about 1/40 of its long side tall.
+  assert.deepEqual([marked.width, marked.height], [461, 1024]);
+  assert.ok(four.digitScale * DIGIT_HEIGHT >= 24, `digits ${four.digitScale * DIGIT_HEIGHT} px tall at 461×1024`);
   assert.ok(findMark(image, 11, { left: Math.floor(880 * r), top: Math.floor(750 * r), right: Math.ceil(1017 * r), bottom: Math.ceil(850 * r) }));
   const small = makePng(64, 48, () => [10, 20, 30, 255]);
   assert.equal(downscaleForModel(small, { marks: [] }).transformed, true, "asked for marks: never the original bytes");

@@ -18,6 +18,7 @@ export interface N {
   focused?: boolean;
   selected?: boolean;
   visible?: boolean;
+  password?: boolean;
   bounds: [number, number, number, number];
   children?: N[];
 }
@@ -45,7 +46,7 @@ function nodeXml(n: N, index: number): string {
     ["focused", String(n.focused ?? false)],
     ["scrollable", String(n.scroll ?? false)],
     ["long-clickable", String(n.longClick ?? false)],
-    ["password", "false"],
+    ["password", String(n.password ?? false)],
     ["selected", String(n.selected ?? false)],
     ["bounds", `[${l},${t}][${r},${b}]`],
   ];

@@ -10,6 +10,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
+import { LOADED_WAIT_MS } from "../support/time_bounds.ts";
 import { fileURLToPath } from "node:url";
 import { runCliCaptured } from "../support/cli.ts";
 import { CORPUS_DIR, corpusSkipReason } from "../support/paths.ts";
@@ -29,14 +30,14 @@ test("sim --json prints only the JSON line on stdout, the endpoints for people o
         if (out.includes("\n")) resolve();
       });
       child.on("close", (code) => reject(new Error(`sim exited early with ${code}: ${out}`)));
-      setTimeout(() => reject(new Error(`sim printed no endpoints in 10 s: ${out}`)), 10_000).unref();
+      setTimeout(() => reject(new Error(`sim printed no endpoints in ${LOADED_WAIT_MS} ms: ${out}`)), LOADED_WAIT_MS).unref();
     });
     await ready;
     const first = JSON.parse(out);
     assert.equal(first.simulated, true);
     assert.equal(first.scenario, "login");
     assert.match(first.adbServerSocket, /^tcp:127\.0\.0\.1:\d+$/);
-    for (let waited = 0; !err.includes("APPIUM_URL=") && waited < 5000; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
+    for (let waited = 0; !err.includes("APPIUM_URL=") && waited < LOADED_WAIT_MS; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
     assert.match(err, /^Simulated Android device \(not a real phone\): emulator-5554, Android 15 \(API 35\)/m);
     assert.match(err, new RegExp(`^ADB_SERVER_SOCKET=${first.adbServerSocket}$`, "m"));
     assert.match(err, new RegExp(`^APPIUM_URL=${first.appiumUrl.replaceAll(".", "\\.")}$`, "m"));
@@ -109,7 +110,7 @@ test("sim whose reader is already gone (closed stdout) stops quietly with exit 0
     child.stderr.on("data", (c: Buffer) => (err += c.toString()));
     const code = await new Promise<number | null>((resolve, reject) => {
       child.on("close", resolve);
-      setTimeout(() => reject(new Error(`sim kept running with its stdout closed: ${err}`)), 10_000).unref();
+      setTimeout(() => reject(new Error(`sim kept running with its stdout closed: ${err}`)), LOADED_WAIT_MS).unref();
     });
     assert.equal(code, 0, err);
     assert.match(err, /sim: stdout closed; the simulated device stopped\./);
@@ -139,7 +140,7 @@ test("sim --screen: missing, unreadable, non-XML and mismatched files exit 2 wit
     writeFileSync(join(dir, "page.html"), "<html><body>no</body></html>");
     const cases: [string[], RegExp][] = [
       [["--screen", "nope.xml"], /^sim: Cannot read the screen dump .*\/nope\.xml \(ENOENT\)\. Pass the path of a uiautomator dump or Appium page source \(\.xml\)\.\n$/],
-      [["--screen", dir], /^sim: Cannot read the screen dump .* \(EISDIR\)\./],
+      [["--screen", dir], /^sim: Cannot read the screen dump .* is a directory, not a regular file\)\./],
       [["--screen", "page.html"], /^sim: .*\/page\.html is not a UI dump: the root element is <html>, expected <hierarchy>\./],
       [["--screen", join(CORPUS_DIR, "chrome-webpage-es-appium.png")], /is not a UI dump: it is a PNG image \(pass it as --screenshot\), not XML text\./],
       [["--screen", join(CORPUS_DIR, "chrome-webpage-es-appium.xml"), "--screenshot", "nope.png"], /^sim: Cannot read the screenshot .*\/nope\.png \(ENOENT\)\./],

@@ -7,6 +7,9 @@
 import assert from "node:assert/strict";
 import { existsSync, readFileSync } from "node:fs";
 import type { startSimDevice } from "../../src/sim/mod.ts";
+import { join } from "node:path";
+import { currentUserFacts, lockDirectory, lockFileName } from "../../src/adapters/evidence/mod.ts";
+import { adbServerAddress } from "../../src/adapters/adb/mod.ts";
 import { envelopeOf, spawnServe, type SpawnedServer } from "./mcp_client.ts";
 import { exitWithin, makeServeHome, type ServeHome } from "./mcp_e2e.ts";
 
@@ -84,18 +87,29 @@ export async function noSessionLeftBehind(target: BatteryTarget, served: Served,
   assert.deepEqual(await appiumSessions(appiumUrl), before);
 }
 
-/** SIGTERM while a session is open: the server deletes it on the Appium side and exits. */
-export async function sigtermDeletesTheSession(target: BatteryTarget, appiumUrl = target.appiumUrl): Promise<void> {
+/**
+ * SIGTERM (or SIGINT, or SIGHUP: a closed terminal) while a session is open: the server deletes it on the
+ * Appium side, releases the device's lock file and exits.
+ */
+export async function sigtermDeletesTheSession(
+  target: BatteryTarget,
+  appiumUrl = target.appiumUrl,
+  signal: "SIGTERM" | "SIGINT" | "SIGHUP" = "SIGTERM",
+): Promise<void> {
   const served = await serveOn(target);
+  const lockFile = join(lockDirectory(currentUserFacts(process.platform, "")).path,
+    lockFileName({ adbServer: adbServerAddress(target.sim.adbServerSocket), udid: target.sim.device.serial }));
   try {
     const before = await appiumSessions(appiumUrl);
     const opened = await callTool(served.server, "ui_session_open");
     assert.equal(opened.ok, true, JSON.stringify(opened.error));
     assert.equal((await appiumSessions(appiumUrl)).length, before.length + 1);
+    assert.ok(existsSync(lockFile), "the open session holds the device's lock");
     const pid = served.server.pid!;
-    process.kill(pid, "SIGTERM");
+    process.kill(pid, signal);
     const exited = await waitForExit(pid, 10_000);
-    assert.ok(exited, "serve exits after SIGTERM");
+    assert.ok(exited, `serve exits after ${signal}`);
+    assert.equal(existsSync(lockFile), false, "the lock file was released");
     assert.deepEqual(await appiumSessions(appiumUrl), before, "the open session was deleted before exiting");
     assert.match(served.server.stderr(), /ended: the harness is stopping/);
   } finally {

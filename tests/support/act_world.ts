@@ -2,9 +2,9 @@
  * A world for contract tests of the act tools: the real session layer (createUiSessions) and the real
  * tools over a scenario device of the simulated device, reached in process through a small UiDriver
  * (no HTTP) and an observer that reads the same device. Each driver call is recorded; `behaviour`
- * lets a test make the driver fail or hang. Evidence and audit are the recording fakes.
+ * lets a test make the driver fail or hang. Evidence and audit are the recording fakes. Time is virtual
+ * (virtual_clock.ts) unless a clock is given: a world with real I/O (tests/flow/scenario_world.ts) passes the real one.
  */
-import { createSystemClock } from "../../src/adapters/system_clock.ts";
 import { createUiSessions, type UiSessionLayer } from "../../src/device/ui_sessions.ts";
 import { HarnessError } from "../../src/errors.ts";
 import type { OperationDeps } from "../../src/mcp/run_operation.ts";
@@ -19,6 +19,7 @@ import { type Scenario, ScenarioDevice } from "../../src/sim/mod.ts";
 import { resolveScenario } from "../../src/sim/scenario/load.ts";
 import { type FakeEvidence, fakeEvidence, fakeLock, type FakeLock, operationId } from "./mcp_fakes.ts";
 import { silentLogger } from "./silent_logger.ts";
+import { createVirtualClock } from "./virtual_clock.ts";
 
 export interface DriverBehaviour {
   /** Replaces session start (e.g. to throw APPIUM_UNAVAILABLE or never answer). */
@@ -41,7 +42,7 @@ export interface ActWorld {
   /** Appium session ids opened and not yet deleted. */
   live: Set<string>;
   behaviour: DriverBehaviour;
-  /** The world's time, also the device's (its timed screens): sleep on it to let time pass. */
+  /** The world's time, also the device's (its timed screens): sleep on it to let time pass (a slow driver, an idle session). */
   clock: Clock;
 }
 
@@ -50,12 +51,12 @@ export interface ActWorldOptions {
   actionTimeoutMs?: number;
   idleTimeoutMs?: number;
   maxActions?: number;
-  /** Default: the system clock; tests/support/virtual_clock.ts makes time promises exact. */
   clock?: Clock;
 }
 
 export function actWorld(options: ActWorldOptions = {}): ActWorld {
-  const clock = options.clock ?? createSystemClock();
+  const clock = options.clock ?? createVirtualClock();
+  // The device's timed screens (`after`) run on the world's clock too.
   const device = new ScenarioDevice(resolveScenario(options.scenario ?? "settings"), { now: () => clock.now() });
   const calls: string[] = [];
   const live = new Set<string>();

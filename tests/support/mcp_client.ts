@@ -54,9 +54,17 @@ export interface SpawnedServer extends Connected {
   stderr(): string;
 }
 
-/** `options.cwd`: the server's working directory (default: the test runner's). */
-export async function spawnServe(args: string[], env: Record<string, string> = {}, options: { cwd?: string } = {}): Promise<SpawnedServer> {
-  const [command, ...prefix] = harnessCommand();
+/** `options.cwd`: the server's working directory (default: the test runner's); `runAs`: another uid/gid (root only, via setpriv). */
+export async function spawnServe(
+  args: string[],
+  env: Record<string, string> = {},
+  options: { cwd?: string; runAs?: { uid: number; gid: number } } = {},
+): Promise<SpawnedServer> {
+  const [harness, ...harnessArgs] = harnessCommand();
+  const { runAs } = options;
+  const [command, ...prefix] = runAs === undefined
+    ? [harness, ...harnessArgs]
+    : ["setpriv", `--reuid=${runAs.uid}`, `--regid=${runAs.gid}`, "--clear-groups", harness, ...harnessArgs];
   const transport = new StdioClientTransport({
     command,
     args: [...prefix, "serve", ...args],

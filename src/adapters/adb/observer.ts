@@ -34,6 +34,8 @@ export interface AdbObserverOptions {
   requestedUdid?: string;
   /** Set for the built-in simulated device, reported by status(). */
   simulated?: boolean;
+  /** The simulated device's hint for a package it does not have (DeviceObserver.missingPackageHint). */
+  missingPackageHint?: (packageName: string) => string;
 }
 
 interface Call {
@@ -98,6 +100,7 @@ function observerOf(options: AdbObserverOptions, bound: string | undefined): Dev
     bind(udid) {
       return observerOf(options, udid);
     },
+    ...(options.missingPackageHint === undefined ? {} : { missingPackageHint: options.missingPackageHint }),
     async status(wait): Promise<DeviceStatus> {
       const call = await begin(wait);
       const [model, api, simulatedProp, screen, foregroundPackage, keys] = await Promise.all([

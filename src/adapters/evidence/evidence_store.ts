@@ -3,8 +3,10 @@
  * decoded first and refused when undecodable or one flat colour; it is written with exclusive
  * create, so two captures in the same microsecond (or from two processes) get distinct files (`-2`,
  * `-3`, …). `resolve` serves only ids of the issued form (no separator, so the file is in the directory)
- * naming a regular file there (not a symlink, FIFO or directory someone planted: read without following or
- * blocking); `listRecent` lists only those. Throws EVIDENCE_WRITE_FAILED; `resolve` returns null instead.
+ * naming a file the harness could have written: a regular file with one link (not a symlink, FIFO, directory
+ * or hard link to another file someone planted: read without following or blocking), at most
+ * MAX_EVIDENCE_BYTES, starting with the PNG signature; `listRecent` lists only those. Throws
+ * EVIDENCE_WRITE_FAILED; `resolve` returns null instead.
  */
 import { join } from "node:path";
 import { HarnessError } from "../../errors.ts";
@@ -23,6 +25,14 @@ export interface EvidenceStoreOptions {
 }
 
 const MAX_COLLISIONS = 1000;
+/** No screenshot the harness writes comes near this (a 4K RGBA screen is ~33 MB raw, far less as PNG). */
+export const MAX_EVIDENCE_BYTES = 32 * 1024 * 1024;
+const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
+const EVIDENCE_FILE = { maxBytes: MAX_EVIDENCE_BYTES, singleLink: true } as const;
+
+function isPng(bytes: Uint8Array): boolean {
+  return bytes.length >= PNG_SIGNATURE.length && PNG_SIGNATURE.every((byte, i) => bytes[i] === byte);
+}
 
 export function createEvidenceStore(options: EvidenceStoreOptions): EvidenceStore {
   const { directory, fs } = options;
@@ -56,7 +66,8 @@ export function createEvidenceStore(options: EvidenceStoreOptions): EvidenceStor
       if (!isEvidenceId(id)) return null;
       const path = join(directory, id);
       try {
-        return { path, bytes: await fs.readRegularFile(path) };
+        const bytes = await fs.readRegularFile(path, EVIDENCE_FILE);
+        return isPng(bytes) ? { path, bytes } : null;
       } catch {
         return null;
       }
@@ -71,7 +82,8 @@ export function createEvidenceStore(options: EvidenceStoreOptions): EvidenceStor
       const listed: EvidenceRef[] = [];
       for (const id of names.filter(isEvidenceId).sort().reverse()) {
         if (listed.length >= limit) break;
-        if (await fs.isRegularFile(join(directory, id))) listed.push(ref(id));
+        const head = await fs.readRegularFile(join(directory, id), { ...EVIDENCE_FILE, firstBytes: PNG_SIGNATURE.length }).catch(() => null);
+        if (head !== null && isPng(head)) listed.push(ref(id));
       }
       return listed;
     },

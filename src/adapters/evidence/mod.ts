@@ -10,6 +10,6 @@ export { createDeviceLock, type DeviceLockOptions, type LockHolder, lockFileName
 export { createNodeProcessProbe, type ProcessProbe } from "./process_probe.ts";
 export { createNodeFileSystem } from "./node_file_system.ts";
 export {
-  type ChosenDirectory, type ConfiguredDirectory, currentUserFacts, lockDirectory, type PlatformFacts, resolveArtifactsDirectory, type UserFacts,
+  type ArtifactsDisk, type ChosenDirectory, type ConfiguredDirectory, currentUserFacts, lockDirectory, type PlatformFacts, resolveArtifactsDirectory, type UserFacts,
   userStateDirectory,
 } from "./state_directories.ts";

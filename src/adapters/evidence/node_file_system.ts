@@ -3,11 +3,15 @@
  * that run the real store in a temporary directory). Errors keep node's `code` ("EEXIST", "ENOENT").
  * Directories are created one level at a time, never with `mkdir({recursive: true})`: under /proc and
  * similar file systems Node's recursive mkdir retries forever at 100 % CPU (`--artifacts /proc/nope`).
+ * Files are created owner-only (0600): screenshots, reports and recordings can show what a user typed.
  */
 import { constants } from "node:fs";
 import { appendFile, chmod, link, lstat, mkdir, open, readdir, readFile, realpath, rename, rm, stat, unlink, writeFile } from "node:fs/promises";
 import { basename, dirname, join, resolve } from "node:path";
-import type { FileSystem } from "../../ports/evidence.ts";
+import type { FileSystem, ReadLimits } from "../../ports/evidence.ts";
+
+/** Every file the harness writes (evidence, audit, reports, recordings, locks) is its user's alone. */
+const PRIVATE_FILE = 0o600;
 
 export function createNodeFileSystem(): FileSystem {
   return {
@@ -17,16 +21,21 @@ export function createNodeFileSystem(): FileSystem {
     replaceFile: async (path, bytes) => {
       const draft = join(dirname(path), `.${basename(path)}.${process.pid}-${++publishCounter}.draft`);
       try {
-        await writeFile(draft, bytes, { flag: "wx" });
+        await writeFile(draft, bytes, { flag: "wx", mode: PRIVATE_FILE });
         await rename(draft, path);
       } catch (error) {
         await unlink(draft).catch(() => {}); // also a draft a full disk cut half-way
         throw error;
       }
     },
-    appendText: (path, text) => appendFile(path, text, "utf8"),
+    appendText: (path, text) => appendFile(path, text, { encoding: "utf8", mode: PRIVATE_FILE }),
     readBytes: async (path) => new Uint8Array(await readFile(path)),
     readRegularFile,
+    fileIdentity: async (path) => {
+      const info = await lstat(path).catch(() => null);
+      // An inode freed by a delete is reused at once (tmpfs, ext4): the change time and size tell the new file apart.
+      return info === null ? null : `${info.dev}:${info.ino}:${info.size}:${info.ctimeMs}`;
+    },
     isRegularFile: async (path) => (await lstat(path).catch(() => null))?.isFile() === true,
     readText: (path) => readFile(path, "utf8"),
     realPath: (path) => realpath(path),
@@ -73,7 +82,7 @@ async function makeDirectoryTree(path: string): Promise<void> {
 }
 
 /** O_NOFOLLOW refuses a symlink, O_NONBLOCK makes opening a FIFO return at once; fstat then says what it is. */
-async function readRegularFile(path: string): Promise<Uint8Array> {
+async function readRegularFile(path: string, limits: ReadLimits = {}): Promise<Uint8Array> {
   const flags = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
   let handle;
   try {
@@ -83,15 +92,23 @@ async function readRegularFile(path: string): Promise<Uint8Array> {
     throw error;
   }
   try {
-    if (!(await handle.stat()).isFile()) throw notRegular(path);
+    const info = await handle.stat();
+    if (!info.isFile()) throw notRegular(path);
+    if (limits.singleLink === true && info.nlink > 1) throw notRegular(path, `has ${info.nlink} hard links`);
+    if (limits.maxBytes !== undefined && info.size > limits.maxBytes) throw notRegular(path, `is larger than ${limits.maxBytes} bytes`);
+    if (limits.firstBytes !== undefined) {
+      const head = new Uint8Array(limits.firstBytes);
+      const { bytesRead } = await handle.read(head, 0, head.length, 0);
+      return head.subarray(0, bytesRead);
+    }
     return new Uint8Array(await handle.readFile());
   } finally {
     await handle.close();
   }
 }
 
-function notRegular(path: string): Error {
-  return Object.assign(new Error(`"${path}" is not a regular file`), { code: "ENOTREGULAR" });
+function notRegular(path: string, why = "is not a regular file"): Error {
+  return Object.assign(new Error(`"${path}" ${why}`), { code: "ENOTREGULAR" });
 }
 
 async function makePrivateDirectory(path: string): Promise<void> {
@@ -120,7 +137,7 @@ let publishCounter = 0;
 async function publishNewFile(path: string, bytes: Uint8Array | string): Promise<void> {
   const draft = join(dirname(path), `.${basename(path)}.${process.pid}-${++publishCounter}.draft`);
   try {
-    await writeFile(draft, bytes, { flag: "wx" });
+    await writeFile(draft, bytes, { flag: "wx", mode: PRIVATE_FILE });
     await link(draft, path);
   } finally {
     // Also when the write failed half-way (a full disk): no half-written draft stays behind.

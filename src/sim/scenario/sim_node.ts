@@ -63,14 +63,20 @@ export function inputText(node: SimNode): string {
   return node.showsHint === true ? "" : node.secret ?? node.attrs["text"] ?? "";
 }
 
-/** Sets an input's text; an empty one shows its hint as its text (Gmail `text="Subject"`), with `hint` kept. */
+/**
+ * Sets an input's text; an empty one shows its hint as its text (Gmail `text="Subject"`), with `hint` kept.
+ * A password field shows one bullet per character, as Android's dumps do.
+ */
 export function setInputText(node: SimNode, text: string): void {
   const hint = node.attrs["hint"] ?? "";
   node.showsHint = text === "" && hint !== "";
   const password = node.attrs["password"] === "true";
   if (password) node.secret = text;
-  node.attrs["text"] = node.showsHint ? hint : password ? "\u2022".repeat([...text].length) : text;
+  node.attrs["text"] = node.showsHint ? hint : password ? PASSWORD_BULLET.repeat([...text].length) : text;
 }
+
+/** What Android shows for each character of a password field. */
+export const PASSWORD_BULLET = "\u2022";
 
 /** Marks inputs of a loaded dump whose text is their hint (an empty field), so typing replaces it. */
 export function markShownHints(roots: readonly SimNode[]): void {

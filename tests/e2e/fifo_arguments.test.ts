@@ -1,0 +1,43 @@
+/**
+ * Every path argument that is not a regular file (a FIFO, a directory) is refused at once by the real binary
+ * with one stderr line and the command's usage exit code (issue 18); before, a FIFO hung flow, serve
+ * --scenario, sim --screen and tree --file (each waited for a writer that never came).
+ */
+import assert from "node:assert/strict";
+import { execFileSync, spawn } from "node:child_process";
+import { join } from "node:path";
+import { test } from "node:test";
+import { harnessCommand } from "../support/mcp_client.ts";
+import { makeServeHome } from "../support/mcp_e2e.ts";
+
+function run(args: string[], env: Record<string, string>): Promise<{ code: number | null; stderr: string; hung: boolean }> {
+  const [command, ...prefix] = harnessCommand();
+  const child = spawn(command, [...prefix, ...args], { env, stdio: ["ignore", "ignore", "pipe"] });
+  let stderr = "";
+  let hung = false;
+  child.stderr.on("data", (c: Buffer) => void (stderr += c.toString("utf8")));
+  // Generous for a loaded machine; a FIFO read blocks forever.
+  const killer = setTimeout(() => ((hung = true), child.kill("SIGKILL")), 30_000);
+  return new Promise((resolve) => child.on("close", (code) => (clearTimeout(killer), resolve({ code, stderr, hung }))));
+}
+
+test("a FIFO or a directory as a path argument is refused at once with one line and the usage code", { skip: process.platform === "win32", timeout: 150_000 }, async (t) => {
+  const home = makeServeHome();
+  t.after(() => home.remove());
+  const fifo = join(home.root, "f");
+  execFileSync("mkfifo", [fifo]);
+  const cases: [string[], number, RegExp][] = [
+    [["flow", fifo, "--device", "sim"], 1, /FIFO/],
+    [["flow", home.root, "--device", "sim"], 1, /a directory/],
+    [["serve", "--device", "sim", "--scenario", fifo], 2, /FIFO/],
+    [["sim", "--screen", fifo], 2, /FIFO/],
+    [["tree", "--file", fifo], 2, /FIFO/],
+  ];
+  for (const [args, code, says] of cases) {
+    const ran = await run(args, home.env);
+    assert.equal(ran.hung, false, `${args.join(" ")} hung`);
+    assert.equal(ran.code, code, `${args.join(" ")}: ${ran.stderr}`);
+    assert.match(ran.stderr, says);
+    assert.equal(ran.stderr.trim().split("\n").length, 1, `one line: ${ran.stderr}`);
+  }
+});
