@@ -20,16 +20,25 @@ export type FlowStepTool = Exclude<ToolName, "ui_session_open" | "ui_session_clo
 export const DEFAULT_EXPECT_TIMEOUT_MS = 5000;
 export const MAX_EXPECT_TIMEOUT_MS = 120_000;
 
+/** The element states an expectation can check (each the summary's field of the same name). */
+export const EXPECT_STATE_KEYS = ["checked", "selected", "focused"] as const;
+
 export const FlowExpectSchema = z.strictObject({
   /** An element the selector names is on screen (one or several matches). */
   visible: SelectorSchema.optional(),
   /** Nothing the selector names is on screen. */
   not_visible: SelectorSchema.optional(),
   foreground_package: PackageNameSchema.optional(),
+  /** The state of the one element `visible` names, as the screen summary reports it (true: on; false: off). */
+  checked: z.boolean().optional(),
+  selected: z.boolean().optional(),
+  focused: z.boolean().optional(),
   /** How long to keep reading the screen until the expectation holds (default 5000). */
   timeout_ms: z.int().min(0).max(MAX_EXPECT_TIMEOUT_MS).optional(),
 }).refine((e) => e.visible !== undefined || e.not_visible !== undefined || e.foreground_package !== undefined, {
   message: "an expectation needs at least one of visible, not_visible, foreground_package",
+}).refine((e) => e.visible !== undefined || EXPECT_STATE_KEYS.every((key) => e[key] === undefined), {
+  message: "checked, selected and focused are the state of the element 'visible' names: add visible",
 });
 
 const StepShapeSchema = z.strictObject({

@@ -60,6 +60,19 @@ export const UrlSchema = z.string()
     message: `the schemes ${REFUSED_URL_SCHEMES.join(", ")} are refused; open an http(s) or app link`,
   });
 
+/** ui_wait's bounds: how long it waits when `timeout_ms` is absent, and the most it accepts (below the action timeout). */
+export const WAIT_DEFAULTS = { timeoutMs: 5000, maxTimeoutMs: 30_000 } as const;
+
+/** ui_wait's input: exactly one of `visible` / `gone` (a selector), and an optional bounded `timeout_ms`. */
+export const WaitInputSchema = z.strictObject({
+  visible: publishedSelector("Selector to wait for.").optional(),
+  gone: publishedSelector("Selector to wait out.").optional(),
+  timeout_ms: z.int().min(0).max(WAIT_DEFAULTS.maxTimeoutMs).optional()
+    .meta({ description: `ms, default ${WAIT_DEFAULTS.timeoutMs}` }),
+}).refine((args) => (args.visible === undefined) !== (args.gone === undefined), {
+  message: "give exactly one of visible (wait until it is on screen) or gone (wait until it is not)",
+});
+
 /** Arguments whose value is secret (typed text): the audit log keeps only their length. */
 const REDACTED_ARGUMENTS = new Set(["text"]);
 

@@ -8,7 +8,7 @@ import * as z from "zod";
 import type { ErrorCode } from "./error_codes.ts";
 import { actData, DeviceStatusDataSchema, ScreenSummarySchema, SelectorDataSchema, SessionInfoShape } from "./tool_data.ts";
 import {
-  PackageNameSchema, publishedSelector, PublishedSelectorSchema, PublishedSessionIdSchema, TypedTextSchema, UrlSchema,
+  PackageNameSchema, publishedSelector, PublishedSelectorSchema, PublishedSessionIdSchema, TypedTextSchema, UrlSchema, WaitInputSchema,
 } from "./tool_inputs.ts";
 
 export interface ToolAnnotations {
@@ -79,6 +79,13 @@ export const TOOLS = {
       "Absent: can_scroll false, keyboard closed, issues none.",
     input: z.strictObject({ include_raw: z.boolean().optional() }),
     data: ScreenSummarySchema.extend({ raw: z.string().optional() }),
+  }),
+  ui_wait: declare({
+    title: "Wait", access: "observe", device: "observe", available: true,
+    description: "Waits until a selector names an element (visible) or none (gone); give one. Read-only. Returns the screen summary.",
+    input: WaitInputSchema,
+    argumentErrors: { visible: "INVALID_SELECTOR", gone: "INVALID_SELECTOR" },
+    data: z.object({ waited_ms: z.int(), screen: ScreenSummarySchema }),
   }),
   ui_screenshot: declare({
     title: "Screenshot", access: "observe", idempotent: false, device: "observe", available: true,

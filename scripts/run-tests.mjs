@@ -22,6 +22,7 @@ const SLOW = [
   "e2e/flow_interrupt.test.js",
   "e2e/flow_record_replay.test.js",
   "e2e/flow_shipped.test.js",
+  "e2e/hands_promises.test.js",
   "e2e/fresh_clone.test.js",
   "e2e/inspector_cli.test.js",
   "e2e/network_use.test.js",

@@ -1,6 +1,7 @@
 /**
  * The README cannot rot: every line of its shell blocks is either run here (the fast, safe ones, with a
- * private home and artifacts directory) or made of commands that .ci/run runs, and every JSON client
+ * private home and artifacts directory) or made of commands that .ci/run runs (or, needing a real emulator,
+ * that .github/workflows/device.yml runs), and every JSON client
  * configuration, its placeholder path replaced by the harness (the single executable when
  * ANDROID_MCP_BINARY names it, else this build), starts from another directory and answers tools/list.
  * A README command with no check below, or a check whose command left the README, fails the test.
@@ -31,6 +32,7 @@ interface Outcome {
 
 type Check =
   | { by: "ci" } // every `&&` part of the line is a command .ci/run runs
+  | { by: "device" } // needs a real emulator (KVM): the device workflow runs it (.github/workflows/device.yml)
   | { by: "run"; expect(outcome: Outcome, home: string): void | Promise<void>; env?: (home: string) => Record<string, string> };
 
 const serving = (o: Outcome) => {
@@ -88,6 +90,7 @@ const CHECKS: Record<string, Check> = {
   "npm run test:clone": { by: "ci" },
   "npm run bench": { by: "ci" },
   "npm run campaign": { by: "ci" },
+  "npm run test:device": { by: "device" },
   "deno task start --help": {
     by: "run",
     env: () => ({ PATH: `${join(REPO_ROOT, "node_modules", ".bin")}:${process.env["PATH"] ?? ""}` }), // deno on PATH: this checkout's
@@ -100,6 +103,7 @@ const CHECKS: Record<string, Check> = {
 
 const README = readFileSync(join(REPO_ROOT, "README.md"), "utf8");
 const CI_SCRIPT = readFileSync(join(REPO_ROOT, ".ci", "run"), "utf8");
+const DEVICE_WORKFLOW = readFileSync(join(REPO_ROOT, ".github", "workflows", "device.yml"), "utf8");
 
 /** The command lines of the README's ```sh blocks, comments removed. */
 function readmeCommands(): string[] {
@@ -171,6 +175,12 @@ test("the README commands left to CI are commands .ci/run runs", () => {
       assert.ok(CI_SCRIPT.split("\n").some((l) => !l.trim().startsWith("#") && new RegExp(`(^|[\\s;&|(])${command.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}(\\s|;|$)`).test(l)),
         `.ci/run does not run "${command}" (README: ${line})`);
     }
+  }
+});
+
+test("the README commands that need a real emulator are what the device workflow runs", () => {
+  for (const [line, check] of Object.entries(CHECKS)) {
+    if (check.by === "device") assert.ok(DEVICE_WORKFLOW.split("\n").some((l) => l.trim().endsWith(line)), `device.yml does not run "${line}"`);
   }
 });
 

@@ -33,7 +33,7 @@ export const actSection: BenchSection = {
   name: "act: per act tool against the simulated device, total and harness-own time",
   async run(io: BenchIO) {
     io.print(`simulated device, real adb client, webdriverio → simulated UiAutomator2, in-memory MCP, ${io.repetitions} calls per row (ms)`);
-    io.print("tool                      total med/p95    own med/p95      adb runs/call  UiA2 requests/call");
+    io.print("tool                              total med/p95    own med/p95      adb runs/call  UiA2 requests/call");
     await measure(io, "settings", [
       ["ui_tap", () => ({ selector: { text: "Network & internet" } })],
       ["device_back", () => ({})],
@@ -66,6 +66,7 @@ export const actSection: BenchSection = {
       ["device_press", (i) => ({ key: i % 2 === 0 ? "home" : "app_switch" })],
       ["app_open_url", (i) => ({ url: i % 2 === 0 ? "shop://product/42" : "https://shop.example/checkout" })],
       ["app_launch", () => ({ package: SHOP, restart: true }), { label: "app_launch restart" }],
+      ["ui_wait", () => ({ visible: { text: "Canvas sneakers" } }), { label: "ui_wait (holds at once)", setup: home }],
       ["app_clear", () => ({ package: SHOP })],
     ]);
     io.print("targets (issue 17): harness-own time per act < 10 ms median; adb runs per act ≤ 2");
@@ -73,6 +74,8 @@ export const actSection: BenchSection = {
 };
 
 const SHOP = "com.example.shop";
+/** The tools that read beside a session (ui_wait among them) and refuse a session_id. */
+const OBSERVE = new Set(["ui_wait", "ui_get_tree", "ui_screenshot", "device_status", "app_list"]);
 
 type Row = [tool: string, args: (i: number) => Record<string, unknown>, options?: { label?: string; setup?: (sim: SimDevice) => void }];
 
@@ -117,7 +120,7 @@ async function measure(io: BenchIO, scenario: string, rows: Row[]): Promise<void
         totals.push(performance.now() - start);
         await call("ui_session_close", { session_id: id });
       }
-      io.print(`${"ui_session_open".padEnd(26)}${`${median(totals).toFixed(1)}/${p95(totals).toFixed(1)}`}`);
+      io.print(`${"ui_session_open".padEnd(34)}${`${median(totals).toFixed(1)}/${p95(totals).toFixed(1)}`}`);
     };
     const timed = async (label: string, name: string, args: (i: number) => Record<string, unknown>, extra: Record<string, unknown>, setup = (_: SimDevice) => {}) => {
       const totals: number[] = [];
@@ -125,13 +128,14 @@ async function measure(io: BenchIO, scenario: string, rows: Row[]): Promise<void
       let runs = 0;
       let asked = 0;
       setup(sim.device);
-      await call(name, { ...args(io.repetitions), ...extra }); // warm-up: the JIT's first pass is not the harness's cost
+      const send = (a: Record<string, unknown>) => call(name, OBSERVE.has(name) ? a : { ...a, ...extra }); // an observe tool takes no session_id
+      await send(args(io.repetitions)); // warm-up: the JIT's first pass is not the harness's cost
       if (name === "ui_tap") await call("device_back", extra);
       for (let i = 0; i < io.repetitions; i++) {
         setup(sim.device);
         waits.length = busy.length = adbRuns = requests = 0;
         const start = performance.now();
-        await call(name, { ...args(i), ...extra });
+        await send(args(i));
         const total = performance.now() - start;
         totals.push(total);
         own.push(total - unionLength([...waits, ...busy].map(([a, b]) => [Math.max(a, start), Math.min(b, start + total)] as Interval)));
@@ -140,7 +144,7 @@ async function measure(io: BenchIO, scenario: string, rows: Row[]): Promise<void
         if (name === "ui_tap") await call("device_back", extra); // back to where the row starts (not timed)
       }
       const pair = (v: number[]) => `${median(v).toFixed(1)}/${p95(v).toFixed(1)}`.padEnd(17);
-      io.print(`${label.padEnd(26)}${pair(totals)}${pair(own)}${(runs / io.repetitions).toFixed(1).padEnd(15)}${(asked / io.repetitions).toFixed(1)}`);
+      io.print(`${label.padEnd(34)}${pair(totals)}${pair(own)}${(runs / io.repetitions).toFixed(1).padEnd(15)}${(asked / io.repetitions).toFixed(1)}`);
     };
     await timedOpen();
     const session = (await call("ui_session_open", {})).data["session_id"] as string;

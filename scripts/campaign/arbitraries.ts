@@ -95,6 +95,11 @@ const choice = (accepted: string[], refused: string[]) => fc.oneof(fc.constantFr
 const shapedArguments: Record<string, fc.Arbitrary<Record<string, unknown>>> = {
   device_status: fc.constant({}),
   ui_get_tree: fc.record({ include_raw: maybe(fc.oneof(fc.boolean(), fc.anything({ maxDepth: 1 }))) }),
+  // timeout_ms always present and short when valid: a valid wait for something absent waits all of it.
+  ui_wait: fc.record({
+    visible: maybe(selector), gone: maybe(selector),
+    timeout_ms: fc.oneof(fc.integer({ min: 0, max: 300 }), fc.constantFrom(-1, 30_001, 1.5, "5000", null)),
+  }),
   ui_screenshot: fc.constant({}),
   app_list: fc.record({ filter: maybe(fc.oneof(fc.constantFrom("com", "example", "notes", "", "."), hostileString)), include_system: maybe(fc.oneof(fc.boolean(), fc.anything({ maxDepth: 1 }))) }),
   app_launch: fc.record({ package: packageName, restart: maybe(fc.oneof(fc.boolean(), fc.anything({ maxDepth: 1 }))), session_id: maybe(sessionId) }),

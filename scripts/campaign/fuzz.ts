@@ -24,7 +24,7 @@ export interface FuzzOptions {
   seed: number;
 }
 
-const OBSERVE = new Set(["device_status", "ui_get_tree", "ui_screenshot", "app_list"]);
+const OBSERVE = new Set(["device_status", "ui_get_tree", "ui_wait", "ui_screenshot", "app_list"]);
 
 export async function runFuzz(options: FuzzOptions, tally: Tally): Promise<void> {
   const started = performance.now();

@@ -8,11 +8,13 @@ import { isHarnessError } from "../errors.ts";
 import type { DeviceObserver, WaitOptions } from "../ports/device.ts";
 import type { UiSessions } from "../ports/ui_sessions.ts";
 import { maskPasswordText, summaryFromCapture } from "../screen/mod.ts";
-import type { ScreenSummary } from "../screen/types.ts";
+import type { ScreenSummary, UiTree } from "../screen/types.ts";
 
 export interface ScreenReading {
   summary: ScreenSummary;
   xml: string;
+  /** The parsed XML the summary was made from (what a poller hands the locator). */
+  tree: UiTree;
 }
 
 /**
@@ -27,11 +29,11 @@ export async function readScreen(observer: DeviceObserver, wait: WaitOptions, ui
     const [source, context] = await Promise.allSettled([held.source(), observer.screenContext(wait)]);
     if (source.status === "fulfilled") {
       if (context.status === "rejected") throw context.reason;
-      return { summary: summaryFromCapture({ xml: source.value, ...context.value }).summary, xml: maskPasswordText(source.value) };
+      return { ...summaryFromCapture({ xml: source.value, ...context.value }), xml: maskPasswordText(source.value) };
     }
     const error: unknown = source.reason;
     if (!isHarnessError(error) || error.code !== "SESSION_NOT_FOUND") throw error; // else the session died: adb can dump again
   }
   const capture = await observer.captureTree(wait);
-  return { summary: summaryFromCapture(capture).summary, xml: maskPasswordText(capture.xml) };
+  return { ...summaryFromCapture(capture), xml: maskPasswordText(capture.xml) };
 }

@@ -1,12 +1,13 @@
 /**
  * A step's expectation checked against one reading of the screen (pure): `visible` holds when the
  * locator finds one or several elements the selector names, `not_visible` when it finds none,
- * `foreground_package` when the focused app is that package. Answers every unmet part in words; a
- * value equal to a text the flow types is said as its length only (`[typed text, 17 characters]`).
+ * `foreground_package` when the focused app is that package; `checked` / `selected` / `focused` when
+ * the one element `visible` names is an action whose summary entry says so. Answers every unmet part in
+ * words; a value equal to a text the flow types is said as its length only (`[typed text, 17 characters]`).
  */
-import type { FlowExpect } from "../../contracts/flow.ts";
-import { findElement, parseDump } from "../screen/mod.ts";
-import type { ScreenSummary, UiTree } from "../screen/mod.ts";
+import { EXPECT_STATE_KEYS, type FlowExpect } from "../../contracts/flow.ts";
+import { findElement, type LocatedElement, parseDump, summarizeWithNodes } from "../screen/mod.ts";
+import type { ActionEntry, ScreenSummary, UiTree } from "../screen/mod.ts";
 
 /** What the runner read: the summary and the XML it was made from (ui_get_tree with include_raw). */
 export interface ScreenReading {
@@ -42,8 +43,15 @@ export function checkExpectation(expect: FlowExpect, screen: ScreenReading, type
   if (expect.foreground_package !== undefined && screen.summary.foreground_package !== expect.foreground_package) {
     unmet.push(`foreground package is ${screen.summary.foreground_package || "unknown"}, expected ${expect.foreground_package}`);
   }
-  if (expect.visible !== undefined && findElement(treeOf(), expect.visible).status === "not_found") {
-    unmet.push(`${JSON.stringify(maskTyped(expect.visible, typed))} is not on screen`);
+  if (expect.visible !== undefined) {
+    const shown = JSON.stringify(maskTyped(expect.visible, typed));
+    const found = findElement(treeOf(), expect.visible);
+    if (found.status === "not_found") unmet.push(`${shown} is not on screen`);
+    else if (EXPECT_STATE_KEYS.some((key) => expect[key] !== undefined)) {
+      unmet.push(...(found.status === "found" ? unmetStates(expect, shown, treeOf(), found.element) : [
+        `${shown} names ${found.candidates.length} elements; a state is checked on one: add a within or an index`,
+      ]));
+    }
   }
   if (expect.not_visible !== undefined && findElement(treeOf(), expect.not_visible).status !== "not_found") {
     unmet.push(`${JSON.stringify(maskTyped(expect.not_visible, typed))} is on screen, expected it gone`);
@@ -51,11 +59,23 @@ export function checkExpectation(expect: FlowExpect, screen: ScreenReading, type
   return { met: unmet.length === 0, unmet };
 }
 
-/** The expectation in words for reports: `visible {"text":"Wi-Fi"}, foreground com.android.settings`. */
+/** The states asked of the one element `visible` named, each against its action's entry in the summary. */
+function unmetStates(expect: FlowExpect, shown: string, tree: UiTree, element: LocatedElement): string[] {
+  const { summary, actionNodes } = summarizeWithNodes(tree, { width: 0, height: 0, keyboard: { open: false } });
+  const action: ActionEntry | undefined = summary.actions[actionNodes.indexOf(element.node.id)];
+  if (action === undefined) {
+    return [`${shown} names '${element.label}', which is not an action (a text): it has no checked, selected or focused state`];
+  }
+  return EXPECT_STATE_KEYS.filter((key) => expect[key] !== undefined && (action[key] === true) !== expect[key])
+    .map((key) => `${shown} is ${action[key] === true ? "" : "not "}${key}, expected ${expect[key] === true ? "" : "not "}${key}`);
+}
+
+/** The expectation in words for reports: `visible {"text":"Wi-Fi"} checked, foreground com.android.settings`. */
 export function describeExpectation(given: FlowExpect, typed: TypedTexts = NONE): string {
   const expect = maskTyped(given, typed);
   const parts: string[] = [];
-  if (expect.visible !== undefined) parts.push(`visible ${JSON.stringify(expect.visible)}`);
+  const states = EXPECT_STATE_KEYS.filter((key) => expect[key] !== undefined).map((key) => ` ${expect[key] === true ? "" : "not "}${key}`);
+  if (expect.visible !== undefined) parts.push(`visible ${JSON.stringify(expect.visible)}${states.join("")}`);
   if (expect.not_visible !== undefined) parts.push(`not visible ${JSON.stringify(expect.not_visible)}`);
   if (expect.foreground_package !== undefined) parts.push(`foreground ${expect.foreground_package}`);
   return parts.join(", ");

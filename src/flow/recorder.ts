@@ -3,7 +3,8 @@
  * Every successful act (not the session tools) becomes a step with its arguments as sent (session_id
  * removed; typed text kept, or with secrets "env" written as `{"env": "ANDROID_MCP_TEXT_<n>"}` and the
  * variable named on stderr) and an expectation from the screen it led to: its foreground package and one
- * stable selector that appeared (new since the screen before). `openFlowRecorder` claims FILE at start
+ * stable selector that appeared (new since the screen before), or, for a tap on a toggle, that toggle's new
+ * `checked` state; a successful ui_wait is a step of its own (its condition is its check). `openFlowRecorder` claims FILE at start
  * (created empty and exclusively, never in a directory it would have to create); the file (0600) is
  * replaced atomically after each step, only while it is still the one this recorder wrote, so a killed
  * server leaves a valid flow and a file put in its place is never replaced. Never throws after the claim.
@@ -113,7 +114,8 @@ export function createFlowRecorder(options: RecorderOptions, claimed: string | n
       }
       const foreground = "foreground_package" in envelope.data ? envelope.data.foreground_package : undefined;
       packageName ??= tool === "app_launch" && typeof args["package"] === "string" ? args["package"] : foreground;
-      const expect = expectationFrom(before, screen, foreground, secrets === "env" ? typed : undefined);
+      const tapped = tool === "ui_tap" ? args["selector"] as Selector : undefined;
+      const expect = tool === "ui_wait" ? undefined : expectationFrom(before, screen, foreground, secrets === "env" ? typed : undefined, tapped);
       steps.push({ tool, ...(Object.keys(args).length === 0 ? {} : { args }), ...(expect === undefined ? {} : { expect }) });
       if (screen !== undefined) before = screen;
       const flow: unknown = {
@@ -158,6 +160,7 @@ function screenOf(call: AnsweredCall): ScreenSummary | undefined {
     return summary;
   }
   const data = call.envelope.data;
+  if ("waited_ms" in data) return data.screen; // ui_wait: the screen once its condition held
   return "settled" in data ? data.screen : undefined; // an act's answer (device_status's `screen` is its geometry)
 }
 
@@ -165,16 +168,21 @@ function screenOf(call: AnsweredCall): ScreenSummary | undefined {
  * The expectation a recorded step carries: the foreground package it led to, and the most stable
  * selector that appeared on the new screen (not on the one before): a resource id, then another
  * action's single-key selector (never `within`, `index` or `role`), then a visible text; values with digits (clocks, percentages, counters) only when
- * nothing else appeared. Undefined when the act said nothing about the screen.
+ * nothing else appeared. A tap on a toggle (`tapped`, still offered by that selector) expects instead the
+ * toggle's new state: `visible` its selector, `checked` true or false. Undefined when the act said nothing about the screen.
  */
 export function expectationFrom(
   before: ScreenSummary | undefined,
   after: ScreenSummary | undefined,
   foreground: string | undefined,
   secretTexts?: ReadonlySet<string>,
+  tapped?: Selector,
 ): FlowExpect | undefined {
   const expect: FlowExpect = {};
   if (foreground !== undefined && foreground !== "") expect.foreground_package = foreground;
+  const toggle = tapped === undefined ? undefined
+    : after?.actions.find((a) => a.role === "toggle" && JSON.stringify(a.selector) === JSON.stringify(tapped));
+  if (toggle !== undefined) return { ...expect, visible: toggle.selector, checked: toggle.checked === true };
   if (after !== undefined) {
     const visible = appearedSelector(before, after, secretTexts);
     if (visible !== undefined) expect.visible = visible;

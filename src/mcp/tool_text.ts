@@ -23,14 +23,15 @@ export function envelopeText(envelope: Envelope): string {
   const data = envelope.data;
   const whole = isSummary(data); // ui_get_tree: the data is the summary
   const screen = whole ? data : isSummary(data["screen"]) ? data["screen"] : undefined;
-  const act = screen !== undefined && !whole;
+  const act = screen !== undefined && !whole && typeof data["settled"] === "boolean"; // ui_wait has a screen, not an act's outcome
   lines.push(act
     ? `${envelope.tool}: ok · ${data["changed"] === true ? "changed" : "unchanged"} · ${data["settled"] === true ? "settled" : "not settled"}`
     : `${envelope.tool}: ok`);
   const summaryKeys = whole ? new Set(Object.keys(SUMMARY_KEYS)) : new Set<string>();
   let raw: string | undefined;
   for (const [key, value] of Object.entries(data)) {
-    if (value === undefined || (act && SAID_ELSEWHERE.has(key)) || summaryKeys.has(key) || labelOfTarget(key, value, data)) continue;
+    if (value === undefined || (act && SAID_ELSEWHERE.has(key)) || (key === "screen" && screen !== undefined) || summaryKeys.has(key) ||
+      labelOfTarget(key, value, data)) continue;
     if (key === "raw" && typeof value === "string") raw = value;
     else lines.push(`${key}: ${JSON.stringify(value)}`);
   }

@@ -20,10 +20,12 @@ import { uiSessionCloseTool } from "./ui_session_close.ts";
 import { uiSessionOpenTool } from "./ui_session_open.ts";
 import { uiTapTool } from "./ui_tap.ts";
 import { uiTypeTextTool } from "./ui_type_text.ts";
+import { uiWaitTool } from "./ui_wait.ts";
 
 export const TOOL_HANDLERS: ToolHandlers = {
   device_status: deviceStatusTool,
   ui_get_tree: uiGetTreeTool,
+  ui_wait: uiWaitTool,
   ui_screenshot: uiScreenshotTool,
   app_list: appListTool,
   app_launch: appLaunchTool,

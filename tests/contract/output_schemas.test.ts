@@ -19,6 +19,7 @@ const SUCCESSES: [ToolName, Record<string, unknown>][] = [
   ["ui_screenshot", { annotate: true }],
   ["app_list", { include_system: true }],
   ["app_launch", { package: "com.example.shop" }],
+  ["ui_wait", { visible: { resource_id: "com.example.shop:id/email" }, timeout_ms: 1000 }],
   ["ui_type_text", { selector: { resource_id: "com.example.shop:id/email" }, text: "zoë@example.com" }],
   ["ui_tap", { selector: { text: "Remember me" } }],
   ["device_back", {}],

@@ -59,3 +59,10 @@ test("an observation's text: its fields as key: JSON, a tree's summary as lines,
     data: { foreground_package: "com.a", texts: ["Hi"], actions: [{ selector: { text: "Go" }, bounds: [0, 0, 10, 10] }], raw: "<hierarchy/>" },
   }), `ui_get_tree: ok\nscreen com.a · not scrollable · keyboard closed\ntexts: "Hi"\nactions (1):\n  button {"text":"Go"}\nraw:\n<hierarchy/>\n`);
 });
+
+test("a waited screen's text: the wait's fields, then the screen as lines (no act outcome it does not have)", () => {
+  assert.equal(envelopeText({
+    ok: true, operation_id: "7f1b2c9e-0000-4000-8000-000000000004", tool: "ui_wait", evidence: null, error: null,
+    data: { waited_ms: 250, screen: { foreground_package: "com.a", texts: [], actions: [{ selector: { text: "Go" }, bounds: [0, 0, 10, 10] }] } },
+  }), `ui_wait: ok\nwaited_ms: 250\nscreen com.a · not scrollable · keyboard closed\nactions (1):\n  button {"text":"Go"}\n`);
+});

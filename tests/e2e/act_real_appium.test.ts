@@ -2,6 +2,7 @@
  * The act tools' battery once more through the REAL stack (issue 7): `serve` over real stdio → webdriverio
  * → the real Appium 3.8 server + UiAutomator2 driver 8.7 → the real adb client → the simulated device.
  * Not gated: CI has adb and Appium (devDependencies). Appium is started on a free port and stopped by PID.
+ * Issue 16's hands battery (tests/support/hands_battery.ts) runs here too, unchanged, through the real driver.
  */
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
@@ -11,10 +12,13 @@ import {
   sigtermDeletesTheSession,
 } from "../support/act_battery.ts";
 import { type RunningAppium, startAppium } from "../support/appium.ts";
+import { dumpIndexNamesTheSessionElement, HAND_TASKS, type ShopRun, startShop } from "../support/hands_battery.ts";
 
 let appium: RunningAppium;
 let target: BatteryTarget;
 let served: Served;
+/** Opened by the first hands task (after the tests above: a new session on the same serial ends the one before). */
+let shop: ShopRun | undefined;
 
 before(async () => {
   appium = await startAppium();
@@ -24,6 +28,7 @@ before(async () => {
 });
 
 after(async () => {
+  await shop?.close();
   await served?.close();
   served?.home.remove();
   await target?.sim.stop();
@@ -67,6 +72,20 @@ test("through real Appium: typing non-ASCII text replaces the field's content; t
   }));
 
 test("through real Appium: SIGTERM during an open session deletes it", () => withAppiumLog(() => sigtermDeletesTheSession(target)));
+
+// Issue 16's hands, each one UiAutomator2 mobile: command sent by the real driver, in one session on the shop.
+for (const task of HAND_TASKS) {
+  test(`through real Appium: ${task.name}`, () => withAppiumLog(async () => task.run(shop ??= await startShop(() => appium.url))));
+}
+
+test("through real Appium: closing the shop's session leaves Appium with the sessions it had", async () => {
+  await shop?.close();
+  shop = undefined;
+  assert.deepEqual(await appiumSessions(appium.url), []);
+});
+
+test("through real Appium: an index offered from a uiautomator dump names the same element in the session's page source", () =>
+  withAppiumLog(() => dumpIndexNamesTheSessionElement(() => appium.url)));
 
 test("through real Appium: the sessions list ends as it began", async () => {
   assert.deepEqual(await appiumSessions(appium.url), []);

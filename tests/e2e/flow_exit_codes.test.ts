@@ -1,7 +1,7 @@
 /**
  * Every exit code of `flow`, driven by the simulated device through the real CLI, real adb and the real
  * act tools: 0 a flow that holds; 1 a bad field (nothing runs); 2 a screen that never settles (the
- * tickingClock fault); 3 a dialog appearing after a tap; 4 the device going offline mid-flow; 5 a scroll
+ * tickingClock fault); 3 a dialog appearing after a tap, or a switch not in the state asserted; 4 the device going offline mid-flow; 5 a scroll
  * that changes nothing. Each failure's report names the step, what was expected and what the screen offers.
  */
 import assert from "node:assert/strict";
@@ -92,6 +92,22 @@ test("3: a dialog appearing after the tap is an unexpected screen, and the repor
   assert.equal(run.failure!.expected, 'visible {"text":"Café Central"}');
   assert.match(run.failure!.screen_offers!, /permissioncontroller offers .*While using the app/);
   assert.match(out.stderr, /step 2 of 3 ui_tap unexpected_screen \(\d+ ms\): the action changed the screen/);
+});
+
+test("0 and 3: a flow asserting the switch it turned on is checked passes; asserting it is not checked is an unexpected screen", { skip }, async (t) => {
+  const toggle = (checked: boolean) => settings([
+    { tool: "settings_open" },
+    { tool: "ui_tap", args: { selector: { text: "Network & internet" } }, expect: { visible: { text: "Airplane mode" }, checked: false } },
+    { tool: "ui_tap", args: { selector: { text: "Airplane mode" } }, expect: { visible: { text: "Airplane mode" }, checked, timeout_ms: 1000 } },
+  ]);
+  const pass = await runFlowFile(t, toggle(true), ["--device", "sim"]);
+  assert.equal(pass.code, 0, pass.stderr);
+  const wrong = await runFlowFile(t, toggle(false), ["--device", "sim"]);
+  assert.equal(wrong.code, 3, wrong.stderr);
+  const run = wrong.report.runs[0]!;
+  assert.deepEqual(run.steps.map((s) => s.outcome), ["passed", "passed", "unexpected_screen"]);
+  assert.equal(run.failure!.expected, 'visible {"text":"Airplane mode"} not checked');
+  assert.match(run.failure!.reason, /\{"text":"Airplane mode"\} is checked, expected not checked/);
 });
 
 test("4: the device going offline mid-flow is a device fault", { skip }, async (t) => {

@@ -95,3 +95,27 @@ test("text that is not JSON is one problem at the file itself", () => {
 test("the exit codes are the documented, stable ones", () => {
   assert.deepEqual(FLOW_EXIT, { passed: 0, error: 1, timed_out: 2, unexpected_screen: 3, device_fault: 4, no_progress: 5 });
 });
+
+test("steps accept every new hand and argument (still version 1), and refuse bad ones at their path", () => {
+  const steps = [
+    { tool: "ui_tap", args: { selector: { text: "Canvas sneakers" }, gesture: "long_press" } },
+    { tool: "ui_tap", args: { selector: { content_desc: "Photo" }, gesture: "double_tap" } },
+    { tool: "ui_scroll", args: { direction: "right", container: { resource_id: "chips" } } },
+    { tool: "ui_scroll", args: { direction: "down", until: { text: "Daypack" } } },
+    { tool: "ui_type_text", args: { selector: { resource_id: "search_field" }, text: "boots", submit: "search", append: true } },
+    { tool: "device_press", args: { key: "home" } },
+    { tool: "app_open_url", args: { url: "shop://product/42", package: "com.example.shop" } },
+    { tool: "app_launch", args: { package: "com.example.shop", restart: true } },
+    { tool: "app_clear", args: { package: "com.example.shop" } },
+    { tool: "ui_wait", args: { visible: { text: "Order confirmed" }, timeout_ms: 8000 } },
+    { tool: "ui_wait", args: { gone: { text: "Loading" } }, expect: { visible: { text: "Airplane mode" }, checked: true } },
+  ];
+  const parsed = parseFlow({ ...valid, steps });
+  assert.ok(parsed.ok, JSON.stringify(!parsed.ok && parsed.problems));
+  assert.equal(parsed.flow.steps.length, steps.length);
+  assert.deepEqual(problemsOf(withStep({ tool: "ui_tap", args: { selector: { text: "A" }, gesture: "swipe" } })).map((p) => p.path), ["steps.1.args.gesture"]);
+  assert.deepEqual(problemsOf(withStep({ tool: "device_press", args: { key: "power" } })).map((p) => p.path), ["steps.1.args.key"]);
+  assert.deepEqual([...new Set(problemsOf(withStep({ tool: "app_open_url", args: { url: "javascript:alert(1)" } })).map((p) => p.path))], ["steps.1.args.url"]);
+  assert.deepEqual(problemsOf(withStep({ tool: "ui_wait", args: { visible: { text: "A" }, gone: { text: "B" } } })).map((p) => p.path), ["steps.1.args"]);
+  assert.deepEqual([...new Set(problemsOf(withStep({ tool: "ui_wait", args: { visible: { x: 1, y: 2 } } })).map((p) => p.path))], ["steps.1.args.visible"]);
+});

@@ -78,3 +78,28 @@ test("the expectation prefers a stable selector that appeared, and only the pack
   assert.deepEqual(expectationFrom(before, screen([], ["12:01", "Alarm"]), "p.q"), { foreground_package: "p.q", visible: { text: "Alarm" } }, "no digits while a steady text exists");
   assert.equal(expectationFrom(undefined, undefined, undefined), undefined);
 });
+
+test("a tap on a toggle records its new checked state, a ui_wait is a step of its own, and the recording replays green", async (t) => {
+  const dir = tempDir(t, "amh-record-");
+  const file = join(dir, "airplane.json");
+  const world = scenarioWorld("settings", dir);
+  const recorder = createFlowRecorder({ path: file, fs: createNodeFileSystem(), logger: silentLogger, device: "simulated device emulator-5554", now: Date.now });
+  await call(world, recorder, "settings_open", {});
+  const network = await call(world, recorder, "ui_tap", { selector: { text: "Network & internet" } });
+  const screen = (network.data as { screen: { actions: { selector: Record<string, unknown>; role?: string; label?: string }[] } }).screen;
+  const airplane = screen.actions.find((a) => a.role === "toggle" && JSON.stringify(a).includes("Airplane mode"))!;
+  assert.ok(airplane !== undefined, "the summary offers the Airplane mode toggle");
+  assert.equal((await call(world, recorder, "ui_tap", { selector: airplane.selector })).ok, true);
+  assert.equal((await call(world, recorder, "ui_wait", { visible: { text: "Hotspot & tethering" }, timeout_ms: 1000 })).ok, true);
+  assert.equal((await call(world, recorder, "ui_wait", { gone: { text: "Hotspot & tethering" }, timeout_ms: 0 })).ok, false, "failed: not a step");
+  const parsed = parseFlowText(readFileSync(file, "utf8"));
+  assert.ok(parsed.ok);
+  assert.deepEqual(parsed.flow.steps.slice(2), [
+    { tool: "ui_tap", args: { selector: airplane.selector }, expect: { foreground_package: "com.android.settings", visible: airplane.selector, checked: true } },
+    { tool: "ui_wait", args: { visible: { text: "Hotspot & tethering" }, timeout_ms: 1000 } },
+  ]);
+  const replay = scenarioWorld("settings", tempDir(t, "amh-replay-"));
+  const run = await runFlow(parsed.flow, replay.harness, { pollIntervalMs: 20 });
+  assert.equal(run.outcome, "passed", JSON.stringify(run.failure));
+  assert.equal(run.steps.length, 4);
+});

@@ -42,7 +42,7 @@ export interface ActWorld {
   /** Appium session ids opened and not yet deleted. */
   live: Set<string>;
   behaviour: DriverBehaviour;
-  /** The world's time: sleep on it to let time pass (a slow driver, an idle session). */
+  /** The world's time, also the device's (its timed screens): sleep on it to let time pass (a slow driver, an idle session). */
   clock: Clock;
 }
 
@@ -55,7 +55,9 @@ export interface ActWorldOptions {
 }
 
 export function actWorld(options: ActWorldOptions = {}): ActWorld {
-  const device = new ScenarioDevice(resolveScenario(options.scenario ?? "settings"));
+  const clock = options.clock ?? createVirtualClock();
+  // The device's timed screens (`after`) run on the world's clock too.
+  const device = new ScenarioDevice(resolveScenario(options.scenario ?? "settings"), { now: () => clock.now() });
   const calls: string[] = [];
   const live = new Set<string>();
   const behaviour: DriverBehaviour = {};
@@ -71,7 +73,6 @@ export function actWorld(options: ActWorldOptions = {}): ActWorld {
       return scenarioDriver(device, id, calls, behaviour, () => live.delete(id));
     },
   };
-  const clock = options.clock ?? createVirtualClock();
   const lock = fakeLock();
   const layer = createUiSessions({
     drivers, lock, clock, logger: silentLogger, idleTimeoutMs: options.idleTimeoutMs ?? 60_000,

@@ -1,0 +1,59 @@
+/**
+ * ui_wait's poll: read the screen (through a held session when there is one, else adb) every
+ * ACT_DEFAULTS.pollIntervalMs on the injected clock until an element the selector names is on it
+ * (`visible`: one or several, as a flow's expectation) or none is (`gone`), for at most `timeout_ms`.
+ * Misses answer typed with a screenshot of that moment: UI_ELEMENT_NOT_FOUND, or OPERATION_TIMEOUT when it stayed.
+ */
+import { ACT_DEFAULTS } from "../../contracts/act_defaults.ts";
+import { HarnessError } from "../errors.ts";
+import type { OperationContext, ToolPorts } from "../ports/operation.ts";
+import { findElement, locate, type Selector } from "../screen/mod.ts";
+import { readScreen, type ScreenReading } from "./screen_reading.ts";
+import { captureScreenshot } from "./screenshot.ts";
+
+export type ScreenCondition = { visible: Selector } | { gone: Selector };
+
+/** What the deadline keeps back after the wait: the miss's screenshot and the answer. */
+const RESERVE_MS = 2000;
+
+export interface ConditionMet {
+  waitedMs: number;
+  reading: ScreenReading;
+}
+
+export async function waitForCondition(
+  condition: ScreenCondition,
+  timeoutMs: number,
+  ctx: OperationContext,
+  ports: ToolPorts,
+): Promise<ConditionMet> {
+  const room = Math.floor(ctx.remainingMs() - RESERVE_MS);
+  if (timeoutMs > room) {
+    throw new HarnessError("INVALID_ARGUMENT",
+      `timeout_ms ${timeoutMs} does not fit in this call's time limit (ANDROID_MCP_ACTION_TIMEOUT): ` +
+        `send at most ${Math.max(0, room)}, or raise the limit.`,
+      { timeout_ms: timeoutMs, at_most: Math.max(0, room) });
+  }
+  const wait = () => ({ timeoutMs: ctx.remainingMs(), signal: ctx.signal });
+  const started = ports.clock.now();
+  for (;;) {
+    const reading = await readScreen(ports.observer, wait(), ports.ui);
+    const waitedMs = Math.round(ports.clock.now() - started);
+    const result = findElement(reading.tree, "visible" in condition ? condition.visible : condition.gone);
+    const present = result.status !== "not_found";
+    if (present === "visible" in condition) return { waitedMs, reading };
+    if (waitedMs >= timeoutMs) {
+      const shot = await captureScreenshot(ports.observer, ports.evidence, "ui_wait", wait()).catch(() => null);
+      if (shot !== null) ctx.attachEvidence(shot.evidence);
+      // locate throws UI_ELEMENT_NOT_FOUND: "The screen offers: …"
+      if ("visible" in condition) locate(reading.tree, condition.visible, { waitedMs });
+      const label = result.status === "found" ? result.element.label : result.status === "ambiguous" ? result.candidates[0]!.label : "";
+      const gone = (condition as { gone: Selector }).gone;
+      throw new HarnessError("OPERATION_TIMEOUT",
+        `${JSON.stringify(gone)} was still on screen ('${label}') after ${waitedMs} ms. Wait longer (timeout_ms up to 30000), ` +
+          "or read the screen (ui_get_tree) and act on what it shows.",
+        { selector: gone, waited_ms: waitedMs });
+    }
+    await ports.clock.sleep(Math.min(ACT_DEFAULTS.pollIntervalMs, timeoutMs - waitedMs), ctx.signal);
+  }
+}
