@@ -4,8 +4,10 @@
  * remembered per byte array, so a check and a downscale of one capture inflate once) and each row is
  * unfiltered into one reused row buffer, so a caller that stops early (the one-colour check) or folds
  * rows away (the downscale) never builds the full image. Any other PNG (palette, grey, 16-bit,
- * interlaced, transparency chunk) is decoded by upng-js. Throws a plain Error on damaged input; the
- * callers (png_pixels.ts) turn it into EVIDENCE_WRITE_FAILED.
+ * interlaced, transparency chunk) is decoded by upng-js. Before either decodes, the header must be a
+ * format the PNG standard defines, at most MAX_PIXELS, and the image data must inflate to exactly the
+ * size the header implies (never more is inflated). Throws a plain Error on damaged input; the callers
+ * (png_pixels.ts) turn it into EVIDENCE_WRITE_FAILED.
  */
 import { inflateSync } from "node:zlib";
 import UPNG from "upng-js";
@@ -31,6 +33,28 @@ interface Header {
 
 const inflatedByBytes = new WeakMap<Uint8Array, Uint8Array>();
 
+/** The largest image decoded (an 8K screen, 7680×4320): a header claiming more is refused before any allocation. */
+export const MAX_PIXELS = 7680 * 4320;
+
+/** Bit depths the PNG standard allows per colour type, and the samples per pixel of each type. */
+const DEPTHS: Record<number, readonly number[]> = { 0: [1, 2, 4, 8, 16], 2: [8, 16], 3: [1, 2, 4, 8], 4: [8, 16], 6: [8, 16] };
+const SAMPLES: Record<number, number> = { 0: 1, 2: 3, 3: 1, 4: 2, 6: 4 };
+/** Adam7's seven passes: first column, first row, column step, row step. */
+const ADAM7 = [[0, 0, 8, 8], [4, 0, 8, 8], [0, 4, 4, 8], [2, 0, 4, 4], [0, 2, 2, 4], [1, 0, 2, 2], [0, 1, 1, 2]] as const;
+
+function checkHeader({ width, height, depth, colourType, interlace }: Header): void {
+  if (!(DEPTHS[colourType]?.includes(depth) ?? false) || interlace > 1) throw new Error("not a PNG pixel format");
+  if (width === 0 || height === 0 || width * height > MAX_PIXELS) throw new Error(`image size ${width}x${height} refused`);
+}
+
+/** Bytes of the inflated image data: every row (of every Adam7 pass) is one filter byte and its packed samples. */
+function dataLength({ width, height, depth, colourType, interlace }: Header): number {
+  const bits = SAMPLES[colourType]! * depth;
+  const rows = (w: number, h: number) => (w > 0 && h > 0 ? (Math.ceil((w * bits) / 8) + 1) * h : 0);
+  if (interlace === 0) return rows(width, height);
+  return ADAM7.reduce((sum, [x0, y0, dx, dy]) => sum + rows(Math.ceil((width - x0) / dx), Math.ceil((height - y0) / dy)), 0);
+}
+
 /** The rows of a PNG whose signature and IHDR were already checked. */
 export function pngRows(png: Uint8Array): PngRows {
   const view = new DataView(png.buffer, png.byteOffset, png.byteLength);
@@ -39,6 +63,7 @@ export function pngRows(png: Uint8Array): PngRows {
   };
   const known = inflatedByBytes.get(png);
   if (known !== undefined) return nativeRows(known, header);
+  checkHeader(header);
   const idat: Uint8Array[] = [];
   let native = header.depth === 8 && (header.colourType === 6 || header.colourType === 2) && header.interlace === 0;
   let ended = false;
@@ -56,10 +81,14 @@ export function pngRows(png: Uint8Array): PngRows {
     offset += 12 + length;
   }
   if (!ended) throw new Error("no IEND chunk");
+  // One output chunk of the image's exact size (zlib's default 16 KiB chunks cost a concatenation and garbage),
+  // and never more than that size: a stream that inflates past it throws instead of filling memory.
+  const expected = dataLength(header);
+  const inflated = inflateSync(idat.length === 1 ? idat[0]! : concat(idat), {
+    chunkSize: Math.max(64 * 1024, expected), maxOutputLength: expected,
+  });
+  if (inflated.length !== expected) throw new Error("image data cut short");
   if (!native) return upngRows(png);
-  // One output chunk of the image's exact size: zlib's default 16 KiB chunks cost a concatenation and garbage.
-  const expected = (header.width * (header.colourType === 6 ? 4 : 3) + 1) * header.height;
-  const inflated = inflateSync(idat.length === 1 ? idat[0]! : concat(idat), { chunkSize: Math.max(64 * 1024, expected) });
   // A plain Uint8Array view: hot loops that see both Buffer and Uint8Array run several times slower in V8.
   const raw = new Uint8Array(inflated.buffer, inflated.byteOffset, inflated.byteLength);
   const rows = nativeRows(raw, header);

@@ -80,6 +80,17 @@ function dents(device: ScenarioDevice, dir: string): Buffer[] {
   return out;
 }
 
+/** The longest path a sync request may name (adbd refuses a longer one). */
+const MAX_PATH = 1024;
+
+/** FAIL with `message`, then the connection ends and whatever the client still sends is dropped unread. */
+function refuse(socket: Socket, reader: SocketReader, message: string): void {
+  const bytes = Buffer.from(message, "utf8");
+  socket.write(syncPacket("FAIL", bytes.length, bytes));
+  socket.end();
+  void reader.untilClosed();
+}
+
 export async function serveSync(device: ScenarioDevice, socket: Socket, reader: SocketReader): Promise<void> {
   for (;;) {
     const head = await reader.read(8);
@@ -89,6 +100,7 @@ export async function serveSync(device: ScenarioDevice, socket: Socket, reader: 
       socket.end();
       return;
     }
+    if (length > MAX_PATH) return refuse(socket, reader, "path too long"); // adbd's limit and text
     const path = (await reader.read(length)).toString("utf8");
     device.log.push({ source: "adb", command: `sync ${id} ${path}` });
     switch (id) {
@@ -119,13 +131,19 @@ export async function serveSync(device: ScenarioDevice, socket: Socket, reader: 
       case "SEND": {
         const target = path.replace(/,\d+$/, "");
         const parts: Buffer[] = [];
+        let received = 0;
         for (;;) {
           const h = await reader.read(8);
           const kind = h.toString("ascii", 0, 4);
           const n = h.readUInt32LE(4);
           if (kind === "DONE") break;
           if (kind !== "DATA") throw new Error(`unexpected sync packet ${kind} during SEND`);
+          if (n > MAX_DATA) return refuse(socket, reader, "oversize data message");
           parts.push(await reader.read(n));
+          received += n;
+          // Refused as soon as it passes the storage, not after the whole push was held.
+          const full = device.files.refusal(target, received);
+          if (full !== null) return refuse(socket, reader, full);
         }
         const bytes = new Uint8Array(Buffer.concat(parts));
         const refused = device.files.refusal(target, bytes.length);

@@ -31,11 +31,24 @@ export interface Uia2ServerOptions {
   delays?: AnswerDelays;
 }
 
+/** The largest request body read (the biggest real one, a typed text or an actions list, is a few KB). */
+export const MAX_REQUEST_BYTES = 16 * 1024 * 1024;
+
+/** The body as text; past MAX_REQUEST_BYTES the rest is read and dropped, then a W3C invalid argument. */
 function readBody(req: IncomingMessage): Promise<string> {
   return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on("data", (c: Buffer) => chunks.push(c));
-    req.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
+    let chunks: Buffer[] = [];
+    let size = 0;
+    req.on("data", (c: Buffer) => {
+      size += c.length;
+      if (size <= MAX_REQUEST_BYTES) chunks.push(c);
+      else chunks = [];
+    });
+    req.on("end", () => {
+      if (size > MAX_REQUEST_BYTES) {
+        reject(w3cError("invalid argument", `The request body is larger than ${MAX_REQUEST_BYTES / 1024 / 1024} MiB (${size} bytes).`));
+      } else resolve(Buffer.concat(chunks).toString("utf8"));
+    });
     req.on("error", reject);
   });
 }
