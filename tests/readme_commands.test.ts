@@ -77,7 +77,7 @@ const CHECKS: Record<string, Check> = {
     by: "run",
     expect: (o) => {
       assert.ok(o.code === 0 || o.code === 1, `exit ${o.code}: ${o.stderr}`);
-      assert.equal(o.stdout.match(/^\[(ok  |MISS)\] /gm)?.length, 8, o.stdout);
+      assert.equal(o.stdout.match(/^\[(ok {2}|MISS)\] /gm)?.length, 8, o.stdout);
       assert.match(o.stdout, /^\d of 8 checks block a real campaign/m);
     },
   },

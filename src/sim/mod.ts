@@ -29,7 +29,7 @@ export interface SimDeviceOptions {
   faults?: SimFaults;
   host?: string;
   /** How long answers take: "none" (default) or "device", a real phone's figures (latency.ts). */
-  latency?: LatencyProfileName | (string & {});
+  latency?: LatencyProfileName | (string & Record<never, never>);
   /** The clock the latency waits run on (default: real timers; tests pass a fake one). */
   clock?: SimClock;
 }

@@ -19,7 +19,7 @@ import { scratch } from "./doctor_inputs.ts";
 import { tcpServer } from "./tcp_servers.ts";
 
 const JAVA_17 = 'openjdk version "17.0.9" 2023-10-17\nOpenJDK Runtime Environment (build 17.0.9+9)\n';
-const LINE = /^\[(ok  |MISS)\] (\S.*?)  +(\S.*)$/;
+const LINE = /^\[(ok {2}|MISS)\] (\S.*?) {2,}(\S.*)$/;
 
 /** A PATH with a fake Java 17 first, then the real adb's folder; an SDK folder with platform-tools/adb. */
 function healthyEnv(t: Parameters<typeof scratch>[0]): Record<string, string> {
@@ -93,8 +93,8 @@ test("doctor --device sim with ANDROID_HOME unset and no Java: exit 0, each line
   const run = await runCliCaptured(["doctor", "--device", "sim", "--artifacts", scratch(t)], { env, cwd: scratch(t) });
   assert.equal(run.code, 0, run.stdout);
   const lines = run.stdout.trimEnd().split("\n");
-  assert.match(lines[1]!, /^\[ok  \] Java +not needed for the simulated device \(a real device's Appium needs it: /);
-  assert.match(lines[3]!, /^\[ok  \] Android SDK +not needed for the simulated device \(a real device's Appium needs it: neither ANDROID_HOME nor ANDROID_SDK_ROOT is set/);
+  assert.match(lines[1]!, /^\[ok {2}\] Java +not needed for the simulated device \(a real device's Appium needs it: /);
+  assert.match(lines[3]!, /^\[ok {2}\] Android SDK +not needed for the simulated device \(a real device's Appium needs it: neither ANDROID_HOME nor ANDROID_SDK_ROOT is set/);
   assert.match(run.stdout, /0 of 8 checks block/);
   // Without --device sim the same machine is not ready for a real device: the SDK blocks.
   const real = await runCliCaptured(["doctor", "--json", "--artifacts", scratch(t)], { env, cwd: scratch(t) });

@@ -72,6 +72,7 @@ test("past one machine: the flow on two simulated devices through a real Seleniu
   t.after(() => Promise.all(uia2.map((s) => s.stop())));
   const adb = await startAdbServer(devices);
   t.after(() => adb.stop());
+  // deno-lint-ignore prefer-const -- the after hook is set before the grid starts, so a failed start still stops it
   let grid: RunningGrid | undefined;
   t.after(() => grid?.stop());
   grid = await startGrid(devices.map((d, i) => ({ url: uia2[i]!.url, udid: d.serial })));

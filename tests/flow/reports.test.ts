@@ -72,7 +72,7 @@ async function writeOnce(dir: string) {
   return { report, files, artifacts };
 }
 
-test("the JSON report has every step's tool, redacted args, envelope, duration and evidence id, per device", async (t) => {
+test("the JSON report has every step's tool, redacted args, envelope, duration and evidence id, per device", async () => {
   const { files, artifacts } = await written();
   assert.equal(files.json, join(artifacts, "reports", `20261130-215607-${slug(loginFlow.name)}.json`));
   const json = JSON.parse(readFileSync(files.json, "utf8"));
@@ -99,7 +99,7 @@ test("the JSON report has every step's tool, redacted args, envelope, duration a
   assert.match(failed.failure.screen_offers, /'Send link'/);
 });
 
-test("the JUnit XML has one testsuite per device, a failure on the failing step, counts that add up", async (t) => {
+test("the JUnit XML has one testsuite per device, a failure on the failing step, counts that add up", async () => {
   const { files } = await written();
   const xml = readFileSync(files.junit, "utf8");
   const doc = new DOMParser().parseFromString(xml, "text/xml");
@@ -121,7 +121,7 @@ test("the JUnit XML has one testsuite per device, a failure on the failing step,
   assert.match(cases[0]!.getAttribute("name")!, /"redacted_length":9/);
 });
 
-test("the HTML page is self-contained and escapes what the device and the flow say", async (t) => {
+test("the HTML page is self-contained and escapes what the device and the flow say", async () => {
   const { files } = await written();
   const html = readFileSync(files.html, "utf8");
   assert.ok(!/<script/i.test(html), "no script, and the flow's name is escaped");
@@ -163,7 +163,7 @@ test("a run whose session never opened still shows the screen of that moment", a
   assert.match(failure, /<img src="data:image\/png;base64,[^"]+" width="\d+" height="240" alt="the screen at the failure: /);
 });
 
-test("headless Chromium renders the HTML report from disk: the steps, their outcomes and their screenshots", { skip: chromiumSkipReason() }, async (t) => {
+test("headless Chromium renders the HTML report from disk: the steps, their outcomes and their screenshots", { skip: chromiumSkipReason() }, async () => {
   const { files } = await written();
   const dom = await dumpDom(files.html);
   for (const needle of ["emulator-5554", "emulator-5556", "ui_type_text", "ui_tap", "unexpected_screen", "exit 3", "Expected:", "The screen offers:", "3/3", "Send link"]) {

@@ -107,7 +107,7 @@ test("a binary file or a text that is not XML is 'not a UI dump', without quotin
   assert.equal(binary.stderr, `tree: ${process.execPath} is not a UI dump: it is a binary file. Give the XML that \`adb exec-out uiautomator dump /dev/tty\` or Appium's page source writes.\n`);
   const text = await runCliCaptured(["tree", "--file", join(REPO_ROOT, "package.json")]);
   assert.equal(text.code, 1);
-  assert.match(text.stderr, /package\.json is not a UI dump: it is not XML \(it starts with "\{\\n  \\"name\\": /);
+  assert.match(text.stderr, /package\.json is not a UI dump: it is not XML \(it starts with "\{\\n {2}\\"name\\": /);
   assert.doesNotMatch(text.stderr, /Take a new dump/);
 });
 

@@ -37,16 +37,16 @@ const sh = async (s: AdbServer, ...args: string[]) => text(await adb(s.socketSpe
 test("dumpsys window / input_method / activity, in real formats the harness parsers read", { skip }, async () => {
   await withDevice("login", async (s) => {
     const displays = await sh(s, "dumpsys", "window", "displays");
-    assert.match(displays, /^  mCurrentFocus=Window\{[0-9a-f]{7} u0 com\.example\.shop\/com\.example\.shop\.LoginActivity\}$/m);
+    assert.match(displays, /^ {2}mCurrentFocus=Window\{[0-9a-f]{7} u0 com\.example\.shop\/com\.example\.shop\.LoginActivity\}$/m);
     assert.equal(foregroundPackageOf(parseWindowFocus(displays)), "com.example.shop");
     const ime = parseImeWindow(await sh(s, "dumpsys", "window", "InputMethod"));
     assert.deepEqual(ime, { packageName: "com.google.android.inputmethod.latin", visible: true, top: 1517 });
     const im = await sh(s, "dumpsys", "input_method");
-    assert.match(im, /^  mInputShown=true$/m, "API 35 prints mInputShown on its own line");
+    assert.match(im, /^ {2}mInputShown=true$/m, "API 35 prints mInputShown on its own line");
     assert.equal(parseInputShown(im), true);
     const activities = await sh(s, "dumpsys", "activity", "activities");
     assert.equal(parseResumedActivity(activities)?.packageName, "com.example.shop");
-    assert.match(activities, /^  ResumedActivity: ActivityRecord\{[0-9a-f]{7} u0 com\.example\.shop\/\.LoginActivity t\d+\}$/m);
+    assert.match(activities, /^ {2}ResumedActivity: ActivityRecord\{[0-9a-f]{7} u0 com\.example\.shop\/\.LoginActivity t\d+\}$/m);
     await sh(s, "input", "keyevent", "KEYCODE_BACK");
     assert.equal(parseInputShown(await sh(s, "dumpsys", "input_method")), false);
     assert.equal(parseImeWindow(await sh(s, "dumpsys", "window", "windows"))?.visible, false);
@@ -94,7 +94,7 @@ test("input and am act on the device: tap, keyevent, am start, monkey, force-sto
     await sh(s, "am", "force-stop", "com.android.chrome");
     assert.equal(d.foregroundPackage(), "com.google.android.deskclock");
     const given = await adb(s.socketSpec, ["shell", "monkey", "-p", "com.android.chrome", "1"]);
-    assert.match(text(given), /^  bash arg: -p\n  bash arg: com\.android\.chrome\n  bash arg: 1\nargs: \[-p, com\.android\.chrome, 1\]\n/, "monkey echoes what was given, no -c it was not passed");
+    assert.match(text(given), /^ {2}bash arg: -p\n {2}bash arg: com\.android\.chrome\n {2}bash arg: 1\nargs: \[-p, com\.android\.chrome, 1\]\n/, "monkey echoes what was given, no -c it was not passed");
     const noApp = await adb(s.socketSpec, ["shell", "monkey", "-p", "com.nope", "1"]);
     assert.equal(noApp.code, 252);
     assert.match(noApp.stderr, /No activities found to run, monkey aborted/);
@@ -252,7 +252,7 @@ test("what other clients ask (mobile-mcp 0.0.62's set) is answered as Android 15
       "com.example.notes/.MainActivity\n");
     assert.equal(await sh(s, "cmd", "package", "query-activities", "-a", "android.intent.action.VIEW", "-c", "android.intent.category.BROWSABLE"), "No activities found\n");
     assert.match(await sh(s, "cmd", "package", "query-activities", "--brief", "-a", "android.intent.action.MAIN", "-c", "android.intent.category.HOME"),
-      /^1 activities found:\n  Activity #0:\n    priority=0 .*\n    com\.google\.android\.apps\.nexuslauncher\/\.NexusLauncherActivity\n$/);
+      /^1 activities found:\n {2}Activity #0:\n {4}priority=0 .*\n {4}com\.google\.android\.apps\.nexuslauncher\/\.NexusLauncherActivity\n$/);
 
     const surface = await sh(s, "dumpsys", "SurfaceFlinger", "--display-id");
     assert.equal(surface, "Display 4619827259835644672 (HWC display 0): port=0 pnpId=GGL displayName=\"EMU_display_0\"\n");

@@ -14,7 +14,9 @@ function rejects(fn: () => unknown, ...patterns: RegExp[]) {
   });
 }
 
-const clone = () => structuredClone(BUILTIN_SCENARIOS["settings"]!) as unknown as Record<string, any>;
+// deno-lint-ignore no-explicit-any -- scenario JSON edited freely to build invalid shapes
+type Any = any;
+const clone = () => structuredClone(BUILTIN_SCENARIOS["settings"]!) as unknown as Record<string, Any>;
 
 test("an unknown built-in name lists the names that exist", () => {
   rejects(() => resolveScenario("nope"), /no built-in scenario named "nope"/, /settings, launcher, login, flutter, permission, shop/);
@@ -58,7 +60,7 @@ test("a raw uiautomator dump can be a screen", () => {
 });
 
 test("the hands' keys are checked too: timed screens, links, notifications, launchWhen, gestures without a selector", () => {
-  const s = structuredClone(BUILTIN_SCENARIOS["shop"]!) as unknown as Record<string, any>;
+  const s = structuredClone(BUILTIN_SCENARIOS["shop"]!) as unknown as Record<string, Any>;
   s["screens"]["checkout"].after = { ms: 100, to: "later" };
   s["links"].push({ prefix: "shop://x", screen: "nowhere" });
   s["notifications"].push({ package: "com.not.installed", title: "t", text: "x" });
@@ -67,7 +69,7 @@ test("the hands' keys are checked too: timed screens, links, notifications, laun
   rejects(() => validateScenario(s), /screens\.checkout\.after\.to: unknown screen "later"/, /links\.3\.screen: unknown screen "nowhere"/,
     /notifications\.1\.package: "com\.not\.installed" is not in "packages"/, /launchWhen\.1\.screen: unknown screen "gone"/,
     /a "long_press" transition needs a selector/);
-  const shape = structuredClone(BUILTIN_SCENARIOS["shop"]!) as unknown as Record<string, any>;
+  const shape = structuredClone(BUILTIN_SCENARIOS["shop"]!) as unknown as Record<string, Any>;
   shape["links"].push({ prefix: "no-scheme", screen: "checkout" });
   shape["transitions"].push({ on: "swipe", selector: { text: "x" }, to: "checkout" });
   rejects(() => validateScenario(shape), /links\.3\.prefix: a URL prefix with its scheme/, /transitions\.\d+\.on/);

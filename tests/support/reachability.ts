@@ -46,7 +46,7 @@ export function reachabilityOf(tree: UiTree, summary: ScreenSummary): Reachabili
     if (!isActionable(node)) continue;
     actionable += 1;
     const by = reacher(node.id);
-    const fault = by === -1 ? (isNamelessWrapper(tree, node.id, offered, onScreen) ? null : "no offered action reaches it") : mergeFault(tree, node, by, offered.get(by)!);
+    const fault = by === -1 ? (isNamelessWrapper(tree, node.id, offered, onScreen) ? null : "no offered action reaches it") : mergeFault(node, by, offered.get(by)!);
     if (fault !== null) {
       faults.push(`node ${node.id} (${node.className} ${JSON.stringify(ownName(node))}): ${fault}`);
       continue;
@@ -62,7 +62,7 @@ export function reachabilityOf(tree: UiTree, summary: ScreenSummary): Reachabili
 }
 
 /** Why node, reached through the action offered for node `by` (itself or a row around it), is not truly reached; null when it is. */
-function mergeFault(tree: UiTree, node: UiNode, by: number, action: ActionEntry): string | null {
+function mergeFault(node: UiNode, by: number, action: ActionEntry): string | null {
   if (by === node.id) return null;
   if (isInputNode(node)) return `an input only reached through the row ${by}`;
   if (node.checkable) return null; // a row's switch; two of them are caught by the caller

@@ -50,6 +50,7 @@ export class PortForwards {
       existing.serial = serial;
       return Number(localPort[1]);
     }
+    // deno-lint-ignore prefer-const -- the listener callback reads it before the bind below assigns it
     let entry: ForwardEntry | undefined;
     const server = createServer((client) => {
       const remoteNow = /^tcp:(\d+)$/.exec(entry?.remote ?? remote);
