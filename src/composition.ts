@@ -118,7 +118,7 @@ export async function openHarness(config: HarnessConfig, ctx: CliContext, option
     // Loaded here, not at start: the observer, the evidence store (and its PNG work) and the UI sessions are for a device.
     const { createAdbObserver } = await import("./adapters/adb/observer.ts");
     const {
-      createAuditLog, createDeviceLock, createEvidenceStore, createNodeFileSystem, createNodeProcessProbe, currentUserFacts, lockDirectory,
+      createAuditLog, createDeviceLock, createEvidenceStore, createNodeFileSystem, createNodeProcessProbe, createStaleSessionEnder, currentUserFacts, lockDirectory,
       pruneOldEvidence, resolveArtifactsDirectory,
     } = await import("./adapters/evidence/mod.ts");
     const { createUiSessions } = await import("./device/ui_sessions.ts");
@@ -134,7 +134,9 @@ export async function openHarness(config: HarnessConfig, ctx: CliContext, option
     const artifacts = await resolveArtifactsDirectory(facts, disk, config.artifactsDir);
     // This user's lock directory on this machine, the same whatever the environment (state_directories.ts).
     const locks = lockDirectory(currentUserFacts(platform(), homedir())).path;
-    const fileLock = createDeviceLock({ directory: locks, fs, clock: ctx.clock, probe: createNodeProcessProbe() });
+    // A takeover of a dead holder's lock ends the Appium session it noted (issue 18 defect 9).
+    const endStaleSession = createStaleSessionEnder({ http: createFetchHttpClient(), logger: ctx.logger, appiumUrl });
+    const fileLock = createDeviceLock({ directory: locks, fs, clock: ctx.clock, probe: createNodeProcessProbe(), endStaleSession });
     const ui = createUiSessions({
       drivers: lazyAppiumDriverFactory({
         appiumUrl, adbServer: observer.adbServer,

@@ -1,30 +1,33 @@
 /**
- * The real HttpClient over the runtime's `fetch` (Node 20, Deno 2, Bun): one GET bounded by the
+ * The real HttpClient over the runtime's `fetch` (Node 20, Deno 2, Bun): one GET (or DELETE) bounded by the
  * deadline and the caller's signal, the body read as text (at most 1 MiB), every failure as data —
  * ECONNREFUSED is "refused", the deadline "timeout", the caller's abort "aborted", the rest "unreachable".
  */
-import type { HttpClient, HttpFailureReason } from "../ports/http_client.ts";
+import type { HttpAnswer, HttpClient, HttpDeleteClient, HttpFailureReason } from "../ports/http_client.ts";
 
 const MAX_BODY_CHARS = 1024 * 1024;
 
-export function createFetchHttpClient(): HttpClient {
+export function createFetchHttpClient(): HttpClient & HttpDeleteClient {
   return {
-    async get(url, options) {
-      const started = performance.now();
-      const elapsed = () => Math.round(performance.now() - started);
-      const deadline = AbortSignal.timeout(options.timeoutMs);
-      const signal = options.signal === undefined ? deadline : AbortSignal.any([deadline, options.signal]);
-      try {
-        const response = await fetch(url, { signal, headers: { accept: "application/json" }, redirect: "follow" });
-        const body = (await response.text()).slice(0, MAX_BODY_CHARS);
-        return { kind: "response", status: response.status, body, durationMs: elapsed() };
-      } catch (error) {
-        const reason: HttpFailureReason = deadline.aborted ? "timeout" : options.signal?.aborted ? "aborted" : refusedOrUnreachable(error);
-        const message = reason === "timeout" ? `no answer within ${options.timeoutMs} ms` : describe(error);
-        return { kind: "failure", reason, message, durationMs: elapsed() };
-      }
-    },
+    get: (url, options) => request("GET", url, options),
+    delete: (url, options) => request("DELETE", url, options),
   };
+}
+
+async function request(method: string, url: string, options: { timeoutMs: number; signal?: AbortSignal }): Promise<HttpAnswer> {
+  const started = performance.now();
+  const elapsed = () => Math.round(performance.now() - started);
+  const deadline = AbortSignal.timeout(options.timeoutMs);
+  const signal = options.signal === undefined ? deadline : AbortSignal.any([deadline, options.signal]);
+  try {
+    const response = await fetch(url, { method, signal, headers: { accept: "application/json" }, redirect: "follow" });
+    const body = (await response.text()).slice(0, MAX_BODY_CHARS);
+    return { kind: "response" as const, status: response.status, body, durationMs: elapsed() };
+  } catch (error) {
+    const reason: HttpFailureReason = deadline.aborted ? "timeout" : options.signal?.aborted ? "aborted" : refusedOrUnreachable(error);
+    const message = reason === "timeout" ? `no answer within ${options.timeoutMs} ms` : describe(error);
+    return { kind: "failure" as const, reason, message, durationMs: elapsed() };
+  }
 }
 
 function refusedOrUnreachable(error: unknown): HttpFailureReason {

@@ -6,7 +6,7 @@
  */
 import { HarnessError } from "../errors.ts";
 import type { Clock } from "../ports/clock.ts";
-import type { DeviceAddress, DeviceLease } from "../ports/evidence.ts";
+import type { AppiumSessionNote, DeviceAddress, DeviceLease } from "../ports/evidence.ts";
 import type { Logger } from "../ports/logger.ts";
 import type { UiDriver } from "../ports/ui_driver.ts";
 import type { UiSessionInfo } from "../ports/ui_sessions.ts";
@@ -20,6 +20,8 @@ export interface OpenSession {
   driver: UiDriver;
   /** The device lock the opening operation took; released when the session ends. */
   lease: DeviceLease;
+  /** The Appium session behind it and the Appium URL, noted in the lock file with the expiry. */
+  appium?: AppiumSessionNote;
   expiresAt: number;
   actions: number;
   use: SessionUse;
@@ -76,7 +78,7 @@ export function createSessionRegistry(options: RegistryOptions) {
     s.timer = new AbortController();
     const signal = s.timer.signal;
     s.expiresAt = clock.now() + options.idleTimeoutMs;
-    void s.lease.noteSessionExpiry?.(iso(s.expiresAt)).catch(() => {});
+    void s.lease.noteSessionExpiry?.(iso(s.expiresAt), s.appium).catch(() => {});
     clock.sleep(options.idleTimeoutMs, signal).then(() => {
       if (signal.aborted || s.use.state === "in_use") return;
       void end(s, `expired after ${options.idleTimeoutMs / 1000} s without use (ANDROID_MCP_FLOW_IDLE_TIMEOUT)`);

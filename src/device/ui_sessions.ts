@@ -124,7 +124,8 @@ export function createUiSessions(options: UiSessionsOptions): UiSessionLayer {
       const entry = lease === undefined ? null : leaseToKeep(lease);
       if (entry === null) throw new HarnessError("INTERNAL_ERROR", "ui_session_open ran without holding the device lock of a free device.");
       const driver = await openDriver(udid, op);
-      const s = registry.add({ id: options.newSessionId(), udid, address: entry.address, driver, lease: entry.lease }, op.operationId);
+      const s = registry.add({ id: options.newSessionId(), udid, address: entry.address, driver, lease: entry.lease,
+        appium: { url: options.drivers.endpoint, sessionId: driver.appiumSessionId } }, op.operationId);
       entry.keptBy = s;
       const revoke = revokeFor(s, op.operationId);
       if (op.signal.aborted) revoke();

@@ -39,7 +39,13 @@ export interface AuditLog {
 export interface DeviceLease {
   release(): Promise<void>;
   /** Records when an open UI session holding the lock ends unless used again (another process's EMULATOR_BUSY names it). */
-  noteSessionExpiry?(expiresAt: string): Promise<void>;
+  noteSessionExpiry?(expiresAt: string, appium?: AppiumSessionNote): Promise<void>;
+}
+
+/** The Appium session a UI session holds, written into the lock so a takeover after SIGKILL can end it. */
+export interface AppiumSessionNote {
+  url: string;
+  sessionId: string;
 }
 
 /** A device as the lock names it: the same serial behind two adb servers is two devices. */

@@ -12,3 +12,8 @@ export type HttpAnswer =
 export interface HttpClient {
   get(url: string, options: { timeoutMs: number; signal?: AbortSignal }): Promise<HttpAnswer>;
 }
+
+/** One HTTP DELETE with a deadline, answered as data like `get` (the device lock ends a dead owner's Appium session). */
+export interface HttpDeleteClient {
+  delete(url: string, options: { timeoutMs: number }): Promise<HttpAnswer>;
+}

@@ -281,3 +281,20 @@ test("the lock directory is private: created 0700, a group-readable one of ours 
   }
   assert.deepEqual(readdirSync(target), [], "nothing written through the symlink");
 });
+
+test("a session's note records its Appium URL and id; taking over the dead holder's lock hands them to endStaleSession (defect 9)", async (t) => {
+  const dir = tempDir(t);
+  const path = join(dir, lockFileName(dev("emulator-5554")));
+  const ended: unknown[] = [];
+  const probe: ProcessProbe = { pid: 100, hostName: "here", isProcessAlive: (pid) => pid === 100, startStamp: (pid) => `start-${pid}` };
+  const lock = createDeviceLock({ directory: dir, fs: createNodeFileSystem(), clock, probe, endStaleSession: async (h) => void ended.push(h.appium_session_id) });
+  const lease = await lock.acquire(dev("emulator-5554"), owner("op-1"));
+  await lease.noteSessionExpiry?.("2030-01-01T00:00:00.000Z", { url: "http://127.0.0.1:4723", sessionId: "abc" });
+  const noted = JSON.parse(readFileSync(path, "utf8"));
+  assert.equal(noted.appium_session_id, "abc");
+  assert.equal(noted.appium_url, "http://127.0.0.1:4723");
+  writeFileSync(path, JSON.stringify({ ...noted, pid: 999999 }));
+  const taken = await lock.acquire(dev("emulator-5554"), owner("op-2"));
+  assert.deepEqual(ended, ["abc"]);
+  await taken.release();
+});

@@ -5,7 +5,8 @@
  * fails at once with EMULATOR_BUSY naming the holder (no queue). A lock whose process is dead on
  * this host (or whose pid now belongs to a later process) is stale and taken over by exactly one
  * contender: only the holder of the exclusive `<lock>.takeover` file may delete it, after re-reading
- * that it is still the stale one. Release removes the file only if it is still ours.
+ * that it is still the stale one, and then ends the Appium session the dead holder noted (endStaleSession).
+ * Release removes the file only if it is still ours.
  */
 import { createHash, randomUUID } from "node:crypto";
 import { join } from "node:path";
@@ -28,6 +29,9 @@ export interface LockHolder {
   token: string;
   /** Set while an open UI session holds the device: when it ends unless used again. */
   session_expires_at?: string;
+  /** Set with the expiry: the Appium URL and session id of that UI session, ended by whoever takes over a dead holder's lock. */
+  appium_url?: string;
+  appium_session_id?: string;
 }
 
 export interface DeviceLockOptions {
@@ -36,6 +40,8 @@ export interface DeviceLockOptions {
   fs: FileSystem;
   clock: Clock;
   probe: ProcessProbe;
+  /** Ends the Appium session a dead holder left (stale_session.ts); absent, a takeover only removes the lock. */
+  endStaleSession?: (holder: LockHolder) => Promise<void>;
 }
 
 /** `<serial, unsafe characters as _>-<16 hex of sha256(server, serial)>.lock`: readable, safe, and
@@ -85,7 +91,11 @@ export function createDeviceLock(options: DeviceLockOptions): DeviceLock {
           const holder = seen.holder;
           const stale = holder === null || (holder.host === probe.hostName && !holderAlive(holder, probe));
           if (!stale) throw busy(device, holder);
-          if (!(await removeIfStill(path, seen.raw))) await options.clock.sleep(2); // another contender is taking over
+          if (await removeIfStill(path, seen.raw)) {
+            if (holder !== null) await options.endStaleSession?.(holder).catch(() => {});
+          } else {
+            await options.clock.sleep(2); // another contender is taking over
+          }
         }
       } catch (error) {
         if (error instanceof HarnessError) throw error;
@@ -134,11 +144,13 @@ export function createDeviceLock(options: DeviceLockOptions): DeviceLock {
     let queue: Promise<void> = Promise.resolve();
     const serial = (step: () => Promise<void>) => (queue = queue.then(step, step));
     return {
-      noteSessionExpiry(expiresAt) {
+      noteSessionExpiry(expiresAt, appium) {
         return serial(async () => {
           if (released) return;
           const seen = await readHolder(path).catch(() => null);
-          if (seen?.holder?.token === token) await fs.replaceFile(path, JSON.stringify({ ...mine, session_expires_at: expiresAt }));
+          if (seen?.holder?.token === token) await fs.replaceFile(path, JSON.stringify({
+            ...mine, session_expires_at: expiresAt, ...(appium === undefined ? {} : { appium_url: appium.url, appium_session_id: appium.sessionId }),
+          }));
         });
       },
       release() {
