@@ -3,12 +3,24 @@
  * Each code carries a one-line meaning and whether retrying the same call can help.
  */
 export const ERROR_CODES = {
-  EMULATOR_UNAVAILABLE: { meaning: "No usable device: adb lists none, several without a choice, or the chosen one is offline or unauthorized.", retryable: true },
-  APPIUM_UNAVAILABLE: { meaning: "The Appium server cannot be reached, or it lacks the UiAutomator2 driver or its Android SDK.", retryable: true },
+  EMULATOR_UNAVAILABLE: {
+    meaning: "No usable device: adb lists none, several without a choice, or the chosen one is offline or unauthorized.",
+    retryable: true,
+  },
+  APPIUM_UNAVAILABLE: {
+    meaning: "The Appium server cannot be reached, or it lacks the UiAutomator2 driver or its Android SDK.",
+    retryable: true,
+  },
   EMULATOR_BUSY: { meaning: "Another operation owns the device right now; nothing was queued.", retryable: true },
   UI_ELEMENT_NOT_FOUND: { meaning: "No visible element matched the selector before the timeout.", retryable: true },
-  UI_ELEMENT_AMBIGUOUS: { meaning: "Several distinct elements matched the selector; add a 'within' or a more specific key.", retryable: false },
-  UI_TREE_UNAVAILABLE: { meaning: "The screen hierarchy could not be read or parsed (dump failed, empty, truncated or too large).", retryable: true },
+  UI_ELEMENT_AMBIGUOUS: {
+    meaning: "Several distinct elements matched the selector; add a 'within' or a more specific key.",
+    retryable: false,
+  },
+  UI_TREE_UNAVAILABLE: {
+    meaning: "The screen hierarchy could not be read or parsed (dump failed, empty, truncated or too large).",
+    retryable: true,
+  },
   INVALID_SELECTOR: { meaning: "The selector is not one of the accepted shapes.", retryable: false },
   INVALID_TEXT: { meaning: "The text to type is empty, too long, or contains control characters.", retryable: false },
   INVALID_PACKAGE: { meaning: "The package name is not a valid Android application id.", retryable: false },
@@ -18,7 +30,10 @@ export const ERROR_CODES = {
   APP_NOT_FOUND: { meaning: "The package is not installed, or has no launchable activity.", retryable: false },
   SETTINGS_FOREGROUND_FAILED: { meaning: "Settings did not come to the foreground in time.", retryable: true },
   OPERATION_TIMEOUT: { meaning: "The operation exceeded its time limit and was cancelled; the device lock was released.", retryable: true },
-  EVIDENCE_WRITE_FAILED: { meaning: "The evidence screenshot could not be captured or written, or it shows nothing (one colour).", retryable: true },
+  EVIDENCE_WRITE_FAILED: {
+    meaning: "The evidence screenshot could not be captured or written, or it shows nothing (one colour).",
+    retryable: true,
+  },
   INTERNAL_ERROR: { meaning: "An unexpected fault inside the harness; the details say where.", retryable: false },
 } as const satisfies Record<string, { meaning: string; retryable: boolean }>;
 

@@ -43,9 +43,10 @@ export const FlowExpectSchema = z.strictObject({
 
 const StepShapeSchema = z.strictObject({
   tool: z.enum(FLOW_STEP_TOOLS as [FlowStepTool, ...FlowStepTool[]], {
-    error: (issue) => issue.input === "ui_session_open" || issue.input === "ui_session_close"
-      ? "the flow runs under one session that the runner opens and closes; remove this step"
-      : `unknown tool; a step calls one of ${FLOW_STEP_TOOLS.join(", ")}`,
+    error: (issue) =>
+      issue.input === "ui_session_open" || issue.input === "ui_session_close"
+        ? "the flow runs under one session that the runner opens and closes; remove this step"
+        : `unknown tool; a step calls one of ${FLOW_STEP_TOOLS.join(", ")}`,
   }),
   /** The tool's arguments, as an MCP client sends them; absent means {}. */
   args: z.record(z.string(), z.unknown()).optional(),
@@ -74,7 +75,11 @@ const FlowStepSchema = StepShapeSchema.superRefine((step, ctx) => {
   const envText = step.tool === "ui_type_text" ? envTextOf(args["text"]) : null;
   if (envText !== null) {
     if (!ENV_NAME.test(envText.env)) {
-      ctx.addIssue({ code: "custom", path: ["args", "text", "env"], message: "an environment variable name: letters, digits and _, not starting with a digit" });
+      ctx.addIssue({
+        code: "custom",
+        path: ["args", "text", "env"],
+        message: "an environment variable name: letters, digits and _, not starting with a digit",
+      });
       return;
     }
     args = { ...args, text: "env" }; // the value is checked when the flow runs (resolveFlowEnv)
@@ -86,7 +91,11 @@ const FlowStepSchema = StepShapeSchema.superRefine((step, ctx) => {
   const result = TOOL_INPUTS[step.tool].safeParse(args);
   if (result.success) return;
   for (const issue of result.error.issues) {
-    ctx.addIssue({ code: "custom", path: ["args", ...issue.path.map((p) => typeof p === "symbol" ? String(p) : p)], message: issueText(issue) });
+    ctx.addIssue({
+      code: "custom",
+      path: ["args", ...issue.path.map((p) => typeof p === "symbol" ? String(p) : p)],
+      message: issueText(issue),
+    });
   }
 });
 
@@ -99,7 +108,7 @@ export const FlowFileSchema = z.strictObject({
   device: z.string().min(1).max(255).optional(),
   /** The simulated device's built-in scenario the flow was written for ("login"): used with `--device sim`
    * when `--scenario` is not given; ignored on a real device. */
-  sim_scenario: z.string().regex(/^[a-z][a-z0-9_-]{0,63}$/, { error: "a built-in scenario name, e.g. \"login\"" }).optional(),
+  sim_scenario: z.string().regex(/^[a-z][a-z0-9_-]{0,63}$/, { error: 'a built-in scenario name, e.g. "login"' }).optional(),
   steps: z.array(FlowStepSchema).min(1).max(500),
 });
 
@@ -127,14 +136,20 @@ export function resolveFlowEnv(flow: FlowFile, env: Readonly<Record<string, stri
     const value = env[ref.env];
     const path = `steps.${i}.args.text`;
     if (value === undefined) {
-      problems.push({ path, message: `the environment variable ${ref.env} is not set; set it (export ${ref.env}=...) before running the flow` });
+      problems.push({
+        path,
+        message: `the environment variable ${ref.env} is not set; set it (export ${ref.env}=...) before running the flow`,
+      });
       return step;
     }
     const args = { ...step.args, text: value };
     const checked = TOOL_INPUTS.ui_type_text.safeParse(args);
     if (!checked.success) {
       // The value is a secret: the problem names the variable and the rule, never the value.
-      problems.push({ path, message: `the value of ${ref.env} is not a text ui_type_text accepts (${checked.error.issues[0]?.message ?? "invalid"})` });
+      problems.push({
+        path,
+        message: `the value of ${ref.env} is not a text ui_type_text accepts (${checked.error.issues[0]?.message ?? "invalid"})`,
+      });
     }
     return { ...step, args };
   });
@@ -155,7 +170,10 @@ export function typedTexts(flow: FlowFile): Set<string> {
 export function parseFlow(value: unknown): FlowParse {
   const result = FlowFileSchema.safeParse(value);
   if (result.success) return { ok: true, flow: result.data };
-  return { ok: false, problems: result.error.issues.map((issue) => ({ path: issue.path.map(String).join("."), message: issueText(issue) })) };
+  return {
+    ok: false,
+    problems: result.error.issues.map((issue) => ({ path: issue.path.map(String).join("."), message: issueText(issue) })),
+  };
 }
 
 /** Parses the text of a flow file: invalid JSON is one problem at path "" with the parser's words. */
@@ -170,7 +188,9 @@ export function parseFlowText(text: string): FlowParse {
 }
 
 function issueText(issue: z.core.$ZodIssue): string {
-  if (issue.code === "unrecognized_keys") return `unknown key${issue.keys.length > 1 ? "s" : ""} ${issue.keys.map((k) => `'${k}'`).join(", ")}`;
+  if (issue.code === "unrecognized_keys") {
+    return `unknown key${issue.keys.length > 1 ? "s" : ""} ${issue.keys.map((k) => `'${k}'`).join(", ")}`;
+  }
   return issue.message;
 }
 
@@ -194,7 +214,8 @@ export const FLOW_EXIT_MEANINGS: Readonly<Record<FlowOutcome, string>> = {
   passed: "every step passed",
   error: "invalid flow, or another error (the report names it)",
   timed_out: "timed out waiting for a screen: it never settled or never came",
-  unexpected_screen: "unexpected screen: an expectation failed after the action changed the screen (e.g. a dialog appeared); handle that screen",
+  unexpected_screen:
+    "unexpected screen: an expectation failed after the action changed the screen (e.g. a dialog appeared); handle that screen",
   device_fault: "device fault: unavailable, disconnected, busy, no such device, or its UI session ended on the Appium side",
   no_progress: "no progress: an expectation failed after an action that changed nothing; repeating it will not help",
 };

@@ -41,7 +41,10 @@ export const SelectorValueSchema = z
 export const RoleSchema = z.enum(ROLE_NAMES);
 
 const keyFields = {
-  ...(Object.fromEntries(TEXT_KEY_NAMES.map((key) => [key, SelectorValueSchema.optional()])) as Record<TextKey, z.ZodOptional<typeof SelectorValueSchema>>),
+  ...(Object.fromEntries(TEXT_KEY_NAMES.map((key) => [key, SelectorValueSchema.optional()])) as Record<
+    TextKey,
+    z.ZodOptional<typeof SelectorValueSchema>
+  >),
   role: RoleSchema.optional(),
 };
 

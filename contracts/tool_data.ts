@@ -46,7 +46,9 @@ export const ScreenSummarySchema = z.object({
   actions: z.array(ActionEntrySchema),
   can_scroll: z.literal(true).optional(),
   scroll_areas: z.array(z.object({
-    selector: SelectorDataSchema, axis: z.literal("horizontal").optional(), label: z.string().optional(),
+    selector: SelectorDataSchema,
+    axis: z.literal("horizontal").optional(),
+    label: z.string().optional(),
   })).optional(),
   keyboard: z.object({ open: z.literal(true), top: pixels.optional() }).optional(),
   issues: z.array(AuditIssueSchema).optional(),

@@ -87,7 +87,12 @@ export function redactArguments(raw: unknown): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(raw)) {
     // defineProperty: a `__proto__` key stays a key (assignment would set the prototype and lose it).
-    Object.defineProperty(out, key, { value: REDACTED_ARGUMENTS.has(key) ? redacted(value) : value, enumerable: true, writable: true, configurable: true });
+    Object.defineProperty(out, key, {
+      value: REDACTED_ARGUMENTS.has(key) ? redacted(value) : value,
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
   }
   return out;
 }

@@ -8,7 +8,13 @@ import * as z from "zod";
 import type { ErrorCode } from "./error_codes.ts";
 import { actData, DeviceStatusDataSchema, ScreenSummarySchema, SelectorDataSchema, SessionInfoShape } from "./tool_data.ts";
 import {
-  PackageNameSchema, publishedSelector, PublishedSelectorSchema, PublishedSessionIdSchema, TypedTextSchema, UrlSchema, WaitInputSchema,
+  PackageNameSchema,
+  publishedSelector,
+  PublishedSelectorSchema,
+  PublishedSessionIdSchema,
+  TypedTextSchema,
+  UrlSchema,
+  WaitInputSchema,
 } from "./tool_inputs.ts";
 
 export interface ToolAnnotations {
@@ -66,13 +72,19 @@ export const UNTIL_MAX_SWIPES = 15;
 
 export const TOOLS = {
   device_status: declare({
-    title: "Device status", access: "observe", device: "observe", available: true,
+    title: "Device status",
+    access: "observe",
+    device: "observe",
+    available: true,
     description: "Device udid, model, API level, screen size and density, foreground app, keyboard state. Read-only.",
     input: z.strictObject({}),
     data: DeviceStatusDataSchema,
   }),
   ui_get_tree: declare({
-    title: "Screen summary", access: "observe", device: "observe", available: true,
+    title: "Screen summary",
+    access: "observe",
+    device: "observe",
+    available: true,
     description: "Texts and every actionable element, each with the selector naming it alone (for ui_tap). " +
       "Read-only; include_raw adds the XML. Actions: bounds [left, top, width, height] px; absent role = button, " +
       "enabled = true, label = the selector's value; checked, selected, focused, password, covered_by_keyboard only when true. " +
@@ -81,20 +93,30 @@ export const TOOLS = {
     data: ScreenSummarySchema.extend({ raw: z.string().optional() }),
   }),
   ui_wait: declare({
-    title: "Wait", access: "observe", device: "observe", available: true,
+    title: "Wait",
+    access: "observe",
+    device: "observe",
+    available: true,
     description: "Waits until a selector names an element (visible) or none (gone); give one. Read-only. Returns the screen summary.",
     input: WaitInputSchema,
     argumentErrors: { visible: "INVALID_SELECTOR", gone: "INVALID_SELECTOR" },
     data: z.object({ waited_ms: z.int(), screen: ScreenSummarySchema }),
   }),
   ui_screenshot: declare({
-    title: "Screenshot", access: "observe", idempotent: false, device: "observe", available: true,
+    title: "Screenshot",
+    access: "observe",
+    idempotent: false,
+    device: "observe",
+    available: true,
     description: "Screen as PNG evidence: a downscaled image and an artifact:// link to the full one; annotate numbers data.actions on it.",
     input: z.strictObject({ annotate: z.boolean().optional() }),
     data: z.object({ width: z.number(), height: z.number(), actions: ScreenSummarySchema.shape.actions.optional() }),
   }),
   app_list: declare({
-    title: "Installed apps", access: "observe", device: "observe", available: true,
+    title: "Installed apps",
+    access: "observe",
+    device: "observe",
+    available: true,
     description: "Installed package names, optionally filtered by a substring; system apps only with include_system.",
     input: z.strictObject({
       filter: z.string().max(100).regex(/^[A-Za-z0-9._]*$/).optional(),
@@ -103,7 +125,11 @@ export const TOOLS = {
     data: z.object({ packages: z.array(z.string()), count: z.int(), include_system: z.boolean() }),
   }),
   app_launch: declare({
-    title: "Launch app", access: "act", idempotent: true, device: "act", available: true,
+    title: "Launch app",
+    access: "act",
+    idempotent: true,
+    device: "act",
+    available: true,
     description: "Brings a package to the foreground and waits until it is there; restart force-stops it first. " +
       "Returns the new screen summary.",
     input: z.strictObject({ package: PackageNameSchema, restart: z.boolean().optional(), session_id }),
@@ -111,31 +137,47 @@ export const TOOLS = {
     data: actData({ package: z.string(), stopped: z.boolean().optional() }),
   }),
   settings_open: declare({
-    title: "Open Settings", access: "act", idempotent: true, device: "act", available: true,
+    title: "Open Settings",
+    access: "act",
+    idempotent: true,
+    device: "act",
+    available: true,
     description: "Brings Android Settings to the foreground. Returns the new screen summary.",
     input: z.strictObject({ session_id }),
     data: actData({}),
   }),
   ui_tap: declare({
-    title: "Tap element", access: "act", device: "act", available: true,
+    title: "Tap element",
+    access: "act",
+    device: "act",
+    available: true,
     description: "Taps, long-presses or double-taps the one element the selector names. Returns the new screen summary.",
     input: z.strictObject({ selector: PublishedSelectorSchema, gesture: z.enum(GESTURES).optional(), session_id }),
     argumentErrors: selectorErrors,
     data: actData({ target: SelectorDataSchema, element_label: z.string().optional(), gesture: z.enum(GESTURES) }),
   }),
   ui_type_text: declare({
-    title: "Type text", access: "destructive", device: "act", available: true,
+    title: "Type text",
+    access: "destructive",
+    device: "act",
+    available: true,
     description: "Replaces (append: adds to) the text of the input the selector names; submit then presses the keyboard's action key. " +
       "Returns the new screen summary.",
     input: z.strictObject({
-      selector: PublishedSelectorSchema, text: TypedTextSchema,
-      append: z.boolean().optional(), submit: z.enum(SUBMIT_ACTIONS).optional(), session_id,
+      selector: PublishedSelectorSchema,
+      text: TypedTextSchema,
+      append: z.boolean().optional(),
+      submit: z.enum(SUBMIT_ACTIONS).optional(),
+      session_id,
     }),
     argumentErrors: { ...selectorErrors, text: "INVALID_TEXT" },
     data: actData({ target: SelectorDataSchema, element_label: z.string().optional(), typed_length: z.int() }),
   }),
   ui_scroll: declare({
-    title: "Scroll", access: "act", device: "act", available: true,
+    title: "Scroll",
+    access: "act",
+    device: "act",
+    available: true,
     description: "Scrolls the largest scroll area, or container, one page (direction: toward the content to show). " +
       `until: scrolls up to ${UNTIL_MAX_SWIPES} pages until that element is on screen. Returns the new screen summary.`,
     input: z.strictObject({
@@ -156,20 +198,29 @@ export const TOOLS = {
     }),
   }),
   device_back: declare({
-    title: "Back", access: "act", device: "act", available: true,
+    title: "Back",
+    access: "act",
+    device: "act",
+    available: true,
     description: "Presses Back (also closes the keyboard). Returns the new screen summary.",
     input: z.strictObject({ session_id }),
     data: actData({ keyboard_closed: z.boolean() }),
   }),
   device_press: declare({
-    title: "Press key", access: "act", device: "act", available: true,
+    title: "Press key",
+    access: "act",
+    device: "act",
+    available: true,
     description: "Presses a key: home, app_switch (recents), enter, delete, or notifications (opens the shade). " +
       "Returns the new screen summary.",
     input: z.strictObject({ key: z.enum(DEVICE_KEYS), session_id }),
     data: actData({ key: z.enum(DEVICE_KEYS) }),
   }),
   app_open_url: declare({
-    title: "Open link", access: "act", device: "act", available: true,
+    title: "Open link",
+    access: "act",
+    device: "act",
+    available: true,
     description: "Opens a deep link (https:// or an app's scheme; never file:, content:, javascript:, intent:), " +
       "optionally in one package. " +
       "Returns the new screen summary.",
@@ -178,21 +229,32 @@ export const TOOLS = {
     data: actData({ url: z.string() }),
   }),
   app_clear: declare({
-    title: "Clear app data", access: "destructive", idempotent: true, device: "act", available: true,
+    title: "Clear app data",
+    access: "destructive",
+    idempotent: true,
+    device: "act",
+    available: true,
     description: "Stops a package and deletes all its data (signed out, as installed). Returns the new screen summary.",
     input: z.strictObject({ package: PackageNameSchema, session_id }),
     argumentErrors: { package: "INVALID_PACKAGE" },
     data: actData({ package: z.string() }),
   }),
   ui_session_open: declare({
-    title: "Open session", access: "act", device: "open_session", available: true,
+    title: "Open session",
+    access: "act",
+    device: "open_session",
+    available: true,
     description: "Opens a UI session for several actions; returns its session_id and expiry.",
     input: z.strictObject({ package: PackageNameSchema.optional() }),
     argumentErrors: { package: "INVALID_PACKAGE" },
     data: z.object({ ...SessionInfoShape, package: z.string().optional(), foreground_package: z.string().optional() }),
   }),
   ui_session_close: declare({
-    title: "Close session", access: "act", idempotent: true, device: "none", available: true,
+    title: "Close session",
+    access: "act",
+    idempotent: true,
+    device: "none",
+    available: true,
     description: "Closes a UI session. Closing an unknown or closed session succeeds.",
     input: z.strictObject({ session_id: PublishedSessionIdSchema }),
     data: z.object({ session_id: z.string(), closed: z.boolean() }),
@@ -208,8 +270,9 @@ export type ToolData<N extends ToolName> = z.output<Tools[N]["data"]>;
 export const TOOL_NAMES = Object.keys(TOOLS) as ToolName[];
 
 /** The strict input schema of every tool, by name. */
-export const TOOL_INPUTS = Object.fromEntries(TOOL_NAMES.map((name) => [name, TOOLS[name].input])) as
-  { [N in ToolName]: Tools[N]["input"] };
+export const TOOL_INPUTS = Object.fromEntries(TOOL_NAMES.map((name) => [name, TOOLS[name].input])) as {
+  [N in ToolName]: Tools[N]["input"];
+};
 
 /** The four MCP annotations, from the access kind. */
 export function annotationsOf(tool: ToolDeclaration): ToolAnnotations {

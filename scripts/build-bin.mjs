@@ -43,7 +43,9 @@ async function buildOne(outfile, target) {
     throw new Error(`build of ${outfile} failed`);
   }
   const { size } = await stat(outfile);
-  console.error(`build-bin: ${outfile} (${target ?? "host"}), ${(size / 1e6).toFixed(1)} MB in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  console.error(
+    `build-bin: ${outfile} (${target ?? "host"}), ${(size / 1e6).toFixed(1)} MB in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+  );
 }
 
 function option(args, name) {

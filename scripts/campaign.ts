@@ -25,7 +25,12 @@ export async function main(args: readonly string[]): Promise<number> {
     return 2;
   }
   const only = value("--only")?.split(",");
-  const tally = await runCampaign({ mode, seed, ...(only === undefined ? {} : { only }), log: (line) => process.stderr.write(`${line}\n`) });
+  const tally = await runCampaign({
+    mode,
+    seed,
+    ...(only === undefined ? {} : { only }),
+    log: (line) => process.stderr.write(`${line}\n`),
+  });
   process.stdout.write(`\ncampaign (${mode}, seed ${seed})\n${tally.table().join("\n")}\n`);
   process.stdout.write(tally.failed === 0 ? "\nevery invariant held\n" : `\n${tally.failed} violation(s)\n`);
   return tally.failed === 0 ? 0 : 1;

@@ -11,7 +11,7 @@ import { fileURLToPath } from "node:url";
 import { renderCatalog } from "../contracts/catalog.ts";
 
 function repositoryRoot(start: string): string {
-  for (let dir = start; ; dir = dirname(dir)) {
+  for (let dir = start;; dir = dirname(dir)) {
     if (existsSync(join(dir, "package.json")) && existsSync(join(dir, "contracts"))) return dir;
     if (dirname(dir) === dir) throw new Error(`No repository root (package.json + contracts/) above ${start}`);
   }

@@ -88,5 +88,8 @@ const missing = [paths.CORPUS_DIR, paths.ADB_FIXTURES_DIR].filter((dir) => !exis
 if (missing.length > 0) console.error(`run-tests: ${paths.corpusMissingLine(missing.join(" and "))}; the tests that read it are skipped.`);
 // A test that hangs fails after 4 minutes (its after-hooks still stop what it started) instead of
 // blocking the run; the slowest real test (Appium end to end) takes seconds.
-const result = spawnSync(process.execPath, ["--test", "--test-concurrency=2", "--test-timeout=240000", ...files], { stdio: "inherit", env });
+const result = spawnSync(process.execPath, ["--test", "--test-concurrency=2", "--test-timeout=240000", ...files], {
+  stdio: "inherit",
+  env,
+});
 process.exit(result.status ?? 1);

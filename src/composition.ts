@@ -95,7 +95,10 @@ export function doctorPorts(ctx: Pick<CliContext, "cwd" | "env" | "runner" | "cl
 }
 
 export async function openHarness(config: HarnessConfig, ctx: CliContext, options: HarnessOptions = {}): Promise<Harness> {
-  const program = findAdbProgram({ ADB: config.adb.path, ANDROID_HOME: config.adb.androidHome }, { exists: existsSync, platform: platform() });
+  const program = findAdbProgram({ ADB: config.adb.path, ANDROID_HOME: config.adb.androidHome }, {
+    exists: existsSync,
+    platform: platform(),
+  });
   let serverSocket = config.adb.serverSocket;
   let appiumUrl = config.appiumUrl;
   let requestedUdid = config.device.kind === "udid" ? config.device.udid : undefined;
@@ -112,19 +115,32 @@ export async function openHarness(config: HarnessConfig, ctx: CliContext, option
     appiumUrl = sim.appiumUrl;
     requestedUdid = sim.device.serial;
     description = `simulated device ${sim.device.serial}`;
-    ctx.logger.info(`the device is SIMULATED: ${sim.device.serial} (${sim.device.model}) at ADB_SERVER_SOCKET=${sim.adbServerSocket}, APPIUM_URL=${sim.appiumUrl}`);
+    ctx.logger.info(
+      `the device is SIMULATED: ${sim.device.serial} (${sim.device.model}) at ADB_SERVER_SOCKET=${sim.adbServerSocket}, APPIUM_URL=${sim.appiumUrl}`,
+    );
   }
   try {
     // Loaded here, not at start: the observer, the evidence store (and its PNG work) and the UI sessions are for a device.
     const { createAdbObserver } = await import("./adapters/adb/observer.ts");
     const {
-      createAuditLog, createDeviceLock, createEvidenceStore, createNodeFileSystem, createNodeProcessProbe, createStaleSessionEnder, currentUserFacts, lockDirectory,
-      pruneOldEvidence, resolveArtifactsDirectory,
+      createAuditLog,
+      createDeviceLock,
+      createEvidenceStore,
+      createNodeFileSystem,
+      createNodeProcessProbe,
+      createStaleSessionEnder,
+      currentUserFacts,
+      lockDirectory,
+      pruneOldEvidence,
+      resolveArtifactsDirectory,
     } = await import("./adapters/evidence/mod.ts");
     const { createUiSessions } = await import("./device/ui_sessions.ts");
     const adb = createAdbClient({ runner: ctx.runner, program, ...(serverSocket === undefined ? {} : { serverSocket }) });
     const observer = createAdbObserver({
-      adb, clock: ctx.clock, ...(requestedUdid === undefined ? {} : { requestedUdid }), ...(config.device.kind === "sim" ? { simulated: true } : {}),
+      adb,
+      clock: ctx.clock,
+      ...(requestedUdid === undefined ? {} : { requestedUdid }),
+      ...(config.device.kind === "sim" ? { simulated: true } : {}),
       ...(missingPackageHint === undefined ? {} : { missingPackageHint }),
     });
     const facts = platformFacts(ctx);
@@ -139,8 +155,10 @@ export async function openHarness(config: HarnessConfig, ctx: CliContext, option
     const fileLock = createDeviceLock({ directory: locks, fs, clock: ctx.clock, probe: createNodeProcessProbe(), endStaleSession });
     const ui = createUiSessions({
       drivers: lazyAppiumDriverFactory({
-        appiumUrl, adbServer: observer.adbServer,
-        requestTimeoutMs: config.actionTimeoutSeconds * 1000, newCommandTimeoutS: config.flowIdleTimeoutSeconds + 30,
+        appiumUrl,
+        adbServer: observer.adbServer,
+        requestTimeoutMs: config.actionTimeoutSeconds * 1000,
+        newCommandTimeoutS: config.flowIdleTimeoutSeconds + 30,
       }),
       lock: fileLock,
       clock: ctx.clock,
@@ -149,7 +167,12 @@ export async function openHarness(config: HarnessConfig, ctx: CliContext, option
       newSessionId: () => `s-${randomUUID().replaceAll("-", "")}`,
     });
     const deps: OperationDeps = {
-      ports: { observer, evidence: createEvidenceStore({ directory: artifacts.path, fs, clock: ctx.clock }), ui: ui.sessions, clock: ctx.clock },
+      ports: {
+        observer,
+        evidence: createEvidenceStore({ directory: artifacts.path, fs, clock: ctx.clock }),
+        ui: ui.sessions,
+        clock: ctx.clock,
+      },
       lock: ui.lock,
       audit: createAuditLog({ directory: artifacts.path, fs }),
       clock: ctx.clock,
@@ -166,7 +189,8 @@ export async function openHarness(config: HarnessConfig, ctx: CliContext, option
       artifacts: { path: artifacts.path, reason: artifacts.reason },
       fs,
       appiumUrl,
-      pruneOldEvidence: () => pruneOldEvidence({ directory: artifacts.path, fs, nowMs: ctx.clock.now(), maxAgeDays: config.evidenceRetentionDays }),
+      pruneOldEvidence: () =>
+        pruneOldEvidence({ directory: artifacts.path, fs, nowMs: ctx.clock.now(), maxAgeDays: config.evidenceRetentionDays }),
       close: async () => {
         try {
           await ui.closeAll("the harness is stopping");

@@ -44,9 +44,23 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>, fl
   };
 
   const device = parseDevice(flags.device ?? value("ANDROID_UDID"), flags.device !== undefined ? "--device" : "ANDROID_UDID", problems);
-  const appiumUrl = parseHttpUrl(flags.appiumUrl ?? value("APPIUM_URL"), flags.appiumUrl !== undefined ? "--appium-url" : "APPIUM_URL", problems);
-  const flowIdle = parseSeconds("ANDROID_MCP_FLOW_IDLE_TIMEOUT", value("ANDROID_MCP_FLOW_IDLE_TIMEOUT"), CONFIG_DEFAULTS.flowIdleTimeoutSeconds, problems);
-  const action = parseSeconds("ANDROID_MCP_ACTION_TIMEOUT", value("ANDROID_MCP_ACTION_TIMEOUT"), CONFIG_DEFAULTS.actionTimeoutSeconds, problems);
+  const appiumUrl = parseHttpUrl(
+    flags.appiumUrl ?? value("APPIUM_URL"),
+    flags.appiumUrl !== undefined ? "--appium-url" : "APPIUM_URL",
+    problems,
+  );
+  const flowIdle = parseSeconds(
+    "ANDROID_MCP_FLOW_IDLE_TIMEOUT",
+    value("ANDROID_MCP_FLOW_IDLE_TIMEOUT"),
+    CONFIG_DEFAULTS.flowIdleTimeoutSeconds,
+    problems,
+  );
+  const action = parseSeconds(
+    "ANDROID_MCP_ACTION_TIMEOUT",
+    value("ANDROID_MCP_ACTION_TIMEOUT"),
+    CONFIG_DEFAULTS.actionTimeoutSeconds,
+    problems,
+  );
   const retention = parseRetentionDays(value("ANDROID_MCP_EVIDENCE_RETENTION_DAYS"), problems);
 
   const artifactsFlag = flags.artifacts?.trim();
@@ -75,7 +89,14 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>, fl
   if (problems.length > 0) {
     throw new HarnessError("INVALID_ARGUMENT", `${problems.join("; ")}.`, { problems });
   }
-  const config: HarnessConfig = { device, appiumUrl, flowIdleTimeoutSeconds: flowIdle, actionTimeoutSeconds: action, evidenceRetentionDays: retention, adb };
+  const config: HarnessConfig = {
+    device,
+    appiumUrl,
+    flowIdleTimeoutSeconds: flowIdle,
+    actionTimeoutSeconds: action,
+    evidenceRetentionDays: retention,
+    adb,
+  };
   if (artifactsFlag !== undefined) config.artifactsDir = { path: artifactsFlag, source: "--artifacts" };
   else {
     const fromEnv = value("ANDROID_MCP_ARTIFACTS_DIR");

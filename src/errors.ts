@@ -3,7 +3,7 @@
  * faults) is translated into a HarnessError by the adapter that meets it; one place (the envelope)
  * turns anything into `{code, message, details}`. Messages say what happened and what to do next.
  */
-import { type ErrorCode, ERROR_CODES, isErrorCode } from "../contracts/error_codes.ts";
+import { ERROR_CODES, type ErrorCode, isErrorCode } from "../contracts/error_codes.ts";
 
 export type ErrorDetails = Record<string, unknown>;
 
@@ -39,5 +39,8 @@ export function isHarnessError(value: unknown): value is HarnessError {
 export function toHarnessError(value: unknown): HarnessError {
   if (isHarnessError(value)) return value;
   const message = value instanceof Error ? value.message : String(value);
-  return new HarnessError("INTERNAL_ERROR", `Unexpected fault: ${message}. Report it with the operation id; the device was left as it was.`);
+  return new HarnessError(
+    "INTERNAL_ERROR",
+    `Unexpected fault: ${message}. Report it with the operation id; the device was left as it was.`,
+  );
 }

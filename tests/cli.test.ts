@@ -14,15 +14,27 @@ test("--version prints the package.json version", async () => {
   assert.equal(VERSION, pkg.version);
   const run = await runCliCaptured(["--version"]);
   assert.equal(run.code, 0);
-  assert.match(run.stdout, new RegExp(`^android-mcp-harness/${VERSION.replaceAll(".", "\\.")} \\(node \\d+\\.\\d+\\.\\d+, [a-z0-9]+-[a-z0-9]+\\)\\n$`));
+  assert.match(
+    run.stdout,
+    new RegExp(`^android-mcp-harness/${VERSION.replaceAll(".", "\\.")} \\(node \\d+\\.\\d+\\.\\d+, [a-z0-9]+-[a-z0-9]+\\)\\n$`),
+  );
   assert.equal((await runCliCaptured(["-v"])).stdout, run.stdout);
 });
 
 test("--version names the runtime itself: Deno's and Bun's own versions, and the single executable", () => {
   const platform = { platform: "linux", arch: "x64", versions: { node: "26.3.0" } };
   assert.equal(describeRuntime({ process: platform, Deno: { version: { deno: "2.9.6" } } }), "deno 2.9.6, linux-x64");
-  assert.equal(describeRuntime({ process: platform, Bun: { version: "1.4.5", main: "/$bunfs/root/android-mcp-harness" } }), "single executable, bun 1.4.5, linux-x64");
-  assert.equal(describeRuntime({ process: { ...platform, platform: "win32" }, Bun: { version: "1.4.5", main: "B:/~BUN/root/android-mcp-harness.exe" } }), "single executable, bun 1.4.5, win32-x64");
+  assert.equal(
+    describeRuntime({ process: platform, Bun: { version: "1.4.5", main: "/$bunfs/root/android-mcp-harness" } }),
+    "single executable, bun 1.4.5, linux-x64",
+  );
+  assert.equal(
+    describeRuntime({
+      process: { ...platform, platform: "win32" },
+      Bun: { version: "1.4.5", main: "B:/~BUN/root/android-mcp-harness.exe" },
+    }),
+    "single executable, bun 1.4.5, win32-x64",
+  );
   assert.equal(describeRuntime({ process: platform, Bun: { version: "1.4.5", main: "/home/me/src/main.ts" } }), "bun 1.4.5, linux-x64");
   assert.equal(describeRuntime({ process: platform }), "node 26.3.0, linux-x64");
 });
@@ -41,7 +53,14 @@ test("help is a command: alone it prints --help's text, with a command name that
 });
 
 test("a flag given twice is refused with one line, whatever its kind", async () => {
-  for (const args of [["tree", "--file", "a.xml", "--density", "420", "--density", "480"], ["sim", "--json", "--json"], ["serve", "--device=sim", "--device", "sim"]]) {
+  for (
+    const args of [["tree", "--file", "a.xml", "--density", "420", "--density", "480"], ["sim", "--json", "--json"], [
+      "serve",
+      "--device=sim",
+      "--device",
+      "sim",
+    ]]
+  ) {
     const run = await runCliCaptured(args);
     assert.equal(run.code, 2, args.join(" "));
     assert.match(run.stderr, /^android-mcp-harness: --(density|json|device) was given more than once; give it once\.\n/, args.join(" "));
@@ -51,7 +70,10 @@ test("a flag given twice is refused with one line, whatever its kind", async () 
 
 test("a flag a command takes several times is not refused (flow --device a --device b); others still are", async () => {
   assert.equal(repeatedFlag(["flow", "f.json", "--device", "a", "--device=b"], new Set(["--device"])), undefined);
-  assert.equal(repeatedFlag(["flow", "f.json", "--json", "--json"], new Set(["--device"])), "--json was given more than once; give it once.");
+  assert.equal(
+    repeatedFlag(["flow", "f.json", "--json", "--json"], new Set(["--device"])),
+    "--json was given more than once; give it once.",
+  );
   assert.equal(repeatedFlag(["x", "--", "--a", "--a"]), undefined);
   const flow = await runCliCaptured(["flow", "nope.json", "--device", "sim", "--device", "sim"]);
   assert.doesNotMatch(flow.stderr, /more than once/);
@@ -65,8 +87,12 @@ test("a negative number after a flag is that flag's value (refused by the comman
   assert.equal(run.code, 2);
   assert.doesNotMatch(run.stderr, /Unknown option/);
   assert.match(run.stderr, /--density/);
-  assert.deepEqual(joinNegativeValues(["tree", "--density", "-5", "--json", "--", "--density", "-1"], [{ rawName: "--density <dpi>" }, { rawName: "--json" }]),
-    ["tree", "--density=-5", "--json", "--", "--density", "-1"]);
+  assert.deepEqual(
+    joinNegativeValues(["tree", "--density", "-5", "--json", "--", "--density", "-1"], [{ rawName: "--density <dpi>" }, {
+      rawName: "--json",
+    }]),
+    ["tree", "--density=-5", "--json", "--", "--density", "-1"],
+  );
 });
 
 test("an unknown command is a usage error with exit code 2", async () => {

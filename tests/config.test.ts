@@ -15,29 +15,47 @@ function failure(env: Record<string, string>, flags = {}): HarnessError {
 
 test("defaults: the only online device, local Appium, 60 s idle, 50 s action (below the 60 s MCP clients commonly wait), evidence kept 14 days", () => {
   assert.deepEqual(loadConfig({}), {
-    device: { kind: "auto" }, appiumUrl: "http://127.0.0.1:4723", flowIdleTimeoutSeconds: 60, actionTimeoutSeconds: 50, evidenceRetentionDays: 14, adb: {},
+    device: { kind: "auto" },
+    appiumUrl: "http://127.0.0.1:4723",
+    flowIdleTimeoutSeconds: 60,
+    actionTimeoutSeconds: 50,
+    evidenceRetentionDays: 14,
+    adb: {},
   });
   assert.equal(CONFIG_DEFAULTS.appiumUrl, "http://127.0.0.1:4723");
 });
 
 test("every variable is read, and empty values count as unset", () => {
   const config = loadConfig({
-    ANDROID_UDID: "emulator-5556", APPIUM_URL: "http://grid:4444/wd/hub/", ANDROID_MCP_ARTIFACTS_DIR: "/tmp/ev",
-    ANDROID_MCP_FLOW_IDLE_TIMEOUT: "30", ANDROID_MCP_ACTION_TIMEOUT: "3600", ADB: "/opt/adb", ANDROID_HOME: "/sdk",
-    ADB_SERVER_SOCKET: "tcp:10.0.0.5:5037", ANDROID_MCP_EVIDENCE_RETENTION_DAYS: "0",
+    ANDROID_UDID: "emulator-5556",
+    APPIUM_URL: "http://grid:4444/wd/hub/",
+    ANDROID_MCP_ARTIFACTS_DIR: "/tmp/ev",
+    ANDROID_MCP_FLOW_IDLE_TIMEOUT: "30",
+    ANDROID_MCP_ACTION_TIMEOUT: "3600",
+    ADB: "/opt/adb",
+    ANDROID_HOME: "/sdk",
+    ADB_SERVER_SOCKET: "tcp:10.0.0.5:5037",
+    ANDROID_MCP_EVIDENCE_RETENTION_DAYS: "0",
   });
   assert.deepEqual(config, {
-    device: { kind: "udid", udid: "emulator-5556" }, appiumUrl: "http://grid:4444/wd/hub",
+    device: { kind: "udid", udid: "emulator-5556" },
+    appiumUrl: "http://grid:4444/wd/hub",
     artifactsDir: { path: "/tmp/ev", source: "ANDROID_MCP_ARTIFACTS_DIR" },
-    flowIdleTimeoutSeconds: 30, actionTimeoutSeconds: 3600, evidenceRetentionDays: 0, adb: { path: "/opt/adb", androidHome: "/sdk", serverSocket: "tcp:10.0.0.5:5037" },
+    flowIdleTimeoutSeconds: 30,
+    actionTimeoutSeconds: 3600,
+    evidenceRetentionDays: 0,
+    adb: { path: "/opt/adb", androidHome: "/sdk", serverSocket: "tcp:10.0.0.5:5037" },
   });
   assert.deepEqual(loadConfig({ ANDROID_UDID: "", ANDROID_MCP_ACTION_TIMEOUT: " " }).device, { kind: "auto" });
   assert.deepEqual(loadConfig({ ADB_SERVER_SOCKET: "tcp:5038" }).adb, { serverSocket: "tcp:5038" });
 });
 
 test("flags override the environment; --device sim selects the simulated device", () => {
-  const config = loadConfig({ ANDROID_UDID: "emulator-5554", APPIUM_URL: "http://a:1", ANDROID_MCP_ARTIFACTS_DIR: "/env" },
-    { device: "sim", appiumUrl: "https://b:2", artifacts: "./mine" });
+  const config = loadConfig({ ANDROID_UDID: "emulator-5554", APPIUM_URL: "http://a:1", ANDROID_MCP_ARTIFACTS_DIR: "/env" }, {
+    device: "sim",
+    appiumUrl: "https://b:2",
+    artifacts: "./mine",
+  });
   assert.deepEqual(config.device, { kind: "sim" });
   assert.equal(config.appiumUrl, "https://b:2");
   assert.deepEqual(config.artifactsDir, { path: "./mine", source: "--artifacts" });
@@ -65,14 +83,22 @@ test("all problems are reported together", () => {
 
 test("ANDROID_MCP_ARTIFACTS_DIR is trimmed and blank is unset; a blank --artifacts is refused", () => {
   assert.equal(loadConfig({ ANDROID_MCP_ARTIFACTS_DIR: "   " }).artifactsDir, undefined);
-  assert.deepEqual(loadConfig({ ANDROID_MCP_ARTIFACTS_DIR: " ev/out " }).artifactsDir, { path: "ev/out", source: "ANDROID_MCP_ARTIFACTS_DIR" });
-  assert.deepEqual(loadConfig({ ANDROID_MCP_ARTIFACTS_DIR: "   " }, { artifacts: " ./flag " }).artifactsDir, { path: "./flag", source: "--artifacts" });
+  assert.deepEqual(loadConfig({ ANDROID_MCP_ARTIFACTS_DIR: " ev/out " }).artifactsDir, {
+    path: "ev/out",
+    source: "ANDROID_MCP_ARTIFACTS_DIR",
+  });
+  assert.deepEqual(loadConfig({ ANDROID_MCP_ARTIFACTS_DIR: "   " }, { artifacts: " ./flag " }).artifactsDir, {
+    path: "./flag",
+    source: "--artifacts",
+  });
   assert.match(failure({}, { artifacts: "  " }).message, /--artifacts needs a directory path/);
 });
 
 test("ANDROID_ADB_SERVER_PORT names the local adb server (unless ADB_SERVER_SOCKET is set)", () => {
   assert.deepEqual(loadConfig({ ANDROID_ADB_SERVER_PORT: "5038" }).adb, { serverSocket: "tcp:127.0.0.1:5038" });
-  assert.deepEqual(loadConfig({ ANDROID_ADB_SERVER_PORT: "5038", ADB_SERVER_SOCKET: "tcp:farm:5037" }).adb, { serverSocket: "tcp:farm:5037" });
+  assert.deepEqual(loadConfig({ ANDROID_ADB_SERVER_PORT: "5038", ADB_SERVER_SOCKET: "tcp:farm:5037" }).adb, {
+    serverSocket: "tcp:farm:5037",
+  });
   assert.match(failure({ ANDROID_ADB_SERVER_PORT: "x" }).message, /ANDROID_ADB_SERVER_PORT must be a port number/);
 });
 
@@ -80,6 +106,13 @@ test("ANDROID_MCP_EVIDENCE_RETENTION_DAYS: whole days from 0 (keep forever) to 3
   assert.equal(loadConfig({ ANDROID_MCP_EVIDENCE_RETENTION_DAYS: "30" }).evidenceRetentionDays, 30);
   for (const bad of ["-1", "1.5", "two", "3651", "99999999999999999999"]) {
     const error = failure({ ANDROID_MCP_EVIDENCE_RETENTION_DAYS: bad });
-    assert.match(error.message, new RegExp(`ANDROID_MCP_EVIDENCE_RETENTION_DAYS must be a whole number of days between 0 \\(keep forever\\) and 3650, got "${bad.replace(".", "\\.")}"`));
+    assert.match(
+      error.message,
+      new RegExp(
+        `ANDROID_MCP_EVIDENCE_RETENTION_DAYS must be a whole number of days between 0 \\(keep forever\\) and 3650, got "${
+          bad.replace(".", "\\.")
+        }"`,
+      ),
+    );
   }
 });

@@ -60,7 +60,10 @@ const CHECKS: Record<string, Check> = {
     env: (home) => ({ npm_config_prefix: join(home, "global") }),
     expect: async (o, home) => {
       assert.equal(o.code, 0, o.stderr);
-      const installed = await capture(join(home, "global", "bin", "android-mcp-harness"), ["--version"], { cwd: "/", env: privateEnv(home) });
+      const installed = await capture(join(home, "global", "bin", "android-mcp-harness"), ["--version"], {
+        cwd: "/",
+        env: privateEnv(home),
+      });
       assert.equal(installed.code, 0, installed.stderr);
       assert.match(installed.stdout, /^android-mcp-harness\/\d+\.\d+\.\d+ \(node /);
     },
@@ -172,15 +175,21 @@ test("the README commands left to CI are commands .ci/run runs", () => {
     if (check.by !== "ci") continue;
     for (const part of line.split(" && ")) {
       const command = part.trim();
-      assert.ok(CI_SCRIPT.split("\n").some((l) => !l.trim().startsWith("#") && new RegExp(`(^|[\\s;&|(])${command.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}(\\s|;|$)`).test(l)),
-        `.ci/run does not run "${command}" (README: ${line})`);
+      assert.ok(
+        CI_SCRIPT.split("\n").some((l) =>
+          !l.trim().startsWith("#") && new RegExp(`(^|[\\s;&|(])${command.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}(\\s|;|$)`).test(l)
+        ),
+        `.ci/run does not run "${command}" (README: ${line})`,
+      );
     }
   }
 });
 
 test("the README commands that need a real emulator are what the device workflow runs", () => {
   for (const [line, check] of Object.entries(CHECKS)) {
-    if (check.by === "device") assert.ok(DEVICE_WORKFLOW.split("\n").some((l) => l.trim().endsWith(line)), `device.yml does not run "${line}"`);
+    if (check.by === "device") {
+      assert.ok(DEVICE_WORKFLOW.split("\n").some((l) => l.trim().endsWith(line)), `device.yml does not run "${line}"`);
+    }
   }
 });
 
@@ -212,7 +221,13 @@ test("every JSON client configuration in the README starts the harness from anot
       assert.equal(entry.command, PLACEHOLDER);
       const [command, ...prefix] = harness();
       const home = mkdtempSync(join(tmpdir(), "amh-readme-client-"));
-      const transport = new StdioClientTransport({ command: command!, args: [...prefix, ...entry.args], cwd: home, env: { PATH: process.env["PATH"] ?? "", HOME: home, ...NO_ADB_SERVER }, stderr: "pipe" });
+      const transport = new StdioClientTransport({
+        command: command!,
+        args: [...prefix, ...entry.args],
+        cwd: home,
+        env: { PATH: process.env["PATH"] ?? "", HOME: home, ...NO_ADB_SERVER },
+        stderr: "pipe",
+      });
       const client = new Client({ name: "readme-config", version: "0" });
       try {
         await client.connect(transport);

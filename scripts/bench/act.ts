@@ -14,7 +14,13 @@ import { join } from "node:path";
 import { ACT_DEFAULTS } from "../../contracts/act_defaults.ts";
 import { createAdbClient, createAdbObserver, findAdbProgram } from "../../src/adapters/adb/mod.ts";
 import { createAppiumDriverFactory } from "../../src/adapters/appium/mod.ts";
-import { createAuditLog, createDeviceLock, createEvidenceStore, createNodeFileSystem, createNodeProcessProbe } from "../../src/adapters/evidence/mod.ts";
+import {
+  createAuditLog,
+  createDeviceLock,
+  createEvidenceStore,
+  createNodeFileSystem,
+  createNodeProcessProbe,
+} from "../../src/adapters/evidence/mod.ts";
 import { createNodeProcessRunner } from "../../src/adapters/node_process_runner.ts";
 import { createSystemClock } from "../../src/adapters/system_clock.ts";
 import { createUiSessions } from "../../src/device/ui_sessions.ts";
@@ -32,7 +38,9 @@ type Interval = [number, number];
 export const actSection: BenchSection = {
   name: "act: per act tool against the simulated device, total and harness-own time",
   async run(io: BenchIO) {
-    io.print(`simulated device, real adb client, webdriverio → simulated UiAutomator2, in-memory MCP, ${io.repetitions} calls per row (ms)`);
+    io.print(
+      `simulated device, real adb client, webdriverio → simulated UiAutomator2, in-memory MCP, ${io.repetitions} calls per row (ms)`,
+    );
     io.print("tool                              total med/p95    own med/p95      adb runs/call  UiA2 requests/call");
     await measure(io, "settings", [
       ["ui_tap", () => ({ selector: { text: "Network & internet" } })],
@@ -50,15 +58,23 @@ export const actSection: BenchSection = {
     await measure(io, "shop", [
       ["ui_tap", () => ({ selector: { text: "Rain jacket" }, gesture: "long_press" }), { label: "ui_tap long_press", setup: home }],
       ["ui_tap", () => ({ selector: { content_desc: "Canvas sneakers photo" }, gesture: "double_tap" }), {
-        label: "ui_tap double_tap", setup: (sim) => void sim.openUrl("shop://product/42"),
+        label: "ui_tap double_tap",
+        setup: (sim) => void sim.openUrl("shop://product/42"),
       }],
-      ["ui_scroll", (i) => ({ direction: i % 2 === 0 ? "right" : "left", container: { resource_id: `${SHOP}:id/chips` } }), { label: "ui_scroll container", setup: home }],
-      ["ui_scroll", () => ({ direction: "down", until: { text: "Daypack" } }), { label: "ui_scroll until (2 swipes)", setup: (sim) => {
-        sim.forceStop(SHOP);
-        home(sim);
-      } }],
+      ["ui_scroll", (i) => ({ direction: i % 2 === 0 ? "right" : "left", container: { resource_id: `${SHOP}:id/chips` } }), {
+        label: "ui_scroll container",
+        setup: home,
+      }],
+      ["ui_scroll", () => ({ direction: "down", until: { text: "Daypack" } }), {
+        label: "ui_scroll until (2 swipes)",
+        setup: (sim) => {
+          sim.forceStop(SHOP);
+          home(sim);
+        },
+      }],
       ["ui_type_text", (i) => ({ selector: { resource_id: `${SHOP}:id/search_field` }, text: `boots ${i}`, submit: "search" }), {
-        label: "ui_type_text submit", setup: (sim) => {
+        label: "ui_type_text submit",
+        setup: (sim) => {
           home(sim);
           sim.tap({ "content-desc": "Search" });
         },
@@ -95,14 +111,30 @@ async function measure(io: BenchIO, scenario: string, rows: Row[]): Promise<void
   });
   const observer = createAdbObserver({ adb, clock, requestedUdid: sim.device.serial, simulated: true });
   const hands = createUiSessions({
-    drivers: timedDrivers(createAppiumDriverFactory({ appiumUrl: sim.appiumUrl, adbServer: observer.adbServer, requestTimeoutMs: 30_000, newCommandTimeoutS: 600 }), busy, () => requests++),
+    drivers: timedDrivers(
+      createAppiumDriverFactory({
+        appiumUrl: sim.appiumUrl,
+        adbServer: observer.adbServer,
+        requestTimeoutMs: 30_000,
+        newCommandTimeoutS: 600,
+      }),
+      busy,
+      () => requests++,
+    ),
     lock: createDeviceLock({ directory: join(root, "locks"), fs, clock, probe: createNodeProcessProbe() }),
-    clock, logger: silentLogger, idleTimeoutMs: 600_000, newSessionId: () => `s-${randomUUID()}`,
+    clock,
+    logger: silentLogger,
+    idleTimeoutMs: 600_000,
+    newSessionId: () => `s-${randomUUID()}`,
   });
   const server = createHarnessServer({
     ports: { observer, evidence: createEvidenceStore({ directory: join(root, "artifacts"), fs, clock }), ui: hands.sessions, clock },
-    lock: hands.lock, audit: createAuditLog({ directory: join(root, "artifacts"), fs }), clock, logger: silentLogger,
-    actionTimeoutMs: 50_000, newOperationId: randomUUID,
+    lock: hands.lock,
+    audit: createAuditLog({ directory: join(root, "artifacts"), fs }),
+    clock,
+    logger: silentLogger,
+    actionTimeoutMs: 50_000,
+    newOperationId: randomUUID,
   });
   const connected = await connectInMemory(server);
   const call = async (name: string, args: Record<string, unknown>) => {
@@ -122,7 +154,13 @@ async function measure(io: BenchIO, scenario: string, rows: Row[]): Promise<void
       }
       io.print(`${"ui_session_open".padEnd(34)}${`${median(totals).toFixed(1)}/${p95(totals).toFixed(1)}`}`);
     };
-    const timed = async (label: string, name: string, args: (i: number) => Record<string, unknown>, extra: Record<string, unknown>, setup = (_: SimDevice) => {}) => {
+    const timed = async (
+      label: string,
+      name: string,
+      args: (i: number) => Record<string, unknown>,
+      extra: Record<string, unknown>,
+      setup = (_: SimDevice) => {},
+    ) => {
       const totals: number[] = [];
       const own: number[] = [];
       let runs = 0;
@@ -133,7 +171,11 @@ async function measure(io: BenchIO, scenario: string, rows: Row[]): Promise<void
       if (name === "ui_tap") await call("device_back", extra);
       for (let i = 0; i < io.repetitions; i++) {
         setup(sim.device);
-        waits.length = busy.length = adbRuns = requests = 0;
+        waits.length =
+          busy.length =
+          adbRuns =
+          requests =
+            0;
         const start = performance.now();
         await send(args(i));
         const total = performance.now() - start;
@@ -144,7 +186,11 @@ async function measure(io: BenchIO, scenario: string, rows: Row[]): Promise<void
         if (name === "ui_tap") await call("device_back", extra); // back to where the row starts (not timed)
       }
       const pair = (v: number[]) => `${median(v).toFixed(1)}/${p95(v).toFixed(1)}`.padEnd(17);
-      io.print(`${label.padEnd(34)}${pair(totals)}${pair(own)}${(runs / io.repetitions).toFixed(1).padEnd(15)}${(asked / io.repetitions).toFixed(1)}`);
+      io.print(
+        `${label.padEnd(34)}${pair(totals)}${pair(own)}${(runs / io.repetitions).toFixed(1).padEnd(15)}${
+          (asked / io.repetitions).toFixed(1)
+        }`,
+      );
     };
     await timedOpen();
     const session = (await call("ui_session_open", {})).data["session_id"] as string;

@@ -20,12 +20,33 @@ type Step = [tool: string, args: Record<string, unknown>];
 
 /** The tasks of issue 17's token table, as an agent does them on the settings scenario, with their targets. */
 const TASKS: { name: string; steps: Step[]; tokenTarget: number }[] = [
-  { name: "T1 Airplane mode on", tokenTarget: 885, steps: [
-    ["settings_open", {}], ["ui_tap", { selector: { text: "Network & internet" } }], ["ui_tap", { selector: { text: "Airplane mode" } }]] },
-  { name: "T2 app info of Chrome", tokenTarget: 1132, steps: [
-    ["settings_open", {}], ["ui_tap", { selector: { text: "Apps" } }], ["ui_tap", { selector: { text: "Chrome" } }]] },
-  { name: "T3 Display and back", tokenTarget: 895, steps: [
-    ["settings_open", {}], ["ui_tap", { selector: { text: "Display" } }], ["device_back", {}]] },
+  {
+    name: "T1 Airplane mode on",
+    tokenTarget: 885,
+    steps: [
+      ["settings_open", {}],
+      ["ui_tap", { selector: { text: "Network & internet" } }],
+      ["ui_tap", { selector: { text: "Airplane mode" } }],
+    ],
+  },
+  {
+    name: "T2 app info of Chrome",
+    tokenTarget: 1132,
+    steps: [
+      ["settings_open", {}],
+      ["ui_tap", { selector: { text: "Apps" } }],
+      ["ui_tap", { selector: { text: "Chrome" } }],
+    ],
+  },
+  {
+    name: "T3 Display and back",
+    tokenTarget: 895,
+    steps: [
+      ["settings_open", {}],
+      ["ui_tap", { selector: { text: "Display" } }],
+      ["device_back", {}],
+    ],
+  },
 ];
 
 interface Counted {
@@ -47,8 +68,12 @@ export const actTasksSection: BenchSection = {
     let server: SpawnedServer | undefined;
     try {
       server = await spawnServe([], {
-        ...home.env, ADB: wrapper, AMH_BENCH_ADB_LOG: adbLog,
-        ADB_SERVER_SOCKET: sim.adbServerSocket, ANDROID_UDID: sim.device.serial, APPIUM_URL: sim.appiumUrl,
+        ...home.env,
+        ADB: wrapper,
+        AMH_BENCH_ADB_LOG: adbLog,
+        ADB_SERVER_SOCKET: sim.adbServerSocket,
+        ANDROID_UDID: sim.device.serial,
+        APPIUM_URL: sim.appiumUrl,
       });
       const s = server;
       const adbCount = () => readFileSync(adbLog, "utf8").split("\n").filter((l) => l !== "").length;
@@ -59,18 +84,34 @@ export const actTasksSection: BenchSection = {
         const result = await s.client.callTool({ name: tool, arguments: args }, undefined, { timeout: 120_000 });
         const wallMs = performance.now() - started;
         const uia2 = sim.device.log.slice(logFrom).filter((e) => e.source === "uia2");
-        const text = (result.content as { type: string; text?: string }[]).filter((c) => c.type === "text").map((c) => c.text ?? "").join("");
+        const text = (result.content as { type: string; text?: string }[]).filter((c) => c.type === "text").map((c) => c.text ?? "").join(
+          "",
+        );
         if (process.env["AMH_BENCH_VERBOSE"] === "1") {
-          const lines = readFileSync(adbLog, "utf8").split("\n").filter((l) => l !== "").slice(adbFrom).map((l) => l.replace(/^-s \S+ /, "").slice(0, 24));
-          process.stderr.write(`${tool} ${wallMs.toFixed(0)} ms adb ${lines.join(" | ")} uia2 ${uia2.map((e) => e.command.slice(0, 30)).join(" | ")}\n`);
+          const lines = readFileSync(adbLog, "utf8").split("\n").filter((l) => l !== "").slice(adbFrom).map((l) =>
+            l.replace(/^-s \S+ /, "").slice(0, 24)
+          );
+          process.stderr.write(
+            `${tool} ${wallMs.toFixed(0)} ms adb ${lines.join(" | ")} uia2 ${uia2.map((e) => e.command.slice(0, 30)).join(" | ")}\n`,
+          );
         }
-        if (result.isError === true && process.env["AMH_BENCH_VERBOSE"] === "1") process.stderr.write(`${tool} ${JSON.stringify(args)}: ${JSON.stringify((result.structuredContent as { error: unknown }).error)}\n`);
+        if (result.isError === true && process.env["AMH_BENCH_VERBOSE"] === "1") {
+          process.stderr.write(
+            `${tool} ${JSON.stringify(args)}: ${JSON.stringify((result.structuredContent as { error: unknown }).error)}\n`,
+          );
+        }
         return {
-          ok: result.isError !== true, wallMs, adb: adbCount() - adbFrom, uia2: uia2.length,
-          pageSources: uia2.filter((e) => e.command.startsWith("get page source")).length, tokens: countTokens(text),
+          ok: result.isError !== true,
+          wallMs,
+          adb: adbCount() - adbFrom,
+          uia2: uia2.length,
+          pageSources: uia2.filter((e) => e.command.startsWith("get page source")).length,
+          tokens: countTokens(text),
         };
       };
-      io.print(`serve over stdio (node), ${runs} runs per task, in an open UI session; wall median (ms); counts and tokens of the last run`);
+      io.print(
+        `serve over stdio (node), ${runs} runs per task, in an open UI session; wall median (ms); counts and tokens of the last run`,
+      );
       const opened = await s.client.callTool({ name: "ui_session_open", arguments: {} }, undefined, { timeout: 120_000 });
       const session = (opened.structuredContent as { data: { session_id: string } }).data.session_id;
       io.print("task                      calls  wall ms  adb procs  UiA2 req  page sources  o200k tokens (target)");
@@ -91,8 +132,14 @@ export const actTasksSection: BenchSection = {
         acts.push(...last);
         const sum = (key: keyof Counted) => last.reduce((total, c) => total + c[key], 0);
         const tokens = sum("tokens");
-        io.print(`${task.name.padEnd(26)}${String(task.steps.length).padEnd(7)}${median(walls).toFixed(0).padEnd(9)}${String(sum("adb")).padEnd(11)}` +
-          `${String(sum("uia2")).padEnd(10)}${String(sum("pageSources")).padEnd(14)}${tokens} (≤ ${task.tokenTarget}) ${tokens <= task.tokenTarget ? "met" : "NOT met"}`);
+        io.print(
+          `${task.name.padEnd(26)}${String(task.steps.length).padEnd(7)}${median(walls).toFixed(0).padEnd(9)}${
+            String(sum("adb")).padEnd(11)
+          }` +
+            `${String(sum("uia2")).padEnd(10)}${String(sum("pageSources")).padEnd(14)}${tokens} (≤ ${task.tokenTarget}) ${
+              tokens <= task.tokenTarget ? "met" : "NOT met"
+            }`,
+        );
       }
       const perAct = (acts.reduce((t, c) => t + c.adb, 0) / acts.length).toFixed(1);
       io.print(`adb processes per act over the tasks: ${perAct} (target ≤ 2)`);
@@ -110,10 +157,22 @@ export const actTasksSection: BenchSection = {
       await s.client.callTool({ name: "ui_session_close", arguments: { session_id: session } });
       for (let r = 0; r < runs; r++) bare.push((await call("ui_get_tree", {})).wallMs);
       const tap = median(taps.map((t) => t.wallMs));
-      io.print(`page-source reads per successful ui_tap (settled screen): ${median(taps.map((t) => t.pageSources))} (target ≤ 2; before, after, and a confirming read for a new screen)`);
+      io.print(
+        `page-source reads per successful ui_tap (settled screen): ${
+          median(taps.map((t) => t.pageSources))
+        } (target ≤ 2; before, after, and a confirming read for a new screen)`,
+      );
       io.print(`adb processes per ui_tap: ${median(taps.map((t) => t.adb))} (target ≤ 2)`);
-      io.print(`one ui_tap ${tap.toFixed(0)} ms · one ui_get_tree ${median(bare).toFixed(0)} ms through adb (uiautomator dump), ${median(held).toFixed(0)} ms through the held session`);
-      io.print(`ui_tap / ui_get_tree: ${(tap / median(bare)).toFixed(2)} against the adb dump, ${(tap / median(held)).toFixed(2)} against the held session's page source (target ≤ 1.5)`);
+      io.print(
+        `one ui_tap ${tap.toFixed(0)} ms · one ui_get_tree ${median(bare).toFixed(0)} ms through adb (uiautomator dump), ${
+          median(held).toFixed(0)
+        } ms through the held session`,
+      );
+      io.print(
+        `ui_tap / ui_get_tree: ${(tap / median(bare)).toFixed(2)} against the adb dump, ${
+          (tap / median(held)).toFixed(2)
+        } against the held session's page source (target ≤ 1.5)`,
+      );
     } finally {
       await server?.close();
       await sim.stop();
@@ -124,7 +183,10 @@ export const actTasksSection: BenchSection = {
 };
 
 /** Back to the Settings home (untimed), then the launcher in front: every run starts where the first did. */
-async function fromLauncher(call: (tool: string, args: Record<string, unknown>) => Promise<{ ok: boolean }>, session: string): Promise<void> {
+async function fromLauncher(
+  call: (tool: string, args: Record<string, unknown>) => Promise<{ ok: boolean }>,
+  session: string,
+): Promise<void> {
   for (let i = 0; i < 4; i++) {
     await call("settings_open", { session_id: session });
     if ((await call("ui_tap", { selector: { text: "Network & internet" }, session_id: session })).ok) {

@@ -12,7 +12,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { AVAILABLE_TOOL_NAMES, TOOL_CONTRACT_BY_NAME, TOOL_CONTRACTS, type ToolName } from "../../contracts/tools.ts";
 import { createAdbClient, createAdbObserver, findAdbProgram } from "../../src/adapters/adb/mod.ts";
-import { createAuditLog, createDeviceLock, createEvidenceStore, createNodeFileSystem, createNodeProcessProbe } from "../../src/adapters/evidence/mod.ts";
+import {
+  createAuditLog,
+  createDeviceLock,
+  createEvidenceStore,
+  createNodeFileSystem,
+  createNodeProcessProbe,
+} from "../../src/adapters/evidence/mod.ts";
 import { createAppiumDriverFactory } from "../../src/adapters/appium/mod.ts";
 import { createNodeProcessRunner } from "../../src/adapters/node_process_runner.ts";
 import { createUiSessions } from "../../src/device/ui_sessions.ts";
@@ -33,7 +39,9 @@ export const mcpSection: BenchSection = {
     const published = toolsListChars([...AVAILABLE_TOOL_NAMES]);
     const met = all.read < TOOLS_LIST_TARGET_CHARS ? "met" : "MISSED";
     const target = `target < ${TOOLS_LIST_TARGET_CHARS}: ${met}`;
-    io.print(`tools/list, all ${TOOL_CONTRACTS.length} declared tools: a model reads ${all.read} characters (${target}); output schemas ${all.output}`);
+    io.print(
+      `tools/list, all ${TOOL_CONTRACTS.length} declared tools: a model reads ${all.read} characters (${target}); output schemas ${all.output}`,
+    );
     const now = AVAILABLE_TOOL_NAMES.length;
     io.print(`tools/list, the ${now} tools published now: a model reads ${published.read} characters; output schemas ${published.output}`);
     io.print("");
@@ -66,7 +74,6 @@ function timedRunner(inner: ProcessRunner, intervals: [number, number][]): Proce
   };
 }
 
-
 async function observeOverhead(io: BenchIO, latency: "none" | "device", repetitions: number): Promise<void> {
   const sim = await startSimDevice({ latency });
   const root = mkdtempSync(join(tmpdir(), "amh-bench-"));
@@ -80,9 +87,17 @@ async function observeOverhead(io: BenchIO, latency: "none" | "device", repetiti
   });
   const observer = createAdbObserver({ adb, clock, requestedUdid: sim.device.serial, simulated: true });
   const hands = createUiSessions({
-    drivers: createAppiumDriverFactory({ appiumUrl: sim.appiumUrl, adbServer: observer.adbServer, requestTimeoutMs: 30_000, newCommandTimeoutS: 90 }),
+    drivers: createAppiumDriverFactory({
+      appiumUrl: sim.appiumUrl,
+      adbServer: observer.adbServer,
+      requestTimeoutMs: 30_000,
+      newCommandTimeoutS: 90,
+    }),
     lock: createDeviceLock({ directory: join(root, "locks"), fs, clock, probe: createNodeProcessProbe() }),
-    clock, logger: silentLogger, idleTimeoutMs: 60_000, newSessionId: () => `s-${randomUUID()}`,
+    clock,
+    logger: silentLogger,
+    idleTimeoutMs: 60_000,
+    newSessionId: () => `s-${randomUUID()}`,
   });
   const server = createHarnessServer({
     ports: { observer, evidence: createEvidenceStore({ directory: join(root, "artifacts"), fs, clock }), ui: hands.sessions, clock },
@@ -95,7 +110,9 @@ async function observeOverhead(io: BenchIO, latency: "none" | "device", repetiti
   });
   const connected = await connectInMemory(server);
   try {
-    io.print(`simulated device ${sim.device.serial} (latency profile ${latency}), real adb client, in-memory MCP transport, ${repetitions} calls per tool (ms)`);
+    io.print(
+      `simulated device ${sim.device.serial} (latency profile ${latency}), real adb client, in-memory MCP transport, ${repetitions} calls per tool (ms)`,
+    );
     io.print("tool            total med/p95    in adb med/p95   harness med/p95   adb runs/call");
     for (const tool of AVAILABLE_TOOL_NAMES.filter((name) => TOOL_CONTRACT_BY_NAME[name].annotations.readOnlyHint)) {
       await connected.client.callTool({ name: tool, arguments: {} }); // warm-up

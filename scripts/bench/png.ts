@@ -51,14 +51,18 @@ export const pngSection: BenchSection = {
     const rows: [string, Timing, Timing][] = [
       ["one-colour check", time(checkScreenshotShowsSomething), time((png) => isOneColour(upngDecode(png)))],
       ["model copy (1024 px)", time((png) => downscaleForModel(png)), time((png) => upngEncode(boxResize(upngDecode(png), 1024)))],
-      ["check + model copy", time((png) => {
-        checkScreenshotShowsSomething(png);
-        downscaleForModel(png);
-      }), time((png) => {
-        const image = upngDecode(png);
-        isOneColour(image);
-        upngEncode(boxResize(image, 1024));
-      })],
+      [
+        "check + model copy",
+        time((png) => {
+          checkScreenshotShowsSomething(png);
+          downscaleForModel(png);
+        }),
+        time((png) => {
+          const image = upngDecode(png);
+          isOneColour(image);
+          upngEncode(boxResize(image, 1024));
+        }),
+      ],
       ["full decode to RGBA", time(decodePng), time(upngDecode)],
     ];
     io.print(`${CAPTURE} (${capture.length} bytes), ${io.repetitions} runs each; ms, median wall / median CPU`);

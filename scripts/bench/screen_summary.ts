@@ -67,7 +67,12 @@ export function measureCapture(file: string, xml: string, repetitions: number): 
   const summaryBytes = Buffer.byteLength(JSON.stringify(summary));
   const textBytes = Buffer.byteLength(renderSummaryText(summary));
   const modelBytes = Buffer.byteLength(envelopeText({
-    ok: true, operation_id: "00000000-0000-4000-8000-000000000000", tool: "ui_get_tree", data: { ...summary }, evidence: null, error: null,
+    ok: true,
+    operation_id: "00000000-0000-4000-8000-000000000000",
+    tool: "ui_get_tree",
+    data: { ...summary },
+    evidence: null,
+    error: null,
   }));
   const times: number[] = [];
   for (let i = 0; i < repetitions; i++) {
@@ -76,7 +81,15 @@ export function measureCapture(file: string, xml: string, repetitions: number): 
     times.push(performance.now() - start);
   }
   const xmlBytes = Buffer.byteLength(xml);
-  return { file, xmlBytes, summaryBytes, ratio: summaryBytes / xmlBytes, textRatio: textBytes / xmlBytes, modelRatio: modelBytes / xmlBytes, medianMs: median(times) };
+  return {
+    file,
+    xmlBytes,
+    summaryBytes,
+    ratio: summaryBytes / xmlBytes,
+    textRatio: textBytes / xmlBytes,
+    modelRatio: modelBytes / xmlBytes,
+    medianMs: median(times),
+  };
 }
 
 export const screenSummarySection: BenchSection = {
@@ -115,7 +128,9 @@ export const screenSummarySection: BenchSection = {
       `captures ${rows.length} · median ratio ${percent(medianRatio)} (target ≤ ${percent(RATIO_TARGET_MEDIAN)}: ` +
         `${medianRatio <= RATIO_TARGET_MEDIAN ? "met" : "MISSED"}) · max ${percent(worst.ratio)} in ${worst.file} ` +
         `(target ≤ ${percent(RATIO_TARGET_MAX)}: ${worst.ratio <= RATIO_TARGET_MAX ? "met" : "MISSED"}) · ` +
-        `median time ${medianMs.toFixed(2)} ms (target ≤ ${TIME_TARGET_MEDIAN_MS} ms: ${medianMs <= TIME_TARGET_MEDIAN_MS ? "met" : "MISSED"})`,
+        `median time ${medianMs.toFixed(2)} ms (target ≤ ${TIME_TARGET_MEDIAN_MS} ms: ${
+          medianMs <= TIME_TARGET_MEDIAN_MS ? "met" : "MISSED"
+        })`,
     );
     const worstText = rows.reduce((a, b) => (b.textRatio > a.textRatio ? b : a));
     io.print(
@@ -129,7 +144,9 @@ export const screenSummarySection: BenchSection = {
         `(target ≤ ${percent(RATIO_TARGET_MAX)}: ${worstModel.modelRatio <= RATIO_TARGET_MAX ? "met" : "MISSED"})`,
     );
     io.print(
-      `tokens per screen (o200k): summary median ${median(rows.map((r) => r.summaryTokens))}, max ${Math.max(...rows.map((r) => r.summaryTokens))}; ` +
+      `tokens per screen (o200k): summary median ${median(rows.map((r) => r.summaryTokens))}, max ${
+        Math.max(...rows.map((r) => r.summaryTokens))
+      }; ` +
         `raw XML median ${median(rows.map((r) => r.xmlTokens))}, max ${Math.max(...rows.map((r) => r.xmlTokens))}; ` +
         `median share ${percent(median(rows.map((r) => r.summaryTokens / r.xmlTokens)))}`,
     );
@@ -143,7 +160,9 @@ function printIdenticalRows(io: BenchIO, rows: number): void {
   const measure = measureCapture(`synthetic ${rows} identical rows`, identicalRowsDump(rows), Math.min(io.repetitions, 5));
   io.print(
     `${measure.file} ('Item' + a 'More' button each): ${measure.xmlBytes} B xml, ${measure.summaryBytes} B json, ` +
-      `median ${measure.medianMs.toFixed(0)} ms (target < ${IDENTICAL_ROWS_TARGET_MS} ms: ${measure.medianMs < IDENTICAL_ROWS_TARGET_MS ? "met" : "MISSED"})`,
+      `median ${measure.medianMs.toFixed(0)} ms (target < ${IDENTICAL_ROWS_TARGET_MS} ms: ${
+        measure.medianMs < IDENTICAL_ROWS_TARGET_MS ? "met" : "MISSED"
+      })`,
   );
 }
 
@@ -160,11 +179,21 @@ export function identicalRowsDump(rows: number): string {
     list.push(node(
       `text="" resource-id="" class="android.widget.LinearLayout" content-desc="" clickable="true" focusable="true"`,
       `[0,${top}][1080,${bottom}]`,
-      node(`text="Item" resource-id="" class="android.widget.TextView" content-desc="" clickable="false" focusable="false"`, `[0,${top}][500,${bottom}]`) +
-        node(`text="" resource-id="com.example.app:id/more" class="android.widget.ImageButton" content-desc="More" clickable="true" focusable="true"`, `[900,${top}][1080,${bottom}]`),
+      node(
+        `text="Item" resource-id="" class="android.widget.TextView" content-desc="" clickable="false" focusable="false"`,
+        `[0,${top}][500,${bottom}]`,
+      ) +
+        node(
+          `text="" resource-id="com.example.app:id/more" class="android.widget.ImageButton" content-desc="More" clickable="true" focusable="true"`,
+          `[900,${top}][1080,${bottom}]`,
+        ),
     ));
   }
-  const root = node(`text="" resource-id="" class="android.widget.FrameLayout" content-desc="" clickable="false" focusable="false"`, `[0,0][1080,${rows * 10}]`, list.join(""));
+  const root = node(
+    `text="" resource-id="" class="android.widget.FrameLayout" content-desc="" clickable="false" focusable="false"`,
+    `[0,0][1080,${rows * 10}]`,
+    list.join(""),
+  );
   return `<?xml version='1.0' encoding='UTF-8' standalone='yes' ?><hierarchy rotation="0">${root}</hierarchy>`;
 }
 

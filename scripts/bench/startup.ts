@@ -41,10 +41,21 @@ function variants(): Variant[] {
   const modulesSize = () => (nodeModules ??= treeBytes(join(REPO_ROOT, "node_modules")));
   return [
     { name: "single executable", command: binary, prefix: [], footprint: () => `${mb(statSync(binary).size)}, nothing else` },
-    { name: "node dist/src/main.js", command: process.execPath, prefix: [join(REPO_ROOT, "dist", "src", "main.js")],
-      footprint: () => `node ${mb(statSync(process.execPath).size)} + dist/src ${mb(treeBytes(join(REPO_ROOT, "dist", "src")))} + node_modules ${mb(modulesSize())} (dev dependencies included)` },
-    { name: "deno run src/main.ts", command: deno, prefix: ["run", "-A", join(REPO_ROOT, "src", "main.ts")],
-      footprint: () => `deno ${mb(statSync(deno).size)} + src + node_modules ${mb(modulesSize())} (dev dependencies included)` },
+    {
+      name: "node dist/src/main.js",
+      command: process.execPath,
+      prefix: [join(REPO_ROOT, "dist", "src", "main.js")],
+      footprint: () =>
+        `node ${mb(statSync(process.execPath).size)} + dist/src ${mb(treeBytes(join(REPO_ROOT, "dist", "src")))} + node_modules ${
+          mb(modulesSize())
+        } (dev dependencies included)`,
+    },
+    {
+      name: "deno run src/main.ts",
+      command: deno,
+      prefix: ["run", "-A", join(REPO_ROOT, "src", "main.ts")],
+      footprint: () => `deno ${mb(statSync(deno).size)} + src + node_modules ${mb(modulesSize())} (dev dependencies included)`,
+    },
   ];
 }
 
@@ -58,7 +69,12 @@ export const startupSection: BenchSection = {
       return;
     }
     const home = mkdtempSync(join(tmpdir(), "amh-bench-startup-"));
-    const env = { PATH: process.env["PATH"] ?? "", HOME: home, XDG_STATE_HOME: join(home, "state"), ANDROID_MCP_ARTIFACTS_DIR: join(home, "artifacts") };
+    const env = {
+      PATH: process.env["PATH"] ?? "",
+      HOME: home,
+      XDG_STATE_HOME: join(home, "state"),
+      ANDROID_MCP_ARTIFACTS_DIR: join(home, "artifacts"),
+    };
     try {
       const dump = join(io.corpusDir, TREE_DUMP);
       const commands: [string, string[]][] = [["--help", ["--help"]], ["--version", ["--version"]]];
@@ -101,15 +117,24 @@ function timeCommand(v: Variant, args: string[], env: Record<string, string>, cw
     let stderr = "";
     child.stderr.on("data", (chunk: Buffer) => void (stderr += chunk.toString("utf8")));
     child.once("error", reject);
-    child.once("exit", (code) =>
-      code === 0 ? resolve(performance.now() - start) : reject(new Error(`${v.name} ${args.join(" ")} exited ${code}: ${stderr}`)));
+    child.once(
+      "exit",
+      (code) =>
+        code === 0 ? resolve(performance.now() - start) : reject(new Error(`${v.name} ${args.join(" ")} exited ${code}: ${stderr}`)),
+    );
   });
 }
 
 /** Spawn of `serve --device sim` to the tools/list answer (initialize included); the server is then closed. */
 async function timeToolsList(v: Variant, env: Record<string, string>, cwd: string): Promise<number> {
   const start = performance.now();
-  const transport = new StdioClientTransport({ command: v.command, args: [...v.prefix, "serve", "--device", "sim"], env, cwd, stderr: "ignore" });
+  const transport = new StdioClientTransport({
+    command: v.command,
+    args: [...v.prefix, "serve", "--device", "sim"],
+    env,
+    cwd,
+    stderr: "ignore",
+  });
   const client = new Client({ name: "bench", version: "0" });
   try {
     await client.connect(transport);

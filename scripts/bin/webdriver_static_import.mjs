@@ -22,13 +22,15 @@ export const webdriverStaticImport = {
         return `await __staticProtocol(${expression})`;
       });
       if (count < EXPECTED_AT_LEAST) {
-        throw new Error(`webdriver-static-import: found ${count} dynamic protocol imports in ${args.path}, expected at least ${EXPECTED_AT_LEAST}; webdriverio changed, update the plugin`);
+        throw new Error(
+          `webdriver-static-import: found ${count} dynamic protocol imports in ${args.path}, expected at least ${EXPECTED_AT_LEAST}; webdriverio changed, update the plugin`,
+        );
       }
       const prelude = [
         'import * as __webdriverProtocol from "webdriver";',
         "async function __staticProtocol(name) {",
         '  if (name === "webdriver") return __webdriverProtocol;',
-        "  throw new Error(`automation protocol \"${name}\" is not built into this executable (only \"webdriver\" is)`);",
+        '  throw new Error(`automation protocol "${name}" is not built into this executable (only "webdriver" is)`);',
         "}",
       ].join("\n");
       return { contents: `${prelude}\n${contents}`, loader: "js" };

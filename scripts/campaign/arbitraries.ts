@@ -12,34 +12,102 @@ import { AVAILABLE_TOOL_NAMES } from "../../contracts/tools.ts";
 import type { ToolCallParams } from "./invariants.ts";
 
 /** Texts the simulated Settings screens show (taps that succeed and navigate). */
-export const SCREEN_LABELS = ["Network & internet", "Apps", "Display", "All apps", "Calendar", "Navigate up", "Search Settings", "Airplane mode"];
+export const SCREEN_LABELS = [
+  "Network & internet",
+  "Apps",
+  "Display",
+  "All apps",
+  "Calendar",
+  "Navigate up",
+  "Search Settings",
+  "Airplane mode",
+];
 export const INSTALLED = ["com.example.notes", "com.android.settings", "com.android.chrome", "com.google.android.deskclock"];
 
 const SHELL_BITS = [
-  "; reboot", "&& rm -rf /", "|| id", "| sh", "$(reboot)", "`id`", "> /sdcard/x", "< /etc/passwd", "&", "\n; reboot",
-  "'; input keyevent 3; '", "\"; am start -a android.intent.action.VIEW; \"", "\\", "$IFS", "${PATH}", "*", "~root",
+  "; reboot",
+  "&& rm -rf /",
+  "|| id",
+  "| sh",
+  "$(reboot)",
+  "`id`",
+  "> /sdcard/x",
+  "< /etc/passwd",
+  "&",
+  "\n; reboot",
+  "'; input keyevent 3; '",
+  '"; am start -a android.intent.action.VIEW; "',
+  "\\",
+  "$IFS",
+  "${PATH}",
+  "*",
+  "~root",
 ];
-const TRAVERSAL = ["../../etc/passwd", "..\\..\\windows", "%2e%2e%2f", "/etc/passwd", "/dev/tty", "file:///etc/passwd", "artifact://../x", "\u0000.png"];
+const TRAVERSAL = [
+  "../../etc/passwd",
+  "..\\..\\windows",
+  "%2e%2e%2f",
+  "/etc/passwd",
+  "/dev/tty",
+  "file:///etc/passwd",
+  "artifact://../x",
+  "\u0000.png",
+];
 const FLAGS = ["--help", "-rf", "--user 0", "-p", "--es x y", "-", "--"];
 const UNICODE = [
-  "\ud800", "\udfff", "a\ud800b", "\u202eevil", "\u200b", "\ufeff", "𝕏𝕐", "🙂‍↔️", "Ǆ", "ﬁ", "İ", "e\u0301", "\u0085", "\u2028", "\u2029",
-  "\u001b[2J", "\u0007", "\r", "\t", " ", "",
+  "\ud800",
+  "\udfff",
+  "a\ud800b",
+  "\u202eevil",
+  "\u200b",
+  "\ufeff",
+  "𝕏𝕐",
+  "🙂‍↔️",
+  "Ǆ",
+  "ﬁ",
+  "İ",
+  "e\u0301",
+  "\u0085",
+  "\u2028",
+  "\u2029",
+  "\u001b[2J",
+  "\u0007",
+  "\r",
+  "\t",
+  " ",
+  "",
 ];
 
-const hugeString = fc.constantFrom(1_001, 2_001, 65_536, 300_000).chain((n) => fc.constantFrom("A", "語", "\u0001", "\"").map((c) => c.repeat(n)));
+const hugeString = fc.constantFrom(1_001, 2_001, 65_536, 300_000).chain((n) =>
+  fc.constantFrom("A", "語", "\u0001", '"').map((c) => c.repeat(n))
+);
 
 /** Any string a hostile or careless client might send. */
 export const hostileString: fc.Arbitrary<string> = fc.oneof(
   { weight: 4, arbitrary: fc.constantFrom(...SHELL_BITS, ...TRAVERSAL, ...FLAGS, ...UNICODE) },
-  { weight: 3, arbitrary: fc.tuple(fc.constantFrom(...SCREEN_LABELS, ...INSTALLED, "x"), fc.constantFrom(...SHELL_BITS, ...FLAGS, ...UNICODE)).map(([a, b]) => a + b) },
+  {
+    weight: 3,
+    arbitrary: fc.tuple(fc.constantFrom(...SCREEN_LABELS, ...INSTALLED, "x"), fc.constantFrom(...SHELL_BITS, ...FLAGS, ...UNICODE)).map((
+      [a, b],
+    ) => a + b),
+  },
   { weight: 3, arbitrary: fc.string({ unit: "binary", maxLength: 40 }) },
-  { weight: 2, arbitrary: fc.string({ unit: fc.constantFrom(";", "&", "|", "$", "`", "(", ")", "<", ">", "\\", "'", "\"", "\n", " ", "-", ".", "/", "*"), maxLength: 20 }) },
+  {
+    weight: 2,
+    arbitrary: fc.string({
+      unit: fc.constantFrom(";", "&", "|", "$", "`", "(", ")", "<", ">", "\\", "'", '"', "\n", " ", "-", ".", "/", "*"),
+      maxLength: 20,
+    }),
+  },
   { weight: 1, arbitrary: hugeString },
 );
 
 const packageName: fc.Arbitrary<unknown> = fc.oneof(
   { weight: 3, arbitrary: fc.constantFrom(...INSTALLED, "com.example.notinstalled", "a.b") },
-  { weight: 4, arbitrary: fc.tuple(fc.constantFrom(...INSTALLED), fc.constantFrom(...SHELL_BITS, ...FLAGS, "..", ".", "/x")).map(([p, s]) => p + s) },
+  {
+    weight: 4,
+    arbitrary: fc.tuple(fc.constantFrom(...INSTALLED), fc.constantFrom(...SHELL_BITS, ...FLAGS, "..", ".", "/x")).map(([p, s]) => p + s),
+  },
   { weight: 3, arbitrary: hostileString },
   { weight: 1, arbitrary: fc.constantFrom("--es x y", "-p com.x", "com..x", "1com.x", "com.x.", "nodots") },
   { weight: 1, arbitrary: fc.anything() },
@@ -62,10 +130,23 @@ const deepObject = fc.integer({ min: 10, max: 2000 }).map((depth) => {
 
 export const selector: fc.Arbitrary<unknown> = fc.oneof(
   { weight: 4, arbitrary: fc.tuple(selectorKey, selectorValue).map(([k, v]) => ({ [k]: v })) },
-  { weight: 2, arbitrary: fc.tuple(selectorKey, selectorValue, selectorKey, selectorValue).map(([k, v, wk, wv]) => ({ [k]: v, within: { [wk]: wv } })) },
-  { weight: 2, arbitrary: fc.uniqueArray(selectorKey, { minLength: 2, maxLength: 4 }).chain((keys) =>
-    fc.tuple(...keys.map(() => selectorValue)).map((values) => Object.fromEntries(keys.map((k, i) => [k, values[i]])))) },
-  { weight: 1, arbitrary: fc.constantFrom({}, { x: 540, y: 1200 }, { bounds: [0, 0, 10, 10] }, { role: "input" }, { index: 2, text: "Apps" }, { text: "Apps", within: {} }) },
+  {
+    weight: 2,
+    arbitrary: fc.tuple(selectorKey, selectorValue, selectorKey, selectorValue).map(([k, v, wk, wv]) => ({ [k]: v, within: { [wk]: wv } })),
+  },
+  {
+    weight: 2,
+    arbitrary: fc.uniqueArray(selectorKey, { minLength: 2, maxLength: 4 }).chain((keys) =>
+      fc.tuple(...keys.map(() => selectorValue)).map((values) => Object.fromEntries(keys.map((k, i) => [k, values[i]])))
+    ),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom({}, { x: 540, y: 1200 }, { bounds: [0, 0, 10, 10] }, { role: "input" }, { index: 2, text: "Apps" }, {
+      text: "Apps",
+      within: {},
+    }),
+  },
   { weight: 1, arbitrary: fc.constant(null).map(() => JSON.parse('{"__proto__": {"text": "Apps"}, "text": "Apps"}') as unknown) },
   { weight: 1, arbitrary: deepObject },
   { weight: 1, arbitrary: fc.anything({ maxDepth: 3 }) },
@@ -82,9 +163,27 @@ const maybe = <T>(arb: fc.Arbitrary<T>) => fc.option(arb, { nil: undefined, freq
 
 /** Deep links: ones the device handles or not, refused schemes, shell bits, and the hostile strings. */
 const url: fc.Arbitrary<unknown> = fc.oneof(
-  { weight: 2, arbitrary: fc.constantFrom("https://example.com/a?b=1&c=2", "https://www.android.com", "myapp://page/1", "nowhere://x", "tel:123") },
-  { weight: 2, arbitrary: fc.constantFrom("file:///etc/passwd", "javascript:alert(1)", "intent://x#Intent;end", "content://sms/inbox", "data:text/html,x", "about:blank") },
-  { weight: 2, arbitrary: fc.tuple(fc.constantFrom("https://example.com/", "myapp://"), fc.constantFrom(...SHELL_BITS, ...TRAVERSAL, ...UNICODE)).map(([a, b]) => a + b) },
+  {
+    weight: 2,
+    arbitrary: fc.constantFrom("https://example.com/a?b=1&c=2", "https://www.android.com", "myapp://page/1", "nowhere://x", "tel:123"),
+  },
+  {
+    weight: 2,
+    arbitrary: fc.constantFrom(
+      "file:///etc/passwd",
+      "javascript:alert(1)",
+      "intent://x#Intent;end",
+      "content://sms/inbox",
+      "data:text/html,x",
+      "about:blank",
+    ),
+  },
+  {
+    weight: 2,
+    arbitrary: fc.tuple(fc.constantFrom("https://example.com/", "myapp://"), fc.constantFrom(...SHELL_BITS, ...TRAVERSAL, ...UNICODE)).map((
+      [a, b],
+    ) => a + b),
+  },
   { weight: 1, arbitrary: fc.constantFrom(2_049, 3_000, 300_000).map((n) => `https://example.com/${"a".repeat(n)}`) },
   { weight: 2, arbitrary: hostileString },
   { weight: 1, arbitrary: fc.anything({ maxDepth: 1 }) },
@@ -97,24 +196,44 @@ const shapedArguments: Record<string, fc.Arbitrary<Record<string, unknown>>> = {
   ui_get_tree: fc.record({ include_raw: maybe(fc.oneof(fc.boolean(), fc.anything({ maxDepth: 1 }))) }),
   // timeout_ms always present and short when valid: a valid wait for something absent waits all of it.
   ui_wait: fc.record({
-    visible: maybe(selector), gone: maybe(selector),
+    visible: maybe(selector),
+    gone: maybe(selector),
     timeout_ms: fc.oneof(fc.integer({ min: 0, max: 300 }), fc.constantFrom(-1, 30_001, 1.5, "5000", null)),
   }),
   ui_screenshot: fc.constant({}),
-  app_list: fc.record({ filter: maybe(fc.oneof(fc.constantFrom("com", "example", "notes", "", "."), hostileString)), include_system: maybe(fc.oneof(fc.boolean(), fc.anything({ maxDepth: 1 }))) }),
-  app_launch: fc.record({ package: packageName, restart: maybe(fc.oneof(fc.boolean(), fc.anything({ maxDepth: 1 }))), session_id: maybe(sessionId) }),
+  app_list: fc.record({
+    filter: maybe(fc.oneof(fc.constantFrom("com", "example", "notes", "", "."), hostileString)),
+    include_system: maybe(fc.oneof(fc.boolean(), fc.anything({ maxDepth: 1 }))),
+  }),
+  app_launch: fc.record({
+    package: packageName,
+    restart: maybe(fc.oneof(fc.boolean(), fc.anything({ maxDepth: 1 }))),
+    session_id: maybe(sessionId),
+  }),
   settings_open: fc.record({ session_id: maybe(sessionId) }),
-  ui_tap: fc.record({ selector, gesture: maybe(choice(["tap", "long_press", "double_tap"], ["swipe", "LONG_PRESS", ""])), session_id: maybe(sessionId) }),
+  ui_tap: fc.record({
+    selector,
+    gesture: maybe(choice(["tap", "long_press", "double_tap"], ["swipe", "LONG_PRESS", ""])),
+    session_id: maybe(sessionId),
+  }),
   ui_type_text: fc.record({
-    selector, text: fc.oneof(hostileString, fc.constantFrom("hello", "line one\nline two", "héllo 🙂")), append: maybe(fc.oneof(fc.boolean(), fc.anything({ maxDepth: 1 }))),
-    submit: maybe(choice(["search", "go", "send", "done", "enter"], ["next", "submit", "; reboot"])), session_id: maybe(sessionId),
+    selector,
+    text: fc.oneof(hostileString, fc.constantFrom("hello", "line one\nline two", "héllo 🙂")),
+    append: maybe(fc.oneof(fc.boolean(), fc.anything({ maxDepth: 1 }))),
+    submit: maybe(choice(["search", "go", "send", "done", "enter"], ["next", "submit", "; reboot"])),
+    session_id: maybe(sessionId),
   }),
   ui_scroll: fc.record({
     direction: fc.oneof(fc.constantFrom("up", "down", "left", "right", "UP", "diagonal", "", "down; reboot"), fc.anything({ maxDepth: 1 })),
-    container: maybe(selector), until: maybe(selector), session_id: maybe(sessionId),
+    container: maybe(selector),
+    until: maybe(selector),
+    session_id: maybe(sessionId),
   }),
   device_back: fc.record({ session_id: maybe(sessionId) }),
-  device_press: fc.record({ key: choice(["home", "app_switch", "enter", "delete", "notifications"], ["power", "back", "KEYCODE_HOME", "3", ""]), session_id: maybe(sessionId) }),
+  device_press: fc.record({
+    key: choice(["home", "app_switch", "enter", "delete", "notifications"], ["power", "back", "KEYCODE_HOME", "3", ""]),
+    session_id: maybe(sessionId),
+  }),
   app_open_url: fc.record({ url, package: maybe(packageName), session_id: maybe(sessionId) }),
   app_clear: fc.record({ package: packageName, session_id: maybe(sessionId) }),
   ui_session_open: fc.record({ package: maybe(packageName) }),
@@ -125,30 +244,61 @@ function withoutUndefined(args: Record<string, unknown>): Record<string, unknown
   return Object.fromEntries(Object.entries(args).filter(([, v]) => v !== undefined));
 }
 
-const extraKeys = fc.dictionary(fc.oneof(fc.constantFrom("x", "y", "coordinates", "command", "shell", "constructor", "__proto__", "k".repeat(5000)), fc.string({ maxLength: 10 })), fc.anything({ maxDepth: 2 }), { minKeys: 1, maxKeys: 4 });
-
-const argumentsFor = (tool: string): fc.Arbitrary<unknown> => fc.oneof(
-  { weight: 8, arbitrary: shapedArguments[tool]!.map(withoutUndefined) },
-  { weight: 2, arbitrary: fc.tuple(shapedArguments[tool]!.map(withoutUndefined), extraKeys).map(([a, extra]) => protoSafeMerge(a, extra)) },
-  { weight: 1, arbitrary: fc.dictionary(fc.string({ maxLength: 12 }), fc.anything({ maxDepth: 2 }), { maxKeys: 5 }) },
-  { weight: 1, arbitrary: fc.oneof(fc.constant(undefined), fc.constant(null), fc.array(fc.anything({ maxDepth: 1 }), { maxLength: 3 }), fc.string({ maxLength: 10 }), fc.integer()) },
+const extraKeys = fc.dictionary(
+  fc.oneof(
+    fc.constantFrom("x", "y", "coordinates", "command", "shell", "constructor", "__proto__", "k".repeat(5000)),
+    fc.string({ maxLength: 10 }),
+  ),
+  fc.anything({ maxDepth: 2 }),
+  { minKeys: 1, maxKeys: 4 },
 );
+
+const argumentsFor = (tool: string): fc.Arbitrary<unknown> =>
+  fc.oneof(
+    { weight: 8, arbitrary: shapedArguments[tool]!.map(withoutUndefined) },
+    {
+      weight: 2,
+      arbitrary: fc.tuple(shapedArguments[tool]!.map(withoutUndefined), extraKeys).map(([a, extra]) => protoSafeMerge(a, extra)),
+    },
+    { weight: 1, arbitrary: fc.dictionary(fc.string({ maxLength: 12 }), fc.anything({ maxDepth: 2 }), { maxKeys: 5 }) },
+    {
+      weight: 1,
+      arbitrary: fc.oneof(
+        fc.constant(undefined),
+        fc.constant(null),
+        fc.array(fc.anything({ maxDepth: 1 }), { maxLength: 3 }),
+        fc.string({ maxLength: 10 }),
+        fc.integer(),
+      ),
+    },
+  );
 
 /** Merges with defineProperty, so a generated `__proto__` key stays a key on the wire. */
 function protoSafeMerge(a: Record<string, unknown>, extra: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const source of [a, extra]) {
-    for (const key of Object.keys(source)) Object.defineProperty(out, key, { value: source[key], enumerable: true, configurable: true, writable: true });
+    for (const key of Object.keys(source)) {
+      Object.defineProperty(out, key, { value: source[key], enumerable: true, configurable: true, writable: true });
+    }
   }
   return out;
 }
 
 const toolName: fc.Arbitrary<unknown> = fc.oneof(
   { weight: 30, arbitrary: fc.constantFrom(...AVAILABLE_TOOL_NAMES) },
-  { weight: 1, arbitrary: fc.oneof(fc.constantFrom("constructor", "toString", "__proto__", "hasOwnProperty", "ui_swipe", "adb_shell", "UI_TAP", "ui_tap ", ""), hostileString, fc.anything({ maxDepth: 1 })) },
+  {
+    weight: 1,
+    arbitrary: fc.oneof(
+      fc.constantFrom("constructor", "toString", "__proto__", "hasOwnProperty", "ui_swipe", "adb_shell", "UI_TAP", "ui_tap ", ""),
+      hostileString,
+      fc.anything({ maxDepth: 1 }),
+    ),
+  },
 );
 
 /** One tools/call request: a name (usually a served tool) and arguments for it. */
 export const toolCall: fc.Arbitrary<ToolCallParams> = toolName.chain((name) =>
-  (typeof name === "string" && Object.hasOwn(shapedArguments, name) ? argumentsFor(name) : argumentsFor("ui_tap")).map((args): ToolCallParams =>
-    args === undefined ? { name } : { name, arguments: args }));
+  (typeof name === "string" && Object.hasOwn(shapedArguments, name) ? argumentsFor(name) : argumentsFor("ui_tap")).map((
+    args,
+  ): ToolCallParams => args === undefined ? { name } : { name, arguments: args })
+);

@@ -37,7 +37,13 @@ interface FaultContext {
 const simFault = (faults: SimFaults) => (lane: Lane) => {
   lane.sim.device.setFaults(faults);
   return () => {
-    lane.sim.device.setFaults({ state: "device", hangCommands: [], blankScreencap: false, uia2Error500: false, dumpError: { kind: "null root node", count: 0 } });
+    lane.sim.device.setFaults({
+      state: "device",
+      hangCommands: [],
+      blankScreencap: false,
+      uia2Error500: false,
+      dumpError: { kind: "null root node", count: 0 },
+    });
     delete lane.sim.device.faults.offlineAfterOutputBytes;
     delete lane.sim.device.faults.offlineAfterRequests;
     delete lane.sim.device.faults.uia2SessionDiesAfter;
@@ -58,32 +64,134 @@ const tap = { name: "ui_tap", arguments: { selector: { text: "Network & internet
 const back = { name: "device_back", arguments: {} };
 
 export const FAULT_CASES: readonly FaultCase[] = [
-  { name: "adb hangs (screencap) · ui_screenshot", call: { name: "ui_screenshot", arguments: {} }, expect: ["OPERATION_TIMEOUT"], inject: simFault({ hangCommands: ["screencap"] }) },
-  { name: "adb hangs (uiautomator) · ui_get_tree", call: { name: "ui_get_tree", arguments: {} }, expect: ["OPERATION_TIMEOUT"], inject: simFault({ hangCommands: ["uiautomator"] }) },
-  { name: "adb hangs (dumpsys) · device_status", call: { name: "device_status", arguments: {} }, expect: ["OPERATION_TIMEOUT"], inject: simFault({ hangCommands: ["dumpsys"] }) },
-  { name: "adb hangs (evidence screencap) · device_back", call: back, expect: ["OPERATION_TIMEOUT"], inject: simFault({ hangCommands: ["screencap"] }) },
-  { name: "offline mid-output · app_list", call: { name: "app_list", arguments: { include_system: true } }, expect: ["EMULATOR_UNAVAILABLE"], inject: simFault({ offlineAfterOutputBytes: 30 }) },
-  { name: "offline mid-output · device_status", call: { name: "device_status", arguments: {} }, expect: ["EMULATOR_UNAVAILABLE"], inject: simFault({ offlineAfterOutputBytes: 5 }) },
-  { name: "offline mid-output · ui_screenshot", call: { name: "ui_screenshot", arguments: {} }, expect: ["EMULATOR_UNAVAILABLE"], inject: simFault({ offlineAfterOutputBytes: 100 }) },
-  { name: "offline mid-output (evidence) · ui_tap", call: tap, expect: ["EMULATOR_UNAVAILABLE"], inject: simFault({ offlineAfterOutputBytes: 60 }) },
-  { name: "offline mid-action · ui_scroll", call: { name: "ui_scroll", arguments: { direction: "down" } }, expect: ["EMULATOR_UNAVAILABLE"], inject: simFault({ offlineAfterRequests: 1 }) },
-  { name: "unauthorized · device_status", call: { name: "device_status", arguments: {} }, expect: ["EMULATOR_UNAVAILABLE"], inject: simFault({ state: "unauthorized" }) },
-  { name: "unauthorized · ui_tap", call: tap, expect: ["EMULATOR_UNAVAILABLE"], inject: simFault({ state: "unauthorized" }) },
-  { name: "offline · settings_open", call: { name: "settings_open", arguments: {} }, expect: ["EMULATOR_UNAVAILABLE"], inject: simFault({ state: "offline" }) },
-  { name: "dump fails (null root node) · ui_get_tree", call: { name: "ui_get_tree", arguments: {} }, expect: ["UI_TREE_UNAVAILABLE"], inject: simFault({ dumpError: { kind: "null root node", count: 5 } }) },
-  { name: "one-colour screenshot · ui_screenshot", call: { name: "ui_screenshot", arguments: {} }, expect: ["EVIDENCE_WRITE_FAILED"], inject: simFault({ blankScreencap: true }) },
   {
-    name: "one-colour screenshot (evidence) · ui_scroll", call: { name: "ui_scroll", arguments: { direction: "up" } }, expect: ["ok"],
-    evidenceError: "EVIDENCE_WRITE_FAILED", inject: simFault({ blankScreencap: true }),
+    name: "adb hangs (screencap) · ui_screenshot",
+    call: { name: "ui_screenshot", arguments: {} },
+    expect: ["OPERATION_TIMEOUT"],
+    inject: simFault({ hangCommands: ["screencap"] }),
+  },
+  {
+    name: "adb hangs (uiautomator) · ui_get_tree",
+    call: { name: "ui_get_tree", arguments: {} },
+    expect: ["OPERATION_TIMEOUT"],
+    inject: simFault({ hangCommands: ["uiautomator"] }),
+  },
+  {
+    name: "adb hangs (dumpsys) · device_status",
+    call: { name: "device_status", arguments: {} },
+    expect: ["OPERATION_TIMEOUT"],
+    inject: simFault({ hangCommands: ["dumpsys"] }),
+  },
+  {
+    name: "adb hangs (evidence screencap) · device_back",
+    call: back,
+    expect: ["OPERATION_TIMEOUT"],
+    inject: simFault({ hangCommands: ["screencap"] }),
+  },
+  {
+    name: "offline mid-output · app_list",
+    call: { name: "app_list", arguments: { include_system: true } },
+    expect: ["EMULATOR_UNAVAILABLE"],
+    inject: simFault({ offlineAfterOutputBytes: 30 }),
+  },
+  {
+    name: "offline mid-output · device_status",
+    call: { name: "device_status", arguments: {} },
+    expect: ["EMULATOR_UNAVAILABLE"],
+    inject: simFault({ offlineAfterOutputBytes: 5 }),
+  },
+  {
+    name: "offline mid-output · ui_screenshot",
+    call: { name: "ui_screenshot", arguments: {} },
+    expect: ["EMULATOR_UNAVAILABLE"],
+    inject: simFault({ offlineAfterOutputBytes: 100 }),
+  },
+  {
+    name: "offline mid-output (evidence) · ui_tap",
+    call: tap,
+    expect: ["EMULATOR_UNAVAILABLE"],
+    inject: simFault({ offlineAfterOutputBytes: 60 }),
+  },
+  {
+    name: "offline mid-action · ui_scroll",
+    call: { name: "ui_scroll", arguments: { direction: "down" } },
+    expect: ["EMULATOR_UNAVAILABLE"],
+    inject: simFault({ offlineAfterRequests: 1 }),
+  },
+  {
+    name: "unauthorized · device_status",
+    call: { name: "device_status", arguments: {} },
+    expect: ["EMULATOR_UNAVAILABLE"],
+    inject: simFault({ state: "unauthorized" }),
+  },
+  { name: "unauthorized · ui_tap", call: tap, expect: ["EMULATOR_UNAVAILABLE"], inject: simFault({ state: "unauthorized" }) },
+  {
+    name: "offline · settings_open",
+    call: { name: "settings_open", arguments: {} },
+    expect: ["EMULATOR_UNAVAILABLE"],
+    inject: simFault({ state: "offline" }),
+  },
+  {
+    name: "dump fails (null root node) · ui_get_tree",
+    call: { name: "ui_get_tree", arguments: {} },
+    expect: ["UI_TREE_UNAVAILABLE"],
+    inject: simFault({ dumpError: { kind: "null root node", count: 5 } }),
+  },
+  {
+    name: "one-colour screenshot · ui_screenshot",
+    call: { name: "ui_screenshot", arguments: {} },
+    expect: ["EVIDENCE_WRITE_FAILED"],
+    inject: simFault({ blankScreencap: true }),
+  },
+  {
+    name: "one-colour screenshot (evidence) · ui_scroll",
+    call: { name: "ui_scroll", arguments: { direction: "up" } },
+    expect: ["ok"],
+    evidenceError: "EVIDENCE_WRITE_FAILED",
+    inject: simFault({ blankScreencap: true }),
   },
   { name: "UiAutomator2 answers 500 · ui_tap", call: tap, expect: ["APPIUM_UNAVAILABLE"], inject: simFault({ uia2Error500: true }) },
-  { name: "UiAutomator2 answers 500 · app_launch", call: { name: "app_launch", arguments: { package: "com.example.notes" } }, expect: ["APPIUM_UNAVAILABLE"], inject: simFault({ uia2Error500: true }) },
-  { name: "session dies mid-flow · ui_tap", call: tap, expect: ["APPIUM_UNAVAILABLE", "SESSION_NOT_FOUND"], inject: simFault({ uia2SessionDiesAfter: 2 }) },
-  { name: "session dies mid-flow · ui_scroll", call: { name: "ui_scroll", arguments: { direction: "down" } }, expect: ["APPIUM_UNAVAILABLE", "SESSION_NOT_FOUND"], inject: simFault({ uia2SessionDiesAfter: 1 }) },
+  {
+    name: "UiAutomator2 answers 500 · app_launch",
+    call: { name: "app_launch", arguments: { package: "com.example.notes" } },
+    expect: ["APPIUM_UNAVAILABLE"],
+    inject: simFault({ uia2Error500: true }),
+  },
+  {
+    name: "session dies mid-flow · ui_tap",
+    call: tap,
+    expect: ["APPIUM_UNAVAILABLE", "SESSION_NOT_FOUND"],
+    inject: simFault({ uia2SessionDiesAfter: 2 }),
+  },
+  {
+    name: "session dies mid-flow · ui_scroll",
+    call: { name: "ui_scroll", arguments: { direction: "down" } },
+    expect: ["APPIUM_UNAVAILABLE", "SESSION_NOT_FOUND"],
+    inject: simFault({ uia2SessionDiesAfter: 1 }),
+  },
   { name: "Appium down · ui_tap", call: tap, expect: ["APPIUM_UNAVAILABLE"], inject: () => () => {}, via: (c) => c.appiumDown },
-  { name: "Appium down · ui_session_open", call: { name: "ui_session_open", arguments: {} }, expect: ["APPIUM_UNAVAILABLE"], inject: () => () => {}, via: (c) => c.appiumDown },
-  { name: "artifacts unwritable · ui_screenshot", call: { name: "ui_screenshot", arguments: {} }, expect: ["EVIDENCE_WRITE_FAILED"], inject: artifactsUnwritable, auditLost: true },
-  { name: "artifacts unwritable (evidence) · device_back", call: back, expect: ["ok"], evidenceError: "EVIDENCE_WRITE_FAILED", inject: artifactsUnwritable, auditLost: true },
+  {
+    name: "Appium down · ui_session_open",
+    call: { name: "ui_session_open", arguments: {} },
+    expect: ["APPIUM_UNAVAILABLE"],
+    inject: () => () => {},
+    via: (c) => c.appiumDown,
+  },
+  {
+    name: "artifacts unwritable · ui_screenshot",
+    call: { name: "ui_screenshot", arguments: {} },
+    expect: ["EVIDENCE_WRITE_FAILED"],
+    inject: artifactsUnwritable,
+    auditLost: true,
+  },
+  {
+    name: "artifacts unwritable (evidence) · device_back",
+    call: back,
+    expect: ["ok"],
+    evidenceError: "EVIDENCE_WRITE_FAILED",
+    inject: artifactsUnwritable,
+    auditLost: true,
+  },
 ];
 
 export async function runFaults(options: { rounds: number }, tally: Tally): Promise<void> {
@@ -109,13 +217,21 @@ export async function runFaults(options: { rounds: number }, tally: Tally): Prom
         }
         const code = answer.kind === "envelope" ? answer.envelope.error?.code ?? "ok" : answer.kind;
         if (!(fault.expect as readonly string[]).includes(code)) {
-          tally.violation("wrong fault outcome", `${fault.name}: ${code} (expected ${fault.expect.join(" or ")})${answer.kind === "envelope" ? `: ${answer.envelope.error?.message ?? ""}` : ""}`);
+          tally.violation(
+            "wrong fault outcome",
+            `${fault.name}: ${code} (expected ${fault.expect.join(" or ")})${
+              answer.kind === "envelope" ? `: ${answer.envelope.error?.message ?? ""}` : ""
+            }`,
+          );
         }
         if (fault.evidenceError !== undefined && answer.kind === "envelope" && answer.envelope.ok) {
           const said = (answer.envelope.data["evidence_error"] as { code?: string } | undefined)?.code;
           // The act happened: an answer that hides the evidence failure, or names evidence, misleads the agent.
           if (said !== fault.evidenceError || answer.envelope.evidence !== null) {
-            tally.violation("wrong fault outcome", `${fault.name}: ok without evidence_error ${fault.evidenceError} (said ${said ?? "nothing"})`);
+            tally.violation(
+              "wrong fault outcome",
+              `${fault.name}: ok without evidence_error ${fault.evidenceError} (said ${said ?? "nothing"})`,
+            );
           }
         }
         if (answer.kind === "envelope" && fault.auditLost === true) auditLost.add(answer.envelope.operation_id);
@@ -124,10 +240,17 @@ export async function runFaults(options: { rounds: number }, tally: Tally): Prom
         }
         if (lane.lockHeld()) tally.violation("leaked locks", `${fault.name}: the lock is still held after the answer`);
         const sessions = await settledSessions(lane, baseline);
-        if (sessions > baseline) tally.violation("orphaned sessions", `${fault.name}: ${sessions - baseline} session(s) left on the UiAutomator2 server`);
+        if (sessions > baseline) {
+          tally.violation("orphaned sessions", `${fault.name}: ${sessions - baseline} session(s) left on the UiAutomator2 server`);
+        }
         const next = await lane.call(fault.call, tally);
         if (next.kind !== "envelope" || !next.envelope.ok) {
-          tally.violation("wrong fault outcome", `${fault.name}: the next call after clearing the fault answered ${next.kind === "envelope" ? `${next.envelope.error?.code}: ${next.envelope.error?.message}` : next.kind}`);
+          tally.violation(
+            "wrong fault outcome",
+            `${fault.name}: the next call after clearing the fault answered ${
+              next.kind === "envelope" ? `${next.envelope.error?.code}: ${next.envelope.error?.message}` : next.kind
+            }`,
+          );
         }
         if (next.kind === "envelope" && next.envelope.ok && fault.call.name === "ui_session_open") {
           await lane.call({ name: "ui_session_close", arguments: { session_id: next.envelope.data["session_id"] } }, tally);
@@ -136,7 +259,9 @@ export async function runFaults(options: { rounds: number }, tally: Tally): Prom
     }
     await appiumDown.close();
     const unnamed = await lane.finish(tally, { sessionsBefore: baseline, expectMissingAudit: auditLost });
-    if (unnamed > 0) tally.figure(`faults: ${unnamed} evidence PNG(s) written by work abandoned at a timeout (no envelope names them; each is whole)`);
+    if (unnamed > 0) {
+      tally.figure(`faults: ${unnamed} evidence PNG(s) written by work abandoned at a timeout (no envelope names them; each is whole)`);
+    }
   } catch (error) {
     tally.violation("campaign errors", `faults: ${(error as Error).stack ?? String(error)}`);
     await appiumDown.close().catch(() => {});

@@ -29,7 +29,12 @@ interface Frame {
 let nextId = 0;
 const freshId = () => `frame-${++nextId}`;
 
-const request = (method: string, params?: unknown) => ({ jsonrpc: "2.0", id: freshId(), method, ...(params === undefined ? {} : { params }) });
+const request = (method: string, params?: unknown) => ({
+  jsonrpc: "2.0",
+  id: freshId(),
+  method,
+  ...(params === undefined ? {} : { params }),
+});
 
 const frameArb: fc.Arbitrary<() => Frame> = fc.oneof(
   fc.string({ unit: "binary", maxLength: 200 }).map((text) => () => ({ bytes: text.replaceAll("\n", " "), kind: "random text" })),
@@ -42,7 +47,10 @@ const frameArb: fc.Arbitrary<() => Frame> = fc.oneof(
     const id = freshId();
     return { bytes: JSON.stringify({ jsonrpc: version, id, method: "tools/list" }), expectId: id, kind: "wrong jsonrpc version" };
   }),
-  fc.constantFrom<unknown>({ x: 1 }, [1], true, 1.5, null).map((id) => () => ({ bytes: JSON.stringify({ jsonrpc: "2.0", id, method: "tools/list" }), kind: "unusable id" })),
+  fc.constantFrom<unknown>({ x: 1 }, [1], true, 1.5, null).map((id) => () => ({
+    bytes: JSON.stringify({ jsonrpc: "2.0", id, method: "tools/list" }),
+    kind: "unusable id",
+  })),
   fc.constantFrom("tools/execute", "shell", "__proto__", "constructor", "resources/write", "").map((method) => () => {
     const r = request(method);
     return { bytes: JSON.stringify(r), expectId: r.id, kind: "unknown method" };
@@ -51,13 +59,22 @@ const frameArb: fc.Arbitrary<() => Frame> = fc.oneof(
     const r = request("tools/call", params);
     return { bytes: JSON.stringify(r) ?? "", expectId: r.id, kind: "tools/call with any params" };
   }),
-  fc.anything({ maxDepth: 2 }).map((params) => () => ({ bytes: JSON.stringify({ jsonrpc: "2.0", method: "notifications/cancelled", params }), kind: "notification with garbage" })),
-  fc.uint8Array({ minLength: 1, maxLength: 64 }).map((bytes) => () => ({ bytes: Uint8Array.from(bytes.filter((b) => b !== 0x0a)), kind: "bytes" })),
+  fc.anything({ maxDepth: 2 }).map((params) => () => ({
+    bytes: JSON.stringify({ jsonrpc: "2.0", method: "notifications/cancelled", params }),
+    kind: "notification with garbage",
+  })),
+  fc.uint8Array({ minLength: 1, maxLength: 64 }).map((bytes) => () => ({
+    bytes: Uint8Array.from(bytes.filter((b) => b !== 0x0a)),
+    kind: "bytes",
+  })),
   fc.constantFrom(1_000, 200_000).map((depth) => () => {
     const id = freshId();
     return {
-      bytes: `{"jsonrpc":"2.0","id":"${id}","method":"tools/call","params":{"name":"ui_tap","arguments":{"selector":${"[".repeat(depth)}${"]".repeat(depth)}}}}`,
-      expectId: id, kind: "deep nesting",
+      bytes: `{"jsonrpc":"2.0","id":"${id}","method":"tools/call","params":{"name":"ui_tap","arguments":{"selector":${"[".repeat(depth)}${
+        "]".repeat(depth)
+      }}}}`,
+      expectId: id,
+      kind: "deep nesting",
     };
   }),
 );
@@ -68,8 +85,12 @@ export async function runFrames(options: FramesOptions, tally: Tally): Promise<v
   const home = makeServeHome();
   const server = await spawnRawServe(["--device", "sim"], home.env);
   const check = (answer: RawAnswer, what: string) => {
-    if (answer.error !== undefined && STACK_TRACE.test(answer.error.message)) tally.violation("stack traces", `frames: ${what}: ${answer.error.message}`);
-    if (answer.error === undefined && answer.result === undefined) tally.violation("untyped answers", `frames: ${what}: ${JSON.stringify(answer).slice(0, 200)}`);
+    if (answer.error !== undefined && STACK_TRACE.test(answer.error.message)) {
+      tally.violation("stack traces", `frames: ${what}: ${answer.error.message}`);
+    }
+    if (answer.error === undefined && answer.result === undefined) {
+      tally.violation("untyped answers", `frames: ${what}: ${JSON.stringify(answer).slice(0, 200)}`);
+    }
   };
   try {
     const frames = fc.sample(frameArb, { numRuns: options.frames, seed: options.seed }).map((make) => make());
@@ -77,8 +98,14 @@ export async function runFrames(options: FramesOptions, tally: Tally): Promise<v
       const id = freshId();
       const size = i % 4 === 3 ? 11 * 1024 * 1024 : 1536 * 1024;
       frames.splice(Math.floor((i + 1) * frames.length / (options.oversized + 1)), 0, {
-        bytes: JSON.stringify({ method: "tools/call", params: { name: "app_list", arguments: { filter: "a".repeat(size) } }, jsonrpc: "2.0", id }),
-        expectId: id, kind: "oversized",
+        bytes: JSON.stringify({
+          method: "tools/call",
+          params: { name: "app_list", arguments: { filter: "a".repeat(size) } },
+          jsonrpc: "2.0",
+          id,
+        }),
+        expectId: id,
+        kind: "oversized",
       });
     }
     for (const [index, frame] of frames.entries()) {
@@ -94,22 +121,34 @@ export async function runFrames(options: FramesOptions, tally: Tally): Promise<v
         try {
           check(await server.answer((a) => a.id === frame.expectId, 20_000), frame.kind);
         } catch (error) {
-          tally.violation(server.exited() ? "crashes" : "hangs", `frames: no answer to a ${frame.kind} frame: ${(error as Error).message.slice(0, 300)}`);
+          tally.violation(
+            server.exited() ? "crashes" : "hangs",
+            `frames: no answer to a ${frame.kind} frame: ${(error as Error).message.slice(0, 300)}`,
+          );
         }
       }
       if (index % 25 === 24 || index === frames.length - 1) {
         try {
           const health = await server.request(freshId(), "tools/list", undefined, 20_000);
-          if (!Array.isArray(health.result?.["tools"])) tally.violation("untyped answers", `frames: health check answered ${JSON.stringify(health).slice(0, 200)}`);
+          if (!Array.isArray(health.result?.["tools"])) {
+            tally.violation("untyped answers", `frames: health check answered ${JSON.stringify(health).slice(0, 200)}`);
+          }
         } catch (error) {
-          tally.violation(server.exited() ? "crashes" : "hangs", `frames: health check after frame ${index}: ${(error as Error).message.slice(0, 300)}`);
+          tally.violation(
+            server.exited() ? "crashes" : "hangs",
+            `frames: health check after frame ${index}: ${(error as Error).message.slice(0, 300)}`,
+          );
         }
       }
     }
     const byId = new Map<unknown, number>();
     for (const a of server.answers) if (a.id !== undefined && a.id !== null) byId.set(a.id, (byId.get(a.id) ?? 0) + 1);
-    for (const [id, count] of byId) if (count > 1) tally.violation("untyped answers", `frames: ${count} answers for id ${JSON.stringify(id)}`);
-    for (const line of server.strayLines) tally.violation("untyped answers", `frames: stdout carried a line that is not JSON: ${line.slice(0, 120)}`);
+    for (const [id, count] of byId) {
+      if (count > 1) tally.violation("untyped answers", `frames: ${count} answers for id ${JSON.stringify(id)}`);
+    }
+    for (const line of server.strayLines) {
+      tally.violation("untyped answers", `frames: stdout carried a line that is not JSON: ${line.slice(0, 120)}`);
+    }
     for (const a of server.answers) check(a, "answer");
   } finally {
     await server.close();

@@ -50,17 +50,28 @@ async function fuzzLane(index: number, options: FuzzOptions, tally: Tally): Prom
       }),
       { numRuns: options.callsPerLane, seed, maxSkipsPerRun: 1000, interruptAfterTimeLimit: 30 * 60_000 },
     );
-    tally.figure(`fuzz#${index} (seed ${seed}): ${result.numRuns} calls, ${options.actBudget - budget.act} acts and ${options.observeBudget - budget.observe} observations passed validation and reached the device; ${result.numSkips} inputs skipped past that budget`);
+    tally.figure(
+      `fuzz#${index} (seed ${seed}): ${result.numRuns} calls, ${options.actBudget - budget.act} acts and ${
+        options.observeBudget - budget.observe
+      } observations passed validation and reached the device; ${result.numSkips} inputs skipped past that budget`,
+    );
     if (result.failed && result.counterexample !== null) {
-      tally.figure(`fuzz#${index} (seed ${seed}) smallest failing call after shrinking: ${describeCall(result.counterexample[0] as ToolCallParams)}`);
+      tally.figure(
+        `fuzz#${index} (seed ${seed}) smallest failing call after shrinking: ${describeCall(result.counterexample[0] as ToolCallParams)}`,
+      );
     } else if (result.failed) {
-      tally.violation("untyped answers", `fuzz#${index}: the property could not run: ${String(result.errorInstance ?? "too many skipped inputs").slice(0, 300)}`);
+      tally.violation(
+        "untyped answers",
+        `fuzz#${index}: the property could not run: ${String(result.errorInstance ?? "too many skipped inputs").slice(0, 300)}`,
+      );
     }
     const unnamed = await lane.finish(tally);
     if (unnamed > 0) tally.figure(`fuzz#${index}: ${unnamed} evidence PNG(s) written by work that was abandoned (no envelope names them)`);
   } catch (error) {
     // A gone server was counted as a crash where it was seen; anything else is the campaign's own failure.
-    if (!/the server is gone/.test((error as Error).message)) tally.violation("campaign errors", `fuzz#${index}: ${(error as Error).stack ?? String(error)}`);
+    if (!/the server is gone/.test((error as Error).message)) {
+      tally.violation("campaign errors", `fuzz#${index}: ${(error as Error).stack ?? String(error)}`);
+    }
     await lane.dispose();
   }
 }

@@ -17,7 +17,8 @@ import type { LogEntry } from "../../src/sim/command_log.ts";
 export const SERVED = new Set<string>(AVAILABLE_TOOL_NAMES);
 /** What a stack trace or a runtime's internals look like in text (client text a message quotes, such as a
  * `file:///` tool name, is not one). */
-export const STACK_TRACE = /\n\s+at \S|\bat \S+ \((?:file|node):[^)]*:\d+:\d+\)|node:internal\/|\b(?:TypeError|ReferenceError|RangeError|SyntaxError)\b|Cannot read properties|is not a function/;
+export const STACK_TRACE =
+  /\n\s+at \S|\bat \S+ \((?:file|node):[^)]*:\d+:\d+\)|node:internal\/|\b(?:TypeError|ReferenceError|RangeError|SyntaxError)\b|Cannot read properties|is not a function/;
 
 /** The request as sent (any JSON value may sit in name or arguments). */
 export interface ToolCallParams {
@@ -48,12 +49,16 @@ export function classifyAnswer(params: ToolCallParams, outcome: RawOutcome, fram
     if (STACK_TRACE.test(message)) return { kind: "bad", why: `stack trace in a protocol error: ${message}` };
     if (code === -32600 && frameBytes > MAX_FRAME_BYTES) return { kind: "protocol error", code };
     if (code === -32602 && wantsProtocolError(params)) {
-      return message.length < 1000 ? { kind: "protocol error", code } : { kind: "bad", why: `a ${message.length}-character protocol error` };
+      return message.length < 1000
+        ? { kind: "protocol error", code }
+        : { kind: "bad", why: `a ${message.length}-character protocol error` };
     }
     return { kind: "bad", why: `JSON-RPC ${code} ${message}` };
   }
   if (frameBytes > MAX_FRAME_BYTES) return { kind: "bad", why: `an answer to a ${frameBytes}-byte frame` };
-  if (wantsProtocolError(params)) return { kind: "bad", why: `an answer where -32602 was due: ${JSON.stringify(outcome.result).slice(0, 200)}` };
+  if (wantsProtocolError(params)) {
+    return { kind: "bad", why: `an answer where -32602 was due: ${JSON.stringify(outcome.result).slice(0, 200)}` };
+  }
   const r = outcome.result as { structuredContent?: unknown; content?: { type: string; text?: string }[]; isError?: boolean };
   const text = r?.content?.[0];
   if (text?.type !== "text" || typeof text.text !== "string") return { kind: "bad", why: "no text content" };
@@ -63,7 +68,9 @@ export function classifyAnswer(params: ToolCallParams, outcome: RawOutcome, fram
   if (text.text !== envelopeText(envelope)) return { kind: "bad", why: "the text content does not tell structuredContent" };
   if (r.isError !== !envelope.ok) return { kind: "bad", why: `isError ${r.isError} with ok ${envelope.ok}` };
   if (envelope.tool !== params.name) return { kind: "bad", why: `envelope of ${envelope.tool} for a ${String(params.name)} call` };
-  if (envelope.error !== null && STACK_TRACE.test(envelope.error.message)) return { kind: "bad", why: `stack trace: ${envelope.error.message}` };
+  if (envelope.error !== null && STACK_TRACE.test(envelope.error.message)) {
+    return { kind: "bad", why: `stack trace: ${envelope.error.message}` };
+  }
   if (text.text.length > 2_000_000) return { kind: "bad", why: `a ${text.text.length}-character answer` };
   return { kind: "envelope", envelope };
 }
@@ -80,8 +87,15 @@ const SCREEN_FACTS = ADB_COMMANDS.screenFacts().args.slice(1).join(" ");
 const EXEC_OUT = [/^uiautomator 'dump'( '--compressed')? '\/dev\/tty'$/, /^screencap '-p'$/];
 const UIA2_FIXED = [
   /^list sessions$/, // the campaign's own look at GET /appium/sessions
-  /^new session$/, /^get page source$/, /^find elements? xpath \/hierarchy(\/\*\[\d+\])+$/, /^get rect$/, /^click$/, /^clear$/,
-  /^back$/, /^delete session$/, /^execute script mobile: (isKeyboardShown|hideKeyboard|getCurrentPackage) \{\}$/,
+  /^new session$/,
+  /^get page source$/,
+  /^find elements? xpath \/hierarchy(\/\*\[\d+\])+$/,
+  /^get rect$/,
+  /^click$/,
+  /^clear$/,
+  /^back$/,
+  /^delete session$/,
+  /^execute script mobile: (isKeyboardShown|hideKeyboard|getCurrentPackage) \{\}$/,
   /^execute script mobile: scrollGesture \{"elementId":"[0-9a-f-]+","direction":"(up|down|left|right)","percent":[\d.]+\}$/,
   /^execute script mobile: (longClickGesture|doubleClickGesture) \{"elementId":"[0-9a-f-]+"\}$/,
   /^execute script mobile: performEditorAction \{"action":"(search|go|send|done)"\}$/,
@@ -104,7 +118,8 @@ export function commandsOutsideSlots(entries: readonly LogEntry[], slots: Slots)
       const shell = command.endsWith(END) ? command.slice(0, -END.length) : null;
       const resolve = shell === null ? null : /^cmd package resolve-activity --brief (\S+)$/.exec(shell)?.[1];
       const fine = shell !== null
-        ? SHELL_READS.some((p) => p.test(shell)) || shell === SCREEN_FACTS || (resolve !== undefined && resolve !== null && slotPackage(resolve, slots))
+        ? SHELL_READS.some((p) => p.test(shell)) || shell === SCREEN_FACTS ||
+          (resolve !== undefined && resolve !== null && slotPackage(resolve, slots))
         : EXEC_OUT.some((p) => p.test(command));
       if (!fine) wrong.push(`adb: ${command.slice(0, 200)}`);
       continue;

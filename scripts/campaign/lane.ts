@@ -15,14 +15,20 @@ import { thisMachineHosts } from "../../src/adapters/adb/local_hosts.ts";
 import { currentUserFacts, lockDirectory, lockFileName } from "../../src/adapters/evidence/mod.ts";
 import { decodePng } from "../../src/png/mod.ts";
 import { type RunningSim, type SimDeviceOptions, startSimDevice } from "../../src/sim/mod.ts";
-import { spawnServe, type SpawnedServer } from "../../tests/support/mcp_client.ts";
+import { type SpawnedServer, spawnServe } from "../../tests/support/mcp_client.ts";
 import { makeServeHome, type ServeHome } from "../../tests/support/mcp_e2e.ts";
 import { type Answer, classifyAnswer, commandsOutsideSlots, type RawOutcome, type ToolCallParams } from "./invariants.ts";
 import type { Tally } from "./tally.ts";
 
 const LooseResult = z.looseObject({});
 /** Refusals that happen before the device is touched. */
-const REFUSED_BEFORE_DEVICE = new Set(["INVALID_SELECTOR", "INVALID_TEXT", "INVALID_PACKAGE", "INVALID_SCROLL_DIRECTION", "INVALID_ARGUMENT"]);
+const REFUSED_BEFORE_DEVICE = new Set([
+  "INVALID_SELECTOR",
+  "INVALID_TEXT",
+  "INVALID_PACKAGE",
+  "INVALID_SCROLL_DIRECTION",
+  "INVALID_ARGUMENT",
+]);
 
 export interface LaneOptions {
   name: string;
@@ -85,7 +91,11 @@ export class Lane {
     const from = this.sim.device.log.length;
     let outcome: RawOutcome;
     try {
-      outcome = { result: await server.client.request({ method: "tools/call", params: params as { name: string } }, LooseResult, { timeout: this.actionTimeoutMs + 20_000 }) };
+      outcome = {
+        result: await server.client.request({ method: "tools/call", params: params as { name: string } }, LooseResult, {
+          timeout: this.actionTimeoutMs + 20_000,
+        }),
+      };
     } catch (error) {
       const e = error as { code?: unknown; message?: string };
       outcome = { error: { code: typeof e.code === "number" ? e.code : 0, message: e.message ?? String(error) } };
@@ -113,7 +123,12 @@ export class Lane {
       if (answer.envelope.evidence !== null) this.evidence.add(answer.envelope.evidence.path);
       const refused = answer.envelope.error !== null && REFUSED_BEFORE_DEVICE.has(answer.envelope.error.code);
       const touched = entries.filter((e) => e.command !== "delete session");
-      if (refused && touched.length > 0) flag("text outside its slot", `${label}: refused with ${answer.envelope.error!.code} yet the device received ${touched[0]!.command.slice(0, 120)}`);
+      if (refused && touched.length > 0) {
+        flag(
+          "text outside its slot",
+          `${label}: refused with ${answer.envelope.error!.code} yet the device received ${touched[0]!.command.slice(0, 120)}`,
+        );
+      }
     }
     if (answer.kind === "protocol error" && entries.some((e) => e.command !== "delete session")) {
       flag("text outside its slot", `${label}: a protocol error yet the device received ${entries[0]!.command.slice(0, 120)}`);
@@ -127,12 +142,16 @@ export class Lane {
     const lines = existsSync(path) ? readFileSync(path, "utf8").split("\n").filter((l) => l !== "") : [];
     const seen = new Set<string>();
     for (const line of lines) {
-      if (Buffer.byteLength(line) > 8192) tally.violation("audit lines missing or extra", `${this.name}: a ${Buffer.byteLength(line)}-byte audit line`);
+      if (Buffer.byteLength(line) > 8192) {
+        tally.violation("audit lines missing or extra", `${this.name}: a ${Buffer.byteLength(line)}-byte audit line`);
+      }
       try {
         const id = (JSON.parse(line) as { operation_id: string }).operation_id;
         if (seen.has(id)) tally.violation("audit lines missing or extra", `${this.name}: two lines for ${id}`);
         seen.add(id);
-        if (!this.operations.has(id)) tally.violation("audit lines missing or extra", `${this.name}: a line for ${id}, which no answer named`);
+        if (!this.operations.has(id)) {
+          tally.violation("audit lines missing or extra", `${this.name}: a line for ${id}, which no answer named`);
+        }
       } catch {
         tally.violation("audit lines missing or extra", `${this.name}: an audit line that is not JSON: ${line.slice(0, 100)}`);
       }
@@ -199,7 +218,12 @@ export function lockPathOf(sim: RunningSim): string {
   return join(directory, lockFileName({ adbServer: adbServerAddress(sim.adbServerSocket, thisMachineHosts()), udid: sim.device.serial }));
 }
 
-function laneEnv(sim: RunningSim, home: ServeHome, actionTimeoutS: number, options: Pick<LaneOptions, "idleTimeoutS" | "env">): Record<string, string> {
+function laneEnv(
+  sim: RunningSim,
+  home: ServeHome,
+  actionTimeoutS: number,
+  options: Pick<LaneOptions, "idleTimeoutS" | "env">,
+): Record<string, string> {
   return {
     ...home.env,
     ADB_SERVER_SOCKET: sim.adbServerSocket,

@@ -47,7 +47,9 @@ export async function runLoad(options: LoadOptions, tally: Tally): Promise<void>
   const sim = await startSimDevice({});
   const lanes: Lane[] = [];
   try {
-    for (let i = 0; i < options.clients; i++) lanes.push(await Lane.open({ name: `load#${i}`, shared: sim, actionTimeoutS: 20, idleTimeoutS: 30 }));
+    for (let i = 0; i < options.clients; i++) {
+      lanes.push(await Lane.open({ name: `load#${i}`, shared: sim, actionTimeoutS: 20, idleTimeoutS: 30 }));
+    }
     tally.concurrentClients = Math.max(tally.concurrentClients, options.clients);
     const baseline = await lanes[0]!.sessions();
     let maxSessions = baseline;
@@ -74,7 +76,12 @@ export async function runLoad(options: LoadOptions, tally: Tally): Promise<void>
         counts.set(code, (counts.get(code) ?? 0) + 1);
         if (code === "EMULATOR_BUSY") {
           busyMs.push(ms);
-          if (ms > 2000) tally.violation("contention failures", `${lane.name} ${String(params.name)}: EMULATOR_BUSY after ${Math.round(ms)} ms, not at once`);
+          if (ms > 2000) {
+            tally.violation(
+              "contention failures",
+              `${lane.name} ${String(params.name)}: EMULATOR_BUSY after ${Math.round(ms)} ms, not at once`,
+            );
+          }
         } else if (code !== "ok") {
           tally.violation("contention failures", `${lane.name} ${String(params.name)}: ${code}: ${answer.envelope.error?.message}`);
         }
@@ -82,11 +89,17 @@ export async function runLoad(options: LoadOptions, tally: Tally): Promise<void>
     }));
     polling = false;
     await poller;
-    if (maxSessions - baseline > 1) tally.violation("contention failures", `the UiAutomator2 server listed ${maxSessions - baseline} sessions at once`);
+    if (maxSessions - baseline > 1) {
+      tally.violation("contention failures", `the UiAutomator2 server listed ${maxSessions - baseline} sessions at once`);
+    }
     busyMs.sort((a, b) => a - b);
     const pct = (p: number) => (busyMs.length === 0 ? 0 : Math.round(busyMs[Math.min(busyMs.length - 1, Math.floor(p * busyMs.length))]!));
-    tally.figure(`load: ${options.clients} clients × ${options.seconds} s on one device: ${[...counts].map(([c, n]) => `${n} ${c}`).join(", ")}; ` +
-      `EMULATOR_BUSY answered in p50 ${pct(0.5)} ms, p95 ${pct(0.95)} ms, max ${pct(1)} ms; at most ${maxSessions - baseline} session(s) listed at once`);
+    tally.figure(
+      `load: ${options.clients} clients × ${options.seconds} s on one device: ${[...counts].map(([c, n]) => `${n} ${c}`).join(", ")}; ` +
+        `EMULATOR_BUSY answered in p50 ${pct(0.5)} ms, p95 ${pct(0.95)} ms, max ${pct(1)} ms; at most ${
+          maxSessions - baseline
+        } session(s) listed at once`,
+    );
     await killHolder(lanes, tally);
     for (const lane of lanes) await lane.finish(tally, { sessionsBefore: baseline });
   } catch (error) {
@@ -107,13 +120,17 @@ async function killHolder(lanes: Lane[], tally: Tally): Promise<void> {
   const from = sim.device.log.length;
   const pending = victim.server.client.callTool({ name: "ui_screenshot", arguments: {} }).catch(() => null);
   const deadline = Date.now() + 10_000;
-  while (!sim.device.log.slice(from).some((e) => e.command.includes("screencap")) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+  while (!sim.device.log.slice(from).some((e) => e.command.includes("screencap")) && Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, 10));
+  }
   const held = victim.lockHeld();
   const children = adbChildrenOf(sim.adbServerSocket);
   process.kill(victim.server.pid!, "SIGKILL");
   await pending;
   const gone = Date.now() + 3000;
-  while (adbChildrenOf(sim.adbServerSocket).some((pid) => children.includes(pid)) && Date.now() < gone) await new Promise((r) => setTimeout(r, 20));
+  while (adbChildrenOf(sim.adbServerSocket).some((pid) => children.includes(pid)) && Date.now() < gone) {
+    await new Promise((r) => setTimeout(r, 20));
+  }
   sim.device.setFaults({ hangCommands: [] });
   if (!held) tally.violation("campaign errors", "load: the victim did not hold the lock when it was killed");
   const orphans = adbChildrenOf(sim.adbServerSocket).filter((pid) => children.includes(pid));
@@ -123,10 +140,19 @@ async function killHolder(lanes: Lane[], tally: Tally): Promise<void> {
   }
   const next = await other.call({ name: "device_status", arguments: {} }, tally);
   if (next.kind !== "envelope" || !next.envelope.ok) {
-    tally.violation("leaked locks", `load: after the holder was killed, the next call answered ${next.kind === "envelope" ? `${next.envelope.error?.code}: ${next.envelope.error?.message}` : next.kind}`);
+    tally.violation(
+      "leaked locks",
+      `load: after the holder was killed, the next call answered ${
+        next.kind === "envelope" ? `${next.envelope.error?.code}: ${next.envelope.error?.message}` : next.kind
+      }`,
+    );
   }
   if (victim.lockHeld()) tally.violation("leaked locks", "load: a lock is left after the killed holder's lock was taken over and released");
-  tally.figure(`load: holder SIGKILLed in a hung screencap: ${children.length} adb child(ren) before, ${orphans.length} left; the next call of another process: ${next.kind === "envelope" ? next.envelope.error?.code ?? "ok" : next.kind}`);
+  tally.figure(
+    `load: holder SIGKILLed in a hung screencap: ${children.length} adb child(ren) before, ${orphans.length} left; the next call of another process: ${
+      next.kind === "envelope" ? next.envelope.error?.code ?? "ok" : next.kind
+    }`,
+  );
   victim.server = await victim.spawnSibling();
 }
 

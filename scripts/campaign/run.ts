@@ -18,9 +18,27 @@ export interface ModeSizes {
 }
 
 export const CAMPAIGN_MODES = {
-  smoke: { fuzz: { lanes: 1, callsPerLane: 300, actBudget: 3, observeBudget: 20 }, frames: { frames: 150, oversized: 1 }, faults: { rounds: 1 }, load: { clients: 8, seconds: 8 }, soak: { calls: 60 } },
-  ci: { fuzz: { lanes: 4, callsPerLane: 2600, actBudget: 12, observeBudget: 120 }, frames: { frames: 1500, oversized: 4 }, faults: { rounds: 1 }, load: { clients: 8, seconds: 20 }, soak: { calls: 300 } },
-  long: { fuzz: { lanes: 4, callsPerLane: 25_000, actBudget: 250, observeBudget: 2500 }, frames: { frames: 20_000, oversized: 20 }, faults: { rounds: 5 }, load: { clients: 8, seconds: 300 }, soak: { calls: 5000 } },
+  smoke: {
+    fuzz: { lanes: 1, callsPerLane: 300, actBudget: 3, observeBudget: 20 },
+    frames: { frames: 150, oversized: 1 },
+    faults: { rounds: 1 },
+    load: { clients: 8, seconds: 8 },
+    soak: { calls: 60 },
+  },
+  ci: {
+    fuzz: { lanes: 4, callsPerLane: 2600, actBudget: 12, observeBudget: 120 },
+    frames: { frames: 1500, oversized: 4 },
+    faults: { rounds: 1 },
+    load: { clients: 8, seconds: 20 },
+    soak: { calls: 300 },
+  },
+  long: {
+    fuzz: { lanes: 4, callsPerLane: 25_000, actBudget: 250, observeBudget: 2500 },
+    frames: { frames: 20_000, oversized: 20 },
+    faults: { rounds: 5 },
+    load: { clients: 8, seconds: 300 },
+    soak: { calls: 5000 },
+  },
 } as const satisfies Record<string, ModeSizes>;
 
 export type CampaignMode = keyof typeof CAMPAIGN_MODES;

@@ -36,7 +36,9 @@ function callAt(i: number, sessionId: string | null): ToolCallParams {
     { name: "app_launch", arguments: { package: "com.example.notes;reboot" } },
     { name: "ui_scroll", arguments: withSession({ direction: "up" }) },
     { name: "app_list", arguments: {} },
-    round % 5 === 0 ? { name: "ui_tap", arguments: withSession({ selector: { text: "No such button" } }) } : { name: "ui_screenshot", arguments: {} },
+    round % 5 === 0
+      ? { name: "ui_tap", arguments: withSession({ selector: { text: "No such button" } }) }
+      : { name: "ui_screenshot", arguments: {} },
     { name: "ui_get_tree", arguments: {} },
     { name: "ui_type_text", arguments: withSession({ selector: { text: "Apps" }, text: "x\u0000" }) },
     { name: "device_status", arguments: {} },
@@ -79,7 +81,9 @@ export async function runSoak(options: { calls: number }, tally: Tally): Promise
       if (e.ok && ACTS.has(e.tool) && e.evidence !== null) outcome.actsWithEvidence++;
       if (e.ok && e.tool === "ui_screenshot") outcome.shots++;
       if (!e.ok && e.evidence !== null) outcome.misses++;
-      if (e.ok && ACTS.has(e.tool) && e.tool !== "ui_session_open" && e.evidence === null) tally.violation("lost evidence", `soak: a successful ${e.tool} named no evidence`);
+      if (e.ok && ACTS.has(e.tool) && e.tool !== "ui_session_open" && e.evidence === null) {
+        tally.violation("lost evidence", `soak: a successful ${e.tool} named no evidence`);
+      }
       if (!e.ok && !["UI_ELEMENT_NOT_FOUND", "INVALID_SELECTOR", "INVALID_PACKAGE", "INVALID_TEXT"].includes(e.error!.code)) {
         tally.violation("wrong fault outcome", `soak: ${describe(params)} answered ${e.error!.code}: ${e.error!.message}`);
       }
@@ -88,16 +92,25 @@ export async function runSoak(options: { calls: number }, tally: Tally): Promise
     const endKb = rssKb(lane.server.pid!);
     tally.rss = { startKb, endKb, peakKb: Math.max(peakKb, endKb), calls: options.calls };
     const sessionsAtEnd = await lane.sessions();
-    if (sessionsAtEnd !== sessionsAtStart) tally.violation("orphaned sessions", `soak: ${sessionsAtStart} session(s) at the start, ${sessionsAtEnd} at the end`);
+    if (sessionsAtEnd !== sessionsAtStart) {
+      tally.violation("orphaned sessions", `soak: ${sessionsAtStart} session(s) at the start, ${sessionsAtEnd} at the end`);
+    }
     const files = readdirSync(lane.home.artifacts).filter((n) => n.endsWith(".png")).length;
     const named = lane.evidence.size;
     if (files !== named) tally.violation("lost evidence", `soak: ${files} evidence file(s), ${named} named by envelopes`);
     const expected = outcome.actsWithEvidence + outcome.shots + outcome.misses;
-    if (files !== expected) tally.violation("lost evidence", `soak: ${files} evidence file(s) for ${outcome.actsWithEvidence} successful acts + ${outcome.shots} screenshots + ${outcome.misses} misses`);
+    if (files !== expected) {
+      tally.violation(
+        "lost evidence",
+        `soak: ${files} evidence file(s) for ${outcome.actsWithEvidence} successful acts + ${outcome.shots} screenshots + ${outcome.misses} misses`,
+      );
+    }
     const auditLines = readFileSync(`${lane.home.artifacts}/audit.jsonl`, "utf8").split("\n").filter(Boolean).length;
-    tally.figure(`soak: ${options.calls} mixed calls; ${outcome.acts} successful acts (each with evidence but ui_session_open), ` +
-      `${outcome.shots} screenshots, ${outcome.misses} misses with a screenshot → ${files} evidence files, ${named} named; ` +
-      `${auditLines} audit lines for ${lane.operations.size} operations; Appium sessions ${sessionsAtStart} → ${sessionsAtEnd}`);
+    tally.figure(
+      `soak: ${options.calls} mixed calls; ${outcome.acts} successful acts (each with evidence but ui_session_open), ` +
+        `${outcome.shots} screenshots, ${outcome.misses} misses with a screenshot → ${files} evidence files, ${named} named; ` +
+        `${auditLines} audit lines for ${lane.operations.size} operations; Appium sessions ${sessionsAtStart} → ${sessionsAtEnd}`,
+    );
     await lane.finish(tally, { sessionsBefore: sessionsAtStart });
   } catch (error) {
     tally.violation("campaign errors", `soak: ${(error as Error).stack ?? String(error)}`);

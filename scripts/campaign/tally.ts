@@ -4,9 +4,19 @@
  * violation count is zero; figures (RSS, latencies) are reported, never judged here.
  */
 export const VIOLATION_KINDS = [
-  "crashes", "untyped answers", "stack traces", "hangs", "orphaned sessions", "leaked locks", "lost evidence",
-  "text outside its slot", "audit lines missing or extra", "contention failures", "wrong fault outcome",
-  "orphaned processes", "campaign errors",
+  "crashes",
+  "untyped answers",
+  "stack traces",
+  "hangs",
+  "orphaned sessions",
+  "leaked locks",
+  "lost evidence",
+  "text outside its slot",
+  "audit lines missing or extra",
+  "contention failures",
+  "wrong fault outcome",
+  "orphaned processes",
+  "campaign errors",
 ] as const;
 
 export type ViolationKind = (typeof VIOLATION_KINDS)[number];
@@ -50,13 +60,23 @@ export class Tally {
       ["faults injected", n(this.faultsInjected)],
       ["concurrent clients", n(this.concurrentClients)],
       ...VIOLATION_KINDS.map((kind): [string, string] => [kind, n(this.violations.get(kind) ?? 0)]),
-      ["RSS growth", this.rss === null ? "not measured" :
-        `${mb(this.rss.startKb)} → ${mb(this.rss.endKb)} (${sign(this.rss.endKb - this.rss.startKb)}${mb(this.rss.endKb - this.rss.startKb)}, peak ${mb(this.rss.peakKb)}) over ${n(this.rss.calls)} soak calls`],
+      [
+        "RSS growth",
+        this.rss === null
+          ? "not measured"
+          : `${mb(this.rss.startKb)} → ${mb(this.rss.endKb)} (${sign(this.rss.endKb - this.rss.startKb)}${
+            mb(this.rss.endKb - this.rss.startKb)
+          }, peak ${mb(this.rss.peakKb)}) over ${n(this.rss.calls)} soak calls`,
+      ],
     ];
     const width = Math.max(...rows.map(([k]) => k.length));
     const lines = rows.map(([k, v]) => `${k.padEnd(width)}  ${v}`);
     lines.push("", "by section:");
-    for (const [name, s] of this.bySection) lines.push(`  ${name.padEnd(10)} ${n(s.calls).padStart(7)} calls  ${n(s.inputs).padStart(7)} inputs  ${s.seconds.toFixed(1).padStart(6)} s`);
+    for (const [name, s] of this.bySection) {
+      lines.push(
+        `  ${name.padEnd(10)} ${n(s.calls).padStart(7)} calls  ${n(s.inputs).padStart(7)} inputs  ${s.seconds.toFixed(1).padStart(6)} s`,
+      );
+    }
     if (this.figures.length > 0) lines.push("", "figures:", ...this.figures.map((f) => `  ${f}`));
     if (this.details.length > 0) lines.push("", "violations (first 40):", ...this.details.map((d) => `  ${d}`));
     return lines;

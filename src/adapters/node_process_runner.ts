@@ -33,7 +33,9 @@ export interface NodeProcessRunner extends ProcessRunner {
 export function createNodeProcessRunner(options: NodeProcessRunnerOptions = {}): NodeProcessRunner {
   const setpriv = options.setpriv !== undefined
     ? options.setpriv
-    : process.platform === "linux" ? (SETPRIV_PLACES.find((path) => existsSync(path)) ?? null) : null;
+    : process.platform === "linux"
+    ? (SETPRIV_PLACES.find((path) => existsSync(path)) ?? null)
+    : null;
   const running = new Set<(signal: NodeJS.Signals) => void>();
   return {
     run: (program, args, runOptions) => runProcess(program, args, runOptions, running, setpriv),
@@ -43,8 +45,13 @@ export function createNodeProcessRunner(options: NodeProcessRunnerOptions = {}):
   };
 }
 
-function runProcess(program: string, args: readonly string[], options: RunOptions,
-  running: Set<(signal: NodeJS.Signals) => void>, setpriv: string | null): Promise<ProcessResult> {
+function runProcess(
+  program: string,
+  args: readonly string[],
+  options: RunOptions,
+  running: Set<(signal: NodeJS.Signals) => void>,
+  setpriv: string | null,
+): Promise<ProcessResult> {
   const argv = [program, ...args];
   const started = performance.now();
   const maxOutput = options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT;
@@ -58,10 +65,14 @@ function runProcess(program: string, args: readonly string[], options: RunOption
     let aborted = false;
     let settled = false;
     const env = options.env === undefined ? process.env : { ...process.env, ...options.env };
-    const [command, commandArgs] = setpriv === null
-      ? [program, args]
-      : [setpriv, ["--pdeathsig", "SIGKILL", "--", program, ...args]];
-    const child = spawn(command, commandArgs, { shell: false, env, stdio: ["pipe", "pipe", "pipe"], windowsHide: true, detached: ownGroup });
+    const [command, commandArgs] = setpriv === null ? [program, args] : [setpriv, ["--pdeathsig", "SIGKILL", "--", program, ...args]];
+    const child = spawn(command, commandArgs, {
+      shell: false,
+      env,
+      stdio: ["pipe", "pipe", "pipe"],
+      windowsHide: true,
+      detached: ownGroup,
+    });
 
     const signalAll = (signal: NodeJS.Signals) => {
       try {

@@ -39,7 +39,11 @@ export function createTcpSocketProbe(): SocketProbe {
         socket.on("end", reply);
         socket.on("close", reply);
         socket.on("error", (error: NodeJS.ErrnoException) =>
-          finish({ kind: "failure", reason: error.code === "ECONNREFUSED" ? "refused" : "unreachable", message: error.code ?? error.message }));
+          finish({
+            kind: "failure",
+            reason: error.code === "ECONNREFUSED" ? "refused" : "unreachable",
+            message: error.code ?? error.message,
+          }));
       }),
   };
 }

@@ -32,9 +32,15 @@ export function registerDoctorCommand(cli: CAC, ctx: CliContext): void {
   cli
     .command("doctor", "Check the eight prerequisites of a real campaign at once; a remedy for each miss")
     .option("--json", "Print the report as JSON (nothing else on stdout)")
-    .option("--device <udid|sim>", "Device serial, or 'sim' for the built-in simulated device (default: ANDROID_UDID, else the only online device)")
+    .option(
+      "--device <udid|sim>",
+      "Device serial, or 'sim' for the built-in simulated device (default: ANDROID_UDID, else the only online device)",
+    )
     .option("--appium-url <url>", "Appium server (default: APPIUM_URL, else http://127.0.0.1:4723)")
-    .option("--artifacts <dir>", "Evidence and audit directory (default: ANDROID_MCP_ARTIFACTS_DIR, else ./artifacts in a project (a package.json or .git), else the user state directory)")
+    .option(
+      "--artifacts <dir>",
+      "Evidence and audit directory (default: ANDROID_MCP_ARTIFACTS_DIR, else ./artifacts in a project (a package.json or .git), else the user state directory)",
+    )
     .option("--timeout <seconds>", `Time each check may take (default ${DEFAULT_CHECK_TIMEOUT_MS / 1000})`)
     .example("android-mcp-harness doctor")
     .example("android-mcp-harness doctor --device sim --json")
@@ -58,7 +64,11 @@ export async function runDoctorCommand(flags: DoctorFlags, ctx: CliContext): Pro
     const { startSimDevice } = await import("../sim/mod.ts");
     const sim = await startSimDevice({});
     try {
-      report = await doctorReport(config, ctx, { serial: sim.device.serial, adbServerSocket: sim.adbServerSocket, appiumUrl: sim.appiumUrl }, { timeoutMs });
+      report = await doctorReport(config, ctx, {
+        serial: sim.device.serial,
+        adbServerSocket: sim.adbServerSocket,
+        appiumUrl: sim.appiumUrl,
+      }, { timeoutMs });
     } finally {
       await sim.stop();
     }
@@ -70,7 +80,12 @@ export async function runDoctorCommand(flags: DoctorFlags, ctx: CliContext): Pro
 }
 
 /** Runs the eight checks for this configuration; with `sim`, of that simulated device and its UiAutomator2 endpoint. */
-export function doctorReport(config: HarnessConfig, ctx: CliContext, sim?: SimEndpoints, options: { timeoutMs?: number } = {}): Promise<DoctorReport> {
+export function doctorReport(
+  config: HarnessConfig,
+  ctx: CliContext,
+  sim?: SimEndpoints,
+  options: { timeoutMs?: number } = {},
+): Promise<DoctorReport> {
   const checked: HarnessConfig = sim === undefined ? config : {
     ...config,
     device: { kind: "udid", udid: sim.serial },

@@ -39,10 +39,19 @@ const THUMBNAIL_BYTES = 150_000;
 export function registerFlowCommand(cli: CAC, ctx: CliContext): void {
   cli
     .command("flow <file>", "Run a flow file (docs/flows.md) on one or more devices and write JSON, HTML and JUnit reports")
-    .option("--device <udid|sim>", "Device serial or 'sim'; repeat for several devices run in parallel (default: the flow's device, else ANDROID_UDID, else the only online device)")
+    .option(
+      "--device <udid|sim>",
+      "Device serial or 'sim'; repeat for several devices run in parallel (default: the flow's device, else ANDROID_UDID, else the only online device)",
+    )
     .option("--appium-url <url>", "Appium server or Selenium Grid 4 (default: APPIUM_URL, else http://127.0.0.1:4723)")
-    .option("--artifacts <dir>", "Evidence, audit and reports directory (default: ANDROID_MCP_ARTIFACTS_DIR, else ./artifacts in a project (a package.json or .git), else the user state directory)")
-    .option("--scenario <name|file>", `For --device sim: a built-in scenario (${BUILTIN_SCENARIO_NAMES.join(", ")}) or a scenario JSON file`)
+    .option(
+      "--artifacts <dir>",
+      "Evidence, audit and reports directory (default: ANDROID_MCP_ARTIFACTS_DIR, else ./artifacts in a project (a package.json or .git), else the user state directory)",
+    )
+    .option(
+      "--scenario <name|file>",
+      `For --device sim: a built-in scenario (${BUILTIN_SCENARIO_NAMES.join(", ")}) or a scenario JSON file`,
+    )
     .option("--json", "Print the report as JSON on stdout (progress stays on stderr)")
     .example("android-mcp-harness flow docs/flows/settings-exploration.json --device sim")
     .example("android-mcp-harness flow login.json --device emulator-5554 --device emulator-5556")
@@ -89,9 +98,11 @@ export async function runFlowCommand(file: string, flags: FlowFlags, ctx: CliCon
       ctx.stderr(`flow: ${reason}: stopping; closing the UI session and writing the reports (again to quit at once)\n`);
       stop.abort(reason);
     });
-    const runs = await Promise.all(harnesses.map((harness) =>
-      runFlow(flow, harness, { file: String(file), onProgress: progressPrinter(ctx, harness, harnesses.length > 1), stop: stop.signal })
-    ));
+    const runs = await Promise.all(
+      harnesses.map((harness) =>
+        runFlow(flow, harness, { file: String(file), onProgress: progressPrinter(ctx, harness, harnesses.length > 1), stop: stop.signal })
+      ),
+    );
     return await finish(runs, harnesses[0]!, flags, ctx);
   } catch (error) {
     if (!isHarnessError(error)) throw error;
@@ -116,11 +127,14 @@ async function finish(runs: FlowRun[], harness: Harness, flags: FlowFlags, ctx: 
     const lines = runs.map((run) => {
       const passed = run.steps.filter((s) => s.outcome === "passed").length;
       const where = runs.length > 1 ? `${deviceName(run)}: ` : "";
-      const failure = run.failure === undefined ? "" :
-        ` at ${run.failure.step === undefined ? "start" : `step ${run.failure.step} (${run.failure.tool})`}: ${run.failure.reason}` +
-        (run.failure.expected === undefined ? "" : `\n  expected: ${run.failure.expected}`) +
-        (run.failure.screen_offers === undefined ? "" : `\n  screen: ${run.failure.screen_offers}`);
-      return `${where}${run.outcome === "passed" ? "passed" : `FAILED (${run.outcome}, exit ${run.exit_code})`}, ${passed} of ${run.steps.length} steps passed${failure}`;
+      const failure = run.failure === undefined
+        ? ""
+        : ` at ${run.failure.step === undefined ? "start" : `step ${run.failure.step} (${run.failure.tool})`}: ${run.failure.reason}` +
+          (run.failure.expected === undefined ? "" : `\n  expected: ${run.failure.expected}`) +
+          (run.failure.screen_offers === undefined ? "" : `\n  screen: ${run.failure.screen_offers}`);
+      return `${where}${
+        run.outcome === "passed" ? "passed" : `FAILED (${run.outcome}, exit ${run.exit_code})`
+      }, ${passed} of ${run.steps.length} steps passed${failure}`;
     });
     ctx.stdout([
       `flow "${report.flow.name}": ${report.outcome === "passed" ? "passed" : "failed"} (exit ${report.exit_code}: ${report.exit_meaning})`,
@@ -145,8 +159,12 @@ function deviceList(flag: unknown, flow: FlowFile): (string | undefined)[] {
 function scenarioFor(flag: unknown, flow: FlowFile, configs: HarnessConfig[], ctx: CliContext): unknown {
   if (flag !== undefined || flow.sim_scenario === undefined || !configs.some((c) => c.device.kind === "sim")) return flag;
   if (!(BUILTIN_SCENARIO_NAMES as readonly string[]).includes(flow.sim_scenario)) {
-    throw new HarnessError("INVALID_ARGUMENT",
-      `the flow's sim_scenario "${flow.sim_scenario}" is not a built-in scenario (${BUILTIN_SCENARIO_NAMES.join(", ")}); fix it, or pass --scenario NAME|FILE.`);
+    throw new HarnessError(
+      "INVALID_ARGUMENT",
+      `the flow's sim_scenario "${flow.sim_scenario}" is not a built-in scenario (${
+        BUILTIN_SCENARIO_NAMES.join(", ")
+      }); fix it, or pass --scenario NAME|FILE.`,
+    );
   }
   ctx.stderr(`flow: the simulated device plays the scenario "${flow.sim_scenario}" (the flow's sim_scenario; --scenario overrides it)\n`);
   return flow.sim_scenario;
@@ -193,6 +211,10 @@ function progressPrinter(ctx: CliContext, harness: Harness, several: boolean): (
 
 function refused(ctx: CliContext, flags: FlowFlags, message: string, problems?: unknown): number {
   ctx.stderr(`flow: ${message}\n`);
-  if (flags.json) ctx.stdout(JSON.stringify({ outcome: "error", exit_code: FLOW_EXIT.error, message, ...(problems === undefined ? {} : { problems }) }) + "\n");
+  if (flags.json) {
+    ctx.stdout(
+      JSON.stringify({ outcome: "error", exit_code: FLOW_EXIT.error, message, ...(problems === undefined ? {} : { problems }) }) + "\n",
+    );
+  }
   return FLOW_EXIT.error;
 }

@@ -7,7 +7,7 @@
  * `selftest-webdriver` is a packaging diagnostic kept out of the help. A command's module is loaded only when it
  * runs: `tree …` loads the tree command alone; the help, a bare call and anything else load them all.
  */
-import { cac, type CAC } from "cac";
+import { type CAC, cac } from "cac";
 import { PROGRAM_NAME, VERSION, versionLine } from "../version.ts";
 import { type CliContext, EXIT } from "./context.ts";
 import { joinNegativeValues, repeatedFlag } from "./raw_arguments.ts";

@@ -20,8 +20,15 @@ export async function readFileArgument(path: string): Promise<Uint8Array> {
 
 function refuseUnlessRegular(path: string, info: import("node:fs").Stats): void {
   if (info.isFile()) return;
-  const kind = info.isFIFO() ? "a FIFO (named pipe)" : info.isDirectory() ? "a directory" : info.isSocket() ? "a socket"
-    : info.isCharacterDevice() || info.isBlockDevice() ? "a device" : "not a regular file";
+  const kind = info.isFIFO()
+    ? "a FIFO (named pipe)"
+    : info.isDirectory()
+    ? "a directory"
+    : info.isSocket()
+    ? "a socket"
+    : info.isCharacterDevice() || info.isBlockDevice()
+    ? "a device"
+    : "not a regular file";
   throw Object.assign(new Error(`${path} is ${kind}, not a regular file`), { code: "ENOTREGULAR" });
 }
 

@@ -17,7 +17,7 @@ import type { CAC } from "cac";
 import { type Harness, type HarnessOptions, openHarness } from "../composition.ts";
 import { type HarnessConfig, loadConfig } from "../config.ts";
 import { HarnessError, isHarnessError } from "../errors.ts";
-import { type FlowRecorder, openFlowRecorder, RECORD_SECRETS, type RecordSecrets, RECORDED_TEXT_VARIABLE } from "../flow/recorder.ts";
+import { type FlowRecorder, openFlowRecorder, RECORD_SECRETS, RECORDED_TEXT_VARIABLE, type RecordSecrets } from "../flow/recorder.ts";
 import { BUILTIN_SCENARIO_NAMES } from "../sim/scenario_names.ts";
 import { describeTransportError, warnWhenDeviceUnreachable } from "./serve_startup.ts";
 import { type CliContext, EXIT } from "./context.ts";
@@ -39,15 +39,33 @@ interface ServeFlags extends ScreenFlags {
 export function registerServeCommand(cli: CAC, ctx: CliContext): void {
   cli
     .command("serve", "MCP server on stdio (the main job); logs go to stderr")
-    .option("--device <udid|sim>", "Device serial, or 'sim' for the built-in simulated device (default: ANDROID_UDID, else the only online device)")
+    .option(
+      "--device <udid|sim>",
+      "Device serial, or 'sim' for the built-in simulated device (default: ANDROID_UDID, else the only online device)",
+    )
     .option("--appium-url <url>", "Appium server (default: APPIUM_URL, else http://127.0.0.1:4723)")
-    .option("--artifacts <dir>", "Evidence and audit directory (default: ANDROID_MCP_ARTIFACTS_DIR, else ./artifacts in a project (a package.json or .git), else the user state directory)")
-    .option("--scenario <name|file>", `For --device sim: a built-in scenario (${BUILTIN_SCENARIO_NAMES.join(", ")}) or a scenario JSON file (default: settings)`)
-    .option("--screen <dump.xml>", "With --device sim: the simulated device shows this real capture (uiautomator dump or Appium page source), still")
+    .option(
+      "--artifacts <dir>",
+      "Evidence and audit directory (default: ANDROID_MCP_ARTIFACTS_DIR, else ./artifacts in a project (a package.json or .git), else the user state directory)",
+    )
+    .option(
+      "--scenario <name|file>",
+      `For --device sim: a built-in scenario (${BUILTIN_SCENARIO_NAMES.join(", ")}) or a scenario JSON file (default: settings)`,
+    )
+    .option(
+      "--screen <dump.xml>",
+      "With --device sim: the simulated device shows this real capture (uiautomator dump or Appium page source), still",
+    )
     .option("--screenshot <shot.png>", "With --screen: the PNG taken with the dump, what ui_screenshot shows (else the screen is drawn)")
-    .option("--latency <profile>", "With --device sim: 'device' answers as slowly as a real phone (figures in docs/simulated-device.md); default 'none'")
+    .option(
+      "--latency <profile>",
+      "With --device sim: 'device' answers as slowly as a real phone (figures in docs/simulated-device.md); default 'none'",
+    )
     .option("--record <file>", "Write the session's acting calls as a new flow file (replayable with `flow FILE`), after each step")
-    .option("--record-secrets <keep|env>", `With --record: keep typed text in the file (default), or write it as {"env": "${RECORDED_TEXT_VARIABLE}1"} references`)
+    .option(
+      "--record-secrets <keep|env>",
+      `With --record: keep typed text in the file (default), or write it as {"env": "${RECORDED_TEXT_VARIABLE}1"} references`,
+    )
     .example("android-mcp-harness serve --device sim")
     .example("android-mcp-harness serve --device sim --screen bug-report.xml --screenshot bug-report.png")
     .example("android-mcp-harness serve --record checkout.json")
@@ -61,7 +79,9 @@ export async function runServe(flags: ServeFlags, ctx: CliContext): Promise<numb
     config = loadConfig(ctx.env, cleanFlags(flags));
     options = await harnessScreenOptions(flags, config, ctx.cwd);
     if (flags.latency !== undefined) {
-      if (config.device.kind !== "sim") throw new HarnessError("INVALID_ARGUMENT", "--latency is for the simulated device: add --device sim.");
+      if (config.device.kind !== "sim") {
+        throw new HarnessError("INVALID_ARGUMENT", "--latency is for the simulated device: add --device sim.");
+      }
       options = { ...options, sim: { ...options.sim, latency: String(flags.latency) } };
     }
   } catch (error) {
@@ -69,14 +89,20 @@ export async function runServe(flags: ServeFlags, ctx: CliContext): Promise<numb
     ctx.stderr(`serve: ${error.message}\n`);
     return EXIT.usage;
   }
-  const recordPath = flags.record === undefined ? undefined : flags.record === true || String(flags.record) === "" ? "" : resolve(ctx.cwd, String(flags.record));
+  const recordPath = flags.record === undefined
+    ? undefined
+    : flags.record === true || String(flags.record) === ""
+    ? ""
+    : resolve(ctx.cwd, String(flags.record));
   if (recordPath === "") {
     ctx.stderr("serve: --record needs a file path for the flow (e.g. --record checkout.json).\n");
     return EXIT.usage;
   }
   const secrets = recordSecretsOf(flags.recordSecrets);
   if (secrets === null) {
-    ctx.stderr(`serve: --record-secrets takes one of ${RECORD_SECRETS.join(", ")} (env writes typed text as environment variable references).\n`);
+    ctx.stderr(
+      `serve: --record-secrets takes one of ${RECORD_SECRETS.join(", ")} (env writes typed text as environment variable references).\n`,
+    );
     return EXIT.usage;
   }
   let scenario: Awaited<ReturnType<typeof loadScenario>>;
@@ -103,7 +129,12 @@ export async function runServe(flags: ServeFlags, ctx: CliContext): Promise<numb
       // Claimed now (created exclusively), not found missing after each step of a session whose recording is lost.
       try {
         recorder = await openFlowRecorder({
-          path: recordPath, fs: harness.fs, logger: ctx.logger, device: harness.description, now: () => ctx.clock.now(), secrets,
+          path: recordPath,
+          fs: harness.fs,
+          logger: ctx.logger,
+          device: harness.description,
+          now: () => ctx.clock.now(),
+          secrets,
         });
       } catch (error) {
         if (!isHarnessError(error)) throw error;
@@ -111,9 +142,13 @@ export async function runServe(flags: ServeFlags, ctx: CliContext): Promise<numb
         return EXIT.usage;
       }
       if (secrets === "keep") {
-        ctx.logger.warn(`recording the acting calls to ${recordPath}: typed text is KEPT in it as typed (--record-secrets env writes environment variable references instead)`);
+        ctx.logger.warn(
+          `recording the acting calls to ${recordPath}: typed text is KEPT in it as typed (--record-secrets env writes environment variable references instead)`,
+        );
       } else {
-        ctx.logger.info(`recording the acting calls to ${recordPath}: typed text as ${RECORDED_TEXT_VARIABLE}<n> references (each named on stderr)`);
+        ctx.logger.info(
+          `recording the acting calls to ${recordPath}: typed text as ${RECORDED_TEXT_VARIABLE}<n> references (each named on stderr)`,
+        );
       }
     }
     await pruneEvidence(harness, config, ctx);
@@ -157,8 +192,14 @@ export async function runServe(flags: ServeFlags, ctx: CliContext): Promise<numb
 /** Retention at start: evidence older than the configured days goes; said on stderr when anything went. */
 async function pruneEvidence(harness: Harness, config: HarnessConfig, ctx: CliContext): Promise<void> {
   const pruned = await harness.pruneOldEvidence();
-  if (pruned.removed > 0) ctx.logger.info(`artifacts: removed ${pruned.removed} evidence file(s) older than ${config.evidenceRetentionDays} days (ANDROID_MCP_EVIDENCE_RETENTION_DAYS)`);
-  if (pruned.failed > 0) ctx.logger.warn(`artifacts: ${pruned.failed} evidence file(s) older than ${config.evidenceRetentionDays} days could not be removed`);
+  if (pruned.removed > 0) {
+    ctx.logger.info(
+      `artifacts: removed ${pruned.removed} evidence file(s) older than ${config.evidenceRetentionDays} days (ANDROID_MCP_EVIDENCE_RETENTION_DAYS)`,
+    );
+  }
+  if (pruned.failed > 0) {
+    ctx.logger.warn(`artifacts: ${pruned.failed} evidence file(s) older than ${config.evidenceRetentionDays} days could not be removed`);
+  }
 }
 
 function recordSecretsOf(flag: unknown): RecordSecrets | null {

@@ -23,8 +23,14 @@ interface SimFlags extends ScreenFlags {
 export function registerSimCommand(cli: CAC, ctx: CliContext): void {
   cli
     .command("sim", "Run the built-in simulated Android device (real adb and WebDriver protocols on loopback)")
-    .option("--scenario <name|file>", `A built-in scenario (${BUILTIN_SCENARIO_NAMES.join(", ")}) or a scenario JSON file (default: settings)`)
-    .option("--screen <dump.xml>", "Replay a real capture (uiautomator dump or Appium page source) as a still device: acts are answered, the screen does not change")
+    .option(
+      "--scenario <name|file>",
+      `A built-in scenario (${BUILTIN_SCENARIO_NAMES.join(", ")}) or a scenario JSON file (default: settings)`,
+    )
+    .option(
+      "--screen <dump.xml>",
+      "Replay a real capture (uiautomator dump or Appium page source) as a still device: acts are answered, the screen does not change",
+    )
     .option("--screenshot <shot.png>", "With --screen: the PNG taken with the dump, shown by screencap (else the screen is drawn)")
     .option("--latency <profile>", "'device' answers as slowly as a real phone (figures in docs/simulated-device.md); default 'none'")
     .option("--json", "Print only one JSON line with the endpoints on stdout (the human-readable lines go to stderr)")
@@ -45,7 +51,9 @@ export async function loadScenario(value: unknown, ctx: Pick<CliContext, "cwd">)
   } catch (error) {
     throw new HarnessError(
       "INVALID_ARGUMENT",
-      `Cannot read the scenario file ${path} (${unreadableReason(error)}). Name a built-in scenario (${BUILTIN_SCENARIO_NAMES.join(", ")}) or an existing JSON file.`,
+      `Cannot read the scenario file ${path} (${unreadableReason(error)}). Name a built-in scenario (${
+        BUILTIN_SCENARIO_NAMES.join(", ")
+      }) or an existing JSON file.`,
     );
   }
   const { parseScenarioText } = await import("../sim/mod.ts");
@@ -64,7 +72,9 @@ export async function runSim(flags: SimFlags, ctx: CliContext): Promise<number> 
     // Loaded only when a simulated device starts: the other commands never pay for its code.
     const { startSimDevice } = await import("../sim/mod.ts");
     const latency = flags.latency === undefined ? {} : { latency: String(flags.latency) };
-    sim = await startSimDevice(screen === undefined ? { scenario: await loadScenario(flags.scenario, ctx), ...latency } : { screen, ...latency });
+    sim = await startSimDevice(
+      screen === undefined ? { scenario: await loadScenario(flags.scenario, ctx), ...latency } : { screen, ...latency },
+    );
   } catch (error) {
     if (!isHarnessError(error)) throw error;
     ctx.stderr(`sim: ${error.message}\n`);
@@ -73,10 +83,10 @@ export async function runSim(flags: SimFlags, ctx: CliContext): Promise<number> 
   const { device } = sim;
   const lines = [
     `Simulated Android device (not a real phone): ${device.serial}, Android ${device.android.release} (API ${device.apiLevel}), ` +
-      `${device.width}x${device.height} ${device.density} dpi, ` +
-      (screenPath === undefined
-        ? `scenario "${device.scenario.name}".`
-        : `showing ${screenPath} (${device.foregroundPackage()}); acts are answered, the screen does not change.`),
+    `${device.width}x${device.height} ${device.density} dpi, ` +
+    (screenPath === undefined
+      ? `scenario "${device.scenario.name}".`
+      : `showing ${screenPath} (${device.foregroundPackage()}); acts are answered, the screen does not change.`),
     `ADB_SERVER_SOCKET=${sim.adbServerSocket}`,
     `APPIUM_URL=${sim.appiumUrl}`,
     `Try:  ADB_SERVER_SOCKET=${sim.adbServerSocket} adb devices -l`,
@@ -84,15 +94,17 @@ export async function runSim(flags: SimFlags, ctx: CliContext): Promise<number> 
     "The simulated device runs until Ctrl+C (SIGINT), SIGTERM or SIGHUP.",
   ];
   if (flags.json === true) {
-    ctx.stdout(JSON.stringify({
-      simulated: true,
-      serial: device.serial,
-      scenario: device.scenario.name,
-      ...(screenPath === undefined ? {} : { screen: screenPath, foregroundPackage: device.foregroundPackage() }),
-      adbServerSocket: sim.adbServerSocket,
-      adbPort: sim.adbPort,
-      appiumUrl: sim.appiumUrl,
-    }) + "\n");
+    ctx.stdout(
+      JSON.stringify({
+        simulated: true,
+        serial: device.serial,
+        scenario: device.scenario.name,
+        ...(screenPath === undefined ? {} : { screen: screenPath, foregroundPackage: device.foregroundPackage() }),
+        adbServerSocket: sim.adbServerSocket,
+        adbPort: sim.adbPort,
+        appiumUrl: sim.appiumUrl,
+      }) + "\n",
+    );
     ctx.stderr(lines.join("\n") + "\n");
   } else {
     // One write: a reader that takes the first line and leaves (`sim | head -1`) gets the whole block
@@ -101,8 +113,10 @@ export async function runSim(flags: SimFlags, ctx: CliContext): Promise<number> 
   }
   const signal = await ctx.waitForStop();
   await sim.stop();
-  ctx.stderr(signal === "stdout closed"
-    ? "sim: stdout closed; the simulated device stopped.\n"
-    : `sim: ${signal} received; the simulated device stopped.\n`);
+  ctx.stderr(
+    signal === "stdout closed"
+      ? "sim: stdout closed; the simulated device stopped.\n"
+      : `sim: ${signal} received; the simulated device stopped.\n`,
+  );
   return EXIT.ok;
 }

@@ -19,7 +19,10 @@ export interface ScreenFlags {
 export async function readCapturedScreen(flags: ScreenFlags, cwd: string): Promise<CapturedScreen | undefined> {
   if (flags.screen === undefined) {
     if (flags.screenshot !== undefined) {
-      throw new HarnessError("INVALID_ARGUMENT", "--screenshot needs --screen: pass the dump the screenshot was taken with (--screen dump.xml --screenshot shot.png).");
+      throw new HarnessError(
+        "INVALID_ARGUMENT",
+        "--screenshot needs --screen: pass the dump the screenshot was taken with (--screen dump.xml --screenshot shot.png).",
+      );
     }
     return undefined;
   }

@@ -35,9 +35,15 @@ interface TreeFlags extends ScreenFlags {
 export function registerTreeCommand(cli: CAC, ctx: CliContext): void {
   cli
     .command("tree", "Print the screen summary of the device (or of a dump with --file): the targets a tool call can name")
-    .option("--device <udid|sim>", "Device serial, or 'sim' for the built-in simulated device (default: ANDROID_UDID, else the only online device)")
+    .option(
+      "--device <udid|sim>",
+      "Device serial, or 'sim' for the built-in simulated device (default: ANDROID_UDID, else the only online device)",
+    )
     .option("--file <path>", "Read a uiautomator dump or Appium page source instead of the device")
-    .option("--screen <dump.xml>", "With --device sim: the simulated device shows this real capture (read through adb, as ui_get_tree does)")
+    .option(
+      "--screen <dump.xml>",
+      "With --device sim: the simulated device shows this real capture (read through adb, as ui_get_tree does)",
+    )
     .option("--screenshot <shot.png>", "With --screen: the PNG taken with the dump")
     .option("--json", "Print the summary as JSON")
     .option("--text", "Print the compact line form (the default)")
@@ -61,7 +67,9 @@ async function runTree(flags: TreeFlags, ctx: CliContext): Promise<number> {
   if (flags.file !== undefined) {
     if (typeof flags.file !== "string" || flags.file === "") return usage(ctx, "--file needs a path to a dump.");
     if (flags.device !== undefined) return usage(ctx, "Choose one of --file and --device.");
-    if (flags.screen !== undefined || flags.screenshot !== undefined) return usage(ctx, "Choose one of --file (read the dump offline) and --device sim --screen (replay it on the simulated device).");
+    if (flags.screen !== undefined || flags.screenshot !== undefined) {
+      return usage(ctx, "Choose one of --file (read the dump offline) and --device sim --screen (replay it on the simulated device).");
+    }
     return treeOfFile(flags.file, context, format, ctx);
   }
   let config: HarnessConfig;
@@ -87,7 +95,9 @@ async function treeOfFile(file: string, context: ScreenReadingInput["context"], 
   }
   const notADump = notADumpReason(bytes);
   if (notADump !== undefined) {
-    ctx.stderr(`tree: ${path} is not a UI dump: ${notADump}. Give the XML that \`adb exec-out uiautomator dump /dev/tty\` or Appium's page source writes.\n`);
+    ctx.stderr(
+      `tree: ${path} is not a UI dump: ${notADump}. Give the XML that \`adb exec-out uiautomator dump /dev/tty\` or Appium's page source writes.\n`,
+    );
     return EXIT.failure;
   }
   const input = { xml: bytes.toString("utf8"), context };
@@ -128,7 +138,11 @@ function keyboardBeyondScreen(input: ScreenReadingInput): string | undefined {
  * (a second gated operation, only then). The harness is always closed.
  */
 async function treeOfDevice(
-  config: HarnessConfig, flagged: ScreenReadingInput["context"], format: TreeFormat, ctx: CliContext, options: HarnessOptions = {},
+  config: HarnessConfig,
+  flagged: ScreenReadingInput["context"],
+  format: TreeFormat,
+  ctx: CliContext,
+  options: HarnessOptions = {},
 ): Promise<number> {
   let harness: Harness | undefined;
   try {
@@ -139,13 +153,22 @@ async function treeOfDevice(
     const client = inProcessClient(harness.tools, harness.deps);
     const { raw = "", ...summary } = await callForData(client, "ui_get_tree", { include_raw: true });
     // Said on stderr in every format, so `tree --device sim > screen.txt` captures only the screen.
-    if (harness.simulated) ctx.stderr(`tree: the device is SIMULATED (the built-in ${harness.deps.ports.observer.udid}), not a real phone\n`);
+    if (harness.simulated) {
+      ctx.stderr(`tree: the device is SIMULATED (the built-in ${harness.deps.ports.observer.udid}), not a real phone\n`);
+    }
     if (Object.keys(flagged).length === 0) {
-      return printed(ctx, () => format === "raw" ? withNewline(raw) : format === "json" ? JSON.stringify(summary, null, 2) + "\n" : renderSummaryText(summary));
+      return printed(
+        ctx,
+        () =>
+          format === "raw" ? withNewline(raw) : format === "json" ? JSON.stringify(summary, null, 2) + "\n" : renderSummaryText(summary),
+      );
     }
     const status = await callForData(client, "device_status", {});
     const context: ScreenReadingInput["context"] = {
-      ...status.screen, foregroundPackage: status.foreground_package, keyboard: summary.keyboard ?? { open: false }, ...flagged,
+      ...status.screen,
+      foregroundPackage: status.foreground_package,
+      keyboard: summary.keyboard ?? { open: false },
+      ...flagged,
     };
     const problem = keyboardBeyondScreen({ xml: raw, context });
     if (problem !== undefined) return usage(ctx, problem);

@@ -17,7 +17,9 @@ const RANGES: Record<FlagName, { flag: string; unit: string; max: number }> = {
 
 export type ScreenFlags = Partial<Record<FlagName, unknown>>;
 
-export function parseScreenFlags(flags: ScreenFlags): { ok: true; context: ScreenReadingInput["context"] } | { ok: false; problem: string } {
+export function parseScreenFlags(
+  flags: ScreenFlags,
+): { ok: true; context: ScreenReadingInput["context"] } | { ok: false; problem: string } {
   const context: ScreenReadingInput["context"] = {};
   for (const name of Object.keys(RANGES) as FlagName[]) {
     const raw = flags[name];
@@ -25,7 +27,9 @@ export function parseScreenFlags(flags: ScreenFlags): { ok: true; context: Scree
     const { flag, unit, max } = RANGES[name];
     const text = raw === true ? "" : String(raw);
     const value = /^\d{1,9}$/.test(text) ? Number(text) : Number.NaN;
-    if (!(value >= 1 && value <= max)) return { ok: false, problem: `${flag} must be a whole number of ${unit} between 1 and ${max}, got "${text}".` };
+    if (!(value >= 1 && value <= max)) {
+      return { ok: false, problem: `${flag} must be a whole number of ${unit} between 1 and ${max}, got "${text}".` };
+    }
     if (name === "keyboardTop") context.keyboard = { open: true, top: value };
     else context[name] = value;
   }

@@ -37,10 +37,20 @@ export async function runWebdriverSelftest(args: readonly string[], ctx: CliCont
     });
     const source = await browser.getPageSource();
     await browser.deleteSession();
-    ctx.stdout(JSON.stringify({ ok: true, appium_url: appiumUrl, session_id: browser.sessionId, page_source_chars: source.length, duration_ms: Math.round(ctx.clock.now() - started) }) + "\n");
+    ctx.stdout(
+      JSON.stringify({
+        ok: true,
+        appium_url: appiumUrl,
+        session_id: browser.sessionId,
+        page_source_chars: source.length,
+        duration_ms: Math.round(ctx.clock.now() - started),
+      }) + "\n",
+    );
     return EXIT.ok;
   } catch (error) {
-    ctx.stderr(`${WEBDRIVER_SELFTEST_COMMAND}: webdriverio could not open a session at ${appiumUrl}: ${(error as Error).message.split("\n")[0]}\n`);
+    ctx.stderr(
+      `${WEBDRIVER_SELFTEST_COMMAND}: webdriverio could not open a session at ${appiumUrl}: ${(error as Error).message.split("\n")[0]}\n`,
+    );
     return EXIT.failure;
   }
 }

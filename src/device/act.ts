@@ -17,7 +17,16 @@ import type { ToolInput, ToolName } from "../../contracts/tools.ts";
 import type { WaitOptions } from "../ports/device.ts";
 import type { OperationContext, ToolOutcome, ToolPorts } from "../ports/operation.ts";
 import type { UiDriver } from "../ports/ui_driver.ts";
-import { findElement, locate, type LocatedElement, parseDump, type ScreenSummary, type Selector, summaryFromCapture, type UiTree } from "../screen/mod.ts";
+import {
+  findElement,
+  locate,
+  type LocatedElement,
+  parseDump,
+  type ScreenSummary,
+  type Selector,
+  summaryFromCapture,
+  type UiTree,
+} from "../screen/mod.ts";
 import { xpathOf } from "./element_path.ts";
 import { captureScreenshot } from "./screenshot.ts";
 import { confirmSettled, mayStillMove } from "./settle.ts";
@@ -95,7 +104,13 @@ interface SettledMoment {
  * device's facts and the summary, and a confirming read when the screen may still be moving. A screen that
  * changed after the first read is captured and summarized again from its settled read.
  */
-async function settleWithEvidence(tool: string, driver: UiDriver, ports: ToolPorts, ctx: OperationContext, before: string): Promise<SettledMoment> {
+async function settleWithEvidence(
+  tool: string,
+  driver: UiDriver,
+  ports: ToolPorts,
+  ctx: OperationContext,
+  before: string,
+): Promise<SettledMoment> {
   const wait = (): WaitOptions => ({ timeoutMs: ctx.remainingMs(), signal: ctx.signal });
   const read = () => checked(ctx, () => driver.source());
   const moment = (source: string) => Promise.all([takeEvidence(tool, ports, ctx, wait), summaryOf(source, ports, wait())]);
@@ -141,7 +156,10 @@ async function takeEvidence(tool: string, ports: ToolPorts, ctx: OperationContex
     if (ctx.signal.aborted || !(error instanceof HarnessError)) throw error;
     return {
       saved: null,
-      error: { code: error.code, message: `The ${tool} act took place; do not repeat it. Only its evidence screenshot is missing: ${error.message}` },
+      error: {
+        code: error.code,
+        message: `The ${tool} act took place; do not repeat it. Only its evidence screenshot is missing: ${error.message}`,
+      },
     };
   }
 }
@@ -187,9 +205,13 @@ export async function findInSession(scope: ActScope, selector: Selector, tool: s
       const shot = await captureScreenshot(ports.observer, ports.evidence, tool, scope.wait()).catch(() => null);
       if (shot !== null) ctx.attachEvidence(shot.evidence);
       if (result.status === "found") {
-        throw new HarnessError("UI_ELEMENT_NOT_FOUND",
-          `The element ${JSON.stringify(selector)} kept moving while it was looked up in the UI session (${Math.round(waited)} ms); read the screen again and retry.`,
-          { selector });
+        throw new HarnessError(
+          "UI_ELEMENT_NOT_FOUND",
+          `The element ${JSON.stringify(selector)} kept moving while it was looked up in the UI session (${
+            Math.round(waited)
+          } ms); read the screen again and retry.`,
+          { selector },
+        );
       }
       locate(tree, selector, { waitedMs: waited }); // throws UI_ELEMENT_NOT_FOUND: "The screen offers: …"
     }

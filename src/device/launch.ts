@@ -14,8 +14,11 @@ export async function checkInstalled(packageName: string, ports: ToolPorts, wait
   const found = await ports.observer.listPackages({ filter: packageName, includeSystem: true }, wait);
   if (!found.includes(packageName)) {
     const hint = ports.observer.missingPackageHint?.(packageName);
-    throw new HarnessError("APP_NOT_FOUND", `Package "${packageName}" is not installed on the device. Check the name with app_list.${hint === undefined ? "" : ` ${hint}`}`,
-      { package: packageName });
+    throw new HarnessError(
+      "APP_NOT_FOUND",
+      `Package "${packageName}" is not installed on the device. Check the name with app_list.${hint === undefined ? "" : ` ${hint}`}`,
+      { package: packageName },
+    );
   }
 }
 

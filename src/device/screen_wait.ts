@@ -29,10 +29,12 @@ export async function waitForCondition(
 ): Promise<ConditionMet> {
   const room = Math.floor(ctx.remainingMs() - RESERVE_MS);
   if (timeoutMs > room) {
-    throw new HarnessError("INVALID_ARGUMENT",
+    throw new HarnessError(
+      "INVALID_ARGUMENT",
       `timeout_ms ${timeoutMs} does not fit in this call's time limit (ANDROID_MCP_ACTION_TIMEOUT): ` +
         `send at most ${Math.max(0, room)}, or raise the limit.`,
-      { timeout_ms: timeoutMs, at_most: Math.max(0, room) });
+      { timeout_ms: timeoutMs, at_most: Math.max(0, room) },
+    );
   }
   const wait = () => ({ timeoutMs: ctx.remainingMs(), signal: ctx.signal });
   const started = ports.clock.now();
@@ -49,10 +51,12 @@ export async function waitForCondition(
       if ("visible" in condition) locate(reading.tree, condition.visible, { waitedMs });
       const label = result.status === "found" ? result.element.label : result.status === "ambiguous" ? result.candidates[0]!.label : "";
       const gone = (condition as { gone: Selector }).gone;
-      throw new HarnessError("OPERATION_TIMEOUT",
+      throw new HarnessError(
+        "OPERATION_TIMEOUT",
         `${JSON.stringify(gone)} was still on screen ('${label}') after ${waitedMs} ms. Wait longer (timeout_ms up to 30000), ` +
           "or read the screen (ui_get_tree) and act on what it shows.",
-        { selector: gone, waited_ms: waitedMs });
+        { selector: gone, waited_ms: waitedMs },
+      );
     }
     await ports.clock.sleep(Math.min(ACT_DEFAULTS.pollIntervalMs, timeoutMs - waitedMs), ctx.signal);
   }

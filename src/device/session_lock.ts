@@ -30,17 +30,21 @@ export function createSessionAwareLock(registry: SessionRegistry, fileLock: Devi
       if (held !== undefined) {
         const user = registry.user(held);
         if (user !== null) {
-          throw new HarnessError("EMULATOR_BUSY",
+          throw new HarnessError(
+            "EMULATOR_BUSY",
             `Device "${address.udid}" is busy: operation ${user} of this server is using UI session ${held.id}. Retry when it finishes; nothing was queued.`,
-            { udid: address.udid, session_id: held.id, holder_operation_id: user });
+            { udid: address.udid, session_id: held.id, holder_operation_id: user },
+          );
         }
         if (owner.access !== "observe" && owner.sessionId !== held.id) {
           if (owner.sessionId !== undefined && !registry.has(owner.sessionId)) throw registry.notFound(owner.sessionId);
           const until = registry.iso(held.expiresAt);
-          throw new HarnessError("EMULATOR_BUSY",
+          throw new HarnessError(
+            "EMULATOR_BUSY",
             `Device "${address.udid}" is held by UI session ${held.id} of this server until ${until} (unless used). ` +
               `Pass "session_id": "${held.id}" to act in it, or close it with ui_session_close first.`,
-            { udid: address.udid, session_id: held.id, expires_at: until });
+            { udid: address.udid, session_id: held.id, expires_at: until },
+          );
         }
         registry.take(held, owner.operationId);
         return { release: () => registry.free(held, owner.operationId) };

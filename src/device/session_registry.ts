@@ -59,7 +59,8 @@ export function createSessionRegistry(options: RegistryOptions) {
     if (ended.size > ENDED_REMEMBERED) ended.delete(ended.keys().next().value!);
     s.timer.abort();
     logger.info(`UI session ${s.id} ended: ${reason}`);
-    const release = () => s.lease.release().catch((error: unknown) => logger.warn(`releasing the device lock of ${s.id} failed: ${String(error)}`));
+    const release = () =>
+      s.lease.release().catch((error: unknown) => logger.warn(`releasing the device lock of ${s.id} failed: ${String(error)}`));
     const deleting = s.driver.delete();
     if (how.releaseAtOnce === true) {
       await Promise.all([deleting, release()]);
@@ -121,15 +122,21 @@ export function createSessionRegistry(options: RegistryOptions) {
       else arm(s);
     },
     info: (s: OpenSession): UiSessionInfo => ({
-      session_id: s.id, expires_at: iso(s.expiresAt), idle_timeout_s: options.idleTimeoutMs / 1000, max_actions: options.maxActions, actions_used: s.actions,
+      session_id: s.id,
+      expires_at: iso(s.expiresAt),
+      idle_timeout_s: options.idleTimeoutMs / 1000,
+      max_actions: options.maxActions,
+      actions_used: s.actions,
     }),
     notFound(id: string): HarnessError {
       const why = ended.get(id);
-      return new HarnessError("SESSION_NOT_FOUND",
+      return new HarnessError(
+        "SESSION_NOT_FOUND",
         why === undefined
           ? `No UI session "${id}" is open on this server. Open one with ui_session_open, or act without session_id.`
           : `UI session "${id}" has ended: ${why}. Open a new one with ui_session_open, or act without session_id.`,
-        { session_id: id, ...(why === undefined ? {} : { ended: why }) });
+        { session_id: id, ...(why === undefined ? {} : { ended: why }) },
+      );
     },
   };
 }

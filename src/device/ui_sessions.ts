@@ -45,7 +45,10 @@ const PROGRESS_EVERY_MS = 2000;
 export function createUiSessions(options: UiSessionsOptions): UiSessionLayer {
   const { clock } = options;
   const registry = createSessionRegistry({
-    clock, logger: options.logger, idleTimeoutMs: options.idleTimeoutMs, maxActions: options.maxActions ?? SESSION_DEFAULTS.maxActions,
+    clock,
+    logger: options.logger,
+    idleTimeoutMs: options.idleTimeoutMs,
+    maxActions: options.maxActions ?? SESSION_DEFAULTS.maxActions,
   });
   const { lock, leaseToKeep } = createSessionAwareLock(registry, options.lock);
   const revokeFor = (s: OpenSession, operationId: string) => () =>
@@ -124,8 +127,14 @@ export function createUiSessions(options: UiSessionsOptions): UiSessionLayer {
       const entry = lease === undefined ? null : leaseToKeep(lease);
       if (entry === null) throw new HarnessError("INTERNAL_ERROR", "ui_session_open ran without holding the device lock of a free device.");
       const driver = await openDriver(udid, op);
-      const s = registry.add({ id: options.newSessionId(), udid, address: entry.address, driver, lease: entry.lease,
-        appium: { url: options.drivers.endpoint, sessionId: driver.appiumSessionId } }, op.operationId);
+      const s = registry.add({
+        id: options.newSessionId(),
+        udid,
+        address: entry.address,
+        driver,
+        lease: entry.lease,
+        appium: { url: options.drivers.endpoint, sessionId: driver.appiumSessionId },
+      }, op.operationId);
       entry.keptBy = s;
       const revoke = revokeFor(s, op.operationId);
       if (op.signal.aborted) revoke();
@@ -137,8 +146,10 @@ export function createUiSessions(options: UiSessionsOptions): UiSessionLayer {
       if (s === undefined) return false;
       const user = registry.user(s);
       if (user !== null && user !== byOperation) {
-        throw new HarnessError("EMULATOR_BUSY",
-          `UI session ${sessionId} is in use by operation ${user}; close it when that finishes.`, { session_id: sessionId, holder_operation_id: user });
+        throw new HarnessError("EMULATOR_BUSY", `UI session ${sessionId} is in use by operation ${user}; close it when that finishes.`, {
+          session_id: sessionId,
+          holder_operation_id: user,
+        });
       }
       await registry.end(s, "closed by ui_session_close");
       return true;
@@ -159,4 +170,3 @@ export function createUiSessions(options: UiSessionsOptions): UiSessionLayer {
     openCount: () => registry.count(),
   };
 }
-

@@ -5,7 +5,7 @@
  * server over a plain socket (`host:version`, never spawning anything), and `adb version`'s text parsed.
  */
 import { join } from "node:path";
-import { adbServerAddress, type AdbProgram, findAdbProgram } from "../adapters/adb/mod.ts";
+import { type AdbProgram, adbServerAddress, findAdbProgram } from "../adapters/adb/mod.ts";
 import { executableName, findOnPath } from "./find_program.ts";
 import type { CheckBudget, DoctorInputs } from "./types.ts";
 import { formatSeconds } from "./units.ts";
@@ -18,9 +18,14 @@ export interface LocatedAdb {
 
 export async function locateAdb(inputs: DoctorInputs): Promise<LocatedAdb> {
   const { adb } = inputs.config;
-  const candidate = adb.androidHome === undefined ? undefined : join(adb.androidHome, "platform-tools", executableName("adb", inputs.platform));
+  const candidate = adb.androidHome === undefined
+    ? undefined
+    : join(adb.androidHome, "platform-tools", executableName("adb", inputs.platform));
   const present = candidate !== undefined && await inputs.files.isExecutable(candidate);
-  const program = findAdbProgram({ ADB: adb.path, ANDROID_HOME: adb.androidHome }, { exists: (p) => present && p === candidate, platform: inputs.platform });
+  const program = findAdbProgram({ ADB: adb.path, ANDROID_HOME: adb.androidHome }, {
+    exists: (p) => present && p === candidate,
+    platform: inputs.platform,
+  });
   if (program.source === "ADB") return { program, path: (await inputs.files.isExecutable(program.program)) ? program.program : null };
   if (program.source === "ANDROID_HOME") return { program, path: program.program };
   const onPath = await findOnPath("adb", inputs);
@@ -93,7 +98,9 @@ export function clientProtocol(version: AdbVersion): number {
 
 /** The adb install line for this platform (Debian's package puts platform-tools in /usr/lib/android-sdk). */
 export function installAdbRemedy(platform: string): string {
-  if (platform === "darwin") return "brew install --cask android-platform-tools (or the SDK's platform-tools) and export ANDROID_HOME to the SDK";
+  if (platform === "darwin") {
+    return "brew install --cask android-platform-tools (or the SDK's platform-tools) and export ANDROID_HOME to the SDK";
+  }
   if (platform === "win32") return "winget install Google.PlatformTools (or the SDK's platform-tools) and set ANDROID_HOME to the SDK";
   return "sudo apt-get install -y adb && export ANDROID_HOME=/usr/lib/android-sdk (or install the SDK's platform-tools and set ADB to its adb)";
 }

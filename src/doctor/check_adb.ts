@@ -46,7 +46,9 @@ export const adbCheck: DoctorCheck = {
         facts,
       };
     }
-    const found = `adb ${version.version ?? version.client} (${version.client}) at ${version.installedAs ?? located.path}, from ${located.program.source}`;
+    const found = `adb ${version.version ?? version.client} (${version.client}) at ${
+      version.installedAs ?? located.path
+    }, from ${located.program.source}`;
     const versionFacts = { ...facts, client: version.client, version: version.version ?? null };
     const probe = await server;
     if (probe.kind === "answers") {
@@ -54,12 +56,18 @@ export const adbCheck: DoctorCheck = {
       if (probe.protocol !== own) {
         return {
           ok: false,
-          detail: `${found}; but the adb server at ${endpoint.address} speaks protocol ${probe.protocol}, this adb ${own}: the first adb call would restart it (cutting off the tools that use it)`,
-          remedy: `Use one adb for everything: set ADB to the adb that started the running server (Android Studio: ~/Android/Sdk/platform-tools/adb), or stop it (adb kill-server) so this adb starts its own`,
+          detail:
+            `${found}; but the adb server at ${endpoint.address} speaks protocol ${probe.protocol}, this adb ${own}: the first adb call would restart it (cutting off the tools that use it)`,
+          remedy:
+            `Use one adb for everything: set ADB to the adb that started the running server (Android Studio: ~/Android/Sdk/platform-tools/adb), or stop it (adb kill-server) so this adb starts its own`,
           facts: { ...versionFacts, server_protocol: probe.protocol },
         };
       }
-      return { ok: true, detail: `${found}; server at ${endpoint.address} answers (protocol ${probe.protocol})`, facts: { ...versionFacts, server_protocol: probe.protocol } };
+      return {
+        ok: true,
+        detail: `${found}; server at ${endpoint.address} answers (protocol ${probe.protocol})`,
+        facts: { ...versionFacts, server_protocol: probe.protocol },
+      };
     }
     if (probe.kind === "other") {
       return {
@@ -72,7 +80,11 @@ export const adbCheck: DoctorCheck = {
       };
     }
     if (probe.kind === "silent") {
-      return { ok: true, detail: `${found}; the adb server at ${endpoint.address} accepts but does not answer (${probe.reason}; see Device)`, facts: { ...versionFacts, server_protocol: null } };
+      return {
+        ok: true,
+        detail: `${found}; the adb server at ${endpoint.address} accepts but does not answer (${probe.reason}; see Device)`,
+        facts: { ...versionFacts, server_protocol: null },
+      };
     }
     const serverDetail = endpoint.configured
       ? `no adb server answers at ${endpoint.address} (${probe.reason}; see Device)`
@@ -86,9 +98,13 @@ function notFound(inputs: DoctorInputs, source: string, program: string): CheckO
   const androidHome = inputs.config.adb.androidHome;
   const detail = source === "ADB"
     ? `ADB is ${program}, which does not exist or cannot be run`
-    : `adb not found: ADB is not set, ${androidHome === undefined ? "ANDROID_HOME is not set" : `${androidHome} has no platform-tools/adb`}, and no adb is on PATH`;
+    : `adb not found: ADB is not set, ${
+      androidHome === undefined ? "ANDROID_HOME is not set" : `${androidHome} has no platform-tools/adb`
+    }, and no adb is on PATH`;
   const remedy = source === "ADB"
-    ? `Set ADB to the adb executable (e.g. /usr/lib/android-sdk/platform-tools/adb) or unset it; or install adb: ${installAdbRemedy(inputs.platform)}`
+    ? `Set ADB to the adb executable (e.g. /usr/lib/android-sdk/platform-tools/adb) or unset it; or install adb: ${
+      installAdbRemedy(inputs.platform)
+    }`
     : `Install adb: ${installAdbRemedy(inputs.platform)}`;
   return { ok: false, detail, remedy, facts: { program: null, source } };
 }

@@ -24,7 +24,9 @@ async function hasPlatformTools(inputs: DoctorInputs, sdk: string): Promise<bool
 
 /** An SDK holding platform-tools: the configured one, else one in the usual places; null when none. */
 export async function knownSdk(inputs: DoctorInputs): Promise<string | null> {
-  const configured = [nonEmpty(inputs.env["ANDROID_HOME"]), nonEmpty(inputs.env["ANDROID_SDK_ROOT"])].filter((p): p is string => p !== undefined);
+  const configured = [nonEmpty(inputs.env["ANDROID_HOME"]), nonEmpty(inputs.env["ANDROID_SDK_ROOT"])].filter((p): p is string =>
+    p !== undefined
+  );
   for (const place of [...configured, ...usualSdkPlaces(inputs)]) {
     if (await hasPlatformTools(inputs, place)) return place;
   }
@@ -44,7 +46,9 @@ async function remedyFor(inputs: DoctorInputs, problem: "unset" | "broken"): Pro
   const install = inputs.platform === "linux"
     ? `sudo apt-get install -y adb && ${exportLine(inputs, "/usr/lib/android-sdk")}`
     : `install the Android SDK platform-tools (sdkmanager "platform-tools") and ${exportLine(inputs, "<sdk folder>")}`;
-  return problem === "unset" ? `${install}, in the environment Appium starts from too` : `Point ANDROID_HOME at an SDK holding platform-tools/adb, or ${install}`;
+  return problem === "unset"
+    ? `${install}, in the environment Appium starts from too`
+    : `Point ANDROID_HOME at an SDK holding platform-tools/adb, or ${install}`;
 }
 
 export const androidSdkCheck: DoctorCheck = {
@@ -67,12 +71,18 @@ export const androidSdkCheck: DoctorCheck = {
     const facts = { variable, sdk };
     const kind = await inputs.files.kindOf(sdk);
     if (kind !== "directory") {
-      return miss(`${variable}=${sdk}, which is ${kind === "missing" ? "not there" : "not a directory"}`, await remedyFor(inputs, "broken"), facts);
+      return miss(
+        `${variable}=${sdk}, which is ${kind === "missing" ? "not there" : "not a directory"}`,
+        await remedyFor(inputs, "broken"),
+        facts,
+      );
     }
     if (!(await hasPlatformTools(inputs, sdk))) {
       return miss(`${variable}=${sdk} has no platform-tools/adb`, await remedyFor(inputs, "broken"), facts);
     }
-    const both = home !== undefined && root !== undefined && home !== root ? ` (ANDROID_SDK_ROOT=${root} differs; Appium uses ANDROID_HOME)` : "";
+    const both = home !== undefined && root !== undefined && home !== root
+      ? ` (ANDROID_SDK_ROOT=${root} differs; Appium uses ANDROID_HOME)`
+      : "";
     return { ok: true, detail: `${variable}=${sdk} has platform-tools/adb${both}`, facts };
   },
   timedOut: () => ({

@@ -39,8 +39,11 @@ export const appiumCheck: DoctorCheck = {
       case "not-webdriver":
         return {
           ok: false,
-          detail: `${statusUrl(url)} answered HTTP ${status.status}${status.excerpt === "" ? "" : ` (${status.excerpt})`}, not a WebDriver status`,
-          remedy: "Point APPIUM_URL at Appium's base path (Appium 3: http://127.0.0.1:4723, no /wd/hub unless started with --base-path /wd/hub)",
+          detail: `${statusUrl(url)} answered HTTP ${status.status}${
+            status.excerpt === "" ? "" : ` (${status.excerpt})`
+          }, not a WebDriver status`,
+          remedy:
+            "Point APPIUM_URL at Appium's base path (Appium 3: http://127.0.0.1:4723, no /wd/hub unless started with --base-path /wd/hub)",
           facts: { ...facts, http_status: status.status },
         };
       case "uiautomator2":
@@ -56,7 +59,9 @@ export const appiumCheck: DoctorCheck = {
         if (!status.ready) return notReady(url, status.message, facts);
         return {
           ok: true,
-          detail: `${url} ready: Selenium Grid${status.version === null ? "" : ` ${status.version}`} with ${status.nodes} node${status.nodes === 1 ? "" : "s"}`,
+          detail: `${url} ready: Selenium Grid${status.version === null ? "" : ` ${status.version}`} with ${status.nodes} node${
+            status.nodes === 1 ? "" : "s"
+          }`,
           facts: { ...facts, server: "grid", version: status.version, nodes: status.nodes },
         };
       case "appium": {

@@ -49,7 +49,7 @@ export const artifactsCheck: DoctorCheck = {
         ok: false,
         detail: error.message.replace(/;.*$/, ""),
         remedy: inputs.platform === "win32"
-          ? "setx ANDROID_MCP_ARTIFACTS_DIR \"%LOCALAPPDATA%\\android-mcp-artifacts\" (a folder you can write), or pass --artifacts <dir>"
+          ? 'setx ANDROID_MCP_ARTIFACTS_DIR "%LOCALAPPDATA%\\android-mcp-artifacts" (a folder you can write), or pass --artifacts <dir>'
           : "mkdir -p ~/android-mcp-artifacts && export ANDROID_MCP_ARTIFACTS_DIR=~/android-mcp-artifacts (or make the named directory writable: chmod u+w <dir>)",
         facts: { path: inputs.config.artifactsDir?.path ?? null },
       };

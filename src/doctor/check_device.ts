@@ -6,10 +6,23 @@
  * protocol (adb kills a server of another version), so no daemon is ever started or killed and nothing
  * waits for a device (never `wait-for-device`). Says when the device is simulated.
  */
-import { ADB_COMMANDS, type AdbClient, chooseDevice, type ListedDevice, parseAdbDevices, parseGetpropListing } from "../adapters/adb/mod.ts";
+import {
+  ADB_COMMANDS,
+  type AdbClient,
+  chooseDevice,
+  type ListedDevice,
+  parseAdbDevices,
+  parseGetpropListing,
+} from "../adapters/adb/mod.ts";
 import { isHarnessError } from "../errors.ts";
 import {
-  type AdbServerEndpoint, adbServerEndpoint, clientProtocol, installAdbRemedy, locateAdb, parseAdbVersion, probeAdbServer,
+  type AdbServerEndpoint,
+  adbServerEndpoint,
+  clientProtocol,
+  installAdbRemedy,
+  locateAdb,
+  parseAdbVersion,
+  probeAdbServer,
 } from "./adb_facts.ts";
 import type { CheckBudget, CheckOutcome, DoctorCheck, DoctorInputs } from "./types.ts";
 import { formatSeconds } from "./units.ts";
@@ -25,14 +38,20 @@ export const deviceCheck: DoctorCheck = {
     const endpoint = adbServerEndpoint(inputs);
     const [located, probe] = await Promise.all([locateAdb(inputs), probeAdbServer(inputs, endpoint, budget)]);
     if (located.path === null) {
-      return { ok: false, detail: "cannot list devices: adb not found (see adb)", remedy: `Install adb: ${installAdbRemedy(inputs.platform)}` };
+      return {
+        ok: false,
+        detail: "cannot list devices: adb not found (see adb)",
+        remedy: `Install adb: ${installAdbRemedy(inputs.platform)}`,
+      };
     }
     if (probe.kind !== "answers") {
       return {
         ok: false,
         detail: `no adb server answers at ${endpoint.address} (${probe.reason}), so no device can be seen`,
         remedy: probe.kind === "silent"
-          ? `The adb server is stuck: restart it (${adbLine(endpoint, "kill-server")}, then start it again${endpoint.configured ? " on its host" : ": adb start-server"})`
+          ? `The adb server is stuck: restart it (${adbLine(endpoint, "kill-server")}, then start it again${
+            endpoint.configured ? " on its host" : ": adb start-server"
+          })`
           : endpoint.configured
           ? `Start the adb server ADB_SERVER_SOCKET/ANDROID_ADB_SERVER_PORT names (on its host: adb -a -P ${endpoint.port} server nodaemon), or correct that variable`
           : "adb start-server, then start an emulator (emulator -avd <name>) or connect a device with USB debugging on",
@@ -50,13 +69,19 @@ export const deviceCheck: DoctorCheck = {
       return failed(error, inputs, endpoint, "version", budget);
     }
     if (protocol === undefined) {
-      return { ok: false, detail: `${located.path} does not print adb's version, so it was not run against the server (see adb)`, remedy: `Install adb: ${installAdbRemedy(inputs.platform)}` };
+      return {
+        ok: false,
+        detail: `${located.path} does not print adb's version, so it was not run against the server (see adb)`,
+        remedy: `Install adb: ${installAdbRemedy(inputs.platform)}`,
+      };
     }
     if (protocol !== probe.protocol) {
       return {
         ok: false,
-        detail: `the adb server at ${endpoint.address} speaks protocol ${probe.protocol}, this adb ${protocol}: devices not listed, since this adb would kill that server`,
-        remedy: "Use one adb for everything: set ADB to the adb that started the running server (Android Studio: ~/Android/Sdk/platform-tools/adb), or stop it (adb kill-server) so this adb starts its own",
+        detail:
+          `the adb server at ${endpoint.address} speaks protocol ${probe.protocol}, this adb ${protocol}: devices not listed, since this adb would kill that server`,
+        remedy:
+          "Use one adb for everything: set ADB to the adb that started the running server (Android Studio: ~/Android/Sdk/platform-tools/adb), or stop it (adb kill-server) so this adb starts its own",
         facts: { adb_server: endpoint.address, server_protocol: probe.protocol, client_protocol: protocol },
       };
     }
@@ -78,12 +103,20 @@ export const deviceCheck: DoctorCheck = {
   timedOut: (inputs, timeoutMs) => ({
     ok: false,
     detail: `adb did not list the devices within ${formatSeconds(timeoutMs)}`,
-    remedy: `Restart the adb server (${adbLine(adbServerEndpoint(inputs), "kill-server")} && ${adbLine(adbServerEndpoint(inputs), "start-server")}), then rerun doctor`,
+    remedy: `Restart the adb server (${adbLine(adbServerEndpoint(inputs), "kill-server")} && ${
+      adbLine(adbServerEndpoint(inputs), "start-server")
+    }), then rerun doctor`,
   }),
 };
 
-async function bootState(adb: AdbClient, serial: string, inputs: DoctorInputs, endpoint: AdbServerEndpoint,
-  left: () => CheckBudget, budget: CheckBudget): Promise<CheckOutcome> {
+async function bootState(
+  adb: AdbClient,
+  serial: string,
+  inputs: DoctorInputs,
+  endpoint: AdbServerEndpoint,
+  left: () => CheckBudget,
+  budget: CheckBudget,
+): Promise<CheckOutcome> {
   let props: Map<string, string>;
   try {
     props = parseGetpropListing(await adb.text(ADB_COMMANDS.getpropAll(), { serial, ...left() }));
@@ -98,14 +131,24 @@ async function bootState(adb: AdbClient, serial: string, inputs: DoctorInputs, e
   const note = simulated ? "; SIMULATED: the built-in simulated device, not a real phone" : "";
   const booted = props.get("sys.boot_completed") === "1";
   const facts = {
-    serial, state: "device", booted, simulated, model, android: release ?? null, api_level: api === undefined ? null : Number(api),
+    serial,
+    state: "device",
+    booted,
+    simulated,
+    model,
+    android: release ?? null,
+    api_level: api === undefined ? null : Number(api),
     adb_server: endpoint.address,
   };
   if (!booted) {
     return {
       ok: false,
-      detail: `${serial} is online but still booting (sys.boot_completed is ${JSON.stringify(props.get("sys.boot_completed") ?? "")}, not "1"): ${what}${note}`,
-      remedy: `Wait for the boot to finish, then rerun doctor: ${adbLine(endpoint, `-s ${serial} shell 'while [ "$(getprop sys.boot_completed)" != 1 ]; do sleep 2; done'`)}`,
+      detail: `${serial} is online but still booting (sys.boot_completed is ${
+        JSON.stringify(props.get("sys.boot_completed") ?? "")
+      }, not "1"): ${what}${note}`,
+      remedy: `Wait for the boot to finish, then rerun doctor: ${
+        adbLine(endpoint, `-s ${serial} shell 'while [ "$(getprop sys.boot_completed)" != 1 ]; do sleep 2; done'`)
+      }`,
       facts,
     };
   }
@@ -144,21 +187,26 @@ function notUsable(listed: ListedDevice[], requested: string | undefined, endpoi
   return {
     ok: false,
     detail: listed.length === 0 ? `adb at ${endpoint.address} lists no devices` : `no device is online (adb lists: ${list})`,
-    remedy: `Start an emulator (emulator -avd <name>) or connect a device with USB debugging on; a network device: ${adbLine(endpoint, "connect HOST:PORT")}`,
+    remedy: `Start an emulator (emulator -avd <name>) or connect a device with USB debugging on; a network device: ${
+      adbLine(endpoint, "connect HOST:PORT")
+    }`,
     facts,
   };
 }
 
 const STATE_REMEDY: Record<string, (serial: string, endpoint: AdbServerEndpoint) => string> = {
   offline: (_s, e) => `${adbLine(e, "reconnect offline")}; if it stays offline, restart the emulator or re-plug the cable`,
-  unauthorized: () => "Unlock the device and accept the 'Allow USB debugging?' prompt (no prompt: revoke USB debugging authorizations in Developer options and re-plug)",
+  unauthorized: () =>
+    "Unlock the device and accept the 'Allow USB debugging?' prompt (no prompt: revoke USB debugging authorizations in Developer options and re-plug)",
   authorizing: () => "Accept the 'Allow USB debugging?' prompt on the device and wait a moment",
   connecting: (_s, e) => `Wait a moment; if it stays connecting: ${adbLine(e, "reconnect")}`,
-  "no permissions": () => "Let your user reach the USB device: sudo apt-get install -y android-sdk-platform-tools-common (udev rules), add yourself to plugdev, re-plug",
+  "no permissions": () =>
+    "Let your user reach the USB device: sudo apt-get install -y android-sdk-platform-tools-common (udev rules), add yourself to plugdev, re-plug",
 };
 
 function stateMiss(device: ListedDevice, endpoint: AdbServerEndpoint, facts: Record<string, string | null>): CheckOutcome {
-  const remedy = STATE_REMEDY[device.state]?.(device.serial, endpoint) ?? `Wait until adb lists ${device.serial} as 'device' (${adbLine(endpoint, "devices")})`;
+  const remedy = STATE_REMEDY[device.state]?.(device.serial, endpoint) ??
+    `Wait until adb lists ${device.serial} as 'device' (${adbLine(endpoint, "devices")})`;
   return {
     ok: false,
     detail: `${device.serial} is ${device.state}${device.detail === undefined ? "" : ` (${device.detail})`}, not online`,
@@ -170,7 +218,10 @@ function stateMiss(device: ListedDevice, endpoint: AdbServerEndpoint, facts: Rec
 function failed(error: unknown, inputs: DoctorInputs, endpoint: AdbServerEndpoint, command: string, budget: CheckBudget): CheckOutcome {
   if (!isHarnessError(error)) throw error;
   if (error.code === "OPERATION_TIMEOUT") {
-    return { ...deviceCheck.timedOut(inputs, budget.timeoutMs), detail: `\`adb ${command}\` did not answer within ${formatSeconds(budget.timeoutMs)} and was stopped` };
+    return {
+      ...deviceCheck.timedOut(inputs, budget.timeoutMs),
+      detail: `\`adb ${command}\` did not answer within ${formatSeconds(budget.timeoutMs)} and was stopped`,
+    };
   }
   return {
     ok: false,

@@ -32,8 +32,12 @@ export function parseJavaVersion(banner: string): JavaVersion | null {
 
 export function installJavaRemedy(platform: string): string {
   // Homebrew's openjdk@17 is keg-only: /usr/libexec/java_home does not see it unless symlinked by hand.
-  if (platform === "darwin") return 'brew install openjdk@17 && export JAVA_HOME="$(brew --prefix openjdk@17)/libexec/openjdk.jdk/Contents/Home"';
-  if (platform === "win32") return "winget install Microsoft.OpenJDK.17, then set JAVA_HOME to its folder (setx JAVA_HOME \"C:\\Program Files\\Microsoft\\jdk-17…\")";
+  if (platform === "darwin") {
+    return 'brew install openjdk@17 && export JAVA_HOME="$(brew --prefix openjdk@17)/libexec/openjdk.jdk/Contents/Home"';
+  }
+  if (platform === "win32") {
+    return 'winget install Microsoft.OpenJDK.17, then set JAVA_HOME to its folder (setx JAVA_HOME "C:\\Program Files\\Microsoft\\jdk-17…")';
+  }
   return "sudo apt-get install -y openjdk-17-jdk-headless && export JAVA_HOME=$(ls -d /usr/lib/jvm/java-17-openjdk-* | head -1)";
 }
 
@@ -51,7 +55,9 @@ async function locateJava(inputs: DoctorInputs): Promise<LocatedJava | CheckOutc
     return {
       ok: false,
       detail: `JAVA_HOME is ${javaHome}, but ${program} does not exist or cannot be run`,
-      remedy: `Point JAVA_HOME at a Java ${MINIMUM_JAVA}+ installation (the folder holding bin/${name}), or install one: ${installJavaRemedy(inputs.platform)}`,
+      remedy: `Point JAVA_HOME at a Java ${MINIMUM_JAVA}+ installation (the folder holding bin/${name}), or install one: ${
+        installJavaRemedy(inputs.platform)
+      }`,
       facts: { java_home: javaHome, program },
     };
   }
@@ -73,11 +79,20 @@ export const javaCheck: DoctorCheck = {
     const located = await locateJava(inputs);
     if (!("program" in located)) return located;
     const { program, from } = located;
-    const result = await inputs.runner.run(program, ["-version"], { timeoutMs: budget.timeoutMs, signal: budget.signal, env: { ...inputs.env } });
+    const result = await inputs.runner.run(program, ["-version"], {
+      timeoutMs: budget.timeoutMs,
+      signal: budget.signal,
+      env: { ...inputs.env },
+    });
     const facts = { program, source: from };
     if (result.timedOut || result.aborted) return hung(inputs, program, budget.timeoutMs);
     if (result.spawnError !== undefined) {
-      return { ok: false, detail: `cannot run ${program} (${result.spawnError})`, remedy: `Install Java ${MINIMUM_JAVA} or newer: ${installJavaRemedy(inputs.platform)}`, facts };
+      return {
+        ok: false,
+        detail: `cannot run ${program} (${result.spawnError})`,
+        remedy: `Install Java ${MINIMUM_JAVA} or newer: ${installJavaRemedy(inputs.platform)}`,
+        facts,
+      };
     }
     const banner = `${result.stderr}\n${result.stdout.toString("utf8")}`;
     const parsed = parseJavaVersion(banner);
@@ -86,7 +101,9 @@ export const javaCheck: DoctorCheck = {
       return {
         ok: false,
         detail: `\`${program} -version\` printed no Java version (${said})`,
-        remedy: `Check that ${program} is a working Java (run \`${program} -version\`), or install Java ${MINIMUM_JAVA}+: ${installJavaRemedy(inputs.platform)}`,
+        remedy: `Check that ${program} is a working Java (run \`${program} -version\`), or install Java ${MINIMUM_JAVA}+: ${
+          installJavaRemedy(inputs.platform)
+        }`,
         facts,
       };
     }
@@ -109,7 +126,9 @@ function hung(inputs: DoctorInputs, program: string, timeoutMs: number): CheckOu
   return {
     ok: false,
     detail: `\`${program} -version\` did not answer within ${formatSeconds(timeoutMs)} and was stopped`,
-    remedy: `Run \`${program} -version\` yourself; if it hangs, reinstall Java ${MINIMUM_JAVA}+ and point JAVA_HOME at it: ${installJavaRemedy(inputs.platform)}`,
+    remedy: `Run \`${program} -version\` yourself; if it hangs, reinstall Java ${MINIMUM_JAVA}+ and point JAVA_HOME at it: ${
+      installJavaRemedy(inputs.platform)
+    }`,
     facts: { program },
   };
 }

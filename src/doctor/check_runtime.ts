@@ -14,7 +14,11 @@ export const runtimeCheck: DoctorCheck = {
     const facts = { kind: runtime.kind, version: runtime.version, executable: runtime.executable };
     const major = Number(/^v?(\d+)/.exec(runtime.version)?.[1] ?? Number.NaN);
     if (runtime.kind === "compiled") {
-      return { ok: true, detail: `the compiled executable ${runtime.executable} (${runtime.engine ?? "embedded"} ${runtime.version} inside)`, facts };
+      return {
+        ok: true,
+        detail: `the compiled executable ${runtime.executable} (${runtime.engine ?? "embedded"} ${runtime.version} inside)`,
+        facts,
+      };
     }
     if (runtime.kind === "bun") return { ok: true, detail: `Bun ${runtime.version} (${runtime.executable})`, facts };
     const name = runtime.kind === "node" ? "Node" : "Deno";

@@ -31,7 +31,9 @@ export function findUiAutomator2(listJson: string): { drivers: InstalledDriver[]
   if (typeof parsed !== "object" || parsed === null) return null;
   const drivers: InstalledDriver[] = [];
   let uiautomator2: InstalledDriver | null = null;
-  for (const [name, entry] of Object.entries(parsed as Record<string, { automationName?: unknown; version?: unknown; installed?: unknown }>)) {
+  for (
+    const [name, entry] of Object.entries(parsed as Record<string, { automationName?: unknown; version?: unknown; installed?: unknown }>)
+  ) {
     if (entry?.installed === false) continue;
     const driver = { name, version: typeof entry?.version === "string" ? entry.version : null };
     drivers.push(driver);
@@ -111,14 +113,13 @@ export const uiautomator2Check: DoctorCheck = {
       }
       if (status.kind === "grid") {
         const offered = status.automationNames.some((name) => name.toLowerCase() === "uiautomator2");
-        return offered
-          ? { ok: true, detail: "a Grid node offers appium:automationName UiAutomator2", facts: { source: "grid" } }
-          : {
-            ok: false,
-            detail: `no Grid node offers UiAutomator2 (offered: ${status.automationNames.join(", ") || "none"})`,
-            remedy: "Register an Appium node with the uiautomator2 driver (stereotype {\"platformName\":\"Android\",\"appium:automationName\":\"UiAutomator2\"})",
-            facts: { source: "grid" },
-          };
+        return offered ? { ok: true, detail: "a Grid node offers appium:automationName UiAutomator2", facts: { source: "grid" } } : {
+          ok: false,
+          detail: `no Grid node offers UiAutomator2 (offered: ${status.automationNames.join(", ") || "none"})`,
+          remedy:
+            'Register an Appium node with the uiautomator2 driver (stereotype {"platformName":"Android","appium:automationName":"UiAutomator2"})',
+          facts: { source: "grid" },
+        };
       }
       if (localAnswer === undefined) {
         return {

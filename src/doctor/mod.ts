@@ -14,7 +14,14 @@ import { uiautomator2Check } from "./check_uiautomator2.ts";
 import type { DoctorCheck } from "./types.ts";
 
 export const DOCTOR_CHECKS: readonly DoctorCheck[] = [
-  runtimeCheck, javaCheck, adbCheck, androidSdkCheck, deviceCheck, appiumCheck, uiautomator2Check, artifactsCheck,
+  runtimeCheck,
+  javaCheck,
+  adbCheck,
+  androidSdkCheck,
+  deviceCheck,
+  appiumCheck,
+  uiautomator2Check,
+  artifactsCheck,
 ];
 
 export { renderReport } from "./render_report.ts";

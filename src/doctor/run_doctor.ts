@@ -14,8 +14,11 @@ const CANCEL_AFTER_MS = 300;
 /** …and this long after the cancellation it is reported as timed out, whatever its work still does. */
 const BACKSTOP_MS = 700;
 
-export async function runDoctor(checks: readonly DoctorCheck[], inputs: DoctorInputs,
-  options: { timeoutMs?: number } = {}): Promise<DoctorReport> {
+export async function runDoctor(
+  checks: readonly DoctorCheck[],
+  inputs: DoctorInputs,
+  options: { timeoutMs?: number } = {},
+): Promise<DoctorReport> {
   const timeoutMs = options.timeoutMs ?? DEFAULT_CHECK_TIMEOUT_MS;
   const started = inputs.clock.now();
   const results = await Promise.all(checks.map((check) => runOne(check, inputs, timeoutMs)));

@@ -48,9 +48,11 @@ export function checkExpectation(expect: FlowExpect, screen: ScreenReading, type
     const found = findElement(treeOf(), expect.visible);
     if (found.status === "not_found") unmet.push(`${shown} is not on screen`);
     else if (EXPECT_STATE_KEYS.some((key) => expect[key] !== undefined)) {
-      unmet.push(...(found.status === "found" ? unmetStates(expect, shown, treeOf(), found.element) : [
-        `${shown} names ${found.candidates.length} elements; a state is checked on one: add a within or an index`,
-      ]));
+      unmet.push(
+        ...(found.status === "found" ? unmetStates(expect, shown, treeOf(), found.element) : [
+          `${shown} names ${found.candidates.length} elements; a state is checked on one: add a within or an index`,
+        ]),
+      );
     }
   }
   if (expect.not_visible !== undefined && findElement(treeOf(), expect.not_visible).status !== "not_found") {
@@ -83,7 +85,9 @@ export function describeExpectation(given: FlowExpect, typed: TypedTexts = NONE)
 
 /** What the screen offers, in one line: the package, then each action's label and role, then texts. */
 export function describeScreen(summary: ScreenSummary, limit = 20): string {
-  const actions = summary.actions.slice(0, limit).map((a) => `'${oneLine(a.label ?? Object.values(a.selector).find((v) => typeof v === "string") ?? "")}' (${a.role ?? "button"})`);
+  const actions = summary.actions.slice(0, limit).map((a) =>
+    `'${oneLine(a.label ?? Object.values(a.selector).find((v) => typeof v === "string") ?? "")}' (${a.role ?? "button"})`
+  );
   const more = summary.actions.length > limit ? `, and ${summary.actions.length - limit} more` : "";
   const texts = summary.texts.slice(0, limit).map((t) => `'${oneLine(t)}'`);
   return `${summary.foreground_package || "unknown package"} offers ${actions.length === 0 ? "no actions" : actions.join(", ") + more}` +

@@ -109,13 +109,17 @@ export function createFlowRecorder(options: RecorderOptions, claimed: string | n
         if (secrets === "env") {
           const name = `${RECORDED_TEXT_VARIABLE}${steps.filter((step) => step.tool === "ui_type_text").length + 1}`;
           args["text"] = { env: name };
-          options.logger.warn(`record: step ${steps.length + 1} types a text written as {"env": "${name}"}; set ${name} before replaying ${options.path}`);
+          options.logger.warn(
+            `record: step ${steps.length + 1} types a text written as {"env": "${name}"}; set ${name} before replaying ${options.path}`,
+          );
         }
       }
       const foreground = "foreground_package" in envelope.data ? envelope.data.foreground_package : undefined;
       packageName ??= tool === "app_launch" && typeof args["package"] === "string" ? args["package"] : foreground;
       const tapped = tool === "ui_tap" ? args["selector"] as Selector : undefined;
-      const expect = tool === "ui_wait" ? undefined : expectationFrom(before, screen, foreground, secrets === "env" ? typed : undefined, tapped);
+      const expect = tool === "ui_wait"
+        ? undefined
+        : expectationFrom(before, screen, foreground, secrets === "env" ? typed : undefined, tapped);
       steps.push({ tool, ...(Object.keys(args).length === 0 ? {} : { args }), ...(expect === undefined ? {} : { expect }) });
       if (screen !== undefined) before = screen;
       const flow: unknown = {
@@ -131,7 +135,9 @@ export function createFlowRecorder(options: RecorderOptions, claimed: string | n
       const checked = parseFlow(flow);
       if (!checked.ok) {
         steps.pop(); // never write a file that `flow` would refuse
-        options.logger.warn(`record: step ${tool} left out of ${options.path}: ${checked.problems.map((p) => `${p.path}: ${p.message}`).join("; ")}`);
+        options.logger.warn(
+          `record: step ${tool} left out of ${options.path}: ${checked.problems.map((p) => `${p.path}: ${p.message}`).join("; ")}`,
+        );
         return writing;
       }
       const text = JSON.stringify(flow, null, 2) + "\n";
@@ -139,7 +145,9 @@ export function createFlowRecorder(options: RecorderOptions, claimed: string | n
         if (lost) return;
         if ((await options.fs.fileIdentity(options.path)) !== owned) {
           lost = true; // someone else's file now: never replaced
-          options.logger.warn(`record: ${options.path} was replaced or removed by another program; recording stopped (that file is left as it is)`);
+          options.logger.warn(
+            `record: ${options.path} was replaced or removed by another program; recording stopped (that file is left as it is)`,
+          );
           return;
         }
         await options.fs.replaceFile(options.path, text);
@@ -180,7 +188,8 @@ export function expectationFrom(
 ): FlowExpect | undefined {
   const expect: FlowExpect = {};
   if (foreground !== undefined && foreground !== "") expect.foreground_package = foreground;
-  const toggle = tapped === undefined ? undefined
+  const toggle = tapped === undefined
+    ? undefined
     : after?.actions.find((a) => a.role === "toggle" && JSON.stringify(a.selector) === JSON.stringify(tapped));
   if (toggle !== undefined) return { ...expect, visible: toggle.selector, checked: toggle.checked === true };
   if (after !== undefined) {
@@ -190,7 +199,11 @@ export function expectationFrom(
   return Object.keys(expect).length === 0 ? undefined : expect;
 }
 
-function appearedSelector(before: ScreenSummary | undefined, after: ScreenSummary, secretTexts?: ReadonlySet<string>): Selector | undefined {
+function appearedSelector(
+  before: ScreenSummary | undefined,
+  after: ScreenSummary,
+  secretTexts?: ReadonlySet<string>,
+): Selector | undefined {
   const seen = new Set<string>();
   if (before !== undefined) {
     for (const a of before.actions) seen.add(JSON.stringify(a.selector));

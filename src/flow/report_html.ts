@@ -33,7 +33,9 @@ export function renderHtmlReport(report: FlowReport, thumbnails: Thumbnails): st
 </head>
 <body>
 <h1 class="${report.outcome === "passed" ? "ok" : "bad"}">${esc(title)}</h1>
-<p class="meta">package <code>${esc(report.flow.package_name)}</code>${report.flow.file === undefined ? "" : ` · file <code>${esc(report.flow.file)}</code>`}
+<p class="meta">package <code>${esc(report.flow.package_name)}</code>${
+    report.flow.file === undefined ? "" : ` · file <code>${esc(report.flow.file)}</code>`
+  }
  · ${report.runs.length} device${report.runs.length === 1 ? "" : "s"} · started ${esc(report.started_at)} · ${ms(report.duration_ms)}
  · exit ${report.exit_code}: ${esc(report.exit_meaning)}</p>
 ${report.runs.map((run) => deviceSection(run, thumbnails)).join("\n")}
@@ -45,9 +47,17 @@ ${report.runs.map((run) => deviceSection(run, thumbnails)).join("\n")}
 function deviceSection(run: FlowRun, thumbnails: Thumbnails): string {
   const passed = run.steps.filter((s) => s.outcome === "passed").length;
   return `<section class="device">
-<h2>${esc(deviceName(run))} <span class="badge ${run.outcome === "passed" ? "ok" : "bad"}">${esc(run.outcome)} · exit ${run.exit_code}</span></h2>
-<p class="meta">${esc(run.device.description)}${run.device.simulated ? " (SIMULATED device)" : ""} · ${passed} of ${run.steps.length} steps passed · ${ms(run.duration_ms)}
- · session ${run.session.session_id === null ? "not opened" : `${esc(run.session.session_id)} ${run.session.closed ? "closed" : `NOT closed: ${esc(run.session.close_error ?? "")}`}`}</p>
+<h2>${esc(deviceName(run))} <span class="badge ${run.outcome === "passed" ? "ok" : "bad"}">${
+    esc(run.outcome)
+  } · exit ${run.exit_code}</span></h2>
+<p class="meta">${esc(run.device.description)}${
+    run.device.simulated ? " (SIMULATED device)" : ""
+  } · ${passed} of ${run.steps.length} steps passed · ${ms(run.duration_ms)}
+ · session ${
+    run.session.session_id === null
+      ? "not opened"
+      : `${esc(run.session.session_id)} ${run.session.closed ? "closed" : `NOT closed: ${esc(run.session.close_error ?? "")}`}`
+  }</p>
 ${run.failure === undefined ? "" : failureBlock(run, thumbnails)}
 <table>
 <thead><tr><th>#</th><th>step</th><th>expected</th><th>outcome</th><th>time</th><th>screenshot</th></tr></thead>
@@ -75,7 +85,11 @@ ${shot}
 function stepRow(step: StepRecord, total: number, thumbnails: Thumbnails): string {
   const args = Object.keys(step.args).length === 0 ? "" : `<code>${esc(JSON.stringify(step.args))}</code>`;
   const reason = step.reason === undefined ? "" : `<div class="reason">${esc(step.reason)}</div>`;
-  const waited = step.expectation === undefined ? "" : ` <span class="meta">(${step.expectation.readings} reading${step.expectation.readings === 1 ? "" : "s"}, ${ms(step.expectation.waited_ms)})</span>`;
+  const waited = step.expectation === undefined
+    ? ""
+    : ` <span class="meta">(${step.expectation.readings} reading${step.expectation.readings === 1 ? "" : "s"}, ${
+      ms(step.expectation.waited_ms)
+    })</span>`;
   return `<tr class="${step.outcome}">
 <td>${step.index}/${total}</td>
 <td><b>${esc(step.tool)}</b> ${args}</td>
@@ -89,7 +103,9 @@ function stepRow(step: StepRecord, total: number, thumbnails: Thumbnails): strin
 function image(evidenceId: string, thumbnails: Thumbnails, caption: string): string {
   const thumb = thumbnails.get(evidenceId);
   if (thumb === undefined) return `<span class="meta">${esc(evidenceId)} (image unavailable)</span>`;
-  return `<figure><a href="${esc(thumb.href)}" title="the full-size screenshot"><img src="${esc(thumb.dataUri)}" width="${thumb.width}" height="${thumb.height}" ` +
+  return `<figure><a href="${esc(thumb.href)}" title="the full-size screenshot"><img src="${
+    esc(thumb.dataUri)
+  }" width="${thumb.width}" height="${thumb.height}" ` +
     `alt="${esc(`${caption}: ${evidenceId}`)}"></a><figcaption>${esc(evidenceId)}</figcaption></figure>`;
 }
 

@@ -18,7 +18,13 @@ import type { OperationDeps } from "../mcp/run_operation.ts";
 import type { AnyToolHandler } from "../ports/operation.ts";
 import type { ScreenSummary } from "../screen/mod.ts";
 import {
-  checkExpectation, describeExpectation, describeScreen, type ExpectationVerdict, maskTyped, type ScreenReading, type TypedTexts,
+  checkExpectation,
+  describeExpectation,
+  describeScreen,
+  type ExpectationVerdict,
+  maskTyped,
+  type ScreenReading,
+  type TypedTexts,
 } from "./expectation.ts";
 import { type ActEffect, decideStep, effectOf, exitCodeOf, OUTCOME_OF_ERROR } from "./step_outcome.ts";
 import type { FlowFailure, FlowRun, StepRecord } from "./flow_run.ts";
@@ -63,7 +69,12 @@ export async function runFlow(flow: FlowFile, harness: FlowHarness, options: Run
   const started = clock.now();
   const run: FlowRun = {
     flow: { name: flow.name, package_name: flow.package_name, ...(options.file === undefined ? {} : { file: options.file }) },
-    device: { udid: null, adb_server: harness.deps.ports.observer.adbServer, description: harness.description, simulated: harness.simulated },
+    device: {
+      udid: null,
+      adb_server: harness.deps.ports.observer.adbServer,
+      description: harness.description,
+      simulated: harness.simulated,
+    },
     started_at: new Date(started).toISOString(),
     finished_at: "",
     duration_ms: 0,
@@ -181,7 +192,9 @@ async function runStep(step: FlowStep, index: number, total: number, ctx: StepCo
     index,
     tool: step.tool,
     args: redactArguments(step.args ?? {}),
-    ...(step.expect === undefined ? {} : { expect: maskTyped(step.expect, ctx.typed), expected: describeExpectation(step.expect, ctx.typed) }),
+    ...(step.expect === undefined
+      ? {}
+      : { expect: maskTyped(step.expect, ctx.typed), expected: describeExpectation(step.expect, ctx.typed) }),
     outcome: "passed",
     envelope,
     duration_ms: 0,
@@ -190,7 +203,12 @@ async function runStep(step: FlowStep, index: number, total: number, ctx: StepCo
   let verdict: ExpectationVerdict | undefined;
   if (envelope.ok && step.expect !== undefined) {
     const polled = await pollExpectation(gate, step.expect, { intervalMs: options.pollIntervalMs ?? 250, typed: ctx.typed }, options.stop);
-    record.expectation = { met: polled.verdict?.met ?? false, unmet: polled.verdict?.unmet ?? [], waited_ms: polled.waitedMs, readings: polled.readings };
+    record.expectation = {
+      met: polled.verdict?.met ?? false,
+      unmet: polled.verdict?.unmet ?? [],
+      waited_ms: polled.waitedMs,
+      readings: polled.readings,
+    };
     if (polled.screen !== undefined) record.screen = polled.screen;
     if (polled.error !== undefined) record.reading_error = polled.error;
     else verdict = polled.verdict;
@@ -206,12 +224,19 @@ async function runStep(step: FlowStep, index: number, total: number, ctx: StepCo
   if (decision.reason !== undefined) {
     record.reason = envelope.error !== null
       ? `${envelope.error.code}: ${envelope.error.message}`
-      : readingError !== undefined ? `reading the screen failed: ${readingError}: ${record.reading_error!.error!.message}` : decision.reason;
+      : readingError !== undefined
+      ? `reading the screen failed: ${readingError}: ${record.reading_error!.error!.message}`
+      : decision.reason;
   }
   if (record.screen === undefined && envelope.ok && "settled" in envelope.data) record.screen = envelope.data.screen; // an act's new screen
   record.duration_ms = Math.round(clock.now() - started);
   options.onProgress?.({
-    index, total, tool: step.tool, phase: "finished", outcome: record.outcome, durationMs: record.duration_ms,
+    index,
+    total,
+    tool: step.tool,
+    phase: "finished",
+    outcome: record.outcome,
+    durationMs: record.duration_ms,
     ...(record.reason === undefined ? {} : { reason: record.reason }),
   });
   return record;
@@ -284,9 +309,14 @@ function fail(run: FlowRun, failure: FlowFailure): void {
 
 function skippedStep(step: FlowStep, index: number, typed: TypedTexts): StepRecord {
   return {
-    index, tool: step.tool, args: redactArguments(step.args ?? {}),
+    index,
+    tool: step.tool,
+    args: redactArguments(step.args ?? {}),
     ...(step.expect === undefined ? {} : { expect: maskTyped(step.expect, typed), expected: describeExpectation(step.expect, typed) }),
-    outcome: "skipped", envelope: null, duration_ms: 0, evidence_id: null,
+    outcome: "skipped",
+    envelope: null,
+    duration_ms: 0,
+    evidence_id: null,
   };
 }
 

@@ -40,7 +40,11 @@ export async function writeFlowReports(report: FlowReport, writing: ReportWritin
     await writing.fs.makeDirectory(directory);
     for (let n = 1; n <= MAX_SAME_NAME; n++) {
       const name = n === 1 ? base : `${base}-${n}`;
-      const files: ReportFiles = { json: join(directory, `${name}.json`), html: join(directory, `${name}.html`), junit: join(directory, `${name}.junit.xml`) };
+      const files: ReportFiles = {
+        json: join(directory, `${name}.json`),
+        html: join(directory, `${name}.html`),
+        junit: join(directory, `${name}.junit.xml`),
+      };
       try {
         await writing.fs.writeNewFile(files.json, contents.json); // claims the name
       } catch (error) {
@@ -53,8 +57,11 @@ export async function writeFlowReports(report: FlowReport, writing: ReportWritin
     }
     throw new Error(`${MAX_SAME_NAME} reports named ${base} already exist`);
   } catch (error) {
-    throw new HarnessError("EVIDENCE_WRITE_FAILED", `The flow report could not be written to ${directory}: ${(error as Error).message}. ` +
-      "Free disk space or point --artifacts at a writable directory.");
+    throw new HarnessError(
+      "EVIDENCE_WRITE_FAILED",
+      `The flow report could not be written to ${directory}: ${(error as Error).message}. ` +
+        "Free disk space or point --artifacts at a writable directory.",
+    );
   }
 }
 
@@ -71,7 +78,12 @@ async function thumbnailsOf(report: FlowReport, writing: ReportWriting, director
       if (found === null) continue;
       const small = writing.thumbnail(found.bytes);
       const href = relative(directory, found.path).split(sep).map(encodeURIComponent).join("/");
-      out.set(id, { dataUri: `data:image/png;base64,${Buffer.from(small.bytes).toString("base64")}`, width: small.width, height: small.height, href });
+      out.set(id, {
+        dataUri: `data:image/png;base64,${Buffer.from(small.bytes).toString("base64")}`,
+        width: small.width,
+        height: small.height,
+        href,
+      });
     } catch {
       // the page says "image unavailable" for this one
     }

@@ -35,7 +35,11 @@ export function registerArtifactResources(server: McpServer, evidence: EvidenceS
   server.registerResource(
     "artifact",
     template,
-    { title: "Evidence screenshot", description: "A PNG the harness saved as evidence, by the id an envelope gave.", mimeType: "image/png" },
+    {
+      title: "Evidence screenshot",
+      description: "A PNG the harness saved as evidence, by the id an envelope gave.",
+      mimeType: "image/png",
+    },
     async (uri) => {
       const answer = await reader.read(uri.href);
       if (isRefusal(answer)) throw new Error(answer.refused); // not reached: resource_reads.ts answers reads
@@ -48,7 +52,11 @@ export function registerArtifactResources(server: McpServer, evidence: EvidenceS
 async function readArtifact(evidence: EvidenceStore, uri: string): Promise<ReadResourceResult | Refusal> {
   const found = await evidence.resolve(uri.slice(SCHEME.length));
   if (found === null) {
-    return { refused: `No evidence ${quote(uri, 120)}: only artifact://<id> with an id an envelope returned is served. List resources to see the recent ones.` };
+    return {
+      refused: `No evidence ${
+        quote(uri, 120)
+      }: only artifact://<id> with an id an envelope returned is served. List resources to see the recent ones.`,
+    };
   }
   return { contents: [{ uri, mimeType: "image/png", blob: Buffer.from(found.bytes).toString("base64") }] };
 }

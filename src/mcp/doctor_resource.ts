@@ -14,8 +14,9 @@ export const DOCTOR_REPORT_URI = "doctor://report";
 
 /** Registers the resource (so resources/list names it) and returns its reader (resource_reads.ts answers reads). */
 export function registerDoctorResource(server: McpServer, report: () => Promise<DoctorReport>): ResourceReader {
-  const read = async (uri: string): Promise<ReadResourceResult> =>
-    ({ contents: [{ uri, mimeType: "application/json", text: JSON.stringify(await report()) }] });
+  const read = async (uri: string): Promise<ReadResourceResult> => ({
+    contents: [{ uri, mimeType: "application/json", text: JSON.stringify(await report()) }],
+  });
   server.registerResource(
     "doctor-report",
     DOCTOR_REPORT_URI,

@@ -29,7 +29,11 @@ export function inProcessClient(tools: readonly AnyToolHandler[], deps: Operatio
 }
 
 /** Runs a tool and answers its data, or throws its typed error (for callers that stop at the first failure). */
-export async function callForData<N extends ToolName>(client: InProcessClient, name: N, args: Record<string, unknown>): Promise<ToolData<N>> {
+export async function callForData<N extends ToolName>(
+  client: InProcessClient,
+  name: N,
+  args: Record<string, unknown>,
+): Promise<ToolData<N>> {
   const envelope = await client.call(name, args);
   if (!envelope.ok) throw new HarnessError(envelope.error.code, envelope.error.message, envelope.error.details);
   return envelope.data;
@@ -41,6 +45,9 @@ function handlerOf<N extends ToolName>(tools: readonly AnyToolHandler[], name: N
 }
 
 function unservedTool(tool: ToolName, served: string[]): HarnessError {
-  return new HarnessError("INVALID_ARGUMENT",
-    `This harness does not serve ${tool}; it serves ${served.join(", ")}. Update android-mcp-harness or remove the step.`, { tool });
+  return new HarnessError(
+    "INVALID_ARGUMENT",
+    `This harness does not serve ${tool}; it serves ${served.join(", ")}. Update android-mcp-harness or remove the step.`,
+    { tool },
+  );
 }

@@ -34,21 +34,27 @@ export function startDeadline(tool: string, options: { clock: Clock; timeoutMs: 
   };
   const onCancel = () => {
     const shutdown = cancel?.reason instanceof StopRequested;
-    expire(new HarnessError(
-      "OPERATION_TIMEOUT",
-      shutdown
-        ? `${tool} was cut off because the harness is stopping (${cancel!.reason.message}); its work was stopped and the device lock released.`
-        : `${tool} was cancelled by the client; its work was stopped and the device lock released.`,
-      { cancelled: (shutdown ? "shutdown" : "client") satisfies CancelledBy },
-    ));
+    expire(
+      new HarnessError(
+        "OPERATION_TIMEOUT",
+        shutdown
+          ? `${tool} was cut off because the harness is stopping (${
+            cancel!.reason.message
+          }); its work was stopped and the device lock released.`
+          : `${tool} was cancelled by the client; its work was stopped and the device lock released.`,
+        { cancelled: (shutdown ? "shutdown" : "client") satisfies CancelledBy },
+      ),
+    );
   };
   clock.sleep(timeoutMs, timer.signal).then(() => {
     const seconds = timeoutMs / 1000;
-    expire(new HarnessError(
-      "OPERATION_TIMEOUT",
-      `${tool} did not finish within ${seconds} s (ANDROID_MCP_ACTION_TIMEOUT) and was cancelled; the device lock was released. Retry, or raise the limit if the device is slow.`,
-      { timeout_s: seconds },
-    ));
+    expire(
+      new HarnessError(
+        "OPERATION_TIMEOUT",
+        `${tool} did not finish within ${seconds} s (ANDROID_MCP_ACTION_TIMEOUT) and was cancelled; the device lock was released. Retry, or raise the limit if the device is slow.`,
+        { timeout_s: seconds },
+      ),
+    );
   }, () => {});
   if (cancel?.aborted) onCancel();
   else cancel?.addEventListener("abort", onCancel, { once: true });

@@ -21,5 +21,5 @@ export function quoteList(names: readonly string[]): string {
 }
 
 function escape(text: string): string {
-  return JSON.stringify(text).slice(1, -1).replaceAll("\\\"", "\"");
+  return JSON.stringify(text).slice(1, -1).replaceAll('\\"', '"');
 }

@@ -39,11 +39,17 @@ export function answerResourceReads(server: McpServer, readers: readonly Resourc
   server.server.setRequestHandler(RawResourceRead, async (request) => {
     const params = request.params;
     const raw = typeof params === "object" && params !== null ? (params as Record<string, unknown>)["uri"] : undefined;
-    if (typeof raw !== "string") throw protocolError(ErrorCode.InvalidParams, "resources/read needs params.uri, a string such as artifact://<id>.");
+    if (typeof raw !== "string") {
+      throw protocolError(ErrorCode.InvalidParams, "resources/read needs params.uri, a string such as artifact://<id>.");
+    }
     const uri: string = raw;
     const reader = readers.find((r) => r.claims(uri));
     const answer: ReadResourceResult | Refusal = reader === undefined
-      ? { refused: `No resource ${quote(uri, 120)}: this server serves ${readers.map((r) => r.serves).join(" and ")}. List resources to see them.` }
+      ? {
+        refused: `No resource ${quote(uri, 120)}: this server serves ${
+          readers.map((r) => r.serves).join(" and ")
+        }. List resources to see them.`,
+      }
       : await reader.read(uri);
     if (isRefusal(answer)) throw protocolError(RESOURCE_NOT_FOUND, answer.refused, { uri: uri.slice(0, 200) });
     return answer;

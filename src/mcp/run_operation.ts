@@ -108,8 +108,12 @@ async function withLockAndDeadline<T>(
     // fails its first command with EMULATOR_UNAVAILABLE): no `adb devices` on each act of a session.
     const udid = (sessionId === undefined ? null : deps.ports.ui.udidOf(sessionId)) ??
       await deps.ports.observer.resolveUdid({ timeoutMs: ctx.remainingMs(), signal: ctx.signal });
-    const acquired = await deps.lock.acquire({ adbServer: deps.ports.observer.adbServer, udid },
-      { operationId, tool, access, ...(sessionId === undefined ? {} : { sessionId }) });
+    const acquired = await deps.lock.acquire({ adbServer: deps.ports.observer.adbServer, udid }, {
+      operationId,
+      tool,
+      access,
+      ...(sessionId === undefined ? {} : { sessionId }),
+    });
     if (deadline.signal.aborted) {
       await acquired.release(); // the limit passed while acquiring: nobody else would release it
       throw deadline.signal.reason;
@@ -148,7 +152,9 @@ async function appendAudit(deps: OperationDeps, envelope: Envelope, rawArgs: unk
 export function auditOutcome(envelope: Envelope): AuditOutcome {
   if (envelope.error === null) return "ok";
   const by = envelope.error.details?.["cancelled"];
-  if (envelope.error.code === "OPERATION_TIMEOUT" && (by === "client" || by === "shutdown")) return by === "client" ? "cancelled" : "shutdown";
+  if (envelope.error.code === "OPERATION_TIMEOUT" && (by === "client" || by === "shutdown")) {
+    return by === "client" ? "cancelled" : "shutdown";
+  }
   return envelope.error.code;
 }
 

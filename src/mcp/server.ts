@@ -43,18 +43,28 @@ export interface HarnessResources {
   onAnswer?: AnswerListener;
 }
 
-export function createHarnessServer(deps: OperationDeps, tools: readonly AnyToolHandler[] = SERVED_TOOLS, resources: HarnessResources = {}): McpServer {
+export function createHarnessServer(
+  deps: OperationDeps,
+  tools: readonly AnyToolHandler[] = SERVED_TOOLS,
+  resources: HarnessResources = {},
+): McpServer {
   checkServedMatchesContract(tools);
   const server = new McpServer({ name: SERVER_NAME, version: VERSION }, { instructions: INSTRUCTIONS });
-  answerTools(server, tools.map((tool): ServedTool => ({
-    published: publishedTool(tool.name),
-    call: async (args, extra) => {
-      const answer = await runOperation(tool, args, deps, { cancel: cancellationOf(server, extra.signal), progress: progressSender(extra) });
-      // The envelope is the one runOperation typed by this tool's name; TS cannot follow that through the served union.
-      await resources.onAnswer?.({ tool: tool.name, args, envelope: answer.envelope } as AnsweredCall);
-      return toToolResult(answer.envelope, answer.content);
-    },
-  })));
+  answerTools(
+    server,
+    tools.map((tool): ServedTool => ({
+      published: publishedTool(tool.name),
+      call: async (args, extra) => {
+        const answer = await runOperation(tool, args, deps, {
+          cancel: cancellationOf(server, extra.signal),
+          progress: progressSender(extra),
+        });
+        // The envelope is the one runOperation typed by this tool's name; TS cannot follow that through the served union.
+        await resources.onAnswer?.({ tool: tool.name, args, envelope: answer.envelope } as AnsweredCall);
+        return toToolResult(answer.envelope, answer.content);
+      },
+    })),
+  );
   const readers = [registerArtifactResources(server, deps.ports.evidence)];
   if (resources.doctorReport !== undefined) readers.push(registerDoctorResource(server, resources.doctorReport));
   answerResourceReads(server, readers);
@@ -74,7 +84,6 @@ function cancellationOf(server: McpServer, signal: AbortSignal): AbortSignal {
   else signal.addEventListener("abort", decide, { once: true });
   return cancel.signal;
 }
-
 
 /**
  * One declared tool's tools/list entry: its contract metadata, the strict input schema (refused arguments
@@ -99,7 +108,8 @@ function progressSender(extra: RequestExtra): ((message: string) => void) | unde
   if (token === undefined || extra.sendNotification === undefined) return undefined;
   let progress = 0;
   return (message) => {
-    void extra.sendNotification!({ method: "notifications/progress", params: { progressToken: token, progress: ++progress, message } }).catch(() => {});
+    void extra.sendNotification!({ method: "notifications/progress", params: { progressToken: token, progress: ++progress, message } })
+      .catch(() => {});
   };
 }
 

@@ -109,9 +109,13 @@ export class BoundedStdioTransport implements Transport {
       this.#skipping = null;
       const id = idAtEdges(skipped.head.toString("latin1"), skipped.tail.toString("latin1"));
       const megabytes = (this.#max / (1024 * 1024)).toFixed(this.#max % (1024 * 1024) === 0 ? 0 : 1);
-      this.#refuse(ErrorCode.InvalidRequest,
+      this.#refuse(
+        ErrorCode.InvalidRequest,
         `Invalid Request: the message is ${skipped.bytes} bytes, over the ${megabytes} MiB limit of one frame; no argument of this server needs more than a few kilobytes.`,
-        id, `a line on stdin of ${skipped.bytes} bytes, over the ${megabytes} MiB limit of one frame`, { limit_bytes: this.#max, received_bytes: skipped.bytes });
+        id,
+        `a line on stdin of ${skipped.bytes} bytes, over the ${megabytes} MiB limit of one frame`,
+        { limit_bytes: this.#max, received_bytes: skipped.bytes },
+      );
       return;
     }
     const line = Buffer.concat(this.#parts).toString("utf8").replace(/\r$/, "");
@@ -123,14 +127,21 @@ export class BoundedStdioTransport implements Transport {
       value = JSON.parse(line);
     } catch (error) {
       const why = (error as Error).message.split("\n")[0]!.slice(0, 160);
-      this.#refuse(ErrorCode.ParseError, "Parse error: the line is not JSON; send one JSON-RPC 2.0 message per line.", undefined,
-        `a line on stdin that is not JSON (${why})`);
+      this.#refuse(
+        ErrorCode.ParseError,
+        "Parse error: the line is not JSON; send one JSON-RPC 2.0 message per line.",
+        undefined,
+        `a line on stdin that is not JSON (${why})`,
+      );
       return;
     }
     if (!JSONRPCMessageSchema.safeParse(value).success) {
-      this.#refuse(ErrorCode.InvalidRequest,
-        "Invalid Request: not a JSON-RPC 2.0 message (an object with jsonrpc \"2.0\" and a method, or a result or error with the id of a request).",
-        usableId(value), "a line on stdin that is JSON but not a JSON-RPC message");
+      this.#refuse(
+        ErrorCode.InvalidRequest,
+        'Invalid Request: not a JSON-RPC 2.0 message (an object with jsonrpc "2.0" and a method, or a result or error with the id of a request).',
+        usableId(value),
+        "a line on stdin that is JSON but not a JSON-RPC message",
+      );
       return;
     }
     this.onmessage?.(value as JSONRPCMessage);

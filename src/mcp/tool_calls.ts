@@ -18,7 +18,9 @@ import { quote } from "./quote.ts";
 export interface RequestExtra {
   signal: AbortSignal;
   _meta?: { progressToken?: string | number };
-  sendNotification?: (notification: { method: "notifications/progress"; params: { progressToken: string | number; progress: number; message?: string } }) => Promise<void>;
+  sendNotification?: (
+    notification: { method: "notifications/progress"; params: { progressToken: string | number; progress: number; message?: string } },
+  ) => Promise<void>;
 }
 
 export type ToolCallHandler = (args: Record<string, unknown>, extra: RequestExtra) => Promise<CallToolResult>;
@@ -47,8 +49,10 @@ export function answerTools(server: McpServer, tools: readonly ServedTool[]): vo
     }
     const args = (params as Record<string, unknown>)["arguments"];
     if (args !== undefined && !isObject(args)) {
-      throw protocolError(ErrorCode.InvalidParams,
-        `Arguments for ${name} must be a JSON object, not ${describe(args)}; send {} when there are none.`);
+      throw protocolError(
+        ErrorCode.InvalidParams,
+        `Arguments for ${name} must be a JSON object, not ${describe(args)}; send {} when there are none.`,
+      );
     }
     return handler(args ?? {}, extra);
   };

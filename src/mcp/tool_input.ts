@@ -27,10 +27,20 @@ export function parseToolInput<N extends ToolName>(name: N, raw: unknown): ToolI
     const where = issue.path.length === 0 ? name : quote(issue.path.join("."));
     const code = issue.path.length === 0 ? "INVALID_ARGUMENT" : codeFor(issue);
     const noun = issue.keys.length === 1 ? "argument" : "arguments";
-    return fail(code, `Unknown ${noun} ${keys} for ${where}; ${issue.path.length === 0 ? acceptedText : `remove ${issue.keys.length === 1 ? "it" : "them"}`}.`, issue);
+    return fail(
+      code,
+      `Unknown ${noun} ${keys} for ${where}; ${
+        issue.path.length === 0 ? acceptedText : `remove ${issue.keys.length === 1 ? "it" : "them"}`
+      }.`,
+      issue,
+    );
   }
   const argument = issue.path.length === 0 ? "arguments" : quote(issue.path.map(String).join("."));
-  return fail(codeFor(issue), `Invalid ${argument} for ${name}: ${issue.message}. Send the value the tool's input schema describes (${acceptedText}).`, issue);
+  return fail(
+    codeFor(issue),
+    `Invalid ${argument} for ${name}: ${issue.message}. Send the value the tool's input schema describes (${acceptedText}).`,
+    issue,
+  );
 }
 
 function fail(code: ErrorCode, message: string, issue: z.core.$ZodIssue): never {

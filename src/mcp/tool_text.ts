@@ -24,14 +24,20 @@ export function envelopeText(envelope: Envelope): string {
   const whole = isSummary(data); // ui_get_tree: the data is the summary
   const screen = whole ? data : isSummary(data["screen"]) ? data["screen"] : undefined;
   const act = screen !== undefined && !whole && typeof data["settled"] === "boolean"; // ui_wait has a screen, not an act's outcome
-  lines.push(act
-    ? `${envelope.tool}: ok · ${data["changed"] === true ? "changed" : "unchanged"} · ${data["settled"] === true ? "settled" : "not settled"}`
-    : `${envelope.tool}: ok`);
+  lines.push(
+    act
+      ? `${envelope.tool}: ok · ${data["changed"] === true ? "changed" : "unchanged"} · ${
+        data["settled"] === true ? "settled" : "not settled"
+      }`
+      : `${envelope.tool}: ok`,
+  );
   const summaryKeys = whole ? new Set(Object.keys(SUMMARY_KEYS)) : new Set<string>();
   let raw: string | undefined;
   for (const [key, value] of Object.entries(data)) {
-    if (value === undefined || (act && SAID_ELSEWHERE.has(key)) || (key === "screen" && screen !== undefined) || summaryKeys.has(key) ||
-      labelOfTarget(key, value, data)) continue;
+    if (
+      value === undefined || (act && SAID_ELSEWHERE.has(key)) || (key === "screen" && screen !== undefined) || summaryKeys.has(key) ||
+      labelOfTarget(key, value, data)
+    ) continue;
     if (key === "raw" && typeof value === "string") raw = value;
     else lines.push(`${key}: ${JSON.stringify(value)}`);
   }
@@ -57,5 +63,11 @@ function isSummary(value: unknown): value is ScreenSummary {
 
 /** Every key a summary can carry (the rendering says each of them; a key added to ScreenSummary must be added here). */
 const SUMMARY_KEYS: Record<keyof ScreenSummary, true> = {
-  foreground_package: true, texts: true, actions: true, can_scroll: true, keyboard: true, scroll_areas: true, issues: true,
+  foreground_package: true,
+  texts: true,
+  actions: true,
+  can_scroll: true,
+  keyboard: true,
+  scroll_areas: true,
+  issues: true,
 };

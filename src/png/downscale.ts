@@ -61,9 +61,14 @@ function result(bytes: Uint8Array, image: DecodedPng): ModelImage {
 /** Box filter on decoded pixels (see boxResizeRows). */
 export function boxResize(image: DecodedPng, maxSide: number): DecodedPng {
   const { width, height, rgba } = image;
-  return boxResizeRows({ width, height, channels: 4, scan: (visit) => {
-    for (let y = 0; y < height; y++) if (visit(rgba.subarray(y * width * 4, (y + 1) * width * 4), y) === false) return;
-  } }, maxSide);
+  return boxResizeRows({
+    width,
+    height,
+    channels: 4,
+    scan: (visit) => {
+      for (let y = 0; y < height; y++) if (visit(rgba.subarray(y * width * 4, (y + 1) * width * 4), y) === false) return;
+    },
+  }, maxSide);
 }
 
 /**
@@ -141,7 +146,14 @@ function foldBytes(row: Uint8Array, n: number, columnOf: Uint32Array, sums: Uint
 }
 
 /** Writes one output row (the averages of its sums and lanes) at `offset`, then clears both for the next. */
-function emitRow(lanes: Uint32Array, sums: Uint32Array, columnCount: Uint32Array, rowsCovered: number, out: Uint8Array, offset: number): void {
+function emitRow(
+  lanes: Uint32Array,
+  sums: Uint32Array,
+  columnCount: Uint32Array,
+  rowsCovered: number,
+  out: Uint8Array,
+  offset: number,
+): void {
   const width = columnCount.length;
   for (let x = 0, o = offset, s = 0; x < width; x++, o += 4, s += 4) {
     const rb = lanes[2 * x]!, ga = lanes[2 * x + 1]!;

@@ -48,19 +48,29 @@ export function placeMarks(marks: readonly Mark[], image: { width: number; heigh
   for (const mark of marks) {
     const [l, t, w, h] = mark.box;
     const outline = clip({
-      left: Math.floor(l * image.ratio), top: Math.floor(t * image.ratio),
-      right: Math.ceil((l + w) * image.ratio), bottom: Math.ceil((t + h) * image.ratio),
+      left: Math.floor(l * image.ratio),
+      top: Math.floor(t * image.ratio),
+      right: Math.ceil((l + w) * image.ratio),
+      bottom: Math.ceil((t + h) * image.ratio),
     }, image);
     if (outline === null) continue;
     const text = String(mark.number);
     const width = text.length * (DIGIT_WIDTH + 1) * digitScale - digitScale + 2 * pad;
     const height = DIGIT_HEIGHT * digitScale + 2 * pad;
     const corners = [
-      [outline.left, outline.top], [outline.right - width, outline.top],
-      [outline.left, outline.bottom - height], [outline.right - width, outline.bottom - height],
+      [outline.left, outline.top],
+      [outline.right - width, outline.top],
+      [outline.left, outline.bottom - height],
+      [outline.right - width, outline.bottom - height],
     ].map(([x, y]) => fit({ left: x!, top: y!, right: x! + width, bottom: y! + height }, image));
     const free = corners.find((c) => !placed.some((p) => overlaps(p.label, c)));
-    placed.push({ number: mark.number, outline, label: free ?? corners[0]!, digitScale, colour: MARK_COLOURS[mark.number % MARK_COLOURS.length]! });
+    placed.push({
+      number: mark.number,
+      outline,
+      label: free ?? corners[0]!,
+      digitScale,
+      colour: MARK_COLOURS[mark.number % MARK_COLOURS.length]!,
+    });
   }
   return placed;
 }
@@ -72,19 +82,27 @@ export function drawMarks(image: DecodedPng, marks: readonly Mark[], ratio: numb
   for (const p of placed) {
     const t = Math.max(1, Math.round(p.digitScale / 1.5));
     const { left: l, top: tp, right: r, bottom: b } = p.outline;
-    for (const edge of [{ left: l, top: tp, right: r, bottom: tp + t }, { left: l, top: b - t, right: r, bottom: b },
-      { left: l, top: tp, right: l + t, bottom: b }, { left: r - t, top: tp, right: r, bottom: b }]) fill(out, edge, p.colour);
+    for (
+      const edge of [{ left: l, top: tp, right: r, bottom: tp + t }, { left: l, top: b - t, right: r, bottom: b }, {
+        left: l,
+        top: tp,
+        right: l + t,
+        bottom: b,
+      }, { left: r - t, top: tp, right: r, bottom: b }]
+    ) fill(out, edge, p.colour);
   }
   for (const p of placed) {
     fill(out, p.label, p.colour);
     const s = p.digitScale;
     [...String(p.number)].forEach((digit, i) => {
-      digitRows(digit).forEach((row, ry) => row.forEach((ink, rx) => {
-        if (!ink) return;
-        const x = p.label.left + s + (i * (DIGIT_WIDTH + 1) + rx) * s;
-        const y = p.label.top + s + ry * s;
-        fill(out, { left: x, top: y, right: x + s, bottom: y + s }, MARK_INK);
-      }));
+      digitRows(digit).forEach((row, ry) =>
+        row.forEach((ink, rx) => {
+          if (!ink) return;
+          const x = p.label.left + s + (i * (DIGIT_WIDTH + 1) + rx) * s;
+          const y = p.label.top + s + ry * s;
+          fill(out, { left: x, top: y, right: x + s, bottom: y + s }, MARK_INK);
+        })
+      );
     });
   }
   return out;
@@ -105,7 +123,12 @@ function fill(image: DecodedPng, rect: Rect, [r, g, b]: Rgb): void {
 
 /** The part of a rectangle inside the image, or null when nothing of it is. */
 function clip(rect: Rect, image: { width: number; height: number }): Rect | null {
-  const out = { left: Math.max(0, rect.left), top: Math.max(0, rect.top), right: Math.min(image.width, rect.right), bottom: Math.min(image.height, rect.bottom) };
+  const out = {
+    left: Math.max(0, rect.left),
+    top: Math.max(0, rect.top),
+    right: Math.min(image.width, rect.right),
+    bottom: Math.min(image.height, rect.bottom),
+  };
   return out.right > out.left && out.bottom > out.top ? out : null;
 }
 

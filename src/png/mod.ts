@@ -3,12 +3,16 @@
  * the one-colour check, the model-sized copy (box filter, byte budget) and set-of-mark drawing.
  * No ports, no I/O; errors are HarnessError EVIDENCE_WRITE_FAILED for bytes that are not a usable PNG.
  */
-export {
-  checkScreenshotShowsSomething, type DecodedPng, decodePng, isOneColour, pngOneColour, pngSize, readRows,
-} from "./png_pixels.ts";
+export { checkScreenshotShowsSomething, type DecodedPng, decodePng, isOneColour, pngOneColour, pngSize, readRows } from "./png_pixels.ts";
 export type { PngRows } from "./png_decode.ts";
 export {
-  boxResize, boxResizeRows, downscaleForModel, MODEL_MAX_BYTES, MODEL_MAX_SIDE, type ModelImage, type ModelImageOptions,
+  boxResize,
+  boxResizeRows,
+  downscaleForModel,
+  MODEL_MAX_BYTES,
+  MODEL_MAX_SIDE,
+  type ModelImage,
+  type ModelImageOptions,
 } from "./downscale.ts";
 export { drawMarks, type Mark, MARK_COLOURS, MARK_INK, type PlacedMark, placeMarks } from "./marks.ts";
 export { DIGIT_HEIGHT, DIGIT_WIDTH, digitRows } from "./digit_font.ts";

@@ -59,7 +59,11 @@ function dataLength({ width, height, depth, colourType, interlace }: Header): nu
 export function pngRows(png: Uint8Array): PngRows {
   const view = new DataView(png.buffer, png.byteOffset, png.byteLength);
   const header: Header = {
-    width: view.getUint32(16), height: view.getUint32(20), depth: png[24]!, colourType: png[25]!, interlace: png[28]!,
+    width: view.getUint32(16),
+    height: view.getUint32(20),
+    depth: png[24]!,
+    colourType: png[25]!,
+    interlace: png[28]!,
   };
   const known = inflatedByBytes.get(png);
   if (known !== undefined) return nativeRows(known, header);
@@ -85,7 +89,8 @@ export function pngRows(png: Uint8Array): PngRows {
   // and never more than that size: a stream that inflates past it throws instead of filling memory.
   const expected = dataLength(header);
   const inflated = inflateSync(idat.length === 1 ? idat[0]! : concat(idat), {
-    chunkSize: Math.max(64 * 1024, expected), maxOutputLength: expected,
+    chunkSize: Math.max(64 * 1024, expected),
+    maxOutputLength: expected,
   });
   if (inflated.length !== expected) throw new Error("image data cut short");
   if (!native) return upngRows(png);
@@ -112,7 +117,9 @@ function nativeRows(raw: Uint8Array, { width, height, colourType }: Header): Png
   if (raw.length < (stride + 1) * height) throw new Error("image data cut short");
   for (let y = 0; y < height; y++) if (raw[y * (stride + 1)]! > 4) throw new Error(`unknown row filter ${raw[y * (stride + 1)]}`);
   return {
-    width, height, channels,
+    width,
+    height,
+    channels,
     scan(visit) {
       // Row buffers with their 4-byte views made once (the rows are swapped, never reallocated).
       const buffer = () => {
@@ -184,7 +191,9 @@ function upngRows(png: Uint8Array): PngRows {
   const { width, height } = image;
   if (width <= 0 || height <= 0 || rgba.length !== width * height * 4) throw new Error("empty frame");
   return {
-    width, height, channels: 4,
+    width,
+    height,
+    channels: 4,
     scan(visit) {
       for (let y = 0; y < height; y++) if (visit(rgba.subarray(y * width * 4, (y + 1) * width * 4), y) === false) return;
     },

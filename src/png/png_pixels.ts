@@ -30,8 +30,12 @@ function checkPngHeader(png: Uint8Array): void {
   const isPng = png.length >= 33 && SIGNATURE.every((byte, i) => png[i] === byte) &&
     String.fromCharCode(...png.subarray(12, 16)) === "IHDR";
   if (!isPng) {
-    throw new HarnessError("EVIDENCE_WRITE_FAILED",
-      `The screenshot is not a PNG (${png.length} bytes${png.length > 0 ? `, starting ${describeStart(png)}` : ""}); retry, and check that screencap works on the device.`);
+    throw new HarnessError(
+      "EVIDENCE_WRITE_FAILED",
+      `The screenshot is not a PNG (${png.length} bytes${
+        png.length > 0 ? `, starting ${describeStart(png)}` : ""
+      }); retry, and check that screencap works on the device.`,
+    );
   }
 }
 
@@ -50,8 +54,10 @@ export function readRows(png: Uint8Array): PngRows {
 
 function undecodable(png: Uint8Array): HarnessError {
   // zlib's or upng-js's own text ("Cannot read properties of undefined …") says nothing to a user: not repeated.
-  return new HarnessError("EVIDENCE_WRITE_FAILED",
-    `The screenshot PNG cannot be decoded (${png.length} bytes): it is damaged or incomplete; retry the call.`);
+  return new HarnessError(
+    "EVIDENCE_WRITE_FAILED",
+    `The screenshot PNG cannot be decoded (${png.length} bytes): it is damaged or incomplete; retry the call.`,
+  );
 }
 
 export function decodePng(png: Uint8Array): DecodedPng {
@@ -107,9 +113,11 @@ export function checkScreenshotShowsSomething(png: Uint8Array): { width: number;
   const { width, height } = pngSize(png);
   if (colour !== null) {
     const [r, g, b, a] = colour;
-    throw new HarnessError("EVIDENCE_WRITE_FAILED",
+    throw new HarnessError(
+      "EVIDENCE_WRITE_FAILED",
       `The screenshot is one flat colour (rgba ${r},${g},${b},${a}, ${width}x${height}): the screen is off, secure, or the emulator's graphics are broken. Wake the device or restart the emulator with working graphics, then retry.`,
-      { width, height });
+      { width, height },
+    );
   }
   return { width, height };
 }

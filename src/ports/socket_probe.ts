@@ -8,6 +8,10 @@ export type SocketAnswer =
   | { kind: "failure"; reason: "refused" | "timeout" | "aborted" | "unreachable"; message: string };
 
 export interface SocketProbe {
-  exchange(host: string, port: number, request: Uint8Array,
-    options: { timeoutMs: number; signal?: AbortSignal; maxBytes: number }): Promise<SocketAnswer>;
+  exchange(
+    host: string,
+    port: number,
+    request: Uint8Array,
+    options: { timeoutMs: number; signal?: AbortSignal; maxBytes: number },
+  ): Promise<SocketAnswer>;
 }

@@ -65,7 +65,8 @@ function indexed(analysis: ScreenAnalysis, candidates: SelectorKeyValue[], root:
     const key = shortestEquivalent(analysis, candidate);
     if (indexOf(analysis, key, root) === -1) continue;
     const count = matchInAnalysis(analysis, key).entities.length;
-    const wordsWinTie = best !== null && count === best.count && best.key.resource_id !== undefined && key.resource_id === undefined && key.role === undefined;
+    const wordsWinTie = best !== null && count === best.count && best.key.resource_id !== undefined && key.resource_id === undefined &&
+      key.role === undefined;
     if (best === null || count < best.count || wordsWinTie) best = { key, count };
   }
   if (best === null) throw new TypeError(`no key names element ${root}: it must be a listed target`);

@@ -10,7 +10,7 @@ import { HarnessError } from "../errors.ts";
 import { separatingWithin, withinBudget } from "./choose_selector.ts";
 import { analyzeScreen, type ScreenAnalysis } from "./screen_analysis.ts";
 import { keyOf, matchInAnalysis } from "./selector_match.ts";
-import type { Role, Selector, SelectorKeyValue, ElementRect, UiNode, UiTree } from "./types.ts";
+import type { ElementRect, Role, Selector, SelectorKeyValue, UiNode, UiTree } from "./types.ts";
 
 export interface LocatedElement {
   /** The node that stands for the element: for a target, its outermost actionable node. */
@@ -47,7 +47,14 @@ export function findElement(tree: UiTree, selector: Selector): FindResult {
     return match.beforeIndex ? { status: "not_found", offered, matched: match.beforeIndex } : { status: "not_found", offered };
   }
   if (match.entities.length === 1) {
-    return { status: "found", element: { ...describe(analysis, match.entities[0]!), node: analysis.tree.nodes[match.entities[0]!]!, partial: match.tier === "partial" } };
+    return {
+      status: "found",
+      element: {
+        ...describe(analysis, match.entities[0]!),
+        node: analysis.tree.nodes[match.entities[0]!]!,
+        partial: match.tier === "partial",
+      },
+    };
   }
   const key: Selector = Object.fromEntries([keyOf(selector)]);
   const budget = withinBudget(); // one bound for all candidates: thousands of identical rows stay fast
@@ -70,7 +77,9 @@ export function locate(tree: UiTree, selector: Selector, options: { waitedMs?: n
     const { index: _index, ...rest } = selector;
     throw new HarnessError(
       "UI_ELEMENT_NOT_FOUND",
-      `${JSON.stringify(rest)} names ${result.matched} element${result.matched === 1 ? "" : "s"}, so index ${selector.index} is past the last ` +
+      `${JSON.stringify(rest)} names ${result.matched} element${
+        result.matched === 1 ? "" : "s"
+      }, so index ${selector.index} is past the last ` +
         `(0 to ${result.matched - 1}). Take the selector from a fresh ui_get_tree.`,
       { selector, matched: result.matched },
     );
@@ -86,7 +95,9 @@ export function locate(tree: UiTree, selector: Selector, options: { waitedMs?: n
     });
   }
   const lines = result.candidates.map((c, i) =>
-    `${i + 1}) '${oneLine(c.label)}'${c.role === null ? "" : ` (${c.role})`} at ${c.bounds.left},${c.bounds.top} → ${JSON.stringify(c.selector)}`
+    `${i + 1}) '${oneLine(c.label)}'${c.role === null ? "" : ` (${c.role})`} at ${c.bounds.left},${c.bounds.top} → ${
+      JSON.stringify(c.selector)
+    }`
   );
   const hint = "Repeat the call with the selector of the one you mean.";
   throw new HarnessError(

@@ -10,7 +10,7 @@ export { validateSelector } from "./validate_selector.ts";
 export { type Candidate, findElement, type FindResult, locate, type LocatedElement } from "./locate.ts";
 export { renderSummaryText } from "./render_text.ts";
 export { keyboardInDump, screenSizeOf } from "./screen_geometry.ts";
-export { captureContext, summaryFromCapture, summaryFromXml, type ScreenReadingInput } from "./summary_from_xml.ts";
+export { captureContext, type ScreenReadingInput, summaryFromCapture, summaryFromXml } from "./summary_from_xml.ts";
 export { MIN_TOUCH_DP, minimumTouchPx } from "./audit.ts";
 export { scrollContainerOf } from "./scroll_areas.ts";
 export type * from "./types.ts";

@@ -56,9 +56,7 @@ export function firstLine(value: string): string {
 
 /** The node's own name, for labels: hint first for inputs, otherwise text then content-desc. */
 export function ownName(node: UiNode): string {
-  const order = isInputNode(node)
-    ? [node.hint, node.contentDesc, node.text]
-    : [node.text, node.contentDesc, node.hint];
+  const order = isInputNode(node) ? [node.hint, node.contentDesc, node.text] : [node.text, node.contentDesc, node.hint];
   return order.find((value) => value.trim() !== "" && isReadable(value)) ?? "";
 }
 

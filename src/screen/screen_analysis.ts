@@ -115,7 +115,8 @@ function buildAnalysis(tree: UiTree): ScreenAnalysis {
   // A plain node, or a text view that is a target by itself (Gmail's clickable "To"), may name a nameless neighbour.
   const lendsLabel = (id: number) => {
     const entity = entities.get(entityOf[id]!);
-    return entity !== undefined && (!entity.target || (entity.root === id && entity.members.length === 1 && TEXT_CLASS.test(nodes[id]!.className)));
+    return entity !== undefined &&
+      (!entity.target || (entity.root === id && entity.members.length === 1 && TEXT_CLASS.test(nodes[id]!.className)));
   };
   for (const target of listed) {
     if (target.label === "") target.label = nearbyLabel(tree, onScreen, target.root, lendsLabel);

@@ -153,7 +153,9 @@ export function rawMatches(analysis: ScreenAnalysis, key: SelectorKey, value: st
   if (key === "text_contains") {
     const wanted = normalize(value);
     return analysis.tree.nodes
-      .filter((node) => analysis.onScreen[node.id] && (normalize(node.text).includes(wanted) || normalize(node.contentDesc).includes(wanted)))
+      .filter((node) =>
+        analysis.onScreen[node.id] && (normalize(node.text).includes(wanted) || normalize(node.contentDesc).includes(wanted))
+      )
       .map((node) => node.id);
   }
   if (key === "resource_id" && value.includes("/")) {

@@ -30,7 +30,9 @@ export function summaryFromXml(input: ScreenReadingInput): { tree: UiTree; summa
     height: context.height ?? size.height,
     ...(context.density === undefined ? {} : { density: context.density }),
     keyboard: context.keyboard ?? keyboardInDump(tree),
-    ...(context.foregroundPackage === undefined || context.foregroundPackage === "" ? {} : { foregroundPackage: context.foregroundPackage }),
+    ...(context.foregroundPackage === undefined || context.foregroundPackage === ""
+      ? {}
+      : { foregroundPackage: context.foregroundPackage }),
   });
   return { tree, summary };
 }
@@ -47,6 +49,9 @@ export function captureContext(capture: TreeCapture): ScreenReadingInput["contex
 }
 
 /** The summary of one device capture; `overrides` (the `tree` flags) win over what the device says. */
-export function summaryFromCapture(capture: TreeCapture, overrides: ScreenReadingInput["context"] = {}): { tree: UiTree; summary: ScreenSummary } {
+export function summaryFromCapture(
+  capture: TreeCapture,
+  overrides: ScreenReadingInput["context"] = {},
+): { tree: UiTree; summary: ScreenSummary } {
   return summaryFromXml({ xml: capture.xml, context: { ...captureContext(capture), ...overrides } });
 }

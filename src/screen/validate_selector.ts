@@ -7,8 +7,7 @@ import { ROLE_NAMES, SELECTOR_KEY_NAMES, SelectorSchema } from "../../contracts/
 import { HarnessError } from "../errors.ts";
 import type { Selector } from "./types.ts";
 
-const ACCEPTED =
-  `A selector is exactly one of ${SELECTOR_KEY_NAMES.join(", ")} (a non-blank string; newlines allowed; role is ` +
+const ACCEPTED = `A selector is exactly one of ${SELECTOR_KEY_NAMES.join(", ")} (a non-blank string; newlines allowed; role is ` +
   `${ROLE_NAMES.join(", ")}), optionally with within: {one of those keys} naming an ancestor and index (a whole number ` +
   `from 0, reading order) when the rest names several, e.g. {"text":"Save","within":{"content_desc":"Profile"}} or {"role":"input","index":1}.`;
 
@@ -37,7 +36,9 @@ function describeIssue(issue: IssueLike): string {
     const coordinates = (issue.keys ?? []).some((key) => /^(x|y|bounds|point|coordinates?|left|top)$/i.test(key));
     return `${where}unknown key ${keys}${coordinates ? " (coordinates are never accepted)" : ""}`;
   }
-  if (issue.code === "invalid_type" && issue.path.length === 0) return `expected an object, got ${issue.message.replace(/^.*received /, "")}`;
+  if (issue.code === "invalid_type" && issue.path.length === 0) {
+    return `expected an object, got ${issue.message.replace(/^.*received /, "")}`;
+  }
   if (issue.code === "too_big") return `${where}longer than the maximum length`;
   return `${where}${issue.message}`;
 }

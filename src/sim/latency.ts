@@ -72,8 +72,10 @@ function deviceWork(command: string, outputBytes: number): number {
 export function latencyProfile(name: string): LatencyProfile {
   if (name === "none") return NONE;
   if (name === "device") return DEVICE;
-  throw new HarnessError("INVALID_ARGUMENT",
-    `Unknown latency profile "${name}": use one of ${LATENCY_PROFILE_NAMES.join(", ")} ("device" delays answers as a real phone does).`);
+  throw new HarnessError(
+    "INVALID_ARGUMENT",
+    `Unknown latency profile "${name}": use one of ${LATENCY_PROFILE_NAMES.join(", ")} ("device" delays answers as a real phone does).`,
+  );
 }
 
 /** What the simulator waits on: the sim's clock (a fake one in tests). */

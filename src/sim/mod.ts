@@ -10,7 +10,7 @@ import { startAdbServer } from "./adb/server.ts";
 import { type CapturedScreen, captureScenario } from "./scenario/capture_scenario.ts";
 import { resolveScenario, type ScenarioSource } from "./scenario/load.ts";
 import { ScenarioDevice } from "./scenario_device.ts";
-import { answerDelays, type LatencyProfileName, latencyProfile, type SimClock } from "./latency.ts";
+import { answerDelays, latencyProfile, type LatencyProfileName, type SimClock } from "./latency.ts";
 import type { SimFaults } from "./sim_device.ts";
 import { startUia2Server } from "./uia2/server.ts";
 
@@ -70,13 +70,15 @@ export async function startSimDevice(options: SimDeviceOptions = {}): Promise<Ru
 
 function deviceFor(options: SimDeviceOptions): ScenarioDevice {
   if (options.screen === undefined) return new ScenarioDevice(resolveScenario(options.scenario));
-  if (options.scenario !== undefined) throw new HarnessError("INVALID_ARGUMENT", "Give either a scenario or a screen capture to the simulated device, not both.");
+  if (options.scenario !== undefined) {
+    throw new HarnessError("INVALID_ARGUMENT", "Give either a scenario or a screen capture to the simulated device, not both.");
+  }
   const { scenario, screenshots } = captureScenario(options.screen);
   return new ScenarioDevice(scenario, { screenshots });
 }
 
 export { startAdbServer } from "./adb/server.ts";
-export { DEVICE_FIGURES, LATENCY_PROFILE_NAMES, type LatencyProfileName, latencyProfile, type SimClock } from "./latency.ts";
+export { DEVICE_FIGURES, LATENCY_PROFILE_NAMES, latencyProfile, type LatencyProfileName, type SimClock } from "./latency.ts";
 export { type CapturedScreen, captureScenario } from "./scenario/capture_scenario.ts";
 export { ScenarioDevice } from "./scenario_device.ts";
 export { BUILTIN_SCENARIOS, DEFAULT_SCENARIO } from "./scenarios/mod.ts";

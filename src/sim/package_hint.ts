@@ -14,7 +14,9 @@ export function missingPackageHint(packageName: string): string {
   }
   const first = having[0]!;
   const names = having.map((n) => `"${n}"`);
-  const which = names.length === 1 ? `the built-in scenario ${names[0]} does` : `the built-in scenarios ${names.slice(0, -1).join(", ")} and ${names.at(-1)} do`;
+  const which = names.length === 1
+    ? `the built-in scenario ${names[0]} does`
+    : `the built-in scenarios ${names.slice(0, -1).join(", ")} and ${names.at(-1)} do`;
   return `The simulated device's scenario does not install it; ${which}: ` +
     `start with --scenario ${first} (a flow file can say "sim_scenario": "${first}").`;
 }

@@ -8,15 +8,26 @@
  * A `frozen` scenario (a replayed capture) answers every act and changes nothing; a screen may show a
  * given real screenshot (with the SIMULATED badge stamped on it) instead of a drawn one.
  */
-import { writeDump, readDump } from "./scenario/dump_xml.ts";
+import { readDump, writeDump } from "./scenario/dump_xml.ts";
 import { matchesSelector } from "./scenario/selector_match.ts";
 import { findByAttributes } from "./scenario/find_node.ts";
 import { placeholderScreen } from "./scenario/placeholder_screen.ts";
 import {
-  allNodes, ancestors, centreOf, inputText, isAncestor, isInput, markShownHints, nodeAt, nodeFromSpec, setInputText, tapReceiver, type SimNode,
+  allNodes,
+  ancestors,
+  centreOf,
+  inputText,
+  isAncestor,
+  isInput,
+  markShownHints,
+  nodeAt,
+  nodeFromSpec,
+  setInputText,
+  type SimNode,
+  tapReceiver,
 } from "./scenario/sim_node.ts";
 import type { AndroidSpec, PackageSpec, Scenario, ScreenSpec, TransitionSpec, TransitionTrigger } from "./scenario/types.ts";
-import { notificationShade, recentsScreen, type Overlay } from "./scenario/overlays.ts";
+import { notificationShade, type Overlay, recentsScreen } from "./scenario/overlays.ts";
 import { drawScreenPng, stampSimulatedBadge } from "./png/screencap.ts";
 import type { EditorAction, NodeAttributes, ScrollDirection, SimDevice, SimFaults } from "./sim_device.ts";
 import { CommandLog } from "./command_log.ts";
@@ -90,12 +101,24 @@ export class ScenarioDevice implements SimDevice {
     this.#afterMove();
   }
 
-  get serial(): string { return this.android.serial; }
-  get model(): string { return this.android.model; }
-  get apiLevel(): number { return this.android.api; }
-  get width(): number { return this.android.width; }
-  get height(): number { return this.android.height; }
-  get density(): number { return this.android.density; }
+  get serial(): string {
+    return this.android.serial;
+  }
+  get model(): string {
+    return this.android.model;
+  }
+  get apiLevel(): number {
+    return this.android.api;
+  }
+  get width(): number {
+    return this.android.width;
+  }
+  get height(): number {
+    return this.android.height;
+  }
+  get density(): number {
+    return this.android.density;
+  }
 
   /** Id of the screen in front (for tests and the `sim` banner). */
   screenId(): string {
@@ -445,7 +468,10 @@ export class ScenarioDevice implements SimDevice {
   #tick(): SimNode {
     const seconds = this.#ticks++;
     const text = `12:${String(Math.floor(seconds / 60) % 60).padStart(2, "0")}:${String(seconds % 60).padStart(2, "0")}`;
-    return nodeFromSpec({ class: "android.widget.TextView", id: "com.android.systemui:id/clock", text, bounds: [40, 10, 240, 80] }, "com.android.systemui");
+    return nodeFromSpec(
+      { class: "android.widget.TextView", id: "com.android.systemui:id/clock", text, bounds: [40, 10, 240, 80] },
+      "com.android.systemui",
+    );
   }
 
   #current(): LiveScreen {
@@ -622,12 +648,16 @@ export class ScenarioDevice implements SimDevice {
   #transitionFor(trigger: TransitionTrigger, subject: SimNode | null, loose = false): TransitionSpec | undefined {
     const here = this.screenId();
     const roots = this.#current().roots;
-    const candidates = this.scenario.transitions.filter((t) => t.on === trigger && (t.from === undefined || [t.from].flat().includes(here)));
+    const candidates = this.scenario.transitions.filter((t) =>
+      t.on === trigger && (t.from === undefined || [t.from].flat().includes(here))
+    );
     if (subject === null) return candidates[0];
     const names = (t: TransitionSpec) => {
       const selector = t.selector;
       if (selector === undefined) return false;
-      return allNodes(roots).some((n) => matchesSelector(n, selector) && (n === subject || isAncestor(n, subject) || isAncestor(subject, n)));
+      return allNodes(roots).some((n) =>
+        matchesSelector(n, selector) && (n === subject || isAncestor(n, subject) || isAncestor(subject, n))
+      );
     };
     return candidates.find(names) ?? (loose ? candidates.find((t) => t.selector === undefined) : undefined);
   }

@@ -15,9 +15,13 @@ export const appLaunchTool = defineActTool("app_launch", {
   async act({ driver, ports, ctx }, args) {
     const stopped = args.restart === true ? await checked(ctx, () => driver.terminateApp(args.package)) : undefined;
     if (!(await launchAndWait(driver, args.package, ports, ctx))) {
-      throw new HarnessError("OPERATION_TIMEOUT",
-        `"${args.package}" did not reach the foreground within ${ACT_DEFAULTS.foregroundWaitMs / 1000} s of being launched; check the device screen (a crash or a dialog) and retry.`,
-        { package: args.package });
+      throw new HarnessError(
+        "OPERATION_TIMEOUT",
+        `"${args.package}" did not reach the foreground within ${
+          ACT_DEFAULTS.foregroundWaitMs / 1000
+        } s of being launched; check the device screen (a crash or a dialog) and retry.`,
+        { package: args.package },
+      );
     }
     return { package: args.package, ...(stopped === undefined ? {} : { stopped }) };
   },

@@ -21,7 +21,10 @@ export const settingsOpenTool = defineActTool("settings_open", {
       why = error.message;
     }
     if (!arrived) {
-      throw new HarnessError("SETTINGS_FOREGROUND_FAILED", `Settings did not come to the foreground: ${why}. Check the device screen and retry.`);
+      throw new HarnessError(
+        "SETTINGS_FOREGROUND_FAILED",
+        `Settings did not come to the foreground: ${why}. Check the device screen and retry.`,
+      );
     }
     return {};
   },

@@ -15,7 +15,16 @@ import { type ActScope, checked, defineActTool } from "../device/act.ts";
 import { xpathOf } from "../device/element_path.ts";
 import { captureScreenshot } from "../device/screenshot.ts";
 import { HarnessError } from "../errors.ts";
-import { findElement, locate, parseDump, type Selector, scrollContainerOf, summarizeWithNodes, type UiNode, type UiTree } from "../screen/mod.ts";
+import {
+  findElement,
+  locate,
+  parseDump,
+  scrollContainerOf,
+  type Selector,
+  summarizeWithNodes,
+  type UiNode,
+  type UiTree,
+} from "../screen/mod.ts";
 
 /** What a further swipe must leave of the deadline: the settle, the evidence and the summary after it. */
 const AFTER_SWIPE_MS = 4000;
@@ -41,9 +50,11 @@ export const uiScrollTool = defineActTool("ui_scroll", {
       const [id] = xpath === null ? [] : await checked(ctx, () => driver.findElements(xpath));
       if (id === undefined) {
         if (until === undefined && swipes === 1) return { direction, scrolled: false };
-        throw new HarnessError("UI_ELEMENT_NOT_FOUND",
+        throw new HarnessError(
+          "UI_ELEMENT_NOT_FOUND",
           `The scroll area left the screen after ${swipes - 1} swipe(s) ${direction}; read the screen again (ui_get_tree) and retry.`,
-          { swipes: swipes - 1, ...(until === undefined ? {} : { selector: until }) });
+          { swipes: swipes - 1, ...(until === undefined ? {} : { selector: until }) },
+        );
       }
       const further = await checked(ctx, () => driver.scroll(id, direction));
       const atEnd = further ? {} : { at_end: true as const };
@@ -72,7 +83,8 @@ export const uiScrollTool = defineActTool("ui_scroll", {
  */
 function sameArea(tree: UiTree, before: UiNode): UiNode | null {
   const same = tree.nodes.filter((n) =>
-    n.scrollable && n.visible && n.className === before.className && n.resourceId === before.resourceId && n.contentDesc === before.contentDesc
+    n.scrollable && n.visible && n.className === before.className && n.resourceId === before.resourceId &&
+    n.contentDesc === before.contentDesc
   );
   return same.length === 1 ? same[0]! : null;
 }
@@ -106,9 +118,11 @@ async function notFound(scope: ActScope, tree: UiTree, until: Selector, why: str
   } catch (error) {
     if (!(error instanceof HarnessError)) throw error;
     const offers = ` ${error.message.replace(`No visible element matched ${JSON.stringify(until)}. `, "")}`;
-    throw new HarnessError("UI_ELEMENT_NOT_FOUND",
+    throw new HarnessError(
+      "UI_ELEMENT_NOT_FOUND",
       `${JSON.stringify(until)} did not come on screen: ${why}.${offers} Try the other direction, or name another container.`,
-      { selector: until });
+      { selector: until },
+    );
   }
   throw new TypeError(`${JSON.stringify(until)} was not shown but the locator found it`);
 }

@@ -23,9 +23,13 @@ export const uiSessionOpenTool: ToolHandler<"ui_session_open"> = {
     try {
       await ports.ui.withDriver(session.session_id, ports.observer.udid, uiOperation(ctx), async (driver) => {
         if (!(await launchAndWait(driver, pkg, ports, ctx))) {
-          throw new HarnessError("OPERATION_TIMEOUT",
-            `"${pkg}" did not reach the foreground within ${ACT_DEFAULTS.foregroundWaitMs / 1000} s; the session was closed again. Check the device screen and retry.`,
-            { package: pkg });
+          throw new HarnessError(
+            "OPERATION_TIMEOUT",
+            `"${pkg}" did not reach the foreground within ${
+              ACT_DEFAULTS.foregroundWaitMs / 1000
+            } s; the session was closed again. Check the device screen and retry.`,
+            { package: pkg },
+          );
         }
       });
       const shot = await captureScreenshot(ports.observer, ports.evidence, "ui_session_open", wait());

@@ -42,8 +42,10 @@ async function hideKeyboard(scope: ActScope): Promise<void> {
   const started = ports.clock.now();
   while (await checked(ctx, () => driver.isKeyboardShown())) {
     if (ports.clock.now() - started > ACT_DEFAULTS.settleMaxMs) {
-      throw new HarnessError("UI_ELEMENT_NOT_FOUND",
-        "The element is under the soft keyboard, and the keyboard did not close when asked; close it with device_back if the app allows, then retry.");
+      throw new HarnessError(
+        "UI_ELEMENT_NOT_FOUND",
+        "The element is under the soft keyboard, and the keyboard did not close when asked; close it with device_back if the app allows, then retry.",
+      );
     }
     await ports.clock.sleep(ACT_DEFAULTS.pollIntervalMs, ctx.signal);
   }

@@ -15,9 +15,13 @@ export const uiTypeTextTool = defineActTool("ui_type_text", {
     const found = await findInSession(scope, args.selector, "ui_type_text");
     const { label, role } = found.element;
     if (role !== "input") {
-      throw new HarnessError("INVALID_SELECTOR",
-        `${JSON.stringify(args.selector)} names '${label}', a ${role ?? "text"}, not an input; ui_type_text types only into elements the summary lists with role "input".`,
-        { selector: args.selector, role: role ?? "text" });
+      throw new HarnessError(
+        "INVALID_SELECTOR",
+        `${JSON.stringify(args.selector)} names '${label}', a ${
+          role ?? "text"
+        }, not an input; ui_type_text types only into elements the summary lists with role "input".`,
+        { selector: args.selector, role: role ?? "text" },
+      );
     }
     if (args.append === true) await checked(ctx, () => driver.appendText(found.elementId, args.text));
     else await checked(ctx, () => driver.replaceText(found.elementId, args.text));

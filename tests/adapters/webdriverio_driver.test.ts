@@ -11,7 +11,10 @@ import { startSimDevice } from "../../src/sim/mod.ts";
 test("tapping an element the screen no longer has is UI_ELEMENT_NOT_FOUND (read again), not APPIUM_UNAVAILABLE", async () => {
   const sim = await startSimDevice({});
   const driver = await createAppiumDriverFactory({
-    appiumUrl: sim.appiumUrl, adbServer: sim.adbServerSocket, requestTimeoutMs: 10_000, newCommandTimeoutS: 90,
+    appiumUrl: sim.appiumUrl,
+    adbServer: sim.adbServerSocket,
+    requestTimeoutMs: 10_000,
+    newCommandTimeoutS: 90,
   }).open(sim.device.serial, { timeoutMs: 10_000 });
   try {
     const source = await driver.source();
@@ -50,10 +53,18 @@ test("a session start abandoned by its operation is deleted when it arrives, and
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const port = (server.address() as { port: number }).port;
   try {
-    const factory = createAppiumDriverFactory({ appiumUrl: `http://127.0.0.1:${port}`, adbServer: "tcp:127.0.0.1:5037", requestTimeoutMs: 10_000, newCommandTimeoutS: 90 });
+    const factory = createAppiumDriverFactory({
+      appiumUrl: `http://127.0.0.1:${port}`,
+      adbServer: "tcp:127.0.0.1:5037",
+      requestTimeoutMs: 10_000,
+      newCommandTimeoutS: 90,
+    });
     const cancel = new AbortController();
     setTimeout(() => cancel.abort(new HarnessError("OPERATION_TIMEOUT", "gave up")), 100);
-    await assert.rejects(factory.open("emulator-5554", { timeoutMs: 10_000, signal: cancel.signal }), (e: unknown) => (e as HarnessError).code === "OPERATION_TIMEOUT");
+    await assert.rejects(
+      factory.open("emulator-5554", { timeoutMs: 10_000, signal: cancel.signal }),
+      (e: unknown) => (e as HarnessError).code === "OPERATION_TIMEOUT",
+    );
     assert.deepEqual(deleted, [], "not arrived yet");
     await factory.drain();
     assert.deepEqual(deleted, ["/session/late-1"], "deleted as soon as it arrived; drain waited for it");

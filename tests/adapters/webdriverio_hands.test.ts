@@ -18,7 +18,10 @@ async function withShop(fn: (driver: UiDriver, sim: RunningSim) => Promise<void>
   let driver: UiDriver | undefined;
   try {
     driver = await createAppiumDriverFactory({
-      appiumUrl: sim.appiumUrl, adbServer: sim.adbServerSocket, requestTimeoutMs: 10_000, newCommandTimeoutS: 90,
+      appiumUrl: sim.appiumUrl,
+      adbServer: sim.adbServerSocket,
+      requestTimeoutMs: 10_000,
+      newCommandTimeoutS: 90,
     }).open(sim.device.serial, { timeoutMs: 10_000 });
     await fn(driver, sim);
   } finally {
@@ -50,7 +53,10 @@ test("doubleTap on the photo likes the product (checked), a single tap does not"
     await driver.click(await one(driver, "//*[@text='Canvas sneakers']"));
     assert.equal(sim.device.screenId(), "product_42");
     await driver.click(await one(driver, "//*[@resource-id='com.example.shop:id/product_image']"));
-    assert.match(await driver.source(), /resource-id="com\.example\.shop:id\/favourite"[^>]*checked="false"|checked="false"[^>]*resource-id="com\.example\.shop:id\/favourite"/);
+    assert.match(
+      await driver.source(),
+      /resource-id="com\.example\.shop:id\/favourite"[^>]*checked="false"|checked="false"[^>]*resource-id="com\.example\.shop:id\/favourite"/,
+    );
     await driver.doubleTap(await one(driver, "//*[@resource-id='com.example.shop:id/product_image']"));
     assert.equal(sim.device.screenId(), "product_42_liked");
     assert.match(await driver.source(), /text="In your favourites"/);

@@ -43,11 +43,26 @@ test("arguments: package names and serials that could escape are refused before 
 });
 
 test("the closed list: every command is an argument array with no shell metacharacters (R12)", () => {
-  const commands = [ADB_COMMANDS.version(), ADB_COMMANDS.devices(), ADB_COMMANDS.getprop("ro.build.version.sdk"), ADB_COMMANDS.getpropAll(),
-    ADB_COMMANDS.wmSize(), ADB_COMMANDS.wmDensity(), ADB_COMMANDS.dumpsysWindowDisplays(), ADB_COMMANDS.dumpsysWindowWindows(),
-    ADB_COMMANDS.dumpsysWindowInputMethod(), ADB_COMMANDS.dumpsysInputMethod(), ADB_COMMANDS.dumpsysActivities(),
-    ADB_COMMANDS.listPackages(false), ADB_COMMANDS.listPackages(true), ADB_COMMANDS.resolveActivity("com.a.b"),
-    ADB_COMMANDS.uiautomatorDump(), ADB_COMMANDS.uiautomatorDumpCompressed(), ADB_COMMANDS.screencap(), ADB_COMMANDS.screenFacts()];
+  const commands = [
+    ADB_COMMANDS.version(),
+    ADB_COMMANDS.devices(),
+    ADB_COMMANDS.getprop("ro.build.version.sdk"),
+    ADB_COMMANDS.getpropAll(),
+    ADB_COMMANDS.wmSize(),
+    ADB_COMMANDS.wmDensity(),
+    ADB_COMMANDS.dumpsysWindowDisplays(),
+    ADB_COMMANDS.dumpsysWindowWindows(),
+    ADB_COMMANDS.dumpsysWindowInputMethod(),
+    ADB_COMMANDS.dumpsysInputMethod(),
+    ADB_COMMANDS.dumpsysActivities(),
+    ADB_COMMANDS.listPackages(false),
+    ADB_COMMANDS.listPackages(true),
+    ADB_COMMANDS.resolveActivity("com.a.b"),
+    ADB_COMMANDS.uiautomatorDump(),
+    ADB_COMMANDS.uiautomatorDumpCompressed(),
+    ADB_COMMANDS.screencap(),
+    ADB_COMMANDS.screenFacts(),
+  ];
   assert.equal(commands.length, Object.keys(ADB_COMMANDS).length + 1, "every builder is covered (listPackages twice)");
   for (const command of commands) {
     // One shell may run several commands of the list (screen-facts): `;` only as a word of its own, between them.
@@ -85,7 +100,11 @@ test("client: non-zero exits are data; adb missing, timeouts and device errors a
     none: { exitCode: 1, stderr: sample("adb-devices", "error-shell-no-devices-after-daemon-start.txt") },
     notFound: { exitCode: 255, stderr: "error: device 'emulator-5554' not found\n" },
     offline: { exitCode: 1, stderr: "error: device offline\n" },
-    server: { exitCode: 1, stderr: "* cannot start server on remote host\nadb: failed to check server version: cannot connect to daemon at tcp:127.0.0.1:5098: failed to connect\n" },
+    server: {
+      exitCode: 1,
+      stderr:
+        "* cannot start server on remote host\nadb: failed to check server version: cannot connect to daemon at tcp:127.0.0.1:5098: failed to connect\n",
+    },
     hang: { hang: true },
     closed: { exitCode: 1, stderr: "error: closed\n" },
     authorizing: { exitCode: 1, stderr: "error: device still authorizing\n" },
@@ -127,21 +146,34 @@ test("device selection on real adb devices samples", { skip: adbSamplesSkipReaso
 
   const several = code(() => chooseDevice(from("devices-mdns-tls-wireless-plus-emulator-crlf.txt"), undefined));
   assert.equal(several, "EMULATOR_UNAVAILABLE");
-  assert.throws(() => chooseDevice(from("devices-mdns-tls-wireless-plus-emulator-crlf.txt"), undefined),
-    /2 devices are online \(adb-SERIAL00000001-a4QqY3\._adb-tls-connect\._tcp, emulator-5554\); set ANDROID_UDID/);
+  assert.throws(
+    () => chooseDevice(from("devices-mdns-tls-wireless-plus-emulator-crlf.txt"), undefined),
+    /2 devices are online \(adb-SERIAL00000001-a4QqY3\._adb-tls-connect\._tcp, emulator-5554\); set ANDROID_UDID/,
+  );
   assert.equal(chooseDevice(from("devices-mdns-tls-wireless-plus-emulator-crlf.txt"), "emulator-5554").serial, "emulator-5554");
 
-  assert.throws(() => chooseDevice(from("devices-unauthorized.txt"), undefined), /"SERIAL0000000002" is unauthorized: accept the USB debugging prompt/);
+  assert.throws(
+    () => chooseDevice(from("devices-unauthorized.txt"), undefined),
+    /"SERIAL0000000002" is unauthorized: accept the USB debugging prompt/,
+  );
   assert.throws(() => chooseDevice(from("devices-offline-emulator.txt"), undefined), /"emulator-5554" is offline/);
-  assert.throws(() => chooseDevice(from("devices-no-permissions-missing-udev-rules.txt"), undefined), /no permissions: fix the USB permissions/);
+  assert.throws(
+    () => chooseDevice(from("devices-no-permissions-missing-udev-rules.txt"), undefined),
+    /no permissions: fix the USB permissions/,
+  );
   assert.throws(() => chooseDevice(from("devices-one-offline-one-device.txt"), "emulator-5554"), /"emulator-5554" is offline/);
-  assert.throws(() => chooseDevice(from("devices-one-offline-one-device.txt"), "emulator-9999"),
-    /Cannot find device "emulator-9999": adb lists 2 \(emulator-5554 offline, emulator-5556 device\)/);
+  assert.throws(
+    () => chooseDevice(from("devices-one-offline-one-device.txt"), "emulator-9999"),
+    /Cannot find device "emulator-9999": adb lists 2 \(emulator-5554 offline, emulator-5556 device\)/,
+  );
   assert.throws(() => chooseDevice([], undefined), /adb lists no devices: start an emulator/);
 });
 
 test("selectDevice runs `adb devices -l` and keeps the -l model", { skip: adbSamplesSkipReason() }, async () => {
-  const adb = createAdbClient({ runner: fakeRunner(() => ({ stdout: sample("adb-devices", "devices-l-macos-usb-locationid-huawei.txt") })), program: PATH_ADB });
+  const adb = createAdbClient({
+    runner: fakeRunner(() => ({ stdout: sample("adb-devices", "devices-l-macos-usb-locationid-huawei.txt") })),
+    program: PATH_ADB,
+  });
   const device = await selectDevice(adb, undefined, { timeoutMs: 100 });
   assert.equal(device.serial, "SERIAL0000000003");
   assert.equal(device.properties["model"], "ALP_AL00");

@@ -16,8 +16,27 @@ test("adb server address: the default server has one name whatever its local spe
 });
 
 test("every spelling of this machine is one server, so two processes always meet at one lock (R14)", () => {
-  const local = ["127.1", "127.0.0.1", "127.000.000.001", "0x7f.1", "2130706433", "127.0.1.1", "0.0.0.0", "0", "localhost",
-    "LocalHost.", "ip6.localhost", "[::1]", "[0:0:0:0:0:0:0:1]", "::1", "[::]", "[::ffff:127.0.0.1]", "qa-box", "10.0.2.15", "[fe80::1]"];
+  const local = [
+    "127.1",
+    "127.0.0.1",
+    "127.000.000.001",
+    "0x7f.1",
+    "2130706433",
+    "127.0.1.1",
+    "0.0.0.0",
+    "0",
+    "localhost",
+    "LocalHost.",
+    "ip6.localhost",
+    "[::1]",
+    "[0:0:0:0:0:0:0:1]",
+    "::1",
+    "[::]",
+    "[::ffff:127.0.0.1]",
+    "qa-box",
+    "10.0.2.15",
+    "[fe80::1]",
+  ];
   for (const host of local) {
     assert.equal(adbServerAddress(`tcp:${host}:41001`, ["QA-box", "10.0.2.15", "fe80::1"]), "tcp:127.0.0.1:41001", host);
   }
@@ -25,7 +44,8 @@ test("every spelling of this machine is one server, so two processes always meet
     assert.notEqual(adbServerAddress(`tcp:${other}:41001`, ["qa-box", "10.0.2.15"]), "tcp:127.0.0.1:41001", other);
   }
   assert.notEqual(adbServerAddress("tcp:127.1:41001"), adbServerAddress("tcp:127.1:41002"), "the port still counts");
-  const client = (socket: string) => createAdbClient({ runner: fakeRunner(() => undefined), program: { program: "adb", source: "PATH" }, serverSocket: socket });
+  const client = (socket: string) =>
+    createAdbClient({ runner: fakeRunner(() => undefined), program: { program: "adb", source: "PATH" }, serverSocket: socket });
   assert.equal(client("tcp:0.0.0.0:41001").serverAddress, client("tcp:localhost:41001").serverAddress);
 });
 

@@ -33,7 +33,8 @@ export function fakeRunner(answer: (args: string[], call: number) => Answer | un
       const base = { argv: [program, ...args], durationMs: 1, timedOut: false, aborted: false };
       if (a.hang) {
         return new Promise<ProcessResult>((resolve) => {
-          const done = (timedOut: boolean) => resolve({ ...base, exitCode: null, stdout: Buffer.alloc(0), stderr: "", timedOut, aborted: !timedOut });
+          const done = (timedOut: boolean) =>
+            resolve({ ...base, exitCode: null, stdout: Buffer.alloc(0), stderr: "", timedOut, aborted: !timedOut });
           const timer = setTimeout(() => done(true), options.timeoutMs);
           options.signal?.addEventListener("abort", () => {
             clearTimeout(timer);

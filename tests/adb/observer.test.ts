@@ -12,17 +12,22 @@ import { FAKE_PNG } from "../support/mcp_fakes.ts";
 
 const skip = adbSamplesSkipReason();
 const instantClock: Clock = { now: () => Date.now(), sleep: async () => {} };
-const XML = `<?xml version='1.0' encoding='UTF-8' standalone='yes' ?><hierarchy rotation="0"><node text="Hi" bounds="[0,0][1080,2400]" /></hierarchy>`;
+const XML =
+  `<?xml version='1.0' encoding='UTF-8' standalone='yes' ?><hierarchy rotation="0"><node text="Hi" bounds="[0,0][1080,2400]" /></hierarchy>`;
 
 /** A scripted healthy device; `overrides` replaces answers by command text. */
 function device(overrides: Record<string, Answer | ((n: number) => Answer)> = {}) {
   const counts = new Map<string, number>();
   const answers: Record<string, Answer> = {
-    "devices -l": { stdout: "List of devices attached\nemulator-5554          device product:sdk model:Pixel_7 device:emu transport_id:1\n\n" },
+    "devices -l": {
+      stdout: "List of devices attached\nemulator-5554          device product:sdk model:Pixel_7 device:emu transport_id:1\n\n",
+    },
     "shell wm size": { stdout: "Physical size: 1080x2400\n" },
     "shell wm density": { stdout: "Physical density: 420\n" },
     "shell dumpsys input_method": { stdout: sample("dumpsys-input-method", "pixel7-avd-api35-gboard-shown-excerpt.txt") },
-    "shell dumpsys window InputMethod": { stdout: sample("dumpsys-window", "window-InputMethod-pixel7-avd-gboard-visible-selected-lines.txt") },
+    "shell dumpsys window InputMethod": {
+      stdout: sample("dumpsys-window", "window-InputMethod-pixel7-avd-gboard-visible-selected-lines.txt"),
+    },
     "shell dumpsys window displays": { stdout: "  mCurrentFocus=Window{2785a60 u0 com.android.settings/com.android.settings.Settings}\n" },
     "exec-out uiautomator dump /dev/tty": { stdout: `${XML}UI hierchary dumped to: /dev/tty\n` },
     "shell getprop ro.product.model": { stdout: "Pixel 7\n" },
@@ -69,9 +74,12 @@ test("captureTree: XML without trailer, geometry, keyboard and foreground from a
 });
 
 test("captureTree: null root node is retried, then the fresh dump is returned", { skip }, async () => {
-  const dev = device({ "exec-out uiautomator dump /dev/tty": (n) => n < 3
-    ? { stdout: "ERROR: null root node returned by UiTestAutomationBridge.\n" }
-    : { stdout: `${XML}UI hierchary dumped to: /dev/tty` } });
+  const dev = device({
+    "exec-out uiautomator dump /dev/tty": (n) =>
+      n < 3
+        ? { stdout: "ERROR: null root node returned by UiTestAutomationBridge.\n" }
+        : { stdout: `${XML}UI hierchary dumped to: /dev/tty` },
+  });
   const capture = await observerOf(dev).captureTree({ timeoutMs: 5000 });
   assert.equal(capture.xml, XML);
   assert.equal(dev.count("exec-out uiautomator dump /dev/tty"), 3);
@@ -88,8 +96,10 @@ test("captureTree: null root node every time is UI_TREE_UNAVAILABLE, never an ol
 
 test("captureTree: could not get idle state falls back to --compressed", { skip }, async () => {
   const idle = { stdout: "ERROR: could not get idle state.\n" };
-  const dev = device({ "exec-out uiautomator dump /dev/tty": idle,
-    "exec-out uiautomator dump --compressed /dev/tty": { stdout: `${XML}UI hierchary dumped to: /dev/tty\n` } });
+  const dev = device({
+    "exec-out uiautomator dump /dev/tty": idle,
+    "exec-out uiautomator dump --compressed /dev/tty": { stdout: `${XML}UI hierchary dumped to: /dev/tty\n` },
+  });
   assert.equal((await observerOf(dev).captureTree({ timeoutMs: 5000 })).xml, XML);
   const stuck = device({ "exec-out uiautomator dump /dev/tty": idle, "exec-out uiautomator dump --compressed /dev/tty": idle });
   const error = await rejection(observerOf(stuck).captureTree({ timeoutMs: 5000 }));
@@ -122,7 +132,9 @@ test("foreground: falls back to dumpsys window windows, then to dumpsys activity
   const dev = device({
     "shell dumpsys window displays": { stdout: "WINDOW MANAGER DISPLAY CONTENTS (dumpsys window displays)\n" },
     "shell dumpsys window windows": { stdout: sample("dumpsys-window", "windows-android13-appium-android-driver-fixture.txt") },
-    "shell dumpsys activity activities": { stdout: sample("dumpsys-activity-activities", "mtk-tablet-android13-asleep-camera-resumed-brace-quirk.txt") },
+    "shell dumpsys activity activities": {
+      stdout: sample("dumpsys-activity-activities", "mtk-tablet-android13-asleep-camera-resumed-brace-quirk.txt"),
+    },
   });
   const capture = await observerOf(dev).captureTree({ timeoutMs: 5000 });
   assert.equal(capture.foregroundPackage, "com.mediatek.camera");
@@ -132,50 +144,80 @@ test("foreground: falls back to dumpsys window windows, then to dumpsys activity
 test("keyboard: hidden per dumpsys input_method even when the IME window keeps stale insets", { skip }, async () => {
   const dev = device({
     "shell dumpsys input_method": { stdout: sample("dumpsys-input-method", "mtk-tablet-android13-latinime-hidden-noninteractive.txt") },
-    "shell dumpsys window InputMethod": { stdout: sample("dumpsys-window", "windows-InputMethod-window-pixelxl-profile-ime-hidden-excerpt.txt") },
+    "shell dumpsys window InputMethod": {
+      stdout: sample("dumpsys-window", "windows-InputMethod-window-pixelxl-profile-ime-hidden-excerpt.txt"),
+    },
   });
   assert.deepEqual((await observerOf(dev).captureTree({ timeoutMs: 5000 })).keyboard, { open: false });
 });
 
-test("screenContext: geometry, keyboard and foreground in one adb process; the foreground's fallbacks only where needed", { skip }, async () => {
-  const dev = device();
-  const context = await observerOf(dev).screenContext({ timeoutMs: 5000 });
-  assert.deepEqual(context, { screen: { width: 1080, height: 2400, density: 420 }, keyboard: { open: true }, foregroundPackage: "com.android.settings" });
-  assert.equal(dev.runner.calls.filter((c) => c.args[0] === "-s").length, 1, dev.commands().join("\n"));
-  assert.equal(dev.count("shell wm size") + dev.count("shell dumpsys window displays"), 2);
-  const old = device({ "shell dumpsys window displays": { stdout: "WINDOW MANAGER DISPLAY CONTENTS (dumpsys window displays)\n" },
-    "shell dumpsys window windows": { stdout: sample("dumpsys-window", "windows-android13-appium-android-driver-fixture.txt") },
-    "shell dumpsys activity activities": { stdout: sample("dumpsys-activity-activities", "mtk-tablet-android13-asleep-camera-resumed-brace-quirk.txt") } });
-  assert.equal((await observerOf(old).screenContext({ timeoutMs: 5000 })).foregroundPackage, "com.mediatek.camera");
-  assert.deepEqual([old.count("shell dumpsys window displays"), old.count("shell dumpsys window windows")], [1, 1]);
-  const odd = device({ "shell wm density": { stdout: `Physical density: 420\n${SECTION_MARKER}\n` } });
-  assert.equal((await rejection(observerOf(odd).screenContext({ timeoutMs: 5000 }))).code, "EMULATOR_UNAVAILABLE");
-});
+test(
+  "screenContext: geometry, keyboard and foreground in one adb process; the foreground's fallbacks only where needed",
+  { skip },
+  async () => {
+    const dev = device();
+    const context = await observerOf(dev).screenContext({ timeoutMs: 5000 });
+    assert.deepEqual(context, {
+      screen: { width: 1080, height: 2400, density: 420 },
+      keyboard: { open: true },
+      foregroundPackage: "com.android.settings",
+    });
+    assert.equal(dev.runner.calls.filter((c) => c.args[0] === "-s").length, 1, dev.commands().join("\n"));
+    assert.equal(dev.count("shell wm size") + dev.count("shell dumpsys window displays"), 2);
+    const old = device({
+      "shell dumpsys window displays": { stdout: "WINDOW MANAGER DISPLAY CONTENTS (dumpsys window displays)\n" },
+      "shell dumpsys window windows": { stdout: sample("dumpsys-window", "windows-android13-appium-android-driver-fixture.txt") },
+      "shell dumpsys activity activities": {
+        stdout: sample("dumpsys-activity-activities", "mtk-tablet-android13-asleep-camera-resumed-brace-quirk.txt"),
+      },
+    });
+    assert.equal((await observerOf(old).screenContext({ timeoutMs: 5000 })).foregroundPackage, "com.mediatek.camera");
+    assert.deepEqual([old.count("shell dumpsys window displays"), old.count("shell dumpsys window windows")], [1, 1]);
+    const odd = device({ "shell wm density": { stdout: `Physical density: 420\n${SECTION_MARKER}\n` } });
+    assert.equal((await rejection(observerOf(odd).screenContext({ timeoutMs: 5000 }))).code, "EMULATOR_UNAVAILABLE");
+  },
+);
 
 test("status: udid, model, API level, screen, foreground and keyboard", { skip }, async () => {
   const status = await observerOf(device()).status({ timeoutMs: 5000 });
   assert.deepEqual(status, {
-    udid: "emulator-5554", online: true, model: "Pixel 7", api_level: 35, screen: { width: 1080, height: 2400, density: 420 },
-    foreground_package: "com.android.settings", keyboard_open: true,
+    udid: "emulator-5554",
+    online: true,
+    model: "Pixel 7",
+    api_level: 35,
+    screen: { width: 1080, height: 2400, density: 420 },
+    foreground_package: "com.android.settings",
+    keyboard_open: true,
   });
 });
 
 test("status: wm density refused falls back to ro.sf.lcd_density", { skip }, async () => {
-  const dev = device({ "shell wm density": { stdout: "Exception occurred while executing 'density':\n" },
-    "shell getprop ro.sf.lcd_density": { stdout: "440\n" } });
+  const dev = device({
+    "shell wm density": { stdout: "Exception occurred while executing 'density':\n" },
+    "shell getprop ro.sf.lcd_density": { stdout: "440\n" },
+  });
   assert.equal((await observerOf(dev).status({ timeoutMs: 5000 })).screen.density, 440);
 });
 
 test("listPackages: -3 unless include_system, case-insensitive filter, sorted", { skip }, async () => {
   const dev = device();
   const observer = observerOf(dev);
-  assert.deepEqual(await observer.listPackages({ includeSystem: false }, { timeoutMs: 5000 }), ["com.example.a", "com.example.b", "org.other"]);
-  assert.deepEqual(await observer.listPackages({ includeSystem: false, filter: "EXAMPLE" }, { timeoutMs: 5000 }), ["com.example.a", "com.example.b"]);
+  assert.deepEqual(await observer.listPackages({ includeSystem: false }, { timeoutMs: 5000 }), [
+    "com.example.a",
+    "com.example.b",
+    "org.other",
+  ]);
+  assert.deepEqual(await observer.listPackages({ includeSystem: false, filter: "EXAMPLE" }, { timeoutMs: 5000 }), [
+    "com.example.a",
+    "com.example.b",
+  ]);
   assert.deepEqual(await observer.listPackages({ includeSystem: true }, { timeoutMs: 5000 }), ["com.android.settings", "com.example.a"]);
   assert.ok(dev.commands().includes("shell pm list packages -3"));
 });
 
-test("screenshot: exec-out screencap -p bytes; screencap's complaint is EVIDENCE_WRITE_FAILED, a cut PNG EMULATOR_UNAVAILABLE (R9)", { skip }, async () => {
+test("screenshot: exec-out screencap -p bytes; screencap's complaint is EVIDENCE_WRITE_FAILED, a cut PNG EMULATOR_UNAVAILABLE (R9)", {
+  skip,
+}, async () => {
   const png = await observerOf(device()).screenshot({ timeoutMs: 5000 });
   assert.deepEqual([...png], [...FAKE_PNG]);
   const empty = device({ "exec-out screencap -p": { exitCode: 1, stdout: "", stderr: "screencap: failed\n" } });

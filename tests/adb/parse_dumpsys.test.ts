@@ -19,28 +19,44 @@ const WINDOW: Record<string, WindowWant> = {
   "displays-grep-focus-samsung-flip-cover-screen-multidisplay.txt": { foreground: "eu.niko.smart.universal", ime: null },
   // Asleep: the focused window is the shade (no app); the focused app is the camera.
   "dumpsys-window-full-mtk-tablet-android13-asleep-notificationshade.txt": {
-    foreground: "com.mediatek.camera", systemWindows: ["NotificationShade"],
-    ime: { visible: false, packageName: "com.android.inputmethod.latin" } },
+    foreground: "com.mediatek.camera",
+    systemWindows: ["NotificationShade"],
+    ime: { visible: false, packageName: "com.android.inputmethod.latin" },
+  },
   "window-InputMethod-pixel7-avd-gboard-visible-selected-lines.txt": { foreground: null, ime: { visible: true } },
   "windows-InputMethod-window-pixelxl-profile-ime-hidden-excerpt.txt": {
-    foreground: null, ime: { visible: false, packageName: "com.google.android.inputmethod.latin" } },
+    foreground: null,
+    ime: { visible: false, packageName: "com.google.android.inputmethod.latin" },
+  },
   // API 29+ `dumpsys window windows` prints no focus lines.
   "windows-android11-appium-android-driver-fixture.txt": {
-    foreground: null, ime: { visible: false, packageName: "com.google.android.inputmethod.latin" } },
+    foreground: null,
+    ime: { visible: false, packageName: "com.google.android.inputmethod.latin" },
+  },
   "windows-android12-appium-android-driver-fixture.txt": {
-    foreground: null, ime: { visible: false, packageName: "com.android.inputmethod.latin" } },
+    foreground: null,
+    ime: { visible: false, packageName: "com.android.inputmethod.latin" },
+  },
   "windows-android13-appium-android-driver-fixture.txt": {
-    foreground: null, ime: { visible: false, packageName: "com.google.android.inputmethod.latin" } },
+    foreground: null,
+    ime: { visible: false, packageName: "com.google.android.inputmethod.latin" },
+  },
   "windows-grep-focus-google-tv-launcher.txt": { foreground: "com.google.android.tvlauncher", ime: null },
   // A focused window titled with a bare package name wins over the focused app behind it.
   "windows-grep-focus-sony-tv-system-window-no-activity.txt": { foreground: "com.sony.dtv.sonysystemservice", ime: null },
   "windows-miui-android9-baidu-ime-login-activity.txt": {
-    foreground: "com.xiaomi.account", ime: { visible: false, packageName: "com.baidu.input_mi" } },
+    foreground: "com.xiaomi.account",
+    ime: { visible: false, packageName: "com.baidu.input_mi" },
+  },
   "windows-pixel-avd-api35plus-launcher-taskbar.txt": {
-    foreground: null, ime: { visible: false, packageName: "com.google.android.inputmethod.latin" } },
+    foreground: null,
+    ime: { visible: false, packageName: "com.google.android.inputmethod.latin" },
+  },
   // vivo prints `Window{proc:hash u0 InputMethod type=2011 }`.
   "windows-vivo-api35-720x1612-gboard-ime-window-hidden.txt": {
-    foreground: null, ime: { visible: false, packageName: "com.google.android.inputmethod.latin" } },
+    foreground: null,
+    ime: { visible: false, packageName: "com.google.android.inputmethod.latin" },
+  },
 };
 
 test("dumpsys window: foreground package and IME window of every real sample", { skip }, () => {
@@ -49,8 +65,11 @@ test("dumpsys window: foreground package and IME window of every real sample", {
     assert.equal(foregroundPackageOf(focus), want.foreground, `${name}: foreground`);
     assert.deepEqual(focus.systemWindows, want.systemWindows ?? [], `${name}: system windows`);
     const ime = parseImeWindow(text);
-    assert.deepEqual(ime === null ? null : { visible: ime.visible, ...(ime.packageName ? { packageName: ime.packageName } : {}) },
-      want.ime, `${name}: ime`);
+    assert.deepEqual(
+      ime === null ? null : { visible: ime.visible, ...(ime.packageName ? { packageName: ime.packageName } : {}) },
+      want.ime,
+      `${name}: ime`,
+    );
     // A hidden keyboard never reports a top, whatever stale insets the window keeps.
     if (ime !== null && !ime.visible) assert.equal(ime.top, undefined, `${name}: no top when hidden`);
   });
@@ -76,10 +95,12 @@ const ACTIVITIES: Record<string, string> = {
   // Trusted Web Activity: Chrome's activity is on top, inside the app's task.
   "api37-chrome-twa-customtab-excerpt.txt": "com.android.chrome/org.chromium.chrome.browser.customtabs.CustomTabActivity",
   "firetv-api28-stack-format-excerpt.txt": "com.amazon.firetv.youtube/dev.cobalt.app.MainActivity",
-  "google-apis-emulator-1080x2340-launcher-resumed.txt": "com.google.android.apps.nexuslauncher/com.google.android.apps.nexuslauncher.NexusLauncherActivity",
+  "google-apis-emulator-1080x2340-launcher-resumed.txt":
+    "com.google.android.apps.nexuslauncher/com.google.android.apps.nexuslauncher.NexusLauncherActivity",
   "grep-mResumedActivity-google-tv.txt": "com.google.android.tvlauncher/com.google.android.tvlauncher.MainActivity",
   "mtk-tablet-android13-asleep-camera-resumed-brace-quirk.txt": "com.mediatek.camera/com.mediatek.camera.CameraLauncher",
-  "pixel-avd-api35plus-launcher-resumed.txt": "com.google.android.apps.nexuslauncher/com.google.android.apps.nexuslauncher.NexusLauncherActivity",
+  "pixel-avd-api35plus-launcher-resumed.txt":
+    "com.google.android.apps.nexuslauncher/com.google.android.apps.nexuslauncher.NexusLauncherActivity",
   // The global ResumedActivity line sits under the empty Display #53 header; it is still the launcher.
   "samsung-oneui-1080x2340-launcher-resumed.txt": "com.sec.android.app.launcher/com.sec.android.app.launcher.activities.LauncherActivity",
 };

@@ -18,10 +18,16 @@ const GETPROP: Record<string, { model: string; sdk: string; release: string; den
 test("getprop listing: model, SDK, release and density from every real sample", { skip }, () => {
   eachSample("getprop", GETPROP, (text, want, name) => {
     const props = parseGetpropListing(text);
-    assert.deepEqual({
-      model: props.get("ro.product.model"), sdk: props.get("ro.build.version.sdk"),
-      release: props.get("ro.build.version.release"), density: props.get("ro.sf.lcd_density"),
-    }, want, name);
+    assert.deepEqual(
+      {
+        model: props.get("ro.product.model"),
+        sdk: props.get("ro.build.version.sdk"),
+        release: props.get("ro.build.version.release"),
+        density: props.get("ro.sf.lcd_density"),
+      },
+      want,
+      name,
+    );
     assert.equal(props.get("sys.boot_completed"), "1", name);
   });
 });
@@ -55,7 +61,11 @@ test("wm size: every real sample, noise before the answer and exceptions", { ski
 
 test("wm size and density: Override wins over Physical, both are reported", () => {
   const size = parseWmSize("Physical size: 1080x2400\nOverride size: 720x1600\n");
-  assert.deepEqual(size, { physical: { width: 1080, height: 2400 }, override: { width: 720, height: 1600 }, effective: { width: 720, height: 1600 } });
+  assert.deepEqual(size, {
+    physical: { width: 1080, height: 2400 },
+    override: { width: 720, height: 1600 },
+    effective: { width: 720, height: 1600 },
+  });
   assert.deepEqual(parseWmDensity("Physical density: 420\r\nOverride density: 360\r\n"), { physical: 420, override: 360, effective: 360 });
   assert.deepEqual(parseWmDensity("Physical density: 560\n"), { physical: 560, override: null, effective: 560 });
   assert.equal(parseWmDensity("Exception occurred while executing 'density':\n"), null);

@@ -17,7 +17,10 @@ test("pm list packages: all 25 names of the real Xiaomi list, in order", { skip 
 });
 
 test("pm list packages: CRLF, -f paths and noise lines", () => {
-  assert.deepEqual(parsePackageList("package:com.a.b\r\npackage:/data/app/x/base.apk=org.c.d\r\nWARNING: linker\r\n"), ["com.a.b", "org.c.d"]);
+  assert.deepEqual(parsePackageList("package:com.a.b\r\npackage:/data/app/x/base.apk=org.c.d\r\nWARNING: linker\r\n"), [
+    "com.a.b",
+    "org.c.d",
+  ]);
 });
 
 test("resolve-activity --brief: no activity found, the full form, and the success form", { skip }, () => {
@@ -26,8 +29,10 @@ test("resolve-activity --brief: no activity found, the full form, and the succes
     // Without --brief the output does not end in a component.
     "full-launcher-category-air-app-excerpt.txt": null,
   }, (text, want, name) => assert.equal(parseResolvedActivity(text), want, name));
-  assert.deepEqual(parseResolvedActivity("priority=0 preferredOrder=0 match=0x108000 specificIndex=-1 isDefault=false\ncom.android.settings/.Settings\n"),
-    { packageName: "com.android.settings", activity: "com.android.settings.Settings" });
+  assert.deepEqual(
+    parseResolvedActivity("priority=0 preferredOrder=0 match=0x108000 specificIndex=-1 isDefault=false\ncom.android.settings/.Settings\n"),
+    { packageName: "com.android.settings", activity: "com.android.settings.Settings" },
+  );
 });
 
 const DUMPS: Record<string, DumpOutcome["kind"]> = {

@@ -28,7 +28,11 @@ after(async () => {
 });
 
 function observer(requestedUdid?: string) {
-  const adb = createAdbClient({ runner: createNodeProcessRunner(), program: { program: ADB, source: "ADB" }, serverSocket: sim!.adbServerSocket });
+  const adb = createAdbClient({
+    runner: createNodeProcessRunner(),
+    program: { program: ADB, source: "ADB" },
+    serverSocket: sim!.adbServerSocket,
+  });
   return createAdbObserver({ adb, clock: createSystemClock(), ...(requestedUdid === undefined ? {} : { requestedUdid }) });
 }
 
@@ -37,11 +41,16 @@ test("real adb: status, tree, screenshot and packages of the simulated device; n
   const before = device.log.length;
   const obs = observer();
   const status = await obs.status(wait);
-  assert.deepEqual({ ...status, foreground_package: typeof status.foreground_package },
-    { udid: device.serial, online: true, model: device.model, api_level: device.apiLevel,
-      screen: { width: device.width, height: device.height, density: device.density },
-      foreground_package: "string", keyboard_open: device.keyboard().open,
-      simulated: true }); // said by the device itself: this observer was not told it is the sim
+  assert.deepEqual({ ...status, foreground_package: typeof status.foreground_package }, {
+    udid: device.serial,
+    online: true,
+    model: device.model,
+    api_level: device.apiLevel,
+    screen: { width: device.width, height: device.height, density: device.density },
+    foreground_package: "string",
+    keyboard_open: device.keyboard().open,
+    simulated: true,
+  }); // said by the device itself: this observer was not told it is the sim
   assert.equal(status.foreground_package, device.foregroundPackage());
 
   const capture = await obs.captureTree(wait);
@@ -93,7 +102,10 @@ test("real adb: a one-colour screencap is refused as evidence", { skip }, async 
   device.setFaults({ blankScreencap: true });
   try {
     const png = await observer().screenshot(wait);
-    assert.throws(() => checkScreenshotShowsSomething(png), (e: unknown) => e instanceof HarnessError && e.code === "EVIDENCE_WRITE_FAILED");
+    assert.throws(
+      () => checkScreenshotShowsSomething(png),
+      (e: unknown) => e instanceof HarnessError && e.code === "EVIDENCE_WRITE_FAILED",
+    );
   } finally {
     device.setFaults({ blankScreencap: false });
   }
@@ -154,7 +166,10 @@ test("real adb: output cut off mid-stream is EMULATOR_UNAVAILABLE for every pars
       device.setFaults({ state: "device" });
       delete device.faults.offlineAfterOutputBytes;
       assert.ok(outcome instanceof HarnessError, `${name} cut after ${bytes} bytes answered ${JSON.stringify(outcome)?.slice(0, 200)}`);
-      assert.ok(["EMULATOR_UNAVAILABLE", "UI_TREE_UNAVAILABLE"].includes(outcome.code), `${name}/${bytes}: ${outcome.code} ${outcome.message}`);
+      assert.ok(
+        ["EMULATOR_UNAVAILABLE", "UI_TREE_UNAVAILABLE"].includes(outcome.code),
+        `${name}/${bytes}: ${outcome.code} ${outcome.message}`,
+      );
       if (name !== "tree") assert.equal(outcome.code, "EMULATOR_UNAVAILABLE", `${name}/${bytes}: ${outcome.message}`);
       assert.doesNotMatch(outcome.message, /undefined|Cannot read properties|TypeError/, outcome.message);
     }

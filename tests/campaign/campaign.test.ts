@@ -19,12 +19,30 @@ async function section(name: string): Promise<void> {
   assert.ok(tally.callsMade > 0, "the section made calls");
 }
 
-test("fuzz: hostile arguments for every tool get typed envelopes or the due -32602, no stack trace, device commands only in their slots, one bounded audit line each (R3 R4 R5 R6 R7 R12 R13)", { skip, timeout: 180_000 }, () => section("fuzz"));
+test(
+  "fuzz: hostile arguments for every tool get typed envelopes or the due -32602, no stack trace, device commands only in their slots, one bounded audit line each (R3 R4 R5 R6 R7 R12 R13)",
+  { skip, timeout: 180_000 },
+  () => section("fuzz"),
+);
 
-test("frames: malformed and oversized JSON-RPC lines to serve --device sim are answered, the server keeps serving (R1 R2)", { skip, timeout: 120_000 }, () => section("frames"));
+test("frames: malformed and oversized JSON-RPC lines to serve --device sim are answered, the server keeps serving (R1 R2)", {
+  skip,
+  timeout: 120_000,
+}, () => section("frames"));
 
-test("faults: every simulated fault gives its typed code, frees the lock and the session, and the next call succeeds (R8 R9 R18 R19 R20 R21 R22 R26)", { skip, timeout: 600_000 }, () => section("faults"));
+test(
+  "faults: every simulated fault gives its typed code, frees the lock and the session, and the next call succeeds (R8 R9 R18 R19 R20 R21 R22 R26)",
+  { skip, timeout: 600_000 },
+  () => section("faults"),
+);
 
-test("load: 8 clients on one device get ok or EMULATOR_BUSY at once, never two sessions; a SIGKILLed holder leaves no adb child and no lock (R15 R16 R17)", { skip, timeout: 180_000 }, () => section("load"));
+test(
+  "load: 8 clients on one device get ok or EMULATOR_BUSY at once, never two sessions; a SIGKILLed holder leaves no adb child and no lock (R15 R16 R17)",
+  { skip, timeout: 180_000 },
+  () => section("load"),
+);
 
-test("soak: mixed calls leave the sessions as they were, every evidence file whole and named, one audit line per call (R20 R22 R24)", { skip, timeout: 180_000 }, () => section("soak"));
+test("soak: mixed calls leave the sessions as they were, every evidence file whole and named, one audit line per call (R20 R22 R24)", {
+  skip,
+  timeout: 180_000,
+}, () => section("soak"));

@@ -34,7 +34,10 @@ async function act(world: ActWorld, c: Connected, name: string, args: Record<str
 function screenOf(world: ActWorld) {
   const d = world.device;
   return summaryFromCapture({
-    xml: d.hierarchyXml(), screen: { width: d.width, height: d.height, density: d.density }, keyboard: d.keyboard(), foregroundPackage: d.foregroundPackage(),
+    xml: d.hierarchyXml(),
+    screen: { width: d.width, height: d.height, density: d.density },
+    keyboard: d.keyboard(),
+    foregroundPackage: d.foregroundPackage(),
   }).summary;
 }
 
@@ -43,9 +46,17 @@ test("a switch flip settles on the one read after the act; a new screen gets one
   await withServer(world, async (c) => {
     const id = envelopeOf(await c.client.callTool({ name: "ui_session_open", arguments: {} })).data["session_id"];
     const opened = await act(world, c, "ui_tap", { selector: { text: "Network & internet" }, session_id: id });
-    assert.deepEqual([opened.envelope.data["settled"], opened.envelope.data["changed"], opened.reads], [true, true, 3], "before, after, confirming");
+    assert.deepEqual(
+      [opened.envelope.data["settled"], opened.envelope.data["changed"], opened.reads],
+      [true, true, 3],
+      "before, after, confirming",
+    );
     const flipped = await act(world, c, "ui_tap", { selector: { text: "Airplane mode" }, session_id: id });
-    assert.deepEqual([flipped.envelope.data["settled"], flipped.envelope.data["changed"], flipped.reads], [true, true, 2], "before and after only");
+    assert.deepEqual(
+      [flipped.envelope.data["settled"], flipped.envelope.data["changed"], flipped.reads],
+      [true, true, 2],
+      "before and after only",
+    );
     assert.deepEqual(flipped.envelope.data["screen"], screenOf(world));
   });
 });
@@ -67,8 +78,11 @@ test("every successful act leaves evidence of the screen it answers", async () =
   const world = actWorld();
   await withServer(world, async (c) => {
     const steps: [string, Record<string, unknown>][] = [
-      ["ui_tap", { selector: { text: "Network & internet" } }], ["ui_tap", { selector: { text: "Airplane mode" } }],
-      ["device_back", {}], ["ui_scroll", { direction: "down" }], ["settings_open", {}],
+      ["ui_tap", { selector: { text: "Network & internet" } }],
+      ["ui_tap", { selector: { text: "Airplane mode" } }],
+      ["device_back", {}],
+      ["ui_scroll", { direction: "down" }],
+      ["settings_open", {}],
     ];
     for (const [name, args] of steps) {
       const { envelope, shown } = await act(world, c, name, args);
@@ -108,5 +122,5 @@ test("mayStillMove: only a flip of checked, selected or focused is final; text, 
   assert.equal(mayStillMove(node('focused="false" selected="false"'), node('focused="true" selected="true"')), false);
   assert.equal(mayStillMove(node(""), node("").replace("[10,10]", "[10,12]")), true, "a node that moved");
   assert.equal(mayStillMove(node(""), node("").replace("Wi-Fi", "Wi-Fi on")), true, "a text that changed (a clock, a counter)");
-  assert.equal(mayStillMove(node(""), node('').replace("</hierarchy>", "<node text='x'/></hierarchy>")), true, "a node that appeared");
+  assert.equal(mayStillMove(node(""), node("").replace("</hierarchy>", "<node text='x'/></hierarchy>")), true, "a node that appeared");
 });

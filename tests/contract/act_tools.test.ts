@@ -22,13 +22,17 @@ async function withServer(world: ActWorld, body: (c: Connected) => Promise<void>
   }
 }
 
-const call = async (c: Connected, name: string, args: Record<string, unknown> = {}) => envelopeOf(await c.client.callTool({ name, arguments: args }));
+const call = async (c: Connected, name: string, args: Record<string, unknown> = {}) =>
+  envelopeOf(await c.client.callTool({ name, arguments: args }));
 
 /** The summary the device's current screen gives, as the tools compute it. */
 function screenOf(world: ActWorld) {
   const d = world.device;
   return summaryFromCapture({
-    xml: d.hierarchyXml(), screen: { width: d.width, height: d.height, density: d.density }, keyboard: d.keyboard(), foregroundPackage: d.foregroundPackage(),
+    xml: d.hierarchyXml(),
+    screen: { width: d.width, height: d.height, density: d.density },
+    keyboard: d.keyboard(),
+    foregroundPackage: d.foregroundPackage(),
   }).summary;
 }
 
@@ -43,12 +47,20 @@ test("ui_tap taps the element the selector names and answers the settled new scr
     const envelope = await call(c, "ui_tap", { selector: { text: "Network & internet" } });
     assert.equal(world.device.screenId(), "network");
     assert.deepEqual(envelope, {
-      ok: true, operation_id: operationId(1), tool: "ui_tap",
+      ok: true,
+      operation_id: operationId(1),
+      tool: "ui_tap",
       data: {
-        foreground_package: "com.android.settings", settled: true, changed: true,
-        target: { text: "Network & internet" }, element_label: "Network & internet", gesture: "tap", screen: screenOf(world),
+        foreground_package: "com.android.settings",
+        settled: true,
+        changed: true,
+        target: { text: "Network & internet" },
+        element_label: "Network & internet",
+        gesture: "tap",
+        screen: screenOf(world),
       },
-      evidence: evidence(1, "ui_tap"), error: null,
+      evidence: evidence(1, "ui_tap"),
+      error: null,
     });
     assert.equal(world.evidence.saved.length, 1);
     assert.ok(world.calls.includes("click"));
@@ -56,8 +68,13 @@ test("ui_tap taps the element the selector names and answers the settled new scr
     assert.equal(world.lock.held.size, 0);
   });
   assert.deepEqual({ ...world.audit[0], ts: "", duration_ms: 0 }, {
-    ts: "", operation_id: operationId(1), tool: "ui_tap", arguments: { selector: { text: "Network & internet" } },
-    outcome: "ok", evidence_id: evidence(1, "ui_tap").artifact_id, duration_ms: 0,
+    ts: "",
+    operation_id: operationId(1),
+    tool: "ui_tap",
+    arguments: { selector: { text: "Network & internet" } },
+    outcome: "ok",
+    evidence_id: evidence(1, "ui_tap").artifact_id,
+    duration_ms: 0,
   });
 });
 
@@ -69,7 +86,10 @@ test("ui_tap on a selector that matches nothing waits, then answers UI_ELEMENT_N
     assert.ok(world.clock.now() - started >= 4000, "it waited for the element to appear");
     assert.equal(envelope.ok, false);
     assert.equal(envelope.error?.code, "UI_ELEMENT_NOT_FOUND");
-    assert.match(envelope.error!.message, /No visible element matched \{"text":"Bluetooth"\} within \d+ ms\. The screen offers: .*'Network & internet' \(button\)/);
+    assert.match(
+      envelope.error!.message,
+      /No visible element matched \{"text":"Bluetooth"\} within \d+ ms\. The screen offers: .*'Network & internet' \(button\)/,
+    );
     assert.deepEqual(envelope.evidence, evidence(1, "ui_tap"), "a screenshot of the moment of the miss");
     assert.deepEqual(envelope.data, {});
     assert.equal(world.calls.includes("click"), false);
@@ -114,7 +134,10 @@ test("ui_type_text replaces the input's text with any Unicode, never echoes it, 
     assert.match(world.device.hierarchyXml(), /text="שלום 你好 안녕 👋🏽"/);
     assert.equal(envelope.data["changed"], true);
   });
-  assert.deepEqual(world.audit[0]!.arguments, { selector: { resource_id: "com.example.shop:id/email" }, text: { redacted_length: [...text].length } });
+  assert.deepEqual(world.audit[0]!.arguments, {
+    selector: { resource_id: "com.example.shop:id/email" },
+    text: { redacted_length: [...text].length },
+  });
 });
 
 test("ui_type_text refuses an element that is not an input, and bad text, with typed errors", async () => {
@@ -294,7 +317,8 @@ test("a timeout inside an explicit session frees the device at once, even while 
 test("Appium failures are typed: unreachable → APPIUM_UNAVAILABLE; the session ending on Appium's side → SESSION_NOT_FOUND", async () => {
   const world = actWorld();
   await withServer(world, async (c) => {
-    world.behaviour.open = () => Promise.reject(new HarnessError("APPIUM_UNAVAILABLE", "Nothing answers at the Appium URL http://127.0.0.1:1."));
+    world.behaviour.open = () =>
+      Promise.reject(new HarnessError("APPIUM_UNAVAILABLE", "Nothing answers at the Appium URL http://127.0.0.1:1."));
     const down = await call(c, "device_back");
     assert.deepEqual(down.error, { code: "APPIUM_UNAVAILABLE", message: "Nothing answers at the Appium URL http://127.0.0.1:1." });
     assert.equal(world.lock.held.size, 0);

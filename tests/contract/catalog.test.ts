@@ -19,8 +19,22 @@ import { REPO_ROOT } from "../support/paths.ts";
 const OBSERVE_TOOLS = new Set(["device_status", "ui_get_tree", "ui_wait", "ui_screenshot", "app_list"]);
 
 const SPEC_TOOLS = [
-  "device_status", "ui_get_tree", "ui_wait", "ui_screenshot", "app_list", "app_launch", "settings_open",
-  "ui_tap", "ui_type_text", "ui_scroll", "device_back", "device_press", "app_open_url", "app_clear", "ui_session_open", "ui_session_close",
+  "device_status",
+  "ui_get_tree",
+  "ui_wait",
+  "ui_screenshot",
+  "app_list",
+  "app_launch",
+  "settings_open",
+  "ui_tap",
+  "ui_type_text",
+  "ui_scroll",
+  "device_back",
+  "device_press",
+  "app_open_url",
+  "app_clear",
+  "ui_session_open",
+  "ui_session_close",
 ];
 
 test("all sixteen SPEC §4 tools are declared, with names every MCP client accepts", () => {
@@ -75,8 +89,11 @@ test("the server publishes exactly the available catalog entries, each with the 
 test("a tool the contract does not declare cannot be called: an unknown tool is JSON-RPC -32602, as MCP prescribes", async () => {
   const connected = await connectInMemory(createHarnessServer(fakeWorld().deps));
   try {
-    await assert.rejects(connected.client.callTool({ name: "ui_swipe", arguments: { x: 10, y: 20 } }),
-      (error: Error & { code?: number }) => error.code === -32602 && /^MCP error -32602: Unknown tool 'ui_swipe': this server's tools are /.test(error.message));
+    await assert.rejects(
+      connected.client.callTool({ name: "ui_swipe", arguments: { x: 10, y: 20 } }),
+      (error: Error & { code?: number }) =>
+        error.code === -32602 && /^MCP error -32602: Unknown tool 'ui_swipe': this server's tools are /.test(error.message),
+    );
   } finally {
     await connected.close();
   }
@@ -93,8 +110,15 @@ test("what a model reads of tools/list for all sixteen tools is under 10,000 cha
     assert.equal(list.tools.length, SPEC_TOOLS.length);
     const read = JSON.stringify({ tools: list.tools.map(({ outputSchema: _programs, ...rest }) => rest) }).length;
     const output = JSON.stringify(list.tools.map((tool) => tool.outputSchema)).length;
-    assert.ok(read < 10_000, `names, titles, descriptions, input schemas and annotations are ${read} characters (output schemas ${output})`);
-    assert.deepEqual({ read, output }, { read: READ_CHARS, output: OUTPUT_CHARS }, "the catalog changed size: update the pinned figures (and docs/contract.md)");
+    assert.ok(
+      read < 10_000,
+      `names, titles, descriptions, input schemas and annotations are ${read} characters (output schemas ${output})`,
+    );
+    assert.deepEqual(
+      { read, output },
+      { read: READ_CHARS, output: OUTPUT_CHARS },
+      "the catalog changed size: update the pinned figures (and docs/contract.md)",
+    );
   } finally {
     await connected.close();
   }
@@ -105,7 +129,10 @@ test("the envelope schema: ok exactly when error is null, failures carry empty d
   assert.equal(EnvelopeSchema.safeParse({ ...base, ok: true, data: { a: 1 }, error: null }).success, true);
   assert.equal(EnvelopeSchema.safeParse({ ...base, ok: false, data: {}, error: { code: "EMULATOR_BUSY", message: "m" } }).success, true);
   assert.equal(EnvelopeSchema.safeParse({ ...base, ok: true, data: {}, error: { code: "EMULATOR_BUSY", message: "m" } }).success, false);
-  assert.equal(EnvelopeSchema.safeParse({ ...base, ok: false, data: { a: 1 }, error: { code: "EMULATOR_BUSY", message: "m" } }).success, false);
+  assert.equal(
+    EnvelopeSchema.safeParse({ ...base, ok: false, data: { a: 1 }, error: { code: "EMULATOR_BUSY", message: "m" } }).success,
+    false,
+  );
   assert.equal(EnvelopeSchema.safeParse({ ...base, ok: false, data: {}, error: { code: "NOT_A_CODE", message: "m" } }).success, false);
   assert.equal(EnvelopeSchema.safeParse({ ...base, ok: true, data: {}, error: null, stack: "x" }).success, false);
 });

@@ -17,7 +17,9 @@ import { fakeWorld } from "../support/mcp_fakes.ts";
 test("doctor://report is listed, and each read runs the checks again", { skip: NO_ADB }, async (t) => {
   const sim = await startSimDevice({});
   t.after(() => sim.stop());
-  const inputs = doctorInputs(t, { ADB: ADB!, ADB_SERVER_SOCKET: sim.adbServerSocket, APPIUM_URL: sim.appiumUrl }, { simulated: { serial: sim.device.serial } });
+  const inputs = doctorInputs(t, { ADB: ADB!, ADB_SERVER_SOCKET: sim.adbServerSocket, APPIUM_URL: sim.appiumUrl }, {
+    simulated: { serial: sim.device.serial },
+  });
   let reads = 0;
   const server = createHarnessServer(fakeWorld().deps, undefined, {
     doctorReport: () => {
@@ -30,7 +32,11 @@ test("doctor://report is listed, and each read runs the checks again", { skip: N
 
   const { resources } = await connected.client.listResources();
   const listed = resources.find((r) => r.uri === DOCTOR_REPORT_URI);
-  assert.deepEqual({ name: listed?.name, mimeType: listed?.mimeType, title: listed?.title }, { name: "doctor-report", mimeType: "application/json", title: "Doctor report" });
+  assert.deepEqual({ name: listed?.name, mimeType: listed?.mimeType, title: listed?.title }, {
+    name: "doctor-report",
+    mimeType: "application/json",
+    title: "Doctor report",
+  });
   assert.equal(reads, 0, "listing must not run the checks");
 
   const read = async (): Promise<DoctorReport> => {

@@ -27,12 +27,16 @@ async function withShop(body: (c: Connected, world: ActWorld) => Promise<void>):
   return world;
 }
 
-const call = async (c: Connected, name: string, args: Record<string, unknown> = {}) => envelopeOf(await c.client.callTool({ name, arguments: args }));
+const call = async (c: Connected, name: string, args: Record<string, unknown> = {}) =>
+  envelopeOf(await c.client.callTool({ name, arguments: args }));
 
 function screenOf(world: ActWorld) {
   const d = world.device;
   return summaryFromCapture({
-    xml: d.hierarchyXml(), screen: { width: d.width, height: d.height, density: d.density }, keyboard: d.keyboard(), foregroundPackage: d.foregroundPackage(),
+    xml: d.hierarchyXml(),
+    screen: { width: d.width, height: d.height, density: d.density },
+    keyboard: d.keyboard(),
+    foregroundPackage: d.foregroundPackage(),
   }).summary;
 }
 
@@ -45,9 +49,12 @@ const evidenceOf = (n: number, tool: string) => {
 function actEnvelope(world: ActWorld, n: number, tool: string, extra: Record<string, unknown>, shot = n) {
   const changed = true;
   return {
-    ok: true, operation_id: operationId(n), tool,
+    ok: true,
+    operation_id: operationId(n),
+    tool,
     data: { foreground_package: world.device.foregroundPackage(), settled: true, changed, ...extra, screen: screenOf(world) },
-    evidence: evidenceOf(shot, tool), error: null,
+    evidence: evidenceOf(shot, tool),
+    error: null,
   };
 }
 
@@ -55,7 +62,10 @@ test("ui_tap long_press opens the product's menu and double_tap likes the photo,
   await withShop(async (c, world) => {
     const pressed = await call(c, "ui_tap", { selector: { text: "Rain jacket" }, gesture: "long_press" });
     assert.equal(world.device.screenId(), "product_menu");
-    assert.deepEqual(pressed, actEnvelope(world, 1, "ui_tap", { target: { text: "Rain jacket" }, element_label: "Rain jacket photo", gesture: "long_press" }));
+    assert.deepEqual(
+      pressed,
+      actEnvelope(world, 1, "ui_tap", { target: { text: "Rain jacket" }, element_label: "Rain jacket photo", gesture: "long_press" }),
+    );
     assert.ok(screenOf(world).actions.some((a) => a.selector.text === "Add to wishlist"), "the menu's choices are on the new screen");
     assert.equal(world.calls.filter((n) => n === "longPress").length, 1);
     assert.equal(world.calls.includes("click"), false);
@@ -104,7 +114,10 @@ test("ui_scroll until finds an item that starts off screen in one call and answe
     assert.equal(world.device.screenId(), "shop_home_3");
     const offered = screenOf(world).actions.find((a) => JSON.stringify(a).includes("Daypack"))!.selector;
     assert.notDeepEqual(offered, { text_contains: "aypac" }, "the selector the summary offers, not the one asked with");
-    assert.deepEqual(found, actEnvelope(world, 1, "ui_scroll", { direction: "down", scrolled: true, swipes: 2, at_end: true, found: offered }));
+    assert.deepEqual(
+      found,
+      actEnvelope(world, 1, "ui_scroll", { direction: "down", scrolled: true, swipes: 2, at_end: true, found: offered }),
+    );
     assert.equal(world.calls.filter((n) => n === "scroll down").length, 2);
     const tapped = await call(c, "ui_tap", { selector: offered });
     assert.equal(tapped.ok, true, "the answered selector goes straight back into ui_tap");
@@ -121,7 +134,10 @@ test("ui_scroll until an element already on screen swipes nothing; one never sho
     const missing = await call(c, "ui_scroll", { direction: "down", until: { text: "Umbrella" } });
     assert.equal(missing.ok, false);
     assert.equal(missing.error?.code, "UI_ELEMENT_NOT_FOUND");
-    assert.match(missing.error!.message, /^\{"text":"Umbrella"\} did not come on screen: the end was reached after 2 swipe\(s\) down\. The screen offers: .*'Daypack photo'/);
+    assert.match(
+      missing.error!.message,
+      /^\{"text":"Umbrella"\} did not come on screen: the end was reached after 2 swipe\(s\) down\. The screen offers: .*'Daypack photo'/,
+    );
     assert.deepEqual(missing.evidence, evidenceOf(2, "ui_scroll"), "a screenshot of where it stopped");
     assert.deepEqual(missing.data, {});
     assert.equal(world.device.screenId(), "shop_home_3");
@@ -134,7 +150,10 @@ test("ui_scroll refuses a diagonal direction, an until or container with coordin
     const point = await call(c, "ui_scroll", { direction: "down", until: { x: 540, y: 1200 } });
     assert.equal(point.error?.code, "INVALID_SELECTOR");
     assert.match(point.error!.message, /'x', 'y'/);
-    assert.equal((await call(c, "ui_scroll", { direction: "down", container: { bounds: [0, 0, 10, 10] } })).error?.code, "INVALID_SELECTOR");
+    assert.equal(
+      (await call(c, "ui_scroll", { direction: "down", container: { bounds: [0, 0, 10, 10] } })).error?.code,
+      "INVALID_SELECTOR",
+    );
     assert.equal(world.calls.length, 0, "refused arguments reach no driver");
     const outside = await call(c, "ui_scroll", { direction: "down", container: { content_desc: "Cart" } });
     assert.equal(outside.error?.code, "UI_ELEMENT_NOT_FOUND");
@@ -154,12 +173,27 @@ test("ui_type_text with submit: search shows the results only after the IME acti
     const typed = await call(c, "ui_type_text", { selector: { resource_id: id("search_field") }, text: "boo" });
     assert.equal(world.device.screenId(), "search", "typing alone shows no results");
     assert.equal(typed.ok, true, JSON.stringify(typed.error));
-    const appended = await call(c, "ui_type_text", { selector: { resource_id: id("search_field") }, text: "ts", append: true, submit: "search" });
+    const appended = await call(c, "ui_type_text", {
+      selector: { resource_id: id("search_field") },
+      text: "ts",
+      append: true,
+      submit: "search",
+    });
     assert.equal(world.device.screenId(), "search_results");
     assert.match(world.device.hierarchyXml(), /text="boots"/, "append kept what was there");
-    assert.deepEqual(appended, actEnvelope(world, 3, "ui_type_text", { target: { resource_id: id("search_field") }, element_label: "Search products", typed_length: 2 }));
+    assert.deepEqual(
+      appended,
+      actEnvelope(world, 3, "ui_type_text", {
+        target: { resource_id: id("search_field") },
+        element_label: "Search products",
+        typed_length: 2,
+      }),
+    );
     assert.deepEqual(world.calls.filter((n) => /Text|editorAction|pressKey/.test(n)), ["replaceText", "appendText", "editorAction search"]);
-    assert.equal((await call(c, "ui_type_text", { selector: { resource_id: id("search_field") }, text: "x", submit: "jump" })).error?.code, "INVALID_ARGUMENT");
+    assert.equal(
+      (await call(c, "ui_type_text", { selector: { resource_id: id("search_field") }, text: "x", submit: "jump" })).error?.code,
+      "INVALID_ARGUMENT",
+    );
   });
 });
 
@@ -190,8 +224,12 @@ test("device_press: home shows the launcher, app_switch the recents, notificatio
     const shade = await call(c, "device_press", { key: "notifications" });
     assert.equal(world.device.screenId(), "@shade");
     assert.ok(JSON.stringify(shade.data["screen"]).includes("Your order has shipped"));
-    assert.deepEqual(world.calls.filter((n) => n.startsWith("pressKey") || n === "openNotifications"),
-      ["pressKey home", "pressKey app_switch", "pressKey home", "openNotifications"]);
+    assert.deepEqual(world.calls.filter((n) => n.startsWith("pressKey") || n === "openNotifications"), [
+      "pressKey home",
+      "pressKey app_switch",
+      "pressKey home",
+      "openNotifications",
+    ]);
   });
 });
 

@@ -66,12 +66,21 @@ test("arguments that are an array, a string, a number or null are -32602 with a 
 test("__proto__ keys are refused, at the top and inside an argument (R3)", async () => {
   const world = fakeWorld();
   await withServer(world, async (c) => {
-    for (const json of ['{"__proto__": {"filter": "com"}}', '{"filter": "com", "__proto__": {}}', '{"__proto__": null}', '{"constructor": {"prototype": {}}}']) {
+    for (
+      const json of [
+        '{"__proto__": {"filter": "com"}}',
+        '{"filter": "com", "__proto__": {}}',
+        '{"__proto__": null}',
+        '{"constructor": {"prototype": {}}}',
+      ]
+    ) {
       const envelope = envelopeOf((await rawCall(c, { name: "app_list", arguments: JSON.parse(json) })).result);
       assert.equal(envelope.error?.code, "INVALID_ARGUMENT", `${json}: ${JSON.stringify(envelope)}`);
       assert.match(envelope.error!.message, /Unknown argument '(__proto__|constructor)' for app_list/);
     }
-    const nested = envelopeOf((await rawCall(c, { name: "ui_get_tree", arguments: JSON.parse('{"include_raw": {"__proto__": true}}') })).result);
+    const nested = envelopeOf(
+      (await rawCall(c, { name: "ui_get_tree", arguments: JSON.parse('{"include_raw": {"__proto__": true}}') })).result,
+    );
     assert.equal(nested.error?.code, "INVALID_ARGUMENT");
   });
   assert.deepEqual(world.observer.calls, [], "the device was not touched");
@@ -82,10 +91,14 @@ test("an enormous unknown key is quoted cut to a bound, not echoed whole (R5)", 
   const world = fakeWorld();
   await withServer(world, async (c) => {
     const key = "k".repeat(1_000_000);
-    const result = (await rawCall(c, { name: "device_status", arguments: { [key]: 1, other: 2, third: 3, a4: 4, a5: 5, a6: 6, a7: 7 } })).result;
+    const result =
+      (await rawCall(c, { name: "device_status", arguments: { [key]: 1, other: 2, third: 3, a4: 4, a5: 5, a6: 6, a7: 7 } })).result;
     const envelope = envelopeOf(result);
     assert.equal(envelope.error?.code, "INVALID_ARGUMENT");
-    assert.match(envelope.error!.message, /^Unknown arguments 'k{20,80}…' \(1000000 characters\), 'other', 'third', 'a4', 'a5' and 2 more for device_status; it takes no arguments\.$/);
+    assert.match(
+      envelope.error!.message,
+      /^Unknown arguments 'k{20,80}…' \(1000000 characters\), 'other', 'third', 'a4', 'a5' and 2 more for device_status; it takes no arguments\.$/,
+    );
     assert.ok(JSON.stringify(result).length < 4_000, `answer of ${JSON.stringify(result).length} characters`);
     const deep = envelopeOf((await rawCall(c, { name: "app_list", arguments: { filter: "a".repeat(500_000) } })).result);
     assert.equal(deep.error?.code, "INVALID_ARGUMENT");

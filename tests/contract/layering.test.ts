@@ -81,7 +81,8 @@ test("no command loads webdriverio at start: only the composition module's dynam
 });
 
 test("only the composition module builds real adapters", () => {
-  const builders = /\bcreate(NodeProcessRunner|SystemClock|StderrLogger|AdbClient|AdbObserver|EvidenceStore|AuditLog|DeviceLock|NodeFileSystem|NodeProcessProbe|AppiumDriverFactory)\s*\(/;
+  const builders =
+    /\bcreate(NodeProcessRunner|SystemClock|StderrLogger|AdbClient|AdbObserver|EvidenceStore|AuditLog|DeviceLock|NodeFileSystem|NodeProcessProbe|AppiumDriverFactory)\s*\(/;
   for (const file of sourceFiles(SRC)) {
     const path = rel(file);
     if (path.startsWith("src/adapters/") || path === "src/composition.ts") continue;

@@ -29,12 +29,23 @@ test("device_status answers the whole status in the success envelope and writes 
   await withServer(world, async (c) => {
     const envelope = envelopeOf(await call(c, "device_status"));
     assert.deepEqual(envelope, {
-      ok: true, operation_id: operationId(1), tool: "device_status", data: { ...FAKE_STATUS }, evidence: null, error: null,
+      ok: true,
+      operation_id: operationId(1),
+      tool: "device_status",
+      data: { ...FAKE_STATUS },
+      evidence: null,
+      error: null,
     });
   });
   assert.equal(world.audit.length, 1);
   assert.deepEqual({ ...world.audit[0], ts: "", duration_ms: 0 }, {
-    ts: "", operation_id: operationId(1), tool: "device_status", arguments: {}, outcome: "ok", evidence_id: null, duration_ms: 0,
+    ts: "",
+    operation_id: operationId(1),
+    tool: "device_status",
+    arguments: {},
+    outcome: "ok",
+    evidence_id: null,
+    duration_ms: 0,
   });
   assert.deepEqual(world.observer.calls, ["resolveUdid", "status"]);
   assert.equal(world.lock.held.size, 0);
@@ -53,14 +64,28 @@ test("device_status says simulated only for the simulated device", async () => {
 test("ui_get_tree answers the screen summary, and the raw XML only when include_raw is true", async () => {
   const world = fakeWorld();
   const summary = summarize(parseDump(FAKE_XML), {
-    width: 1080, height: 2400, density: 420, keyboard: { open: false }, foregroundPackage: "com.android.settings",
+    width: 1080,
+    height: 2400,
+    density: 420,
+    keyboard: { open: false },
+    foregroundPackage: "com.android.settings",
   });
   await withServer(world, async (c) => {
     assert.deepEqual(envelopeOf(await call(c, "ui_get_tree")), {
-      ok: true, operation_id: operationId(1), tool: "ui_get_tree", data: { ...summary }, evidence: null, error: null,
+      ok: true,
+      operation_id: operationId(1),
+      tool: "ui_get_tree",
+      data: { ...summary },
+      evidence: null,
+      error: null,
     });
     assert.deepEqual(envelopeOf(await call(c, "ui_get_tree", { include_raw: true })), {
-      ok: true, operation_id: operationId(2), tool: "ui_get_tree", data: { ...summary, raw: FAKE_XML }, evidence: null, error: null,
+      ok: true,
+      operation_id: operationId(2),
+      tool: "ui_get_tree",
+      data: { ...summary, raw: FAKE_XML },
+      evidence: null,
+      error: null,
     });
     assert.equal("raw" in envelopeOf(await call(c, "ui_get_tree", { include_raw: false })).data, false);
   });
@@ -76,16 +101,26 @@ test("ui_get_tree names the scroll areas of a screen with a sideways chip row ov
   const page = `text="" resource-id="com.example.shop:id/page" class="androidx.recyclerview.widget.RecyclerView" content-desc=""`;
   const chips = `text="" resource-id="com.example.shop:id/chips" class="android.widget.HorizontalScrollView" content-desc="Filters"`;
   const xml = `<?xml version='1.0' encoding='UTF-8' standalone='yes' ?><hierarchy rotation="0">` +
-    node(`${page} clickable="false" scrollable="true"`, "[0,0][1080,2400]",
-      node(`${chips} clickable="false" scrollable="true"`, "[0,200][1080,320]",
-        chip("Shoes", "[0,200][300,320]") + chip("Bags", "[300,200][600,320]")) +
-        chip("Checkout", "[0,2200][1080,2400]")) + `</hierarchy>`;
+    node(
+      `${page} clickable="false" scrollable="true"`,
+      "[0,0][1080,2400]",
+      node(
+        `${chips} clickable="false" scrollable="true"`,
+        "[0,200][1080,320]",
+        chip("Shoes", "[0,200][300,320]") + chip("Bags", "[300,200][600,320]"),
+      ) +
+        chip("Checkout", "[0,2200][1080,2400]"),
+    ) + `</hierarchy>`;
   const world = fakeWorld();
   const screen = { width: 1080, height: 2400, density: 420 };
   world.observer.behaviour.tree = async () => ({ xml, screen, keyboard: { open: false }, foregroundPackage: "com.example.shop" });
   await withServer(world, async (c) => {
     assert.deepEqual(envelopeOf(await call(c, "ui_get_tree")), {
-      ok: true, operation_id: operationId(1), tool: "ui_get_tree", evidence: null, error: null,
+      ok: true,
+      operation_id: operationId(1),
+      tool: "ui_get_tree",
+      evidence: null,
+      error: null,
       data: {
         foreground_package: "com.example.shop",
         texts: [],
@@ -108,11 +143,18 @@ test("ui_get_tree: a failed dump is UI_TREE_UNAVAILABLE, an unparsable one too",
   };
   await withServer(world, async (c) => {
     assert.deepEqual(envelopeOf(await call(c, "ui_get_tree")), {
-      ok: false, operation_id: operationId(1), tool: "ui_get_tree", data: {}, evidence: null,
+      ok: false,
+      operation_id: operationId(1),
+      tool: "ui_get_tree",
+      data: {},
+      evidence: null,
       error: { code: "UI_TREE_UNAVAILABLE", message: "uiautomator dump failed: null root node, 3 times. Retry when the screen is idle." },
     });
     world.observer.behaviour.tree = async () => ({
-      xml: "<hierarchy rotation=\"0\"><node", screen: { width: 1, height: 1, density: 160 }, keyboard: { open: false }, foregroundPackage: "x.y",
+      xml: '<hierarchy rotation="0"><node',
+      screen: { width: 1, height: 1, density: 160 },
+      keyboard: { open: false },
+      foregroundPackage: "x.y",
     });
     const truncated = envelopeOf(await call(c, "ui_get_tree"));
     assert.equal(truncated.ok, false);
@@ -127,8 +169,12 @@ test("ui_screenshot saves evidence and answers size, a downscaled image and a re
     const result = await call(c, "ui_screenshot");
     const id = "20261129-231622-282674-ui-screenshot.png";
     assert.deepEqual(envelopeOf(result), {
-      ok: true, operation_id: operationId(1), tool: "ui_screenshot", data: { width: 4, height: 2 },
-      evidence: { artifact_id: id, path: `/artifacts/${id}`, uri: `artifact://${id}` }, error: null,
+      ok: true,
+      operation_id: operationId(1),
+      tool: "ui_screenshot",
+      data: { width: 4, height: 2 },
+      evidence: { artifact_id: id, path: `/artifacts/${id}`, uri: `artifact://${id}` },
+      error: null,
     });
     const content = result.content as { type: string; mimeType?: string; data?: string; uri?: string; name?: string }[];
     assert.deepEqual(content.map((c) => c.type), ["text", "image", "resource_link"]);
@@ -143,11 +189,16 @@ test("ui_screenshot saves evidence and answers size, a downscaled image and a re
 
 test("ui_screenshot: a one-colour or unwritable capture is EVIDENCE_WRITE_FAILED with no evidence", async () => {
   const world = fakeWorld();
-  const message = "The screenshot is one flat colour (#000000): the device's graphics stack shows nothing. Restart the emulator with a working GPU mode.";
+  const message =
+    "The screenshot is one flat colour (#000000): the device's graphics stack shows nothing. Restart the emulator with a working GPU mode.";
   world.evidence.failNext = new HarnessError("EVIDENCE_WRITE_FAILED", message);
   await withServer(world, async (c) => {
     assert.deepEqual(envelopeOf(await call(c, "ui_screenshot")), {
-      ok: false, operation_id: operationId(1), tool: "ui_screenshot", data: {}, evidence: null,
+      ok: false,
+      operation_id: operationId(1),
+      tool: "ui_screenshot",
+      data: {},
+      evidence: null,
       error: { code: "EVIDENCE_WRITE_FAILED", message },
     });
     world.observer.behaviour.screenshot = async () => new TextEncoder().encode("error: closed");
@@ -162,15 +213,23 @@ test("ui_screenshot annotate: the summary's actions in data, their numbers on th
   const screen = makePng(1080, 2400, (_x, y) => (y < 1200 ? [250, 250, 250, 255] : [230, 232, 240, 255]));
   world.observer.behaviour.screenshot = async () => screen;
   const { actions } = summarize(parseDump(FAKE_XML), {
-    width: 1080, height: 2400, density: 420, keyboard: { open: false }, foregroundPackage: "com.android.settings",
+    width: 1080,
+    height: 2400,
+    density: 420,
+    keyboard: { open: false },
+    foregroundPackage: "com.android.settings",
   });
   assert.ok(actions.length >= 2);
   await withServer(world, async (c) => {
     const result = await call(c, "ui_screenshot", { annotate: true });
     const id = "20261129-231622-282674-ui-screenshot.png";
     assert.deepEqual(envelopeOf(result), {
-      ok: true, operation_id: operationId(1), tool: "ui_screenshot", data: { width: 1080, height: 2400, actions },
-      evidence: { artifact_id: id, path: `/artifacts/${id}`, uri: `artifact://${id}` }, error: null,
+      ok: true,
+      operation_id: operationId(1),
+      tool: "ui_screenshot",
+      data: { width: 1080, height: 2400, actions },
+      evidence: { artifact_id: id, path: `/artifacts/${id}`, uri: `artifact://${id}` },
+      error: null,
     });
     assert.deepEqual(world.observer.calls, ["resolveUdid", "captureTree", "screenshot"], "the summary is read before the pixels");
     assert.deepEqual(world.evidence.saved.map((s) => s.bytes), [screen], "the evidence PNG is the capture, without marks");
@@ -194,12 +253,22 @@ test("ui_screenshot annotate: the summary's actions in data, their numbers on th
 test("ui_screenshot annotate: an unreadable screen is UI_TREE_UNAVAILABLE before any screenshot is taken", async () => {
   const world = fakeWorld();
   world.observer.behaviour.tree = async () => {
-    throw new HarnessError("UI_TREE_UNAVAILABLE", "uiautomator dump failed: could not get idle state, 3 times. Retry when the screen is idle.");
+    throw new HarnessError(
+      "UI_TREE_UNAVAILABLE",
+      "uiautomator dump failed: could not get idle state, 3 times. Retry when the screen is idle.",
+    );
   };
   await withServer(world, async (c) => {
     assert.deepEqual(envelopeOf(await call(c, "ui_screenshot", { annotate: true })), {
-      ok: false, operation_id: operationId(1), tool: "ui_screenshot", data: {}, evidence: null,
-      error: { code: "UI_TREE_UNAVAILABLE", message: "uiautomator dump failed: could not get idle state, 3 times. Retry when the screen is idle." },
+      ok: false,
+      operation_id: operationId(1),
+      tool: "ui_screenshot",
+      data: {},
+      evidence: null,
+      error: {
+        code: "UI_TREE_UNAVAILABLE",
+        message: "uiautomator dump failed: could not get idle state, 3 times. Retry when the screen is idle.",
+      },
     });
     assert.equal(world.observer.calls.includes("screenshot"), false);
     assert.deepEqual(world.evidence.saved, []);
@@ -212,8 +281,12 @@ test("app_list answers sorted packages; filter and include_system reach the devi
   const world = fakeWorld();
   await withServer(world, async (c) => {
     assert.deepEqual(envelopeOf(await call(c, "app_list")), {
-      ok: true, operation_id: operationId(1), tool: "app_list",
-      data: { packages: ["com.example.login", "com.example.notes"], count: 2, include_system: false }, evidence: null, error: null,
+      ok: true,
+      operation_id: operationId(1),
+      tool: "app_list",
+      data: { packages: ["com.example.login", "com.example.notes"], count: 2, include_system: false },
+      evidence: null,
+      error: null,
     });
     const filtered = envelopeOf(await call(c, "app_list", { filter: "settings", include_system: true }));
     assert.deepEqual(filtered.data, { packages: ["com.android.settings"], count: 1, include_system: true });
@@ -233,7 +306,12 @@ for (const tool of ["device_status", "ui_get_tree", "ui_screenshot", "app_list"]
     };
     await withServer(world, async (c) => {
       assert.deepEqual(envelopeOf(await call(c, tool)), {
-        ok: false, operation_id: operationId(1), tool, data: {}, evidence: null, error: { code: "EMULATOR_UNAVAILABLE", message },
+        ok: false,
+        operation_id: operationId(1),
+        tool,
+        data: {},
+        evidence: null,
+        error: { code: "EMULATOR_UNAVAILABLE", message },
       });
     });
     assert.equal(world.lock.acquisitions, 0);
@@ -246,8 +324,16 @@ for (const tool of ["device_status", "ui_get_tree", "ui_screenshot", "app_list"]
     await withServer(world, async (c) => {
       const envelope = envelopeOf(await call(c, tool));
       assert.deepEqual(envelope, {
-        ok: false, operation_id: operationId(1), tool, data: {}, evidence: null,
-        error: { code: "EMULATOR_BUSY", message: `Device ${FAKE_UDID} is busy with another operation; retry when it finishes.`, details: { udid: FAKE_UDID } },
+        ok: false,
+        operation_id: operationId(1),
+        tool,
+        data: {},
+        evidence: null,
+        error: {
+          code: "EMULATOR_BUSY",
+          message: `Device ${FAKE_UDID} is busy with another operation; retry when it finishes.`,
+          details: { udid: FAKE_UDID },
+        },
       });
     });
     assert.deepEqual(world.observer.calls, ["resolveUdid"]);
@@ -279,10 +365,15 @@ for (const tool of ["device_status", "ui_get_tree", "ui_screenshot", "app_list"]
     world.observer.behaviour.packages = () => hang(world.observer.lastWait?.signal);
     await withServer(world, async (c) => {
       assert.deepEqual(envelopeOf(await call(c, tool)), {
-        ok: false, operation_id: operationId(1), tool, data: {}, evidence: null,
+        ok: false,
+        operation_id: operationId(1),
+        tool,
+        data: {},
+        evidence: null,
         error: {
           code: "OPERATION_TIMEOUT",
-          message: `${tool} did not finish within 0.1 s (ANDROID_MCP_ACTION_TIMEOUT) and was cancelled; the device lock was released. Retry, or raise the limit if the device is slow.`,
+          message:
+            `${tool} did not finish within 0.1 s (ANDROID_MCP_ACTION_TIMEOUT) and was cancelled; the device lock was released. Retry, or raise the limit if the device is slow.`,
           details: { timeout_s: 0.1 },
         },
       });

@@ -61,7 +61,9 @@ test("the SDK client accepts a success and a failure of every tool against its p
       assert.notDeepEqual(envelope.data, {}, name);
       answered.add(name);
       if (name === "ui_session_open") {
-        const closed = envelopeOf(await c.client.callTool({ name: "ui_session_close", arguments: { session_id: envelope.data["session_id"] } }));
+        const closed = envelopeOf(
+          await c.client.callTool({ name: "ui_session_close", arguments: { session_id: envelope.data["session_id"] } }),
+        );
         assert.equal(closed.ok, true, JSON.stringify(closed.error));
         answered.add("ui_session_close");
       }

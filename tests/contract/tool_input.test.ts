@@ -26,13 +26,22 @@ test("accepted inputs come back parsed", () => {
     selector: { text: "Historial\nTab 2 of 3", within: { content_desc: "Tabs" } },
   });
   assert.deepEqual(parseToolInput("ui_type_text", { selector: { input_hint: "Email" }, text: "line one\nline two" }), {
-    selector: { input_hint: "Email" }, text: "line one\nline two",
+    selector: { input_hint: "Email" },
+    text: "line one\nline two",
   });
 });
 
 test("deep links the URL rule accepts (any app scheme, query, fragment, %XX) and a session id published as a plain string still checked", () => {
-  for (const url of ["https://shop.example/checkout?from=mcp&x=%20#top", "shop://product/42", "tel:+15551234", "market://details?id=com.example.shop",
-    "myapp+beta.v2://a/b/[1]@x!~", `https://x.example/${"a".repeat(2048 - 18)}`]) {
+  for (
+    const url of [
+      "https://shop.example/checkout?from=mcp&x=%20#top",
+      "shop://product/42",
+      "tel:+15551234",
+      "market://details?id=com.example.shop",
+      "myapp+beta.v2://a/b/[1]@x!~",
+      `https://x.example/${"a".repeat(2048 - 18)}`,
+    ]
+  ) {
     assert.deepEqual(parseToolInput("app_open_url", { url }), { url }, url);
   }
   assert.equal(refusal("app_open_url", { url: `https://x.example/${"a".repeat(2049 - 18)}` }).code, "INVALID_ARGUMENT", "2,049 characters");
@@ -41,10 +50,19 @@ test("deep links the URL rule accepts (any app scheme, query, fragment, %XX) and
 });
 
 test("selector problems are INVALID_SELECTOR, wherever they are inside the selector; coordinates are not representable (R13)", () => {
-  for (const selector of [
-    {}, { text: "a", content_desc: "b" }, { x: 10, y: 20 }, { text: "" }, { text: "a\u0007" },
-    { text: "OK", within: {} }, { text: "OK", within: { text: "a", resource_id: "b" } }, "Calendar", [10, 20],
-  ]) {
+  for (
+    const selector of [
+      {},
+      { text: "a", content_desc: "b" },
+      { x: 10, y: 20 },
+      { text: "" },
+      { text: "a\u0007" },
+      { text: "OK", within: {} },
+      { text: "OK", within: { text: "a", resource_id: "b" } },
+      "Calendar",
+      [10, 20],
+    ]
+  ) {
     const { code, message } = refusal("ui_tap", { selector });
     assert.equal(code, "INVALID_SELECTOR", JSON.stringify(selector));
     assert.match(message, /selector/);

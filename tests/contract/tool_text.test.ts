@@ -24,7 +24,10 @@ test("an act's text: outcome, what it adds, the evidence once as its URI, the sc
     assert.equal(text.split(envelope.evidence.artifact_id).length - 1, 1, "the evidence is named once");
     assert.ok(lines.includes(`evidence: ${envelope.evidence.uri}`));
     assert.ok(!text.includes(envelope.evidence.path) && !text.includes(envelope.operation_id));
-    assert.ok(lines.includes("screen com.android.settings · scrollable · keyboard closed") || lines.includes("screen com.android.settings · not scrollable · keyboard closed"));
+    assert.ok(
+      lines.includes("screen com.android.settings · scrollable · keyboard closed") ||
+        lines.includes("screen com.android.settings · not scrollable · keyboard closed"),
+    );
     assert.ok(lines.includes(`  toggle {"text":"Airplane mode"}`), "each action as its copyable selector");
     assert.doesNotMatch(text, /@\d+,\d+ \d+x\d+/, "no rectangles: structuredContent has them");
     assert.ok(JSON.stringify(result.structuredContent).includes('"bounds":['));
@@ -37,32 +40,75 @@ test("an act's text: outcome, what it adds, the evidence once as its URI, the sc
 
 test("a failure's text: code, the message that says what to do, the moment's evidence; details stay structured", () => {
   const text = envelopeText({
-    ok: false, operation_id: "7f1b2c9e-0000-4000-8000-000000000001", tool: "ui_tap", data: {},
-    evidence: { artifact_id: "20261201-210000-000001-ui-tap.png", path: "/a/20261201-210000-000001-ui-tap.png", uri: "artifact://20261201-210000-000001-ui-tap.png" },
-    error: { code: "UI_ELEMENT_NOT_FOUND", message: "No visible element matched {\"text\":\"Nope\"}. The screen offers: 'Apps' (button).", details: { offered: [{ label: "Apps" }] } },
+    ok: false,
+    operation_id: "7f1b2c9e-0000-4000-8000-000000000001",
+    tool: "ui_tap",
+    data: {},
+    evidence: {
+      artifact_id: "20261201-210000-000001-ui-tap.png",
+      path: "/a/20261201-210000-000001-ui-tap.png",
+      uri: "artifact://20261201-210000-000001-ui-tap.png",
+    },
+    error: {
+      code: "UI_ELEMENT_NOT_FOUND",
+      message: 'No visible element matched {"text":"Nope"}. The screen offers: \'Apps\' (button).',
+      details: { offered: [{ label: "Apps" }] },
+    },
   });
-  assert.equal(text, [
-    "ui_tap: failed UI_ELEMENT_NOT_FOUND",
-    "No visible element matched {\"text\":\"Nope\"}. The screen offers: 'Apps' (button).",
-    "evidence: artifact://20261201-210000-000001-ui-tap.png",
-    "",
-  ].join("\n"));
+  assert.equal(
+    text,
+    [
+      "ui_tap: failed UI_ELEMENT_NOT_FOUND",
+      'No visible element matched {"text":"Nope"}. The screen offers: \'Apps\' (button).',
+      "evidence: artifact://20261201-210000-000001-ui-tap.png",
+      "",
+    ].join("\n"),
+  );
 });
 
 test("an observation's text: its fields as key: JSON, a tree's summary as lines, a requested raw dump after them", () => {
-  assert.equal(envelopeText({
-    ok: true, operation_id: "7f1b2c9e-0000-4000-8000-000000000002", tool: "app_list", evidence: null, error: null,
-    data: { packages: ["com.example.a"], count: 1, include_system: false },
-  }), `app_list: ok\npackages: ["com.example.a"]\ncount: 1\ninclude_system: false\n`);
-  assert.equal(envelopeText({
-    ok: true, operation_id: "7f1b2c9e-0000-4000-8000-000000000003", tool: "ui_get_tree", evidence: null, error: null,
-    data: { foreground_package: "com.a", texts: ["Hi"], actions: [{ selector: { text: "Go" }, bounds: [0, 0, 10, 10] }], raw: "<hierarchy/>" },
-  }), `ui_get_tree: ok\nscreen com.a · not scrollable · keyboard closed\ntexts: "Hi"\nactions (1):\n  button {"text":"Go"}\nraw:\n<hierarchy/>\n`);
+  assert.equal(
+    envelopeText({
+      ok: true,
+      operation_id: "7f1b2c9e-0000-4000-8000-000000000002",
+      tool: "app_list",
+      evidence: null,
+      error: null,
+      data: { packages: ["com.example.a"], count: 1, include_system: false },
+    }),
+    `app_list: ok\npackages: ["com.example.a"]\ncount: 1\ninclude_system: false\n`,
+  );
+  assert.equal(
+    envelopeText({
+      ok: true,
+      operation_id: "7f1b2c9e-0000-4000-8000-000000000003",
+      tool: "ui_get_tree",
+      evidence: null,
+      error: null,
+      data: {
+        foreground_package: "com.a",
+        texts: ["Hi"],
+        actions: [{ selector: { text: "Go" }, bounds: [0, 0, 10, 10] }],
+        raw: "<hierarchy/>",
+      },
+    }),
+    `ui_get_tree: ok\nscreen com.a · not scrollable · keyboard closed\ntexts: "Hi"\nactions (1):\n  button {"text":"Go"}\nraw:\n<hierarchy/>\n`,
+  );
 });
 
 test("a waited screen's text: the wait's fields, then the screen as lines (no act outcome it does not have)", () => {
-  assert.equal(envelopeText({
-    ok: true, operation_id: "7f1b2c9e-0000-4000-8000-000000000004", tool: "ui_wait", evidence: null, error: null,
-    data: { waited_ms: 250, screen: { foreground_package: "com.a", texts: [], actions: [{ selector: { text: "Go" }, bounds: [0, 0, 10, 10] }] } },
-  }), `ui_wait: ok\nwaited_ms: 250\nscreen com.a · not scrollable · keyboard closed\nactions (1):\n  button {"text":"Go"}\n`);
+  assert.equal(
+    envelopeText({
+      ok: true,
+      operation_id: "7f1b2c9e-0000-4000-8000-000000000004",
+      tool: "ui_wait",
+      evidence: null,
+      error: null,
+      data: {
+        waited_ms: 250,
+        screen: { foreground_package: "com.a", texts: [], actions: [{ selector: { text: "Go" }, bounds: [0, 0, 10, 10] }] },
+      },
+    }),
+    `ui_wait: ok\nwaited_ms: 250\nscreen com.a · not scrollable · keyboard closed\nactions (1):\n  button {"text":"Go"}\n`,
+  );
 });

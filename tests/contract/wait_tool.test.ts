@@ -42,12 +42,16 @@ async function withServer(world: ActWorld, body: (c: Connected) => Promise<void>
   }
 }
 
-const call = async (c: Connected, name: string, args: Record<string, unknown> = {}) => envelopeOf(await c.client.callTool({ name, arguments: args }));
+const call = async (c: Connected, name: string, args: Record<string, unknown> = {}) =>
+  envelopeOf(await c.client.callTool({ name, arguments: args }));
 
 function screenOf(world: ActWorld) {
   const d = world.device;
   return summaryFromCapture({
-    xml: d.hierarchyXml(), screen: { width: d.width, height: d.height, density: d.density }, keyboard: d.keyboard(), foregroundPackage: d.foregroundPackage(),
+    xml: d.hierarchyXml(),
+    screen: { width: d.width, height: d.height, density: d.density },
+    keyboard: d.keyboard(),
+    foregroundPackage: d.foregroundPackage(),
   }).summary;
 }
 
@@ -72,8 +76,12 @@ test("ui_wait visible returns once a delayed element appears (3 s later), with t
     const waited = world.clock.now() - placed;
     assert.equal(world.device.screenId(), "order_placed");
     assert.deepEqual(envelope, {
-      ok: true, operation_id: operationId(1), tool: "ui_wait",
-      data: { waited_ms: 3000, screen: screenOf(world) }, evidence: null, error: null,
+      ok: true,
+      operation_id: operationId(1),
+      tool: "ui_wait",
+      data: { waited_ms: 3000, screen: screenOf(world) },
+      evidence: null,
+      error: null,
     });
     assert.ok(waited >= 3000 && waited < 3000 + 250, `answered within one poll of the element's arrival (${waited} ms)`);
     assert.ok(screenOf(world).texts.includes("Order confirmed"));
@@ -81,8 +89,13 @@ test("ui_wait visible returns once a delayed element appears (3 s later), with t
     assert.equal(world.lock.held.size, 0);
   });
   assert.deepEqual({ ...world.audit[0], ts: "", duration_ms: 0 }, {
-    ts: "", operation_id: operationId(1), tool: "ui_wait", arguments: { visible: { text: "Order confirmed" } },
-    outcome: "ok", evidence_id: null, duration_ms: 0,
+    ts: "",
+    operation_id: operationId(1),
+    tool: "ui_wait",
+    arguments: { visible: { text: "Order confirmed" } },
+    outcome: "ok",
+    evidence_id: null,
+    duration_ms: 0,
   });
 });
 
@@ -94,7 +107,11 @@ test("ui_wait visible that never appears is UI_ELEMENT_NOT_FOUND after timeout_m
     const envelope = await call(c, "ui_wait", { visible: { text: "Order shipped" }, timeout_ms: 1500 });
     assert.equal(world.clock.now() - started, 1500, "it gave up at its timeout_ms, not before and not at the action timeout");
     assert.deepEqual(envelope, {
-      ok: false, operation_id: operationId(1), tool: "ui_wait", data: {}, evidence: evidence(1, "ui_wait"),
+      ok: false,
+      operation_id: operationId(1),
+      tool: "ui_wait",
+      data: {},
+      evidence: evidence(1, "ui_wait"),
       error: {
         code: "UI_ELEMENT_NOT_FOUND",
         message: `No visible element matched {"text":"Order shipped"} within 1500 ms. The screen offers: 'Navigate up' (button).`,
@@ -123,7 +140,11 @@ test("ui_wait gone that never goes is OPERATION_TIMEOUT naming what stayed, with
     world.device.openUrl("https://shop.example/checkout");
     const envelope = await call(c, "ui_wait", { gone: { text: "Place order" }, timeout_ms: 1000 });
     assert.deepEqual(envelope, {
-      ok: false, operation_id: operationId(1), tool: "ui_wait", data: {}, evidence: evidence(1, "ui_wait"),
+      ok: false,
+      operation_id: operationId(1),
+      tool: "ui_wait",
+      data: {},
+      evidence: evidence(1, "ui_wait"),
       error: {
         code: "OPERATION_TIMEOUT",
         message: `{"text":"Place order"} was still on screen ('Place order') after 1000 ms. Wait longer (timeout_ms up to 30000), ` +
@@ -180,7 +201,8 @@ test("ui_wait refuses a timeout_ms that does not fit in the action timeout, sayi
     const envelope = await call(c, "ui_wait", { visible: { text: "Order confirmed" }, timeout_ms: 9000 });
     assert.deepEqual(envelope.error, {
       code: "INVALID_ARGUMENT",
-      message: "timeout_ms 9000 does not fit in this call's time limit (ANDROID_MCP_ACTION_TIMEOUT): send at most 8000, or raise the limit.",
+      message:
+        "timeout_ms 9000 does not fit in this call's time limit (ANDROID_MCP_ACTION_TIMEOUT): send at most 8000, or raise the limit.",
       details: { timeout_ms: 9000, at_most: 8000 },
     });
     assert.equal(world.reads(), 0);

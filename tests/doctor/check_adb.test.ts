@@ -29,8 +29,10 @@ before(async () => {
 after(() => sim?.stop());
 
 test("parseAdbVersion reads client, version and path; an old adb has only the first line", () => {
-  assert.deepEqual(parseAdbVersion("Android Debug Bridge version 1.0.41\nVersion 29.0.6-debian\nInstalled as /usr/lib/android-sdk/platform-tools/adb\n"),
-    { client: "1.0.41", version: "29.0.6-debian", installedAs: "/usr/lib/android-sdk/platform-tools/adb" });
+  assert.deepEqual(
+    parseAdbVersion("Android Debug Bridge version 1.0.41\nVersion 29.0.6-debian\nInstalled as /usr/lib/android-sdk/platform-tools/adb\n"),
+    { client: "1.0.41", version: "29.0.6-debian", installedAs: "/usr/lib/android-sdk/platform-tools/adb" },
+  );
   assert.deepEqual(parseAdbVersion("Android Debug Bridge version 1.0.32\nRevision 09a0d98bebce-android\n"), { client: "1.0.32" });
   assert.equal(parseAdbVersion("usage: something else\n"), null);
 });
@@ -40,7 +42,10 @@ test("an adb on PATH printing 29.0.6 is ok with its version; no server yet at ad
   const adb = writeProgram(bin, "adb", ADB_29);
   const result = await runCheck(adbCheck, doctorInputs(t, { PATH: bin }, { socket: refused }));
   assert.equal(result.ok, true, result.detail);
-  assert.equal(result.detail, `adb 29.0.6-debian (1.0.41) at ${adb}, from PATH; no adb server running at tcp:127.0.0.1:5037 yet (adb starts one on first use)`);
+  assert.equal(
+    result.detail,
+    `adb 29.0.6-debian (1.0.41) at ${adb}, from PATH; no adb server running at tcp:127.0.0.1:5037 yet (adb starts one on first use)`,
+  );
   assert.equal(result.facts["version"], "29.0.6-debian");
 });
 

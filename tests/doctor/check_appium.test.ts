@@ -32,16 +32,28 @@ after(async () => {
 
 /** node must stay reachable for the appium script's `#!/usr/bin/env node`; APPIUM_HOME stays unset. */
 const PATH = process.env["PATH"] ?? "";
-const ESPRESSO_ONLY = JSON.stringify({ espresso: { automationName: "Espresso", platformNames: ["Android"], version: "4.0.0", installed: true } });
-
-const GRID_STATUS = (automationName: string) => JSON.stringify({
-  value: {
-    ready: true,
-    message: "Selenium Grid ready.",
-    nodes: [{ id: "n1", uri: "http://10.0.0.7:5555", version: "4.48.0 (revision 1)", availability: "UP",
-      slots: [{ id: { hostId: "n1", id: "s1" }, session: null, stereotype: { platformName: "Android", "appium:automationName": automationName } }] }],
-  },
+const ESPRESSO_ONLY = JSON.stringify({
+  espresso: { automationName: "Espresso", platformNames: ["Android"], version: "4.0.0", installed: true },
 });
+
+const GRID_STATUS = (automationName: string) =>
+  JSON.stringify({
+    value: {
+      ready: true,
+      message: "Selenium Grid ready.",
+      nodes: [{
+        id: "n1",
+        uri: "http://10.0.0.7:5555",
+        version: "4.48.0 (revision 1)",
+        availability: "UP",
+        slots: [{
+          id: { hostId: "n1", id: "s1" },
+          session: null,
+          stereotype: { platformName: "Android", "appium:automationName": automationName },
+        }],
+      }],
+    },
+  });
 
 function answering(body: string): HttpClient {
   return { get: async () => ({ kind: "response", status: 200, body, durationMs: 1 }) };
@@ -63,7 +75,10 @@ test("a closed port: Appium is a miss at once with the command to start it; the 
   assert.equal(reach.ok, false);
   assert.equal(reach.detail, `nothing answers at ${url} (connection refused)`);
   assert.ok(reach.tookMs < 5000, `took ${reach.tookMs} ms: a refused connection must not wait for the 5 s timeout`);
-  assert.match(reach.remedy ?? "", new RegExp(`appium driver install uiautomator2 && ANDROID_HOME=\\S+ appium --address 127\\.0\\.0\\.1 --port ${new URL(url).port}`));
+  assert.match(
+    reach.remedy ?? "",
+    new RegExp(`appium driver install uiautomator2 && ANDROID_HOME=\\S+ appium --address 127\\.0\\.0\\.1 --port ${new URL(url).port}`),
+  );
   const driver = await runCheck(uiautomator2Check, inputs, 15_000);
   assert.equal(driver.ok, true, driver.detail);
   assert.match(driver.detail, /uiautomator2 8\.7\.0 installed .*; Appium does not answer yet \(see Appium\)$/);
@@ -82,25 +97,41 @@ test("something that is not WebDriver, and an Appium that is not ready, are miss
   const notWebDriver = await runCheck(appiumCheck, doctorInputs(t, { APPIUM_URL: web }));
   assert.equal(notWebDriver.ok, false);
   assert.equal(notWebDriver.detail, `${web}/status answered HTTP 404 (not found), not a WebDriver status`);
-  const starting = await httpServer(t, 200, JSON.stringify({ value: { ready: false, message: "The server is shutting down", build: { version: "3.8.0" } } }));
+  const starting = await httpServer(
+    t,
+    200,
+    JSON.stringify({ value: { ready: false, message: "The server is shutting down", build: { version: "3.8.0" } } }),
+  );
   const notReady = await runCheck(appiumCheck, doctorInputs(t, { APPIUM_URL: starting }));
   assert.deepEqual([notReady.ok, notReady.detail], [false, `${starting} answers but is not ready: The server is shutting down`]);
   const ancient = await httpServer(t, 200, JSON.stringify({ value: { build: { version: "1.22.3" } }, status: 0 }));
   const appium1 = await runCheck(appiumCheck, doctorInputs(t, { APPIUM_URL: ancient }));
-  assert.deepEqual([appium1.ok, appium1.detail], [false, `${ancient} is Appium 1.22.3, which is end-of-life and has no UiAutomator2 driver 8`]);
+  assert.deepEqual([appium1.ok, appium1.detail], [
+    false,
+    `${ancient} is Appium 1.22.3, which is end-of-life and has no UiAutomator2 driver 8`,
+  ]);
 });
 
 test("--device sim: the simulated device's UiAutomator2 server is the endpoint, and no driver is needed", async (t) => {
   const inputs = doctorInputs(t, { APPIUM_URL: sim!.appiumUrl }, { simulated: { serial: sim!.device.serial } });
   const reach = await runCheck(appiumCheck, inputs);
-  assert.deepEqual([reach.ok, reach.detail], [true, `${sim!.appiumUrl} ready: the simulated device's UiAutomator2 server (with --device sim it is the Appium endpoint)`]);
+  assert.deepEqual([reach.ok, reach.detail], [
+    true,
+    `${sim!.appiumUrl} ready: the simulated device's UiAutomator2 server (with --device sim it is the Appium endpoint)`,
+  ]);
   const driver = await runCheck(uiautomator2Check, inputs);
   assert.deepEqual([driver.ok, driver.detail], [true, "not needed: the endpoint is the simulated device's own UiAutomator2 server"]);
 });
 
 test("a Selenium Grid: ready with its node version; the driver is there when a node offers UiAutomator2", async (t) => {
-  assert.deepEqual(classifyStatus(200, GRID_STATUS("UiAutomator2")),
-    { kind: "grid", ready: true, version: "4.48.0 (revision 1)", message: "Selenium Grid ready.", nodes: 1, automationNames: ["UiAutomator2"] });
+  assert.deepEqual(classifyStatus(200, GRID_STATUS("UiAutomator2")), {
+    kind: "grid",
+    ready: true,
+    version: "4.48.0 (revision 1)",
+    message: "Selenium Grid ready.",
+    nodes: 1,
+    automationNames: ["UiAutomator2"],
+  });
   const url = "http://grid.example:4444";
   const reach = await runCheck(appiumCheck, doctorInputs(t, { APPIUM_URL: url }, { http: answering(GRID_STATUS("UiAutomator2")) }));
   assert.deepEqual([reach.ok, reach.detail], [true, `${url} ready: Selenium Grid 4.48.0 (revision 1) with 1 node`]);
@@ -111,7 +142,9 @@ test("a Selenium Grid: ready with its node version; the driver is there when a n
 });
 
 test("a remote Appium cannot be asked for its drivers: a miss saying what to run on its host", async (t) => {
-  const status = JSON.stringify({ value: { ready: true, message: "The server is ready to accept new connections", build: { version: "3.8.0" } } });
+  const status = JSON.stringify({
+    value: { ready: true, message: "The server is ready to accept new connections", build: { version: "3.8.0" } },
+  });
   const result = await runCheck(uiautomator2Check, doctorInputs(t, { APPIUM_URL: "http://10.0.0.5:4723" }, { http: answering(status) }));
   assert.equal(result.ok, false);
   assert.equal(result.detail, "cannot confirm: http://10.0.0.5:4723 is not on this machine and Appium's /status does not list its drivers");

@@ -11,7 +11,7 @@ import { after, before, test } from "node:test";
 import { assertEndedByDeadline } from "../support/time_bounds.ts";
 import { deviceCheck } from "../../src/doctor/check_device.ts";
 import { startAdbServer } from "../../src/sim/adb/server.ts";
-import { type RunningSim, resolveScenario, ScenarioDevice, startSimDevice } from "../../src/sim/mod.ts";
+import { resolveScenario, type RunningSim, ScenarioDevice, startSimDevice } from "../../src/sim/mod.ts";
 import { freePort } from "../support/outcomes.ts";
 import { HANGING, programDir, writeProgram } from "../support/fake_programs.ts";
 import { ADB, NO_ADB } from "../sim/adb_cli.ts";
@@ -34,7 +34,10 @@ test("online and booted: ok with model and Android version, and recognised as th
   sim!.device.setFaults({ state: "device", bootCompleted: true });
   const result = await runCheck(deviceCheck, doctorInputs(t, simEnv()));
   assert.equal(result.ok, true, result.detail);
-  assert.equal(result.detail, "emulator-5554 online and booted: sdk_gphone64_x86_64, Android 15 (API 35); SIMULATED: the built-in simulated device, not a real phone");
+  assert.equal(
+    result.detail,
+    "emulator-5554 online and booted: sdk_gphone64_x86_64, Android 15 (API 35); SIMULATED: the built-in simulated device, not a real phone",
+  );
   assert.deepEqual([result.facts["booted"], result.facts["simulated"], result.facts["api_level"]], [true, true, 35]);
 });
 
@@ -44,7 +47,10 @@ test("offline: a miss saying so, with adb reconnect offline against the same ser
   const result = await runCheck(deviceCheck, doctorInputs(t, simEnv()));
   assert.equal(result.ok, false);
   assert.equal(result.detail, "emulator-5554 is offline, not online");
-  assert.equal(result.remedy, `ADB_SERVER_SOCKET=${sim!.adbServerSocket} adb reconnect offline; if it stays offline, restart the emulator or re-plug the cable`);
+  assert.equal(
+    result.remedy,
+    `ADB_SERVER_SOCKET=${sim!.adbServerSocket} adb reconnect offline; if it stays offline, restart the emulator or re-plug the cable`,
+  );
 });
 
 test("unauthorized: a miss whose remedy is the USB debugging prompt (also when the serial is configured)", { skip }, async (t) => {
@@ -64,14 +70,21 @@ test("online but still booting: a miss with a wait loop to copy", { skip }, asyn
   const result = await runCheck(deviceCheck, doctorInputs(t, simEnv()));
   assert.equal(result.ok, false);
   assert.match(result.detail, /^emulator-5554 is online but still booting \(sys\.boot_completed is "", not "1"\)/);
-  assert.equal(result.remedy,
-    `Wait for the boot to finish, then rerun doctor: ADB_SERVER_SOCKET=${sim!.adbServerSocket} adb -s emulator-5554 shell 'while [ "$(getprop sys.boot_completed)" != 1 ]; do sleep 2; done'`);
+  assert.equal(
+    result.remedy,
+    `Wait for the boot to finish, then rerun doctor: ADB_SERVER_SOCKET=${
+      sim!.adbServerSocket
+    } adb -s emulator-5554 shell 'while [ "$(getprop sys.boot_completed)" != 1 ]; do sleep 2; done'`,
+  );
 });
 
 test("a configured serial adb does not list is a miss naming what it lists; a host:port one gets adb connect", { skip }, async (t) => {
   const usb = await runCheck(deviceCheck, doctorInputs(t, simEnv({ ANDROID_UDID: "R58M123ABC" })));
   assert.equal(usb.ok, false);
-  assert.equal(usb.detail, `R58M123ABC (ANDROID_UDID / --device) is not listed by adb at ${sim!.adbServerSocket} (it lists: emulator-5554 device)`);
+  assert.equal(
+    usb.detail,
+    `R58M123ABC (ANDROID_UDID / --device) is not listed by adb at ${sim!.adbServerSocket} (it lists: emulator-5554 device)`,
+  );
   assert.match(usb.remedy ?? "", /export ANDROID_UDID=emulator-5554/);
   const network = await runCheck(deviceCheck, doctorInputs(t, simEnv(), { flags: { device: "192.168.240.112:5555" } }));
   assert.equal(network.ok, false);
@@ -83,7 +96,10 @@ test("a host:port serial (Waydroid, network device) that is online is accepted",
   scenario.android.serial = "192.168.240.112:5555";
   const waydroid = await startSimDevice({ scenario });
   t.after(() => waydroid.stop());
-  const result = await runCheck(deviceCheck, doctorInputs(t, { ADB: ADB!, ADB_SERVER_SOCKET: waydroid.adbServerSocket, ANDROID_UDID: "192.168.240.112:5555" }));
+  const result = await runCheck(
+    deviceCheck,
+    doctorInputs(t, { ADB: ADB!, ADB_SERVER_SOCKET: waydroid.adbServerSocket, ANDROID_UDID: "192.168.240.112:5555" }),
+  );
   assert.equal(result.ok, true, result.detail);
   assert.match(result.detail, /^192\.168\.240\.112:5555 online and booted/);
 });

@@ -12,14 +12,19 @@ import { javaCheck, parseJavaVersion } from "../../src/doctor/check_java.ts";
 import { HANGING, printing, programDir, writeProgram } from "../support/fake_programs.ts";
 import { doctorInputs, runCheck } from "./doctor_inputs.ts";
 
-const JAVA_8 = 'java version "1.8.0_392"\nJava(TM) SE Runtime Environment (build 1.8.0_392-b08)\nJava HotSpot(TM) 64-Bit Server VM (build 25.392-b08, mixed mode)\n';
-const JAVA_17 = 'openjdk version "17.0.9" 2023-10-17\nOpenJDK Runtime Environment (build 17.0.9+9-Debian-1deb12u1)\nOpenJDK 64-Bit Server VM (build 17.0.9+9-Debian-1deb12u1, mixed mode, sharing)\n';
+const JAVA_8 =
+  'java version "1.8.0_392"\nJava(TM) SE Runtime Environment (build 1.8.0_392-b08)\nJava HotSpot(TM) 64-Bit Server VM (build 25.392-b08, mixed mode)\n';
+const JAVA_17 =
+  'openjdk version "17.0.9" 2023-10-17\nOpenJDK Runtime Environment (build 17.0.9+9-Debian-1deb12u1)\nOpenJDK 64-Bit Server VM (build 17.0.9+9-Debian-1deb12u1, mixed mode, sharing)\n';
 
 test("parseJavaVersion: 1.8.0_x is Java 8; 17.0.9, 21 and 25 are themselves; JAVA_TOOL_OPTIONS noise first is skipped", () => {
   assert.deepEqual(parseJavaVersion(JAVA_8), { version: "1.8.0_392", major: 8 });
   assert.deepEqual(parseJavaVersion(JAVA_17), { version: "17.0.9", major: 17 });
   assert.deepEqual(parseJavaVersion('openjdk version "21" 2023-09-19\n'), { version: "21", major: 21 });
-  assert.deepEqual(parseJavaVersion('Picked up JAVA_TOOL_OPTIONS: -Xmx1g\nopenjdk version "25" 2025-09-16 LTS\n'), { version: "25", major: 25 });
+  assert.deepEqual(parseJavaVersion('Picked up JAVA_TOOL_OPTIONS: -Xmx1g\nopenjdk version "25" 2025-09-16 LTS\n'), {
+    version: "25",
+    major: 25,
+  });
   assert.deepEqual(parseJavaVersion('java version "11.0.2" 2019-01-15 LTS\n'), { version: "11.0.2", major: 11 });
   assert.equal(parseJavaVersion("bash: java: command not found\n"), null);
 });
@@ -77,7 +82,10 @@ test("no JAVA_HOME and no java on PATH is a miss; macOS gets brew, Windows winge
   const mac = await runCheck(javaCheck, doctorInputs(t, { PATH: empty }, { platform: "darwin" }));
   // Homebrew's openjdk@17 is keg-only and not linked into /Library/Java/JavaVirtualMachines, so
   // `/usr/libexec/java_home -v 17` does not find it: JAVA_HOME must name the keg's own home.
-  assert.match(mac.remedy ?? "", /brew install openjdk@17 && export JAVA_HOME="\$\(brew --prefix openjdk@17\)\/libexec\/openjdk\.jdk\/Contents\/Home"/);
+  assert.match(
+    mac.remedy ?? "",
+    /brew install openjdk@17 && export JAVA_HOME="\$\(brew --prefix openjdk@17\)\/libexec\/openjdk\.jdk\/Contents\/Home"/,
+  );
   assert.doesNotMatch(mac.remedy ?? "", /java_home -v/);
   const windows = await runCheck(javaCheck, doctorInputs(t, { PATH: empty }, { platform: "win32" }));
   assert.match(windows.remedy ?? "", /winget install Microsoft\.OpenJDK\.17/);
@@ -101,8 +109,12 @@ test("a java that hangs is a miss within the check's timeout, and is stopped", a
 });
 
 const REAL_JAVA = "/usr/bin/java";
-test("the machine's real java (Java 17 in CI) reads as Java 17 or newer", { skip: existsSync(REAL_JAVA) ? false : `no ${REAL_JAVA}` }, async (t) => {
-  const result = await runCheck(javaCheck, doctorInputs(t, { PATH: "/usr/bin" }));
-  assert.equal(result.ok, true, result.detail);
-  assert.ok(Number(result.facts["major"]) >= 17);
-});
+test(
+  "the machine's real java (Java 17 in CI) reads as Java 17 or newer",
+  { skip: existsSync(REAL_JAVA) ? false : `no ${REAL_JAVA}` },
+  async (t) => {
+    const result = await runCheck(javaCheck, doctorInputs(t, { PATH: "/usr/bin" }));
+    assert.equal(result.ok, true, result.detail);
+    assert.ok(Number(result.facts["major"]) >= 17);
+  },
+);

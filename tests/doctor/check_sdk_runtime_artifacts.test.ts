@@ -16,15 +16,24 @@ import { printing, writeProgram } from "../support/fake_programs.ts";
 import { doctorInputs, runCheck, scratch } from "./doctor_inputs.ts";
 
 test("runtime: Node 20 and Deno 2 are ok, Node 18 is a miss, the compiled executable says so", async (t) => {
-  const node = await runCheck(runtimeCheck, doctorInputs(t, {}, { runtime: { kind: "node", version: "20.20.2", executable: "/usr/bin/node" } }));
+  const node = await runCheck(
+    runtimeCheck,
+    doctorInputs(t, {}, { runtime: { kind: "node", version: "20.20.2", executable: "/usr/bin/node" } }),
+  );
   assert.deepEqual([node.ok, node.detail], [true, "Node 20.20.2 (/usr/bin/node)"]);
-  const old = await runCheck(runtimeCheck, doctorInputs(t, {}, { runtime: { kind: "node", version: "18.19.0", executable: "/usr/bin/node" } }));
+  const old = await runCheck(
+    runtimeCheck,
+    doctorInputs(t, {}, { runtime: { kind: "node", version: "18.19.0", executable: "/usr/bin/node" } }),
+  );
   assert.equal(old.ok, false);
   assert.match(old.detail, /Node 18\.19\.0 .* is older than Node 20/);
   assert.match(old.remedy ?? "", /Install Node 20 LTS or newer/);
   const deno = await runCheck(runtimeCheck, doctorInputs(t, {}, { runtime: { kind: "deno", version: "2.9.6", executable: "/x/deno" } }));
   assert.deepEqual([deno.ok, deno.detail], [true, "Deno 2.9.6 (/x/deno)"]);
-  const compiled = await runCheck(runtimeCheck, doctorInputs(t, {}, { runtime: { kind: "compiled", engine: "Bun", version: "1.4.5", executable: "/opt/amh" } }));
+  const compiled = await runCheck(
+    runtimeCheck,
+    doctorInputs(t, {}, { runtime: { kind: "compiled", engine: "Bun", version: "1.4.5", executable: "/opt/amh" } }),
+  );
   assert.deepEqual([compiled.ok, compiled.detail], [true, "the compiled executable /opt/amh (Bun 1.4.5 inside)"]);
 });
 
@@ -77,7 +86,10 @@ test("artifacts: without configuration ./artifacts in a project, else the state 
   writeFileSync(join(project, ".git"), "gitdir: elsewhere\n"); // a worktree's .git is a file
   const result = await runCheck(artifactsCheck, { ...home, cwd: project });
   assert.equal(result.ok, true, result.detail);
-  assert.match(result.detail, new RegExp(`^${join(project, "artifacts")} \\(\\./artifacts in the project \\(its \\.git\\), created on first use\\)`));
+  assert.match(
+    result.detail,
+    new RegExp(`^${join(project, "artifacts")} \\(\\./artifacts in the project \\(its \\.git\\), created on first use\\)`),
+  );
   const inHome = await runCheck(artifactsCheck, home);
   assert.match(inHome.detail, /^\/nonexistent-state\/android-mcp-harness\/artifacts \(the working directory .* is not a project/);
 });

@@ -36,7 +36,16 @@ test("nothing blocks: eight [ok  ] lines in order, the simulated device said so,
   const lines = run.stdout.trimEnd().split("\n");
   const checks = lines.slice(0, 8).map((line) => LINE.exec(line));
   assert.deepEqual(checks.map((m) => m?.[1]), Array(8).fill("ok  "), run.stdout);
-  assert.deepEqual(checks.map((m) => m?.[2]), ["Runtime", "Java", "adb", "Android SDK", "Device", "Appium", "UiAutomator2 driver", "Artifacts"]);
+  assert.deepEqual(checks.map((m) => m?.[2]), [
+    "Runtime",
+    "Java",
+    "adb",
+    "Android SDK",
+    "Device",
+    "Appium",
+    "UiAutomator2 driver",
+    "Artifacts",
+  ]);
   assert.match(lines[4]!, /emulator-5554 online and booted: .*SIMULATED/);
   assert.deepEqual(lines.slice(8), ["", "0 of 8 checks block a real campaign."]);
 });
@@ -50,7 +59,12 @@ test("everything hangs: all eight lines within the timeout, five misses, one rem
   const started = Date.now();
   const run = await runCliCaptured(["doctor", "--timeout", "2", "--artifacts", scratch(t)], {
     cwd: scratch(t),
-    env: { PATH: bin, ANDROID_HOME: sdk, ADB_SERVER_SOCKET: `tcp:127.0.0.1:${adbServer.port}`, APPIUM_URL: `http://127.0.0.1:${appium.port}` },
+    env: {
+      PATH: bin,
+      ANDROID_HOME: sdk,
+      ADB_SERVER_SOCKET: `tcp:127.0.0.1:${adbServer.port}`,
+      APPIUM_URL: `http://127.0.0.1:${appium.port}`,
+    },
   });
   const took = Date.now() - started;
   assertEndedByDeadline(took, 2000, "doctor with everything hanging");
@@ -86,7 +100,9 @@ test("one hanging program (java) is stopped at its timeout while the other seven
   }
 });
 
-test("doctor --device sim with ANDROID_HOME unset and no Java: exit 0, each line says it is not needed for the simulated device", { skip: NO_ADB }, async (t) => {
+test("doctor --device sim with ANDROID_HOME unset and no Java: exit 0, each line says it is not needed for the simulated device", {
+  skip: NO_ADB,
+}, async (t) => {
   const env = healthyEnv(t);
   delete env["ANDROID_HOME"];
   env["PATH"] = programDir(t); // nothing on PATH (adb is named by ADB): no java anywhere
@@ -94,7 +110,10 @@ test("doctor --device sim with ANDROID_HOME unset and no Java: exit 0, each line
   assert.equal(run.code, 0, run.stdout);
   const lines = run.stdout.trimEnd().split("\n");
   assert.match(lines[1]!, /^\[ok {2}\] Java +not needed for the simulated device \(a real device's Appium needs it: /);
-  assert.match(lines[3]!, /^\[ok {2}\] Android SDK +not needed for the simulated device \(a real device's Appium needs it: neither ANDROID_HOME nor ANDROID_SDK_ROOT is set/);
+  assert.match(
+    lines[3]!,
+    /^\[ok {2}\] Android SDK +not needed for the simulated device \(a real device's Appium needs it: neither ANDROID_HOME nor ANDROID_SDK_ROOT is set/,
+  );
   assert.match(run.stdout, /0 of 8 checks block/);
   // Without --device sim the same machine is not ready for a real device: the SDK blocks.
   const real = await runCliCaptured(["doctor", "--json", "--artifacts", scratch(t)], { env, cwd: scratch(t) });
@@ -102,28 +121,40 @@ test("doctor --device sim with ANDROID_HOME unset and no Java: exit 0, each line
   assert.deepEqual([real.code, sdk.ok], [1, false]);
 });
 
-test("--json prints only the report as data: the same checks, details and remedies, blocking count and simulated flag", { skip: NO_ADB }, async (t) => {
-  const env = healthyEnv(t);
-  const blocked = join(scratch(t), "a-file");
-  writeFileSync(blocked, "");
-  const args = ["doctor", "--device", "sim", "--artifacts", join(blocked, "artifacts")];
-  const json = await runCliCaptured([...args, "--json"], { env });
-  const report = JSON.parse(json.stdout) as DoctorReport;
-  assert.equal(json.code, 1);
-  assert.deepEqual({ ok: report.ok, blocking: report.blocking, total: report.total, simulated: report.simulated }, { ok: false, blocking: 1, total: 8, simulated: true });
-  const miss = report.checks.find((c) => c.id === "artifacts")!;
-  assert.equal(miss.ok, false);
-  assert.match(miss.remedy ?? "", /ANDROID_MCP_ARTIFACTS_DIR/);
-  assert.deepEqual(Object.keys(miss).sort(), ["detail", "duration_ms", "facts", "id", "name", "ok", "remedy"]);
-  const text = await runCliCaptured(args, { env });
-  // Each run starts its own simulated device (other ports) and measures free space again.
-  const same = (s: string) => s.replace(/:\d{2,5}\b/g, ":PORT").replace(/[\d.]+ [kMGT]B free/g, "N free");
-  for (const check of report.checks) {
-    const mark = check.ok ? "[ok  ]" : "[MISS]";
-    assert.ok(same(text.stdout).includes(same(`${mark} ${check.name.padEnd(19)}  ${check.detail}\n`)), `${check.id} line missing from the text form`);
-  }
-  assert.match(text.stdout, new RegExp(`\\n  Artifacts: ${miss.remedy!.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}\\n$`));
-});
+test(
+  "--json prints only the report as data: the same checks, details and remedies, blocking count and simulated flag",
+  { skip: NO_ADB },
+  async (t) => {
+    const env = healthyEnv(t);
+    const blocked = join(scratch(t), "a-file");
+    writeFileSync(blocked, "");
+    const args = ["doctor", "--device", "sim", "--artifacts", join(blocked, "artifacts")];
+    const json = await runCliCaptured([...args, "--json"], { env });
+    const report = JSON.parse(json.stdout) as DoctorReport;
+    assert.equal(json.code, 1);
+    assert.deepEqual({ ok: report.ok, blocking: report.blocking, total: report.total, simulated: report.simulated }, {
+      ok: false,
+      blocking: 1,
+      total: 8,
+      simulated: true,
+    });
+    const miss = report.checks.find((c) => c.id === "artifacts")!;
+    assert.equal(miss.ok, false);
+    assert.match(miss.remedy ?? "", /ANDROID_MCP_ARTIFACTS_DIR/);
+    assert.deepEqual(Object.keys(miss).sort(), ["detail", "duration_ms", "facts", "id", "name", "ok", "remedy"]);
+    const text = await runCliCaptured(args, { env });
+    // Each run starts its own simulated device (other ports) and measures free space again.
+    const same = (s: string) => s.replace(/:\d{2,5}\b/g, ":PORT").replace(/[\d.]+ [kMGT]B free/g, "N free");
+    for (const check of report.checks) {
+      const mark = check.ok ? "[ok  ]" : "[MISS]";
+      assert.ok(
+        same(text.stdout).includes(same(`${mark} ${check.name.padEnd(19)}  ${check.detail}\n`)),
+        `${check.id} line missing from the text form`,
+      );
+    }
+    assert.match(text.stdout, new RegExp(`\\n  Artifacts: ${miss.remedy!.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}\\n$`));
+  },
+);
 
 test("bad options and configuration exit 2 with the reason; --help lists doctor", async () => {
   const timeout = await runCliCaptured(["doctor", "--timeout", "0"]);

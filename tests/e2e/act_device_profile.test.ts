@@ -8,7 +8,14 @@
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import { startSimDevice } from "../../src/sim/mod.ts";
-import { appiumSessions, type BatteryTarget, callTool, navigationArrivesWithEvidence, type Served, serveOn } from "../support/act_battery.ts";
+import {
+  appiumSessions,
+  type BatteryTarget,
+  callTool,
+  navigationArrivesWithEvidence,
+  type Served,
+  serveOn,
+} from "../support/act_battery.ts";
 
 const SPEED = 10;
 const fastClock = { sleep: (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms / SPEED)) };

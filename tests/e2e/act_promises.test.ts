@@ -10,7 +10,13 @@ import { after, before, test } from "node:test";
 import { assertEndedByDeadline } from "../support/time_bounds.ts";
 import { startSimDevice } from "../../src/sim/mod.ts";
 import {
-  appiumSessions, type BatteryTarget, callTool, navigationArrivesWithEvidence, noSessionLeftBehind, type Served, serveOn,
+  appiumSessions,
+  type BatteryTarget,
+  callTool,
+  navigationArrivesWithEvidence,
+  noSessionLeftBehind,
+  type Served,
+  serveOn,
   sigtermDeletesTheSession,
 } from "../support/act_battery.ts";
 
@@ -31,7 +37,8 @@ after(async () => {
 
 test("navigation arrives where it says, leaves a PNG, and returns the new screen", () => navigationArrivesWithEvidence(target, served));
 
-test("after a batch of successes and failures the UiAutomator2 server holds what it held before (R20)", () => noSessionLeftBehind(target, served));
+test("after a batch of successes and failures the UiAutomator2 server holds what it held before (R20)", () =>
+  noSessionLeftBehind(target, served));
 
 test("two simultaneous acts on one server: exactly one gets EMULATOR_BUSY, at once (R15)", async () => {
   const s = served.server;

@@ -8,7 +8,13 @@ import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import { startSimDevice } from "../../src/sim/mod.ts";
 import {
-  appiumSessions, type BatteryTarget, callTool, navigationArrivesWithEvidence, noSessionLeftBehind, type Served, serveOn,
+  appiumSessions,
+  type BatteryTarget,
+  callTool,
+  navigationArrivesWithEvidence,
+  noSessionLeftBehind,
+  type Served,
+  serveOn,
   sigtermDeletesTheSession,
 } from "../support/act_battery.ts";
 import { type RunningAppium, startAppium } from "../support/appium.ts";
@@ -56,7 +62,10 @@ test("through real Appium: typing non-ASCII text replaces the field's content; t
     const sim = await startSimDevice({ scenario: "login" });
     const login = await serveOn({ sim, appiumUrl: appium.url });
     try {
-      const typed = await callTool(login.server, "ui_type_text", { selector: { resource_id: "com.example.shop:id/email" }, text: "שלום 你好 👋" });
+      const typed = await callTool(login.server, "ui_type_text", {
+        selector: { resource_id: "com.example.shop:id/email" },
+        text: "שלום 你好 👋",
+      });
       assert.equal(typed.ok, true, JSON.stringify(typed.error));
       assert.match(sim.device.hierarchyXml(), /text="שלום 你好 👋"/);
       assert.equal(typed.data["typed_length"], 9, "code points, not UTF-16 units");

@@ -42,15 +42,28 @@ async function until(check: () => boolean, what: string, ms = 20_000): Promise<v
 }
 
 /** Starts a screenshot that hangs on the device and resolves once the device saw the screencap. */
-async function hangingScreenshot(served: Awaited<ReturnType<typeof spawnServe>>, signal?: AbortSignal): Promise<{ pending: Promise<unknown> }> {
+async function hangingScreenshot(
+  served: Awaited<ReturnType<typeof spawnServe>>,
+  signal?: AbortSignal,
+): Promise<{ pending: Promise<unknown> }> {
   const seen = sim.device.log.length;
   sim.device.faults.hangCommands = ["screencap"];
-  const pending = served.client.callTool({ name: "ui_screenshot", arguments: {} }, undefined, signal === undefined ? {} : { signal }).catch(() => null);
-  await until(() => sim.device.log.length > seen && sim.device.log.slice(-5).some((e) => e.command.includes("screencap")), "the screencap to start");
+  const pending = served.client.callTool({ name: "ui_screenshot", arguments: {} }, undefined, signal === undefined ? {} : { signal }).catch(
+    () => null,
+  );
+  await until(
+    () => sim.device.log.length > seen && sim.device.log.slice(-5).some((e) => e.command.includes("screencap")),
+    "the screencap to start",
+  );
   return { pending }; // wrapped: an async function returning the promise itself would wait for it
 }
 
-const serveEnv = () => ({ ...home.env, ADB_SERVER_SOCKET: sim.adbServerSocket, ANDROID_UDID: sim.device.serial, ANDROID_MCP_ACTION_TIMEOUT: "60" });
+const serveEnv = () => ({
+  ...home.env,
+  ADB_SERVER_SOCKET: sim.adbServerSocket,
+  ANDROID_UDID: sim.device.serial,
+  ANDROID_MCP_ACTION_TIMEOUT: "60",
+});
 
 test("a call the client cancels is audited as cancelled", { timeout: 60_000 }, async (t) => {
   const served = await spawnServe([], serveEnv());

@@ -9,7 +9,7 @@ import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { after, before, test } from "node:test";
 import { startSimDevice } from "../../src/sim/mod.ts";
-import { envelopeOf, spawnServe, type SpawnedServer } from "../support/mcp_client.ts";
+import { envelopeOf, type SpawnedServer, spawnServe } from "../support/mcp_client.ts";
 import { makeServeHome, type ServeHome } from "../support/mcp_e2e.ts";
 
 type Sim = Awaited<ReturnType<typeof startSimDevice>>;
@@ -76,8 +76,11 @@ test("two processes with different XDG_STATE_HOME and HOME and different spellin
   const port = sim.adbPort;
   const spellings = [`tcp:127.1:${port}`, `tcp:localhost:${port}`, `tcp:0.0.0.0:${port}`];
   const homes = spellings.map(() => makeServeHome());
-  const servers = await Promise.all(spellings.map((socket, i) =>
-    spawnServe([], { ...homes[i]!.env, ADB_SERVER_SOCKET: socket, ANDROID_UDID: sim.device.serial, ANDROID_MCP_ACTION_TIMEOUT: "8" })));
+  const servers = await Promise.all(
+    spellings.map((socket, i) =>
+      spawnServe([], { ...homes[i]!.env, ADB_SERVER_SOCKET: socket, ANDROID_UDID: sim.device.serial, ANDROID_MCP_ACTION_TIMEOUT: "8" })
+    ),
+  );
   try {
     for (const [holder, holderIndex] of [[servers[0]!, 0], [servers[2]!, 2]] as const) {
       sim.device.faults.hangCommands = ["screencap"];

@@ -21,7 +21,10 @@ function run(args: string[], env: Record<string, string>): Promise<{ code: numbe
   return new Promise((resolve) => child.on("close", (code) => (clearTimeout(killer), resolve({ code, stderr, hung }))));
 }
 
-test("a FIFO or a directory as a path argument is refused at once with one line and the usage code", { skip: process.platform === "win32", timeout: 150_000 }, async (t) => {
+test("a FIFO or a directory as a path argument is refused at once with one line and the usage code", {
+  skip: process.platform === "win32",
+  timeout: 150_000,
+}, async (t) => {
   const home = makeServeHome();
   t.after(() => home.remove());
   const fifo = join(home.root, "f");

@@ -17,7 +17,9 @@ import { gridSkipReason, type RunningGrid, startGrid } from "../support/selenium
 import { tempDir } from "../evidence/temp_dir.ts";
 
 const tour = {
-  version: 1, name: "two-devices", package_name: "com.android.settings",
+  version: 1,
+  name: "two-devices",
+  package_name: "com.android.settings",
   steps: [
     { tool: "settings_open", expect: { visible: { text: "Network & internet" } } },
     { tool: "ui_tap", args: { selector: { text: "Display" } }, expect: { visible: { text: "Brightness level" } } },
@@ -29,7 +31,14 @@ const tour = {
 interface Report {
   exit_code: number;
   reports: { json: string; html: string; junit: string };
-  runs: { device: { udid: string }; outcome: string; started_at: string; finished_at: string; session: { session_id: string; closed: boolean }; steps: { outcome: string }[] }[];
+  runs: {
+    device: { udid: string };
+    outcome: string;
+    started_at: string;
+    finished_at: string;
+    session: { session_id: string; closed: boolean };
+    steps: { outcome: string }[];
+  }[];
 }
 
 function checkTwoDeviceReports(report: Report, udids: string[]): void {
@@ -51,18 +60,25 @@ function checkTwoDeviceReports(report: Report, udids: string[]): void {
   for (const udid of udids) assert.match(html, new RegExp(`<h2>${udid} <span class="badge ok">passed`));
 }
 
-test("one flow on two simulated devices runs in parallel, one lock and session each, reports aggregated", { skip: actToolsSkipReason() }, async (t) => {
-  const dir = tempDir(t, "amh-devices-");
-  const file = join(dir, "tour.json");
-  writeFileSync(file, JSON.stringify(tour));
-  const run = await runCliCaptured(["flow", file, "--device", "sim", "--device", "sim", "--artifacts", join(dir, "artifacts"), "--json"]);
-  assert.equal(run.code, 0, run.stderr);
-  checkTwoDeviceReports(JSON.parse(run.stdout), ["emulator-5554", "emulator-5556"]);
-  assert.match(run.stderr, /\[simulated device emulator-5554\] step 4 of 4 ui_scroll passed/);
-  assert.match(run.stderr, /\[simulated device emulator-5556\] step 4 of 4 ui_scroll passed/);
-});
+test(
+  "one flow on two simulated devices runs in parallel, one lock and session each, reports aggregated",
+  { skip: actToolsSkipReason() },
+  async (t) => {
+    const dir = tempDir(t, "amh-devices-");
+    const file = join(dir, "tour.json");
+    writeFileSync(file, JSON.stringify(tour));
+    const run = await runCliCaptured(["flow", file, "--device", "sim", "--device", "sim", "--artifacts", join(dir, "artifacts"), "--json"]);
+    assert.equal(run.code, 0, run.stderr);
+    checkTwoDeviceReports(JSON.parse(run.stdout), ["emulator-5554", "emulator-5556"]);
+    assert.match(run.stderr, /\[simulated device emulator-5554\] step 4 of 4 ui_scroll passed/);
+    assert.match(run.stderr, /\[simulated device emulator-5556\] step 4 of 4 ui_scroll passed/);
+  },
+);
 
-test("past one machine: the flow on two simulated devices through a real Selenium Grid 4, in parallel", { skip: actToolsSkipReason() || gridSkipReason(), timeout: 180_000 }, async (t) => {
+test("past one machine: the flow on two simulated devices through a real Selenium Grid 4, in parallel", {
+  skip: actToolsSkipReason() || gridSkipReason(),
+  timeout: 180_000,
+}, async (t) => {
   const devices = ["emulator-5554", "emulator-5556"].map((serial) => {
     const scenario = structuredClone(BUILTIN_SCENARIOS["settings"]!);
     scenario.android.serial = serial;
@@ -81,7 +97,17 @@ test("past one machine: the flow on two simulated devices through a real Seleniu
   const file = join(dir, "tour.json");
   writeFileSync(file, JSON.stringify(tour));
   const marks = devices.map((d) => d.log.length);
-  const run = await runCliCaptured(["flow", file, "--device", "emulator-5554", "--device", "emulator-5556", "--artifacts", join(dir, "artifacts"), "--json"], {
+  const run = await runCliCaptured([
+    "flow",
+    file,
+    "--device",
+    "emulator-5554",
+    "--device",
+    "emulator-5556",
+    "--artifacts",
+    join(dir, "artifacts"),
+    "--json",
+  ], {
     env: { ADB_SERVER_SOCKET: adb.socketSpec, APPIUM_URL: grid.url },
   });
   assert.equal(run.code, 0, `${run.stderr}\n--- grid log ---\n${grid.log().slice(-3000)}`);

@@ -16,7 +16,9 @@ import { privateStateHome } from "../support/cli.ts";
 import { tempDir } from "../evidence/temp_dir.ts";
 
 const flow = {
-  version: 1, name: "interrupted", package_name: "com.android.settings",
+  version: 1,
+  name: "interrupted",
+  package_name: "com.android.settings",
   steps: [
     { tool: "settings_open", expect: { visible: { text: "Network & internet" } } },
     // Polls for a minute: the signal arrives while this step waits.
@@ -26,48 +28,57 @@ const flow = {
 };
 
 for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {
-  test(`${signal} during a step: the session is deleted, the reports are written, exit 1`, { skip: actToolsSkipReason(), timeout: 60_000 }, async (t) => {
-    const sim = await startSimDevice();
-    t.after(() => sim.stop());
-    const dir = tempDir(t, "amh-flow-int-");
-    const file = join(dir, "flow.json");
-    writeFileSync(file, JSON.stringify(flow));
-    const [command, ...prefix] = harnessCommand();
-    const child = spawn(command, [...prefix, "flow", file, "--json", "--artifacts", join(dir, "artifacts")], {
-      env: { PATH: process.env["PATH"] ?? "", XDG_STATE_HOME: privateStateHome(), ADB_SERVER_SOCKET: sim.adbServerSocket, APPIUM_URL: sim.appiumUrl },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    t.after(() => {
-      try {
-        if (child.pid !== undefined) process.kill(child.pid, "SIGKILL");
-      } catch {
-        // already gone
-      }
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (c: Buffer) => void (stdout += c.toString("utf8")));
-    let sent = 0;
-    child.stderr.on("data", (c: Buffer) => {
-      stderr += c.toString("utf8");
-      if (sent === 0 && /step 1 of 3 settings_open passed/.test(stderr)) {
-        sent = Date.now();
-        // The tap of step 2 is answered in well under a second; then its expectation polls.
-        setTimeout(() => child.kill(signal), 1500);
-      }
-    });
-    const code = await new Promise<number | null>((resolve) => child.on("close", (c) => resolve(c)));
-    assert.ok(sent > 0, stderr);
-    assert.ok(Date.now() - sent < 20_000, "the flow stopped soon after the signal, not after its 60 s expectation");
-    assert.equal(code, 1, stderr);
-    const sessions = await (await fetch(`${sim.appiumUrl}/appium/sessions`)).json() as { value: unknown[] };
-    assert.deepEqual(sessions.value, [], "the flow's UI session was deleted on the UiAutomator2 side");
-    const report = JSON.parse(stdout);
-    assert.equal(report.exit_code, 1);
-    assert.equal(report.runs[0].failure.step, 2);
-    assert.match(report.runs[0].failure.reason, new RegExp(`interrupted \\(${signal}\\)`));
-    assert.equal(report.runs[0].session.closed, true);
-    assert.deepEqual(report.runs[0].steps.map((s: { outcome: string }) => s.outcome), ["passed", "error", "skipped"]);
-    assert.ok(existsSync(report.reports.junit) && existsSync(report.reports.html));
-  });
+  test(
+    `${signal} during a step: the session is deleted, the reports are written, exit 1`,
+    { skip: actToolsSkipReason(), timeout: 60_000 },
+    async (t) => {
+      const sim = await startSimDevice();
+      t.after(() => sim.stop());
+      const dir = tempDir(t, "amh-flow-int-");
+      const file = join(dir, "flow.json");
+      writeFileSync(file, JSON.stringify(flow));
+      const [command, ...prefix] = harnessCommand();
+      const child = spawn(command, [...prefix, "flow", file, "--json", "--artifacts", join(dir, "artifacts")], {
+        env: {
+          PATH: process.env["PATH"] ?? "",
+          XDG_STATE_HOME: privateStateHome(),
+          ADB_SERVER_SOCKET: sim.adbServerSocket,
+          APPIUM_URL: sim.appiumUrl,
+        },
+        stdio: ["ignore", "pipe", "pipe"],
+      });
+      t.after(() => {
+        try {
+          if (child.pid !== undefined) process.kill(child.pid, "SIGKILL");
+        } catch {
+          // already gone
+        }
+      });
+      let stdout = "";
+      let stderr = "";
+      child.stdout.on("data", (c: Buffer) => void (stdout += c.toString("utf8")));
+      let sent = 0;
+      child.stderr.on("data", (c: Buffer) => {
+        stderr += c.toString("utf8");
+        if (sent === 0 && /step 1 of 3 settings_open passed/.test(stderr)) {
+          sent = Date.now();
+          // The tap of step 2 is answered in well under a second; then its expectation polls.
+          setTimeout(() => child.kill(signal), 1500);
+        }
+      });
+      const code = await new Promise<number | null>((resolve) => child.on("close", (c) => resolve(c)));
+      assert.ok(sent > 0, stderr);
+      assert.ok(Date.now() - sent < 20_000, "the flow stopped soon after the signal, not after its 60 s expectation");
+      assert.equal(code, 1, stderr);
+      const sessions = await (await fetch(`${sim.appiumUrl}/appium/sessions`)).json() as { value: unknown[] };
+      assert.deepEqual(sessions.value, [], "the flow's UI session was deleted on the UiAutomator2 side");
+      const report = JSON.parse(stdout);
+      assert.equal(report.exit_code, 1);
+      assert.equal(report.runs[0].failure.step, 2);
+      assert.match(report.runs[0].failure.reason, new RegExp(`interrupted \\(${signal}\\)`));
+      assert.equal(report.runs[0].session.closed, true);
+      assert.deepEqual(report.runs[0].steps.map((s: { outcome: string }) => s.outcome), ["passed", "error", "skipped"]);
+      assert.ok(existsSync(report.reports.junit) && existsSync(report.reports.html));
+    },
+  );
 }

@@ -15,79 +15,101 @@ import { runCliCaptured } from "../support/cli.ts";
 import { envelopeOf, spawnServe } from "../support/mcp_client.ts";
 import { makeServeHome } from "../support/mcp_e2e.ts";
 
-test("an agent's session recorded by serve --record replays green, and survives a killed server", { skip: actToolsSkipReason() }, async (t) => {
-  const home = makeServeHome();
-  t.after(() => home.remove());
-  const file = join(home.root, "agent-session.json");
-  const served = await spawnServe(["--device", "sim", "--record", file], home.env);
-  t.after(() => served.close());
-  const call = async (name: string, args: Record<string, unknown>) => {
-    const envelope = envelopeOf(await served.client.callTool({ name, arguments: args }));
-    assert.equal(envelope.ok, true, `${name}: ${JSON.stringify(envelope.error)}`);
-    return envelope;
-  };
-  const stepsInFile = () => {
-    const parsed = parseFlowText(readFileSync(file, "utf8"));
-    assert.ok(parsed.ok, `a valid flow: ${JSON.stringify(!parsed.ok && parsed.problems)}`);
-    return parsed.flow.steps;
-  };
-  await call("ui_get_tree", {});
-  assert.equal(readFileSync(file, "utf8"), "", "the file is claimed (empty) at start; no step before the first act");
-  await call("settings_open", {});
-  assert.equal(stepsInFile().length, 1);
-  const session = String((await call("ui_session_open", { package: "com.android.settings" })).data["session_id"]);
-  await call("ui_tap", { selector: { text: "Network & internet" }, session_id: session });
-  await call("ui_get_tree", {});
-  await call("ui_tap", { selector: { content_desc: "Navigate up" }, session_id: session });
-  await call("ui_scroll", { direction: "down", session_id: session });
-  const failed = envelopeOf(await served.client.callTool({ name: "ui_tap", arguments: { selector: { text: "No such row" }, session_id: session } }));
-  assert.equal(failed.ok, false);
-  await call("ui_tap", { selector: { text: "About emulated device" }, session_id: session });
-  await call("device_back", { session_id: session });
-  await call("ui_tap", { selector: { text: "Search Settings" }, session_id: session }); // changes nothing here
-  await call("ui_session_close", { session_id: session });
-  const steps = stepsInFile();
-  assert.deepEqual(steps.map((s) => s.tool), ["settings_open", "ui_tap", "ui_tap", "ui_scroll", "ui_tap", "device_back", "ui_tap"]);
-  assert.ok(steps.every((s) => s.args?.["session_id"] === undefined));
-  assert.ok(steps.every((s) => s.expect?.foreground_package === "com.android.settings"), "every step expects the package it led to");
-  assert.deepEqual(steps.map((s) => s.expect?.visible !== undefined), [false, true, true, true, true, true, false],
-    "a selector that appeared, where the act changed the screen");
+test(
+  "an agent's session recorded by serve --record replays green, and survives a killed server",
+  { skip: actToolsSkipReason() },
+  async (t) => {
+    const home = makeServeHome();
+    t.after(() => home.remove());
+    const file = join(home.root, "agent-session.json");
+    const served = await spawnServe(["--device", "sim", "--record", file], home.env);
+    t.after(() => served.close());
+    const call = async (name: string, args: Record<string, unknown>) => {
+      const envelope = envelopeOf(await served.client.callTool({ name, arguments: args }));
+      assert.equal(envelope.ok, true, `${name}: ${JSON.stringify(envelope.error)}`);
+      return envelope;
+    };
+    const stepsInFile = () => {
+      const parsed = parseFlowText(readFileSync(file, "utf8"));
+      assert.ok(parsed.ok, `a valid flow: ${JSON.stringify(!parsed.ok && parsed.problems)}`);
+      return parsed.flow.steps;
+    };
+    await call("ui_get_tree", {});
+    assert.equal(readFileSync(file, "utf8"), "", "the file is claimed (empty) at start; no step before the first act");
+    await call("settings_open", {});
+    assert.equal(stepsInFile().length, 1);
+    const session = String((await call("ui_session_open", { package: "com.android.settings" })).data["session_id"]);
+    await call("ui_tap", { selector: { text: "Network & internet" }, session_id: session });
+    await call("ui_get_tree", {});
+    await call("ui_tap", { selector: { content_desc: "Navigate up" }, session_id: session });
+    await call("ui_scroll", { direction: "down", session_id: session });
+    const failed = envelopeOf(
+      await served.client.callTool({ name: "ui_tap", arguments: { selector: { text: "No such row" }, session_id: session } }),
+    );
+    assert.equal(failed.ok, false);
+    await call("ui_tap", { selector: { text: "About emulated device" }, session_id: session });
+    await call("device_back", { session_id: session });
+    await call("ui_tap", { selector: { text: "Search Settings" }, session_id: session }); // changes nothing here
+    await call("ui_session_close", { session_id: session });
+    const steps = stepsInFile();
+    assert.deepEqual(steps.map((s) => s.tool), ["settings_open", "ui_tap", "ui_tap", "ui_scroll", "ui_tap", "device_back", "ui_tap"]);
+    assert.ok(steps.every((s) => s.args?.["session_id"] === undefined));
+    assert.ok(steps.every((s) => s.expect?.foreground_package === "com.android.settings"), "every step expects the package it led to");
+    assert.deepEqual(
+      steps.map((s) => s.expect?.visible !== undefined),
+      [false, true, true, true, true, true, false],
+      "a selector that appeared, where the act changed the screen",
+    );
 
-  process.kill(served.pid!, "SIGKILL"); // a killed server leaves the last whole file
-  assert.equal(stepsInFile().length, 7);
-  assert.deepEqual(readdirSync(home.root).filter((n) => n.includes(".draft")), [], "no half-written drafts next to it");
+    process.kill(served.pid!, "SIGKILL"); // a killed server leaves the last whole file
+    assert.equal(stepsInFile().length, 7);
+    assert.deepEqual(readdirSync(home.root).filter((n) => n.includes(".draft")), [], "no half-written drafts next to it");
 
-  const replay = await runCliCaptured(["flow", file, "--device", "sim", "--artifacts", join(home.root, "replay")]);
-  assert.equal(replay.code, 0, `${replay.stderr}\n${replay.stdout}`);
-  assert.match(replay.stdout, /passed, 7 of 7 steps passed/);
-});
+    const replay = await runCliCaptured(["flow", file, "--device", "sim", "--artifacts", join(home.root, "replay")]);
+    assert.equal(replay.code, 0, `${replay.stderr}\n${replay.stdout}`);
+    assert.match(replay.stdout, /passed, 7 of 7 steps passed/);
+  },
+);
 
-test("typed text is kept in the recording and redacted in the audit log; a login recording replays", { skip: actToolsSkipReason() }, async (t) => {
-  const home = makeServeHome();
-  t.after(() => home.remove());
-  const file = join(home.root, "login.json");
-  const served = await spawnServe(["--device", "sim", "--scenario", "login", "--record", file], home.env);
-  t.after(() => served.close());
-  const call = async (name: string, args: Record<string, unknown>) => {
-    const envelope = envelopeOf(await served.client.callTool({ name, arguments: args }));
-    assert.equal(envelope.ok, true, `${name}: ${JSON.stringify(envelope.error)}`);
-  };
-  await call("ui_type_text", { selector: { resource_id: "com.example.shop:id/email" }, text: "Ünïcödé@例え.jp" });
-  await call("ui_type_text", { selector: { resource_id: "com.example.shop:id/password" }, text: "ß-geheim" });
-  await call("ui_tap", { selector: { resource_id: "com.example.shop:id/sign_in" } });
-  await served.close();
-  const flow = parseFlowText(readFileSync(file, "utf8"));
-  assert.ok(flow.ok);
-  assert.deepEqual(flow.flow.steps.map((s) => s.args?.["text"]), ["Ünïcödé@例え.jp", "ß-geheim", undefined], "kept as typed in the user's own file");
-  assert.equal(flow.flow.package_name, "com.example.shop");
-  const audit = readFileSync(join(home.artifacts, readdirSync(home.artifacts).find((n) => n.endsWith(".jsonl"))!), "utf8");
-  assert.ok(!audit.includes("Ünïcödé") && !audit.includes("geheim"), "the audit log never holds the text");
-  assert.ok(audit.includes(`"redacted_length":${[..."Ünïcödé@例え.jp"].length}`) && audit.includes('"redacted_length":8'), "only its length");
-  const replay = await runCliCaptured(["flow", file, "--device", "sim", "--scenario", "login", "--artifacts", join(home.root, "replay")]);
-  assert.equal(replay.code, 0, `${replay.stderr}\n${replay.stdout}`);
-});
+test(
+  "typed text is kept in the recording and redacted in the audit log; a login recording replays",
+  { skip: actToolsSkipReason() },
+  async (t) => {
+    const home = makeServeHome();
+    t.after(() => home.remove());
+    const file = join(home.root, "login.json");
+    const served = await spawnServe(["--device", "sim", "--scenario", "login", "--record", file], home.env);
+    t.after(() => served.close());
+    const call = async (name: string, args: Record<string, unknown>) => {
+      const envelope = envelopeOf(await served.client.callTool({ name, arguments: args }));
+      assert.equal(envelope.ok, true, `${name}: ${JSON.stringify(envelope.error)}`);
+    };
+    await call("ui_type_text", { selector: { resource_id: "com.example.shop:id/email" }, text: "Ünïcödé@例え.jp" });
+    await call("ui_type_text", { selector: { resource_id: "com.example.shop:id/password" }, text: "ß-geheim" });
+    await call("ui_tap", { selector: { resource_id: "com.example.shop:id/sign_in" } });
+    await served.close();
+    const flow = parseFlowText(readFileSync(file, "utf8"));
+    assert.ok(flow.ok);
+    assert.deepEqual(
+      flow.flow.steps.map((s) => s.args?.["text"]),
+      ["Ünïcödé@例え.jp", "ß-geheim", undefined],
+      "kept as typed in the user's own file",
+    );
+    assert.equal(flow.flow.package_name, "com.example.shop");
+    const audit = readFileSync(join(home.artifacts, readdirSync(home.artifacts).find((n) => n.endsWith(".jsonl"))!), "utf8");
+    assert.ok(!audit.includes("Ünïcödé") && !audit.includes("geheim"), "the audit log never holds the text");
+    assert.ok(
+      audit.includes(`"redacted_length":${[..."Ünïcödé@例え.jp"].length}`) && audit.includes('"redacted_length":8'),
+      "only its length",
+    );
+    const replay = await runCliCaptured(["flow", file, "--device", "sim", "--scenario", "login", "--artifacts", join(home.root, "replay")]);
+    assert.equal(replay.code, 0, `${replay.stderr}\n${replay.stdout}`);
+  },
+);
 
-test("a recorded session using the new hands (gestures, sideways and until scrolls, deep link, keys, wait, clear) replays green", { skip: actToolsSkipReason() }, async (t) => {
+test("a recorded session using the new hands (gestures, sideways and until scrolls, deep link, keys, wait, clear) replays green", {
+  skip: actToolsSkipReason(),
+}, async (t) => {
   const home = makeServeHome();
   t.after(() => home.remove());
   const file = join(home.root, "shop-hands.json");
@@ -117,14 +139,20 @@ test("a recorded session using the new hands (gestures, sideways and until scrol
   ];
   for (const [name, args] of calls) {
     const observe = name === "ui_wait";
-    const envelope = envelopeOf(await served.client.callTool({ name, arguments: observe ? args : { ...args, session_id: session } }, undefined, { timeout: 60_000 }));
+    const envelope = envelopeOf(
+      await served.client.callTool({ name, arguments: observe ? args : { ...args, session_id: session } }, undefined, { timeout: 60_000 }),
+    );
     if (name !== "ui_type_text") assert.equal(envelope.ok, true, `${name} ${JSON.stringify(args)}: ${JSON.stringify(envelope.error)}`);
   }
   await call("ui_session_close", { session_id: session });
   await served.close();
   const parsed = parseFlowText(readFileSync(file, "utf8"));
   assert.ok(parsed.ok, JSON.stringify(!parsed.ok && parsed.problems));
-  assert.deepEqual(parsed.flow.steps.map((s) => [s.tool, s.args]), calls.filter(([name]) => name !== "ui_type_text"), "every new tool and argument as sent");
+  assert.deepEqual(
+    parsed.flow.steps.map((s) => [s.tool, s.args]),
+    calls.filter(([name]) => name !== "ui_type_text"),
+    "every new tool and argument as sent",
+  );
   assert.equal(parsed.flow.package_name, shop);
   const replay = await runCliCaptured(["flow", file, "--device", "sim", "--scenario", "shop", "--artifacts", join(home.root, "replay")]);
   assert.equal(replay.code, 0, `${replay.stderr}\n${replay.stdout}`);

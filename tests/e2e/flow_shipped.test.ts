@@ -25,7 +25,14 @@ interface JsonReport {
   runs: {
     device: { udid: string; simulated: boolean };
     session: { session_id: string; closed: boolean };
-    steps: { tool: string; args: Record<string, unknown>; outcome: string; duration_ms: number; evidence_id: string | null; envelope: { ok: boolean; evidence: { artifact_id: string } | null } }[];
+    steps: {
+      tool: string;
+      args: Record<string, unknown>;
+      outcome: string;
+      duration_ms: number;
+      evidence_id: string | null;
+      envelope: { ok: boolean; evidence: { artifact_id: string } | null };
+    }[];
   }[];
 }
 
@@ -59,7 +66,11 @@ function checkThreeReports(report: JsonReport, stepCount: number, artifacts: str
   }
   const html = readFileSync(report.reports.html, "utf8");
   const withEvidence = run.steps.filter((s) => s.evidence_id !== null).length;
-  assert.equal((html.match(/<img src="data:image\/png;base64,/g) ?? []).length, withEvidence, "one embedded thumbnail per step with evidence");
+  assert.equal(
+    (html.match(/<img src="data:image\/png;base64,/g) ?? []).length,
+    withEvidence,
+    "one embedded thumbnail per step with evidence",
+  );
   assert.equal((html.match(/<tr class="passed">/g) ?? []).length, stepCount);
   const junit = new DOMParser().parseFromString(readFileSync(report.reports.junit, "utf8"), "text/xml").documentElement!;
   assert.equal(junit.getElementsByTagName("testsuite").length, 1);
@@ -69,33 +80,48 @@ function checkThreeReports(report: JsonReport, stepCount: number, artifacts: str
   return run;
 }
 
-test("the Settings exploration passes on the simulated device and only observes and navigates", { skip: actToolsSkipReason() }, async (t) => {
-  const { report, flow, stderr, artifacts } = await runShipped(t, "settings-exploration");
-  const run = checkThreeReports(report, flow.steps.length, artifacts);
-  assert.deepEqual([...new Set(flow.steps.map((s) => s.tool))].sort(), ["device_back", "settings_open", "ui_get_tree", "ui_screenshot", "ui_scroll", "ui_tap"]);
-  for (const step of flow.steps.filter((s) => s.tool === "ui_tap")) {
-    const tapped = JSON.stringify(step.args);
-    assert.doesNotMatch(tapped, /Airplane|switch|toggle|Dark theme|Uninstall|Force stop/i, "never taps a setting");
-  }
-  assert.ok(run.steps.every((s) => !("checked" in (s.envelope as unknown as { data: object }).data)));
-  assert.match(stderr, new RegExp(`step ${flow.steps.length} of ${flow.steps.length} ui_scroll passed \\(\\d+ ms\\)`));
-});
+test(
+  "the Settings exploration passes on the simulated device and only observes and navigates",
+  { skip: actToolsSkipReason() },
+  async (t) => {
+    const { report, flow, stderr, artifacts } = await runShipped(t, "settings-exploration");
+    const run = checkThreeReports(report, flow.steps.length, artifacts);
+    assert.deepEqual([...new Set(flow.steps.map((s) => s.tool))].sort(), [
+      "device_back",
+      "settings_open",
+      "ui_get_tree",
+      "ui_screenshot",
+      "ui_scroll",
+      "ui_tap",
+    ]);
+    for (const step of flow.steps.filter((s) => s.tool === "ui_tap")) {
+      const tapped = JSON.stringify(step.args);
+      assert.doesNotMatch(tapped, /Airplane|switch|toggle|Dark theme|Uninstall|Force stop/i, "never taps a setting");
+    }
+    assert.ok(run.steps.every((s) => !("checked" in (s.envelope as unknown as { data: object }).data)));
+    assert.match(stderr, new RegExp(`step ${flow.steps.length} of ${flow.steps.length} ui_scroll passed \\(\\d+ ms\\)`));
+  },
+);
 
-test("the login form flow types non-ASCII text on the simulated device; reports keep only its length", { skip: actToolsSkipReason() }, async (t) => {
-  const password = "Grüße-aus-Köln-ß";
-  const { report, flow: written, artifacts } = await runShipped(t, "login-form", [], { SHOP_PASSWORD: password }); // its sim_scenario picks the login scenario
-  const resolved = resolveFlowEnv(written, { SHOP_PASSWORD: password });
-  assert.ok(resolved.ok);
-  const flow = resolved.flow;
-  const run = checkThreeReports(report, flow.steps.length, artifacts);
-  const typed = flow.steps.filter((s) => s.tool === "ui_type_text").map((s) => String(s.args!["text"]));
-  assert.ok(typed.length === 2 && typed.every((text) => /[^\p{ASCII}]/u.test(text)), "the flow types non-ASCII text");
-  const typedSteps = run.steps.filter((s) => s.tool === "ui_type_text");
-  assert.deepEqual(typedSteps.map((s) => s.args["text"]), typed.map((text) => ({ redacted_length: [...text].length })));
-  const junit = readFileSync(report.reports.junit, "utf8");
-  const html = readFileSync(report.reports.html, "utf8");
-  for (const text of [junit, html]) assert.ok(!text.includes(typed[1]!), "the password appears in no report");
-});
+test(
+  "the login form flow types non-ASCII text on the simulated device; reports keep only its length",
+  { skip: actToolsSkipReason() },
+  async (t) => {
+    const password = "Grüße-aus-Köln-ß";
+    const { report, flow: written, artifacts } = await runShipped(t, "login-form", [], { SHOP_PASSWORD: password }); // its sim_scenario picks the login scenario
+    const resolved = resolveFlowEnv(written, { SHOP_PASSWORD: password });
+    assert.ok(resolved.ok);
+    const flow = resolved.flow;
+    const run = checkThreeReports(report, flow.steps.length, artifacts);
+    const typed = flow.steps.filter((s) => s.tool === "ui_type_text").map((s) => String(s.args!["text"]));
+    assert.ok(typed.length === 2 && typed.every((text) => /[^\p{ASCII}]/u.test(text)), "the flow types non-ASCII text");
+    const typedSteps = run.steps.filter((s) => s.tool === "ui_type_text");
+    assert.deepEqual(typedSteps.map((s) => s.args["text"]), typed.map((text) => ({ redacted_length: [...text].length })));
+    const junit = readFileSync(report.reports.junit, "utf8");
+    const html = readFileSync(report.reports.html, "utf8");
+    for (const text of [junit, html]) assert.ok(!text.includes(typed[1]!), "the password appears in no report");
+  },
+);
 
 test("the shipped flows' HTML reports render in headless Chromium", { skip: actToolsSkipReason() || chromiumSkipReason() }, async (t) => {
   const { report } = await runShipped(t, "settings-exploration");

@@ -18,28 +18,35 @@ const skip = process.env["ANDROID_MCP_CLONE_TEST"] === "1"
   : "runs a second full npm test in a fresh clone; set ANDROID_MCP_CLONE_TEST=1 (npm run test:clone, run by .ci/run)";
 const LIMIT_MS = 15 * 60 * 1000;
 
-test("a fresh clone without ../shared passes npm test, and says once that the corpus is absent", { skip, timeout: LIMIT_MS + 60_000 }, async () => {
-  const root = mkdtempSync(join(tmpdir(), "amh-clone-"));
-  try {
-    const clone = join(root, "android-mcp-harness");
-    await run("git", ["clone", "--quiet", "--no-hardlinks", REPO_ROOT, clone], root, process.env, 120_000);
-    assert.equal(existsSync(join(dirname(clone), "shared")), false);
-    assert.equal(existsSync(join(clone, "dist")), false, "a clone starts without build output");
-    symlinkSync(realpathSync(join(REPO_ROOT, "node_modules")), join(clone, "node_modules"));
-    const env: NodeJS.ProcessEnv = { ...process.env, ANDROID_MCP_CORPUS: join(root, "no-corpus-here") };
-    delete env["ANDROID_MCP_CLONE_TEST"]; // the clone's own copy of this test skips
-    delete env["ANDROID_MCP_BINARY"];
-    delete env["NODE_TEST_CONTEXT"]; // else node's test runner in the clone takes itself for a nested run and runs nothing
-    const started = Date.now();
-    const output = await run("npm", ["test"], clone, env, LIMIT_MS);
-    assert.match(output, /^# fail 0$/m);
-    process.stderr.write(`fresh clone: npm test passed in ${((Date.now() - started) / 1000).toFixed(0)} s\n`);
-    assert.match(output, /^run-tests: real-world corpus not found at .*no-corpus-here\/real and .*no-corpus-here\/adb \(set ANDROID_MCP_CORPUS/m);
-    assert.doesNotMatch(output, /ENOENT[^\n]*no-corpus-here/, "a test read the absent corpus instead of skipping");
-  } finally {
-    rmSync(root, { recursive: true, force: true });
-  }
-});
+test(
+  "a fresh clone without ../shared passes npm test, and says once that the corpus is absent",
+  { skip, timeout: LIMIT_MS + 60_000 },
+  async () => {
+    const root = mkdtempSync(join(tmpdir(), "amh-clone-"));
+    try {
+      const clone = join(root, "android-mcp-harness");
+      await run("git", ["clone", "--quiet", "--no-hardlinks", REPO_ROOT, clone], root, process.env, 120_000);
+      assert.equal(existsSync(join(dirname(clone), "shared")), false);
+      assert.equal(existsSync(join(clone, "dist")), false, "a clone starts without build output");
+      symlinkSync(realpathSync(join(REPO_ROOT, "node_modules")), join(clone, "node_modules"));
+      const env: NodeJS.ProcessEnv = { ...process.env, ANDROID_MCP_CORPUS: join(root, "no-corpus-here") };
+      delete env["ANDROID_MCP_CLONE_TEST"]; // the clone's own copy of this test skips
+      delete env["ANDROID_MCP_BINARY"];
+      delete env["NODE_TEST_CONTEXT"]; // else node's test runner in the clone takes itself for a nested run and runs nothing
+      const started = Date.now();
+      const output = await run("npm", ["test"], clone, env, LIMIT_MS);
+      assert.match(output, /^# fail 0$/m);
+      process.stderr.write(`fresh clone: npm test passed in ${((Date.now() - started) / 1000).toFixed(0)} s\n`);
+      assert.match(
+        output,
+        /^run-tests: real-world corpus not found at .*no-corpus-here\/real and .*no-corpus-here\/adb \(set ANDROID_MCP_CORPUS/m,
+      );
+      assert.doesNotMatch(output, /ENOENT[^\n]*no-corpus-here/, "a test read the absent corpus instead of skipping");
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  },
+);
 
 /** Runs a program to its end within `limitMs`; resolves with stdout+stderr, rejects with them on failure. */
 function run(program: string, args: string[], cwd: string, env: NodeJS.ProcessEnv, limitMs: number): Promise<string> {

@@ -47,7 +47,9 @@ test("the Inspector CLI lists exactly the available catalog", { skip }, async ()
   assert.equal(code, 0);
   const tools = (json as { tools: { name: string; annotations: Record<string, boolean> }[] }).tools;
   assert.deepEqual(tools.map((t) => t.name), AVAILABLE_TOOL_NAMES);
-  for (const tool of tools) assert.equal(tool.annotations["readOnlyHint"], TOOL_CONTRACT_BY_NAME[tool.name as ToolName].annotations.readOnlyHint, tool.name);
+  for (const tool of tools) {
+    assert.equal(tool.annotations["readOnlyHint"], TOOL_CONTRACT_BY_NAME[tool.name as ToolName].annotations.readOnlyHint, tool.name);
+  }
   assert.equal(tools.length, 16);
 });
 

@@ -53,7 +53,9 @@ async function tracedServe(args: string[], env: Record<string, string>, root: st
     args: ["-f", "-qq", "-e", "trace=connect", "-o", log, command, ...prefix, "serve", ...args],
     // Under `npm run test:deno` the harness runs in Deno, whose own once-a-day update check (a DNS query for
     // dl.deno.land) is the runtime's, not the harness's; `deno task start` turns it off the same way.
-    env: { ...env, DENO_NO_UPDATE_CHECK: "1" }, cwd: root, stderr: "pipe",
+    env: { ...env, DENO_NO_UPDATE_CHECK: "1" },
+    cwd: root,
+    stderr: "pipe",
   });
   const client = new Client({ name: "network-test", version: "0" });
   try {
@@ -73,10 +75,16 @@ test("with configured adb and Appium endpoints, every IP connection goes to one 
   try {
     const adbPort = await freePort();
     const appiumPort = await freePort();
-    const made = await tracedServe([], { ...home.env, ADB_SERVER_SOCKET: `tcp:127.0.0.1:${adbPort}`, APPIUM_URL: `http://127.0.0.1:${appiumPort}` }, root);
+    const made = await tracedServe([], {
+      ...home.env,
+      ADB_SERVER_SOCKET: `tcp:127.0.0.1:${adbPort}`,
+      APPIUM_URL: `http://127.0.0.1:${appiumPort}`,
+    }, root);
     const ip = made.filter((c) => c.family === "AF_INET" || c.family === "AF_INET6");
     assert.ok(ip.length > 0, "the tools tried the adb server");
-    for (const c of ip) assert.ok(c.address === "127.0.0.1" && [adbPort, appiumPort].includes(c.port), `unexpected connection to ${c.address}:${c.port}`);
+    for (const c of ip) {
+      assert.ok(c.address === "127.0.0.1" && [adbPort, appiumPort].includes(c.port), `unexpected connection to ${c.address}:${c.port}`);
+    }
   } finally {
     home.remove();
     rmSync(root, { recursive: true, force: true });

@@ -11,7 +11,7 @@ import { dirname, join } from "node:path";
 import { after, before, test } from "node:test";
 import { LOADED_WAIT_MS } from "../support/time_bounds.ts";
 import { startSimDevice } from "../../src/sim/mod.ts";
-import { envelopeOf, spawnServe, type SpawnedServer } from "../support/mcp_client.ts";
+import { envelopeOf, type SpawnedServer, spawnServe } from "../support/mcp_client.ts";
 import { makeServeHome, type ServeHome } from "../support/mcp_e2e.ts";
 
 type Sim = Awaited<ReturnType<typeof startSimDevice>>;
@@ -31,10 +31,12 @@ after(async () => {
   home?.remove();
 });
 
-const call = async (name: string, args: Record<string, unknown> = {}) => envelopeOf(await served.client.callTool({ name, arguments: args }));
+const call = async (name: string, args: Record<string, unknown> = {}) =>
+  envelopeOf(await served.client.callTool({ name, arguments: args }));
 
 /** Commands that change what the device shows: input events and activity/package starts. */
-const NAVIGATING = /(^|[\s:'])(input|monkey|am|cmd activity|cmd package|pm (clear|disable|enable|install|uninstall)|svc|wm (size|density) \d)\b/;
+const NAVIGATING =
+  /(^|[\s:'])(input|monkey|am|cmd activity|cmd package|pm (clear|disable|enable|install|uninstall)|svc|wm (size|density) \d)\b/;
 
 test("observing does not change the foreground app: the device receives no input or start command", async () => {
   const before = { pkg: sim.device.foregroundPackage(), xml: sim.device.hierarchyXml() };

@@ -4,7 +4,7 @@
  * names are refused (-32002, not found) and not listed, fast and without reading them; a real screenshot still is.
  */
 import assert from "node:assert/strict";
-import { closeSync, linkSync, mkdirSync, openSync, ftruncateSync, writeFileSync, writeSync } from "node:fs";
+import { closeSync, ftruncateSync, linkSync, mkdirSync, openSync, writeFileSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import { evidenceId } from "../../src/adapters/evidence/evidence_id.ts";

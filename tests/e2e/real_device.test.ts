@@ -12,7 +12,7 @@ import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { after, before, test } from "node:test";
 import { AVAILABLE_TOOL_NAMES } from "../../contracts/tools.ts";
 import { validateSelector } from "../../src/screen/mod.ts";
-import { envelopeOf, spawnServe, type SpawnedServer } from "../support/mcp_client.ts";
+import { envelopeOf, type SpawnedServer, spawnServe } from "../support/mcp_client.ts";
 import { makeServeHome, type ServeHome } from "../support/mcp_e2e.ts";
 
 const skip = process.env["ANDROID_MCP_RUN_EMULATOR"] === "1"

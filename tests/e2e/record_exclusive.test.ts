@@ -22,7 +22,10 @@ function runServe(args: string[], env: Record<string, string>): Promise<{ code: 
   return new Promise((resolve) => child.on("close", (code) => (clearTimeout(killer), resolve({ code, stderr }))));
 }
 
-test("a second server recording to the same file is refused at start; the first keeps its steps", { skip: actToolsSkipReason(), timeout: 90_000 }, async (t) => {
+test("a second server recording to the same file is refused at start; the first keeps its steps", {
+  skip: actToolsSkipReason(),
+  timeout: 90_000,
+}, async (t) => {
   const home = makeServeHome();
   t.after(() => home.remove());
   const record = join(home.root, "same.json");

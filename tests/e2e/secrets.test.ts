@@ -32,7 +32,10 @@ function assertNoSecret(where: string, text: string): void {
   assert.ok(!text.includes(SECRET), `the secret is in ${where}`);
 }
 
-test("a password typed over MCP is in no answer, raw XML, audit line, evidence name or recording (--record-secrets env)", { skip: actToolsSkipReason(), timeout: 60_000 }, async (t) => {
+test("a password typed over MCP is in no answer, raw XML, audit line, evidence name or recording (--record-secrets env)", {
+  skip: actToolsSkipReason(),
+  timeout: 60_000,
+}, async (t) => {
   const home = makeServeHome();
   t.after(() => home.remove());
   const record = join(home.root, "login.json");
@@ -50,7 +53,11 @@ test("a password typed over MCP is in no answer, raw XML, audit line, evidence n
   const tree = await call("ui_get_tree", { include_raw: true });
   const field = (tree.data["actions"] as { selector: Record<string, string>; password?: boolean; text_length?: number; role?: string }[])
     .find((a) => a.selector["resource_id"]?.endsWith("password"));
-  assert.deepEqual({ role: field?.role, password: field?.password, text_length: field?.text_length }, { role: "input", password: true, text_length: SECRET.length });
+  assert.deepEqual({ role: field?.role, password: field?.password, text_length: field?.text_length }, {
+    role: "input",
+    password: true,
+    text_length: SECRET.length,
+  });
   assert.match(String(tree.data["raw"]), /password="true"/);
   await call("ui_screenshot");
   await call("ui_tap", { selector: { resource_id: "com.example.shop:id/sign_in" }, session_id: session });
@@ -59,8 +66,15 @@ test("a password typed over MCP is in no answer, raw XML, audit line, evidence n
   await served.close();
   assertNoSecret("stderr", served.stderr());
   assert.match(served.stderr(), /set ANDROID_MCP_TEXT_1 before replaying/);
-  const written = [...filesUnder(home.artifacts), { path: record, text: readFileSync(record, "utf8"), mode: statSync(record).mode & 0o777 }];
-  assert.ok(written.some((f) => f.path.endsWith(".png")) && written.some((f) => f.path.endsWith(".jsonl")), "evidence and an audit log were written");
+  const written = [...filesUnder(home.artifacts), {
+    path: record,
+    text: readFileSync(record, "utf8"),
+    mode: statSync(record).mode & 0o777,
+  }];
+  assert.ok(
+    written.some((f) => f.path.endsWith(".png")) && written.some((f) => f.path.endsWith(".jsonl")),
+    "evidence and an audit log were written",
+  );
   for (const file of written) {
     assertNoSecret(file.path, file.path + file.text);
     assert.equal(file.mode, 0o600, `${file.path} is owner-only`);
@@ -95,7 +109,10 @@ function runBinary(args: string[], env: Record<string, string>): Promise<Ran> {
   return new Promise((resolve) => child.on("close", (code) => (clearTimeout(killer), resolve({ code, stdout, stderr }))));
 }
 
-test("the shipped login flow with its password from SHOP_PASSWORD: no report, log, evidence name or output holds it", { skip: actToolsSkipReason(), timeout: 120_000 }, async (t) => {
+test("the shipped login flow with its password from SHOP_PASSWORD: no report, log, evidence name or output holds it", {
+  skip: actToolsSkipReason(),
+  timeout: 120_000,
+}, async (t) => {
   const home = makeServeHome();
   t.after(() => home.remove());
   const file = join(REPO_ROOT, "docs", "flows", "login-form.json");

@@ -9,7 +9,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { after, before, test } from "node:test";
 import { LOADED_WAIT_MS } from "../support/time_bounds.ts";
 import { AVAILABLE_TOOL_NAMES } from "../../contracts/tools.ts";
-import { envelopeOf, harnessCommand, spawnServe, type SpawnedServer } from "../support/mcp_client.ts";
+import { envelopeOf, harnessCommand, type SpawnedServer, spawnServe } from "../support/mcp_client.ts";
 import { exitWithin, killQuietly, makeServeHome, type ServeHome } from "../support/mcp_e2e.ts";
 
 let home: ServeHome;
@@ -88,17 +88,23 @@ test("app_list returns installed packages", async () => {
 test("every call so far left one audit line with its operation id", () => {
   const lines = readFileSync(`${home.artifacts}/audit.jsonl`, "utf8").trim().split("\n").map((l) => JSON.parse(l));
   assert.deepEqual(lines.map((l) => [l.tool, l.outcome]), [
-    ["device_status", "ok"], ["ui_get_tree", "ok"], ["ui_get_tree", "ok"], ["ui_screenshot", "ok"], ["app_list", "ok"],
+    ["device_status", "ok"],
+    ["ui_get_tree", "ok"],
+    ["ui_get_tree", "ok"],
+    ["ui_screenshot", "ok"],
+    ["app_list", "ok"],
   ]);
   for (const line of lines) assert.match(line.operation_id, /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
   assert.match(lines[3].evidence_id, /^\d{8}-\d{6}-\d{6}-ui-screenshot(-\d+)?\.png$/);
   assert.equal(new Set(lines.map((l) => l.operation_id)).size, lines.length);
 });
 
-for (const [how, stop] of [
-  ["stdin EOF", (child: ReturnType<typeof spawn>) => child.stdin!.end()],
-  ["SIGTERM", (child: ReturnType<typeof spawn>) => child.kill("SIGTERM")],
-] as const) {
+for (
+  const [how, stop] of [
+    ["stdin EOF", (child: ReturnType<typeof spawn>) => child.stdin!.end()],
+    ["SIGTERM", (child: ReturnType<typeof spawn>) => child.kill("SIGTERM")],
+  ] as const
+) {
   test(`serve exits 0 on ${how}`, async () => {
     const own = makeServeHome();
     const child = spawnHarness(["serve", "--device", "sim"], { env: own.env, stdio: ["pipe", "pipe", "pipe"] });
@@ -128,7 +134,11 @@ test("stdout carries only JSON-RPC messages, one per line, during real work", as
   child.stderr!.resume();
   try {
     const send = (message: object) => child.stdin!.write(JSON.stringify({ jsonrpc: "2.0", ...message }) + "\n");
-    send({ id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "0" } } });
+    send({
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "0" } },
+    });
     send({ method: "notifications/initialized" });
     for (const [id, name] of [[2, "device_status"], [3, "ui_get_tree"], [4, "ui_screenshot"], [5, "app_list"]] as const) {
       send({ id, method: "tools/call", params: { name, arguments: {} } });

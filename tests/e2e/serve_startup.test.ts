@@ -25,7 +25,9 @@ async function eventually(check: () => boolean, what: string, ms = LOADED_WAIT_M
   }
 }
 
-test("--artifacts /proc/nope fails at once with one line (no 100 % CPU mkdir loop)", { skip: existsSync("/proc/self") ? false : "no /proc here" }, async () => {
+test("--artifacts /proc/nope fails at once with one line (no 100 % CPU mkdir loop)", {
+  skip: existsSync("/proc/self") ? false : "no /proc here",
+}, async () => {
   const home = makeServeHome();
   const [command, ...prefix] = harnessCommand();
   const child = spawn(command, [...prefix, "serve", "--artifacts", "/proc/nope"], { env: home.env, stdio: ["pipe", "pipe", "pipe"] });
@@ -33,7 +35,10 @@ test("--artifacts /proc/nope fails at once with one line (no 100 % CPU mkdir loo
   child.stderr.on("data", (c: Buffer) => void (stderr += c.toString()));
   try {
     assert.equal(await exitWithin(child, LOADED_WAIT_MS), 1, `still running or wrong exit: ${stderr}`);
-    assert.match(stderr, /^serve: EVIDENCE_WRITE_FAILED: The artifacts directory "\/proc\/nope" \(from --artifacts\) cannot be created or written/m);
+    assert.match(
+      stderr,
+      /^serve: EVIDENCE_WRITE_FAILED: The artifacts directory "\/proc\/nope" \(from --artifacts\) cannot be created or written/m,
+    );
     assert.equal(stderr.trimEnd().split("\n").filter((l) => l.startsWith("serve:")).length, 1, stderr);
   } finally {
     killQuietly(child.pid);
@@ -48,7 +53,10 @@ test("--device bogus123 starts, warns on stderr that adb does not list it, and s
   try {
     const { tools } = await served.client.listTools();
     assert.deepEqual(tools.map((t) => t.name), AVAILABLE_TOOL_NAMES);
-    await eventually(() => /warning: EMULATOR_UNAVAILABLE: Cannot find device "bogus123"/.test(served.stderr()), "a start-up warning naming bogus123");
+    await eventually(
+      () => /warning: EMULATOR_UNAVAILABLE: Cannot find device "bogus123"/.test(served.stderr()),
+      "a start-up warning naming bogus123",
+    );
     assert.match(served.stderr(), /The server is running; device tools answer with this error until it is fixed\./);
   } finally {
     await served.close();
@@ -82,11 +90,23 @@ test("a line on stdin that is not JSON-RPC gets one stderr line and a JSON-RPC e
     await eventually(() => stderr.includes("serving MCP on stdio"), "serve started");
     child.stdin.write("hello there\n");
     child.stdin.write(`{"not":"json-rpc"}\n`);
-    child.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "0" } } })}\n`);
+    child.stdin.write(
+      `${
+        JSON.stringify({
+          jsonrpc: "2.0",
+          id: 1,
+          method: "initialize",
+          params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "0" } },
+        })
+      }\n`,
+    );
     await eventually(() => stdout.includes(`"id":1`), "the initialize answer");
     const refused = stderr.split("\n").filter((l) => l.includes("a line on stdin"));
     assert.equal(refused.length, 2, stderr);
-    assert.match(refused[0]!, /^android-mcp-harness: warning: answered a line on stdin that is not JSON \(.*\) with JSON-RPC -32700; MCP clients send one JSON-RPC message per line\.$/);
+    assert.match(
+      refused[0]!,
+      /^android-mcp-harness: warning: answered a line on stdin that is not JSON \(.*\) with JSON-RPC -32700; MCP clients send one JSON-RPC message per line\.$/,
+    );
     assert.match(refused[1]!, /answered a line on stdin that is JSON but not a JSON-RPC message with JSON-RPC -32600;/);
     // Issue 12: a malformed line is answered (JSON-RPC 2.0: parse error / invalid request), never dropped in silence.
     const lines = stdout.trimEnd().split("\n").map((l) => JSON.parse(l) as { id?: unknown; error?: { code: number } });
@@ -106,7 +126,10 @@ test("evidence older than ANDROID_MCP_EVIDENCE_RETENTION_DAYS is pruned at start
   for (const name of [old, recent, "audit.jsonl", join("reports", "old-report.json")]) writeFileSync(join(home.artifacts, name), "x");
   const served = await spawnServe(["--device", "sim"], { ...home.env, ANDROID_MCP_EVIDENCE_RETENTION_DAYS: "30" });
   try {
-    await eventually(() => /artifacts: removed 1 evidence file\(s\) older than 30 days \(ANDROID_MCP_EVIDENCE_RETENTION_DAYS\)/.test(served.stderr()), "the prune line");
+    await eventually(
+      () => /artifacts: removed 1 evidence file\(s\) older than 30 days \(ANDROID_MCP_EVIDENCE_RETENTION_DAYS\)/.test(served.stderr()),
+      "the prune line",
+    );
     assert.deepEqual(readdirSync(home.artifacts).sort(), [recent, "audit.jsonl", "reports"].sort());
     assert.deepEqual(readdirSync(join(home.artifacts, "reports")), ["old-report.json"]);
   } finally {

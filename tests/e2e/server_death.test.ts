@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { adbServerAddress } from "../../src/adapters/adb/adb_server_address.ts";
 import { currentUserFacts, lockDirectory, lockFileName } from "../../src/adapters/evidence/mod.ts";
 import { startSimDevice } from "../../src/sim/mod.ts";
-import { envelopeOf, spawnServe, type SpawnedServer } from "../support/mcp_client.ts";
+import { envelopeOf, type SpawnedServer, spawnServe } from "../support/mcp_client.ts";
 import { makeServeHome, type ServeHome } from "../support/mcp_e2e.ts";
 
 const skip = process.platform === "linux" && existsSync("/proc") ? false : "needs Linux /proc to find the adb child";
@@ -47,36 +47,47 @@ function alive(pid: number): boolean {
   }
 }
 
-test("SIGKILL of the server mid-call leaves no orphaned adb child, and its lock is taken over by the next server (R16 R17)", { skip }, async () => {
-  served = await spawnServe([], { ...home.env, ADB_SERVER_SOCKET: sim.adbServerSocket, ANDROID_UDID: sim.device.serial, ANDROID_MCP_ACTION_TIMEOUT: "60" });
-  sim.device.faults.hangCommands = ["screencap"];
-  const pending = served.client.callTool({ name: "ui_screenshot", arguments: {} }).catch(() => null);
-  const deadline = Date.now() + 10_000;
-  let children: { pid: number; ppid: number; args: string }[] = [];
-  while (Date.now() < deadline) {
-    children = screencapProcesses();
-    if (children.some((c) => /\badb\b/.test(c.args)) && sim.device.log.slice(-5).some((e) => e.command.includes("screencap"))) break;
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  assert.ok(children.length > 0, "the adb screencap child is running");
-  process.kill(served.pid!, "SIGKILL");
-  const gone = Date.now() + 3_000;
-  while (children.some((c) => alive(c.pid)) && Date.now() < gone) await new Promise((r) => setTimeout(r, 20));
-  sim.device.faults.hangCommands = [];
-  const left = children.filter((c) => alive(c.pid));
-  for (const c of left) process.kill(c.pid, "SIGKILL"); // clean up what the defect left
-  assert.deepEqual(left.map((c) => c.args), [], "adb children outlived the server");
-  await pending;
-  // The dead holder's lock is taken over by the next server on this device, which leaves none behind (R17).
-  const lockFile = join(lockDirectory(currentUserFacts(process.platform, "")).path,
-    lockFileName({ adbServer: adbServerAddress(sim.adbServerSocket), udid: sim.device.serial }));
-  assert.ok(existsSync(lockFile), "the killed holder's lock is still there");
-  const next = await spawnServe([], { ...home.env, ADB_SERVER_SOCKET: sim.adbServerSocket, ANDROID_UDID: sim.device.serial });
-  try {
-    const status = envelopeOf(await next.client.callTool({ name: "device_status", arguments: {} }));
-    assert.equal(status.ok, true, JSON.stringify(status.error));
-  } finally {
-    await next.close();
-  }
-  assert.equal(existsSync(lockFile), false, "no lock is left");
-});
+test(
+  "SIGKILL of the server mid-call leaves no orphaned adb child, and its lock is taken over by the next server (R16 R17)",
+  { skip },
+  async () => {
+    served = await spawnServe([], {
+      ...home.env,
+      ADB_SERVER_SOCKET: sim.adbServerSocket,
+      ANDROID_UDID: sim.device.serial,
+      ANDROID_MCP_ACTION_TIMEOUT: "60",
+    });
+    sim.device.faults.hangCommands = ["screencap"];
+    const pending = served.client.callTool({ name: "ui_screenshot", arguments: {} }).catch(() => null);
+    const deadline = Date.now() + 10_000;
+    let children: { pid: number; ppid: number; args: string }[] = [];
+    while (Date.now() < deadline) {
+      children = screencapProcesses();
+      if (children.some((c) => /\badb\b/.test(c.args)) && sim.device.log.slice(-5).some((e) => e.command.includes("screencap"))) break;
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    assert.ok(children.length > 0, "the adb screencap child is running");
+    process.kill(served.pid!, "SIGKILL");
+    const gone = Date.now() + 3_000;
+    while (children.some((c) => alive(c.pid)) && Date.now() < gone) await new Promise((r) => setTimeout(r, 20));
+    sim.device.faults.hangCommands = [];
+    const left = children.filter((c) => alive(c.pid));
+    for (const c of left) process.kill(c.pid, "SIGKILL"); // clean up what the defect left
+    assert.deepEqual(left.map((c) => c.args), [], "adb children outlived the server");
+    await pending;
+    // The dead holder's lock is taken over by the next server on this device, which leaves none behind (R17).
+    const lockFile = join(
+      lockDirectory(currentUserFacts(process.platform, "")).path,
+      lockFileName({ adbServer: adbServerAddress(sim.adbServerSocket), udid: sim.device.serial }),
+    );
+    assert.ok(existsSync(lockFile), "the killed holder's lock is still there");
+    const next = await spawnServe([], { ...home.env, ADB_SERVER_SOCKET: sim.adbServerSocket, ANDROID_UDID: sim.device.serial });
+    try {
+      const status = envelopeOf(await next.client.callTool({ name: "device_status", arguments: {} }));
+      assert.equal(status.ok, true, JSON.stringify(status.error));
+    } finally {
+      await next.close();
+    }
+    assert.equal(existsSync(lockFile), false, "no lock is left");
+  },
+);

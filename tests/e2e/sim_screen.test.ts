@@ -54,7 +54,13 @@ async function startSimProcess(args: string[]): Promise<{ pid: number | undefine
 }
 
 test("sim --screen: ui_get_tree over MCP (through the sim's adb socket) gives the same actions as tree --file", { skip }, async () => {
-  for (const name of ["settings-miui-home-es-appium.xml", "gmail-compose-gboard-keyboard-open.xml", "tablet-landscape-rotation3-settings-list.xml"]) {
+  for (
+    const name of [
+      "settings-miui-home-es-appium.xml",
+      "gmail-compose-gboard-keyboard-open.xml",
+      "tablet-landscape-rotation3-settings-list.xml",
+    ]
+  ) {
     const file = join(CORPUS_DIR, name);
     const offline = await treeOfFile(file);
     const sim = await startSimProcess(["--screen", file]);
@@ -80,14 +86,19 @@ test("sim --screen: ui_get_tree over MCP (through the sim's adb socket) gives th
   }
 });
 
-test("serve --device sim --screen --screenshot: same actions as tree --file; annotate marks sit on them; the evidence stays clean", { skip }, async () => {
+test("serve --device sim --screen --screenshot: same actions as tree --file; annotate marks sit on them; the evidence stays clean", {
+  skip,
+}, async () => {
   const file = join(CORPUS_DIR, "permission-location-dialog-en.xml");
   const shot = join(CORPUS_DIR, "permission-location-dialog-en.png");
   const offline = await treeOfFile(file);
   const home = makeServeHome();
   const served = await spawnServe(["--device", "sim", "--screen", file, "--screenshot", shot], home.env);
   try {
-    assert.match(served.stderr(), /the simulated device shows .*permission-location-dialog-en\.xml: acts are answered, the screen does not change/);
+    assert.match(
+      served.stderr(),
+      /the simulated device shows .*permission-location-dialog-en\.xml: acts are answered, the screen does not change/,
+    );
     const tree = envelopeOf(await served.client.callTool({ name: "ui_get_tree", arguments: {} }));
     assert.deepEqual(tree.data["actions"], offline.actions);
 
@@ -137,7 +148,10 @@ test("tree --device sim --screen prints the same actions and texts as tree --fil
   const [command, ...prefix] = harnessCommand();
   const home = makeServeHome();
   try {
-    const child = spawn(command, [...prefix, "tree", "--device", "sim", "--screen", file, "--json"], { stdio: ["ignore", "pipe", "pipe"], env: home.env });
+    const child = spawn(command, [...prefix, "tree", "--device", "sim", "--screen", file, "--json"], {
+      stdio: ["ignore", "pipe", "pipe"],
+      env: home.env,
+    });
     let out = "";
     let err = "";
     child.stdout.on("data", (c: Buffer) => void (out += c.toString()));
@@ -147,16 +161,28 @@ test("tree --device sim --screen prints the same actions and texts as tree --fil
     const live = JSON.parse(out) as Record<string, unknown>;
     // The same screen: actions, texts and package. (The device also states a density, which a dump does not, so
     // its summary may add the 48 dp touch-target audit that `tree --file` without --density cannot make.)
-    for (const key of ["actions", "texts", "foreground_package"]) assert.deepEqual(live[key], (offline as Record<string, unknown>)[key], key);
+    for (const key of ["actions", "texts", "foreground_package"]) {
+      assert.deepEqual(live[key], (offline as Record<string, unknown>)[key], key);
+    }
   } finally {
     home.remove();
   }
 });
 
-test("serve and tree refuse --screen without --device sim, and tree refuses --file with --screen (exit 2, one line)", { skip: corpusSkipReason() }, async () => {
+test("serve and tree refuse --screen without --device sim, and tree refuses --file with --screen (exit 2, one line)", {
+  skip: corpusSkipReason(),
+}, async () => {
   const file = join(CORPUS_DIR, "dialer-keypad.xml");
   const [command, ...prefix] = harnessCommand();
-  for (const args of [["serve", "--screen", file], ["tree", "--screen", file], ["tree", "--file", file, "--screen", file], ["serve", "--device", "sim", "--screen", "missing.xml"]]) {
+  for (
+    const args of [["serve", "--screen", file], ["tree", "--screen", file], ["tree", "--file", file, "--screen", file], [
+      "serve",
+      "--device",
+      "sim",
+      "--screen",
+      "missing.xml",
+    ]]
+  ) {
     const home = makeServeHome();
     try {
       const child = spawn(command, [...prefix, ...args], { stdio: ["pipe", "pipe", "pipe"], env: home.env });
@@ -164,7 +190,14 @@ test("serve and tree refuse --screen without --device sim, and tree refuses --fi
       child.stderr.on("data", (c: Buffer) => void (err += c.toString()));
       assert.equal(await exitWithin(child, 20_000), 2, `${args.join(" ")}: ${err}`);
       assert.equal(err.trim().split("\n").length, 1, err);
-      assert.match(err, args.includes("--file") ? /Choose one of --file/ : args.includes("missing.xml") ? /Cannot read the screen dump .*missing\.xml \(ENOENT\)/ : /--screen replays a capture on the simulated device: add --device sim\./);
+      assert.match(
+        err,
+        args.includes("--file")
+          ? /Choose one of --file/
+          : args.includes("missing.xml")
+          ? /Cannot read the screen dump .*missing\.xml \(ENOENT\)/
+          : /--screen replays a capture on the simulated device: add --device sim\./,
+      );
     } finally {
       home.remove();
     }

@@ -51,7 +51,7 @@ function run(args: string[], timeoutMs = 20_000) {
 
 test("the copy sits alone: no node_modules in its folder or any folder above it", { skip }, () => {
   assert.deepEqual(readdirSync(folder), ["android-mcp-harness"]);
-  for (let dir = folder; ; dir = dirname(dir)) {
+  for (let dir = folder;; dir = dirname(dir)) {
     assert.equal(existsSync(join(dir, "node_modules")), false, `${dir} has a node_modules`);
     if (dirname(dir) === dir) break;
   }
@@ -76,15 +76,19 @@ test("tree --file prints the summary of a real capture", { skip }, () => {
   assert.ok(summary.actions.length > 0);
 });
 
-test("doctor --json prints the eight checks as one JSON document, the runtime being the single executable", { skip: skip || doctorSkip() }, () => {
-  const result = run(["doctor", "--json"], 60_000);
-  assert.ok(result.code === 0 || result.code === 1, `exit ${result.code}: ${result.stderr}`);
-  const report = JSON.parse(result.stdout) as { total: number; checks: { id: string; ok: boolean; detail: string }[] };
-  assert.equal(report.total, 8);
-  assert.equal(report.checks.length, 8);
-  const runtime = report.checks.find((c) => c.id === "runtime");
-  assert.ok(runtime?.ok, JSON.stringify(runtime));
-});
+test(
+  "doctor --json prints the eight checks as one JSON document, the runtime being the single executable",
+  { skip: skip || doctorSkip() },
+  () => {
+    const result = run(["doctor", "--json"], 60_000);
+    assert.ok(result.code === 0 || result.code === 1, `exit ${result.code}: ${result.stderr}`);
+    const report = JSON.parse(result.stdout) as { total: number; checks: { id: string; ok: boolean; detail: string }[] };
+    assert.equal(report.total, 8);
+    assert.equal(report.checks.length, 8);
+    const runtime = report.checks.find((c) => c.id === "runtime");
+    assert.ok(runtime?.ok, JSON.stringify(runtime));
+  },
+);
 
 /** doctor is built on another branch; until it is merged the step is skipped, said so. */
 function doctorSkip(): string | false {
@@ -111,7 +115,9 @@ test("serve --device sim answers initialize, tools/list, an observe call and an 
     // Its folder is HOME, not a project: the evidence goes to the state directory, never a stray artifacts/.
     assert.ok(shot.evidence!.path.startsWith(join(folder, "state", "android-mcp-harness", "artifacts")), shot.evidence!.path);
     // An act: a UI session through webdriverio's remote() against the sim's UiAutomator2 endpoint, from inside the binary.
-    const tapped = envelopeOf(await client.callTool({ name: "ui_tap", arguments: { selector: { text: "Network & internet" } } }, undefined, { timeout: 120_000 }));
+    const tapped = envelopeOf(
+      await client.callTool({ name: "ui_tap", arguments: { selector: { text: "Network & internet" } } }, undefined, { timeout: 120_000 }),
+    );
     assert.equal(tapped.ok, true, JSON.stringify(tapped.error));
     assert.equal(tapped.data["changed"], true);
     assert.ok(existsSync(tapped.evidence!.path), "the act left its PNG evidence");

@@ -29,7 +29,12 @@ after(async () => {
 
 test("a frame over the size limit (an 11 MiB argument) is refused with its id, and the server keeps serving (R1)", async () => {
   for (const [id, size] of [[101, 11 * 1024 * 1024], [102, 2 * 1024 * 1024]] as const) {
-    const huge = JSON.stringify({ method: "tools/call", params: { name: "app_list", arguments: { filter: "a".repeat(size) } }, jsonrpc: "2.0", id });
+    const huge = JSON.stringify({
+      method: "tools/call",
+      params: { name: "app_list", arguments: { filter: "a".repeat(size) } },
+      jsonrpc: "2.0",
+      id,
+    });
     // Written in pieces, as a pipe delivers it.
     for (let at = 0; at < huge.length; at += 1024 * 1024) await server.write(huge.slice(at, at + 1024 * 1024));
     await server.write("\n");
@@ -39,7 +44,11 @@ test("a frame over the size limit (an 11 MiB argument) is refused with its id, a
     assert.ok(JSON.stringify(refused).length < 1000, "the refusal does not echo the frame");
   }
   // The id sent first (as some clients do) is found too.
-  await server.write(`{"jsonrpc":"2.0","id":"head-id","method":"tools/call","params":{"name":"app_list","arguments":{"filter":"${"b".repeat(3 * 1024 * 1024)}"}}}\n`);
+  await server.write(
+    `{"jsonrpc":"2.0","id":"head-id","method":"tools/call","params":{"name":"app_list","arguments":{"filter":"${
+      "b".repeat(3 * 1024 * 1024)
+    }"}}}\n`,
+  );
   assert.equal((await server.answer((a) => a.id === "head-id", 20_000)).error?.code, -32600);
   const list = await server.request(103, "tools/list");
   assert.ok(Array.isArray(list.result?.["tools"]), "tools/list still answers");
@@ -62,7 +71,9 @@ test("malformed frames: not JSON is -32700, JSON that is not JSON-RPC is -32600 
   await server.write('{"jsonrpc":"2.0","id":{"x":1},"method":"tools/list"}\n');
   await server.write('"just a string"\n\n   \r\n');
   await server.write(Buffer.from([0xff, 0xfe, 0x00, 0x0a]));
-  const deep = `{"jsonrpc":"2.0","id":10,"method":"tools/call","params":{"name":"app_list","arguments":{"filter":${"[".repeat(200_000)}${"]".repeat(200_000)}}}}\n`;
+  const deep = `{"jsonrpc":"2.0","id":10,"method":"tools/call","params":{"name":"app_list","arguments":{"filter":${"[".repeat(200_000)}${
+    "]".repeat(200_000)
+  }}}}\n`;
   await server.write(deep);
   const deepAnswer = await server.answer((a) => a.id === 10, 20_000);
   assert.equal((deepAnswer.result?.["structuredContent"] as { error: { code: string } }).error.code, "INVALID_ARGUMENT");
@@ -85,11 +96,19 @@ function listeningInodes(): Set<string> {
   return inodes;
 }
 
-test("serve opens no port: its transport is stdio, not one listening socket (R25)", { skip: existsSync("/proc/net/tcp") ? false : "needs Linux /proc" }, async () => {
+test("serve opens no port: its transport is stdio, not one listening socket (R25)", {
+  skip: existsSync("/proc/net/tcp") ? false : "needs Linux /proc",
+}, async () => {
   await server.request(201, "tools/call", { name: "device_status", arguments: {} });
   const listening = listeningInodes();
   const fds = readdirSync(`/proc/${server.child.pid}/fd`);
-  const sockets = fds.map((fd) => { try { return readlinkSync(`/proc/${server.child.pid}/fd/${fd}`); } catch { return ""; } })
+  const sockets = fds.map((fd) => {
+    try {
+      return readlinkSync(`/proc/${server.child.pid}/fd/${fd}`);
+    } catch {
+      return "";
+    }
+  })
     .map((link) => /^socket:\[(\d+)\]$/.exec(link)?.[1]).filter((inode): inode is string => inode !== undefined);
   assert.deepEqual(sockets.filter((inode) => listening.has(inode)), [], "a listening socket of serve");
 });

@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { type TestContext, test } from "node:test";
+import { test, type TestContext } from "node:test";
 import { programDir, writeProgram } from "../support/fake_programs.ts";
 import { harnessCommand } from "../support/mcp_client.ts";
 import { makeServeHome } from "../support/mcp_e2e.ts";
@@ -75,16 +75,22 @@ async function doctorWaitingOnJava(t: TestContext): Promise<{ harness: ChildProc
   return { harness, javaGroup, closed };
 }
 
-for (const [how, stop] of [
-  ["Ctrl+C (SIGINT to the harness's process group)", (harness: ChildProcess) => process.kill(-harness.pid!, "SIGINT")],
-  ["SIGTERM to the harness alone", (harness: ChildProcess) => process.kill(harness.pid!, "SIGTERM")],
-] as const) {
-  test(`${how} during doctor stops the hanging java it runs, and the harness`, { skip: process.platform === "win32" ? "POSIX process groups" : false }, async (t) => {
+for (
+  const [how, stop] of [
+    ["Ctrl+C (SIGINT to the harness's process group)", (harness: ChildProcess) => process.kill(-harness.pid!, "SIGINT")],
+    ["SIGTERM to the harness alone", (harness: ChildProcess) => process.kill(harness.pid!, "SIGTERM")],
+  ] as const
+) {
+  test(`${how} during doctor stops the hanging java it runs, and the harness`, {
+    skip: process.platform === "win32" ? "POSIX process groups" : false,
+  }, async (t) => {
     const { harness, javaGroup, closed } = await doctorWaitingOnJava(t);
     stop(harness);
     const ended = await Promise.race([closed.then(() => true), new Promise((r) => setTimeout(() => r(false), 5000))]);
     assert.equal(ended, true, "the harness did not stop within 5 s");
-    assert.ok(await until(() => liveInGroup(javaGroup).length === 0, 2000),
-      `the hanging java outlived the harness: processes ${liveInGroup(javaGroup).join(", ")} of its group still run`);
+    assert.ok(
+      await until(() => liveInGroup(javaGroup).length === 0, 2000),
+      `the hanging java outlived the harness: processes ${liveInGroup(javaGroup).join(", ")} of its group still run`,
+    );
   });
 }

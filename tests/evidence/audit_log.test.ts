@@ -9,29 +9,44 @@ import type { AuditRecord } from "../../src/ports/evidence.ts";
 import { tempDir } from "./temp_dir.ts";
 
 const record = (overrides: Partial<AuditRecord>): AuditRecord => ({
-  ts: "2026-11-29T23:16:22.282Z", operation_id: "op-1", tool: "ui_type_text", arguments: {}, outcome: "ok",
-  evidence_id: null, duration_ms: 12, ...overrides,
+  ts: "2026-11-29T23:16:22.282Z",
+  operation_id: "op-1",
+  tool: "ui_type_text",
+  arguments: {},
+  outcome: "ok",
+  evidence_id: null,
+  duration_ms: 12,
+  ...overrides,
 });
 
 test("audit log: one JSON line per operation in artifacts/audit.jsonl, typed text redacted to its length", async (t) => {
   const dir = join(tempDir(t), "artifacts");
   const log = createAuditLog({ directory: dir, fs: createNodeFileSystem() });
   assert.equal(log.path, join(dir, "audit.jsonl"));
-  await log.append(record({ arguments: { selector: { text: "Password" }, text: "hunter2 ✓" }, evidence_id: "20261129-231622-282673-ui-type-text.png" }));
-  await log.append(record({ operation_id: "op-2", tool: "ui_tap", arguments: { selector: { text: "Save" } }, outcome: "UI_ELEMENT_NOT_FOUND" }));
+  await log.append(
+    record({ arguments: { selector: { text: "Password" }, text: "hunter2 ✓" }, evidence_id: "20261129-231622-282673-ui-type-text.png" }),
+  );
+  await log.append(
+    record({ operation_id: "op-2", tool: "ui_tap", arguments: { selector: { text: "Save" } }, outcome: "UI_ELEMENT_NOT_FOUND" }),
+  );
   const text = readFileSync(log.path, "utf8");
   assert.ok(!text.includes("hunter2"));
   const lines = text.trimEnd().split("\n").map((l) => JSON.parse(l));
   assert.equal(lines.length, 2);
-  assert.deepEqual(lines[0], { ...record({}), arguments: { selector: { text: "Password" }, text: { redacted_length: 9 } },
-    evidence_id: "20261129-231622-282673-ui-type-text.png" });
+  assert.deepEqual(lines[0], {
+    ...record({}),
+    arguments: { selector: { text: "Password" }, text: { redacted_length: 9 } },
+    evidence_id: "20261129-231622-282673-ui-type-text.png",
+  });
   assert.deepEqual(lines[1].arguments, { selector: { text: "Save" } });
   assert.equal(lines[1].outcome, "UI_ELEMENT_NOT_FOUND");
 });
 
 test("audit log: concurrent appends stay whole lines", async (t) => {
   const log = createAuditLog({ directory: tempDir(t), fs: createNodeFileSystem() });
-  await Promise.all(Array.from({ length: 50 }, (_, i) => log.append(record({ operation_id: `op-${i}`, arguments: { text: "x".repeat(i) } }))));
+  await Promise.all(
+    Array.from({ length: 50 }, (_, i) => log.append(record({ operation_id: `op-${i}`, arguments: { text: "x".repeat(i) } }))),
+  );
   const lines = readFileSync(log.path, "utf8").trimEnd().split("\n").map((l) => JSON.parse(l) as AuditRecord);
   assert.equal(lines.length, 50);
   assert.deepEqual(new Set(lines.map((l) => l.operation_id)).size, 50);
@@ -66,7 +81,9 @@ test("one bounded audit line per operation, always: huge, wide and deeply nested
     Object.fromEntries(Array.from({ length: 30 }, (_, i) => [`\u0001${i}`, "\u0001".repeat(5000)])),
     { filter: "語".repeat(50_000), selector: Array.from({ length: 30 }, () => "語".repeat(300)) },
   ];
-  for (const [i, args] of cases.entries()) await log.append(record({ operation_id: `op-${i}`, arguments: args, outcome: "INVALID_ARGUMENT" }));
+  for (const [i, args] of cases.entries()) {
+    await log.append(record({ operation_id: `op-${i}`, arguments: args, outcome: "INVALID_ARGUMENT" }));
+  }
   const text = readFileSync(log.path, "utf8");
   const lines = text.trimEnd().split("\n");
   assert.equal(lines.length, cases.length, "one line for each, none lost to a stack overflow");

@@ -24,7 +24,8 @@ test("second acquire on the same device is EMULATOR_BUSY at once, naming the hol
   const lock = createDeviceLock({ directory: dir, fs: createNodeFileSystem(), clock, probe: createNodeProcessProbe() });
   const lease = await lock.acquire(dev("emulator-5554"), owner("op-1", "ui_tap"));
   const started = Date.now();
-  await assert.rejects(lock.acquire(dev("emulator-5554"), owner("op-2")), (e: unknown) => busy(e) &&
+  await assert.rejects(lock.acquire(dev("emulator-5554"), owner("op-2")), (e: unknown) =>
+    busy(e) &&
     e.message.includes(`ui_tap (operation op-1) in process ${process.pid}`) && e.details?.["holder_operation_id"] === "op-1");
   assertEndedByDeadline(Date.now() - started, 0, "EMULATOR_BUSY: no queue, no waiting");
   // Another device is independent.
@@ -40,21 +41,64 @@ test("second acquire on the same device is EMULATOR_BUSY at once, naming the hol
 test("a lock left by a dead process is stale and taken over; a live one on another host is respected (R17)", async (t) => {
   const dir = tempDir(t);
   const path = join(dir, lockFileName(dev("emulator-5554")));
-  const probe: ProcessProbe = { pid: 100, hostName: "here", isProcessAlive: (pid) => pid === 100 || pid === 200, startStamp: (pid) => `start-${pid}` };
+  const probe: ProcessProbe = {
+    pid: 100,
+    hostName: "here",
+    isProcessAlive: (pid) => pid === 100 || pid === 200,
+    startStamp: (pid) => `start-${pid}`,
+  };
   const lock = createDeviceLock({ directory: dir, fs: createNodeFileSystem(), clock, probe });
-  writeFileSync(path, JSON.stringify({ pid: 999999, host: "here", operation_id: "old", tool: "ui_tap", udid: "emulator-5554", acquired_at: "x", token: "t" }));
+  writeFileSync(
+    path,
+    JSON.stringify({ pid: 999999, host: "here", operation_id: "old", tool: "ui_tap", udid: "emulator-5554", acquired_at: "x", token: "t" }),
+  );
   const lease = await lock.acquire(dev("emulator-5554"), owner("op-new"));
   assert.equal(JSON.parse(readFileSync(path, "utf8")).operation_id, "op-new");
   await lease.release();
   assert.ok(!existsSync(path));
 
-  writeFileSync(path, JSON.stringify({ pid: 999999, host: "elsewhere", operation_id: "remote", tool: "ui_scroll", udid: "emulator-5554", acquired_at: "x", token: "t" }));
+  writeFileSync(
+    path,
+    JSON.stringify({
+      pid: 999999,
+      host: "elsewhere",
+      operation_id: "remote",
+      tool: "ui_scroll",
+      udid: "emulator-5554",
+      acquired_at: "x",
+      token: "t",
+    }),
+  );
   await assert.rejects(lock.acquire(dev("emulator-5554"), owner("op-x")), (e: unknown) => busy(e) && e.message.includes("on elsewhere"));
 
   // pid 200 is alive but started after the holder wrote its lock: the pid was reused, the lock is stale.
-  writeFileSync(path, JSON.stringify({ pid: 200, pid_start: "earlier", host: "here", operation_id: "reused", tool: "ui_tap", udid: "emulator-5554", acquired_at: "x", token: "t" }));
+  writeFileSync(
+    path,
+    JSON.stringify({
+      pid: 200,
+      pid_start: "earlier",
+      host: "here",
+      operation_id: "reused",
+      tool: "ui_tap",
+      udid: "emulator-5554",
+      acquired_at: "x",
+      token: "t",
+    }),
+  );
   await (await lock.acquire(dev("emulator-5554"), owner("op-reuse"))).release();
-  writeFileSync(path, JSON.stringify({ pid: 200, pid_start: "start-200", host: "here", operation_id: "live", tool: "ui_tap", udid: "emulator-5554", acquired_at: "x", token: "t" }));
+  writeFileSync(
+    path,
+    JSON.stringify({
+      pid: 200,
+      pid_start: "start-200",
+      host: "here",
+      operation_id: "live",
+      tool: "ui_tap",
+      udid: "emulator-5554",
+      acquired_at: "x",
+      token: "t",
+    }),
+  );
   await assert.rejects(lock.acquire(dev("emulator-5554"), owner("op-z")), (e: unknown) => busy(e) && e.message.includes("operation live"));
 
   writeFileSync(path, "garbage that is not JSON");
@@ -66,7 +110,18 @@ test("release never removes a lock that another owner took over", async (t) => {
   const lock = createDeviceLock({ directory: dir, fs: createNodeFileSystem(), clock, probe: createNodeProcessProbe() });
   const lease = await lock.acquire(dev("emulator-5554"), owner("op-1"));
   const path = join(dir, lockFileName(dev("emulator-5554")));
-  writeFileSync(path, JSON.stringify({ pid: process.pid, host: "h", operation_id: "thief", tool: "x", udid: "emulator-5554", acquired_at: "x", token: "other" }));
+  writeFileSync(
+    path,
+    JSON.stringify({
+      pid: process.pid,
+      host: "h",
+      operation_id: "thief",
+      tool: "x",
+      udid: "emulator-5554",
+      acquired_at: "x",
+      token: "other",
+    }),
+  );
   await lease.release();
   assert.equal(JSON.parse(readFileSync(path, "utf8")).operation_id, "thief");
 });
@@ -140,7 +195,8 @@ test("two real processes: the second is EMULATOR_BUSY; when the holder dies the 
   assert.equal(await holder.ready, "LOCKED");
 
   const lock = createDeviceLock({ directory: dir, fs: createNodeFileSystem(), clock, probe: createNodeProcessProbe() });
-  await assert.rejects(lock.acquire(dev("emulator-5554"), owner("parent-op")), (e: unknown) => busy(e) &&
+  await assert.rejects(lock.acquire(dev("emulator-5554"), owner("parent-op")), (e: unknown) =>
+    busy(e) &&
     e.details?.["holder_pid"] === holder.child.pid && e.message.includes("ui_get_tree (operation child-op)"));
 
   const exited = new Promise((resolve) => holder.child.once("exit", resolve));
@@ -159,8 +215,10 @@ test("simultaneous acquires never both win: a lock file is never seen empty and 
   const dir = tempDir(t);
   for (let round = 0; round < 25; round++) {
     const udid = `emulator-${5554 + round * 2}`;
-    const contenders = Array.from({ length: 4 }, () =>
-      createDeviceLock({ directory: dir, fs: createNodeFileSystem(), clock, probe: createNodeProcessProbe() }));
+    const contenders = Array.from(
+      { length: 4 },
+      () => createDeviceLock({ directory: dir, fs: createNodeFileSystem(), clock, probe: createNodeProcessProbe() }),
+    );
     const outcomes = await Promise.allSettled(contenders.map((lock, i) => lock.acquire(dev(udid), owner(`op-${round}-${i}`))));
     const winners = outcomes.filter((o) => o.status === "fulfilled");
     assert.equal(winners.length, 1, `round ${round}: ${winners.length} owners of one device`);
@@ -171,8 +229,11 @@ test("simultaneous acquires never both win: a lock file is never seen empty and 
 
 test("lock files: one per adb server and serial, with safe names", () => {
   const names = [
-    lockFileName(dev("emulator-5554")), lockFileName(dev("emulator-5554", "tcp:127.0.0.1:41001")),
-    lockFileName(dev("emulator-5554", "tcp:farm-a:5037")), lockFileName(dev("127.0.0.1:5555")), lockFileName(dev("127.0.0.1_5555")),
+    lockFileName(dev("emulator-5554")),
+    lockFileName(dev("emulator-5554", "tcp:127.0.0.1:41001")),
+    lockFileName(dev("emulator-5554", "tcp:farm-a:5037")),
+    lockFileName(dev("127.0.0.1:5555")),
+    lockFileName(dev("127.0.0.1_5555")),
     lockFileName(dev("adb-R5CT-x._adb-tls-connect._tcp")),
   ];
   assert.equal(new Set(names).size, names.length, names.join(" "));
@@ -199,9 +260,18 @@ test("many contenders on one stale lock: exactly one takes it over, the rest are
   const probe: ProcessProbe = { pid: 100, hostName: "here", isProcessAlive: (pid) => pid === 100, startStamp: () => null };
   for (let round = 0; round < 40; round++) {
     const device = dev(`emulator-${5554 + round * 2}`);
-    writeFileSync(join(dir, lockFileName(device)), JSON.stringify({
-      pid: 999999, host: "here", operation_id: "crashed", tool: "ui_tap", udid: device.udid, acquired_at: "x", token: "dead",
-    }));
+    writeFileSync(
+      join(dir, lockFileName(device)),
+      JSON.stringify({
+        pid: 999999,
+        host: "here",
+        operation_id: "crashed",
+        tool: "ui_tap",
+        udid: device.udid,
+        acquired_at: "x",
+        token: "dead",
+      }),
+    );
     const contenders = Array.from({ length: 8 }, () => createDeviceLock({ directory: dir, fs: jitteryFileSystem(), clock, probe }));
     const outcomes = await Promise.allSettled(contenders.map((lock, i) => lock.acquire(device, owner(`op-${round}-${i}`))));
     const winners = outcomes.filter((o) => o.status === "fulfilled");
@@ -219,7 +289,15 @@ test("a takeover left by a crashed taker does not block the device; a live taker
   const lock = createDeviceLock({ directory: dir, fs: createNodeFileSystem(), clock, probe });
   const device = dev("emulator-5554");
   const path = join(dir, lockFileName(device));
-  const stale = JSON.stringify({ pid: 999999, host: "here", operation_id: "crashed", tool: "ui_tap", udid: device.udid, acquired_at: "x", token: "dead" });
+  const stale = JSON.stringify({
+    pid: 999999,
+    host: "here",
+    operation_id: "crashed",
+    tool: "ui_tap",
+    udid: device.udid,
+    acquired_at: "x",
+    token: "dead",
+  });
 
   writeFileSync(path, stale);
   writeFileSync(`${path}.takeover`, JSON.stringify({ pid: 300, host: "here", token: "live-taker" }));
@@ -241,7 +319,10 @@ test("an open session's expiry is written into the lock for others to read; a no
   const path = join(dir, lockFileName(dev("emulator-5554")));
   assert.equal(JSON.parse(readFileSync(path, "utf8")).session_expires_at, "2026-11-30T23:00:00.000Z");
   const other = createDeviceLock({ directory: dir, fs: createNodeFileSystem(), clock, probe: createNodeProcessProbe() });
-  await assert.rejects(other.acquire(dev("emulator-5554"), owner("op-2")), (e: unknown) => busy(e) && /until at least 2026-11-30T23:00:00.000Z/.test(e.message));
+  await assert.rejects(
+    other.acquire(dev("emulator-5554"), owner("op-2")),
+    (e: unknown) => busy(e) && /until at least 2026-11-30T23:00:00.000Z/.test(e.message),
+  );
   for (let i = 0; i < 20; i++) {
     void lease.noteSessionExpiry!(`2026-11-30T23:00:${String(i).padStart(2, "0")}.000Z`); // not awaited: a timer re-arming
     if (i === 10) void lease.release();
@@ -255,7 +336,8 @@ test("an open session's expiry is written into the lock for others to read; a no
 test("the lock directory is private: created 0700, a group-readable one of ours narrowed, a symlink, a file or another user's refused (R14)", async (t) => {
   const root = tempDir(t);
   const fs = createNodeFileSystem();
-  const acquireIn = (directory: string) => createDeviceLock({ directory, fs, clock, probe: createNodeProcessProbe() }).acquire(dev("emulator-5554"), owner("op"));
+  const acquireIn = (directory: string) =>
+    createDeviceLock({ directory, fs, clock, probe: createNodeProcessProbe() }).acquire(dev("emulator-5554"), owner("op"));
   const fresh = join(root, "fresh");
   await (await acquireIn(fresh)).release();
   assert.equal(statSync(fresh).mode & 0o777, 0o700);
@@ -276,8 +358,12 @@ test("the lock directory is private: created 0700, a group-readable one of ours 
     refused.push(foreign);
   }
   for (const directory of refused) {
-    await assert.rejects(acquireIn(directory), (e: unknown) =>
-      e instanceof HarnessError && e.code === "INTERNAL_ERROR" && /symbolic link or a file|belongs to user 12345/.test(e.message), directory);
+    await assert.rejects(
+      acquireIn(directory),
+      (e: unknown) =>
+        e instanceof HarnessError && e.code === "INTERNAL_ERROR" && /symbolic link or a file|belongs to user 12345/.test(e.message),
+      directory,
+    );
   }
   assert.deepEqual(readdirSync(target), [], "nothing written through the symlink");
 });
@@ -287,7 +373,13 @@ test("a session's note records its Appium URL and id; taking over the dead holde
   const path = join(dir, lockFileName(dev("emulator-5554")));
   const ended: unknown[] = [];
   const probe: ProcessProbe = { pid: 100, hostName: "here", isProcessAlive: (pid) => pid === 100, startStamp: (pid) => `start-${pid}` };
-  const lock = createDeviceLock({ directory: dir, fs: createNodeFileSystem(), clock, probe, endStaleSession: async (h) => void ended.push(h.appium_session_id) });
+  const lock = createDeviceLock({
+    directory: dir,
+    fs: createNodeFileSystem(),
+    clock,
+    probe,
+    endStaleSession: async (h) => void ended.push(h.appium_session_id),
+  });
   const lease = await lock.acquire(dev("emulator-5554"), owner("op-1"));
   await lease.noteSessionExpiry?.("2030-01-01T00:00:00.000Z", { url: "http://127.0.0.1:4723", sessionId: "abc" });
   const noted = JSON.parse(readFileSync(path, "utf8"));

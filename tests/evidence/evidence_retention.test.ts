@@ -37,9 +37,20 @@ test("evidence older than the retention is removed; younger evidence, the audit 
 test("0 days keeps everything; a missing directory is nothing to prune; a file that cannot be removed is counted, not thrown", async (t) => {
   const dir = tempDir(t);
   writeFileSync(join(dir, taken(100)), "x");
-  assert.deepEqual(await pruneOldEvidence({ directory: dir, fs: createNodeFileSystem(), nowMs: NOW, maxAgeDays: 0 }), { removed: 0, failed: 0 });
+  assert.deepEqual(await pruneOldEvidence({ directory: dir, fs: createNodeFileSystem(), nowMs: NOW, maxAgeDays: 0 }), {
+    removed: 0,
+    failed: 0,
+  });
   assert.equal(readdirSync(dir).length, 1);
-  assert.deepEqual(await pruneOldEvidence({ directory: join(dir, "absent"), fs: createNodeFileSystem(), nowMs: NOW, maxAgeDays: 14 }), { removed: 0, failed: 0 });
-  const refusing = { ...createNodeFileSystem(), removeFile: async () => { throw Object.assign(new Error("EACCES"), { code: "EACCES" }); } };
+  assert.deepEqual(await pruneOldEvidence({ directory: join(dir, "absent"), fs: createNodeFileSystem(), nowMs: NOW, maxAgeDays: 14 }), {
+    removed: 0,
+    failed: 0,
+  });
+  const refusing = {
+    ...createNodeFileSystem(),
+    removeFile: async () => {
+      throw Object.assign(new Error("EACCES"), { code: "EACCES" });
+    },
+  };
   assert.deepEqual(await pruneOldEvidence({ directory: dir, fs: refusing, nowMs: NOW, maxAgeDays: 14 }), { removed: 0, failed: 1 });
 });

@@ -20,10 +20,24 @@ test("evidence ids: UTC timestamp with microseconds, tool with dashes, exact for
   assert.equal(evidenceId(MICROS, "ui_tap", 1), "20261129-231622-282673-ui-tap-2.png");
   assert.equal(toolSlug("UI_Type_Text"), "ui-type-text");
   assert.equal(toolSlug("../.."), "capture");
-  for (const good of ["20261129-231622-282673-ui-tap.png", "20261129-231622-282673-ui-screenshot-3.png"]) assert.ok(isEvidenceId(good), good);
-  for (const bad of ["../x", "/etc/passwd", "..%2f..%2fetc%2fpasswd", "20261129-231622-282673-ui-tap.png/../../x",
-    "%2e%2e/20261129-231622-282673-ui-tap.png", "20261129-231622-282673-ui_tap.png", "20261129-231622-28267-ui-tap.png",
-    "20261129-231622-282673-ui-tap.PNG", "20261129-231622-282673-.png", "20261129-231622-282673-ui-tap.png\n", "audit.jsonl"]) {
+  for (const good of ["20261129-231622-282673-ui-tap.png", "20261129-231622-282673-ui-screenshot-3.png"]) {
+    assert.ok(isEvidenceId(good), good);
+  }
+  for (
+    const bad of [
+      "../x",
+      "/etc/passwd",
+      "..%2f..%2fetc%2fpasswd",
+      "20261129-231622-282673-ui-tap.png/../../x",
+      "%2e%2e/20261129-231622-282673-ui-tap.png",
+      "20261129-231622-282673-ui_tap.png",
+      "20261129-231622-28267-ui-tap.png",
+      "20261129-231622-282673-ui-tap.PNG",
+      "20261129-231622-282673-.png",
+      "20261129-231622-282673-ui-tap.png\n",
+      "audit.jsonl",
+    ]
+  ) {
     assert.ok(!isEvidenceId(bad), bad);
     assert.doesNotMatch(bad, EVIDENCE_ID);
   }
@@ -48,16 +62,26 @@ test("two captures in the same microsecond, even from two stores at once, get tw
   const fs = createNodeFileSystem();
   const a = createEvidenceStore({ directory: dir, fs, clock, nowMicros: () => MICROS });
   const b = createEvidenceStore({ directory: dir, fs, clock, nowMicros: () => MICROS });
-  const refs = await Promise.all([a.savePng("ui_screenshot", stripedPng()), b.savePng("ui_screenshot", stripedPng()),
-    a.savePng("ui_screenshot", stripedPng())]);
+  const refs = await Promise.all([
+    a.savePng("ui_screenshot", stripedPng()),
+    b.savePng("ui_screenshot", stripedPng()),
+    a.savePng("ui_screenshot", stripedPng()),
+  ]);
   const ids = refs.map((r) => r.artifact_id).sort();
-  assert.deepEqual(ids, ["20261129-231622-282673-ui-screenshot-2.png", "20261129-231622-282673-ui-screenshot-3.png",
-    "20261129-231622-282673-ui-screenshot.png"]);
+  assert.deepEqual(ids, [
+    "20261129-231622-282673-ui-screenshot-2.png",
+    "20261129-231622-282673-ui-screenshot-3.png",
+    "20261129-231622-282673-ui-screenshot.png",
+  ]);
   assert.equal(readdirSync(dir).length, 3);
 });
 
 test("with the real clock, consecutive captures have distinct, increasing ids", async (t) => {
-  const store = createEvidenceStore({ directory: tempDir(t), fs: createNodeFileSystem(), clock: { now: () => Date.now(), sleep: async () => {} } });
+  const store = createEvidenceStore({
+    directory: tempDir(t),
+    fs: createNodeFileSystem(),
+    clock: { now: () => Date.now(), sleep: async () => {} },
+  });
   const first = await store.savePng("ui_screenshot", stripedPng());
   const second = await store.savePng("ui_screenshot", stripedPng());
   assert.notEqual(first.artifact_id, second.artifact_id);
@@ -67,7 +91,10 @@ test("with the real clock, consecutive captures have distinct, increasing ids", 
 test("a one-colour screenshot is EVIDENCE_WRITE_FAILED and leaves no file", async (t) => {
   const dir = tempDir(t);
   const store = createEvidenceStore({ directory: dir, fs: createNodeFileSystem(), clock });
-  await assert.rejects(store.savePng("ui_screenshot", flatPng()), (e: unknown) => e instanceof HarnessError && e.code === "EVIDENCE_WRITE_FAILED");
+  await assert.rejects(
+    store.savePng("ui_screenshot", flatPng()),
+    (e: unknown) => e instanceof HarnessError && e.code === "EVIDENCE_WRITE_FAILED",
+  );
   await assert.rejects(store.savePng("ui_screenshot", new Uint8Array([1, 2, 3])), /not a PNG/);
   assert.deepEqual(existsSync(dir) ? readdirSync(dir) : [], []);
 });
@@ -76,8 +103,10 @@ test("an unwritable directory is EVIDENCE_WRITE_FAILED naming ANDROID_MCP_ARTIFA
   const dir = tempDir(t);
   writeFileSync(join(dir, "file"), "");
   const store = createEvidenceStore({ directory: join(dir, "file", "sub"), fs: createNodeFileSystem(), clock });
-  await assert.rejects(store.savePng("ui_tap", stripedPng()), (e: unknown) =>
-    e instanceof HarnessError && e.code === "EVIDENCE_WRITE_FAILED" && /ANDROID_MCP_ARTIFACTS_DIR/.test(e.message));
+  await assert.rejects(
+    store.savePng("ui_tap", stripedPng()),
+    (e: unknown) => e instanceof HarnessError && e.code === "EVIDENCE_WRITE_FAILED" && /ANDROID_MCP_ARTIFACTS_DIR/.test(e.message),
+  );
 });
 
 test("resolve serves issued ids only; traversal, absolute, encoded and unknown ids are null", async (t) => {
@@ -90,8 +119,19 @@ test("resolve serves issued ids only; traversal, absolute, encoded and unknown i
   const found = await store.resolve(ref.artifact_id);
   assert.equal(found?.path, join(dir, ref.artifact_id));
   assert.deepEqual(found?.bytes, stripedPng());
-  for (const bad of ["../secret.png", join(root, "secret.png"), "..%2fsecret.png", "%2e%2e%2fsecret.png", "....//secret.png",
-    "20261129-231622-282673-ui-tap.png/..", "20261129-000000-000000-ui-tap.png", "audit.jsonl", ""]) {
+  for (
+    const bad of [
+      "../secret.png",
+      join(root, "secret.png"),
+      "..%2fsecret.png",
+      "%2e%2e%2fsecret.png",
+      "....//secret.png",
+      "20261129-231622-282673-ui-tap.png/..",
+      "20261129-000000-000000-ui-tap.png",
+      "audit.jsonl",
+      "",
+    ]
+  ) {
     assert.equal(await store.resolve(bad), null, bad);
   }
   // A symlink that has the issued form but points outside the directory is refused too.
@@ -116,7 +156,11 @@ test("listRecent: newest first, only evidence files, limited", async (t) => {
 
 test("only regular files are served or listed: a FIFO, a symlink (inside or out) or a directory with an evidence name is not (R10)", async (t) => {
   const dir = tempDir(t);
-  const store = createEvidenceStore({ directory: dir, fs: createNodeFileSystem(), clock: { now: () => Date.UTC(2026, 10, 29), sleep: async () => {} } });
+  const store = createEvidenceStore({
+    directory: dir,
+    fs: createNodeFileSystem(),
+    clock: { now: () => Date.UTC(2026, 10, 29), sleep: async () => {} },
+  });
   const real = await store.savePng("ui_screenshot", stripedPng());
   const name = (n: number) => `2099010${n}-000000-000000-ui-screenshot.png`;
   execFileSync("mkfifo", [join(dir, name(1))]);
@@ -149,12 +193,20 @@ function tinyDisk(t: TestContext): string | { skip: string } {
 test("a full disk: the screenshot is EVIDENCE_WRITE_FAILED saying so, and no half-written file is left (R26)", async (t) => {
   const dir = tinyDisk(t);
   if (typeof dir !== "string") return t.skip(dir.skip);
-  const store = createEvidenceStore({ directory: dir, fs: createNodeFileSystem(), clock: { now: () => Date.UTC(2026, 10, 29), sleep: async () => {} } });
+  const store = createEvidenceStore({
+    directory: dir,
+    fs: createNodeFileSystem(),
+    clock: { now: () => Date.UTC(2026, 10, 29), sleep: async () => {} },
+  });
   const noise = randomBytes(200 * 200 * 3);
   const big = makePng(200, 200, (x, y) => [noise[(y * 200 + x) * 3]!, noise[(y * 200 + x) * 3 + 1]!, noise[(y * 200 + x) * 3 + 2]!, 255]);
   assert.ok(big.length > 40_000, `a PNG larger than the disk (${big.length} bytes)`);
-  await assert.rejects(store.savePng("ui_screenshot", big), (e: unknown) =>
-    e instanceof HarnessError && e.code === "EVIDENCE_WRITE_FAILED" && /ENOSPC|no space/i.test(e.message) && /free disk space/.test(e.message));
+  await assert.rejects(
+    store.savePng("ui_screenshot", big),
+    (e: unknown) =>
+      e instanceof HarnessError && e.code === "EVIDENCE_WRITE_FAILED" && /ENOSPC|no space/i.test(e.message) &&
+      /free disk space/.test(e.message),
+  );
   assert.deepEqual(readdirSync(dir), [], "no draft and no partial PNG left");
   assert.ok((await store.savePng("ui_screenshot", stripedPng())).artifact_id, "a small one still fits");
 });

@@ -3,7 +3,12 @@ import { chmodSync, existsSync, mkdirSync, readdirSync, writeFileSync } from "no
 import { join } from "node:path";
 import { test } from "node:test";
 import { createNodeFileSystem } from "../../src/adapters/evidence/node_file_system.ts";
-import { currentUserFacts, lockDirectory, resolveArtifactsDirectory, userStateDirectory } from "../../src/adapters/evidence/state_directories.ts";
+import {
+  currentUserFacts,
+  lockDirectory,
+  resolveArtifactsDirectory,
+  userStateDirectory,
+} from "../../src/adapters/evidence/state_directories.ts";
 import { HarnessError } from "../../src/errors.ts";
 import { tempDir } from "./temp_dir.ts";
 
@@ -12,21 +17,38 @@ const disk = () => ({ ...createNodeFileSystem(), exists: (path: string) => Promi
 
 test("user state directory per platform", () => {
   const facts = (platform: string, env: Record<string, string> = {}) => ({ platform, homeDir: "/home/qa", cwd: "/", env });
-  assert.deepEqual(userStateDirectory(facts("linux", { XDG_STATE_HOME: "/xdg/state" })), { path: "/xdg/state/android-mcp-harness", reason: "$XDG_STATE_HOME" });
+  assert.deepEqual(userStateDirectory(facts("linux", { XDG_STATE_HOME: "/xdg/state" })), {
+    path: "/xdg/state/android-mcp-harness",
+    reason: "$XDG_STATE_HOME",
+  });
   assert.deepEqual(userStateDirectory(facts("linux", { XDG_STATE_HOME: "relative" })).path, "/home/qa/.local/state/android-mcp-harness");
   assert.deepEqual(userStateDirectory(facts("linux")).path, "/home/qa/.local/state/android-mcp-harness");
   assert.equal(userStateDirectory(facts("darwin")).path, "/home/qa/Library/Application Support/android-mcp-harness");
-  assert.match(userStateDirectory(facts("win32", { LOCALAPPDATA: "C:\\Users\\qa\\AppData\\Local" })).path, /AppData.Local.android-mcp-harness$/);
+  assert.match(
+    userStateDirectory(facts("win32", { LOCALAPPDATA: "C:\\Users\\qa\\AppData\\Local" })).path,
+    /AppData.Local.android-mcp-harness$/,
+  );
 });
 
 const nothing = () => null;
 
 test("the lock directory is one place per user and machine, whatever XDG_STATE_HOME or HOME say (R14)", () => {
-  assert.deepEqual(lockDirectory({ platform: "linux", uid: 1000, accountHome: "/home/qa", inspect: nothing }),
-    { path: "/tmp/android-mcp-harness-1000", reason: "this user's lock directory on this machine" });
-  assert.equal(lockDirectory({ platform: "darwin", uid: 501, accountHome: "/Users/qa", inspect: nothing }).path, "/tmp/android-mcp-harness-501");
-  assert.notEqual(lockDirectory({ platform: "linux", uid: 1001, accountHome: "/home/qa", inspect: nothing }).path, "/tmp/android-mcp-harness-1000");
-  assert.match(lockDirectory({ platform: "win32", uid: null, accountHome: "C:\\Users\\qa" }).path, /Users.qa.AppData.Local.android-mcp-harness.locks$/);
+  assert.deepEqual(lockDirectory({ platform: "linux", uid: 1000, accountHome: "/home/qa", inspect: nothing }), {
+    path: "/tmp/android-mcp-harness-1000",
+    reason: "this user's lock directory on this machine",
+  });
+  assert.equal(
+    lockDirectory({ platform: "darwin", uid: 501, accountHome: "/Users/qa", inspect: nothing }).path,
+    "/tmp/android-mcp-harness-501",
+  );
+  assert.notEqual(
+    lockDirectory({ platform: "linux", uid: 1001, accountHome: "/home/qa", inspect: nothing }).path,
+    "/tmp/android-mcp-harness-1000",
+  );
+  assert.match(
+    lockDirectory({ platform: "win32", uid: null, accountHome: "C:\\Users\\qa" }).path,
+    /Users.qa.AppData.Local.android-mcp-harness.locks$/,
+  );
   // Two processes of one user with different environments get the same directory: it is not derived from the environment.
   const here = currentUserFacts(process.platform, "/nonexistent-home");
   assert.equal(lockDirectory(here).path, lockDirectory(currentUserFacts(process.platform, "/another-home")).path);
@@ -40,14 +62,19 @@ test("the lock directory cannot be squatted by another user: the runtime directo
   // A runtime directory that is not private, or not ours, is not used.
   assert.equal(lockDirectory({ ...facts, inspect: at({ "/run/user/65534": dir(65534, 0o755) }) }).path, "/tmp/android-mcp-harness-65534");
   assert.equal(lockDirectory({ ...facts, inspect: at({ "/run/user/65534": dir(0) }) }).path, "/tmp/android-mcp-harness-65534");
-  assert.equal(lockDirectory({ ...facts, inspect: at({ "/tmp/android-mcp-harness-65534": dir(65534) }) }).path, "/tmp/android-mcp-harness-65534");
+  assert.equal(
+    lockDirectory({ ...facts, inspect: at({ "/tmp/android-mcp-harness-65534": dir(65534) }) }).path,
+    "/tmp/android-mcp-harness-65534",
+  );
   // root's `mkdir -m755 /tmp/android-mcp-harness-65534` (or a symlink, or a file) does not block uid 65534.
   for (const squat of [dir(0, 0o755), { ...dir(65534), symlink: true, directory: false }, { ...dir(0), directory: false }]) {
     const chosen = lockDirectory({ ...facts, inspect: at({ "/tmp/android-mcp-harness-65534": squat }) });
     assert.equal(chosen.path, "/home/nobody/.local/state/android-mcp-harness/locks-build-7");
   }
-  assert.equal(lockDirectory({ ...facts, platform: "darwin", inspect: at({ "/tmp/android-mcp-harness-65534": dir(0) }) }).path,
-    "/home/nobody/Library/Application Support/android-mcp-harness/locks-build-7");
+  assert.equal(
+    lockDirectory({ ...facts, platform: "darwin", inspect: at({ "/tmp/android-mcp-harness-65534": dir(0) }) }).path,
+    "/home/nobody/Library/Application Support/android-mcp-harness/locks-build-7",
+  );
 });
 
 test("artifacts: the configured directory, else ./artifacts in a project, else the state directory, each with its reason", async (t) => {
@@ -59,21 +86,33 @@ test("artifacts: the configured directory, else ./artifacts in a project, else t
   writeFileSync(join(cwd, "package.json"), "{}");
   const facts = (env: Record<string, string> = {}, dir = cwd) => ({ platform: "linux", homeDir: home, cwd: dir, env });
 
-  assert.deepEqual(await resolveArtifactsDirectory(facts(), fs, { path: "out/ev", source: "ANDROID_MCP_ARTIFACTS_DIR" }),
-    { path: join(cwd, "out", "ev"), reason: "set by ANDROID_MCP_ARTIFACTS_DIR" });
-  assert.deepEqual(await resolveArtifactsDirectory(facts(), fs, { path: join(root, "flag"), source: "--artifacts" }),
-    { path: join(root, "flag"), reason: "set by --artifacts" });
-  assert.deepEqual(await resolveArtifactsDirectory(facts(), fs), { path: join(cwd, "artifacts"), reason: "./artifacts in the project (its package.json)" });
+  assert.deepEqual(await resolveArtifactsDirectory(facts(), fs, { path: "out/ev", source: "ANDROID_MCP_ARTIFACTS_DIR" }), {
+    path: join(cwd, "out", "ev"),
+    reason: "set by ANDROID_MCP_ARTIFACTS_DIR",
+  });
+  assert.deepEqual(await resolveArtifactsDirectory(facts(), fs, { path: join(root, "flag"), source: "--artifacts" }), {
+    path: join(root, "flag"),
+    reason: "set by --artifacts",
+  });
+  assert.deepEqual(await resolveArtifactsDirectory(facts(), fs), {
+    path: join(cwd, "artifacts"),
+    reason: "./artifacts in the project (its package.json)",
+  });
   // The variable is config.ts's to read: here it is ignored, whatever it says (blank, or a real path).
   for (const value of ["   ", "elsewhere"]) {
-    assert.deepEqual(await resolveArtifactsDirectory(facts({ ANDROID_MCP_ARTIFACTS_DIR: value }), fs),
-      { path: join(cwd, "artifacts"), reason: "./artifacts in the project (its package.json)" }, JSON.stringify(value));
+    assert.deepEqual(await resolveArtifactsDirectory(facts({ ANDROID_MCP_ARTIFACTS_DIR: value }), fs), {
+      path: join(cwd, "artifacts"),
+      reason: "./artifacts in the project (its package.json)",
+    }, JSON.stringify(value));
   }
 
   // An MCP client that starts the server in `/` (not writable): the state directory is used.
   const readOnlyCwd = join(root, "readonly");
   mkdirSync(join(readOnlyCwd, ".git"), { recursive: true });
-  const refusing = { ...fs, isWritableDirectory: (path: string) => path.startsWith(readOnlyCwd) ? Promise.resolve(false) : fs.isWritableDirectory(path) };
+  const refusing = {
+    ...fs,
+    isWritableDirectory: (path: string) => path.startsWith(readOnlyCwd) ? Promise.resolve(false) : fs.isWritableDirectory(path),
+  };
   const chosen = await resolveArtifactsDirectory(facts({ XDG_STATE_HOME: join(root, "state") }, readOnlyCwd), refusing);
   assert.equal(chosen.path, join(root, "state", "android-mcp-harness", "artifacts"));
   assert.match(chosen.reason, /not writable, so the user state directory \(\$XDG_STATE_HOME\)/);
@@ -83,9 +122,13 @@ test("artifacts: an explicit directory that cannot be written is refused at once
   const root = tempDir(t);
   const fs = disk();
   writeFileSync(join(root, "a-file"), "");
-  await assert.rejects(resolveArtifactsDirectory({ platform: "linux", homeDir: root, cwd: root, env: {} }, fs,
-    { path: join(root, "a-file", "x"), source: "ANDROID_MCP_ARTIFACTS_DIR" }),
-    (e: unknown) => e instanceof HarnessError && e.code === "EVIDENCE_WRITE_FAILED" && /ANDROID_MCP_ARTIFACTS_DIR/.test(e.message));
+  await assert.rejects(
+    resolveArtifactsDirectory({ platform: "linux", homeDir: root, cwd: root, env: {} }, fs, {
+      path: join(root, "a-file", "x"),
+      source: "ANDROID_MCP_ARTIFACTS_DIR",
+    }),
+    (e: unknown) => e instanceof HarnessError && e.code === "EVIDENCE_WRITE_FAILED" && /ANDROID_MCP_ARTIFACTS_DIR/.test(e.message),
+  );
 });
 
 const rootReason = process.getuid?.() === 0 ? "running as root: every directory is writable, so a read-only cwd cannot be made" : false;
@@ -117,7 +160,10 @@ test("artifacts: a working directory that is not a project, / or the home direct
     const used = cwd !== "/" ? real : { ...real, isWritableDirectory: (path: string) => Promise.resolve(path.startsWith(state)) };
     const chosen = await resolveArtifactsDirectory({ platform: "linux", homeDir: home, cwd, env: { XDG_STATE_HOME: state } }, used);
     assert.equal(chosen.path, join(state, "android-mcp-harness", "artifacts"), cwd);
-    assert.match(chosen.reason, /is not a project \(no package\.json or \.git, or \/ or the home directory\), so the user state directory \(\$XDG_STATE_HOME\)/);
+    assert.match(
+      chosen.reason,
+      /is not a project \(no package\.json or \.git, or \/ or the home directory\), so the user state directory \(\$XDG_STATE_HOME\)/,
+    );
   }
   assert.deepEqual(readdirSync(plain), [], "nothing created in the plain directory");
   assert.deepEqual(readdirSync(home), [".git"], "nothing created in the home directory");

@@ -25,12 +25,18 @@ const toAirplaneMode = [
 
 test("checked: true after turning Airplane mode on passes; checked: false after it is an unexpected screen (3)", async (t) => {
   const on = { tool: "ui_tap", args: { selector: { text: "Airplane mode" } } };
-  const pass = await runFlow(flow([...toAirplaneMode, { ...on, expect: { visible: { text: "Airplane mode" }, checked: true } }]),
-    scenarioWorld("settings", tempDir(t)).harness, { pollIntervalMs: 20 });
+  const pass = await runFlow(
+    flow([...toAirplaneMode, { ...on, expect: { visible: { text: "Airplane mode" }, checked: true } }]),
+    scenarioWorld("settings", tempDir(t)).harness,
+    { pollIntervalMs: 20 },
+  );
   assert.equal(pass.outcome, "passed", JSON.stringify(pass.failure));
 
-  const wrong = await runFlow(flow([...toAirplaneMode, { ...on, expect: { visible: { text: "Airplane mode" }, checked: false, timeout_ms: 300 } }]),
-    scenarioWorld("settings", tempDir(t)).harness, { pollIntervalMs: 20 });
+  const wrong = await runFlow(
+    flow([...toAirplaneMode, { ...on, expect: { visible: { text: "Airplane mode" }, checked: false, timeout_ms: 300 } }]),
+    scenarioWorld("settings", tempDir(t)).harness,
+    { pollIntervalMs: 20 },
+  );
   assert.equal(wrong.outcome, "unexpected_screen");
   assert.equal(wrong.exit_code, 3);
   assert.equal(wrong.failure?.step, 3);
@@ -39,9 +45,10 @@ test("checked: true after turning Airplane mode on passes; checked: false after 
 });
 
 test("focused names the input with the focus; selected asked of it is unmet in words", async (t) => {
-  const login = (expect: object) => flow([
-    { tool: "app_launch", args: { package: "com.example.shop" }, expect: { ...expect, timeout_ms: 300 } },
-  ], "com.example.shop");
+  const login = (expect: object) =>
+    flow([
+      { tool: "app_launch", args: { package: "com.example.shop" }, expect: { ...expect, timeout_ms: 300 } },
+    ], "com.example.shop");
   const world = () => scenarioWorld("login", tempDir(t)).harness;
   const focused = await runFlow(login({ visible: { input_hint: "Email" }, focused: true }), world(), { pollIntervalMs: 20 });
   assert.equal(focused.outcome, "passed", JSON.stringify(focused.failure));
@@ -52,15 +59,25 @@ test("focused names the input with the focus; selected asked of it is unmet in w
 });
 
 test("a state asked of several elements, or of a text that is not an action, is unmet and says why", async (t) => {
-  const several = await runFlow(flow([{ tool: "settings_open", expect: { visible: { text_contains: "a" }, checked: false, timeout_ms: 200 } }]),
-    scenarioWorld("settings", tempDir(t)).harness, { pollIntervalMs: 20 });
+  const several = await runFlow(
+    flow([{ tool: "settings_open", expect: { visible: { text_contains: "a" }, checked: false, timeout_ms: 200 } }]),
+    scenarioWorld("settings", tempDir(t)).harness,
+    { pollIntervalMs: 20 },
+  );
   assert.match(several.failure!.reason, /names \d+ elements; a state is checked on one: add a within or an index/);
   const tip = { text: "Type a product and press search" };
-  const text = await runFlow(flow([
-    { tool: "app_launch", args: { package: "com.example.shop" } },
-    { tool: "ui_tap", args: { selector: { content_desc: "Search" } }, expect: { visible: tip, checked: true, timeout_ms: 200 } },
-  ], "com.example.shop"), scenarioWorld("shop", tempDir(t)).harness, { pollIntervalMs: 20 });
-  assert.match(text.failure!.reason, /names 'Type a product and press search', which is not an action \(a text\): it has no checked, selected or focused state/);
+  const text = await runFlow(
+    flow([
+      { tool: "app_launch", args: { package: "com.example.shop" } },
+      { tool: "ui_tap", args: { selector: { content_desc: "Search" } }, expect: { visible: tip, checked: true, timeout_ms: 200 } },
+    ], "com.example.shop"),
+    scenarioWorld("shop", tempDir(t)).harness,
+    { pollIntervalMs: 20 },
+  );
+  assert.match(
+    text.failure!.reason,
+    /names 'Type a product and press search', which is not an action \(a text\): it has no checked, selected or focused state/,
+  );
 });
 
 test("the flow file refuses a state without visible, and a state that is not a boolean", () => {
@@ -69,15 +86,25 @@ test("the flow file refuses a state without visible, and a state that is not a b
     assert.equal(parsed.ok, false, JSON.stringify(expect));
     return parsed.ok ? [] : parsed.problems;
   };
-  assert.match(refused({ foreground_package: "com.android.settings", checked: true })[0]!.message, /state of the element 'visible' names: add visible/);
+  assert.match(
+    refused({ foreground_package: "com.android.settings", checked: true })[0]!.message,
+    /state of the element 'visible' names: add visible/,
+  );
   assert.deepEqual(refused({ visible: { text: "A" }, checked: "yes" }).map((p) => p.path), ["steps.0.expect.checked"]);
   assert.deepEqual(refused({ visible: { text: "A" }, enabled: true }).map((p) => p.message), ["unknown key 'enabled'"]);
-  assert.equal(describeExpectation({ visible: { text: "Wi-Fi" }, checked: true, focused: false }), 'visible {"text":"Wi-Fi"} checked not focused');
+  assert.equal(
+    describeExpectation({ visible: { text: "Wi-Fi" }, checked: true, focused: false }),
+    'visible {"text":"Wi-Fi"} checked not focused',
+  );
 });
 
 test("a ui_wait step: what it waits for arriving passes; never appearing is 3 (UI_ELEMENT_NOT_FOUND), never going is 2 (OPERATION_TIMEOUT)", async (t) => {
-  const run = (wait: object) => runFlow(flow([{ tool: "settings_open" }, { tool: "ui_wait", args: { ...wait, timeout_ms: 300 } }]),
-    scenarioWorld("settings", tempDir(t)).harness, { pollIntervalMs: 20 });
+  const run = (wait: object) =>
+    runFlow(
+      flow([{ tool: "settings_open" }, { tool: "ui_wait", args: { ...wait, timeout_ms: 300 } }]),
+      scenarioWorld("settings", tempDir(t)).harness,
+      { pollIntervalMs: 20 },
+    );
   const holds = await run({ visible: { text: "Network & internet" } });
   assert.equal(holds.outcome, "passed", JSON.stringify(holds.failure));
   const never = await run({ visible: { text: "No such row" } });

@@ -11,8 +11,12 @@ import { runCliCaptured } from "../support/cli.ts";
 import { tempDir } from "../evidence/temp_dir.ts";
 
 const bad = {
-  version: 1, name: "bad", package_name: "com.android.settings",
-  steps: [{ tool: "ui_tap", args: { selector: { x: 1 } } }, { tool: "ui_scroll", args: { direction: "diagonal" } }, { tool: "ui_session_open" }],
+  version: 1,
+  name: "bad",
+  package_name: "com.android.settings",
+  steps: [{ tool: "ui_tap", args: { selector: { x: 1 } } }, { tool: "ui_scroll", args: { direction: "diagonal" } }, {
+    tool: "ui_session_open",
+  }],
 };
 
 test("an invalid flow is refused with the path of every offending field, exit 1, nothing started", async (t) => {
@@ -30,7 +34,12 @@ test("an invalid flow is refused with the path of every offending field, exit 1,
   assert.equal(json.code, 1);
   const answer = JSON.parse(json.stdout);
   assert.equal(answer.exit_code, 1);
-  assert.deepEqual(answer.problems.map((p: { path: string }) => p.path), ["steps.0.args.selector", "steps.0.args.selector", "steps.1.args.direction", "steps.2.tool"]);
+  assert.deepEqual(answer.problems.map((p: { path: string }) => p.path), [
+    "steps.0.args.selector",
+    "steps.0.args.selector",
+    "steps.1.args.direction",
+    "steps.2.tool",
+  ]);
 });
 
 test("a missing file, broken JSON, a bad option or a bad device are errors (exit 1), never 2", async (t) => {
@@ -38,7 +47,7 @@ test("a missing file, broken JSON, a bad option or a bad device are errors (exit
   const missing = await runCliCaptured(["flow", join(dir, "nope.json")]);
   assert.equal(missing.code, 1);
   assert.match(missing.stderr, /cannot read .*nope\.json \(ENOENT\)/);
-  writeFileSync(join(dir, "broken.json"), "{ \"version\": 1,");
+  writeFileSync(join(dir, "broken.json"), '{ "version": 1,');
   const broken = await runCliCaptured(["flow", join(dir, "broken.json")]);
   assert.equal(broken.code, 1);
   assert.match(broken.stderr, /\(file\): not valid JSON/);

@@ -41,11 +41,17 @@ test("a valid flow parses, with its steps as written (args may be left out)", ()
 });
 
 test("step args are checked with the tool's MCP schema; the problem names the field inside args", () => {
-  assert.deepEqual(problemsOf(withStep({ tool: "ui_tap", args: { selector: { text: "A", content_desc: "B" } } })).map((p) => p.path), ["steps.1.args.selector"]);
-  assert.deepEqual(problemsOf(withStep({ tool: "ui_scroll", args: { direction: "diagonal" } })).map((p) => p.path), ["steps.1.args.direction"]);
+  assert.deepEqual(problemsOf(withStep({ tool: "ui_tap", args: { selector: { text: "A", content_desc: "B" } } })).map((p) => p.path), [
+    "steps.1.args.selector",
+  ]);
+  assert.deepEqual(problemsOf(withStep({ tool: "ui_scroll", args: { direction: "diagonal" } })).map((p) => p.path), [
+    "steps.1.args.direction",
+  ]);
   assert.deepEqual(problemsOf(withStep({ tool: "ui_tap", args: { selector: { text: "A" }, x: 10 } })).map((p) => p.path), ["steps.1.args"]);
   assert.match(problemsOf(withStep({ tool: "ui_tap", args: { selector: { text: "A" }, x: 10 } }))[0]!.message, /unknown key 'x'/);
-  assert.deepEqual(problemsOf(withStep({ tool: "ui_type_text", args: { selector: { text: "A" }, text: "" } })).map((p) => p.path), ["steps.1.args.text"]);
+  assert.deepEqual(problemsOf(withStep({ tool: "ui_type_text", args: { selector: { text: "A" }, text: "" } })).map((p) => p.path), [
+    "steps.1.args.text",
+  ]);
   assert.deepEqual(problemsOf(withStep({ tool: "app_launch", args: { package: "../etc" } })).map((p) => p.path), ["steps.1.args.package"]);
   assert.deepEqual(problemsOf(withStep({ tool: "ui_tap", args: {} })).map((p) => p.path), ["steps.1.args.selector"]);
 });
@@ -66,9 +72,13 @@ test("unknown tools, bad expectations and file-level fields are refused with the
   const badSelector = problemsOf(withStep({ tool: "device_back", expect: { visible: { x: 1 } } }));
   assert.deepEqual([...new Set(badSelector.map((p) => p.path))], ["steps.1.expect.visible"]);
   assert.ok(badSelector.some((p) => /unknown key 'x'/.test(p.message)) && badSelector.some((p) => /exactly one of/.test(p.message)));
-  assert.deepEqual(problemsOf(withStep({ tool: "device_back", expect: { timeout_ms: -1, visible: { text: "A" } } })).map((p) => p.path), ["steps.1.expect.timeout_ms"]);
+  assert.deepEqual(problemsOf(withStep({ tool: "device_back", expect: { timeout_ms: -1, visible: { text: "A" } } })).map((p) => p.path), [
+    "steps.1.expect.timeout_ms",
+  ]);
   assert.deepEqual(problemsOf(withStep({ tool: "device_back", expect: { timeout_ms: 100 } })).map((p) => p.path), ["steps.1.expect"]);
-  assert.deepEqual(problemsOf(withStep({ tool: "device_back", expect: { foreground_package: "settings" } })).map((p) => p.path), ["steps.1.expect.foreground_package"]);
+  assert.deepEqual(problemsOf(withStep({ tool: "device_back", expect: { foreground_package: "settings" } })).map((p) => p.path), [
+    "steps.1.expect.foreground_package",
+  ]);
   assert.deepEqual(problemsOf(withStep({ tool: "device_back", wait: 3 })).map((p) => p.path), ["steps.1"]);
   assert.deepEqual(problemsOf({ ...valid, version: 2 }).map((p) => p.path), ["version"]);
   assert.match(problemsOf({ ...valid, version: 2 })[0]!.message, /version 1/);
@@ -113,9 +123,17 @@ test("steps accept every new hand and argument (still version 1), and refuse bad
   const parsed = parseFlow({ ...valid, steps });
   assert.ok(parsed.ok, JSON.stringify(!parsed.ok && parsed.problems));
   assert.equal(parsed.flow.steps.length, steps.length);
-  assert.deepEqual(problemsOf(withStep({ tool: "ui_tap", args: { selector: { text: "A" }, gesture: "swipe" } })).map((p) => p.path), ["steps.1.args.gesture"]);
+  assert.deepEqual(problemsOf(withStep({ tool: "ui_tap", args: { selector: { text: "A" }, gesture: "swipe" } })).map((p) => p.path), [
+    "steps.1.args.gesture",
+  ]);
   assert.deepEqual(problemsOf(withStep({ tool: "device_press", args: { key: "power" } })).map((p) => p.path), ["steps.1.args.key"]);
-  assert.deepEqual([...new Set(problemsOf(withStep({ tool: "app_open_url", args: { url: "javascript:alert(1)" } })).map((p) => p.path))], ["steps.1.args.url"]);
-  assert.deepEqual(problemsOf(withStep({ tool: "ui_wait", args: { visible: { text: "A" }, gone: { text: "B" } } })).map((p) => p.path), ["steps.1.args"]);
-  assert.deepEqual([...new Set(problemsOf(withStep({ tool: "ui_wait", args: { visible: { x: 1, y: 2 } } })).map((p) => p.path))], ["steps.1.args.visible"]);
+  assert.deepEqual([...new Set(problemsOf(withStep({ tool: "app_open_url", args: { url: "javascript:alert(1)" } })).map((p) => p.path))], [
+    "steps.1.args.url",
+  ]);
+  assert.deepEqual(problemsOf(withStep({ tool: "ui_wait", args: { visible: { text: "A" }, gone: { text: "B" } } })).map((p) => p.path), [
+    "steps.1.args",
+  ]);
+  assert.deepEqual([...new Set(problemsOf(withStep({ tool: "ui_wait", args: { visible: { x: 1, y: 2 } } })).map((p) => p.path))], [
+    "steps.1.args.visible",
+  ]);
 });

@@ -5,7 +5,7 @@
  * device passes. Failed calls and observe calls are not steps.
  */
 import assert from "node:assert/strict";
-import { readFileSync, readdirSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import { parseFlowText } from "../../contracts/flow.ts";
@@ -17,9 +17,14 @@ import { inProcessClient } from "../../src/mcp/in_process_client.ts";
 import type { AnsweredCall } from "../../src/mcp/server.ts";
 import { silentLogger } from "../support/silent_logger.ts";
 import { tempDir } from "../evidence/temp_dir.ts";
-import { scenarioWorld, type ScenarioWorld } from "./scenario_world.ts";
+import { type ScenarioWorld, scenarioWorld } from "./scenario_world.ts";
 
-async function call<N extends ToolName>(world: ScenarioWorld, recorder: ReturnType<typeof createFlowRecorder>, tool: N, args: Record<string, unknown>) {
+async function call<N extends ToolName>(
+  world: ScenarioWorld,
+  recorder: ReturnType<typeof createFlowRecorder>,
+  tool: N,
+  args: Record<string, unknown>,
+) {
   const envelope = await inProcessClient(world.harness.tools, world.harness.deps).call(tool, args);
   await recorder.record({ tool, args, envelope } as AnsweredCall);
   return envelope;
@@ -29,7 +34,13 @@ test("a recorded login session is a valid flow after every step, keeps typed tex
   const dir = tempDir(t, "amh-record-");
   const file = join(dir, "login-session.json");
   const world = scenarioWorld("login", dir);
-  const recorder = createFlowRecorder({ path: file, fs: createNodeFileSystem(), logger: silentLogger, device: "simulated device emulator-5554", now: Date.now });
+  const recorder = createFlowRecorder({
+    path: file,
+    fs: createNodeFileSystem(),
+    logger: silentLogger,
+    device: "simulated device emulator-5554",
+    now: Date.now,
+  });
   const session = (await call(world, recorder, "ui_session_open", {})).data["session_id"];
   await call(world, recorder, "ui_get_tree", {});
   const steps: [ToolName, Record<string, unknown>][] = [
@@ -56,7 +67,11 @@ test("a recorded login session is a valid flow after every step, keeps typed tex
   assert.deepEqual(flow.steps.map((s) => s.tool), ["ui_type_text", "ui_type_text", "ui_tap"]);
   assert.equal(flow.steps[0]!.args!["text"], "zoë@例え.jp", "typed text kept in the recording");
   assert.ok(flow.steps.every((s) => s.args?.["session_id"] === undefined), "no session ids");
-  assert.deepEqual(flow.steps[2]!.expect, { foreground_package: "com.example.shop", visible: { resource_id: "sign_out" } }, "the summary's own (short) selector");
+  assert.deepEqual(
+    flow.steps[2]!.expect,
+    { foreground_package: "com.example.shop", visible: { resource_id: "sign_out" } },
+    "the summary's own (short) selector",
+  );
   assert.ok(flow.steps.every((s) => s.expect?.foreground_package === "com.example.shop"));
   const audit = readFileSync(join(dir, readdirSync(dir).find((n) => n.endsWith(".jsonl"))!), "utf8");
   assert.ok(!audit.includes("zoë") && !audit.includes("pässwörd") && audit.includes('"redacted_length":9'), "the audit log still redacts");
@@ -68,14 +83,27 @@ test("a recorded login session is a valid flow after every step, keeps typed tex
 });
 
 test("the expectation prefers a stable selector that appeared, and only the package when nothing did", () => {
-  const screen = (actions: object[], texts: string[]) => ({ foreground_package: "p.q", texts, actions, can_scroll: false, keyboard: { open: false }, issues: [] }) as never;
+  const screen = (actions: object[], texts: string[]) =>
+    ({ foreground_package: "p.q", texts, actions, can_scroll: false, keyboard: { open: false }, issues: [] }) as never;
   const before = screen([{ selector: { text: "Display" }, bounds: [0, 0, 1, 1] }], ["Settings"]);
-  assert.deepEqual(expectationFrom(before, screen([{ selector: { text: "Display" }, bounds: [0, 0, 1, 1] }], ["Settings"]), "p.q"), { foreground_package: "p.q" });
+  assert.deepEqual(expectationFrom(before, screen([{ selector: { text: "Display" }, bounds: [0, 0, 1, 1] }], ["Settings"]), "p.q"), {
+    foreground_package: "p.q",
+  });
   assert.deepEqual(
-    expectationFrom(before, screen([{ selector: { text: "Brightness level" }, bounds: [0, 0, 1, 1] }, { selector: { resource_id: "p.q:id/x" }, bounds: [0, 0, 1, 1] }], ["48%"]), "p.q"),
+    expectationFrom(
+      before,
+      screen([{ selector: { text: "Brightness level" }, bounds: [0, 0, 1, 1] }, {
+        selector: { resource_id: "p.q:id/x" },
+        bounds: [0, 0, 1, 1],
+      }], ["48%"]),
+      "p.q",
+    ),
     { foreground_package: "p.q", visible: { resource_id: "p.q:id/x" } },
   );
-  assert.deepEqual(expectationFrom(before, screen([], ["12:01", "Alarm"]), "p.q"), { foreground_package: "p.q", visible: { text: "Alarm" } }, "no digits while a steady text exists");
+  assert.deepEqual(expectationFrom(before, screen([], ["12:01", "Alarm"]), "p.q"), {
+    foreground_package: "p.q",
+    visible: { text: "Alarm" },
+  }, "no digits while a steady text exists");
   assert.equal(expectationFrom(undefined, undefined, undefined), undefined);
 });
 
@@ -83,7 +111,13 @@ test("a tap on a toggle records its new checked state, a ui_wait is a step of it
   const dir = tempDir(t, "amh-record-");
   const file = join(dir, "airplane.json");
   const world = scenarioWorld("settings", dir);
-  const recorder = createFlowRecorder({ path: file, fs: createNodeFileSystem(), logger: silentLogger, device: "simulated device emulator-5554", now: Date.now });
+  const recorder = createFlowRecorder({
+    path: file,
+    fs: createNodeFileSystem(),
+    logger: silentLogger,
+    device: "simulated device emulator-5554",
+    now: Date.now,
+  });
   await call(world, recorder, "settings_open", {});
   const network = await call(world, recorder, "ui_tap", { selector: { text: "Network & internet" } });
   const screen = (network.data as { screen: { actions: { selector: Record<string, unknown>; role?: string; label?: string }[] } }).screen;
@@ -91,11 +125,19 @@ test("a tap on a toggle records its new checked state, a ui_wait is a step of it
   assert.ok(airplane !== undefined, "the summary offers the Airplane mode toggle");
   assert.equal((await call(world, recorder, "ui_tap", { selector: airplane.selector })).ok, true);
   assert.equal((await call(world, recorder, "ui_wait", { visible: { text: "Hotspot & tethering" }, timeout_ms: 1000 })).ok, true);
-  assert.equal((await call(world, recorder, "ui_wait", { gone: { text: "Hotspot & tethering" }, timeout_ms: 0 })).ok, false, "failed: not a step");
+  assert.equal(
+    (await call(world, recorder, "ui_wait", { gone: { text: "Hotspot & tethering" }, timeout_ms: 0 })).ok,
+    false,
+    "failed: not a step",
+  );
   const parsed = parseFlowText(readFileSync(file, "utf8"));
   assert.ok(parsed.ok);
   assert.deepEqual(parsed.flow.steps.slice(2), [
-    { tool: "ui_tap", args: { selector: airplane.selector }, expect: { foreground_package: "com.android.settings", visible: airplane.selector, checked: true } },
+    {
+      tool: "ui_tap",
+      args: { selector: airplane.selector },
+      expect: { foreground_package: "com.android.settings", visible: airplane.selector, checked: true },
+    },
     { tool: "ui_wait", args: { visible: { text: "Hotspot & tethering" }, timeout_ms: 1000 } },
   ]);
   const replay = scenarioWorld("settings", tempDir(t, "amh-replay-"));

@@ -29,11 +29,17 @@ function flow(value: unknown): FlowFile {
 }
 
 const loginFlow = flow({
-  version: 1, name: "login <script>alert(1)</script> & more", package_name: "com.example.shop",
+  version: 1,
+  name: "login <script>alert(1)</script> & more",
+  package_name: "com.example.shop",
   steps: [
     { tool: "ui_type_text", args: { selector: { resource_id: "com.example.shop:id/email" }, text: "zoë@例え.jp" } },
     { tool: "ui_type_text", args: { selector: { resource_id: "com.example.shop:id/password" }, text: "pässwörd" } },
-    { tool: "ui_tap", args: { selector: { resource_id: "com.example.shop:id/sign_in" } }, expect: { visible: { text: "Signed in" }, timeout_ms: 200 } },
+    {
+      tool: "ui_tap",
+      args: { selector: { resource_id: "com.example.shop:id/sign_in" } },
+      expect: { visible: { text: "Signed in" }, timeout_ms: 200 },
+    },
   ],
 });
 
@@ -44,7 +50,10 @@ async function twoDeviceReport(artifacts: string): Promise<{ report: FlowReport;
   misrouted.transitions.unshift({ from: "login", on: "tap", selector: { resource_id: "com.example.shop:id/sign_in" }, to: "forgot" });
   misrouted.android.serial = "emulator-5556";
   const b = scenarioWorld(misrouted, artifacts);
-  const runs = await Promise.all([runFlow(loginFlow, a.harness, { file: "flows/login.json", pollIntervalMs: 20 }), runFlow(loginFlow, b.harness, { pollIntervalMs: 20 })]);
+  const runs = await Promise.all([
+    runFlow(loginFlow, a.harness, { file: "flows/login.json", pollIntervalMs: 20 }),
+    runFlow(loginFlow, b.harness, { pollIntervalMs: 20 }),
+  ]);
   return { report: buildFlowReport(runs), artifacts };
 }
 
@@ -79,7 +88,10 @@ test("the JSON report has every step's tool, redacted args, envelope, duration a
   assert.equal(json.format, "android-mcp-harness/flow-report");
   assert.equal(json.exit_code, 3);
   assert.match(json.exit_meaning, /unexpected screen/);
-  assert.deepEqual(json.runs.map((r: { device: { udid: string }; exit_code: number }) => [r.device.udid, r.exit_code]), [["emulator-5554", 0], ["emulator-5556", 3]]);
+  assert.deepEqual(json.runs.map((r: { device: { udid: string }; exit_code: number }) => [r.device.udid, r.exit_code]), [[
+    "emulator-5554",
+    0,
+  ], ["emulator-5556", 3]]);
   const [passed, failed] = json.runs;
   for (const step of passed.steps) {
     assert.equal(typeof step.tool, "string");
@@ -92,7 +104,10 @@ test("the JSON report has every step's tool, redacted args, envelope, duration a
   assert.deepEqual(passed.steps[1].args.text, { redacted_length: 8 });
   for (const run of json.runs) {
     const { screen: _shown, ...echo } = run.steps[1].envelope.data;
-    assert.ok(!JSON.stringify({ args: run.steps[1].args, echo }).includes("pässwörd"), "typed text is neither in the args nor echoed by the act");
+    assert.ok(
+      !JSON.stringify({ args: run.steps[1].args, echo }).includes("pässwörd"),
+      "typed text is neither in the args nor echoed by the act",
+    );
   }
   assert.equal(failed.failure.step, 3);
   assert.equal(failed.failure.expected, 'visible {"text":"Signed in"}');
@@ -134,7 +149,9 @@ test("the HTML page is self-contained and escapes what the device and the flow s
 test("every thumbnail links to its full-size PNG next to the reports, the evidence file itself", async () => {
   const { files, report } = await written();
   const html = readFileSync(files.html, "utf8");
-  const links = [...html.matchAll(/<a href="([^"]+)" title="the full-size screenshot"><img src="data:image\/png;base64,/g)].map((m) => m[1]!);
+  const links = [...html.matchAll(/<a href="([^"]+)" title="the full-size screenshot"><img src="data:image\/png;base64,/g)].map((m) =>
+    m[1]!
+  );
   assert.equal(links.length, 7, "every thumbnail is a link");
   const ids = report.runs.flatMap((run) => run.steps.map((s) => s.evidence_id).filter((id) => id !== null));
   for (const href of links) {
@@ -150,41 +167,71 @@ test("a run whose session never opened still shows the screen of that moment", a
   const dir = mkdtempSync(join(tmpdir(), "amh-reports-noapp-"));
   t.after(() => rmSync(dir, { recursive: true, force: true }));
   const world = scenarioWorld("settings", dir);
-  const run = await runFlow(flow({ version: 1, name: "no app", package_name: "com.example.shop", steps: [{ tool: "ui_get_tree" }] }), world.harness);
+  const run = await runFlow(
+    flow({ version: 1, name: "no app", package_name: "com.example.shop", steps: [{ tool: "ui_get_tree" }] }),
+    world.harness,
+  );
   assert.equal(run.session.session_id, null, "the session never opened");
   assert.match(run.failure!.reason, /APP_NOT_FOUND/);
   assert.ok(run.failure!.evidence, "a screenshot of what was in front instead");
   const files = await writeFlowReports(buildFlowReport([run]), {
-    artifactsDir: dir, fs: createNodeFileSystem(), evidence: world.harness.deps.ports.evidence,
-    thumbnail: (png) => downscaleForModel(png, { maxSide: 240 }), now: Date.parse("2026-11-30T21:56:07Z"),
+    artifactsDir: dir,
+    fs: createNodeFileSystem(),
+    evidence: world.harness.deps.ports.evidence,
+    thumbnail: (png) => downscaleForModel(png, { maxSide: 240 }),
+    now: Date.parse("2026-11-30T21:56:07Z"),
   });
   const html = readFileSync(files.html, "utf8");
   const failure = html.slice(html.indexOf('<div class="failure">'), html.indexOf("</div>", html.indexOf('<div class="failure">')));
   assert.match(failure, /<img src="data:image\/png;base64,[^"]+" width="\d+" height="240" alt="the screen at the failure: /);
 });
 
-test("headless Chromium renders the HTML report from disk: the steps, their outcomes and their screenshots", { skip: chromiumSkipReason() }, async () => {
-  const { files } = await written();
-  const dom = await dumpDom(files.html);
-  for (const needle of ["emulator-5554", "emulator-5556", "ui_type_text", "ui_tap", "unexpected_screen", "exit 3", "Expected:", "The screen offers:", "3/3", "Send link"]) {
-    assert.ok(dom.includes(needle), `the rendered page shows ${needle}`);
-  }
-  assert.equal((dom.match(/<tr class="/g) ?? []).length, 6, "one row per step on each device");
-  assert.equal((dom.match(/<a href="\.\.\/[^"]+\.png" title="the full-size screenshot">/g) ?? []).length, 7, "each thumbnail is a link to its PNG");
-  const size = { width: 1280, height: 2400 };
-  const shot = decodePng(await screenshotPage(files.html, size));
-  assert.deepEqual([shot.width, shot.height], [size.width, size.height]);
-  const count = (rgb: [number, number, number], tolerance: number) => {
-    let n = 0;
-    for (let i = 0; i < shot.rgba.length; i += 4) {
-      if (Math.abs(shot.rgba[i]! - rgb[0]) <= tolerance && Math.abs(shot.rgba[i + 1]! - rgb[1]) <= tolerance && Math.abs(shot.rgba[i + 2]! - rgb[2]) <= tolerance) n++;
+test(
+  "headless Chromium renders the HTML report from disk: the steps, their outcomes and their screenshots",
+  { skip: chromiumSkipReason() },
+  async () => {
+    const { files } = await written();
+    const dom = await dumpDom(files.html);
+    for (
+      const needle of [
+        "emulator-5554",
+        "emulator-5556",
+        "ui_type_text",
+        "ui_tap",
+        "unexpected_screen",
+        "exit 3",
+        "Expected:",
+        "The screen offers:",
+        "3/3",
+        "Send link",
+      ]
+    ) {
+      assert.ok(dom.includes(needle), `the rendered page shows ${needle}`);
     }
-    return n;
-  };
-  // The simulated screens' background (246,246,250) appears only inside the embedded thumbnails.
-  const thumbnailPixels = count([246, 246, 250], 2);
-  assert.ok(thumbnailPixels > 3 * 108 * 240 * 0.3, `the thumbnails are drawn (${thumbnailPixels} px of screen background)`);
-  assert.ok(count([0xc6, 0x28, 0x28], 6) > 200, "the failure is drawn in red");
-  assert.ok(count([0x1a, 0x7f, 0x37], 6) > 100, "passed steps are drawn in green");
-  assert.equal(basename(files.html).endsWith(".html"), true);
-});
+    assert.equal((dom.match(/<tr class="/g) ?? []).length, 6, "one row per step on each device");
+    assert.equal(
+      (dom.match(/<a href="\.\.\/[^"]+\.png" title="the full-size screenshot">/g) ?? []).length,
+      7,
+      "each thumbnail is a link to its PNG",
+    );
+    const size = { width: 1280, height: 2400 };
+    const shot = decodePng(await screenshotPage(files.html, size));
+    assert.deepEqual([shot.width, shot.height], [size.width, size.height]);
+    const count = (rgb: [number, number, number], tolerance: number) => {
+      let n = 0;
+      for (let i = 0; i < shot.rgba.length; i += 4) {
+        if (
+          Math.abs(shot.rgba[i]! - rgb[0]) <= tolerance && Math.abs(shot.rgba[i + 1]! - rgb[1]) <= tolerance &&
+          Math.abs(shot.rgba[i + 2]! - rgb[2]) <= tolerance
+        ) n++;
+      }
+      return n;
+    };
+    // The simulated screens' background (246,246,250) appears only inside the embedded thumbnails.
+    const thumbnailPixels = count([246, 246, 250], 2);
+    assert.ok(thumbnailPixels > 3 * 108 * 240 * 0.3, `the thumbnails are drawn (${thumbnailPixels} px of screen background)`);
+    assert.ok(count([0xc6, 0x28, 0x28], 6) > 200, "the failure is drawn in red");
+    assert.ok(count([0x1a, 0x7f, 0x37], 6) > 100, "passed steps are drawn in green");
+    assert.equal(basename(files.html).endsWith(".html"), true);
+  },
+);

@@ -21,12 +21,18 @@ function flow(value: unknown): FlowFile {
 }
 
 const settingsTour = flow({
-  version: 1, name: "settings tour", package_name: "com.android.settings",
+  version: 1,
+  name: "settings tour",
+  package_name: "com.android.settings",
   steps: [
     { tool: "settings_open", expect: { visible: { text: "Network & internet" }, foreground_package: "com.android.settings" } },
     { tool: "ui_tap", args: { selector: { text: "Display" } }, expect: { visible: { text: "Dark theme" } } },
     { tool: "ui_get_tree" },
-    { tool: "ui_tap", args: { selector: { content_desc: "Navigate up" } }, expect: { not_visible: { text: "Dark theme" }, visible: { text: "Apps" } } },
+    {
+      tool: "ui_tap",
+      args: { selector: { content_desc: "Navigate up" } },
+      expect: { not_visible: { text: "Dark theme" }, visible: { text: "Apps" } },
+    },
     { tool: "ui_scroll", args: { direction: "down" }, expect: { visible: { text: "About emulated device" } } },
   ],
 });
@@ -52,25 +58,46 @@ test("a flow that holds passes: one session on every act, closed; the lock held 
   const acts = world.audit.filter((a) => !["ui_get_tree", "ui_session_open", "ui_session_close"].includes(a.tool));
   assert.equal(acts.length, 4);
   assert.ok(acts.every((a) => a.arguments["session_id"] === sessionId), "every act carried the flow's session");
-  assert.equal(world.audit.find((a) => a.tool === "ui_get_tree" && a.arguments["include_raw"] === undefined)?.arguments["session_id"], undefined);
+  assert.equal(
+    world.audit.find((a) => a.tool === "ui_get_tree" && a.arguments["include_raw"] === undefined)?.arguments["session_id"],
+    undefined,
+  );
   assert.equal(run.device.udid, "emulator-5554");
   assert.ok(run.steps.every((s) => s.envelope?.ok), "every envelope kept");
-  assert.ok(run.steps.filter((s) => s.tool !== "ui_get_tree").every((s) => s.evidence_id !== null && s.evidence_id === s.envelope!.evidence?.artifact_id));
+  assert.ok(
+    run.steps.filter((s) => s.tool !== "ui_get_tree").every((s) =>
+      s.evidence_id !== null && s.evidence_id === s.envelope!.evidence?.artifact_id
+    ),
+  );
   assert.deepEqual(progress.filter((p) => p.phase === "finished").map((p) => `${p.index}/${p.total} ${p.tool} ${p.outcome}`), [
-    "1/5 settings_open passed", "2/5 ui_tap passed", "3/5 ui_get_tree passed", "4/5 ui_tap passed", "5/5 ui_scroll passed",
+    "1/5 settings_open passed",
+    "2/5 ui_tap passed",
+    "3/5 ui_get_tree passed",
+    "4/5 ui_tap passed",
+    "5/5 ui_scroll passed",
   ]);
   assert.ok(progress.every((p) => p.phase === "started" || typeof p.durationMs === "number"));
 });
 
 test("a dialog appearing after the act is an unexpected screen (3), and the report says what the screen offers", async (t) => {
   const world = scenarioWorld("permission", tempDir(t));
-  const run = await runFlow(flow({
-    version: 1, name: "near me", package_name: "com.example.maps",
-    steps: [
-      { tool: "ui_tap", args: { selector: { text: "Find places near me" } }, expect: { visible: { text: "Café Central" }, timeout_ms: 300 } },
-      { tool: "device_back" },
-    ],
-  }), world.harness, { pollIntervalMs: 50 });
+  const run = await runFlow(
+    flow({
+      version: 1,
+      name: "near me",
+      package_name: "com.example.maps",
+      steps: [
+        {
+          tool: "ui_tap",
+          args: { selector: { text: "Find places near me" } },
+          expect: { visible: { text: "Café Central" }, timeout_ms: 300 },
+        },
+        { tool: "device_back" },
+      ],
+    }),
+    world.harness,
+    { pollIntervalMs: 50 },
+  );
   assert.equal(run.outcome, "unexpected_screen");
   assert.equal(run.exit_code, 3);
   assert.deepEqual(run.steps.map((s) => s.outcome), ["unexpected_screen", "skipped"]);
@@ -79,7 +106,10 @@ test("a dialog appearing after the act is an unexpected screen (3), and the repo
   assert.equal(failure.tool, "ui_tap");
   assert.equal(failure.expected, 'visible {"text":"Café Central"}');
   assert.match(failure.reason, /changed the screen, but \{"text":"Café Central"\} is not on screen/);
-  assert.match(failure.screen_offers!, /com\.google\.android\.permissioncontroller offers .*'While using the app' \(button\).*'Don’t allow'/);
+  assert.match(
+    failure.screen_offers!,
+    /com\.google\.android\.permissioncontroller offers .*'While using the app' \(button\).*'Don’t allow'/,
+  );
   assert.equal(failure.screen!.foreground_package, "com.google.android.permissioncontroller");
   assert.ok(failure.evidence?.artifact_id.endsWith("ui-screenshot.png"), "a screenshot of the failing screen");
   assert.ok(run.steps[0]!.expectation!.readings >= 2, "polled until its timeout");
@@ -90,13 +120,19 @@ test("a dialog appearing after the act is an unexpected screen (3), and the repo
 
 test("a scroll that changes nothing is no progress (5)", async (t) => {
   const world = scenarioWorld("settings", tempDir(t));
-  const run = await runFlow(flow({
-    version: 1, name: "end of list", package_name: "com.android.settings",
-    steps: [
-      { tool: "ui_scroll", args: { direction: "down" }, expect: { visible: { text: "System" } } },
-      { tool: "ui_scroll", args: { direction: "down" }, expect: { visible: { text: "Tips & support" }, timeout_ms: 100 } },
-    ],
-  }), world.harness, { pollIntervalMs: 20 });
+  const run = await runFlow(
+    flow({
+      version: 1,
+      name: "end of list",
+      package_name: "com.android.settings",
+      steps: [
+        { tool: "ui_scroll", args: { direction: "down" }, expect: { visible: { text: "System" } } },
+        { tool: "ui_scroll", args: { direction: "down" }, expect: { visible: { text: "Tips & support" }, timeout_ms: 100 } },
+      ],
+    }),
+    world.harness,
+    { pollIntervalMs: 20 },
+  );
   assert.equal(run.exit_code, 5, JSON.stringify(run.failure));
   assert.equal(run.steps[1]!.envelope!.data["changed"], false);
   assert.match(run.failure!.reason, /changed nothing on screen/);
@@ -105,13 +141,19 @@ test("a scroll that changes nothing is no progress (5)", async (t) => {
 test("a screen that never settles is timed out (2); an expectation that still holds lets the step pass", async (t) => {
   const world = scenarioWorld("settings", tempDir(t));
   world.device.setFaults({ tickingClock: true });
-  const run = await runFlow(flow({
-    version: 1, name: "ticking", package_name: "com.android.settings",
-    steps: [
-      { tool: "ui_tap", args: { selector: { text: "Display" } }, expect: { visible: { text: "Dark theme" } } },
-      { tool: "ui_tap", args: { selector: { text: "Dark theme" } } },
-    ],
-  }), world.harness, { pollIntervalMs: 20 });
+  const run = await runFlow(
+    flow({
+      version: 1,
+      name: "ticking",
+      package_name: "com.android.settings",
+      steps: [
+        { tool: "ui_tap", args: { selector: { text: "Display" } }, expect: { visible: { text: "Dark theme" } } },
+        { tool: "ui_tap", args: { selector: { text: "Dark theme" } } },
+      ],
+    }),
+    world.harness,
+    { pollIntervalMs: 20 },
+  );
   assert.deepEqual(run.steps.map((s) => s.outcome), ["passed", "timed_out"]);
   assert.equal(run.exit_code, 2);
   assert.match(run.failure!.reason, /never settled/);
@@ -123,10 +165,16 @@ test("the device going away mid-flow is a device fault (4); the session is still
   world.behaviour.beforeCall = async (name) => {
     if (gone && name !== "delete") throw new HarnessError("EMULATOR_UNAVAILABLE", "Device emulator-5554 is offline; reconnect it.");
   };
-  const run = await runFlow(flow({
-    version: 1, name: "offline", package_name: "com.android.settings",
-    steps: [{ tool: "ui_tap", args: { selector: { text: "Display" } } }, { tool: "device_back" }, { tool: "device_back" }],
-  }), world.harness, { onProgress: (e) => void (gone ||= e.phase === "finished" && e.index === 1) });
+  const run = await runFlow(
+    flow({
+      version: 1,
+      name: "offline",
+      package_name: "com.android.settings",
+      steps: [{ tool: "ui_tap", args: { selector: { text: "Display" } } }, { tool: "device_back" }, { tool: "device_back" }],
+    }),
+    world.harness,
+    { onProgress: (e) => void (gone ||= e.phase === "finished" && e.index === 1) },
+  );
   assert.equal(run.exit_code, 4, JSON.stringify(run.failure));
   assert.deepEqual(run.steps.map((s) => s.outcome), ["passed", "device_fault", "skipped"]);
   assert.match(run.failure!.reason, /EMULATOR_UNAVAILABLE: Device emulator-5554 is offline/);
@@ -137,7 +185,10 @@ test("the device going away mid-flow is a device fault (4); the session is still
 
 test("a device that is busy before the flow starts is a device fault (4) and nothing runs", async (t) => {
   const world = scenarioWorld("settings", tempDir(t));
-  const other = await world.lock.acquire({ adbServer: world.deps.ports.observer.adbServer, udid: "emulator-5554" }, { operationId: "x", tool: "serve" });
+  const other = await world.lock.acquire({ adbServer: world.deps.ports.observer.adbServer, udid: "emulator-5554" }, {
+    operationId: "x",
+    tool: "serve",
+  });
   const run = await runFlow(settingsTour, world.harness);
   await other.release();
   assert.equal(run.exit_code, 4);
@@ -149,13 +200,23 @@ test("a device that is busy before the flow starts is a device fault (4) and not
 
 test("a missing target names what the screen offers (3); typed text never reaches the run's record", async (t) => {
   const world = scenarioWorld("login", tempDir(t));
-  const run = await runFlow(flow({
-    version: 1, name: "login", package_name: "com.example.shop",
-    steps: [
-      { tool: "ui_type_text", args: { selector: { resource_id: "com.example.shop:id/email" }, text: "zoë@例え.jp" }, expect: { visible: { text: "zoë@例え.jp" } } },
-      { tool: "ui_tap", args: { selector: { text: "Log in" } } },
-    ],
-  }), world.harness, { pollIntervalMs: 20 });
+  const run = await runFlow(
+    flow({
+      version: 1,
+      name: "login",
+      package_name: "com.example.shop",
+      steps: [
+        {
+          tool: "ui_type_text",
+          args: { selector: { resource_id: "com.example.shop:id/email" }, text: "zoë@例え.jp" },
+          expect: { visible: { text: "zoë@例え.jp" } },
+        },
+        { tool: "ui_tap", args: { selector: { text: "Log in" } } },
+      ],
+    }),
+    world.harness,
+    { pollIntervalMs: 20 },
+  );
   assert.equal(run.exit_code, 3);
   assert.deepEqual(run.steps[0]!.args, { selector: { resource_id: "com.example.shop:id/email" }, text: { redacted_length: 9 } });
   assert.equal(run.steps[0]!.envelope!.data["typed_length"], 9);
@@ -168,40 +229,63 @@ test("a missing target names what the screen offers (3); typed text never reache
 test("a flow naming a tool the harness does not serve is found before anything runs", () => {
   assert.deepEqual(unservedTools(settingsTour, SERVED_TOOLS), []);
   const observeOnly = SERVED_TOOLS.filter((tool) => tool.name === "ui_get_tree");
-  assert.deepEqual(unservedTools(settingsTour, observeOnly), ["ui_session_open", "ui_session_close", "settings_open", "ui_tap", "ui_scroll"]);
+  assert.deepEqual(unservedTools(settingsTour, observeOnly), [
+    "ui_session_open",
+    "ui_session_close",
+    "settings_open",
+    "ui_tap",
+    "ui_scroll",
+  ]);
 });
 
 /** The harness's ui_get_tree, failing the runner's own readings (include_raw) while `failing()` says so. */
 function flakyReadings(world: ReturnType<typeof scenarioWorld>, failing: () => boolean): void {
-  world.harness.tools = SERVED_TOOLS.map((tool) => tool.name !== "ui_get_tree" ? tool : {
-    ...tool,
-    run: async (args, ctx, ports) => {
-      if ((args as { include_raw?: boolean }).include_raw === true && failing()) {
-        throw new HarnessError("UI_TREE_UNAVAILABLE", "uiautomator dump failed: ERROR: null root node returned by UiTestAutomationBridge.");
-      }
-      return tool.run(args, ctx, ports);
-    },
-  } as typeof tool);
+  world.harness.tools = SERVED_TOOLS.map((tool) =>
+    tool.name !== "ui_get_tree" ? tool : {
+      ...tool,
+      run: async (args, ctx, ports) => {
+        if ((args as { include_raw?: boolean }).include_raw === true && failing()) {
+          throw new HarnessError(
+            "UI_TREE_UNAVAILABLE",
+            "uiautomator dump failed: ERROR: null root node returned by UiTestAutomationBridge.",
+          );
+        }
+        return tool.run(args, ctx, ports);
+      },
+    } as typeof tool
+  );
 }
 
 test("one failed reading while the expectation is polled (a window in transition) is read again, not a timeout", async (t) => {
   const world = scenarioWorld("settings", tempDir(t));
   let failNext = 1;
   flakyReadings(world, () => failNext-- > 0);
-  const run = await runFlow(flow({
-    version: 1, name: "transition", package_name: "com.android.settings",
-    steps: [{ tool: "ui_tap", args: { selector: { text: "Display" } }, expect: { visible: { text: "Dark theme" } } }],
-  }), world.harness, { pollIntervalMs: 20 });
+  const run = await runFlow(
+    flow({
+      version: 1,
+      name: "transition",
+      package_name: "com.android.settings",
+      steps: [{ tool: "ui_tap", args: { selector: { text: "Display" } }, expect: { visible: { text: "Dark theme" } } }],
+    }),
+    world.harness,
+    { pollIntervalMs: 20 },
+  );
   assert.equal(run.exit_code, 0, JSON.stringify(run.failure));
   assert.equal(run.steps[0]!.expectation!.readings, 2, "the failed reading, then one that holds");
 
   // A screen that never yields a tree within the expectation's time is still "never settled" (2).
   const world2 = scenarioWorld("settings", tempDir(t));
   flakyReadings(world2, () => true);
-  const never = await runFlow(flow({
-    version: 1, name: "never", package_name: "com.android.settings",
-    steps: [{ tool: "ui_tap", args: { selector: { text: "Display" } }, expect: { visible: { text: "Dark theme" }, timeout_ms: 200 } }],
-  }), world2.harness, { pollIntervalMs: 20 });
+  const never = await runFlow(
+    flow({
+      version: 1,
+      name: "never",
+      package_name: "com.android.settings",
+      steps: [{ tool: "ui_tap", args: { selector: { text: "Display" } }, expect: { visible: { text: "Dark theme" }, timeout_ms: 200 } }],
+    }),
+    world2.harness,
+    { pollIntervalMs: 20 },
+  );
   assert.equal(never.exit_code, 2, JSON.stringify(never.failure));
   assert.match(never.failure!.reason, /UI_TREE_UNAVAILABLE/);
   assert.ok(never.steps[0]!.expectation!.readings > 1, "read again until the timeout");

@@ -18,14 +18,23 @@ export interface ScenarioWorld extends ActWorld {
   artifactsDir: string;
 }
 
-export function scenarioWorld(scenario: string | Scenario, artifactsDir: string, options: { actionTimeoutMs?: number } = {}): ScenarioWorld {
+export function scenarioWorld(
+  scenario: string | Scenario,
+  artifactsDir: string,
+  options: { actionTimeoutMs?: number } = {},
+): ScenarioWorld {
   // Real files, so real time; an operation limit a loaded machine never reaches unless a test asks for less.
   const world = actWorld({ scenario, actionTimeoutMs: LOADED_WAIT_MS, ...options, clock: createSystemClock() });
   const fs = createNodeFileSystem();
   const log = createAuditLog({ directory: artifactsDir, fs });
   const { audit } = world;
   world.deps.ports.evidence = createEvidenceStore({ directory: artifactsDir, fs, clock: world.deps.clock });
-  world.deps.audit = { append: async (record) => { audit.push(record); await log.append(record); } };
+  world.deps.audit = {
+    append: async (record) => {
+      audit.push(record);
+      await log.append(record);
+    },
+  };
   return {
     ...world,
     artifactsDir,

@@ -25,7 +25,11 @@ test("every shipped flow is valid and names its scenario here", () => {
     const parsed = parseFlowText(readFileSync(join(FLOWS, file), "utf8"));
     assert.ok(parsed.ok, `${file}: ${JSON.stringify(!parsed.ok && parsed.problems)}`);
     assert.match(parsed.flow.description ?? "", new RegExp(`flow docs/flows/${file}`), `${file} says how to run it`);
-    assert.equal(parsed.flow.sim_scenario ?? "settings", SCENARIO_OF[file], `${file} names the scenario it holds on (sim_scenario; settings is the default)`);
+    assert.equal(
+      parsed.flow.sim_scenario ?? "settings",
+      SCENARIO_OF[file],
+      `${file} names the scenario it holds on (sim_scenario; settings is the default)`,
+    );
   }
 });
 

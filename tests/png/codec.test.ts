@@ -42,7 +42,9 @@ function handPng(width: number, height: number, channels: 3 | 4, pixel: (x: numb
     return out; // CRC left zero: neither decoder checks it
   };
   const signature = Uint8Array.of(0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a);
-  return new Uint8Array(Buffer.concat([signature, chunk("IHDR", header), chunk("IDAT", deflateSync(rows)), chunk("IEND", new Uint8Array())]));
+  return new Uint8Array(
+    Buffer.concat([signature, chunk("IHDR", header), chunk("IDAT", deflateSync(rows)), chunk("IEND", new Uint8Array())]),
+  );
 }
 
 const colourful = (x: number, y: number) => [(x * 37 + y * 11) & 255, (x * x + y * 3) & 255, (x ^ y) * 5 & 255, 200 + ((x + y) % 56)];
@@ -89,8 +91,10 @@ test("the one-colour check finds a single differing pixel anywhere, in RGB and R
   for (const channels of [3, 4] as const) {
     const flat = handPng(40, 30, channels, () => [9, 8, 7, 255], [2]);
     assert.deepEqual(pngOneColour(flat), [9, 8, 7, 255]);
-    assert.throws(() => checkScreenshotShowsSomething(flat),
-      (e: unknown) => e instanceof HarnessError && /rgba 9,8,7,255, 40x30/.test(e.message));
+    assert.throws(
+      () => checkScreenshotShowsSomething(flat),
+      (e: unknown) => e instanceof HarnessError && /rgba 9,8,7,255, 40x30/.test(e.message),
+    );
     for (const [ox, oy] of [[0, 0], [39, 29], [17, 0], [0, 29]] as const) {
       const off = handPng(40, 30, channels, (x, y) => (x === ox && y === oy ? [9, 8, 6, 255] : [9, 8, 7, 255]), [4, 1]);
       assert.equal(pngOneColour(off), null, `pixel ${ox},${oy}`);
@@ -122,6 +126,9 @@ test("downscale to a tiny copy of a large image (footprints of hundreds of pixel
   assert.deepEqual([image.width, image.height], [100, 100]);
   const small = decodePng(image.bytes);
   for (let i = 0; i < small.rgba.length; i += 4) {
-    assert.ok(Math.abs(small.rgba[i]! - 125) <= 1 && small.rgba[i + 3] === 255, `pixel ${i / 4}: ${small.rgba.subarray(i, i + 4).join(",")}`);
+    assert.ok(
+      Math.abs(small.rgba[i]! - 125) <= 1 && small.rgba[i + 3] === 255,
+      `pixel ${i / 4}: ${small.rgba.subarray(i, i + 4).join(",")}`,
+    );
   }
 });

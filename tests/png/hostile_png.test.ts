@@ -18,7 +18,14 @@ function chunk(type: string, data: Uint8Array): Uint8Array {
   return out; // CRC left zero: neither decoder checks it
 }
 
-function craftedPng(width: number, height: number, depth: number, colourType: number, idat: Uint8Array, extra: Uint8Array[] = []): Uint8Array {
+function craftedPng(
+  width: number,
+  height: number,
+  depth: number,
+  colourType: number,
+  idat: Uint8Array,
+  extra: Uint8Array[] = [],
+): Uint8Array {
   const header = new Uint8Array(13);
   new DataView(header.buffer).setUint32(0, width);
   new DataView(header.buffer).setUint32(4, height);

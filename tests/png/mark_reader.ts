@@ -3,7 +3,7 @@
  * them: searches a region for a solid label in the number's colour whose white digits spell the
  * number in the 3×5 digit font, at any digit size from 2 to 8 px per font pixel.
  */
-import { DIGIT_HEIGHT, DIGIT_WIDTH, digitRows, MARK_COLOURS, MARK_INK, type DecodedPng } from "../../src/png/mod.ts";
+import { type DecodedPng, DIGIT_HEIGHT, DIGIT_WIDTH, digitRows, MARK_COLOURS, MARK_INK } from "../../src/png/mod.ts";
 
 export interface Region {
   left: number;
@@ -50,10 +50,14 @@ export function findMark(image: DecodedPng, number: number, region: Region): Fou
   function labelAt(x: number, y: number, s: number): boolean {
     // Padding of s pixels, then each digit cell; every font pixel's centre is ink or the label colour.
     if (!is(x + s - 1, y + s - 1, colour)) return false;
-    return [...text].every((digit, i) => digitRows(digit).every((row, ry) => row.every((ink, rx) => {
-      const px = x + s + (i * (DIGIT_WIDTH + 1) + rx) * s + (s >> 1);
-      const py = y + s + ry * s + (s >> 1);
-      return is(px, py, ink ? MARK_INK : colour);
-    })));
+    return [...text].every((digit, i) =>
+      digitRows(digit).every((row, ry) =>
+        row.every((ink, rx) => {
+          const px = x + s + (i * (DIGIT_WIDTH + 1) + rx) * s + (s >> 1);
+          const py = y + s + ry * s + (s >> 1);
+          return is(px, py, ink ? MARK_INK : colour);
+        })
+      )
+    );
   }
 }

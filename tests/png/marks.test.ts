@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { DIGIT_HEIGHT, decodePng, digitRows, downscaleForModel, drawMarks, type Mark, placeMarks } from "../../src/png/mod.ts";
+import { decodePng, DIGIT_HEIGHT, digitRows, downscaleForModel, drawMarks, type Mark, placeMarks } from "../../src/png/mod.ts";
 import { findMark } from "./mark_reader.ts";
 import { makePng } from "./png_samples.ts";
 
@@ -30,7 +30,11 @@ test("a box drawn at a smaller ratio gets its mark at the scaled place", () => {
 });
 
 test("two boxes with the same corner: the second label takes another corner instead of covering the first", () => {
-  const placed = placeMarks([{ number: 1, box: [0, 0, 300, 200] }, { number: 2, box: [0, 0, 300, 100] }], { width: 400, height: 400, ratio: 1 });
+  const placed = placeMarks([{ number: 1, box: [0, 0, 300, 200] }, { number: 2, box: [0, 0, 300, 100] }], {
+    width: 400,
+    height: 400,
+    ratio: 1,
+  });
   const [a, b] = placed.map((p) => p.label);
   assert.ok(a!.right <= b!.left || b!.right <= a!.left || a!.bottom <= b!.top || b!.bottom <= a!.top, JSON.stringify(placed));
   const image = drawMarks(blank(400, 400), [{ number: 1, box: [0, 0, 300, 200] }, { number: 2, box: [0, 0, 300, 100] }], 1);
@@ -41,7 +45,11 @@ test("two boxes with the same corner: the second label takes another corner inst
 test("a box off the image is skipped; one that sticks out is marked inside the image; the input is not touched", () => {
   const input = blank(200, 200);
   const before = input.rgba.slice();
-  const placed = placeMarks([{ number: 0, box: [300, 300, 50, 50] }, { number: 1, box: [180, -40, 100, 60] }], { width: 200, height: 200, ratio: 1 });
+  const placed = placeMarks([{ number: 0, box: [300, 300, 50, 50] }, { number: 1, box: [180, -40, 100, 60] }], {
+    width: 200,
+    height: 200,
+    ratio: 1,
+  });
   assert.deepEqual(placed.map((p) => p.number), [1]);
   const label = placed[0]!.label;
   assert.ok(label.left >= 0 && label.top >= 0 && label.right <= 200 && label.bottom <= 200, JSON.stringify(label));
@@ -67,7 +75,9 @@ test("downscaleForModel with marks: always re-encoded, long side ≤ 1024, marks
   // Readable at the model size (461×1024): digits scale with the image, about 1/40 of its long side tall.
   assert.deepEqual([marked.width, marked.height], [461, 1024]);
   assert.ok(four.digitScale * DIGIT_HEIGHT >= 24, `digits ${four.digitScale * DIGIT_HEIGHT} px tall at 461×1024`);
-  assert.ok(findMark(image, 11, { left: Math.floor(880 * r), top: Math.floor(750 * r), right: Math.ceil(1017 * r), bottom: Math.ceil(850 * r) }));
+  assert.ok(
+    findMark(image, 11, { left: Math.floor(880 * r), top: Math.floor(750 * r), right: Math.ceil(1017 * r), bottom: Math.ceil(850 * r) }),
+  );
   const small = makePng(64, 48, () => [10, 20, 30, 255]);
   assert.equal(downscaleForModel(small, { marks: [] }).transformed, true, "asked for marks: never the original bytes");
 });

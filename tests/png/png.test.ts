@@ -30,9 +30,12 @@ test("bytes that are not a PNG, or a cut-off PNG, are EVIDENCE_WRITE_FAILED, wit
   assert.equal(codeOf(() => decodePng(good.subarray(0, 40))), "EVIDENCE_WRITE_FAILED");
   // R9: no JavaScript internals in the message (upng-js throws "Cannot read properties of undefined" on cut data).
   for (const end of [40, 60, good.length - 12]) {
-    assert.throws(() => decodePng(good.subarray(0, end)), (error: unknown) =>
-      error instanceof HarnessError && /^The screenshot PNG cannot be decoded \(\d+ bytes\)/.test(error.message) &&
-      !/undefined|properties|TypeError|RangeError/.test(error.message));
+    assert.throws(
+      () => decodePng(good.subarray(0, end)),
+      (error: unknown) =>
+        error instanceof HarnessError && /^The screenshot PNG cannot be decoded \(\d+ bytes\)/.test(error.message) &&
+        !/undefined|properties|TypeError|RangeError/.test(error.message),
+    );
   }
 });
 

@@ -17,7 +17,14 @@ export function makePng(width: number, height: number, pixel: (x: number, y: num
   for (let y = 0; y < height; y++) {
     for (let x = 0; x < width; x++) rgba.set(pixel(x, y), (y * width + x) * 4);
   }
-  const encode = UPNG.encode as unknown as (b: ArrayBuffer[], w: number, h: number, c: number, d?: number[], forbidPlte?: boolean) => ArrayBuffer;
+  const encode = UPNG.encode as unknown as (
+    b: ArrayBuffer[],
+    w: number,
+    h: number,
+    c: number,
+    d?: number[],
+    forbidPlte?: boolean,
+  ) => ArrayBuffer;
   return new Uint8Array(encode([rgba.buffer], width, height, 0, undefined, true));
 }
 

@@ -18,7 +18,7 @@ function observerOf(capture: TreeCapture): DeviceObserver {
 
 const xml = dump([label("Inbox", [0, 100, 600, 200]), button("Compose", [700, 2250, 1060, 2400], { id: `${PKG}:id/compose` })]);
 
-test("ui_get_tree and tree --device give the same summary; a foreground of \"\" means unknown, not an empty package", async () => {
+test('ui_get_tree and tree --device give the same summary; a foreground of "" means unknown, not an empty package', async () => {
   const capture: TreeCapture = { xml, screen: { width: 0, height: 0, density: 0 }, keyboard: { open: false }, foregroundPackage: "" };
   const { summary } = await readScreen(observerOf(capture), { timeoutMs: 1000 });
   assert.equal(summary.foreground_package, PKG, "the dump's package, as tree says");
@@ -36,6 +36,10 @@ test("what the device says wins: its package, size, density and keyboard reach b
   assert.equal(summary.foreground_package, "com.android.settings");
   assert.deepEqual(summary.keyboard, { open: true, top: 1500 });
   assert.equal(summary.actions[0]!.covered_by_keyboard, true);
-  assert.deepEqual(summary.issues, [{ issue: "off_screen", selector: { resource_id: "compose" } }], "height 2200 from the device: the button below it is off screen");
+  assert.deepEqual(
+    summary.issues,
+    [{ issue: "off_screen", selector: { resource_id: "compose" } }],
+    "height 2200 from the device: the button below it is off screen",
+  );
   assert.deepEqual(summary, JSON.parse(renderTree({ xml, context: captureContext(capture) }, "json")));
 });

@@ -77,7 +77,7 @@ for (const name of captures) {
       for (let at = tree.nodes[id]!.parent; at !== null; at = tree.nodes[at]!.parent) {
         ancestors.push(...keysOf(tree.nodes[at]!));
         const entity = analysis.entities.get(at);
-        if (entity?.target) for (const member of entity.members) ancestors.push(...keysOf(tree.nodes[member]!));
+        if (entity?.target) { for (const member of entity.members) ancestors.push(...keysOf(tree.nodes[member]!)); }
       }
       const keys = [...subtree(tree, id).flatMap(keysOf), { role: action.role ?? "button" } as SelectorKeyValue];
       for (const key of keys) {
@@ -101,7 +101,11 @@ for (const name of captures) {
     listed.forEach((area, i) => {
       const found = scrollContainerOf(tree, area.selector);
       const offeredFor = scrollAreaNodes[i];
-      assert.equal(found?.id, offeredFor, `${name}: ${JSON.stringify(area.selector)} leads to ${found?.id}, offered for area ${offeredFor}`);
+      assert.equal(
+        found?.id,
+        offeredFor,
+        `${name}: ${JSON.stringify(area.selector)} leads to ${found?.id}, offered for area ${offeredFor}`,
+      );
     });
     if (areas.size === 1 && listed.length === 0) assert.equal(summary.can_scroll, true);
     summary.actions.forEach((action, i) => {

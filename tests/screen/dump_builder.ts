@@ -70,8 +70,24 @@ export function windowsDump(roots: N[]): string {
 }
 
 /** Shorthands for the usual widgets. */
-export const button = (text: string, bounds: N["bounds"], extra: Partial<N> = {}): N => ({ cls: "android.widget.Button", text, click: true, bounds, ...extra });
-export const label = (text: string, bounds: N["bounds"], extra: Partial<N> = {}): N => ({ cls: "android.widget.TextView", text, bounds, ...extra });
-export const input = (bounds: N["bounds"], extra: Partial<N> = {}): N => ({ cls: "android.widget.EditText", click: true, bounds, ...extra });
+export const button = (text: string, bounds: N["bounds"], extra: Partial<N> = {}): N => ({
+  cls: "android.widget.Button",
+  text,
+  click: true,
+  bounds,
+  ...extra,
+});
+export const label = (text: string, bounds: N["bounds"], extra: Partial<N> = {}): N => ({
+  cls: "android.widget.TextView",
+  text,
+  bounds,
+  ...extra,
+});
+export const input = (bounds: N["bounds"], extra: Partial<N> = {}): N => ({
+  cls: "android.widget.EditText",
+  click: true,
+  bounds,
+  ...extra,
+});
 
 export const SCREEN = { width: 1080, height: 2400, density: 420, keyboard: { open: false } } as const;

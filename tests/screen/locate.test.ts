@@ -7,16 +7,28 @@ import { button, dump, input, label, type N } from "./dump_builder.ts";
 
 /** Gmail's compose form: a "To" label beside a nameless recipient field, a Subject field, and a body. */
 const form = parseDump(dump([
-  { cls: "android.widget.LinearLayout", bounds: [0, 400, 1080, 550], children: [
-    label("To", [0, 418, 85, 550]),
-    { cls: "android.view.ViewGroup", click: true, id: "com.google.android.gm:id/chips", bounds: [118, 418, 948, 550], children: [input([118, 418, 948, 550], { focused: true })] },
-  ] },
+  {
+    cls: "android.widget.LinearLayout",
+    bounds: [0, 400, 1080, 550],
+    children: [
+      label("To", [0, 418, 85, 550]),
+      {
+        cls: "android.view.ViewGroup",
+        click: true,
+        id: "com.google.android.gm:id/chips",
+        bounds: [118, 418, 948, 550],
+        children: [input([118, 418, 948, 550], { focused: true })],
+      },
+    ],
+  },
   input([44, 570, 1036, 708], { hint: "Subject" }),
   button("Send", [900, 100, 1060, 200]),
 ]));
 
 const card = (name: string, top: number): N => ({
-  cls: "android.widget.LinearLayout", desc: name, bounds: [0, top, 1080, top + 300],
+  cls: "android.widget.LinearLayout",
+  desc: name,
+  bounds: [0, top, 1080, top + 300],
   children: [label(name, [0, top, 500, top + 100]), button("Save", [0, top + 150, 300, top + 280])],
 });
 
@@ -25,7 +37,12 @@ const tree = parseDump(dump([
   button("Calendar settings", [0, 300, 1080, 500]),
   input([0, 500, 1080, 650], { hint: "Search…", id: "com.example.app:id/search" }),
   { cls: "android.view.View", click: true, desc: "Historial\nTab 2 of 3", bounds: [0, 2200, 360, 2400] },
-  { cls: "android.widget.LinearLayout", click: true, bounds: [0, 700, 1080, 900], children: [label("Android Auto", [40, 740, 800, 800]), label("Connected", [40, 810, 800, 860])] },
+  {
+    cls: "android.widget.LinearLayout",
+    click: true,
+    bounds: [0, 700, 1080, 900],
+    children: [label("Android Auto", [40, 740, 800, 800]), label("Connected", [40, 810, 800, 860])],
+  },
   card("Personal profile", 1000),
   card("Work profile", 1400),
   button("Hidden", [0, 1800, 300, 1900], { visible: false }),
@@ -90,7 +107,10 @@ test("hidden elements never match", () => {
 test("nothing matches: UI_ELEMENT_NOT_FOUND lists what the screen offers", () => {
   const error = expectError({ input_hint: "Email" }, "UI_ELEMENT_NOT_FOUND");
   assert.match(error.message, /^No visible element matched \{"input_hint":"Email"\}\./);
-  assert.match(error.message, /The screen offers: 'Calendar' \(button\), 'Calendar settings' \(button\), 'Search…' \(input\), 'Historial' \(button\), 'Android Auto' \(button\)/);
+  assert.match(
+    error.message,
+    /The screen offers: 'Calendar' \(button\), 'Calendar settings' \(button\), 'Search…' \(input\), 'Historial' \(button\), 'Android Auto' \(button\)/,
+  );
   const offered = error.details?.["offered"] as { label: string; role: string }[];
   assert.deepEqual(offered[2], { label: "Search…", role: "input" });
 });
@@ -101,7 +121,10 @@ test("the waited time appears in the message when the poller passes it", () => {
 
 test("several distinct matches: UI_ELEMENT_AMBIGUOUS with numbered candidates, each with the full selector that names it alone", () => {
   const error = expectError({ text: "Save" }, "UI_ELEMENT_AMBIGUOUS");
-  assert.match(error.message, /matched 2 distinct elements: 1\) 'Save' \(button\) at 0,1150 → \{"text":"Save","within":\{"content_desc":"Personal profile"\}\}; 2\) 'Save' \(button\) at 0,1550 → \{"text":"Save","within":\{"content_desc":"Work profile"\}\}\. Repeat the call with the selector of the one you mean\./);
+  assert.match(
+    error.message,
+    /matched 2 distinct elements: 1\) 'Save' \(button\) at 0,1150 → \{"text":"Save","within":\{"content_desc":"Personal profile"\}\}; 2\) 'Save' \(button\) at 0,1550 → \{"text":"Save","within":\{"content_desc":"Work profile"\}\}\. Repeat the call with the selector of the one you mean\./,
+  );
   const candidates = error.details?.["candidates"] as { selector: Selector; within?: unknown }[];
   assert.deepEqual(candidates.map((c) => c.selector), [
     { text: "Save", within: { content_desc: "Personal profile" } },
@@ -118,14 +141,31 @@ test("findElement returns data a poller can act on, without throwing", () => {
 });
 
 test("two matches inside one element count once", () => {
-  const t = parseDump(dump([{ cls: "android.widget.LinearLayout", click: true, bounds: [0, 0, 1080, 200], children: [label("Wi-Fi", [0, 0, 500, 100]), label("Wi-Fi", [0, 100, 500, 200])] }]));
+  const t = parseDump(
+    dump([{
+      cls: "android.widget.LinearLayout",
+      click: true,
+      bounds: [0, 0, 1080, 200],
+      children: [label("Wi-Fi", [0, 0, 500, 100]), label("Wi-Fi", [0, 100, 500, 200])],
+    }]),
+  );
   assert.equal(locate(t, { text: "Wi-Fi" }).bounds.height, 200);
 });
 
 test("within naming a text inside a clickable row admits what lies inside that row", () => {
   const t = parseDump(dump([
-    { cls: "android.widget.FrameLayout", click: true, bounds: [0, 0, 1080, 300], children: [label("Alarm", [0, 0, 500, 100]), button("Expand", [900, 0, 1080, 150])] },
-    { cls: "android.widget.FrameLayout", click: true, bounds: [0, 300, 1080, 600], children: [label("Update", [0, 300, 500, 400]), button("Expand", [900, 300, 1080, 450])] },
+    {
+      cls: "android.widget.FrameLayout",
+      click: true,
+      bounds: [0, 0, 1080, 300],
+      children: [label("Alarm", [0, 0, 500, 100]), button("Expand", [900, 0, 1080, 150])],
+    },
+    {
+      cls: "android.widget.FrameLayout",
+      click: true,
+      bounds: [0, 300, 1080, 600],
+      children: [label("Update", [0, 300, 500, 400]), button("Expand", [900, 300, 1080, 450])],
+    },
   ]));
   assert.equal(locate(t, { text: "Expand", within: { text: "Update" } }).bounds.top, 300);
   assert.equal(findElement(t, { text: "Expand" }).status, "ambiguous");
@@ -133,7 +173,10 @@ test("within naming a text inside a clickable row admits what lies inside that r
 
 test("ambiguous with no within to separate them: the candidates carry their index; an empty screen offers nothing", () => {
   const twins = parseDump(dump([button("OK", [0, 0, 500, 200]), button("OK", [0, 300, 500, 500])]));
-  assert.throws(() => locate(twins, { text: "OK" }), /matched 2 distinct elements: 1\) 'OK' \(button\) at 0,0 → \{"text":"OK","index":0\}; 2\) 'OK' \(button\) at 0,300 → \{"text":"OK","index":1\}\./);
+  assert.throws(
+    () => locate(twins, { text: "OK" }),
+    /matched 2 distinct elements: 1\) 'OK' \(button\) at 0,0 → \{"text":"OK","index":0\}; 2\) 'OK' \(button\) at 0,300 → \{"text":"OK","index":1\}\./,
+  );
   assert.equal(locate(twins, { text: "OK", index: 1 }).bounds.top, 300);
   const empty = parseDump(dump([label("Loading", [0, 0, 500, 100])]));
   assert.throws(() => locate(empty, { text: "OK" }), /No visible element matched \{"text":"OK"\}\. The screen offers no named actions\./);
@@ -160,16 +203,28 @@ test("an agent's {role: input} on a screen with two inputs: UI_ELEMENT_AMBIGUOUS
     [{ role: "input", within: { resource_id: "com.google.android.gm:id/chips" } }, "To"],
     [{ role: "input", index: 1 }, "Subject"],
   ]);
-  assert.match(error.message, /1\) 'To' \(input\) at 118,418 → \{"role":"input","within":\{"resource_id":"com\.google\.android\.gm:id\/chips"\}\}; 2\) 'Subject' \(input\) at 44,570 → \{"role":"input","index":1\}/);
+  assert.match(
+    error.message,
+    /1\) 'To' \(input\) at 118,418 → \{"role":"input","within":\{"resource_id":"com\.google\.android\.gm:id\/chips"\}\}; 2\) 'Subject' \(input\) at 44,570 → \{"role":"input","index":1\}/,
+  );
   for (const candidate of candidates) {
     const found = findElement(form, candidate.selector);
-    assert.equal(found.status === "found" && found.element.label, candidate.label, `${JSON.stringify(candidate.selector)} names its candidate alone`);
+    assert.equal(
+      found.status === "found" && found.element.label,
+      candidate.label,
+      `${JSON.stringify(candidate.selector)} names its candidate alone`,
+    );
   }
 });
 
 test("an agent's within that still names several: the candidates keep it and add their index", () => {
   const cards = parseDump(dump([
-    { cls: "android.widget.LinearLayout", id: "com.example.app:id/card", bounds: [0, 0, 1080, 400], children: [button("Snooze", [0, 0, 300, 100]), button("Snooze", [0, 200, 300, 300])] },
+    {
+      cls: "android.widget.LinearLayout",
+      id: "com.example.app:id/card",
+      bounds: [0, 0, 1080, 400],
+      children: [button("Snooze", [0, 0, 300, 100]), button("Snooze", [0, 200, 300, 300])],
+    },
   ]));
   const error = expectError({ text: "Snooze", within: { resource_id: "card" } }, "UI_ELEMENT_AMBIGUOUS", cards);
   const candidates = error.details?.["candidates"] as { selector: Selector }[];
@@ -190,17 +245,25 @@ test("index picks one element, in reading order, among those the rest of the sel
 
 test("an index past the last match: UI_ELEMENT_NOT_FOUND saying how many the rest names", () => {
   const error = expectError({ text: "Save", index: 2 }, "UI_ELEMENT_NOT_FOUND");
-  assert.equal(error.message, `{"text":"Save"} names 2 elements, so index 2 is past the last (0 to 1). Take the selector from a fresh ui_get_tree.`);
+  assert.equal(
+    error.message,
+    `{"text":"Save"} names 2 elements, so index 2 is past the last (0 to 1). Take the selector from a fresh ui_get_tree.`,
+  );
   assert.equal(error.details?.["matched"], 2);
   assert.equal(expectError({ text: "Nope", index: 0 }, "UI_ELEMENT_NOT_FOUND").message.startsWith("No visible element matched"), true);
 });
 
 test("role counts only what the summary lists: a nameless wrapper of buttons and plain texts are not buttons", () => {
   const t = parseDump(dump([
-    { cls: "android.view.ViewGroup", click: true, bounds: [0, 0, 1080, 200], children: [
-      { cls: "android.widget.ImageButton", click: true, desc: "Back", bounds: [0, 0, 150, 200] },
-      { cls: "android.widget.ImageButton", click: true, desc: "Menu", bounds: [930, 0, 1080, 200] },
-    ] },
+    {
+      cls: "android.view.ViewGroup",
+      click: true,
+      bounds: [0, 0, 1080, 200],
+      children: [
+        { cls: "android.widget.ImageButton", click: true, desc: "Back", bounds: [0, 0, 150, 200] },
+        { cls: "android.widget.ImageButton", click: true, desc: "Menu", bounds: [930, 0, 1080, 200] },
+      ],
+    },
     label("Inbox", [0, 300, 500, 400]),
   ]));
   assert.deepEqual([0, 1].map((index) => locate(t, { role: "button", index }).label), ["Back", "Menu"]);

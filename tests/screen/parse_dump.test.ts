@@ -15,7 +15,9 @@ function refused(xml: string, reason: RegExp): void {
 }
 
 test("a uiautomator dump becomes nodes in document order with parsed bounds and attributes", () => {
-  const tree = parseDump(dump([label("Title", [0, 100, 1080, 200]), button("Save", [40, 300, 400, 420], { id: "com.example.app:id/save" })]));
+  const tree = parseDump(
+    dump([label("Title", [0, 100, 1080, 200]), button("Save", [40, 300, 400, 420], { id: "com.example.app:id/save" })]),
+  );
   assert.equal(tree.format, "uiautomator");
   assert.equal(tree.nodes.length, 3);
   const [root, title, save] = tree.nodes;
@@ -39,7 +41,9 @@ test("warning lines a device prints before the XML are skipped", () => {
 });
 
 test("entities decode: a newline in a Flutter content-desc, ampersands and quotes", () => {
-  const tree = parseDump(dump([button("", [0, 0, 100, 100], { desc: "Historial\nTab 2 of 3" }), label(`Fish & "Chips"`, [0, 100, 100, 200])]));
+  const tree = parseDump(
+    dump([button("", [0, 0, 100, 100], { desc: "Historial\nTab 2 of 3" }), label(`Fish & "Chips"`, [0, 100, 100, 200])]),
+  );
   assert.equal(tree.nodes[1]!.contentDesc, "Historial\nTab 2 of 3");
   assert.equal(tree.nodes[2]!.text, `Fish & "Chips"`);
 });

@@ -77,7 +77,14 @@ test("without bounds (a tool's text block): the same lines without rectangles; a
     foreground_package: "com.example.shop",
     texts: [],
     actions: [
-      { selector: { resource_id: "password" }, role: "input", label: "Password", password: true, text_length: 8, bounds: [0, 900, 1080, 140] },
+      {
+        selector: { resource_id: "password" },
+        role: "input",
+        label: "Password",
+        password: true,
+        text_length: 8,
+        bounds: [0, 900, 1080, 140],
+      },
       { selector: { text: "Sign in" }, bounds: [0, 1100, 1080, 140] },
     ],
   }, { bounds: false });

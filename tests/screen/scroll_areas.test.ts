@@ -29,11 +29,16 @@ const row = (text: string, top: number): N => button(text, [0, top, 1080, top + 
 /** A page list with rows, and a bottom sheet over it holding its own list. */
 const PAGE_AND_SHEET: N[] = [
   {
-    cls: "androidx.recyclerview.widget.RecyclerView", scroll: true, id: "com.example.app:id/page", bounds: [0, 0, 1080, 2400],
+    cls: "androidx.recyclerview.widget.RecyclerView",
+    scroll: true,
+    id: "com.example.app:id/page",
+    bounds: [0, 0, 1080, 2400],
     children: [row("Home", 0), row("Deals", 200)],
   },
   {
-    cls: "android.widget.FrameLayout", id: "com.example.app:id/sheet", bounds: [0, 1200, 1080, 2400],
+    cls: "android.widget.FrameLayout",
+    id: "com.example.app:id/sheet",
+    bounds: [0, 1200, 1080, 2400],
     children: [
       { cls: "android.widget.ListView", scroll: true, bounds: [0, 1300, 1080, 2400], children: [row("Size S", 1300), row("Size M", 1500)] },
     ],
@@ -42,7 +47,10 @@ const PAGE_AND_SHEET: N[] = [
 
 test("one vertical area: can_scroll alone, as small as before; a listed vertical area leaves its axis out (the default)", () => {
   const list: N = {
-    cls: "androidx.recyclerview.widget.RecyclerView", scroll: true, id: "com.example.app:id/list", bounds: [0, 0, 1080, 2400],
+    cls: "androidx.recyclerview.widget.RecyclerView",
+    scroll: true,
+    id: "com.example.app:id/list",
+    bounds: [0, 0, 1080, 2400],
     children: [row("A", 0), row("B", 200)],
   };
   const s = summaryOf([list]);
@@ -53,7 +61,10 @@ test("one vertical area: can_scroll alone, as small as before; a listed vertical
 
 test("one area scrolling sideways is listed, with its axis", () => {
   const chips: N = {
-    cls: "android.widget.HorizontalScrollView", scroll: true, id: "com.example.app:id/chips", bounds: [0, 300, 1080, 420],
+    cls: "android.widget.HorizontalScrollView",
+    scroll: true,
+    id: "com.example.app:id/chips",
+    bounds: [0, 300, 1080, 420],
     children: [chip("All", 0), chip("Music", 300)],
   };
   const s = summaryOf([chips]);
@@ -64,11 +75,17 @@ test("one area scrolling sideways is listed, with its axis", () => {
 test("axis from the class: ViewPager horizontal, ScrollView vertical whatever its items", () => {
   const s = summaryOf([
     {
-      cls: "androidx.viewpager.widget.ViewPager", scroll: true, id: "com.example.app:id/pager", bounds: [0, 0, 1080, 800],
+      cls: "androidx.viewpager.widget.ViewPager",
+      scroll: true,
+      id: "com.example.app:id/pager",
+      bounds: [0, 0, 1080, 800],
       children: [label("Page one", [0, 0, 1080, 800])],
     },
     {
-      cls: "android.widget.ScrollView", scroll: true, id: "com.example.app:id/body", bounds: [0, 800, 1080, 2400],
+      cls: "android.widget.ScrollView",
+      scroll: true,
+      id: "com.example.app:id/body",
+      bounds: [0, 800, 1080, 2400],
       children: [chip("Left", 0), chip("Right", 540)],
     },
   ]);
@@ -80,19 +97,34 @@ test("axis from the class: ViewPager horizontal, ScrollView vertical whatever it
 
 test("axis from the items: side by side in one row is horizontal; a grid of rows, a column, a wrapper of one row", () => {
   const recycler = (id: string, bounds: N["bounds"], children: N[]): N => ({
-    cls: "androidx.recyclerview.widget.RecyclerView", scroll: true, id: `com.example.app:id/${id}`, bounds, children,
+    cls: "androidx.recyclerview.widget.RecyclerView",
+    scroll: true,
+    id: `com.example.app:id/${id}`,
+    bounds,
+    children,
   });
   const brands: N = {
-    cls: "android.view.View", scroll: true, desc: "Brands", bounds: [0, 1400, 1080, 1600],
+    cls: "android.view.View",
+    scroll: true,
+    desc: "Brands",
+    bounds: [0, 1400, 1080, 1600],
     children: [{
-      cls: "android.view.View", bounds: [0, 1400, 1080, 1600],
+      cls: "android.view.View",
+      bounds: [0, 1400, 1080, 1600],
       children: [button("Acme", [0, 1400, 400, 1600]), button("Bolt", [400, 1400, 800, 1600])],
     }],
   };
   const s = summaryOf([
-    recycler("carousel", [0, 300, 1080, 420], [chip("One", 0), chip("Two", 300), chip("Three", 600), button("Four", [900, 300, 1080, 420])]),
+    recycler("carousel", [0, 300, 1080, 420], [
+      chip("One", 0),
+      chip("Two", 300),
+      chip("Three", 600),
+      button("Four", [900, 300, 1080, 420]),
+    ]),
     recycler("grid", [0, 500, 1080, 1000], [
-      button("a", [0, 500, 540, 750]), button("b", [540, 500, 1080, 750]), button("c", [0, 750, 540, 1000]),
+      button("a", [0, 500, 540, 750]),
+      button("b", [540, 500, 1080, 750]),
+      button("c", [0, 750, 540, 1000]),
     ]),
     recycler("column", [0, 1000, 1080, 1400], [row("x", 1000), row("y", 1200)]),
     brands,
@@ -134,14 +166,23 @@ test("scrollContainerOf refuses, typed, what names no area: outside every area, 
 
 test("an area inside a clickable card is named by its own id, and its items lead to it, not to the page", () => {
   const card: N = {
-    cls: "android.widget.LinearLayout", click: true, desc: "Offers", bounds: [0, 200, 1080, 700],
+    cls: "android.widget.LinearLayout",
+    click: true,
+    desc: "Offers",
+    bounds: [0, 200, 1080, 700],
     children: [{
-      cls: "androidx.recyclerview.widget.RecyclerView", scroll: true, id: "com.example.app:id/offers", bounds: [0, 300, 1080, 600],
+      cls: "androidx.recyclerview.widget.RecyclerView",
+      scroll: true,
+      id: "com.example.app:id/offers",
+      bounds: [0, 300, 1080, 600],
       children: [label("10% off", [0, 300, 500, 600]), label("Free ship", [500, 300, 1000, 600])],
     }],
   };
   const page: N = {
-    cls: "android.widget.ScrollView", scroll: true, id: "com.example.app:id/page", bounds: [0, 0, 1080, 2400],
+    cls: "android.widget.ScrollView",
+    scroll: true,
+    id: "com.example.app:id/page",
+    bounds: [0, 0, 1080, 2400],
     children: [card, row("Help", 800)],
   };
   const tree = treeOf([page]);
@@ -152,7 +193,11 @@ test("an area inside a clickable card is named by its own id, and its items lead
 
 test("a Spinner clickable as well as scrollable (Gmail's From picker) is a tap target, not a scroll area", () => {
   const spinner: N = {
-    cls: "android.widget.Spinner", click: true, scroll: true, id: "com.example.app:id/from_picker", bounds: [200, 250, 1080, 400],
+    cls: "android.widget.Spinner",
+    click: true,
+    scroll: true,
+    id: "com.example.app:id/from_picker",
+    bounds: [200, 250, 1080, 400],
     children: [label("sam@example.com", [200, 300, 900, 350])],
   };
   const s = summaryOf([spinner]);
@@ -166,7 +211,11 @@ test("a Spinner clickable as well as scrollable (Gmail's From picker) is a tap t
 
 test("any other clickable scrollable is a tap target and a scroll area: nothing that scrolls is lost", () => {
   const list: N = {
-    cls: "android.widget.ListView", click: true, scroll: true, id: "com.example.app:id/songs", bounds: [0, 0, 1080, 2400],
+    cls: "android.widget.ListView",
+    click: true,
+    scroll: true,
+    id: "com.example.app:id/songs",
+    bounds: [0, 0, 1080, 2400],
     children: [label("Song one", [0, 0, 1080, 200]), label("Song two", [0, 200, 1080, 400])],
   };
   const tree = treeOf([list]);
@@ -188,7 +237,11 @@ test("real captures: Gmail's From picker is offered; chip rows, carousels sidewa
   const areas = (name: string) => corpusSummary(name).summary.scroll_areas ?? [];
   const axes = (name: string) => areas(name).map((area) => `${JSON.stringify(area.selector)} ${area.axis ?? "vertical"}`);
   const axesOnly = (name: string) => areas(name).map((area) => area.axis ?? "vertical");
-  assert.deepEqual(axes("documentsui-file-picker.xml"), ['{"text":"Media"} vertical', '{"text":"Audio"} horizontal'], "the file-type chips");
+  assert.deepEqual(
+    axes("documentsui-file-picker.xml"),
+    ['{"text":"Media"} vertical', '{"text":"Audio"} horizontal'],
+    "the file-type chips",
+  );
   assert.deepEqual(axesOnly("youtube-home-feed.xml"), ["horizontal", "vertical", "horizontal"], "filter chips, feed, shorts shelf");
   assert.ok(axes("thai-kplus-banking-home.xml").includes('{"resource_id":"recyclerView_quickBankingWidget"} horizontal'));
   assert.deepEqual(axesOnly("android-tv-philo-guide-1920x1080.xml"), ["vertical", ...Array(5).fill("horizontal")], "the guide's rows");

@@ -35,7 +35,13 @@ test("a clickable container and the label inside it are one target, named by the
 
 test("a nested clickable icon with its container's name is the same target", () => {
   const s = summaryOf([
-    { cls: "android.widget.FrameLayout", desc: "Share", click: true, bounds: [0, 0, 200, 200], children: [{ cls: "android.widget.ImageView", desc: "Share", click: true, bounds: [50, 50, 150, 150] }] },
+    {
+      cls: "android.widget.FrameLayout",
+      desc: "Share",
+      click: true,
+      bounds: [0, 0, 200, 200],
+      children: [{ cls: "android.widget.ImageView", desc: "Share", click: true, bounds: [50, 50, 150, 150] }],
+    },
   ]);
   assert.equal(s.actions.length, 1);
   assert.equal(s.actions[0]!.bounds[2], 200);
@@ -44,8 +50,18 @@ test("a nested clickable icon with its container's name is the same target", () 
 test("a React Native pressable without a label of its own is named from its descendants' text", () => {
   const s = summaryOf([
     {
-      cls: "android.view.ViewGroup", click: true, bounds: [0, 800, 1080, 1000],
-      children: [{ cls: "android.view.ViewGroup", bounds: [0, 800, 1080, 1000], children: [label("\uE8B6", [0, 800, 100, 900]), label("Start workout", [120, 820, 800, 880]), label("30 min", [120, 900, 800, 960])] }],
+      cls: "android.view.ViewGroup",
+      click: true,
+      bounds: [0, 800, 1080, 1000],
+      children: [{
+        cls: "android.view.ViewGroup",
+        bounds: [0, 800, 1080, 1000],
+        children: [
+          label("\uE8B6", [0, 800, 100, 900]),
+          label("Start workout", [120, 820, 800, 880]),
+          label("30 min", [120, 900, 800, 960]),
+        ],
+      }],
     },
   ]);
   assert.equal(s.actions.length, 1);
@@ -59,8 +75,16 @@ test("a checkbox or switch row: the row is the target, a toggle, named by its te
   for (const clickableSwitch of [false, true]) {
     const s = summaryOf([
       {
-        cls: "android.widget.LinearLayout", click: true, bounds: [0, 400, 1080, 560],
-        children: [label("Show touches", [40, 420, 800, 500]), { cls: "android.widget.Switch", check: true, click: clickableSwitch, id: "android:id/switch_widget", bounds: [900, 440, 1000, 540] }],
+        cls: "android.widget.LinearLayout",
+        click: true,
+        bounds: [0, 400, 1080, 560],
+        children: [label("Show touches", [40, 420, 800, 500]), {
+          cls: "android.widget.Switch",
+          check: true,
+          click: clickableSwitch,
+          id: "android:id/switch_widget",
+          bounds: [900, 440, 1000, 540],
+        }],
       },
     ]);
     assert.equal(s.actions.length, 1, `clickable switch: ${clickableSwitch}`);
@@ -73,15 +97,28 @@ test("a checkbox or switch row: the row is the target, a toggle, named by its te
 test("a row with words keeps its one inner (non-checkable) button as a target of its own", () => {
   const s = summaryOf([
     {
-      cls: "android.widget.LinearLayout", click: true, bounds: [0, 400, 1080, 560],
-      children: [label("Print", [40, 420, 800, 500]), { cls: "android.widget.ImageButton", click: true, id: "com.example.app:id/options", bounds: [900, 440, 1000, 540] }],
+      cls: "android.widget.LinearLayout",
+      click: true,
+      bounds: [0, 400, 1080, 560],
+      children: [label("Print", [40, 420, 800, 500]), {
+        cls: "android.widget.ImageButton",
+        click: true,
+        id: "com.example.app:id/options",
+        bounds: [900, 440, 1000, 540],
+      }],
     },
   ]);
   assert.deepEqual(s.actions.map((a) => a.selector), [{ text: "Print" }, { resource_id: "options" }]);
 });
 
 test("scrollable containers are not targets; can_scroll says scrolling is possible", () => {
-  const list: N = { cls: "androidx.recyclerview.widget.RecyclerView", scroll: true, id: "com.example.app:id/list", bounds: [0, 200, 1080, 2200], children: [button("One", [0, 200, 1080, 400])] };
+  const list: N = {
+    cls: "androidx.recyclerview.widget.RecyclerView",
+    scroll: true,
+    id: "com.example.app:id/list",
+    bounds: [0, 200, 1080, 2200],
+    children: [button("One", [0, 200, 1080, 400])],
+  };
   const s = summaryOf([list]);
   assert.deepEqual(s.actions.map((a) => a.selector), [{ text: "One" }]);
   assert.equal(s.can_scroll, true);
@@ -95,7 +132,9 @@ test("selector preference: resource_id, then text, then content_desc, then input
     { cls: "android.widget.ImageButton", click: true, desc: "Back", bounds: [0, 400, 150, 550] },
     input([0, 600, 1080, 750], { hint: "Email" }),
   ]);
-  assert.deepEqual(s.actions.map((a) => a.selector), [{ resource_id: "send" }, { text: "Next" }, { content_desc: "Back" }, { input_hint: "Email" }]);
+  assert.deepEqual(s.actions.map((a) => a.selector), [{ resource_id: "send" }, { text: "Next" }, { content_desc: "Back" }, {
+    input_hint: "Email",
+  }]);
   assert.equal(action(s.actions, "send").label, "Send");
 });
 
@@ -109,10 +148,17 @@ test("the full resource id is offered when the short one is not unique", () => {
 
 test("no unique key: a within naming a unique ancestor; none at all: the index among the twins", () => {
   const card = (name: string, top: number): N => ({
-    cls: "android.widget.LinearLayout", desc: name, bounds: [0, top, 1080, top + 300],
+    cls: "android.widget.LinearLayout",
+    desc: name,
+    bounds: [0, top, 1080, top + 300],
     children: [label(name, [0, top, 500, top + 100]), button("Save", [0, top + 150, 300, top + 280])],
   });
-  const s = summaryOf([card("Personal profile", 100), card("Work profile", 500), button("Clock", [0, 1000, 300, 1100]), button("Clock", [0, 1200, 300, 1300])]);
+  const s = summaryOf([
+    card("Personal profile", 100),
+    card("Work profile", 500),
+    button("Clock", [0, 1000, 300, 1100]),
+    button("Clock", [0, 1200, 300, 1300]),
+  ]);
   const saves = s.actions.filter((a) => a.selector.text === "Save");
   assert.deepEqual(saves.map((a) => a.selector.within), [{ content_desc: "Personal profile" }, { content_desc: "Work profile" }]);
   const clocks = s.actions.filter((a) => a.selector.text === "Clock");
@@ -127,14 +173,26 @@ test("elements under the open keyboard are listed with covered_by_keyboard, neve
       bounds: [0, 0, 1080, 2400],
       children: [
         input([0, 300, 1080, 450], { hint: "Message" }),
-        { cls: "android.widget.LinearLayout", bounds: [0, 2200, 1080, 2400], children: [button("Home", [0, 2200, 540, 2400]), button("Profile", [540, 2200, 1080, 2400])] },
+        {
+          cls: "android.widget.LinearLayout",
+          bounds: [0, 2200, 1080, 2400],
+          children: [button("Home", [0, 2200, 540, 2400]), button("Profile", [540, 2200, 1080, 2400])],
+        },
       ],
     },
-    { cls: "android.widget.FrameLayout", pkg: ime, bounds: [0, 1500, 1080, 2400], children: [button("q", [0, 1500, 108, 1650], { pkg: ime })] },
+    {
+      cls: "android.widget.FrameLayout",
+      pkg: ime,
+      bounds: [0, 1500, 1080, 2400],
+      children: [button("q", [0, 1500, 108, 1650], { pkg: ime })],
+    },
   ]);
   const s = summarize(parseDump(xml), { ...SCREEN, keyboard: { open: true, top: 1500 } });
   assert.deepEqual(s.keyboard, { open: true, top: 1500 });
-  assert.deepEqual(s.actions.map((a) => [Object.values(a.selector)[0], a.covered_by_keyboard ?? false]), [["Message", false], ["Home", true], ["Profile", true]]);
+  assert.deepEqual(s.actions.map((a) => [Object.values(a.selector)[0], a.covered_by_keyboard ?? false]), [["Message", false], [
+    "Home",
+    true,
+  ], ["Profile", true]]);
   assert.ok(!s.texts.includes("q"));
 });
 
@@ -158,7 +216,13 @@ test("texts: visible strings once each, in order, minus what actions already say
     label("Settings", [0, 0, 500, 100]),
     label("Settings", [0, 100, 500, 200]),
     label("Battery", [0, 200, 500, 300]),
-    { cls: "android.widget.LinearLayout", click: true, desc: "Wi-Fi, Connected", bounds: [0, 300, 1080, 500], children: [label("Wi-Fi", [0, 300, 500, 400]), label("Connected", [0, 400, 500, 500])] },
+    {
+      cls: "android.widget.LinearLayout",
+      click: true,
+      desc: "Wi-Fi, Connected",
+      bounds: [0, 300, 1080, 500],
+      children: [label("Wi-Fi", [0, 300, 500, 400]), label("Connected", [0, 400, 500, 500])],
+    },
     { cls: "android.widget.ImageView", desc: "Logo", bounds: [0, 600, 100, 700] },
     label("   ", [0, 700, 100, 800]),
   ]);
@@ -166,7 +230,15 @@ test("texts: visible strings once each, in order, minus what actions already say
 });
 
 test("foreground_package: from the context when given, else the package owning most nodes (not the status bar)", () => {
-  const bar: N = { cls: "android.widget.FrameLayout", pkg: "com.android.systemui", bounds: [0, 0, 1080, 80], children: [label("12:30", [0, 0, 100, 80], { pkg: "com.android.systemui" }), label("100%", [900, 0, 1080, 80], { pkg: "com.android.systemui" })] };
+  const bar: N = {
+    cls: "android.widget.FrameLayout",
+    pkg: "com.android.systemui",
+    bounds: [0, 0, 1080, 80],
+    children: [
+      label("12:30", [0, 0, 100, 80], { pkg: "com.android.systemui" }),
+      label("100%", [900, 0, 1080, 80], { pkg: "com.android.systemui" }),
+    ],
+  };
   assert.equal(summaryOf([bar, label("Hello", [0, 100, 500, 200])]).foreground_package, PKG);
   assert.equal(summaryOf([bar], { foregroundPackage: "com.android.settings" }).foreground_package, "com.android.settings");
 });
@@ -179,8 +251,16 @@ test("hidden and zero-area nodes are not actions", () => {
 test("a nameless clickable container of other targets is not offered; its targets are", () => {
   const s = summaryOf([
     {
-      cls: "android.view.ViewGroup", id: "com.example.app:id/toolbar", click: true, bounds: [0, 0, 1080, 200],
-      children: [{ cls: "android.widget.ImageButton", click: true, desc: "Back", bounds: [0, 0, 150, 200] }, { cls: "android.widget.ImageButton", click: true, desc: "Menu", bounds: [930, 0, 1080, 200] }],
+      cls: "android.view.ViewGroup",
+      id: "com.example.app:id/toolbar",
+      click: true,
+      bounds: [0, 0, 1080, 200],
+      children: [{ cls: "android.widget.ImageButton", click: true, desc: "Back", bounds: [0, 0, 150, 200] }, {
+        cls: "android.widget.ImageButton",
+        click: true,
+        desc: "Menu",
+        bounds: [930, 0, 1080, 200],
+      }],
     },
     { cls: "android.widget.ImageButton", id: "com.example.app:id/fab", click: true, bounds: [900, 2000, 1060, 2160] },
   ]);
@@ -189,8 +269,15 @@ test("a nameless clickable container of other targets is not offered; its target
 
 test("a within may name an enclosing target by the text the summary names it with", () => {
   const row = (title: string, top: number): N => ({
-    cls: "android.widget.FrameLayout", click: true, bounds: [0, top, 1080, top + 300],
-    children: [label(title, [40, top + 20, 700, top + 100]), { cls: "android.widget.ImageButton", click: true, desc: "Expand", bounds: [900, top + 20, 1060, top + 180] }],
+    cls: "android.widget.FrameLayout",
+    click: true,
+    bounds: [0, top, 1080, top + 300],
+    children: [label(title, [40, top + 20, 700, top + 100]), {
+      cls: "android.widget.ImageButton",
+      click: true,
+      desc: "Expand",
+      bounds: [900, top + 20, 1060, top + 180],
+    }],
   });
   const s = summaryOf([row("Emergency SOS", 200), row("Software update", 600)]);
   assert.deepEqual(s.actions.map((a) => a.selector), [
@@ -217,8 +304,18 @@ test("the JSON says each thing once: bounds as [left, top, width, height], no ro
 });
 
 test("a within or an indexed key uses the short resource id when it names the same elements", () => {
-  const icon = (top: number): N => ({ cls: "android.widget.ImageButton", click: true, id: "com.example.app:id/play", bounds: [0, top, 200, top + 200] });
-  const card = (top: number, id: string): N => ({ cls: "android.widget.FrameLayout", id, bounds: [0, top, 1080, top + 300], children: [icon(top)] });
+  const icon = (top: number): N => ({
+    cls: "android.widget.ImageButton",
+    click: true,
+    id: "com.example.app:id/play",
+    bounds: [0, top, 200, top + 200],
+  });
+  const card = (top: number, id: string): N => ({
+    cls: "android.widget.FrameLayout",
+    id,
+    bounds: [0, top, 1080, top + 300],
+    children: [icon(top)],
+  });
   const cards = summaryOf([card(100, "com.example.app:id/first"), card(500, "com.example.app:id/second")]);
   assert.deepEqual(cards.actions.map((a) => a.selector), [
     { resource_id: "play", within: { resource_id: "first" } },
@@ -248,17 +345,43 @@ test("an app whose package looks like a keyboard's keeps its nodes; only a separ
   const gboard = "com.google.android.inputmethod.latin";
   const trainer = "com.acme.keyboardtrainer";
   // Gboard's own settings screen: the foreground app is the keyboard's package, and nothing is dropped.
-  const settings = summarize(parseDump(windowsDump([
-    { cls: "android.widget.FrameLayout", pkg: gboard, bounds: [0, 0, 1080, 2400], children: [button("Languages", [0, 300, 1080, 450], { pkg: gboard }), label("Gboard", [0, 100, 600, 200], { pkg: gboard })] },
-  ])), SCREEN);
+  const settings = summarize(
+    parseDump(windowsDump([
+      {
+        cls: "android.widget.FrameLayout",
+        pkg: gboard,
+        bounds: [0, 0, 1080, 2400],
+        children: [button("Languages", [0, 300, 1080, 450], { pkg: gboard }), label("Gboard", [0, 100, 600, 200], { pkg: gboard })],
+      },
+    ])),
+    SCREEN,
+  );
   assert.equal(settings.foreground_package, gboard);
-  assert.deepEqual(keyboardInDump(parseDump(windowsDump([{ pkg: gboard, bounds: [0, 0, 1080, 2400], children: [label("Gboard", [0, 100, 600, 200], { pkg: gboard })] }]))), { open: false }, "not 'keyboard open from y=0'");
+  assert.deepEqual(
+    keyboardInDump(
+      parseDump(
+        windowsDump([{ pkg: gboard, bounds: [0, 0, 1080, 2400], children: [label("Gboard", [0, 100, 600, 200], { pkg: gboard })] }]),
+      ),
+    ),
+    { open: false },
+    "not 'keyboard open from y=0'",
+  );
   assert.deepEqual(settings.actions.map((a) => a.selector), [{ text: "Languages" }]);
   assert.deepEqual(settings.texts, ["Gboard"]);
   // A typing trainer with Gboard open below it: the trainer is the screen, Gboard's window the keyboard.
   const tree = parseDump(windowsDump([
-    { cls: "android.widget.FrameLayout", pkg: trainer, bounds: [0, 0, 1080, 2400], children: [input([0, 300, 1080, 450], { pkg: trainer, hint: "Type here" }), button("Start", [0, 500, 1080, 650], { pkg: trainer })] },
-    { cls: "android.widget.FrameLayout", pkg: gboard, bounds: [0, 1500, 1080, 2400], children: [button("q", [0, 1500, 108, 1650], { pkg: gboard })] },
+    {
+      cls: "android.widget.FrameLayout",
+      pkg: trainer,
+      bounds: [0, 0, 1080, 2400],
+      children: [input([0, 300, 1080, 450], { pkg: trainer, hint: "Type here" }), button("Start", [0, 500, 1080, 650], { pkg: trainer })],
+    },
+    {
+      cls: "android.widget.FrameLayout",
+      pkg: gboard,
+      bounds: [0, 1500, 1080, 2400],
+      children: [button("q", [0, 1500, 108, 1650], { pkg: gboard })],
+    },
   ]));
   assert.deepEqual(keyboardInDump(tree), { open: true, top: 1500 });
   const typing = summarize(tree, { ...SCREEN, keyboard: keyboardInDump(tree) });

@@ -20,5 +20,9 @@ test("ui_get_tree's description states the bounds tuple and the defaults an acti
 
 test("a plain enabled button on a still screen is written with exactly the fields the description makes optional left out", () => {
   const summary = summarize(parseDump(dump([button("Save", [40, 300, 400, 420])])), SCREEN);
-  assert.deepEqual(summary, { foreground_package: "com.example.app", texts: [], actions: [{ selector: { text: "Save" }, bounds: [40, 300, 360, 120] }] });
+  assert.deepEqual(summary, {
+    foreground_package: "com.example.app",
+    texts: [],
+    actions: [{ selector: { text: "Save" }, bounds: [40, 300, 360, 120] }],
+  });
 });

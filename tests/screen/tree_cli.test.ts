@@ -40,7 +40,12 @@ test("an Appium page source with keyboard nodes: keyboard found from the dump, t
   assert.equal(run.code, 0, run.stderr);
   const summary = JSON.parse(run.stdout);
   assert.deepEqual(summary.keyboard, { open: true, top: 1450 });
-  assert.deepEqual(summary.actions.map((a: { covered_by_keyboard?: boolean }) => a.covered_by_keyboard ?? false), [false, false, true, true]);
+  assert.deepEqual(summary.actions.map((a: { covered_by_keyboard?: boolean }) => a.covered_by_keyboard ?? false), [
+    false,
+    false,
+    true,
+    true,
+  ]);
   assert.deepEqual(summary.actions[2].selector, { content_desc: "Chats\nTab 1 of 2" });
 });
 
@@ -77,7 +82,10 @@ test("bad flags are usage errors (exit 2)", async () => {
 test("negative, huge, fractional and hexadecimal numbers are refused in one line naming the range and the value", async () => {
   const cases: [string[], RegExp][] = [
     [["--density", "-5"], /^tree: --density must be a whole number of dpi between 1 and 4000, got "-5"\.\n$/],
-    [["--density", "99999999999999999999"], /^tree: --density must be a whole number of dpi between 1 and 4000, got "99999999999999999999"\.\n$/],
+    [
+      ["--density", "99999999999999999999"],
+      /^tree: --density must be a whole number of dpi between 1 and 4000, got "99999999999999999999"\.\n$/,
+    ],
     [["--density", "420.5"], /got "420\.5"/],
     [["--width", "0x400"], /^tree: --width must be a whole number of px between 1 and 20000, got "0x400"\.\n$/],
     [["--height", "0"], /--height must be a whole number of px between 1 and 20000, got "0"/],
@@ -104,7 +112,10 @@ test("--keyboard-top must lie on the screen: the dump's own height, or --height"
 test("a binary file or a text that is not XML is 'not a UI dump', without quoting binary bytes", async () => {
   const binary = await runCliCaptured(["tree", "--file", process.execPath]);
   assert.equal(binary.code, 1);
-  assert.equal(binary.stderr, `tree: ${process.execPath} is not a UI dump: it is a binary file. Give the XML that \`adb exec-out uiautomator dump /dev/tty\` or Appium's page source writes.\n`);
+  assert.equal(
+    binary.stderr,
+    `tree: ${process.execPath} is not a UI dump: it is a binary file. Give the XML that \`adb exec-out uiautomator dump /dev/tty\` or Appium's page source writes.\n`,
+  );
   const text = await runCliCaptured(["tree", "--file", join(REPO_ROOT, "package.json")]);
   assert.equal(text.code, 1);
   assert.match(text.stderr, /package\.json is not a UI dump: it is not XML \(it starts with "\{\\n {2}\\"name\\": /);

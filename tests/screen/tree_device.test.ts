@@ -7,7 +7,13 @@ import assert from "node:assert/strict";
 import { existsSync } from "node:fs";
 import { test } from "node:test";
 import { adbServerAddress } from "../../src/adapters/adb/adb_server_address.ts";
-import { createDeviceLock, createNodeFileSystem, createNodeProcessProbe, currentUserFacts, lockDirectory } from "../../src/adapters/evidence/mod.ts";
+import {
+  createDeviceLock,
+  createNodeFileSystem,
+  createNodeProcessProbe,
+  currentUserFacts,
+  lockDirectory,
+} from "../../src/adapters/evidence/mod.ts";
 import { createSystemClock } from "../../src/adapters/system_clock.ts";
 import { startSimDevice } from "../../src/sim/mod.ts";
 import { runCliCaptured } from "../support/cli.ts";
@@ -76,7 +82,10 @@ test("tree on a device another owner holds is EMULATOR_BUSY at once (one owner p
     clock: createSystemClock(),
     probe: createNodeProcessProbe(),
   });
-  const lease = await lock.acquire({ adbServer: adbServerAddress(sim.adbServerSocket), udid: sim.device.serial }, { operationId: "op-held", tool: "ui_tap" });
+  const lease = await lock.acquire({ adbServer: adbServerAddress(sim.adbServerSocket), udid: sim.device.serial }, {
+    operationId: "op-held",
+    tool: "ui_tap",
+  });
   try {
     const busy = await runCliCaptured(["tree", "--device", sim.device.serial], { env: { ...env, ADB_SERVER_SOCKET: sim.adbServerSocket } });
     assert.equal(busy.code, 1);

@@ -17,12 +17,19 @@ test("each of the five keys is accepted alone, and with a within", () => {
   for (const key of ["resource_id", "text", "content_desc", "text_contains", "input_hint"]) {
     assert.deepEqual(validateSelector({ [key]: "Save" }), { [key]: "Save" });
   }
-  assert.deepEqual(validateSelector({ text: "Save", within: { content_desc: "Personal profile" } }), { text: "Save", within: { content_desc: "Personal profile" } });
+  assert.deepEqual(validateSelector({ text: "Save", within: { content_desc: "Personal profile" } }), {
+    text: "Save",
+    within: { content_desc: "Personal profile" },
+  });
 });
 
 test("role is a key like the others (button, input, toggle), also in a within; index picks one of several", () => {
   for (const role of ["button", "input", "toggle"]) assert.deepEqual(validateSelector({ role }), { role });
-  assert.deepEqual(validateSelector({ role: "button", within: { resource_id: "reminder_card" }, index: 2 }), { role: "button", within: { resource_id: "reminder_card" }, index: 2 });
+  assert.deepEqual(validateSelector({ role: "button", within: { resource_id: "reminder_card" }, index: 2 }), {
+    role: "button",
+    within: { resource_id: "reminder_card" },
+    index: 2,
+  });
   assert.deepEqual(validateSelector({ text: "Save", within: { role: "toggle" } }), { text: "Save", within: { role: "toggle" } });
   assert.deepEqual(validateSelector({ text: "Mark Done", index: 0 }), { text: "Mark Done", index: 0 });
 });

@@ -32,7 +32,10 @@ test("am start VIEW -d opens the linked page (with -W: Status ok and the activit
   await withShop(async (s, d) => {
     const opened = await shell(s, "am start -W -a android.intent.action.VIEW -d 'shop://product/42' com.example.shop");
     assert.equal(opened.code, 0);
-    assert.match(opened.stdout, /^Starting: Intent \{ act=android\.intent\.action\.VIEW dat=shop:\/\/product\/42 pkg=com\.example\.shop \}$/m);
+    assert.match(
+      opened.stdout,
+      /^Starting: Intent \{ act=android\.intent\.action\.VIEW dat=shop:\/\/product\/42 pkg=com\.example\.shop \}$/m,
+    );
     assert.match(opened.stdout, /^Status: ok$/m);
     assert.match(opened.stdout, /^Activity: com\.example\.shop\/\.ProductActivity$/m);
     assert.equal(d.screenId(), "product_42");
@@ -40,31 +43,38 @@ test("am start VIEW -d opens the linked page (with -W: Status ok and the activit
     assert.match(web.stdout, /dat=https:\/\/shop\.example\/\.\.\. \}/, "a web URL prints scheme and host only");
     assert.equal(d.screenId(), "checkout");
     const none = await shell(s, "am start -W -a android.intent.action.VIEW -d 'nothing://x/1'");
-    assert.match(none.stdout, /^Error: Activity not started, unable to resolve Intent \{ act=android\.intent\.action\.VIEW dat=nothing:\/\/x\/1 flg=0x10000000 \}$/m);
+    assert.match(
+      none.stdout,
+      /^Error: Activity not started, unable to resolve Intent \{ act=android\.intent\.action\.VIEW dat=nothing:\/\/x\/1 flg=0x10000000 \}$/m,
+    );
     assert.equal(d.screenId(), "checkout", "nothing moved");
     const otherBrowser = await shell(s, "am start -W -a android.intent.action.VIEW -d 'https://example.org/'");
     assert.match(otherBrowser.stdout, /^Activity: com\.android\.chrome\//m, "an unclaimed web link opens the browser");
   });
 });
 
-test("dumpsys activity processes lists the running apps; am force-stop takes the app out, pm clear forgets its sign-in", { skip }, async () => {
-  await withShop(async (s, d) => {
-    const before = await shell(s, "dumpsys activity processes");
-    assert.match(before.stdout, /ProcessRecord\{[0-9a-f]{7} \d+:com\.example\.shop\/u0a\d+\}/);
-    await shell(s, "am force-stop com.example.shop");
-    assert.doesNotMatch((await shell(s, "dumpsys activity processes")).stdout, /:com\.example\.shop\//);
-    await shell(s, "monkey -p com.example.shop -c android.intent.category.LAUNCHER 1");
-    assert.equal(d.screenId(), "shop_home", "a force-stop keeps the sign-in");
-    const cleared = await shell(s, "pm clear com.example.shop");
-    assert.equal(cleared.stdout, "Success\n");
-    assert.notEqual(d.foregroundPackage(), "com.example.shop");
-    await shell(s, "monkey -p com.example.shop -c android.intent.category.LAUNCHER 1");
-    assert.equal(d.screenId(), "shop_login", "pm clear signed the user out");
-    const absent = await shell(s, "pm clear com.example.absent");
-    assert.equal(absent.code, 1);
-    assert.equal(absent.stdout, "Failed\n");
-  });
-});
+test(
+  "dumpsys activity processes lists the running apps; am force-stop takes the app out, pm clear forgets its sign-in",
+  { skip },
+  async () => {
+    await withShop(async (s, d) => {
+      const before = await shell(s, "dumpsys activity processes");
+      assert.match(before.stdout, /ProcessRecord\{[0-9a-f]{7} \d+:com\.example\.shop\/u0a\d+\}/);
+      await shell(s, "am force-stop com.example.shop");
+      assert.doesNotMatch((await shell(s, "dumpsys activity processes")).stdout, /:com\.example\.shop\//);
+      await shell(s, "monkey -p com.example.shop -c android.intent.category.LAUNCHER 1");
+      assert.equal(d.screenId(), "shop_home", "a force-stop keeps the sign-in");
+      const cleared = await shell(s, "pm clear com.example.shop");
+      assert.equal(cleared.stdout, "Success\n");
+      assert.notEqual(d.foregroundPackage(), "com.example.shop");
+      await shell(s, "monkey -p com.example.shop -c android.intent.category.LAUNCHER 1");
+      assert.equal(d.screenId(), "shop_login", "pm clear signed the user out");
+      const absent = await shell(s, "pm clear com.example.absent");
+      assert.equal(absent.code, 1);
+      assert.equal(absent.stdout, "Failed\n");
+    });
+  },
+);
 
 test("performEditorAction's adb traffic: ime set to Appium's IME, then input text /search/ is the search action", { skip }, async () => {
   await withShop(async (s, d) => {
@@ -73,8 +83,14 @@ test("performEditorAction's adb traffic: ime set to Appium's IME, then input tex
     assert.equal(d.screenId(), "search");
     await shell(s, "input text boots");
     assert.equal(d.screenId(), "search", "typing alone shows no results");
-    assert.equal((await shell(s, "ime enable io.appium.settings/.AppiumIME")).stdout, "Input method io.appium.settings/.AppiumIME: now enabled for user #0\n");
-    assert.equal((await shell(s, "ime set io.appium.settings/.AppiumIME")).stdout, "Input method io.appium.settings/.AppiumIME selected for user #0\n");
+    assert.equal(
+      (await shell(s, "ime enable io.appium.settings/.AppiumIME")).stdout,
+      "Input method io.appium.settings/.AppiumIME: now enabled for user #0\n",
+    );
+    assert.equal(
+      (await shell(s, "ime set io.appium.settings/.AppiumIME")).stdout,
+      "Input method io.appium.settings/.AppiumIME selected for user #0\n",
+    );
     assert.equal((await shell(s, "settings get secure default_input_method")).stdout, "io.appium.settings/.AppiumIME\n");
     await shell(s, "input text /search/");
     assert.equal(d.screenId(), "search_results");

@@ -44,7 +44,10 @@ test("devices and devices -l list the device in the real server's format", { ski
     assert.equal(plain.code, 0);
     assert.equal(text(plain), "List of devices attached\nemulator-5554\tdevice\n\n");
     const long = await adb(s.socketSpec, ["devices", "-l"]);
-    assert.equal(text(long), "List of devices attached\nemulator-5554          device product:sdk_gphone64_x86_64 model:sdk_gphone64_x86_64 device:emu64xa transport_id:1\n\n");
+    assert.equal(
+      text(long),
+      "List of devices attached\nemulator-5554          device product:sdk_gphone64_x86_64 model:sdk_gphone64_x86_64 device:emu64xa transport_id:1\n\n",
+    );
     const state = await adb(s.socketSpec, ["-s", "emulator-5554", "get-state"]);
     assert.equal(text(state), "device\n");
   });
@@ -68,7 +71,9 @@ test("shell v2: output, exit codes and the device shell's error for an unknown p
   });
 });
 
-test("bootCompleted: false: a device still booting has no sys.boot_completed (empty line), its boot animation runs; true again: 1", { skip }, async () => {
+test("bootCompleted: false: a device still booting has no sys.boot_completed (empty line), its boot animation runs; true again: 1", {
+  skip,
+}, async () => {
   const device = makeDevice();
   device.setFaults({ bootCompleted: false });
   await withServer([device], async (s) => {
@@ -125,7 +130,10 @@ test("uiautomator dump to the default path, then pull it; a missing file fails l
       const missing = await adb(s.socketSpec, ["pull", "/sdcard/nope.xml", join(dir, "nope.xml")]);
       assert.equal(missing.code, 1);
       // adb 29 prints this one on stdout, from the STA2 reply's ENOENT.
-      assert.equal(text(missing) + missing.stderr, "adb: error: failed to stat remote object '/sdcard/nope.xml': No such file or directory\n");
+      assert.equal(
+        text(missing) + missing.stderr,
+        "adb: error: failed to stat remote object '/sdcard/nope.xml': No such file or directory\n",
+      );
       writeFileSync(join(dir, "up.txt"), "hello device\n");
       const pushed = await adb(s.socketSpec, ["push", join(dir, "up.txt"), "/data/local/tmp/up.txt"]);
       assert.equal(pushed.code, 0, pushed.stderr);
@@ -213,7 +221,9 @@ test("error texts: unknown serial, more than one device, none, offline, unauthor
   });
 });
 
-test("shell edge cases: a bad grep -E pattern is grep's error (exit 2) and the connection survives; `2> /dev/null` drops its target", { skip }, async () => {
+test("shell edge cases: a bad grep -E pattern is grep's error (exit 2) and the connection survives; `2> /dev/null` drops its target", {
+  skip,
+}, async () => {
   await withServer([makeDevice()], async (s) => {
     const bad = await adb(s.socketSpec, ["shell", "dumpsys window | grep -E '('"]);
     assert.equal(bad.code, 2);
@@ -264,16 +274,30 @@ test("am instrument -w of the UiAutomator2 server ends only when a DELETE /sessi
   try {
     await withServer([device], async (s) => {
       const env = { ...process.env, ADB_SERVER_SOCKET: s.socketSpec };
-      const instrument = spawn(ADB!, ["shell", "am", "instrument", "-w", "io.appium.uiautomator2.server.test/androidx.test.runner.AndroidJUnitRunner"], { env, stdio: "ignore" });
+      const instrument = spawn(ADB!, [
+        "shell",
+        "am",
+        "instrument",
+        "-w",
+        "io.appium.uiautomator2.server.test/androidx.test.runner.AndroidJUnitRunner",
+      ], { env, stdio: "ignore" });
       try {
         let ended = false;
-        const exited = new Promise<number | null>((resolve) => instrument.on("close", (code) => {
-          ended = true;
-          resolve(code);
-        }));
+        const exited = new Promise<number | null>((resolve) =>
+          instrument.on("close", (code) => {
+            ended = true;
+            resolve(code);
+          })
+        );
         const call = async (method: string, path: string, body?: unknown) =>
-          fetch(`${uia2.url}${path}`, { method, headers: { "content-type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) });
-        const create = async () => ((await (await call("POST", "/session", { capabilities: { alwaysMatch: {} } })).json()) as { value: { sessionId: string } }).value.sessionId;
+          fetch(`${uia2.url}${path}`, {
+            method,
+            headers: { "content-type": "application/json" },
+            body: body === undefined ? undefined : JSON.stringify(body),
+          });
+        const create = async () =>
+          ((await (await call("POST", "/session", { capabilities: { alwaysMatch: {} } })).json()) as { value: { sessionId: string } }).value
+            .sessionId;
         const stillRunning = async (why: string) => {
           await new Promise((r) => setTimeout(r, 150));
           assert.equal(ended, false, why);

@@ -64,7 +64,11 @@ test("pm list packages (-3, -s), cmd package resolve-activity --brief", { skip }
     assert.deepEqual(parsePackageList(await sh(s, "pm", "list", "packages", "-3")), ["com.example.notes"]);
     assert.ok(!parsePackageList(await sh(s, "pm", "list", "packages", "-s")).includes("com.example.notes"));
     const resolved = await sh(s, "cmd", "package", "resolve-activity", "--brief", "com.example.notes");
-    assert.equal(resolved, "priority=0 preferredOrder=0 match=0x108000 specificIndex=-1 isDefault=false\ncom.example.notes/.MainActivity\n", "the short form, as AOSP flattenToShortString prints it");
+    assert.equal(
+      resolved,
+      "priority=0 preferredOrder=0 match=0x108000 specificIndex=-1 isDefault=false\ncom.example.notes/.MainActivity\n",
+      "the short form, as AOSP flattenToShortString prints it",
+    );
     assert.deepEqual(parseResolvedActivity(resolved), { packageName: "com.example.notes", activity: "com.example.notes.MainActivity" });
     assert.equal(await sh(s, "cmd", "package", "resolve-activity", "--brief", "com.nope"), "No activity found\n");
   });
@@ -78,9 +82,19 @@ test("input and am act on the device: tap, keyevent, am start, monkey, force-sto
     assert.equal(d.screenId(), "settings_home");
     await sh(s, "input", "swipe", "540", "1800", "540", "600", "300");
     assert.equal(d.screenId(), "settings_home_2");
-    const started = await adb(s.socketSpec, ["shell", "am", "start", "-W", "-n", "com.google.android.deskclock/com.android.deskclock.DeskClock"]);
+    const started = await adb(s.socketSpec, [
+      "shell",
+      "am",
+      "start",
+      "-W",
+      "-n",
+      "com.google.android.deskclock/com.android.deskclock.DeskClock",
+    ]);
     assert.equal(started.code, 0);
-    assert.match(text(started), /^Starting: Intent \{ cmp=com\.google\.android\.deskclock\/com\.android\.deskclock\.DeskClock \}\nStatus: ok/);
+    assert.match(
+      text(started),
+      /^Starting: Intent \{ cmp=com\.google\.android\.deskclock\/com\.android\.deskclock\.DeskClock \}\nStatus: ok/,
+    );
     const settings = await sh(s, "am", "start", "-W", "-n", "com.android.settings/.Settings");
     assert.match(settings, /^Activity: com\.android\.settings\/\.Settings$/m, "am start -W names the activity in its short form");
     await sh(s, "am", "start", "-n", "com.google.android.deskclock/com.android.deskclock.DeskClock");
@@ -94,7 +108,11 @@ test("input and am act on the device: tap, keyevent, am start, monkey, force-sto
     await sh(s, "am", "force-stop", "com.android.chrome");
     assert.equal(d.foregroundPackage(), "com.google.android.deskclock");
     const given = await adb(s.socketSpec, ["shell", "monkey", "-p", "com.android.chrome", "1"]);
-    assert.match(text(given), /^ {2}bash arg: -p\n {2}bash arg: com\.android\.chrome\n {2}bash arg: 1\nargs: \[-p, com\.android\.chrome, 1\]\n/, "monkey echoes what was given, no -c it was not passed");
+    assert.match(
+      text(given),
+      /^ {2}bash arg: -p\n {2}bash arg: com\.android\.chrome\n {2}bash arg: 1\nargs: \[-p, com\.android\.chrome, 1\]\n/,
+      "monkey echoes what was given, no -c it was not passed",
+    );
     const noApp = await adb(s.socketSpec, ["shell", "monkey", "-p", "com.nope", "1"]);
     assert.equal(noApp.code, 252);
     assert.match(noApp.stderr, /No activities found to run, monkey aborted/);
@@ -111,7 +129,10 @@ test("faults: dump errors print the real text and recover; blank screencap is on
     const failed = await adb(s.socketSpec, ["exec-out", "uiautomator", "dump", "/dev/tty"]);
     assert.equal(failed.code, 0);
     assert.equal(text(failed), "ERROR: null root node returned by UiTestAutomationBridge.\n");
-    assert.match(text(await adb(s.socketSpec, ["exec-out", "uiautomator", "dump", "/dev/tty"])), /<\/hierarchy>UI hierchary dumped to: \/dev\/tty\n$/);
+    assert.match(
+      text(await adb(s.socketSpec, ["exec-out", "uiautomator", "dump", "/dev/tty"])),
+      /<\/hierarchy>UI hierchary dumped to: \/dev\/tty\n$/,
+    );
     d.setFaults({ dumpError: { kind: "could not get idle state", count: 1 } });
     assert.equal(await sh(s, "uiautomator", "dump"), "ERROR: could not get idle state.\n");
 
@@ -143,40 +164,56 @@ test("offline mid-call: after N requests the device drops and adb reports it off
   });
 });
 
-test("Appium's traffic: streamed install, services check, instrumentation list, blocking am instrument ended by force-stop", { skip }, async () => {
-  const dir = mkdtempSync(join(tmpdir(), "simadb-apk-"));
-  try {
-    await withDevice("settings", async (s, d) => {
-      const apk = join(dir, "settings_apk-debug.apk");
-      writeFileSync(apk, Buffer.alloc(300_000, 7));
-      const install = await adb(s.socketSpec, ["install", "-g", apk]);
-      assert.equal(install.code, 0, install.stderr + text(install));
-      assert.match(text(install), /Success/);
-      assert.ok(d.log.some((l) => /^cmd package 'install' '-g' -S 300000$/.test(l.command)), JSON.stringify(d.log.slice(-3)));
-      assert.match(await sh(s, "dumpsys", "activity", "services", "io.appium.settings"), /isForeground=true/);
-      assert.match(await sh(s, "pm", "list", "instrumentation"), /^instrumentation:io\.appium\.uiautomator2\.server\.test\/androidx\.test\.runner\.AndroidJUnitRunner \(target=io\.appium\.uiautomator2\.server\)\n$/);
-      assert.equal(await sh(s, "settings", "get", "global", "hidden_api_policy"), "null\n");
-      await sh(s, "settings", "put", "global", "hidden_api_policy", "1");
-      assert.equal(await sh(s, "settings", "get", "global", "hidden_api_policy"), "1\n");
-      assert.equal(await sh(s, "logcat", "-v", "threadtime"), "");
+test(
+  "Appium's traffic: streamed install, services check, instrumentation list, blocking am instrument ended by force-stop",
+  { skip },
+  async () => {
+    const dir = mkdtempSync(join(tmpdir(), "simadb-apk-"));
+    try {
+      await withDevice("settings", async (s, d) => {
+        const apk = join(dir, "settings_apk-debug.apk");
+        writeFileSync(apk, Buffer.alloc(300_000, 7));
+        const install = await adb(s.socketSpec, ["install", "-g", apk]);
+        assert.equal(install.code, 0, install.stderr + text(install));
+        assert.match(text(install), /Success/);
+        assert.ok(d.log.some((l) => /^cmd package 'install' '-g' -S 300000$/.test(l.command)), JSON.stringify(d.log.slice(-3)));
+        assert.match(await sh(s, "dumpsys", "activity", "services", "io.appium.settings"), /isForeground=true/);
+        assert.match(
+          await sh(s, "pm", "list", "instrumentation"),
+          /^instrumentation:io\.appium\.uiautomator2\.server\.test\/androidx\.test\.runner\.AndroidJUnitRunner \(target=io\.appium\.uiautomator2\.server\)\n$/,
+        );
+        assert.equal(await sh(s, "settings", "get", "global", "hidden_api_policy"), "null\n");
+        await sh(s, "settings", "put", "global", "hidden_api_policy", "1");
+        assert.equal(await sh(s, "settings", "get", "global", "hidden_api_policy"), "1\n");
+        assert.equal(await sh(s, "logcat", "-v", "threadtime"), "");
 
-      const env = { ...process.env, ADB_SERVER_SOCKET: s.socketSpec };
-      const instrument = spawn(ADB!, ["shell", "am", "instrument", "-w", "-e", "disableAnalytics", "true", "io.appium.uiautomator2.server.test/androidx.test.runner.AndroidJUnitRunner"], { env, stdio: "ignore" });
-      try {
-        const exited = new Promise<number | null>((resolve) => instrument.on("close", resolve));
-        const early = await Promise.race([exited, new Promise((r) => setTimeout(() => r("running"), 500))]);
-        assert.equal(early, "running", "am instrument -w stays open");
-        assert.match(await sh(s, "ps", "-A"), /io\.appium\.uiautomator2\.server/);
-        await sh(s, "am", "force-stop", "io.appium.uiautomator2.server.test");
-        assert.equal(await exited, 0);
-      } finally {
-        instrument.kill("SIGKILL");
-      }
-    });
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-});
+        const env = { ...process.env, ADB_SERVER_SOCKET: s.socketSpec };
+        const instrument = spawn(ADB!, [
+          "shell",
+          "am",
+          "instrument",
+          "-w",
+          "-e",
+          "disableAnalytics",
+          "true",
+          "io.appium.uiautomator2.server.test/androidx.test.runner.AndroidJUnitRunner",
+        ], { env, stdio: "ignore" });
+        try {
+          const exited = new Promise<number | null>((resolve) => instrument.on("close", resolve));
+          const early = await Promise.race([exited, new Promise((r) => setTimeout(() => r("running"), 500))]);
+          assert.equal(early, "running", "am instrument -w stays open");
+          assert.match(await sh(s, "ps", "-A"), /io\.appium\.uiautomator2\.server/);
+          await sh(s, "am", "force-stop", "io.appium.uiautomator2.server.test");
+          assert.equal(await exited, 0);
+        } finally {
+          instrument.kill("SIGKILL");
+        }
+      });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  },
+);
 
 test("every adb command reaches device.log in order", { skip }, async () => {
   await withDevice("settings", async (s, d) => {
@@ -189,7 +226,13 @@ test("every adb command reaches device.log in order", { skip }, async () => {
 test("am instrument -w ends when the UiAutomator2 server's session is deleted, as the real server process quits", { skip }, async () => {
   await withDevice("settings", async (s, d) => {
     const env = { ...process.env, ADB_SERVER_SOCKET: s.socketSpec };
-    const instrument = spawn(ADB!, ["shell", "am", "instrument", "-w", "io.appium.uiautomator2.server.test/androidx.test.runner.AndroidJUnitRunner"], { env, stdio: "ignore" });
+    const instrument = spawn(ADB!, [
+      "shell",
+      "am",
+      "instrument",
+      "-w",
+      "io.appium.uiautomator2.server.test/androidx.test.runner.AndroidJUnitRunner",
+    ], { env, stdio: "ignore" });
     try {
       const exited = new Promise<number | null>((resolve) => instrument.on("close", resolve));
       await new Promise((r) => setTimeout(r, 300));
@@ -238,31 +281,84 @@ test("what other clients ask (mobile-mcp 0.0.62's set) is answered as Android 15
     assert.equal(await sh(s, "settings", "get", "system", "no_such_key"), "null\n");
     await sh(s, "content", "insert", "--uri", "content://settings/system", "--bind", "name:s:user_rotation", "--bind", "value:i:1");
     assert.equal(await sh(s, "settings", "get", "system", "user_rotation"), "1\n", "content insert sets it");
-    assert.equal(await sh(s, "content", "query", "--uri", "content://settings/system", "--where", "name='user_rotation'"), "Row: 0 name=user_rotation, value=1\n");
+    assert.equal(
+      await sh(s, "content", "query", "--uri", "content://settings/system", "--where", "name='user_rotation'"),
+      "Row: 0 name=user_rotation, value=1\n",
+    );
 
-    const launcher = await sh(s, "cmd", "package", "query-activities", "-a", "android.intent.action.MAIN", "-c", "android.intent.category.LAUNCHER");
+    const launcher = await sh(
+      s,
+      "cmd",
+      "package",
+      "query-activities",
+      "-a",
+      "android.intent.action.MAIN",
+      "-c",
+      "android.intent.category.LAUNCHER",
+    );
     const expected = d.launcherActivities();
-    assert.match(launcher, new RegExp(`^${expected.length} activities found:\n  Activity #0:\n    priority=0 preferredOrder=0 match=0x108000 specificIndex=-1 isDefault=false\n    ActivityInfo:\n      name=com\\.android\\.settings\\.Settings\n      packageName=com\\.android\\.settings\n`));
-    const packages = [...new Set(launcher.split("\n").map((l) => l.trim()).filter((l) => l.startsWith("packageName=")).map((l) => l.slice(12)))];
+    assert.match(
+      launcher,
+      new RegExp(
+        `^${expected.length} activities found:\n  Activity #0:\n    priority=0 preferredOrder=0 match=0x108000 specificIndex=-1 isDefault=false\n    ActivityInfo:\n      name=com\\.android\\.settings\\.Settings\n      packageName=com\\.android\\.settings\n`,
+      ),
+    );
+    const packages = [
+      ...new Set(launcher.split("\n").map((l) => l.trim()).filter((l) => l.startsWith("packageName=")).map((l) => l.slice(12))),
+    ];
     assert.deepEqual(packages, expected.map((e) => e.package));
     assert.ok(packages.includes("com.android.chrome") && packages.includes("com.example.notes"));
     assert.equal(packages.includes("com.google.android.apps.nexuslauncher"), false, "the launcher is a HOME activity, not a LAUNCHER one");
     assert.equal(packages.includes("com.android.systemui"), false);
-    assert.equal(await sh(s, "cmd", "package", "query-activities", "--components", "-a", "android.intent.action.MAIN", "-c", "android.intent.category.LAUNCHER", "com.example.notes"),
-      "com.example.notes/.MainActivity\n");
-    assert.equal(await sh(s, "cmd", "package", "query-activities", "-a", "android.intent.action.VIEW", "-c", "android.intent.category.BROWSABLE"), "No activities found\n");
-    assert.match(await sh(s, "cmd", "package", "query-activities", "--brief", "-a", "android.intent.action.MAIN", "-c", "android.intent.category.HOME"),
-      /^1 activities found:\n {2}Activity #0:\n {4}priority=0 .*\n {4}com\.google\.android\.apps\.nexuslauncher\/\.NexusLauncherActivity\n$/);
+    assert.equal(
+      await sh(
+        s,
+        "cmd",
+        "package",
+        "query-activities",
+        "--components",
+        "-a",
+        "android.intent.action.MAIN",
+        "-c",
+        "android.intent.category.LAUNCHER",
+        "com.example.notes",
+      ),
+      "com.example.notes/.MainActivity\n",
+    );
+    assert.equal(
+      await sh(s, "cmd", "package", "query-activities", "-a", "android.intent.action.VIEW", "-c", "android.intent.category.BROWSABLE"),
+      "No activities found\n",
+    );
+    assert.match(
+      await sh(
+        s,
+        "cmd",
+        "package",
+        "query-activities",
+        "--brief",
+        "-a",
+        "android.intent.action.MAIN",
+        "-c",
+        "android.intent.category.HOME",
+      ),
+      /^1 activities found:\n {2}Activity #0:\n {4}priority=0 .*\n {4}com\.google\.android\.apps\.nexuslauncher\/\.NexusLauncherActivity\n$/,
+    );
 
     const surface = await sh(s, "dumpsys", "SurfaceFlinger", "--display-id");
-    assert.equal(surface, "Display 4619827259835644672 (HWC display 0): port=0 pnpId=GGL displayName=\"EMU_display_0\"\n");
+    assert.equal(surface, 'Display 4619827259835644672 (HWC display 0): port=0 pnpId=GGL displayName="EMU_display_0"\n');
     const displays = await sh(s, "cmd", "display", "get-displays");
     const lines = displays.split("\n").filter((l) => l.startsWith("Display id "));
     assert.equal(displays.split("\n")[0], "Displays:");
     assert.equal(lines.length, 1);
-    assert.match(lines[0]!, /^Display id 0: DisplayInfo\{"Built-in Screen", displayId 0, .*, real 1080 x 2400, .*, state ON, .*, uniqueId "local:4619827259835644672", app 1080 x 2400, density 420 \(420\.0 x 420\.0\) dpi, .*\}, DisplayMetrics\{density=2\.625, width=1080, height=2400, .*\}, isValid=true$/);
+    assert.match(
+      lines[0]!,
+      /^Display id 0: DisplayInfo\{"Built-in Screen", displayId 0, .*, real 1080 x 2400, .*, state ON, .*, uniqueId "local:4619827259835644672", app 1080 x 2400, density 420 \(420\.0 x 420\.0\) dpi, .*\}, DisplayMetrics\{density=2\.625, width=1080, height=2400, .*\}, isValid=true$/,
+    );
     assert.equal(await sh(s, "cmd", "display", "get-displays", "-i"), "0\n");
-    assert.match(await sh(s, "dumpsys", "display"), /DisplayViewport\{type=INTERNAL[^}]*isActive=true[^}]*uniqueId='local:4619827259835644672'/);
+    assert.match(
+      await sh(s, "dumpsys", "display"),
+      /DisplayViewport\{type=INTERNAL[^}]*isActive=true[^}]*uniqueId='local:4619827259835644672'/,
+    );
 
     assert.equal(await sh(s, "getprop", "ro.boot.qemu.avd_name"), "Medium_Phone_API_35\n");
     const shot = await adb(s.socketSpec, ["exec-out", "screencap", "-p", "-d", "4619827259835644672"]);
@@ -273,7 +369,10 @@ test("what other clients ask (mobile-mcp 0.0.62's set) is answered as Android 15
     const ps = (await sh(s, "ps", "-e")).split("\n").filter((l) => l.startsWith("u")).map((l) => l.trim().split(/\s+/)[8]);
     assert.ok(ps.includes(d.foregroundPackage()), "ps -e: the process name in column 9");
   });
-  const real = new ScenarioDevice({ ...resolveScenario("settings"), android: { ...resolveScenario("settings").android, serial: "R58M123ABC" } });
+  const real = new ScenarioDevice({
+    ...resolveScenario("settings"),
+    android: { ...resolveScenario("settings").android, serial: "R58M123ABC" },
+  });
   const server = await startAdbServer(real);
   try {
     assert.equal(await sh(server, "getprop", "ro.boot.qemu.avd_name"), "\n", "no AVD name on a phone's serial");
@@ -291,13 +390,31 @@ test("every app Settings lists opens its own App info page, whose Open launches 
     };
     const tap = async (label: string) => void await sh(s, "input", "tap", ...centreOf(label));
     await tap("Apps");
-    for (const [where, apps] of [["apps", ["Calendar", "Clock", "Chrome"]], ["all_apps", ["Calculator", "Calendar", "Camera", "Chrome", "Clock", "Contacts", "Files", "Maps"]]] as const) {
+    for (
+      const [where, apps] of [["apps", ["Calendar", "Clock", "Chrome"]], ["all_apps", [
+        "Calculator",
+        "Calendar",
+        "Camera",
+        "Chrome",
+        "Clock",
+        "Contacts",
+        "Files",
+        "Maps",
+      ]]] as const
+    ) {
       if (where === "all_apps") await tap("All apps");
       for (const app of apps) {
         await tap(app);
         assert.equal(d.screenId(), `app_info_${app.toLowerCase()}`, `${where}: ${app}`);
-        assert.match(d.hierarchyXml(), new RegExp(`text="${app}" resource-id="com\\.android\\.settings:id/entity_header_title"`), "the page names the app");
-        assert.match(await sh(s, "dumpsys", "window", "displays"), /mCurrentFocus=Window\{[0-9a-f]+ u0 com\.android\.settings\/com\.android\.settings\.applications\.InstalledAppDetailsTop\}/);
+        assert.match(
+          d.hierarchyXml(),
+          new RegExp(`text="${app}" resource-id="com\\.android\\.settings:id/entity_header_title"`),
+          "the page names the app",
+        );
+        assert.match(
+          await sh(s, "dumpsys", "window", "displays"),
+          /mCurrentFocus=Window\{[0-9a-f]+ u0 com\.android\.settings\/com\.android\.settings\.applications\.InstalledAppDetailsTop\}/,
+        );
         await sh(s, "input", "keyevent", "4");
         assert.equal(d.screenId(), where);
       }

@@ -39,28 +39,32 @@ async function syncSession(port: number, send: (socket: Socket) => void, until: 
   }
 }
 
-test("sync: a path over 1024 bytes, an oversize DATA packet and a push past the storage are refused as they arrive", { timeout: 60_000 }, async () => {
-  const server = await startAdbServer(new ScenarioDevice(structuredClone(resolveScenario("settings"))));
-  try {
-    const longPath = await syncSession(server.port, (s) => {
-      s.write(packet("STA2", 0x7fffffff));
-      s.write(Buffer.alloc(4096, 0x61)); // the path never ends: only its length says 2 GB
-    }, /FAIL/);
-    assert.match(longPath, /FAIL.{4}path too long/s);
+test(
+  "sync: a path over 1024 bytes, an oversize DATA packet and a push past the storage are refused as they arrive",
+  { timeout: 60_000 },
+  async () => {
+    const server = await startAdbServer(new ScenarioDevice(structuredClone(resolveScenario("settings"))));
+    try {
+      const longPath = await syncSession(server.port, (s) => {
+        s.write(packet("STA2", 0x7fffffff));
+        s.write(Buffer.alloc(4096, 0x61)); // the path never ends: only its length says 2 GB
+      }, /FAIL/);
+      assert.match(longPath, /FAIL.{4}path too long/s);
 
-    const oversize = await syncSession(server.port, (s) => {
-      s.write(packet("SEND", 16, Buffer.from("/sdcard/x.bin,33")));
-      s.write(packet("DATA", 0x7fffffff));
-    }, /FAIL/);
-    assert.match(oversize, /FAIL.{4}oversize data message/s);
+      const oversize = await syncSession(server.port, (s) => {
+        s.write(packet("SEND", 16, Buffer.from("/sdcard/x.bin,33")));
+        s.write(packet("DATA", 0x7fffffff));
+      }, /FAIL/);
+      assert.match(oversize, /FAIL.{4}oversize data message/s);
 
-    const full = await syncSession(server.port, (s) => {
-      s.write(packet("SEND", 16, Buffer.from("/sdcard/y.bin,33")));
-      const chunk = packet("DATA", 64 * 1024, Buffer.alloc(64 * 1024, 1));
-      for (let i = 0; i < 1100; i++) s.write(chunk); // 68.75 MiB, no DONE: the FAIL must come before the end
-    }, /FAIL/);
-    assert.match(full, /No space left on device/);
-  } finally {
-    await server.stop();
-  }
-});
+      const full = await syncSession(server.port, (s) => {
+        s.write(packet("SEND", 16, Buffer.from("/sdcard/y.bin,33")));
+        const chunk = packet("DATA", 64 * 1024, Buffer.alloc(64 * 1024, 1));
+        for (let i = 0; i < 1100; i++) s.write(chunk); // 68.75 MiB, no DONE: the FAIL must come before the end
+      }, /FAIL/);
+      assert.match(full, /No space left on device/);
+    } finally {
+      await server.stop();
+    }
+  },
+);

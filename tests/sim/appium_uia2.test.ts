@@ -9,10 +9,10 @@ import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { Buffer } from "node:buffer";
 import { remote } from "webdriverio";
-import { startSimDevice, type RunningSim } from "../../src/sim/mod.ts";
+import { type RunningSim, startSimDevice } from "../../src/sim/mod.ts";
 import { createAppiumDriverFactory } from "../../src/adapters/appium/mod.ts";
 import type { UiDriver } from "../../src/ports/ui_driver.ts";
-import { startAppium, type RunningAppium } from "../support/appium.ts";
+import { type RunningAppium, startAppium } from "../support/appium.ts";
 import { failure, rejection } from "../support/outcomes.ts";
 
 type Browser = Awaited<ReturnType<typeof remote>>;
@@ -40,12 +40,18 @@ async function withRealSession(scenario: string, fn: (b: Browser, sim: RunningSi
   try {
     const started = Date.now();
     browser = await remote({
-      hostname: "127.0.0.1", port: a.port, path: "/",
+      hostname: "127.0.0.1",
+      port: a.port,
+      path: "/",
       capabilities: {
-        platformName: "Android", "appium:automationName": "UiAutomator2",
-        "appium:udid": sim.device.serial, "appium:adbPort": sim.adbPort,
+        platformName: "Android",
+        "appium:automationName": "UiAutomator2",
+        "appium:udid": sim.device.serial,
+        "appium:adbPort": sim.adbPort,
       },
-      waitforTimeout: 2000, connectionRetryCount: 0, logLevel: "silent",
+      waitforTimeout: 2000,
+      connectionRetryCount: 0,
+      logLevel: "silent",
     });
     const sessionMs = Date.now() - started;
     const b = browser;
@@ -68,8 +74,10 @@ test("real Appium + UiAutomator2 driver: session, UiSelector click, source, /app
     const home = sim.device.screenId();
     await b.$('android=new UiSelector().text("Display")').click();
     assert.notEqual(sim.device.screenId(), home, "the click reached the simulated device");
-    assert.ok(sim.device.log.some((e) => e.source === "uia2" && e.command === 'find element -android uiautomator new UiSelector().text("Display")'),
-      "the driver proxied the find to the simulated on-device server");
+    assert.ok(
+      sim.device.log.some((e) => e.source === "uia2" && e.command === 'find element -android uiautomator new UiSelector().text("Display")'),
+      "the driver proxied the find to the simulated on-device server",
+    );
     const source = await b.getPageSource();
     assert.match(source, /<hierarchy [^>]*rotation="0"/);
     assert.match(source, /text="Display"/);
@@ -83,10 +91,19 @@ test("real Appium + UiAutomator2 driver: session, UiSelector click, source, /app
   t.diagnostic(`real Appium session created in ${ms} ms, deleted in ${deleteMs} ms`);
 });
 
-test("real Appium: mobile: scrollGesture (answering it cannot scroll further) and a W3C swipe scroll the Settings list down and up again", { timeout: 120_000 }, async () => {
+test("real Appium: mobile: scrollGesture (answering it cannot scroll further) and a W3C swipe scroll the Settings list down and up again", {
+  timeout: 120_000,
+}, async () => {
   await withRealSession("settings", async (b) => {
     assert.doesNotMatch(await b.getPageSource(), /About emulated device/);
-    const canScrollMore = await b.execute("mobile: scrollGesture", { left: 0, top: 500, width: 1080, height: 1800, direction: "down", percent: 0.9 });
+    const canScrollMore = await b.execute("mobile: scrollGesture", {
+      left: 0,
+      top: 500,
+      width: 1080,
+      height: 1800,
+      direction: "down",
+      percent: 0.9,
+    });
     assert.equal(canScrollMore, false, "like real UiAutomator2: this scroll reached the last part, so it cannot scroll further");
     assert.match(await b.getPageSource(), /About emulated device/);
     await b.action("pointer", { parameters: { pointerType: "touch" } })
@@ -115,36 +132,51 @@ test("real Appium: typing by id, accessibility id, $$ xpath, screenshot, back, a
   });
 });
 
-test("real Appium: W3C errors and the session lifecycle the harness must tolerate (500s, zombies, crashes)", { timeout: 120_000 }, async () => {
-  await withRealSession("settings", async (first, sim, a) => {
-    const raw = await first.findElement("xpath", "//nope") as unknown as { error: string };
-    assert.equal(raw.error, "no such element");
-    assert.equal((await failure(first.$("//[").click())).name, "invalid selector");
-    sim.device.faults.uia2Error500 = true;
-    assert.equal((await failure(first.getPageSource())).name, "unknown error");
-    sim.device.faults.uia2Error500 = false;
+test(
+  "real Appium: W3C errors and the session lifecycle the harness must tolerate (500s, zombies, crashes)",
+  { timeout: 120_000 },
+  async () => {
+    await withRealSession("settings", async (first, sim, a) => {
+      const raw = await first.findElement("xpath", "//nope") as unknown as { error: string };
+      assert.equal(raw.error, "no such element");
+      assert.equal((await failure(first.$("//[").click())).name, "invalid selector");
+      sim.device.faults.uia2Error500 = true;
+      assert.equal((await failure(first.getPageSource())).name, "unknown error");
+      sim.device.faults.uia2Error500 = false;
 
-    const second = await remote({
-      hostname: "127.0.0.1", port: a.port, path: "/",
-      capabilities: { platformName: "Android", "appium:automationName": "UiAutomator2", "appium:udid": sim.device.serial, "appium:adbPort": sim.adbPort },
-      waitforTimeout: 500, connectionRetryCount: 0, logLevel: "silent",
+      const second = await remote({
+        hostname: "127.0.0.1",
+        port: a.port,
+        path: "/",
+        capabilities: {
+          platformName: "Android",
+          "appium:automationName": "UiAutomator2",
+          "appium:udid": sim.device.serial,
+          "appium:adbPort": sim.adbPort,
+        },
+        waitforTimeout: 500,
+        connectionRetryCount: 0,
+        logLevel: "silent",
+      });
+      try {
+        assert.deepEqual(await sessionsListed(a.url), [first.sessionId, second.sessionId]);
+        assert.equal((await failure(first.getPageSource())).name, "invalid session id", "the second session killed the first");
+        assert.equal((await failure(first.deleteSession())).name, "invalid session id");
+        assert.deepEqual(await sessionsListed(a.url), [first.sessionId, second.sessionId], "the zombie stays listed");
+
+        sim.device.faults.uia2SessionDiesAfter = 0;
+        assert.equal((await failure(second.getPageSource())).name, "invalid session id", "the on-device session crashed");
+      } finally {
+        await second.deleteSession().catch(() => {});
+      }
+      assert.deepEqual(await sessionsListed(a.url), [first.sessionId], "a crashed session is deleted normally; the zombie remains");
     });
-    try {
-      assert.deepEqual(await sessionsListed(a.url), [first.sessionId, second.sessionId]);
-      assert.equal((await failure(first.getPageSource())).name, "invalid session id", "the second session killed the first");
-      assert.equal((await failure(first.deleteSession())).name, "invalid session id");
-      assert.deepEqual(await sessionsListed(a.url), [first.sessionId, second.sessionId], "the zombie stays listed");
+  },
+);
 
-      sim.device.faults.uia2SessionDiesAfter = 0;
-      assert.equal((await failure(second.getPageSource())).name, "invalid session id", "the on-device session crashed");
-    } finally {
-      await second.deleteSession().catch(() => {});
-    }
-    assert.deepEqual(await sessionsListed(a.url), [first.sessionId], "a crashed session is deleted normally; the zombie remains");
-  });
-});
-
-test("real Appium: every new hand through the harness's UiDriver, one mobile: command each, in one session on the shop", { timeout: 240_000 }, async (t) => {
+test("real Appium: every new hand through the harness's UiDriver, one mobile: command each, in one session on the shop", {
+  timeout: 240_000,
+}, async (t) => {
   const a = appium as RunningAppium;
   const sim = await startSimDevice({ scenario: "shop" });
   const d = sim.device;
@@ -162,12 +194,20 @@ test("real Appium: every new hand through the harness's UiDriver, one mobile: co
     return id!;
   };
   try {
-    driver = await createAppiumDriverFactory({ appiumUrl: a.url, adbServer: sim.adbServerSocket, requestTimeoutMs: 60_000, newCommandTimeoutS: 120 })
+    driver = await createAppiumDriverFactory({
+      appiumUrl: a.url,
+      adbServer: sim.adbServerSocket,
+      requestTimeoutMs: 60_000,
+      newCommandTimeoutS: 120,
+    })
       .open(d.serial, { timeoutMs: 90_000 });
     await timed("longPress", async () => driver!.longPress(await one("//*[@text='Rain jacket']")));
     assert.equal(d.screenId(), "product_menu");
     await driver.click(await one("//*[@text='Share']"));
-    assert.equal(await timed("scroll right", async () => driver!.scroll(await one("//*[@resource-id='com.example.shop:id/chips']"), "right")), false);
+    assert.equal(
+      await timed("scroll right", async () => driver!.scroll(await one("//*[@resource-id='com.example.shop:id/chips']"), "right")),
+      false,
+    );
     assert.equal(d.screenId(), "shop_home_chips");
     await driver.scroll(await one("//*[@resource-id='com.example.shop:id/chips']"), "left");
     assert.equal(await driver.scroll(await one("//*[@resource-id='com.example.shop:id/product_list']"), "down"), true);
@@ -207,7 +247,10 @@ test("real Appium: every new hand through the harness's UiDriver, one mobile: co
     await driver.activateApp("com.example.shop");
     assert.equal(d.screenId(), "shop_login", "clearApp signed the user out");
     const adbLines = d.log.slice(0).filter((e) => e.source === "adb").map((e) => e.command);
-    assert.ok(adbLines.some((l) => /am start -W -a android\.intent\.action\.VIEW -d .*shop:\/\/product\/42/.test(l)), "deepLink ran am start VIEW");
+    assert.ok(
+      adbLines.some((l) => /am start -W -a android\.intent\.action\.VIEW -d .*shop:\/\/product\/42/.test(l)),
+      "deepLink ran am start VIEW",
+    );
     assert.ok(adbLines.some((l) => /pm clear com\.example\.shop/.test(l)), "clearApp ran pm clear");
     assert.ok(adbLines.some((l) => /input text .*\/search\//.test(l)), "performEditorAction typed /search/ with Appium's IME");
     assert.ok(!adbLines.some((l) => /input (tap|swipe)/.test(l)), "no hand used adb input with computed points");

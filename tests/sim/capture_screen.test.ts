@@ -24,7 +24,9 @@ const dumps = () => readdirSync(CORPUS_DIR).filter((n) => n.endsWith(".xml")).so
 
 function deviceFor(name: string, png?: string): ScenarioDevice {
   const { scenario, screenshots } = captureScenario({
-    xml: corpus(name).toString("utf8"), xmlName: name, ...(png === undefined ? {} : { png: new Uint8Array(corpus(png)), pngName: png }),
+    xml: corpus(name).toString("utf8"),
+    xmlName: name,
+    ...(png === undefined ? {} : { png: new Uint8Array(corpus(png)), pngName: png }),
   });
   return new ScenarioDevice(scenario, { screenshots });
 }
@@ -127,18 +129,41 @@ test("a given screenshot is what screencap shows, with the SIMULATED badge over 
 
 test("bad captures are refused with one line that names the file and what to pass", { skip }, () => {
   const xml = corpus("permission-location-dialog-en.xml").toString("utf8");
-  assert.match(invalidMessage(() => captureScenario({ xml: corpus("permission-location-dialog-en.png").toString("utf8"), xmlName: "shot.png" })),
-    /^shot\.png is not a UI dump: it is a PNG image \(pass it as --screenshot\), not XML text\./);
-  assert.match(invalidMessage(() => captureScenario({ xml: "<html><body/></html>", xmlName: "page.xml" })),
-    /^page\.xml is not a UI dump: the root element is <html>, expected <hierarchy>\. Pass a uiautomator dump or an Appium page source/);
-  assert.match(invalidMessage(() => captureScenario({ xml: "<hierarchy rotation=\"0\"><node", xmlName: "cut.xml" })), /^cut\.xml is not a UI dump: the XML does not parse/);
-  assert.match(invalidMessage(() => captureScenario({ xml: "<hierarchy rotation=\"0\"/>", xmlName: "empty.xml" })), /^empty\.xml holds no nodes with bounds/);
-  assert.match(invalidMessage(() => captureScenario({ xml, xmlName: "d.xml", png: new TextEncoder().encode(xml), pngName: "d.png" })), /^d\.png is not a PNG \(\d+ bytes\)/);
-  assert.match(invalidMessage(() => captureScenario({ xml: corpus("automotive-ivi-quick-settings-ko-appium.xml").toString("utf8"), png: new Uint8Array(corpus("chrome-webpage-es-appium.png")), pngName: "c.png" })),
-    /^c\.png is 1080x2400 but the dump reaches 1920x957: pass the screenshot taken with this dump/);
+  assert.match(
+    invalidMessage(() => captureScenario({ xml: corpus("permission-location-dialog-en.png").toString("utf8"), xmlName: "shot.png" })),
+    /^shot\.png is not a UI dump: it is a PNG image \(pass it as --screenshot\), not XML text\./,
+  );
+  assert.match(
+    invalidMessage(() => captureScenario({ xml: "<html><body/></html>", xmlName: "page.xml" })),
+    /^page\.xml is not a UI dump: the root element is <html>, expected <hierarchy>\. Pass a uiautomator dump or an Appium page source/,
+  );
+  assert.match(
+    invalidMessage(() => captureScenario({ xml: '<hierarchy rotation="0"><node', xmlName: "cut.xml" })),
+    /^cut\.xml is not a UI dump: the XML does not parse/,
+  );
+  assert.match(
+    invalidMessage(() => captureScenario({ xml: '<hierarchy rotation="0"/>', xmlName: "empty.xml" })),
+    /^empty\.xml holds no nodes with bounds/,
+  );
+  assert.match(
+    invalidMessage(() => captureScenario({ xml, xmlName: "d.xml", png: new TextEncoder().encode(xml), pngName: "d.png" })),
+    /^d\.png is not a PNG \(\d+ bytes\)/,
+  );
+  assert.match(
+    invalidMessage(() =>
+      captureScenario({
+        xml: corpus("automotive-ivi-quick-settings-ko-appium.xml").toString("utf8"),
+        png: new Uint8Array(corpus("chrome-webpage-es-appium.png")),
+        pngName: "c.png",
+      })
+    ),
+    /^c\.png is 1080x2400 but the dump reaches 1920x957: pass the screenshot taken with this dump/,
+  );
 });
 
-test("startSimDevice({screen}): real adb sees the capture's package and XML; input taps succeed and change nothing", { skip: skip || NO_ADB }, async () => {
+test("startSimDevice({screen}): real adb sees the capture's package and XML; input taps succeed and change nothing", {
+  skip: skip || NO_ADB,
+}, async () => {
   const xml = corpus("settings-miui-home-es-appium.xml").toString("utf8");
   assert.throws(() => captureScenario({ xml: "" }), HarnessError);
   await assert.rejects(startSimDevice({ screen: { xml }, scenario: "login" }), /either a scenario or a screen capture/);
@@ -149,7 +174,11 @@ test("startSimDevice({screen}): real adb sees the capture's package and XML; inp
     assert.equal(dump.replace(/UI hierchary dumped to: \/dev\/tty\n$/, ""), sim.device.hierarchyXml());
     const window = text(await adb(sim.adbServerSocket, ["shell", "dumpsys", "window", "displays"]));
     assert.match(window, /mCurrentFocus=Window\{[0-9a-f]+ u0 com\.android\.settings\//);
-    assert.match(text(await adb(sim.adbServerSocket, ["shell", "wm", "size"])), /^Physical size: 1080x2400\n$/, "the windows reach 2400, below Appium's declared 1080x2254");
+    assert.match(
+      text(await adb(sim.adbServerSocket, ["shell", "wm", "size"])),
+      /^Physical size: 1080x2400\n$/,
+      "the windows reach 2400, below Appium's declared 1080x2254",
+    );
     const tap = await adb(sim.adbServerSocket, ["shell", "input", "tap", "540", "600"]);
     assert.equal(tap.code, 0);
     await adb(sim.adbServerSocket, ["shell", "input", "keyevent", "4"]);
@@ -164,9 +193,13 @@ test("W3C through real webdriverio: find, click and back succeed on the capture;
   const sim = await startSimDevice({ screen: { xml: corpus("settings-miui-home-es-appium.xml").toString("utf8") } });
   const url = new URL(sim.appiumUrl);
   const browser = await remote({
-    hostname: url.hostname, port: Number(url.port), path: "/",
+    hostname: url.hostname,
+    port: Number(url.port),
+    path: "/",
     capabilities: { platformName: "Android", "appium:automationName": "UiAutomator2" },
-    waitforTimeout: 300, connectionRetryCount: 0, logLevel: "silent",
+    waitforTimeout: 300,
+    connectionRetryCount: 0,
+    logLevel: "silent",
   });
   try {
     const before = await browser.getPageSource();

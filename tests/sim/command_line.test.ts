@@ -3,10 +3,20 @@ import { test } from "node:test";
 import { applyGreps, parseCommandLine } from "../../src/sim/shell/command_line.ts";
 
 test("exec-out quoting, joiners and redirections are undone the way the device shell does", () => {
-  assert.deepEqual(parseCommandLine("cmd package 'install' '-g' -S 3076274")[0]!.argv, ["cmd", "package", "install", "-g", "-S", "3076274"]);
+  assert.deepEqual(parseCommandLine("cmd package 'install' '-g' -S 3076274")[0]!.argv, [
+    "cmd",
+    "package",
+    "install",
+    "-g",
+    "-S",
+    "3076274",
+  ]);
   assert.deepEqual(parseCommandLine(`echo 'it'\\''s' "a b" c\\ d`)[0]!.argv, ["echo", "it's", "a b", "c d"]);
   const joined = parseCommandLine("settings put a b 1;settings put a c 1 && false || echo x 2>/dev/null");
-  assert.deepEqual(joined.map((c) => [c.joiner, c.argv.join(" ")]), [[";", "settings put a b 1"], [";", "settings put a c 1"], ["&&", "false"], ["||", "echo x"]]);
+  assert.deepEqual(joined.map((c) => [c.joiner, c.argv.join(" ")]), [[";", "settings put a b 1"], [";", "settings put a c 1"], [
+    "&&",
+    "false",
+  ], ["||", "echo x"]]);
 });
 
 test("| grep filters: plain, -i, -E, -v and -c", () => {

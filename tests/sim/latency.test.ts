@@ -34,13 +34,18 @@ test("profiles: none adds nothing, device grows with the page source's size, an 
   assert.equal(device.uia2Request("new session", 900), DEVICE_FIGURES.newSession);
   // Commands joined in one shell: one round trip, each command's own device time (an echo adds none).
   const f = DEVICE_FIGURES;
-  assert.equal(device.adbCommand("wm size ; echo __android_mcp_next ; dumpsys window displays ; echo __android_mcp_end:$?", 0),
-    f.adbShell + (f.wm - f.adbShell) + (f.dumpsys - f.adbShell));
+  assert.equal(
+    device.adbCommand("wm size ; echo __android_mcp_next ; dumpsys window displays ; echo __android_mcp_end:$?", 0),
+    f.adbShell + (f.wm - f.adbShell) + (f.dumpsys - f.adbShell),
+  );
   assert.equal(device.adbCommand("dumpsys window displays ; echo __android_mcp_end:$?", 0), f.dumpsys);
   // The mobile: commands the Appium driver answers with its own `adb shell dumpsys`.
   assert.equal(device.uia2Request("execute script mobile: isKeyboardShown", 20), f.uia2Transport + f.dumpsys);
   assert.equal(device.uia2Request("execute script mobile: pressKey", 20), f.uia2Transport);
-  assert.throws(() => latencyProfile("slow"), (e: unknown) => e instanceof HarnessError && e.code === "INVALID_ARGUMENT" && /none, device/.test(e.message));
+  assert.throws(
+    () => latencyProfile("slow"),
+    (e: unknown) => e instanceof HarnessError && e.code === "INVALID_ARGUMENT" && /none, device/.test(e.message),
+  );
 });
 
 test("with the device profile a UiAutomator2 answer waits on the sim's clock for its figure", async () => {
@@ -49,7 +54,9 @@ test("with the device profile a UiAutomator2 answer waits on the sim's clock for
   try {
     let answered = false;
     const created = fetch(`${sim.appiumUrl}/session`, {
-      method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ capabilities: { alwaysMatch: { platformName: "Android" } } }),
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ capabilities: { alwaysMatch: { platformName: "Android" } } }),
     }).then(async (r) => {
       answered = true;
       return (await r.json()) as { value: { sessionId: string } };

@@ -16,7 +16,11 @@ const device = (name?: string) => new ScenarioDevice(resolveScenario(name));
 test("every built-in scenario validates and starts on a screen with clickable content", () => {
   for (const name of Object.keys(BUILTIN_SCENARIOS)) {
     const d = device(name);
-    assert.match(d.hierarchyXml(), /^<\?xml version='1\.0' encoding='UTF-8' standalone='yes' \?><hierarchy rotation="0"><node index="0"/, name);
+    assert.match(
+      d.hierarchyXml(),
+      /^<\?xml version='1\.0' encoding='UTF-8' standalone='yes' \?><hierarchy rotation="0"><node index="0"/,
+      name,
+    );
     assert.match(d.hierarchyXml(), /clickable="true"/, name);
     assert.ok(d.installedPackages().some((p) => p.name === d.foregroundPackage()), name);
   }
@@ -86,7 +90,10 @@ test("flutter: merged content-desc with a newline is rendered as &#10; and selec
   assert.match(xml, /content-desc="Historial&#10;Tab 2 of 3"/);
   d.tap({ "content-desc": "Historial\nTab 2 of 3", bounds: "[360,2211][720,2337]", class: "android.view.View" });
   assert.equal(d.screenId(), "historial");
-  assert.match(d.hierarchyXml(), /content-desc="Historial&#10;Tab 2 of 3" checkable="false" checked="false" clickable="true" enabled="true" focusable="true" focused="false" scrollable="false" long-clickable="false" password="false" selected="true"/);
+  assert.match(
+    d.hierarchyXml(),
+    /content-desc="Historial&#10;Tab 2 of 3" checkable="false" checked="false" clickable="true" enabled="true" focusable="true" focused="false" scrollable="false" long-clickable="false" password="false" selected="true"/,
+  );
 });
 
 test("permission dialog: deny returns to the app, allow shows results; a toggle flips when tapped", () => {
@@ -189,7 +196,11 @@ test("an empty input shows its hint as its text (API 26+ dumps); typing replaces
   d.setText(email, "");
   assert.match(d.hierarchyXml(), /text="Email" resource-id="com.example.shop:id\/email"/);
   d.typeText("bo");
-  assert.match(d.hierarchyXml(), /text="bo" resource-id="com.example.shop:id\/email"/, "typing into a hinted field does not append to the hint");
+  assert.match(
+    d.hierarchyXml(),
+    /text="bo" resource-id="com.example.shop:id\/email"/,
+    "typing into a hinted field does not append to the hint",
+  );
 });
 
 test("memory stays bounded: the command log keeps the last 10,000 entries with a length index that still works; files stop at 64 MiB", () => {
@@ -219,8 +230,11 @@ test("offline faults: the request count restarts when the state is set back to d
   assert.deepEqual([d.countServiceRequest(), d.countServiceRequest(), d.countServiceRequest()], [false, false, true]);
   assert.equal(d.connectionState(), "offline");
   d.setFaults({ state: "device" });
-  assert.deepEqual([d.countServiceRequest(), d.countServiceRequest(), d.countServiceRequest()], [false, false, true],
-    "two more requests are served before the device drops again");
+  assert.deepEqual(
+    [d.countServiceRequest(), d.countServiceRequest(), d.countServiceRequest()],
+    [false, false, true],
+    "two more requests are served before the device drops again",
+  );
 
   const e = device();
   e.setFaults({ offlineAfterOutputBytes: 10 });

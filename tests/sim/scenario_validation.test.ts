@@ -38,7 +38,13 @@ test("cross-references: unknown screens, packages and missing selectors are all 
   s["start"] = "nowhere";
   s["transitions"].push({ on: "tap", to: "missing" });
   s["transitions"].push({ on: "tap", selector: { text: "x" }, to: "@launch:com.not.installed" });
-  rejects(() => validateScenario(s), /start: unknown screen "nowhere"/, /to: unknown screen "missing"/, /needs a selector/, /"com\.not\.installed" is not in "packages"/);
+  rejects(
+    () => validateScenario(s),
+    /start: unknown screen "nowhere"/,
+    /to: unknown screen "missing"/,
+    /needs a selector/,
+    /"com\.not\.installed" is not in "packages"/,
+  );
 });
 
 test("a raw dump screen must parse, and a screen gives exactly one of root or xml", () => {
@@ -53,7 +59,8 @@ test("a raw uiautomator dump can be a screen", () => {
   s["screens"].raw = {
     package: "com.android.settings",
     activity: "com.android.settings.Settings",
-    xml: `<?xml version='1.0' encoding='UTF-8' standalone='yes' ?><hierarchy rotation="0"><node index="0" text="Raw" class="android.widget.TextView" package="com.android.settings" bounds="[0,0][100,100]" /></hierarchy>`,
+    xml:
+      `<?xml version='1.0' encoding='UTF-8' standalone='yes' ?><hierarchy rotation="0"><node index="0" text="Raw" class="android.widget.TextView" package="com.android.settings" bounds="[0,0][100,100]" /></hierarchy>`,
   };
   s["start"] = "raw";
   assert.equal(validateScenario(s).start, "raw");
@@ -66,9 +73,14 @@ test("the hands' keys are checked too: timed screens, links, notifications, laun
   s["notifications"].push({ package: "com.not.installed", title: "t", text: "x" });
   s["packages"][0].launchWhen.push({ flag: "f", screen: "gone" });
   s["transitions"].push({ on: "long_press", to: "checkout" });
-  rejects(() => validateScenario(s), /screens\.checkout\.after\.to: unknown screen "later"/, /links\.3\.screen: unknown screen "nowhere"/,
-    /notifications\.1\.package: "com\.not\.installed" is not in "packages"/, /launchWhen\.1\.screen: unknown screen "gone"/,
-    /a "long_press" transition needs a selector/);
+  rejects(
+    () => validateScenario(s),
+    /screens\.checkout\.after\.to: unknown screen "later"/,
+    /links\.3\.screen: unknown screen "nowhere"/,
+    /notifications\.1\.package: "com\.not\.installed" is not in "packages"/,
+    /launchWhen\.1\.screen: unknown screen "gone"/,
+    /a "long_press" transition needs a selector/,
+  );
   const shape = structuredClone(BUILTIN_SCENARIOS["shop"]!) as unknown as Record<string, Any>;
   shape["links"].push({ prefix: "no-scheme", screen: "checkout" });
   shape["transitions"].push({ on: "swipe", selector: { text: "x" }, to: "checkout" });
@@ -76,5 +88,7 @@ test("the hands' keys are checked too: timed screens, links, notifications, laun
 });
 
 test("every built-in scenario, the shop too, passes its own validation", () => {
-  for (const [name, scenario] of Object.entries(BUILTIN_SCENARIOS)) assert.doesNotThrow(() => validateScenario(structuredClone(scenario), name), name);
+  for (const [name, scenario] of Object.entries(BUILTIN_SCENARIOS)) {
+    assert.doesNotThrow(() => validateScenario(structuredClone(scenario), name), name);
+  }
 });

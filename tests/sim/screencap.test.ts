@@ -53,11 +53,13 @@ test("every screenshot says SIMULATED, legibly, in the status-bar band at the to
       return [v & 255, (v >>> 8) & 255, (v >>> 16) & 255];
     };
     [...SIMULATED_LABEL].forEach((char, i) => {
-      glyphRows(char).forEach((row, ry) => row.forEach((ink, rx) => {
-        const x = badge.x + (i * (GLYPH_WIDTH + 1) + rx) * badge.scale + (badge.scale >> 1);
-        const y = badge.y + ry * badge.scale + (badge.scale >> 1);
-        assert.deepEqual(colourAt(x, y), [...(ink ? badge.ink : badge.paper)], `${name}: "${char}" pixel ${rx},${ry}`);
-      }));
+      glyphRows(char).forEach((row, ry) =>
+        row.forEach((ink, rx) => {
+          const x = badge.x + (i * (GLYPH_WIDTH + 1) + rx) * badge.scale + (badge.scale >> 1);
+          const y = badge.y + ry * badge.scale + (badge.scale >> 1);
+          assert.deepEqual(colourAt(x, y), [...(ink ? badge.ink : badge.paper)], `${name}: "${char}" pixel ${rx},${ry}`);
+        })
+      );
     });
   }
 });

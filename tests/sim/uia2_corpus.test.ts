@@ -14,7 +14,9 @@ import { CORPUS_DIR, corpusSkipReason } from "../support/paths.ts";
 
 const skip = corpusSkipReason();
 const dumps = skip === false
-  ? readdirSync(CORPUS_DIR).filter((f) => f.endsWith(".xml")).filter((f) => /<node[\s>]/.test(readFileSync(join(CORPUS_DIR, f), "utf8").slice(0, 2000)))
+  ? readdirSync(CORPUS_DIR).filter((f) => f.endsWith(".xml")).filter((f) =>
+    /<node[\s>]/.test(readFileSync(join(CORPUS_DIR, f), "utf8").slice(0, 2000))
+  )
   : [];
 
 function uniqueBy(nodes: SnapshotNode[], attr: string): SnapshotNode[] {
@@ -45,7 +47,11 @@ for (const file of dumps) {
     assert.equal(snapshot.nodes.length, (xml.match(/<node[\s>]/g) ?? []).length);
     assert.equal(findNodes(screen, "xpath", "//*", null).length, snapshot.nodes.length);
     const only = (strategy: string, selector: string, node: SnapshotNode): void =>
-      assert.deepEqual(findNodes(screen, strategy, selector, null).map((n) => n.path), [node.path], `${strategy} ${JSON.stringify(selector)}`);
+      assert.deepEqual(
+        findNodes(screen, strategy, selector, null).map((n) => n.path),
+        [node.path],
+        `${strategy} ${JSON.stringify(selector)}`,
+      );
     for (const n of uniqueBy(snapshot.nodes, "resource-id")) only("id", n.attrs["resource-id"] ?? "", n);
     for (const n of uniqueBy(snapshot.nodes, "content-desc")) {
       only("accessibility id", n.attrs["content-desc"] ?? "", n);

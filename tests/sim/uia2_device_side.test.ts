@@ -20,14 +20,18 @@ interface Reply {
 function client(server: Uia2Server): (method: string, path: string, body?: unknown) => Promise<Reply> {
   return async (method, path, body) => {
     const res = await fetch(`${server.url}${path}`, {
-      method, headers: { "content-type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body),
+      method,
+      headers: { "content-type": "application/json" },
+      body: body === undefined ? undefined : JSON.stringify(body),
     });
     const json = await res.json() as { value: unknown };
     return { status: res.status, value: json.value };
   };
 }
 
-async function withDriverSession(fn: (call: ReturnType<typeof client>, sid: string, device: ScenarioDevice) => Promise<void>): Promise<void> {
+async function withDriverSession(
+  fn: (call: ReturnType<typeof client>, sid: string, device: ScenarioDevice) => Promise<void>,
+): Promise<void> {
   const device = new ScenarioDevice(resolveScenario(demoScenario()));
   const server = await startUia2Server(device, {});
   try {
@@ -61,17 +65,33 @@ test("GET /status answers ready without a session, as the driver polls it while 
 test("device-side finds use {strategy, selector, context, multiple}; a context scopes the search", async () => {
   await withDriverSession(async (call, sid) => {
     await call("POST", `/session/${sid}/appium/device/activate_app`, { appId: "com.android.settings" });
-    const list = await call("POST", `/session/${sid}/element`,
-      { strategy: "id", selector: "com.android.settings:id/recycler_view", context: "", multiple: false });
+    const list = await call("POST", `/session/${sid}/element`, {
+      strategy: "id",
+      selector: "com.android.settings:id/recycler_view",
+      context: "",
+      multiple: false,
+    });
     assert.equal(list.status, 200);
-    const titles = await call("POST", `/session/${sid}/elements`,
-      { strategy: "-android uiautomator", selector: 'new UiSelector().resourceId("android:id/title")', context: elementId(list.value), multiple: true });
+    const titles = await call("POST", `/session/${sid}/elements`, {
+      strategy: "-android uiautomator",
+      selector: 'new UiSelector().resourceId("android:id/title")',
+      context: elementId(list.value),
+      multiple: true,
+    });
     assert.equal((titles.value as unknown[]).length, 6);
-    const outside = await call("POST", `/session/${sid}/elements`,
-      { strategy: "id", selector: "com.android.settings:id/title", context: elementId(list.value), multiple: true });
+    const outside = await call("POST", `/session/${sid}/elements`, {
+      strategy: "id",
+      selector: "com.android.settings:id/title",
+      context: elementId(list.value),
+      multiple: true,
+    });
     assert.deepEqual(outside.value, [], "the screen title is not inside the list");
-    const display = await call("POST", `/session/${sid}/element`,
-      { strategy: "xpath", selector: '//*[@text="Display"]', context: "", multiple: false });
+    const display = await call("POST", `/session/${sid}/element`, {
+      strategy: "xpath",
+      selector: '//*[@text="Display"]',
+      context: "",
+      multiple: false,
+    });
     const text = await call("GET", `/session/${sid}/element/${elementId(display.value)}/text`);
     assert.equal(text.value, "Display");
   });

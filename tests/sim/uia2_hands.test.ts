@@ -20,8 +20,13 @@ async function withShop(fn: (b: Browser, device: ScenarioDevice) => Promise<void
   let browser: Browser | null = null;
   try {
     browser = await remote({
-      hostname: "127.0.0.1", port: server.port, path: "/", capabilities: { platformName: "Android", "appium:automationName": "UiAutomator2" },
-      waitforTimeout: 0, connectionRetryCount: 0, logLevel: "silent",
+      hostname: "127.0.0.1",
+      port: server.port,
+      path: "/",
+      capabilities: { platformName: "Android", "appium:automationName": "UiAutomator2" },
+      waitforTimeout: 0,
+      connectionRetryCount: 0,
+      logLevel: "silent",
     });
     await fn(browser, device);
   } finally {
@@ -42,7 +47,9 @@ test("mobile: methods check their parameters as Appium does: missing, wrong dire
     const chips = await b.$("id=com.example.shop:id/chips");
     const missing = await failure(b.executeScript("mobile: scrollGesture", [{ elementId: chips.elementId, direction: "right" }]));
     assert.match(missing.message, /The following required parameter is missing: \["percent"\]/);
-    const diagonal = await failure(b.executeScript("mobile: scrollGesture", [{ elementId: chips.elementId, direction: "diagonal", percent: 0.5 }]));
+    const diagonal = await failure(
+      b.executeScript("mobile: scrollGesture", [{ elementId: chips.elementId, direction: "diagonal", percent: 0.5 }]),
+    );
     assert.match(diagonal.message, /direction "diagonal" is not supported/);
     const nowhere = await failure(b.executeScript("mobile: scrollGesture", [{ direction: "down", percent: 0.5 }]));
     assert.match(nowhere.message, /needs an element or an area/);

@@ -29,14 +29,15 @@ test("UiSelector chains parse, with escapes, numbers, booleans and a nested UiSc
     calls: [{ name: "text", args: ['Say "hi"'] }, { name: "clickable", args: [true] }, { name: "instance", args: [2] }],
   });
   const scrollable = parseUiAutomator(
-    'new UiScrollable(new UiSelector().scrollable(true)).setMaxSearchSwipes(5).scrollIntoView(new UiSelector().textContains("About"));');
+    'new UiScrollable(new UiSelector().scrollable(true)).setMaxSearchSwipes(5).scrollIntoView(new UiSelector().textContains("About"));',
+  );
   assert.equal(scrollable.kind, "scrollable");
   assert.equal(scrollable.kind === "scrollable" ? scrollable.maxSwipes : 0, 5);
 });
 
 test("anything outside the subset is `invalid selector`, never a silent empty match", () => {
   assert.equal(w3cKind(() => parseUiAutomator('new UiSelector().text("x"')), "invalid selector");
-  assert.equal(w3cKind(() => parseUiAutomator("new UiSelector().childSelector(\"x\")")), "invalid selector");
+  assert.equal(w3cKind(() => parseUiAutomator('new UiSelector().childSelector("x")')), "invalid selector");
   assert.equal(w3cKind(() => parseUiAutomator("new UiSelector().fromParent(new UiSelector().bogus(1))")), "invalid selector");
   assert.equal(w3cKind(() => parseUiAutomator("new UiSelector().text(3)")), "invalid selector");
   assert.equal(w3cKind(() => parseUiAutomator('new UiObject().text("x")')), "invalid selector");
@@ -56,13 +57,19 @@ test("a real dump becomes a page source whose xpath, id, accessibility id and Ui
     const id = button.attrs["resource-id"] ?? "";
     if (id !== "") assert.deepEqual(findNodes(screen, "id", id, null).map((n) => n.path), [button.path]);
     const text = button.attrs["text"] ?? "";
-    const viaUiSelector = findNodes(screen, "-android uiautomator", `new UiSelector().text(${JSON.stringify(text)}).className("android.widget.Button")`, null);
+    const viaUiSelector = findNodes(
+      screen,
+      "-android uiautomator",
+      `new UiSelector().text(${JSON.stringify(text)}).className("android.widget.Button")`,
+      null,
+    );
     assert.deepEqual(viaUiSelector.map((n) => n.path), [button.path]);
   }
 });
 
 test("content-desc with a newline survives the page-source rewrite and matches by accessibility id", () => {
-  const dump = `<hierarchy rotation="0"><node index="0" class="android.view.View" package="p" text="" resource-id="" content-desc="Historial&#10;Tab 2 of 3" clickable="true" bounds="[0,0][10,10]" /></hierarchy>`;
+  const dump =
+    `<hierarchy rotation="0"><node index="0" class="android.view.View" package="p" text="" resource-id="" content-desc="Historial&#10;Tab 2 of 3" clickable="true" bounds="[0,0][10,10]" /></hierarchy>`;
   const snapshot = readSnapshot(dump, { width: 10, height: 10 });
   const screen = { read: () => snapshot, scroll: () => {} };
   assert.equal(findNodes(screen, "accessibility id", "Historial\nTab 2 of 3", null).length, 1);
@@ -86,21 +93,41 @@ test("childSelector searches inside the matches; fromParent among their siblings
   assert.deepEqual(texts('new UiSelector().text("On")'), ["On", "On"]);
   assert.deepEqual(texts('new UiSelector().resourceId("p:id/list").childSelector(new UiSelector().text("On"))'), ["On"]);
   assert.deepEqual(texts('new UiSelector().text("Bluetooth").fromParent(new UiSelector().index(1))'), ["Off"]);
-  assert.deepEqual(texts('new UiSelector().scrollable(true).childSelector(new UiSelector().className("android.widget.LinearLayout").instance(1))'
-    ).length, 1);
-  assert.deepEqual(texts('new UiSelector().className("android.widget.LinearLayout").instance(1).childSelector(new UiSelector().index(0))'), ["Bluetooth"]);
+  assert.deepEqual(
+    texts('new UiSelector().scrollable(true).childSelector(new UiSelector().className("android.widget.LinearLayout").instance(1))').length,
+    1,
+  );
+  assert.deepEqual(
+    texts('new UiSelector().className("android.widget.LinearLayout").instance(1).childSelector(new UiSelector().index(0))'),
+    ["Bluetooth"],
+  );
 });
 
 test("pointer actions: down/up in place is a tap; a long move is a swipe; element origins use the centre", () => {
   const move = (x: number, y: number, origin: unknown = "viewport") => ({ type: "pointerMove", x, y, origin });
   const source = (actions: unknown[]) => [{ type: "pointer", id: "finger1", parameters: { pointerType: "touch" }, actions }];
-  assert.deepEqual(pointerGestures(source([move(10, 20), { type: "pointerDown" }, { type: "pause", duration: 80 }, { type: "pointerUp" }]), () => ({ x: 0, y: 0 })),
-    [{ kind: "tap", at: { x: 10, y: 20 } }]);
-  assert.deepEqual(pointerGestures(source([move(500, 2000), { type: "pointerDown" }, move(0, -1200, "pointer"), { type: "pointerUp" }]), () => ({ x: 0, y: 0 })),
-    [{ kind: "swipe", from: { x: 500, y: 2000 }, to: { x: 500, y: 800 } }]);
+  assert.deepEqual(
+    pointerGestures(
+      source([move(10, 20), { type: "pointerDown" }, { type: "pause", duration: 80 }, { type: "pointerUp" }]),
+      () => ({ x: 0, y: 0 }),
+    ),
+    [{ kind: "tap", at: { x: 10, y: 20 } }],
+  );
+  assert.deepEqual(
+    pointerGestures(
+      source([move(500, 2000), { type: "pointerDown" }, move(0, -1200, "pointer"), { type: "pointerUp" }]),
+      () => ({ x: 0, y: 0 }),
+    ),
+    [{ kind: "swipe", from: { x: 500, y: 2000 }, to: { x: 500, y: 800 } }],
+  );
   const onElement = move(5, 0, { "element-6066-11e4-a52e-4f735466cecf": "e1" });
-  assert.deepEqual(pointerGestures(source([onElement, { type: "pointerDown" }, { type: "pointerUp" }]), (id) => (id === "e1" ? { x: 100, y: 200 } : { x: -1, y: -1 })),
-    [{ kind: "tap", at: { x: 105, y: 200 } }]);
+  assert.deepEqual(
+    pointerGestures(
+      source([onElement, { type: "pointerDown" }, { type: "pointerUp" }]),
+      (id) => (id === "e1" ? { x: 100, y: 200 } : { x: -1, y: -1 }),
+    ),
+    [{ kind: "tap", at: { x: 105, y: 200 } }],
+  );
   assert.deepEqual(pointerGestures([{ type: "key", actions: [{ type: "keyDown", value: "a" }] }], () => ({ x: 0, y: 0 })), []);
   assert.equal(w3cKind(() => pointerGestures("nope", () => ({ x: 0, y: 0 }))), "invalid argument");
 });

@@ -20,9 +20,13 @@ async function withScenario(name: string | Scenario, fn: (b: Browser, device: Sc
   let browser: Browser | null = null;
   try {
     browser = await remote({
-      hostname: "127.0.0.1", port: server.port, path: "/",
+      hostname: "127.0.0.1",
+      port: server.port,
+      path: "/",
       capabilities: { platformName: "Android", "appium:automationName": "UiAutomator2" },
-      waitforTimeout: 300, connectionRetryCount: 0, logLevel: "silent",
+      waitforTimeout: 300,
+      connectionRetryCount: 0,
+      logLevel: "silent",
     });
     await fn(browser, device);
   } finally {
@@ -38,7 +42,9 @@ test("settings: a UiSelector click opens Display, back returns, UiScrollable rea
     assert.notEqual(device.screenId(), home);
     await b.back();
     assert.equal(device.screenId(), home);
-    const about = b.$('android=new UiScrollable(new UiSelector().scrollable(true)).scrollIntoView(new UiSelector().textStartsWith("About"))');
+    const about = b.$(
+      'android=new UiScrollable(new UiSelector().scrollable(true)).scrollIntoView(new UiSelector().textStartsWith("About"))',
+    );
     assert.equal(await about.getText(), "About emulated device");
     assert.ok(device.log.some((e) => e.source === "uia2" && e.command.startsWith("find element -android uiautomator new UiScrollable")));
   });
@@ -116,7 +122,8 @@ test("mobile: scrollGesture answers whether it can still scroll, as UiAutomator2
     assert.equal(device.screenId(), "settings_home_2");
     const sid = b.sessionId;
     const res = await fetch(`http://127.0.0.1:${(b.options as { port: number }).port}/session/${sid}/appium/gestures/scroll`, {
-      method: "POST", body: JSON.stringify({ origin: null, area: SCROLL_AREA, direction: "up", percent: 0.9 }),
+      method: "POST",
+      body: JSON.stringify({ origin: null, area: SCROLL_AREA, direction: "up", percent: 0.9 }),
     });
     assert.equal(((await res.json()) as { value: unknown }).value, false, "device-side scroll: back at the top, no further up");
     assert.equal(device.screenId(), "settings_home");

@@ -18,9 +18,13 @@ type Browser = Awaited<ReturnType<typeof remote>>;
 
 async function connect(server: Uia2Server, caps: Record<string, unknown> = {}): Promise<Browser> {
   return await remote({
-    hostname: "127.0.0.1", port: server.port, path: "/",
+    hostname: "127.0.0.1",
+    port: server.port,
+    path: "/",
     capabilities: { platformName: "Android", "appium:automationName": "UiAutomator2", ...caps },
-    waitforTimeout: 300, connectionRetryCount: 0, logLevel: "silent",
+    waitforTimeout: 300,
+    connectionRetryCount: 0,
+    logLevel: "silent",
   });
 }
 
@@ -54,7 +58,11 @@ test("a UiSelector find and a click move to the next screen, which the page sour
     assert.match(source, /text="Network &amp; internet"/);
     await b.$('android=new UiSelector().textStartsWith("Disp").className("android.widget.TextView")').click();
     assert.equal(device.screenId(), "display");
-    assert.ok(device.log.some((e) => e.source === "uia2" && e.command === 'find element -android uiautomator new UiSelector().description("Settings")'));
+    assert.ok(
+      device.log.some((e) =>
+        e.source === "uia2" && e.command === 'find element -android uiautomator new UiSelector().description("Settings")'
+      ),
+    );
   });
 });
 

@@ -10,7 +10,7 @@ import type { startSimDevice } from "../../src/sim/mod.ts";
 import { join } from "node:path";
 import { currentUserFacts, lockDirectory, lockFileName } from "../../src/adapters/evidence/mod.ts";
 import { adbServerAddress } from "../../src/adapters/adb/mod.ts";
-import { envelopeOf, spawnServe, type SpawnedServer } from "./mcp_client.ts";
+import { envelopeOf, type SpawnedServer, spawnServe } from "./mcp_client.ts";
 import { exitWithin, makeServeHome, type ServeHome } from "./mcp_e2e.ts";
 
 export type Sim = Awaited<ReturnType<typeof startSimDevice>>;
@@ -30,7 +30,11 @@ export interface Served {
 /** A `serve` process on the simulated device through the target's Appium endpoint. */
 export async function serveOn(target: BatteryTarget, env: Record<string, string> = {}, home = makeServeHome()): Promise<Served> {
   const server = await spawnServe([], {
-    ...home.env, ADB_SERVER_SOCKET: target.sim.adbServerSocket, ANDROID_UDID: target.sim.device.serial, APPIUM_URL: target.appiumUrl, ...env,
+    ...home.env,
+    ADB_SERVER_SOCKET: target.sim.adbServerSocket,
+    ANDROID_UDID: target.sim.device.serial,
+    APPIUM_URL: target.appiumUrl,
+    ...env,
   });
   return { server, home, close: async () => void (await server.close()) };
 }
@@ -83,7 +87,18 @@ export async function noSessionLeftBehind(target: BatteryTarget, served: Served,
   await note("ui_session_close", { session_id: id });
   await note("app_launch", { package: "com.example.notinstalled" });
   await note("settings_open");
-  assert.deepEqual(outcomes, ["ok", "INVALID_SELECTOR", "UI_ELEMENT_AMBIGUOUS", "ok", "ok", "ok", "EMULATOR_BUSY", "ok", "APP_NOT_FOUND", "ok"]);
+  assert.deepEqual(outcomes, [
+    "ok",
+    "INVALID_SELECTOR",
+    "UI_ELEMENT_AMBIGUOUS",
+    "ok",
+    "ok",
+    "ok",
+    "EMULATOR_BUSY",
+    "ok",
+    "APP_NOT_FOUND",
+    "ok",
+  ]);
   assert.deepEqual(await appiumSessions(appiumUrl), before);
 }
 
@@ -97,8 +112,10 @@ export async function sigtermDeletesTheSession(
   signal: "SIGTERM" | "SIGINT" | "SIGHUP" = "SIGTERM",
 ): Promise<void> {
   const served = await serveOn(target);
-  const lockFile = join(lockDirectory(currentUserFacts(process.platform, "")).path,
-    lockFileName({ adbServer: adbServerAddress(target.sim.adbServerSocket), udid: target.sim.device.serial }));
+  const lockFile = join(
+    lockDirectory(currentUserFacts(process.platform, "")).path,
+    lockFileName({ adbServer: adbServerAddress(target.sim.adbServerSocket), udid: target.sim.device.serial }),
+  );
   try {
     const before = await appiumSessions(appiumUrl);
     const opened = await callTool(served.server, "ui_session_open");
@@ -131,4 +148,4 @@ async function waitForExit(pid: number, ms: number): Promise<boolean> {
   return false;
 }
 
-export { exitWithin, existsSync };
+export { existsSync, exitWithin };

@@ -17,7 +17,7 @@ const KEYCODES: Record<DeviceKey, number> = { home: 3, back: 4, enter: 66, delet
 import { parseDump, type UiNode, type UiTree } from "../../src/screen/mod.ts";
 import { type Scenario, ScenarioDevice } from "../../src/sim/mod.ts";
 import { resolveScenario } from "../../src/sim/scenario/load.ts";
-import { type FakeEvidence, fakeEvidence, fakeLock, type FakeLock, operationId } from "./mcp_fakes.ts";
+import { type FakeEvidence, fakeEvidence, type FakeLock, fakeLock, operationId } from "./mcp_fakes.ts";
 import { silentLogger } from "./silent_logger.ts";
 import { createVirtualClock } from "./virtual_clock.ts";
 
@@ -75,7 +75,11 @@ export function actWorld(options: ActWorldOptions = {}): ActWorld {
   };
   const lock = fakeLock();
   const layer = createUiSessions({
-    drivers, lock, clock, logger: silentLogger, idleTimeoutMs: options.idleTimeoutMs ?? 60_000,
+    drivers,
+    lock,
+    clock,
+    logger: silentLogger,
+    idleTimeoutMs: options.idleTimeoutMs ?? 60_000,
     ...(options.maxActions === undefined ? {} : { maxActions: options.maxActions }),
     newSessionId: () => `s-test${sessions + 1}`,
   });
@@ -107,14 +111,21 @@ function deviceObserver(device: ScenarioDevice): DeviceObserver {
     resolveUdid: async () => device.serial,
     bind: () => observer,
     status: async () => ({
-      udid: device.serial, online: true, model: device.model, api_level: device.apiLevel, screen: context().screen,
-      foreground_package: device.foregroundPackage(), keyboard_open: device.keyboard().open,
+      udid: device.serial,
+      online: true,
+      model: device.model,
+      api_level: device.apiLevel,
+      screen: context().screen,
+      foreground_package: device.foregroundPackage(),
+      keyboard_open: device.keyboard().open,
     }),
     captureTree: async () => ({ xml: device.hierarchyXml(), ...context() }),
     screenContext: async () => context(),
     screenshot: async () => device.screenshotPng(),
     listPackages: async (query) =>
-      device.installedPackages().filter((p) => (query.includeSystem || !p.system) && (query.filter === undefined || p.name.includes(query.filter)))
+      device.installedPackages().filter((p) =>
+        (query.includeSystem || !p.system) && (query.filter === undefined || p.name.includes(query.filter))
+      )
         .map((p) => p.name).sort(),
   };
   return observer;
@@ -134,7 +145,9 @@ function scenarioDriver(device: ScenarioDevice, id: string, calls: string[], beh
     return n;
   };
   const attrs = (n: UiNode) => ({
-    bounds: `[${n.bounds!.left},${n.bounds!.top}][${n.bounds!.right},${n.bounds!.bottom}]`, class: n.className, text: n.text,
+    bounds: `[${n.bounds!.left},${n.bounds!.top}][${n.bounds!.right},${n.bounds!.bottom}]`,
+    class: n.className,
+    text: n.text,
   });
   return {
     appiumSessionId: id,

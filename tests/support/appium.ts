@@ -4,7 +4,7 @@
  * ANDROID_HOME=/usr/lib/android-sdk and session discovery enabled, waits until GET /status answers,
  * and stops it by its PID (SIGTERM, then SIGKILL). Its output is kept for failure messages.
  */
-import { spawn, type ChildProcess } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { freePort } from "./outcomes.ts";
@@ -52,7 +52,14 @@ export async function startAppium(options: { timeoutMs?: number } = {}): Promise
   const port = await freePort();
   const env: NodeJS.ProcessEnv = { ...process.env, ANDROID_HOME };
   delete env["APPIUM_HOME"];
-  const child = spawn(APPIUM_BIN, ["--address", "127.0.0.1", "--port", String(port), "--allow-insecure=*:session_discovery", "--log-no-colors"], {
+  const child = spawn(APPIUM_BIN, [
+    "--address",
+    "127.0.0.1",
+    "--port",
+    String(port),
+    "--allow-insecure=*:session_discovery",
+    "--log-no-colors",
+  ], {
     env,
     stdio: ["ignore", "pipe", "pipe"],
   });

@@ -16,8 +16,16 @@ export function chromiumSkipReason(): string | false {
 }
 
 const FLAGS = [
-  "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-  "--disable-component-update", "--disable-sync", "--hide-scrollbars", "--force-device-scale-factor=1",
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  "--hide-scrollbars",
+  "--force-device-scale-factor=1",
 ];
 
 /** The page at `htmlPath` as a PNG of exactly width × height pixels. */
@@ -25,7 +33,13 @@ export async function screenshotPage(htmlPath: string, size: { width: number; he
   const profile = mkdtempSync(join(tmpdir(), "amh-chromium-"));
   const out = join(profile, "page.png");
   try {
-    await runChromium([...FLAGS, `--user-data-dir=${profile}`, `--window-size=${size.width},${size.height}`, `--screenshot=${out}`, pathToFileURL(htmlPath).href]);
+    await runChromium([
+      ...FLAGS,
+      `--user-data-dir=${profile}`,
+      `--window-size=${size.width},${size.height}`,
+      `--screenshot=${out}`,
+      pathToFileURL(htmlPath).href,
+    ]);
     return new Uint8Array(readFileSync(out));
   } finally {
     rmSync(profile, { recursive: true, force: true });
@@ -58,7 +72,11 @@ function runChromium(args: string[]): Promise<string> {
       clearTimeout(timer);
       killGroup(child.pid); // helpers it left behind
       if (code === 0) resolve(stdout);
-      else reject(new Error(`chromium exited ${code ?? signal}: ${stderr.split("\n").filter((l) => !/dbus|bus\.cc|object_proxy/.test(l)).join("\n")}`));
+      else {reject(
+          new Error(
+            `chromium exited ${code ?? signal}: ${stderr.split("\n").filter((l) => !/dbus|bus\.cc|object_proxy/.test(l)).join("\n")}`,
+          ),
+        );}
     });
   });
 }

@@ -41,7 +41,9 @@ export async function startShop(appiumUrlOf: (sim: Sim) => string): Promise<Shop
   const sessionId = opened.data["session_id"] as string;
   const observe = new Set(["ui_get_tree", "ui_wait", "ui_screenshot", "device_status", "app_list"]);
   return {
-    sim, served, sessionId,
+    sim,
+    served,
+    sessionId,
     call: (name, args = {}) => callTool(served.server, name, observe.has(name) ? args : { ...args, session_id: sessionId }),
     async close() {
       await callTool(served.server, "ui_session_close", { session_id: sessionId }).catch(() => undefined);

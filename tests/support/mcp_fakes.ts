@@ -83,7 +83,10 @@ export function fakeObserver(): FakeObserver {
       observer.calls.push("screenContext");
       observer.lastWait = wait;
       const { xml: _xml, ...context } = observer.behaviour.tree ? await observer.behaviour.tree() : {
-        xml: FAKE_XML, screen: { width: 1080, height: 2400, density: 420 }, keyboard: { open: false }, foregroundPackage: "com.android.settings",
+        xml: FAKE_XML,
+        screen: { width: 1080, height: 2400, density: 420 },
+        keyboard: { open: false },
+        foregroundPackage: "com.android.settings",
       };
       return context;
     },

@@ -102,7 +102,9 @@ export async function spawnRawServe(args: string[], env: Record<string, string>)
     },
   };
   const init = await server.request("init", "initialize", {
-    protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw-test", version: "0" },
+    protocolVersion: "2025-06-18",
+    capabilities: {},
+    clientInfo: { name: "raw-test", version: "0" },
   }, 20_000);
   if (init.error !== undefined) throw new Error(`initialize failed: ${JSON.stringify(init.error)}`);
   await write(JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }) + "\n");

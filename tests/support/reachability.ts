@@ -46,7 +46,9 @@ export function reachabilityOf(tree: UiTree, summary: ScreenSummary): Reachabili
     if (!isActionable(node)) continue;
     actionable += 1;
     const by = reacher(node.id);
-    const fault = by === -1 ? (isNamelessWrapper(tree, node.id, offered, onScreen) ? null : "no offered action reaches it") : mergeFault(node, by, offered.get(by)!);
+    const fault = by === -1
+      ? (isNamelessWrapper(tree, node.id, offered, onScreen) ? null : "no offered action reaches it")
+      : mergeFault(node, by, offered.get(by)!);
     if (fault !== null) {
       faults.push(`node ${node.id} (${node.className} ${JSON.stringify(ownName(node))}): ${fault}`);
       continue;
@@ -56,7 +58,11 @@ export function reachabilityOf(tree: UiTree, summary: ScreenSummary): Reachabili
   }
   for (const [by, ids] of checkablesOf) {
     const separate = ids.filter((id) => !ids.some((other) => other !== id && isAncestor(tree, other, id)));
-    if (separate.length > 1) faults.push(`${JSON.stringify(offered.get(by)!.selector)} stands for ${separate.length} separate checkables (${separate.join(", ")})`);
+    if (separate.length > 1) {
+      faults.push(
+        `${JSON.stringify(offered.get(by)!.selector)} stands for ${separate.length} separate checkables (${separate.join(", ")})`,
+      );
+    }
   }
   return { actionable, reachable, faults };
 }

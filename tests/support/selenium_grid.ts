@@ -47,9 +47,15 @@ export async function startGrid(relays: readonly RelayTarget[], options: { ready
   try {
     const [hubPort, publish, subscribe] = [await freePort(), await freePort(), await freePort()];
     const events = `[events]\npublish = "tcp://127.0.0.1:${publish}"\nsubscribe = "tcp://127.0.0.1:${subscribe}"\n`;
-    writeFileSync(join(dir, "hub.toml"), `[server]\nhost = "127.0.0.1"\nport = ${hubPort}\n${events.replace("[events]\n", "[events]\nbind = true\n")}`);
+    writeFileSync(
+      join(dir, "hub.toml"),
+      `[server]\nhost = "127.0.0.1"\nport = ${hubPort}\n${events.replace("[events]\n", "[events]\nbind = true\n")}`,
+    );
     const java = (name: string, role: string) => {
-      const child = spawn("java", ["-jar", GRID_JAR, role, "--config", join(dir, `${name}.toml`)], { detached: true, stdio: ["ignore", "pipe", "pipe"] });
+      const child = spawn("java", ["-jar", GRID_JAR, role, "--config", join(dir, `${name}.toml`)], {
+        detached: true,
+        stdio: ["ignore", "pipe", "pipe"],
+      });
       const keep = (chunk: Buffer) => void (output = (output + `[${name}] ${chunk.toString("utf8")}`).slice(-40_000));
       child.stdout!.on("data", keep);
       child.stderr!.on("data", keep);
@@ -58,11 +64,23 @@ export async function startGrid(relays: readonly RelayTarget[], options: { ready
     java("hub", "hub");
     for (const [i, relay] of relays.entries()) {
       const stereotype = JSON.stringify({ platformName: "Android", "appium:automationName": "UiAutomator2", "appium:udid": relay.udid });
-      writeFileSync(join(dir, `node${i}.toml`), [
-        `[server]`, `host = "127.0.0.1"`, `port = ${await freePort()}`, events,
-        `[node]`, `detect-drivers = false`, `grid-url = "http://127.0.0.1:${hubPort}"`,
-        `[relay]`, `url = "${relay.url}"`, `status-endpoint = "/status"`, `configs = ["1", '${stereotype}']`, ``,
-      ].join("\n"));
+      writeFileSync(
+        join(dir, `node${i}.toml`),
+        [
+          `[server]`,
+          `host = "127.0.0.1"`,
+          `port = ${await freePort()}`,
+          events,
+          `[node]`,
+          `detect-drivers = false`,
+          `grid-url = "http://127.0.0.1:${hubPort}"`,
+          `[relay]`,
+          `url = "${relay.url}"`,
+          `status-endpoint = "/status"`,
+          `configs = ["1", '${stereotype}']`,
+          ``,
+        ].join("\n"),
+      );
       java(`node${i}`, "node");
     }
     const url = `http://127.0.0.1:${hubPort}`;
@@ -84,7 +102,10 @@ async function waitForSlots(url: string, slots: number, timeoutMs: number, log: 
     try {
       const response = await fetch(`${url}/status`);
       const body = await response.json() as { value?: { ready?: boolean; nodes?: { slots?: unknown[]; availability?: string }[] } };
-      const registered = (body.value?.nodes ?? []).filter((n) => n.availability === "UP").reduce((sum, n) => sum + (n.slots?.length ?? 0), 0);
+      const registered = (body.value?.nodes ?? []).filter((n) => n.availability === "UP").reduce(
+        (sum, n) => sum + (n.slots?.length ?? 0),
+        0,
+      );
       last = `ready=${body.value?.ready} slots=${registered}`;
       if (body.value?.ready === true && registered >= slots) return;
     } catch (error) {

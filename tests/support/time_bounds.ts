@@ -10,7 +10,10 @@ export const LOADED_MACHINE_SLACK_MS = 8000;
 
 /** Asserts `tookMs` ended by the deadline `limitMs` plus the loaded machine's slack. */
 export function assertEndedByDeadline(tookMs: number, limitMs: number, what: string): void {
-  assert.ok(tookMs < limitMs + LOADED_MACHINE_SLACK_MS, `${what} took ${tookMs} ms with a ${limitMs} ms limit (slack ${LOADED_MACHINE_SLACK_MS} ms)`);
+  assert.ok(
+    tookMs < limitMs + LOADED_MACHINE_SLACK_MS,
+    `${what} took ${tookMs} ms with a ${limitMs} ms limit (slack ${LOADED_MACHINE_SLACK_MS} ms)`,
+  );
 }
 
 /** The longest a child process may take to start, answer or exit on a loaded two-core machine before a

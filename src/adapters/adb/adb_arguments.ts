@@ -13,8 +13,10 @@ export const PROPERTY_KEY = /^[A-Za-z0-9_][A-Za-z0-9._\-]*$/;
 
 export function checkPackageName(value: string): string {
   if (value.length > 255 || !PACKAGE_NAME_PATTERN.test(value)) {
-    throw new HarnessError("INVALID_PACKAGE",
-      `"${shorten(value)}" is not an Android package name; use dot-separated letters and digits like "com.android.settings".`);
+    throw new HarnessError(
+      "INVALID_PACKAGE",
+      `"${shorten(value)}" is not an Android package name; use dot-separated letters and digits like "com.android.settings".`,
+    );
   }
   return value;
 }
@@ -26,8 +28,10 @@ export function isDeviceSerial(value: string): boolean {
 
 export function checkSerial(value: string): string {
   if (!isDeviceSerial(value)) {
-    throw new HarnessError("INVALID_ARGUMENT",
-      `"${shorten(value)}" is not a device serial adb prints; copy it from 'adb devices' into ANDROID_UDID.`);
+    throw new HarnessError(
+      "INVALID_ARGUMENT",
+      `"${shorten(value)}" is not a device serial adb prints; copy it from 'adb devices' into ANDROID_UDID.`,
+    );
   }
   return value;
 }

@@ -47,9 +47,7 @@ export function createAdbClient(options: AdbClientOptions): AdbClient {
   const run = async (command: AdbCommand, runOptions: AdbRunOptions): Promise<ProcessResult> => {
     const marked = command.device && command.args[0] === "shell";
     const commandArgs = marked ? [...command.args, ...END_MARKER_ARGS] : command.args;
-    const args = command.device
-      ? ["-s", checkSerial(runOptions.serial ?? ""), ...commandArgs]
-      : [...commandArgs];
+    const args = command.device ? ["-s", checkSerial(runOptions.serial ?? ""), ...commandArgs] : [...commandArgs];
     const result = await options.runner.run(options.program.program, args, {
       timeoutMs: runOptions.timeoutMs,
       ...(runOptions.signal === undefined ? {} : { signal: runOptions.signal }),

@@ -22,8 +22,11 @@ const shell = (name: string, args: string[]): AdbCommand => ({ name, args: ["she
 const execOut = (name: string, args: string[], binary = false): AdbCommand =>
   binary ? { name, args: ["exec-out", ...args], device: true, binary } : { name, args: ["exec-out", ...args], device: true };
 
-const SCREEN_FACT_COMMANDS = [["wm", "size"], ["wm", "density"], ["dumpsys", "input_method"], ["dumpsys", "window", "InputMethod"],
-  ["dumpsys", "window", "displays"]] as const;
+const SCREEN_FACT_COMMANDS = [["wm", "size"], ["wm", "density"], ["dumpsys", "input_method"], ["dumpsys", "window", "InputMethod"], [
+  "dumpsys",
+  "window",
+  "displays",
+]] as const;
 export const SCREEN_FACT_SECTIONS = SCREEN_FACT_COMMANDS.length;
 
 export const ADB_COMMANDS = {
@@ -50,8 +53,7 @@ export const ADB_COMMANDS = {
     shell("resolve-activity", ["cmd", "package", "resolve-activity", "--brief", checkPackageName(packageName)]),
   /** Hierarchy straight to stdout: no file on the device, so never a stale screen. */
   uiautomatorDump: () => execOut("uiautomator-dump", ["uiautomator", "dump", "/dev/tty"]),
-  uiautomatorDumpCompressed: () =>
-    execOut("uiautomator-dump-compressed", ["uiautomator", "dump", "--compressed", "/dev/tty"]),
+  uiautomatorDumpCompressed: () => execOut("uiautomator-dump-compressed", ["uiautomator", "dump", "--compressed", "/dev/tty"]),
   screencap: () => execOut("screencap", ["screencap", "-p"], true),
 } as const satisfies Record<string, (...args: never[]) => AdbCommand>;
 

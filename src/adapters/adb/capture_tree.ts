@@ -13,8 +13,11 @@ import { type DumpOutcome, parseUiautomatorDump } from "./parse_uiautomator_dump
 export const NULL_ROOT_RETRIES = 2;
 export const NULL_ROOT_PAUSE_MS = 250;
 
-export async function dumpHierarchy(adb: AdbClient, clock: Clock,
-  options: { serial: string; deadline: number; signal?: AbortSignal }): Promise<string> {
+export async function dumpHierarchy(
+  adb: AdbClient,
+  clock: Clock,
+  options: { serial: string; deadline: number; signal?: AbortSignal },
+): Promise<string> {
   const run = async (compressed: boolean): Promise<DumpOutcome> => {
     const command = compressed ? ADB_COMMANDS.uiautomatorDumpCompressed() : ADB_COMMANDS.uiautomatorDump();
     const timeoutMs = Math.max(1, options.deadline - clock.now());
@@ -40,7 +43,9 @@ export async function dumpHierarchy(adb: AdbClient, clock: Clock,
 function explain(outcome: Exclude<DumpOutcome, { kind: "xml" }>): string {
   switch (outcome.kind) {
     case "null-root-node":
-      return `uiautomator returned no window (null root node) ${NULL_ROOT_RETRIES + 1} times; wait for the screen to settle (or unlock it) and retry.`;
+      return `uiautomator returned no window (null root node) ${
+        NULL_ROOT_RETRIES + 1
+      } times; wait for the screen to settle (or unlock it) and retry.`;
     case "idle-state":
       return "uiautomator could not get an idle screen, even with --compressed; the screen keeps animating. Retry when it is still.";
     case "truncated":

@@ -91,7 +91,9 @@ function observerOf(options: AdbObserverOptions, bound: string | undefined): Dev
       const pkg = foregroundPackageOf(parseWindowFocus(displaysText));
       if (pkg !== null) return pkg;
     }
-    const commands = displaysText === undefined ? [ADB_COMMANDS.dumpsysWindowDisplays(), ADB_COMMANDS.dumpsysWindowWindows()] : [ADB_COMMANDS.dumpsysWindowWindows()];
+    const commands = displaysText === undefined
+      ? [ADB_COMMANDS.dumpsysWindowDisplays(), ADB_COMMANDS.dumpsysWindowWindows()]
+      : [ADB_COMMANDS.dumpsysWindowWindows()];
     for (const command of commands) {
       const pkg = foregroundPackageOf(parseWindowFocus(await text(call, command)));
       if (pkg !== null) return pkg;
@@ -123,8 +125,13 @@ function observerOf(options: AdbObserverOptions, bound: string | undefined): Dev
         keyboard(call),
       ]);
       const status: DeviceStatus = {
-        udid: call.serial, online: true, model, api_level: Number.parseInt(api, 10) || 0, screen,
-        foreground_package: foregroundPackage, keyboard_open: keys.open,
+        udid: call.serial,
+        online: true,
+        model,
+        api_level: Number.parseInt(api, 10) || 0,
+        screen,
+        foreground_package: foregroundPackage,
+        keyboard_open: keys.open,
       };
       if (options.simulated === true || simulatedProp === "1") status.simulated = true;
       return status;
@@ -174,7 +181,10 @@ function orient(screen: ScreenGeometry, xml: string): ScreenGeometry {
 function waitLeft(deadline: number, clock: Clock, signal?: AbortSignal): { timeoutMs: number; signal?: AbortSignal } {
   const timeoutMs = deadline - clock.now();
   if (timeoutMs <= 0) {
-    throw new HarnessError("OPERATION_TIMEOUT", "The device did not answer before the time limit; retry, or raise ANDROID_MCP_ACTION_TIMEOUT.");
+    throw new HarnessError(
+      "OPERATION_TIMEOUT",
+      "The device did not answer before the time limit; retry, or raise ANDROID_MCP_ACTION_TIMEOUT.",
+    );
   }
   return signal === undefined ? { timeoutMs } : { timeoutMs, signal };
 }

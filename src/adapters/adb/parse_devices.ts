@@ -16,8 +16,21 @@ export interface ListedDevice {
   detail?: string;
 }
 
-const KNOWN_STATES = ["no permissions", "unauthorized", "authorizing", "connecting", "offline", "device",
-  "recovery", "rescue", "sideload", "bootloader", "host", "unknown", "no device"];
+const KNOWN_STATES = [
+  "no permissions",
+  "unauthorized",
+  "authorizing",
+  "connecting",
+  "offline",
+  "device",
+  "recovery",
+  "rescue",
+  "sideload",
+  "bootloader",
+  "host",
+  "unknown",
+  "no device",
+];
 
 export function parseAdbDevices(text: string): ListedDevice[] {
   const devices: ListedDevice[] = [];
@@ -35,8 +48,10 @@ function parseDeviceLine(line: string): ListedDevice | null {
   if (match === null) return null;
   const serial = match[1]!;
   const rest = match[2]!;
-  const state = KNOWN_STATES.find((s) => rest === s || rest.startsWith(`${s} `) || rest.startsWith(`${s}(`) ||
-    rest.startsWith(`${s};`));
+  const state = KNOWN_STATES.find((s) =>
+    rest === s || rest.startsWith(`${s} `) || rest.startsWith(`${s}(`) ||
+    rest.startsWith(`${s};`)
+  );
   if (state === undefined) return null;
   const tail = rest.slice(state.length).trim();
   const device: ListedDevice = { serial, state, properties: {} };

@@ -16,11 +16,17 @@ export function screencapPng(stdout: Uint8Array, exitCode: number | null, stderr
     IEND.every((byte, i) => stdout[stdout.length - IEND.length + i] === byte);
   if (startsLikePng && endsLikePng) return stdout;
   if (stdout.length === 0 && exitCode === 0 || startsLikePng) {
-    throw new HarnessError("EMULATOR_UNAVAILABLE",
+    throw new HarnessError(
+      "EMULATOR_UNAVAILABLE",
       `The screenshot stream ended after ${stdout.length} bytes, before the image was whole: the device dropped off adb. Reconnect it or restart the emulator, then retry.`,
-      { received_bytes: stdout.length, cut: true });
+      { received_bytes: stdout.length, cut: true },
+    );
   }
   const said = (stdout.length > 0 ? Buffer.from(stdout.subarray(0, 160)).toString("utf8") : stderr).trim().slice(0, 160);
-  throw new HarnessError("EVIDENCE_WRITE_FAILED",
-    `screencap returned no image (exit code ${exitCode}${said ? `: ${JSON.stringify(said)}` : ""}); retry, and check the device screen is on.`);
+  throw new HarnessError(
+    "EVIDENCE_WRITE_FAILED",
+    `screencap returned no image (exit code ${exitCode}${
+      said ? `: ${JSON.stringify(said)}` : ""
+    }); retry, and check the device screen is on.`,
+  );
 }

@@ -9,8 +9,11 @@ import type { AdbClient } from "./adb_client.ts";
 import { ADB_COMMANDS } from "./adb_commands.ts";
 import { type ListedDevice, parseAdbDevices } from "./parse_devices.ts";
 
-export async function selectDevice(adb: AdbClient, requested: string | undefined,
-  options: { timeoutMs: number; signal?: AbortSignal }): Promise<ListedDevice> {
+export async function selectDevice(
+  adb: AdbClient,
+  requested: string | undefined,
+  options: { timeoutMs: number; signal?: AbortSignal },
+): Promise<ListedDevice> {
   const text = await adb.text(ADB_COMMANDS.devices(), options);
   return chooseDevice(parseAdbDevices(text), requested);
 }
@@ -19,9 +22,11 @@ export function chooseDevice(devices: ListedDevice[], requested: string | undefi
   if (requested !== undefined && requested !== "") {
     const found = devices.find((d) => d.serial === requested);
     if (found === undefined) {
-      throw new HarnessError("EMULATOR_UNAVAILABLE",
+      throw new HarnessError(
+        "EMULATOR_UNAVAILABLE",
         `Cannot find device "${requested}": adb lists ${describe(devices)}. Check ANDROID_UDID (or --device) against 'adb devices'.`,
-        { requested, listed: devices.map(summary) });
+        { requested, listed: devices.map(summary) },
+      );
     }
     if (found.state !== "device") throw notOnline(found);
     return found;
@@ -29,19 +34,25 @@ export function chooseDevice(devices: ListedDevice[], requested: string | undefi
   const online = devices.filter((d) => d.state === "device");
   if (online.length === 1) return online[0]!;
   if (online.length > 1) {
-    throw new HarnessError("EMULATOR_UNAVAILABLE",
+    throw new HarnessError(
+      "EMULATOR_UNAVAILABLE",
       `${online.length} devices are online (${online.map((d) => d.serial).join(", ")}); set ANDROID_UDID (or --device) to the one to use.`,
-      { listed: devices.map(summary) });
+      { listed: devices.map(summary) },
+    );
   }
   if (devices.length === 1) throw notOnline(devices[0]!);
   if (devices.length > 1) {
-    throw new HarnessError("EMULATOR_UNAVAILABLE",
+    throw new HarnessError(
+      "EMULATOR_UNAVAILABLE",
       `No device is online: adb lists ${describe(devices)}. Reconnect or authorize one, or start an emulator.`,
-      { listed: devices.map(summary) });
+      { listed: devices.map(summary) },
+    );
   }
-  throw new HarnessError("EMULATOR_UNAVAILABLE",
+  throw new HarnessError(
+    "EMULATOR_UNAVAILABLE",
     "adb lists no devices: start an emulator or connect a device with USB debugging on (or point ADB_SERVER_SOCKET at the adb server that has it), then retry.",
-    { listed: [] });
+    { listed: [] },
+  );
 }
 
 function notOnline(device: ListedDevice): HarnessError {
@@ -51,9 +62,11 @@ function notOnline(device: ListedDevice): HarnessError {
     authorizing: "wait for the USB debugging prompt and accept it",
     "no permissions": "fix the USB permissions (udev rules / plugdev group) and reconnect",
   };
-  return new HarnessError("EMULATOR_UNAVAILABLE",
+  return new HarnessError(
+    "EMULATOR_UNAVAILABLE",
     `Device "${device.serial}" is ${device.state}: ${remedy[device.state] ?? "wait until adb lists it as 'device'"}, then retry.`,
-    { udid: device.serial, state: device.state });
+    { udid: device.serial, state: device.state },
+  );
 }
 
 function describe(devices: ListedDevice[]): string {

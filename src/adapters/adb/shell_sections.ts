@@ -16,9 +16,11 @@ export function sectionArgs(commands: readonly (readonly string[])[]): string[] 
 export function splitSections(text: string, count: number, commandName: string): string[] {
   const sections = text.split(new RegExp(`${SECTION_MARKER}\\r?\\n`)); // also after an output without its last newline
   if (sections.length !== count) {
-    throw new HarnessError("EMULATOR_UNAVAILABLE",
+    throw new HarnessError(
+      "EMULATOR_UNAVAILABLE",
       `The device answered 'adb shell ${commandName}' with ${sections.length} parts instead of ${count}; its shell may be unusual. Retry, or report the device model.`,
-      { command: commandName, sections: sections.length });
+      { command: commandName, sections: sections.length },
+    );
   }
   return sections;
 }

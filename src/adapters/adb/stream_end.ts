@@ -16,7 +16,8 @@ const STATUS_TAIL = /^(\d{1,3})\r?\n?$/;
 
 /** True for the argument lists that carry the end marker (device `shell` commands). */
 export function hasEndMarker(args: readonly string[]): boolean {
-  return args.length >= END_MARKER_ARGS.length && END_MARKER_ARGS.every((word, i) => args[args.length - END_MARKER_ARGS.length + i] === word);
+  return args.length >= END_MARKER_ARGS.length &&
+    END_MARKER_ARGS.every((word, i) => args[args.length - END_MARKER_ARGS.length + i] === word);
 }
 
 /**

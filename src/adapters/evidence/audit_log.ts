@@ -33,8 +33,10 @@ export function createAuditLog(options: { directory: string; fs: FileSystem }): 
         await options.fs.makeDirectory(options.directory);
         await options.fs.appendText(path, line);
       } catch (error) {
-        throw new HarnessError("EVIDENCE_WRITE_FAILED",
-          `Cannot append to the audit log "${path}" (${(error as Error).message}); check that the artifacts directory is writable.`);
+        throw new HarnessError(
+          "EVIDENCE_WRITE_FAILED",
+          `Cannot append to the audit log "${path}" (${(error as Error).message}); check that the artifacts directory is writable.`,
+        );
       }
     },
   };

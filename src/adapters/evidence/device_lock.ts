@@ -74,8 +74,15 @@ export function createDeviceLock(options: DeviceLockOptions): DeviceLock {
       const { udid } = device;
       const path = join(options.directory, lockFileName(device));
       const mine: LockHolder = {
-        pid: probe.pid, pid_start: probe.startStamp(probe.pid), host: probe.hostName, operation_id: owner.operationId, tool: owner.tool, udid,
-        adb_server: device.adbServer, acquired_at: new Date(options.clock.now()).toISOString(), token: randomUUID(),
+        pid: probe.pid,
+        pid_start: probe.startStamp(probe.pid),
+        host: probe.hostName,
+        operation_id: owner.operationId,
+        tool: owner.tool,
+        udid,
+        adb_server: device.adbServer,
+        acquired_at: new Date(options.clock.now()).toISOString(),
+        token: randomUUID(),
       };
       try {
         await fs.makePrivateDirectory(options.directory);
@@ -99,11 +106,18 @@ export function createDeviceLock(options: DeviceLockOptions): DeviceLock {
         }
       } catch (error) {
         if (error instanceof HarnessError) throw error;
-        throw new HarnessError("INTERNAL_ERROR",
-          `Cannot use the device lock file "${path}" (${(error as Error).message}); check that the lock directory is this user's and writable.`);
+        throw new HarnessError(
+          "INTERNAL_ERROR",
+          `Cannot use the device lock file "${path}" (${
+            (error as Error).message
+          }); check that the lock directory is this user's and writable.`,
+        );
       }
-      throw new HarnessError("EMULATOR_BUSY", `Device "${udid}" (adb server ${device.adbServer}) lock changed hands while acquiring it; retry.`,
-        { udid, adb_server: device.adbServer });
+      throw new HarnessError(
+        "EMULATOR_BUSY",
+        `Device "${udid}" (adb server ${device.adbServer}) lock changed hands while acquiring it; retry.`,
+        { udid, adb_server: device.adbServer },
+      );
     },
   };
 
@@ -148,9 +162,16 @@ export function createDeviceLock(options: DeviceLockOptions): DeviceLock {
         return serial(async () => {
           if (released) return;
           const seen = await readHolder(path).catch(() => null);
-          if (seen?.holder?.token === token) await fs.replaceFile(path, JSON.stringify({
-            ...mine, session_expires_at: expiresAt, ...(appium === undefined ? {} : { appium_url: appium.url, appium_session_id: appium.sessionId }),
-          }));
+          if (seen?.holder?.token === token) {
+            await fs.replaceFile(
+              path,
+              JSON.stringify({
+                ...mine,
+                session_expires_at: expiresAt,
+                ...(appium === undefined ? {} : { appium_url: appium.url, appium_session_id: appium.sessionId }),
+              }),
+            );
+          }
         });
       },
       release() {
@@ -182,8 +203,14 @@ function busy(device: DeviceAddress, holder: LockHolder): HarnessError {
   const what = expiry === undefined
     ? `${holder.tool} (operation ${holder.operation_id}) in ${where} has held it since ${holder.acquired_at}. Retry when it finishes`
     : `an open UI session of ${where} holds it (since ${holder.acquired_at}) until at least ${expiry}, when it expires unless used. Retry after that, or ask its owner to close it`;
-  return new HarnessError("EMULATOR_BUSY",
-    `Device "${udid}" (adb server ${adbServer}) is busy: ${what}; nothing was queued.`,
-    { udid, adb_server: adbServer, holder_pid: holder.pid, holder_host: holder.host, holder_tool: holder.tool, holder_operation_id: holder.operation_id, since: holder.acquired_at,
-      ...(expiry === undefined ? {} : { session_expires_at: expiry }) });
+  return new HarnessError("EMULATOR_BUSY", `Device "${udid}" (adb server ${adbServer}) is busy: ${what}; nothing was queued.`, {
+    udid,
+    adb_server: adbServer,
+    holder_pid: holder.pid,
+    holder_host: holder.host,
+    holder_tool: holder.tool,
+    holder_operation_id: holder.operation_id,
+    since: holder.acquired_at,
+    ...(expiry === undefined ? {} : { session_expires_at: expiry }),
+  });
 }

@@ -16,7 +16,9 @@ export interface RetentionResult {
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-export async function pruneOldEvidence(options: { directory: string; fs: FileSystem; nowMs: number; maxAgeDays: number }): Promise<RetentionResult> {
+export async function pruneOldEvidence(
+  options: { directory: string; fs: FileSystem; nowMs: number; maxAgeDays: number },
+): Promise<RetentionResult> {
   const result: RetentionResult = { removed: 0, failed: 0 };
   if (options.maxAgeDays <= 0) return result;
   let names: string[];

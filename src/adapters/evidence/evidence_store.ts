@@ -58,8 +58,12 @@ export function createEvidenceStore(options: EvidenceStoreOptions): EvidenceStor
         }
         throw new Error(`${MAX_COLLISIONS} files already use this timestamp`);
       } catch (error) {
-        throw new HarnessError("EVIDENCE_WRITE_FAILED",
-          `Cannot write the screenshot to "${directory}" (${(error as Error).message}); free disk space or set ANDROID_MCP_ARTIFACTS_DIR to a writable directory.`);
+        throw new HarnessError(
+          "EVIDENCE_WRITE_FAILED",
+          `Cannot write the screenshot to "${directory}" (${
+            (error as Error).message
+          }); free disk space or set ANDROID_MCP_ARTIFACTS_DIR to a writable directory.`,
+        );
       }
     },
     async resolve(id) {
@@ -82,7 +86,9 @@ export function createEvidenceStore(options: EvidenceStoreOptions): EvidenceStor
       const listed: EvidenceRef[] = [];
       for (const id of names.filter(isEvidenceId).sort().reverse()) {
         if (listed.length >= limit) break;
-        const head = await fs.readRegularFile(join(directory, id), { ...EVIDENCE_FILE, firstBytes: PNG_SIGNATURE.length }).catch(() => null);
+        const head = await fs.readRegularFile(join(directory, id), { ...EVIDENCE_FILE, firstBytes: PNG_SIGNATURE.length }).catch(() =>
+          null
+        );
         if (head !== null && isPng(head)) listed.push(ref(id));
       }
       return listed;

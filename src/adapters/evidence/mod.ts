@@ -6,11 +6,18 @@ export { createEvidenceStore, type EvidenceStoreOptions } from "./evidence_store
 export { EVIDENCE_ID, evidenceId, evidenceTimeMs, isEvidenceId, toolSlug } from "./evidence_id.ts";
 export { pruneOldEvidence, type RetentionResult } from "./evidence_retention.ts";
 export { AUDIT_FILE_NAME, createAuditLog } from "./audit_log.ts";
-export { createDeviceLock, type DeviceLockOptions, type LockHolder, lockFileName } from "./device_lock.ts";
+export { createDeviceLock, type DeviceLockOptions, lockFileName, type LockHolder } from "./device_lock.ts";
 export { createStaleSessionEnder, STALE_SESSION_DELETE_MS, staleSessionUrl } from "./stale_session.ts";
 export { createNodeProcessProbe, type ProcessProbe } from "./process_probe.ts";
 export { createNodeFileSystem } from "./node_file_system.ts";
 export {
-  type ArtifactsDisk, type ChosenDirectory, type ConfiguredDirectory, currentUserFacts, lockDirectory, type PlatformFacts, resolveArtifactsDirectory, type UserFacts,
+  type ArtifactsDisk,
+  type ChosenDirectory,
+  type ConfiguredDirectory,
+  currentUserFacts,
+  lockDirectory,
+  type PlatformFacts,
+  resolveArtifactsDirectory,
+  type UserFacts,
   userStateDirectory,
 } from "./state_directories.ts";

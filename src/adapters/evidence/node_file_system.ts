@@ -6,7 +6,22 @@
  * Files are created owner-only (0600): screenshots, reports and recordings can show what a user typed.
  */
 import { constants } from "node:fs";
-import { appendFile, chmod, link, lstat, mkdir, open, readdir, readFile, realpath, rename, rm, stat, unlink, writeFile } from "node:fs/promises";
+import {
+  appendFile,
+  chmod,
+  link,
+  lstat,
+  mkdir,
+  open,
+  readdir,
+  readFile,
+  realpath,
+  rename,
+  rm,
+  stat,
+  unlink,
+  writeFile,
+} from "node:fs/promises";
 import { basename, dirname, join, resolve } from "node:path";
 import type { FileSystem, ReadLimits } from "../../ports/evidence.ts";
 
@@ -116,7 +131,9 @@ async function makePrivateDirectory(path: string): Promise<void> {
     if (error.code !== "EEXIST") throw error; // a file in the way: refused below
   });
   const info = await lstat(path);
-  if (info.isSymbolicLink() || !info.isDirectory()) throw unsafe(`"${path}" is a symbolic link or a file, not a directory of its own; remove it`);
+  if (info.isSymbolicLink() || !info.isDirectory()) {
+    throw unsafe(`"${path}" is a symbolic link or a file, not a directory of its own; remove it`);
+  }
   const uid = process.getuid?.();
   if (uid === undefined) return; // Windows: the per-user profile directory is already private
   if (info.uid !== uid) throw unsafe(`"${path}" belongs to user ${info.uid}, not to this user (${uid}); remove it`);

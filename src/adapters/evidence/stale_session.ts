@@ -20,20 +20,31 @@ export interface StaleSessionOptions {
 }
 
 /** The DELETE URL for a holder's noted session, or null (with why) when it is absent or not allowed. */
-export function staleSessionUrl(holder: Pick<LockHolder, "appium_url" | "appium_session_id">, appiumUrl: string): { url: string } | { refused: string } | null {
+export function staleSessionUrl(
+  holder: Pick<LockHolder, "appium_url" | "appium_session_id">,
+  appiumUrl: string,
+): { url: string } | { refused: string } | null {
   const { appium_url: recorded, appium_session_id: id } = holder;
   if (recorded === undefined && id === undefined) return null;
-  if (typeof recorded !== "string" || typeof id !== "string" || !SESSION_ID.test(id)) return { refused: "the noted session id or URL is malformed" };
+  if (typeof recorded !== "string" || typeof id !== "string" || !SESSION_ID.test(id)) {
+    return { refused: "the noted session id or URL is malformed" };
+  }
   let url: URL;
   try {
     url = new URL(recorded);
   } catch {
     return { refused: "the noted Appium URL does not parse" };
   }
-  if (url.protocol !== "http:" && url.protocol !== "https:") return { refused: `the noted Appium URL's scheme ${url.protocol} is not http(s)` };
-  if (url.username !== "" || url.password !== "" || url.search !== "" || url.hash !== "") return { refused: "the noted Appium URL carries credentials or a query" };
+  if (url.protocol !== "http:" && url.protocol !== "https:") {
+    return { refused: `the noted Appium URL's scheme ${url.protocol} is not http(s)` };
+  }
+  if (url.username !== "" || url.password !== "" || url.search !== "" || url.hash !== "") {
+    return { refused: "the noted Appium URL carries credentials or a query" };
+  }
   const configured = safeHost(appiumUrl);
-  if (!LOOPBACK.has(url.hostname) && url.host !== configured) return { refused: `the noted Appium host ${url.host} is neither a loopback nor APPIUM_URL's` };
+  if (!LOOPBACK.has(url.hostname) && url.host !== configured) {
+    return { refused: `the noted Appium host ${url.host} is neither a loopback nor APPIUM_URL's` };
+  }
   return { url: `${url.origin}${url.pathname.replace(/\/+$/, "")}/session/${id}` };
 }
 

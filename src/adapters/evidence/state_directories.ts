@@ -67,14 +67,19 @@ export async function projectMarker(facts: PlatformFacts, disk: Pick<ArtifactsDi
 
 /** Chooses and creates the artifacts directory; throws EVIDENCE_WRITE_FAILED when none is writable.
  * `configured` is HarnessConfig.artifactsDir; the environment is not read for it here. */
-export async function resolveArtifactsDirectory(facts: PlatformFacts, fs: ArtifactsDisk,
-  configured?: ConfiguredDirectory): Promise<ChosenDirectory> {
+export async function resolveArtifactsDirectory(
+  facts: PlatformFacts,
+  fs: ArtifactsDisk,
+  configured?: ConfiguredDirectory,
+): Promise<ChosenDirectory> {
   if (configured !== undefined) {
     const path = resolve(facts.cwd, configured.path);
     const source = configured.source;
     if (!(await fs.isWritableDirectory(path))) {
-      throw new HarnessError("EVIDENCE_WRITE_FAILED",
-        `The artifacts directory "${path}" (from ${source}) cannot be created or written (not a directory, no permission, or a file system that refuses new files); fix that or point ${source} elsewhere.`);
+      throw new HarnessError(
+        "EVIDENCE_WRITE_FAILED",
+        `The artifacts directory "${path}" (from ${source}) cannot be created or written (not a directory, no permission, or a file system that refuses new files); fix that or point ${source} elsewhere.`,
+      );
     }
     return { path, reason: `set by ${source}` };
   }
@@ -138,7 +143,9 @@ export function lockDirectory(facts: UserFacts): ChosenDirectory {
   const shared = `/tmp/${APP_DIR_NAME}-${facts.uid}`;
   const sharedFacts = inspect(shared);
   if (sharedFacts === null || ours(sharedFacts)) return { path: shared, reason: "this user's lock directory on this machine" };
-  const base = facts.platform === "darwin" ? join(facts.accountHome, "Library", "Application Support") : join(facts.accountHome, ".local", "state");
+  const base = facts.platform === "darwin"
+    ? join(facts.accountHome, "Library", "Application Support")
+    : join(facts.accountHome, ".local", "state");
   const host = (facts.host ?? hostname()).replace(/[^A-Za-z0-9.-]/g, "_") || "localhost";
   return {
     path: join(base, APP_DIR_NAME, `locks-${host}`),

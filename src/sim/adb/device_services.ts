@@ -57,7 +57,7 @@ async function runShellService(
     // The offline-mid-output fault may cut the stream here: partial stdout, then the connection dies.
     const passed = device.passOutput(typeof data === "string" ? Buffer.from(data, "utf8") : data);
     if (passed.bytes.length > 0) {
-      if (mode === "v2") for (const p of shellPackets(SHELL_STDOUT, passed.bytes)) socket.write(p);
+      if (mode === "v2") { for (const p of shellPackets(SHELL_STDOUT, passed.bytes)) socket.write(p); }
       else socket.write(passed.bytes);
     }
     if (passed.drop) {
@@ -74,7 +74,7 @@ async function runShellService(
     case "exit":
       stdout(outcome.stdout);
       if (outcome.stderr !== "" && !dropped) {
-        if (mode === "v2") for (const p of shellPackets(SHELL_STDERR, Buffer.from(outcome.stderr, "utf8"))) socket.write(p);
+        if (mode === "v2") { for (const p of shellPackets(SHELL_STDERR, Buffer.from(outcome.stderr, "utf8"))) socket.write(p); }
         else socket.write(outcome.stderr);
       }
       return finish(outcome.code);

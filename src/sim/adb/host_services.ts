@@ -65,7 +65,9 @@ export async function hostService(
     const how = tport[2]!;
     const pick: Target = how === "any" || how === "usb" || how === "local" || how === ""
       ? { kind: "any" }
-      : how.startsWith("id:") ? { kind: "id", id: Number(how.slice(3)) } : { kind: "serial", serial: how };
+      : how.startsWith("id:")
+      ? { kind: "id", id: Number(how.slice(3)) }
+      : { kind: "serial", serial: how };
     const sel = selectDevice(devices, pick);
     if ("error" in sel) return reply(fail(sel.error));
     socket.write(tport[1] === "tport" ? Buffer.concat([OKAY, transportId(sel.id)]) : OKAY);
@@ -107,7 +109,9 @@ export async function hostService(
   const kill = /^killforward:(.+)$/.exec(command);
   if (kill !== null) {
     device.log.push({ source: "adb", command: `forward --remove ${kill[1]}` });
-    return reply(ctx.forwards.remove(kill[1]!) ? Buffer.concat([OKAY, OKAY]) : Buffer.concat([OKAY, fail(`listener '${kill[1]}' not found`)]));
+    return reply(
+      ctx.forwards.remove(kill[1]!) ? Buffer.concat([OKAY, OKAY]) : Buffer.concat([OKAY, fail(`listener '${kill[1]}' not found`)]),
+    );
   }
   if (command === "killforward-all") {
     ctx.forwards.removeAll(device.serial);
@@ -115,4 +119,3 @@ export async function hostService(
   }
   return reply(fail(`unknown host service '${command}'`));
 }
-

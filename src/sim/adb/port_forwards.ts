@@ -37,7 +37,13 @@ export class PortForwards {
   }
 
   /** Starts listening; resolves with the bound local port or rejects with adb's error text. */
-  async add(serial: string, local: string, remote: string, devicePort: (port: number) => number | undefined, noRebind: boolean): Promise<number> {
+  async add(
+    serial: string,
+    local: string,
+    remote: string,
+    devicePort: (port: number) => number | undefined,
+    noRebind: boolean,
+  ): Promise<number> {
     const localPort = /^tcp:(\d+)$/.exec(local);
     const remotePort = /^tcp:(\d+)$/.exec(remote);
     if (localPort === null) throw new Error(`cannot bind listener: unsupported local spec '${local}'`);

@@ -43,7 +43,14 @@ export async function startAdbServer(devices: ScenarioDevice | ScenarioDevice[],
   const forwards = new PortForwards();
   const sockets = new Set<Socket>();
   const state = { kills: 0 };
-  const context: HostContext = { devices: list, shells, forwards, devicePorts: options.devicePorts ?? {}, state, delays: options.delays ?? NO_DELAYS };
+  const context: HostContext = {
+    devices: list,
+    shells,
+    forwards,
+    devicePorts: options.devicePorts ?? {},
+    state,
+    delays: options.delays ?? NO_DELAYS,
+  };
   const server = createServer((socket) => {
     sockets.add(socket);
     socket.on("close", () => sockets.delete(socket));
@@ -72,11 +79,11 @@ export async function startAdbServer(devices: ScenarioDevice | ScenarioDevice[],
   };
 }
 
-
-
 /** `host:…`, `host-serial:S:…`, `host-transport-id:N:…`, `host-usb:…`, `host-local:…` → target + command. */
 function splitHostRequest(request: string): { target: Target; command: string } | null {
-  const serial = /^host-serial:(.+?):((?:features|get-state|get-serialno|get-devpath|forward|killforward|killforward-all|list-forward|wait-for|reconnect|disconnect)(?:[:-].*)?)$/.exec(request);
+  const serial =
+    /^host-serial:(.+?):((?:features|get-state|get-serialno|get-devpath|forward|killforward|killforward-all|list-forward|wait-for|reconnect|disconnect)(?:[:-].*)?)$/
+      .exec(request);
   if (serial !== null) return { target: { kind: "serial", serial: serial[1]! }, command: serial[2]! };
   const byId = /^host-transport-id:(\d+):(.*)$/.exec(request);
   if (byId !== null) return { target: { kind: "id", id: Number(byId[1]) }, command: byId[2]! };
@@ -101,4 +108,3 @@ async function serveConnection(socket: Socket, ctx: HostContext): Promise<void> 
     if (!(error instanceof SocketClosed)) socket.destroy();
   }
 }
-

@@ -138,7 +138,6 @@ export class Canvas {
       }
     }
   }
-
 }
 
 /** A stroke between two ink-pixel centres of a glyph (a dot when both ends are the same), in cells. */

@@ -21,7 +21,12 @@ export function encodeRgbaPng(rgba: Uint8Array, width: number, height: number): 
   view.setUint32(0, width);
   view.setUint32(4, height);
   header.set([8, 6, 0, 0, 0], 8);
-  return Buffer.concat([SIGNATURE, chunk("IHDR", header), chunk("IDAT", deflateSync(filtered, { level: 6 })), chunk("IEND", new Uint8Array())]);
+  return Buffer.concat([
+    SIGNATURE,
+    chunk("IHDR", header),
+    chunk("IDAT", deflateSync(filtered, { level: 6 })),
+    chunk("IEND", new Uint8Array()),
+  ]);
 }
 
 function chunk(type: string, data: Uint8Array): Uint8Array {

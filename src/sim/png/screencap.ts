@@ -95,7 +95,11 @@ function iconName(node: SimNode): string {
 function iconColour(name: string): Rgb {
   let h = 0x811c9dc5;
   for (let i = 0; i < name.length; i++) h = Math.imul(h ^ name.charCodeAt(i), 0x01000193) >>> 0;
-  const palette: Rgb[] = [[26, 115, 232], [52, 168, 83], [234, 67, 53], [251, 188, 4], [161, 66, 244], [0, 137, 123], [255, 112, 67], [96, 125, 139]];
+  const palette: Rgb[] = [[26, 115, 232], [52, 168, 83], [234, 67, 53], [251, 188, 4], [161, 66, 244], [0, 137, 123], [255, 112, 67], [
+    96,
+    125,
+    139,
+  ]];
   return palette[h % palette.length]!;
 }
 
@@ -150,7 +154,11 @@ function drawNode(canvas: Canvas, node: SimNode, rect: Rect, unit: number, plain
       break;
     case "input":
       canvas.roundRect(rect, corner, [26, 115, 232]);
-      canvas.roundRect({ left: rect.left + 3 * unit, top: rect.top + 3 * unit, right: rect.right - 3 * unit, bottom: rect.bottom - 3 * unit }, corner - 3 * unit, WHITE);
+      canvas.roundRect(
+        { left: rect.left + 3 * unit, top: rect.top + 3 * unit, right: rect.right - 3 * unit, bottom: rect.bottom - 3 * unit },
+        corner - 3 * unit,
+        WHITE,
+      );
       break;
     case "switch": {
       const on = node.attrs["checked"] === "true";
@@ -167,7 +175,14 @@ function drawNode(canvas: Canvas, node: SimNode, rect: Rect, unit: number, plain
       break;
     }
     case "icon":
-      drawIcon(canvas, iconName(node), (rect.left + rect.right) / 2, (rect.top + rect.bottom) / 2, Math.max(2, Math.min(w, h) * 0.42), rect);
+      drawIcon(
+        canvas,
+        iconName(node),
+        (rect.left + rect.right) / 2,
+        (rect.top + rect.bottom) / 2,
+        Math.max(2, Math.min(w, h) * 0.42),
+        rect,
+      );
       return;
     case "picture": {
       // A photo-like fill: a soft diagonal blend of two tones of the image's colour.
@@ -185,7 +200,14 @@ function drawNode(canvas: Canvas, node: SimNode, rect: Rect, unit: number, plain
       const r = Math.min(w * 0.3, h * 0.25);
       drawIcon(canvas, text, (rect.left + rect.right) / 2, rect.top + h * 0.38, r, rect);
       const size = Math.min(26 * unit, h * 0.1);
-      canvas.smoothText(text, (rect.left + rect.right) / 2 - Math.min(w, textWidth(text, size)) / 2, rect.top + h * 0.72, size, WHITE, rect);
+      canvas.smoothText(
+        text,
+        (rect.left + rect.right) / 2 - Math.min(w, textWidth(text, size)) / 2,
+        rect.top + h * 0.72,
+        size,
+        WHITE,
+        rect,
+      );
       return;
     }
     case "row":
@@ -280,6 +302,11 @@ function drawKeyboard(canvas: Canvas, top: number, unit: number): void {
       canvas.smoothText(k, (key.left + key.right) / 2 - textWidth(k, size) / 2, (key.top + key.bottom - size) / 2, size, INK, key);
     });
   });
-  const space = { left: canvas.width * 0.25, top: top + 3 * rowHeight + 12 * unit, right: canvas.width * 0.75, bottom: top + 4 * rowHeight - 6 * unit };
+  const space = {
+    left: canvas.width * 0.25,
+    top: top + 3 * rowHeight + 12 * unit,
+    right: canvas.width * 0.75,
+    bottom: top + 4 * rowHeight - 6 * unit,
+  };
   canvas.roundRect(space, 10 * unit, KEY);
 }

@@ -90,11 +90,17 @@ function extentOf(roots: readonly SimNode[], declared: { width: number; height: 
 function screenshotSize(png: Uint8Array, name: string, extent: { width: number; height: number }): { width: number; height: number } {
   const signature = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
   const isPng = png.length >= 33 && signature.every((b, i) => png[i] === b) && String.fromCharCode(...png.subarray(12, 16)) === "IHDR";
-  if (!isPng) throw invalid(`${name} is not a PNG (${png.length} bytes). Pass the PNG taken with the dump (adb exec-out screencap -p > shot.png), or leave --screenshot out to have the screen drawn.`);
+  if (!isPng) {
+    throw invalid(
+      `${name} is not a PNG (${png.length} bytes). Pass the PNG taken with the dump (adb exec-out screencap -p > shot.png), or leave --screenshot out to have the screen drawn.`,
+    );
+  }
   const view = new DataView(png.buffer, png.byteOffset, png.byteLength);
   const size = { width: view.getUint32(16), height: view.getUint32(20) };
   if (size.width < extent.width || size.height < extent.height) {
-    throw invalid(`${name} is ${size.width}x${size.height} but the dump reaches ${extent.width}x${extent.height}: pass the screenshot taken with this dump, or leave --screenshot out.`);
+    throw invalid(
+      `${name} is ${size.width}x${size.height} but the dump reaches ${extent.width}x${extent.height}: pass the screenshot taken with this dump, or leave --screenshot out.`,
+    );
   }
   return size;
 }

@@ -36,7 +36,10 @@ export class DeviceFiles extends Map<string, Uint8Array> {
     if (this.capacity === undefined) return super.set(path, bytes);
     const refused = this.refusal(path, bytes.length);
     if (refused !== null) {
-      throw new HarnessError("INVALID_ARGUMENT", `The simulated device is full: ${refused} (${this.#used} of ${this.capacity} bytes used). Delete files on it (adb shell rm) and try again.`);
+      throw new HarnessError(
+        "INVALID_ARGUMENT",
+        `The simulated device is full: ${refused} (${this.#used} of ${this.capacity} bytes used). Delete files on it (adb shell rm) and try again.`,
+      );
     }
     this.#used += bytes.length - (super.get(path)?.length ?? 0);
     return super.set(path, bytes);

@@ -30,7 +30,10 @@ export function parseScenarioText(text: string, origin: string): Scenario {
   try {
     value = JSON.parse(text);
   } catch (error) {
-    throw new HarnessError("INVALID_ARGUMENT", `The scenario file ${origin} is not valid JSON (${(error as Error).message}). Fix the file and start the sim again.`);
+    throw new HarnessError(
+      "INVALID_ARGUMENT",
+      `The scenario file ${origin} is not valid JSON (${(error as Error).message}). Fix the file and start the sim again.`,
+    );
   }
   return validateScenario(value, `scenario file ${origin}`);
 }

@@ -29,17 +29,29 @@ export function recentsScreen(tasks: { label: string; choose: () => void }[], la
     actions.set(task.label, task.choose);
     const clip = (v: number) => Math.max(0, Math.min(w, v));
     children.push({
-      class: "android.widget.FrameLayout", id: `${pkg}:id/task`, desc: task.label, clickable: true, longClickable: true,
+      class: "android.widget.FrameLayout",
+      id: `${pkg}:id/task`,
+      desc: task.label,
+      clickable: true,
+      longClickable: true,
       bounds: [clip(x), 420, clip(x + CARD_WIDTH), 1900],
       children: [{
-        class: "android.widget.TextView", id: `${pkg}:id/task_title`, text: task.label,
+        class: "android.widget.TextView",
+        id: `${pkg}:id/task_title`,
+        text: task.label,
         bounds: [clip(x + 40), 300, clip(x + CARD_WIDTH - 40), 400],
       }],
     });
   });
   if (tasks.length === 0) children.push({ class: "android.widget.TextView", text: "No recent items", bounds: [240, 1140, w - 240, 1260] });
   else {
-    children.push({ class: "android.widget.Button", id: `${pkg}:id/clear_all`, text: "Clear all", clickable: true, bounds: [390, 2040, 690, 2160] });
+    children.push({
+      class: "android.widget.Button",
+      id: `${pkg}:id/clear_all`,
+      text: "Clear all",
+      clickable: true,
+      bounds: [390, 2040, 690, 2160],
+    });
   }
   return {
     id: "@recents",
@@ -48,7 +60,8 @@ export function recentsScreen(tasks: { label: string; choose: () => void }[], la
       package: pkg,
       activity: launcher === null ? `${SYSTEMUI}.recents.RecentsActivity` : "com.google.android.apps.nexuslauncher.NexusLauncherActivity",
       root: {
-        class: "android.widget.FrameLayout", bounds: [0, 0, w, h],
+        class: "android.widget.FrameLayout",
+        bounds: [0, 0, w, h],
         children: [{ class: "androidx.recyclerview.widget.RecyclerView", id: `${pkg}:id/overview_panel`, bounds: [0, 0, w, h], children }],
       },
     },
@@ -68,7 +81,10 @@ export function notificationShade(
     const desc = `${n.app} notification: ${n.title}`;
     actions.set(desc, () => choose(i));
     return {
-      class: "android.widget.FrameLayout", id: `${SYSTEMUI}:id/expandableNotificationRow`, desc, clickable: true,
+      class: "android.widget.FrameLayout",
+      id: `${SYSTEMUI}:id/expandableNotificationRow`,
+      desc,
+      clickable: true,
       bounds: [32, top, w - 32, top + 240],
       children: [
         { class: "android.widget.TextView", id: "android:id/app_name_text", text: n.app, bounds: [180, top + 30, 600, top + 80] },
@@ -79,10 +95,27 @@ export function notificationShade(
   });
   const bottom = 700 + notes.length * 260;
   const footer: NodeSpec[] = notes.length === 0
-    ? [{ class: "android.widget.TextView", id: `${SYSTEMUI}:id/no_notifications`, text: "No notifications", bounds: [240, 760, w - 240, 860] }]
+    ? [{
+      class: "android.widget.TextView",
+      id: `${SYSTEMUI}:id/no_notifications`,
+      text: "No notifications",
+      bounds: [240, 760, w - 240, 860],
+    }]
     : [
-      { class: "android.widget.Button", id: `${SYSTEMUI}:id/manage_text`, text: "Manage", clickable: true, bounds: [60, bottom + 40, 360, bottom + 150] },
-      { class: "android.widget.Button", id: `${SYSTEMUI}:id/dismiss_text`, text: "Clear all", clickable: true, bounds: [w - 360, bottom + 40, w - 60, bottom + 150] },
+      {
+        class: "android.widget.Button",
+        id: `${SYSTEMUI}:id/manage_text`,
+        text: "Manage",
+        clickable: true,
+        bounds: [60, bottom + 40, 360, bottom + 150],
+      },
+      {
+        class: "android.widget.Button",
+        id: `${SYSTEMUI}:id/dismiss_text`,
+        text: "Clear all",
+        clickable: true,
+        bounds: [w - 360, bottom + 40, w - 60, bottom + 150],
+      },
     ];
   return {
     id: "@shade",
@@ -91,15 +124,36 @@ export function notificationShade(
       package: SYSTEMUI,
       activity: `${SYSTEMUI}.NotificationShade`,
       root: {
-        class: "android.widget.FrameLayout", id: `${SYSTEMUI}:id/notification_panel`, bounds: [0, 0, w, h],
+        class: "android.widget.FrameLayout",
+        id: `${SYSTEMUI}:id/notification_panel`,
+        bounds: [0, 0, w, h],
         children: [
           { class: "android.widget.TextView", id: `${SYSTEMUI}:id/clock`, text: "12:00", bounds: [60, 60, 300, 140] },
-          { class: "android.widget.LinearLayout", id: `${SYSTEMUI}:id/quick_qs_panel`, bounds: [0, 200, w, 620], children: [
-            { class: "android.widget.Switch", desc: "Internet", text: "Internet", checkable: true, checked: true, clickable: true,
-              bounds: [40, 240, 530, 400] },
-            { class: "android.widget.Switch", desc: "Bluetooth", text: "Bluetooth", checkable: true, checked: false, clickable: true,
-              bounds: [550, 240, 1040, 400] },
-          ] },
+          {
+            class: "android.widget.LinearLayout",
+            id: `${SYSTEMUI}:id/quick_qs_panel`,
+            bounds: [0, 200, w, 620],
+            children: [
+              {
+                class: "android.widget.Switch",
+                desc: "Internet",
+                text: "Internet",
+                checkable: true,
+                checked: true,
+                clickable: true,
+                bounds: [40, 240, 530, 400],
+              },
+              {
+                class: "android.widget.Switch",
+                desc: "Bluetooth",
+                text: "Bluetooth",
+                checkable: true,
+                checked: false,
+                clickable: true,
+                bounds: [550, 240, 1040, 400],
+              },
+            ],
+          },
           ...rows,
           ...footer,
         ],

@@ -52,7 +52,16 @@ export interface ScreenSpec {
 }
 
 /** Gestures and IME actions a transition can answer; scrolls name the direction the content moves into view. */
-export const TRANSITION_TRIGGERS = ["tap", "long_press", "double_tap", "submit", "scroll_down", "scroll_up", "scroll_left", "scroll_right"] as const;
+export const TRANSITION_TRIGGERS = [
+  "tap",
+  "long_press",
+  "double_tap",
+  "submit",
+  "scroll_down",
+  "scroll_up",
+  "scroll_left",
+  "scroll_right",
+] as const;
 
 export type TransitionTrigger = typeof TRANSITION_TRIGGERS[number];
 

@@ -76,34 +76,45 @@ const scenarioSchema = z.object({
   }).strict(),
   home: z.string().optional(),
   start: z.string().min(1),
-  screens: z.record(z.string(), z.object({
-    package: packageName,
-    activity: z.string().min(1),
-    root: nodeSpec.optional(),
-    xml: z.string().optional(),
-    keyboard: z.object({ top: z.number().int().min(0), openOnEnter: z.boolean().optional() }).strict().optional(),
-    rotation: z.union([z.literal(0), z.literal(1), z.literal(2), z.literal(3)]).optional(),
-    after: z.object({ ms: z.number().int().min(1).max(600_000), to: z.string().min(1) }).strict().optional(),
-  }).strict()),
-  packages: z.array(z.object({
-    name: packageName,
-    system: z.boolean().optional(),
-    screen: z.string().optional(),
-    activity: z.string().optional(),
-    label: z.string().optional(),
-    data: z.array(z.string().min(1)).optional(),
-    launchWhen: z.array(z.object({ flag: z.string().min(1), screen: z.string().min(1) }).strict()).optional(),
-  }).strict()),
-  transitions: z.array(z.object({
-    from: z.union([z.string(), z.array(z.string())]).optional(),
-    on: z.enum(TRANSITION_TRIGGERS),
-    selector: selector.optional(),
-    to: z.string().min(1),
-    sets: z.string().min(1).optional(),
-    replace: z.boolean().optional(),
-  }).strict()),
-  links: z.array(z.object({ prefix: z.string().regex(/^[a-z][a-z0-9+.-]*:/, "a URL prefix with its scheme"), screen: z.string().min(1) }).strict()).optional(),
-  notifications: z.array(z.object({ package: packageName, title: z.string().min(1), text: z.string(), screen: z.string().optional() }).strict()).optional(),
+  screens: z.record(
+    z.string(),
+    z.object({
+      package: packageName,
+      activity: z.string().min(1),
+      root: nodeSpec.optional(),
+      xml: z.string().optional(),
+      keyboard: z.object({ top: z.number().int().min(0), openOnEnter: z.boolean().optional() }).strict().optional(),
+      rotation: z.union([z.literal(0), z.literal(1), z.literal(2), z.literal(3)]).optional(),
+      after: z.object({ ms: z.number().int().min(1).max(600_000), to: z.string().min(1) }).strict().optional(),
+    }).strict(),
+  ),
+  packages: z.array(
+    z.object({
+      name: packageName,
+      system: z.boolean().optional(),
+      screen: z.string().optional(),
+      activity: z.string().optional(),
+      label: z.string().optional(),
+      data: z.array(z.string().min(1)).optional(),
+      launchWhen: z.array(z.object({ flag: z.string().min(1), screen: z.string().min(1) }).strict()).optional(),
+    }).strict(),
+  ),
+  transitions: z.array(
+    z.object({
+      from: z.union([z.string(), z.array(z.string())]).optional(),
+      on: z.enum(TRANSITION_TRIGGERS),
+      selector: selector.optional(),
+      to: z.string().min(1),
+      sets: z.string().min(1).optional(),
+      replace: z.boolean().optional(),
+    }).strict(),
+  ),
+  links: z.array(
+    z.object({ prefix: z.string().regex(/^[a-z][a-z0-9+.-]*:/, "a URL prefix with its scheme"), screen: z.string().min(1) }).strict(),
+  ).optional(),
+  notifications: z.array(
+    z.object({ package: packageName, title: z.string().min(1), text: z.string(), screen: z.string().optional() }).strict(),
+  ).optional(),
   faults: faults.optional(),
   frozen: z.boolean().optional(),
 }).strict();
@@ -173,7 +184,9 @@ function crossReferenceProblems(s: Scenario): string[] {
 function invalid(source: string, lines: string[]): HarnessError {
   return new HarnessError(
     "INVALID_ARGUMENT",
-    `The ${source} is not a valid simulated-device scenario:\n  - ${lines.join("\n  - ")}\nFix the file (see docs/simulated-device.md) and start the sim again.`,
+    `The ${source} is not a valid simulated-device scenario:\n  - ${
+      lines.join("\n  - ")
+    }\nFix the file (see docs/simulated-device.md) and start the sim again.`,
     { problems: lines },
   );
 }

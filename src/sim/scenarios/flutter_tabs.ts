@@ -72,7 +72,18 @@ const search: NodeSpec = { class: "android.widget.EditText", hint: "Buscar movim
 const historial1 = flutterWindow([
   { class: "android.view.View", desc: "Movimientos", bounds: [42, 150, 1038, 280] },
   search,
-  list([["Supermercado", "-45,20 €"], ["Nómina", "+1.850,00 €"], ["Farmacia", "-12,75 €"], ["Gasolina", "-60,00 €"], ["Restaurante", "-38,40 €"], ["Transferencia recibida", "+120,00 €"], ["Cine", "-18,00 €"], ["Librería", "-22,90 €"], ["Luz", "-64,31 €"], ["Agua", "-21,05 €"]]),
+  list([
+    ["Supermercado", "-45,20 €"],
+    ["Nómina", "+1.850,00 €"],
+    ["Farmacia", "-12,75 €"],
+    ["Gasolina", "-60,00 €"],
+    ["Restaurante", "-38,40 €"],
+    ["Transferencia recibida", "+120,00 €"],
+    ["Cine", "-18,00 €"],
+    ["Librería", "-22,90 €"],
+    ["Luz", "-64,31 €"],
+    ["Agua", "-21,05 €"],
+  ]),
   tabs(1),
 ]);
 
@@ -99,7 +110,8 @@ const tabTransitions = TABS.map((label, i) => ({
 
 export const FLUTTER_SCENARIO: Scenario = {
   name: "flutter",
-  description: "Android 13 (API 33) Flutter banking app: merged content-desc with newlines ('Historial\\nTab 2 of 3'), no resource-ids, bottom tabs, a history list in two scroll parts whose search field opens the keyboard over the tabs.",
+  description:
+    "Android 13 (API 33) Flutter banking app: merged content-desc with newlines ('Historial\\nTab 2 of 3'), no resource-ids, bottom tabs, a history list in two scroll parts whose search field opens the keyboard over the tabs.",
   android: PIXEL_API33,
   start: "inicio",
   screens: {

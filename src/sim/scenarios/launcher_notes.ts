@@ -13,7 +13,14 @@ const NOTES = "com.example.notes";
 function icon(label: string, column: number, row: number): NodeSpec {
   const left = 30 + column * 255;
   const top = 1560 + row * 300;
-  return { class: "android.widget.TextView", text: label, desc: label, clickable: true, longClickable: true, bounds: [left, top, left + 255, top + 290] };
+  return {
+    class: "android.widget.TextView",
+    text: label,
+    desc: label,
+    clickable: true,
+    longClickable: true,
+    bounds: [left, top, left + 255, top + 290],
+  };
 }
 
 const home = appWindow([
@@ -24,14 +31,30 @@ const home = appWindow([
     bounds: [0, 136, WIDTH, 2100],
     children: [
       { class: "android.widget.TextView", id: `${LAUNCHER}:id/clock`, text: "Sun, Nov 29", bounds: [63, 260, 700, 340] },
-      icon("Notes", 0, 0), icon("Clock", 1, 0), icon("Calendar", 2, 0), icon("Settings", 3, 0),
+      icon("Notes", 0, 0),
+      icon("Clock", 1, 0),
+      icon("Calendar", 2, 0),
+      icon("Settings", 3, 0),
     ],
   },
-  { class: "android.widget.TextView", id: `${LAUNCHER}:id/hotseat_phone`, text: "Phone", desc: "Phone", clickable: true, bounds: [30, 2130, 285, 2330] },
+  {
+    class: "android.widget.TextView",
+    id: `${LAUNCHER}:id/hotseat_phone`,
+    text: "Phone",
+    desc: "Phone",
+    clickable: true,
+    bounds: [30, 2130, 285, 2330],
+  },
   { class: "android.widget.TextView", text: "Chrome", desc: "Chrome", clickable: true, bounds: [795, 2130, 1050, 2330] },
 ]);
 
-const fab: NodeSpec = { class: "android.widget.ImageButton", id: `${NOTES}:id/fab_new`, desc: "New note", clickable: true, bounds: [834, 2100, 1017, 2283] };
+const fab: NodeSpec = {
+  class: "android.widget.ImageButton",
+  id: `${NOTES}:id/fab_new`,
+  desc: "New note",
+  clickable: true,
+  bounds: [834, 2100, 1017, 2283],
+};
 
 const list = appWindow([
   toolbar(NOTES, "Notes", false),
@@ -58,7 +81,8 @@ const editor = appWindow([
 
 export const LAUNCHER_SCENARIO: Scenario = {
   name: "launcher",
-  description: "Android 15 (API 35) Pixel Launcher home → the Notes app (list, note, new-note editor with the keyboard); other icons launch placeholder apps.",
+  description:
+    "Android 15 (API 35) Pixel Launcher home → the Notes app (list, note, new-note editor with the keyboard); other icons launch placeholder apps.",
   android: PIXEL_API35,
   home: "home",
   start: "home",

@@ -54,7 +54,12 @@ export function toolbar(pkg: string, title: string, withBack: boolean): NodeSpec
 
 /** A Settings-style row: clickable LinearLayout with an icon, android:id/title and android:id/summary. */
 export function settingsRow(title: string, summary: string | undefined, top: number, height = 220): NodeSpec {
-  const texts: NodeSpec[] = [{ class: "android.widget.TextView", id: "android:id/title", text: title, bounds: [189, top + 50, 1017, top + (summary ? 116 : 170)] }];
+  const texts: NodeSpec[] = [{
+    class: "android.widget.TextView",
+    id: "android:id/title",
+    text: title,
+    bounds: [189, top + 50, 1017, top + (summary ? 116 : 170)],
+  }];
   if (summary !== undefined) {
     texts.push({ class: "android.widget.TextView", id: "android:id/summary", text: summary, bounds: [189, top + 116, 1017, top + 170] });
   }
@@ -75,5 +80,12 @@ export function stackRows(rows: [string, string | undefined][], top: number, hei
 }
 
 export function recycler(id: string, top: number, bottom: number, children: NodeSpec[]): NodeSpec {
-  return { class: "androidx.recyclerview.widget.RecyclerView", id, scrollable: true, focusable: true, bounds: [0, top, WIDTH, bottom], children };
+  return {
+    class: "androidx.recyclerview.widget.RecyclerView",
+    id,
+    scrollable: true,
+    focusable: true,
+    bounds: [0, top, WIDTH, bottom],
+    children,
+  };
 }

@@ -24,7 +24,11 @@ function tabBar(selected: number): NodeSpec {
       clickable: true,
       selected: i === selected,
       bounds: [Math.round(i * w), 2232, Math.round((i + 1) * w), 2400] as [number, number, number, number],
-      children: [{ class: "android.widget.TextView", text: label, bounds: [Math.round(i * w) + 60, 2330, Math.round((i + 1) * w) - 60, 2380] as [number, number, number, number] }],
+      children: [{
+        class: "android.widget.TextView",
+        text: label,
+        bounds: [Math.round(i * w) + 60, 2330, Math.round((i + 1) * w) - 60, 2380] as [number, number, number, number],
+      }],
     })),
   };
 }
@@ -34,7 +38,14 @@ const login = appWindow([
   { class: "android.widget.TextView", text: "Welcome back", bounds: [63, 340, 1017, 420] },
   { class: "android.widget.EditText", id: `${PKG}:id/email`, hint: "Email", focused: true, bounds: [63, 480, 1017, 640] },
   { class: "android.widget.EditText", id: `${PKG}:id/password`, hint: "Password", password: true, bounds: [63, 680, 1017, 840] },
-  { class: "android.widget.CheckBox", id: `${PKG}:id/remember`, text: "Remember me", checkable: true, clickable: true, bounds: [63, 880, 600, 980] },
+  {
+    class: "android.widget.CheckBox",
+    id: `${PKG}:id/remember`,
+    text: "Remember me",
+    checkable: true,
+    clickable: true,
+    bounds: [63, 880, 600, 980],
+  },
   { class: "android.widget.Button", id: `${PKG}:id/sign_in`, text: "Sign in", clickable: true, bounds: [63, 1020, 1017, 1170] },
   { class: "android.widget.TextView", id: `${PKG}:id/forgot`, text: "Forgot password?", clickable: true, bounds: [63, 1200, 600, 1290] },
   tabBar(2),
@@ -61,7 +72,8 @@ const homeTab = appWindow([
 
 export const LOGIN_SCENARIO: Scenario = {
   name: "login",
-  description: "Android 15 (API 35) shop app: a login form opened with the keyboard up (top 1517) covering the bottom tab bar; Sign in → Account.",
+  description:
+    "Android 15 (API 35) shop app: a login form opened with the keyboard up (top 1517) covering the bottom tab bar; Sign in → Account.",
   android: PIXEL_API35,
   start: "login",
   screens: {

@@ -32,9 +32,29 @@ const dialog = appWindow([{
     clickable: true,
     bounds: dialogBounds,
     children: [
-      { class: "android.widget.TextView", id: `${IDS}/permission_message`, text: "Allow Maps to access this device's location?", bounds: [91, 600, 989, 760] },
-      { class: "android.widget.RadioButton", id: `${IDS}/permission_location_accuracy_radio_fine`, text: "Precise", checkable: true, checked: true, clickable: true, bounds: [91, 800, 520, 1180] },
-      { class: "android.widget.RadioButton", id: `${IDS}/permission_location_accuracy_radio_coarse`, text: "Approximate", checkable: true, clickable: true, bounds: [560, 800, 989, 1180] },
+      {
+        class: "android.widget.TextView",
+        id: `${IDS}/permission_message`,
+        text: "Allow Maps to access this device's location?",
+        bounds: [91, 600, 989, 760],
+      },
+      {
+        class: "android.widget.RadioButton",
+        id: `${IDS}/permission_location_accuracy_radio_fine`,
+        text: "Precise",
+        checkable: true,
+        checked: true,
+        clickable: true,
+        bounds: [91, 800, 520, 1180],
+      },
+      {
+        class: "android.widget.RadioButton",
+        id: `${IDS}/permission_location_accuracy_radio_coarse`,
+        text: "Approximate",
+        checkable: true,
+        clickable: true,
+        bounds: [560, 800, 989, 1180],
+      },
       dialogButton("permission_allow_foreground_only_button", "While using the app", 1280),
       dialogButton("permission_allow_one_time_button", "Only this time", 1440),
       dialogButton("permission_deny_button", "Don’t allow", 1600),
@@ -53,7 +73,8 @@ const results = appWindow([
 
 export const PERMISSION_SCENARIO: Scenario = {
   name: "permission",
-  description: "Android 13 (API 33) maps app: 'Find places near me' raises the location permission dialog (not full-screen); allow → results, deny → back.",
+  description:
+    "Android 13 (API 33) maps app: 'Find places near me' raises the location permission dialog (not full-screen); allow → results, deny → back.",
   android: PIXEL_API33,
   start: "app",
   screens: {

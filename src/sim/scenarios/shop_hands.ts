@@ -15,9 +15,21 @@ const id = (name: string) => `${PKG}:id/${name}`;
 type Bounds = NodeSpec["bounds"];
 
 const PRODUCTS = [
-  ["Canvas sneakers", "$59"], ["Rain jacket", "$89"], ["Wool beanie", "$19"], ["Leather wallet", "$45"], ["Running shorts", "$29"],
-  ["Travel mug", "$15"], ["Yoga mat", "$35"], ["Desk lamp", "$42"], ["Sunglasses", "$65"], ["Water bottle", "$12"],
-  ["Linen shirt", "$49"], ["Denim cap", "$22"], ["Hiking boots", "$129"], ["Trail socks", "$9"], ["Daypack", "$79"],
+  ["Canvas sneakers", "$59"],
+  ["Rain jacket", "$89"],
+  ["Wool beanie", "$19"],
+  ["Leather wallet", "$45"],
+  ["Running shorts", "$29"],
+  ["Travel mug", "$15"],
+  ["Yoga mat", "$35"],
+  ["Desk lamp", "$42"],
+  ["Sunglasses", "$65"],
+  ["Water bottle", "$12"],
+  ["Linen shirt", "$49"],
+  ["Denim cap", "$22"],
+  ["Hiking boots", "$129"],
+  ["Trail socks", "$9"],
+  ["Daypack", "$79"],
 ] as const;
 const ROWS_PER_PART = 5;
 const ROW_HEIGHT = 300;
@@ -26,11 +38,21 @@ function tabBar(selected: number): NodeSpec {
   const tabs = ["Home", "Search", "Account"];
   const w = WIDTH / tabs.length;
   return {
-    class: "android.widget.LinearLayout", id: id("bottom_navigation"), bounds: [0, 2232, WIDTH, 2400],
+    class: "android.widget.LinearLayout",
+    id: id("bottom_navigation"),
+    bounds: [0, 2232, WIDTH, 2400],
     children: tabs.map((label, i) => ({
-      class: "android.widget.FrameLayout", id: id(`tab_${label.toLowerCase()}`), desc: label, clickable: true, selected: i === selected,
+      class: "android.widget.FrameLayout",
+      id: id(`tab_${label.toLowerCase()}`),
+      desc: label,
+      clickable: true,
+      selected: i === selected,
       bounds: [Math.round(i * w), 2232, Math.round((i + 1) * w), 2400] as Bounds,
-      children: [{ class: "android.widget.TextView", text: label, bounds: [Math.round(i * w) + 60, 2330, Math.round((i + 1) * w) - 60, 2380] as Bounds }],
+      children: [{
+        class: "android.widget.TextView",
+        text: label,
+        bounds: [Math.round(i * w) + 60, 2330, Math.round((i + 1) * w) - 60, 2380] as Bounds,
+      }],
     })),
   };
 }
@@ -39,16 +61,24 @@ function shopToolbar(title: string, back: boolean): NodeSpec {
   const bar = toolbar(PKG, title, back);
   return {
     ...bar,
-    children: [...(bar.children ?? []),
-      { class: "android.widget.ImageButton", id: id("action_filters"), desc: "Filters", clickable: true, bounds: [720, 150, 840, 270] },
-      { class: "android.widget.ImageButton", id: id("action_cart"), desc: "Cart", clickable: true, bounds: [900, 150, 1020, 270] }],
+    children: [...(bar.children ?? []), {
+      class: "android.widget.ImageButton",
+      id: id("action_filters"),
+      desc: "Filters",
+      clickable: true,
+      bounds: [720, 150, 840, 270],
+    }, { class: "android.widget.ImageButton", id: id("action_cart"), desc: "Cart", clickable: true, bounds: [900, 150, 1020, 270] }],
   };
 }
 
 /** A product row: clickable (opens it) and long-clickable (its menu). */
 function productRow(title: string, price: string, top: number): NodeSpec {
   return {
-    class: "android.widget.LinearLayout", id: id("product_row"), clickable: true, longClickable: true, bounds: [0, top, WIDTH, top + ROW_HEIGHT - 20],
+    class: "android.widget.LinearLayout",
+    id: id("product_row"),
+    clickable: true,
+    longClickable: true,
+    bounds: [0, top, WIDTH, top + ROW_HEIGHT - 20],
     children: [
       { class: "android.widget.ImageView", id: id("product_thumb"), desc: `${title} photo`, bounds: [42, top + 30, 262, top + 250] },
       { class: "android.widget.TextView", id: id("product_title"), text: title, bounds: [300, top + 60, 1017, top + 140] },
@@ -64,8 +94,12 @@ function productList(part: number, top: number, bottom: number): NodeSpec {
     .filter((row) => row.bounds[1] < bottom)
     .map((row) => ({ ...row, bounds: [row.bounds[0], row.bounds[1], row.bounds[2], Math.min(row.bounds[3], bottom)] as Bounds }));
   return {
-    class: "androidx.recyclerview.widget.RecyclerView", id: id("product_list"), scrollable: true, focusable: true,
-    bounds: [0, top, WIDTH, bottom], children: rows,
+    class: "androidx.recyclerview.widget.RecyclerView",
+    id: id("product_list"),
+    scrollable: true,
+    focusable: true,
+    bounds: [0, top, WIDTH, bottom],
+    children: rows,
   };
 }
 
@@ -79,7 +113,12 @@ function chipRow(offset: number): NodeSpec {
     const right = left + 250;
     if (right <= 0 || left >= WIDTH) return;
     chips.push({
-      class: "com.google.android.material.chip.Chip", id: id("chip"), text: label, checkable: true, checked: i === 0, clickable: true,
+      class: "com.google.android.material.chip.Chip",
+      id: id("chip"),
+      text: label,
+      checkable: true,
+      checked: i === 0,
+      clickable: true,
       bounds: [Math.max(0, left), 320, Math.min(WIDTH, right), 430],
     });
   });
@@ -104,21 +143,45 @@ function product(liked: boolean): NodeSpec {
     { class: "android.widget.ImageView", id: id("product_image"), desc: "Canvas sneakers photo", bounds: [0, 283, WIDTH, 1100] },
     { class: "android.widget.TextView", id: id("product_name"), text: "Canvas sneakers", bounds: [63, 1140, 800, 1230] },
     { class: "android.widget.TextView", id: id("product_price"), text: "$59", bounds: [63, 1240, 400, 1320] },
-    { class: "android.widget.ToggleButton", id: id("favourite"), desc: "Favourite", text: liked ? "Liked" : "Like", checkable: true, checked: liked, clickable: true,
-      bounds: [820, 1140, 1017, 1300] },
-    { class: "android.widget.TextView", id: id("like_hint"), text: liked ? "In your favourites" : "Double-tap the photo to like it",
-      bounds: [63, 1340, 1017, 1410] },
+    {
+      class: "android.widget.ToggleButton",
+      id: id("favourite"),
+      desc: "Favourite",
+      text: liked ? "Liked" : "Like",
+      checkable: true,
+      checked: liked,
+      clickable: true,
+      bounds: [820, 1140, 1017, 1300],
+    },
+    {
+      class: "android.widget.TextView",
+      id: id("like_hint"),
+      text: liked ? "In your favourites" : "Double-tap the photo to like it",
+      bounds: [63, 1340, 1017, 1410],
+    },
     { class: "android.widget.Button", id: id("add_to_cart"), text: "Add to cart", clickable: true, bounds: [63, 1460, 1017, 1610] },
   ]);
 }
 
 const productMenu: NodeSpec = {
-  class: "android.widget.FrameLayout", bounds: [340, 900, 1000, 1400],
-  children: [{ class: "android.widget.ListView", id: "android:id/list", bounds: [340, 900, 1000, 1400],
+  class: "android.widget.FrameLayout",
+  bounds: [340, 900, 1000, 1400],
+  children: [{
+    class: "android.widget.ListView",
+    id: "android:id/list",
+    bounds: [340, 900, 1000, 1400],
     children: ["Add to wishlist", "Share", "Hide"].map((label, i) => ({
-      class: "android.widget.LinearLayout", clickable: true, bounds: [340, 920 + i * 150, 1000, 1070 + i * 150] as Bounds,
-      children: [{ class: "android.widget.TextView", id: "android:id/title", text: label, bounds: [400, 960 + i * 150, 960, 1030 + i * 150] as Bounds }],
-    })) }],
+      class: "android.widget.LinearLayout",
+      clickable: true,
+      bounds: [340, 920 + i * 150, 1000, 1070 + i * 150] as Bounds,
+      children: [{
+        class: "android.widget.TextView",
+        id: "android:id/title",
+        text: label,
+        bounds: [400, 960 + i * 150, 960, 1030 + i * 150] as Bounds,
+      }],
+    })),
+  }],
 };
 
 const FILTERS = ["Brand", "Size", "Colour", "Price", "Material", "Rating", "Delivery", "Discount", "Seller", "Style"];
@@ -126,29 +189,61 @@ const FILTERS = ["Brand", "Size", "Colour", "Price", "Material", "Rating", "Deli
 /** The page behind (its list) and the filter sheet over its lower half with its own list. */
 function filters(pagePart: number, sheetPart: number): NodeSpec {
   const options = FILTERS.slice(sheetPart * 5, sheetPart * 5 + 5).map((label, i): NodeSpec => ({
-    class: "android.widget.CheckedTextView", id: id("filter_option"), text: label, checkable: true, clickable: true,
+    class: "android.widget.CheckedTextView",
+    id: id("filter_option"),
+    text: label,
+    checkable: true,
+    clickable: true,
     bounds: [0, 1400 + i * 160, WIDTH, 1550 + i * 160],
   }));
   return appWindow([
     shopToolbar("Shop", false),
     productList(pagePart, 300, 2232),
-    { class: "android.widget.FrameLayout", id: id("design_bottom_sheet"), bounds: [0, 1200, WIDTH, 2400], children: [
-      { class: "android.widget.TextView", id: id("sheet_title"), text: "Filters", bounds: [63, 1230, 600, 1320] },
-      { class: "android.widget.Button", id: id("apply_filters"), text: "Apply", clickable: true, bounds: [780, 1220, 1017, 1340] },
-      { class: "androidx.recyclerview.widget.RecyclerView", id: id("sheet_list"), scrollable: true, bounds: [0, 1380, WIDTH, 2400], children: options },
-    ] },
+    {
+      class: "android.widget.FrameLayout",
+      id: id("design_bottom_sheet"),
+      bounds: [0, 1200, WIDTH, 2400],
+      children: [
+        { class: "android.widget.TextView", id: id("sheet_title"), text: "Filters", bounds: [63, 1230, 600, 1320] },
+        { class: "android.widget.Button", id: id("apply_filters"), text: "Apply", clickable: true, bounds: [780, 1220, 1017, 1340] },
+        {
+          class: "androidx.recyclerview.widget.RecyclerView",
+          id: id("sheet_list"),
+          scrollable: true,
+          bounds: [0, 1380, WIDTH, 2400],
+          children: options,
+        },
+      ],
+    },
   ]);
 }
 
-const search = (results: boolean) => appWindow([
-  toolbar(PKG, "Search", true),
-  { class: "android.widget.EditText", id: id("search_field"), hint: "Search products", bounds: [63, 300, 1017, 440] },
-  ...(results
-    ? [{ class: "androidx.recyclerview.widget.RecyclerView", id: id("results"), bounds: [0, 460, WIDTH, 1500], children: [
-      { class: "android.widget.TextView", id: id("results_count"), text: "2 results", bounds: [63, 480, 600, 550] },
-      productRow("Canvas sneakers", "$59", 580), productRow("Hiking boots", "$129", 880)] } satisfies NodeSpec]
-    : [{ class: "android.widget.TextView", id: id("search_tip"), text: "Type a product and press search", bounds: [63, 480, 1017, 550] } satisfies NodeSpec]),
-]);
+const search = (results: boolean) =>
+  appWindow([
+    toolbar(PKG, "Search", true),
+    { class: "android.widget.EditText", id: id("search_field"), hint: "Search products", bounds: [63, 300, 1017, 440] },
+    ...(results
+      ? [
+        {
+          class: "androidx.recyclerview.widget.RecyclerView",
+          id: id("results"),
+          bounds: [0, 460, WIDTH, 1500],
+          children: [
+            { class: "android.widget.TextView", id: id("results_count"), text: "2 results", bounds: [63, 480, 600, 550] },
+            productRow("Canvas sneakers", "$59", 580),
+            productRow("Hiking boots", "$129", 880),
+          ],
+        } satisfies NodeSpec,
+      ]
+      : [
+        {
+          class: "android.widget.TextView",
+          id: id("search_tip"),
+          text: "Type a product and press search",
+          bounds: [63, 480, 1017, 550],
+        } satisfies NodeSpec,
+      ]),
+  ]);
 
 const login = appWindow([
   toolbar(PKG, "Sign in", false),
@@ -186,10 +281,15 @@ function cart(left: number): NodeSpec {
   return appWindow([
     shopToolbar("Shop", false),
     productList(0, 460, 2232),
-    { class: "android.widget.FrameLayout", id: id("cart_drawer"), bounds: [left, 0, WIDTH, 2400], children: [
-      { class: "android.widget.TextView", id: id("cart_title"), text: "Your cart", bounds: [left + 60, 160, WIDTH, 250] },
-      { class: "android.widget.TextView", id: id("cart_empty"), text: "Your cart is empty", bounds: [left + 60, 300, WIDTH, 380] },
-    ] },
+    {
+      class: "android.widget.FrameLayout",
+      id: id("cart_drawer"),
+      bounds: [left, 0, WIDTH, 2400],
+      children: [
+        { class: "android.widget.TextView", id: id("cart_title"), text: "Your cart", bounds: [left + 60, 160, WIDTH, 250] },
+        { class: "android.widget.TextView", id: id("cart_empty"), text: "Your cart is empty", bounds: [left + 60, 300, WIDTH, 380] },
+      ],
+    },
   ]);
 }
 const CART_FRAMES = [900, 630, 400, 250, 190];
@@ -209,7 +309,12 @@ const transitions: TransitionSpec[] = [
   { from: "shop_home", on: "scroll_right", selector: { resource_id: id("chips") }, to: "shop_home_chips" },
   { from: "shop_home_chips", on: "scroll_left", selector: { resource_id: id("chips") }, to: "shop_home" },
   // Long press on a product: its menu (a popup window); any choice closes it.
-  { from: [...HOME_PARTS, "shop_home_chips", "search_results"], on: "long_press", selector: { resource_id: id("product_row") }, to: "product_menu" },
+  {
+    from: [...HOME_PARTS, "shop_home_chips", "search_results"],
+    on: "long_press",
+    selector: { resource_id: id("product_row") },
+    to: "product_menu",
+  },
   { from: "product_menu", on: "tap", selector: { resource_id: "android:id/title" }, to: "@back" },
   { from: [...HOME_PARTS, "shop_home_chips", "search_results"], on: "tap", selector: { text: "Canvas sneakers" }, to: "product_42" },
   // Double-tap on the photo likes the product (a single tap does nothing).
@@ -241,7 +346,8 @@ const screen = (root: NodeSpec, activity = MAIN) => ({ package: PKG, activity, r
 
 export const SHOP_SCENARIO: Scenario = {
   name: "shop",
-  description: "Android 15 (API 35) shop app for every hand: long-press menu, double-tap like, sideways chips, a filter sheet over the page, " +
+  description:
+    "Android 15 (API 35) shop app for every hand: long-press menu, double-tap like, sideways chips, a filter sheet over the page, " +
     "search on the IME action, deep links, a late order confirmation, an animated cart, a notification; starts signed in.",
   android: PIXEL_API35,
   home: "launcher",

@@ -44,7 +44,9 @@ function pidOf(pkg: string): number {
 export function renderProcesses(device: ScenarioDevice): string {
   const lines = ["ACTIVITY MANAGER RUNNING PROCESSES (dumpsys activity processes)", "  All known processes:"];
   device.runningPackages().forEach((pkg, i) => {
-    lines.push(`  *APP* UID 10${String(190 + i).padStart(3, "0")} ProcessRecord{${hashOf("proc" + pkg)} ${pidOf(pkg)}:${pkg}/u0a${190 + i}}`);
+    lines.push(
+      `  *APP* UID 10${String(190 + i).padStart(3, "0")} ProcessRecord{${hashOf("proc" + pkg)} ${pidOf(pkg)}:${pkg}/u0a${190 + i}}`,
+    );
     lines.push(`    user #0 uid=10${String(190 + i).padStart(3, "0")} gids={50${190 + i}, 20${190 + i}, 9997}`);
   });
   return lines.join("\n") + "\n";

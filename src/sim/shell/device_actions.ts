@@ -7,7 +7,15 @@ import type { ScenarioDevice } from "../scenario_device.ts";
 import { exit, type ShellOutcome } from "./outcome.ts";
 import { startView, VIEW_ACTION } from "./app_intents.ts";
 
-const KEYCODES: Record<string, number> = { KEYCODE_HOME: 3, KEYCODE_BACK: 4, KEYCODE_ENTER: 66, KEYCODE_DEL: 67, KEYCODE_APP_SWITCH: 187, KEYCODE_WAKEUP: 224, KEYCODE_MENU: 82 };
+const KEYCODES: Record<string, number> = {
+  KEYCODE_HOME: 3,
+  KEYCODE_BACK: 4,
+  KEYCODE_ENTER: 66,
+  KEYCODE_DEL: 67,
+  KEYCODE_APP_SWITCH: 187,
+  KEYCODE_WAKEUP: 224,
+  KEYCODE_MENU: 82,
+};
 
 /** Blocked `am instrument -w` runs, ended by `am force-stop` of their package. */
 export class Instrumentations {
@@ -94,7 +102,8 @@ export function runAm(device: ScenarioDevice, args: string[], instrumentations: 
         device.home();
         return exit(`Starting: Intent { act=${action ?? "android.intent.action.MAIN"} cat=[android.intent.category.HOME] }\n`);
       }
-      const pkg = component?.split("/")[0] ?? packageArg(rest) ?? (action?.startsWith("android.settings.") ? "com.android.settings" : undefined);
+      const pkg = component?.split("/")[0] ?? packageArg(rest) ??
+        (action?.startsWith("android.settings.") ? "com.android.settings" : undefined);
       // Appium's helper activities are transparent and finish at once: nothing visible changes.
       if (pkg?.startsWith("io.appium.")) return exit(`Starting: Intent { cmp=${component ?? pkg} }\n`);
       if (pkg === undefined || !device.launch(pkg)) {
@@ -105,7 +114,9 @@ export function runAm(device: ScenarioDevice, args: string[], instrumentations: 
         );
       }
       const shown = component ?? (action !== undefined ? `act=${action}` : `cmp=${pkg}`);
-      const wait = rest.includes("-W") ? `Status: ok\nLaunchState: COLD\nActivity: ${device.foregroundComponent()}\nTotalTime: 412\nWaitTime: 415\nComplete\n` : "";
+      const wait = rest.includes("-W")
+        ? `Status: ok\nLaunchState: COLD\nActivity: ${device.foregroundComponent()}\nTotalTime: 412\nWaitTime: 415\nComplete\n`
+        : "";
       return exit(`Starting: Intent { ${component !== undefined ? `cmp=${component}` : shown} }\n${wait}`);
     }
     case "force-stop":
@@ -151,5 +162,9 @@ export function runMonkey(device: ScenarioDevice, args: string[]): ShellOutcome 
   }
   const parsed = args.map((a) => ` arg: "${a}"\n`).join("");
   const data = ["-p", "-c"].map((o) => optionValue(args, o)).filter((v) => v !== undefined).map((v) => `data="${v}"\n`).join("");
-  return exit(`${echoed}args: [${args.join(", ")}]\n${parsed}${data}Events injected: 1\n## Network stats: elapsed time=23ms (0ms mobile, 0ms wifi, 23ms not connected)\n`);
+  return exit(
+    `${echoed}args: [${
+      args.join(", ")
+    }]\n${parsed}${data}Events injected: 1\n## Network stats: elapsed time=23ms (0ms mobile, 0ms wifi, 23ms not connected)\n`,
+  );
 }

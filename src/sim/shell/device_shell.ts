@@ -25,8 +25,24 @@ const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 const NO_INTERACTIVE_SHELL = "the simulated device has no interactive shell; run `adb shell <command>`\n";
 /** Directories every device has, besides those holding pushed or dumped files. */
-const DIRECTORIES = ["/", "/sdcard", "/storage", "/storage/emulated", "/storage/emulated/0", "/data", "/data/local",
-  "/data/local/tmp", "/system", "/system/bin", "/vendor", "/proc", "/dev", "/etc", "/mnt", "/cache"];
+const DIRECTORIES = [
+  "/",
+  "/sdcard",
+  "/storage",
+  "/storage/emulated",
+  "/storage/emulated/0",
+  "/data",
+  "/data/local",
+  "/data/local/tmp",
+  "/system",
+  "/system/bin",
+  "/vendor",
+  "/proc",
+  "/dev",
+  "/etc",
+  "/mnt",
+  "/cache",
+];
 
 function isKnownDirectory(dir: string, files: Iterable<string>): boolean {
   const path = dir.length > 1 ? dir.replace(/\/+$/, "") : dir;
@@ -131,7 +147,9 @@ export class DeviceShell {
         // Appium's IME (io.appium.settings/.AppiumIME) turns typed `/search/`-style text into that editor action.
         if (this.#setting("secure/default_input_method") === APPIUM_IME && args[0] === "text") {
           const action = /^\/(\w+)\/$/.exec(args.slice(1).join(" "))?.[1]?.toLowerCase();
-          if (action !== undefined && (EDITOR_ACTIONS as readonly string[]).includes(action)) return (d.editorAction(action as EditorAction), exit());
+          if (action !== undefined && (EDITOR_ACTIONS as readonly string[]).includes(action)) {
+            return (d.editorAction(action as EditorAction), exit());
+          }
         }
         return runInput(d, args);
       case "uiautomator":
@@ -145,7 +163,9 @@ export class DeviceShell {
       case "echo":
         return exit(args.join(" ") + "\n");
       case "id":
-        return exit("uid=2000(shell) gid=2000(shell) groups=2000(shell),1004(input),1007(log),1011(adb),1015(sdcard_rw),3003(inet) context=u:r:shell:s0\n");
+        return exit(
+          "uid=2000(shell) gid=2000(shell) groups=2000(shell),1004(input),1007(log),1011(adb),1015(sdcard_rw),3003(inet) context=u:r:shell:s0\n",
+        );
       case "whoami":
         return exit("shell\n");
       case "false":
@@ -204,7 +224,9 @@ export class DeviceShell {
       case "delete":
         return exit(this.#settings.delete(id) ? "Deleted 1 rows\n" : "Deleted 0 rows\n");
       case "list":
-        return exit([...this.#settings].filter(([k]) => k.startsWith(`${namespace}/`)).map(([k, v]) => `${k.split("/")[1]}=${v}\n`).join(""));
+        return exit(
+          [...this.#settings].filter(([k]) => k.startsWith(`${namespace}/`)).map(([k, v]) => `${k.split("/")[1]}=${v}\n`).join(""),
+        );
       default:
         return exit("", "usage:  settings [--user <USER_ID> | current] get namespace key\n", 1);
     }
@@ -219,12 +241,22 @@ export class DeviceShell {
     const [verb] = args;
     const uri = args[args.indexOf("--uri") + 1] ?? "";
     const ns = /^content:\/\/settings\/(system|secure|global)$/.exec(uri)?.[1];
-    if (ns === undefined) return exit("", `Error while accessing provider:${uri.replace(/^content:\/\//, "").split("/")[0]}\njava.lang.IllegalArgumentException: Unknown URI ${uri}\n`, 1);
+    if (ns === undefined) {
+      return exit(
+        "",
+        `Error while accessing provider:${
+          uri.replace(/^content:\/\//, "").split("/")[0]
+        }\njava.lang.IllegalArgumentException: Unknown URI ${uri}\n`,
+        1,
+      );
+    }
     if (verb === "insert") {
-      const binds = new Map(args.flatMap((a, i) => args[i - 1] === "--bind" ? [a] : []).map((b) => {
-        const [name, , ...rest] = b.split(":");
-        return [name ?? "", rest.join(":")] as const;
-      }));
+      const binds = new Map(
+        args.flatMap((a, i) => args[i - 1] === "--bind" ? [a] : []).map((b) => {
+          const [name, , ...rest] = b.split(":");
+          return [name ?? "", rest.join(":")] as const;
+        }),
+      );
       const name = binds.get("name");
       if (name === undefined) return exit("", "Error: name is required\n", 1);
       this.#settings.set(`${ns}/${name}`, binds.get("value") ?? "");
@@ -232,7 +264,9 @@ export class DeviceShell {
     }
     if (verb === "query") {
       const where = /name\s*=\s*'([^']*)'/.exec(args[args.indexOf("--where") + 1] ?? "")?.[1];
-      const keys = where !== undefined ? [where] : [...this.#settings.keys()].filter((k) => k.startsWith(`${ns}/`)).map((k) => k.slice(ns.length + 1));
+      const keys = where !== undefined
+        ? [where]
+        : [...this.#settings.keys()].filter((k) => k.startsWith(`${ns}/`)).map((k) => k.slice(ns.length + 1));
       const rows = keys.flatMap((k) => {
         const v = this.#setting(`${ns}/${k}`);
         return v === undefined ? [] : [`name=${k}, value=${v}`];
@@ -281,7 +315,9 @@ export class DeviceShell {
   #ls(args: string[]): ShellOutcome {
     const path = args.filter((a) => !a.startsWith("-")).at(0) ?? "/sdcard";
     if (this.device.files.has(path)) return exit(`${path}\n`);
-    const inside = [...this.device.files.keys()].filter((k) => k.startsWith(path.replace(/\/?$/, "/"))).map((k) => k.slice(path.replace(/\/?$/, "/").length));
+    const inside = [...this.device.files.keys()].filter((k) => k.startsWith(path.replace(/\/?$/, "/"))).map((k) =>
+      k.slice(path.replace(/\/?$/, "/").length)
+    );
     if (inside.length > 0 || path === "/sdcard" || path === "/sdcard/") return exit(inside.sort().map((n) => n + "\n").join(""));
     return exit("", `ls: ${path}: No such file or directory\n`, 1);
   }
@@ -296,7 +332,8 @@ export class DeviceShell {
     ];
     if (this.instrumentations.count > 0) rows.push(["u0_a190", "5301", "612", UIA2_SERVER]);
     return "USER           PID  PPID     VSZ    RSS WCHAN            ADDR S NAME\n" +
-      rows.map(([u, p, pp, n]) => `${u!.padEnd(12)} ${p!.padStart(5)} ${pp!.padStart(5)} 12983396 102340 do_epoll_wait       0 S ${n}\n`).join("");
+      rows.map(([u, p, pp, n]) => `${u!.padEnd(12)} ${p!.padStart(5)} ${pp!.padStart(5)} 12983396 102340 do_epoll_wait       0 S ${n}\n`)
+        .join("");
   }
 }
 

@@ -31,7 +31,9 @@ export function runDumpsys(d: ScenarioDevice, args: string[]): ShellOutcome {
     case "package":
       return exit(renderDumpsysPackage(d, rest.filter((a) => !a.startsWith("-")).at(-1)));
     case "power":
-      return exit("POWER MANAGER (dumpsys power)\n\nPower Manager State:\n  mWakefulness=Awake\n  mWakefulnessChanging=false\n  mIsPowered=true\nDisplay Power: state=ON\n");
+      return exit(
+        "POWER MANAGER (dumpsys power)\n\nPower Manager State:\n  mWakefulness=Awake\n  mWakefulnessChanging=false\n  mIsPowered=true\nDisplay Power: state=ON\n",
+      );
     case "deviceidle":
       return exit(rest[0] === "whitelist" ? "" : "  mState=ACTIVE\n");
     case "SurfaceFlinger":
@@ -67,7 +69,9 @@ export function runCmd(d: ScenarioDevice, args: string[]): ShellOutcome {
   if (service === "package") {
     const [verb, ...more] = rest;
     if (verb === "list" && more[0] === "packages") return exit(renderPackageList(d, more.slice(1)));
-    if (verb === "resolve-activity") return exit(renderResolveActivity(d, more.filter((a) => !a.startsWith("-") && a.includes(".")).at(-1)));
+    if (verb === "resolve-activity") {
+      return exit(renderResolveActivity(d, more.filter((a) => !a.startsWith("-") && a.includes(".")).at(-1)));
+    }
     if (verb === "install") {
       const s = more.indexOf("-S");
       const bytes = s === -1 ? NaN : Number(more[s + 1]);
@@ -76,8 +80,24 @@ export function runCmd(d: ScenarioDevice, args: string[]): ShellOutcome {
     return runPackageManager(d, rest);
   }
   if (service === "statusbar" && rest[0] === "expand-notifications") return (d.openNotifications(), exit());
-  if (service === "display" && rest[0] === "get-displays") return exit(renderGetDisplays(displayFacts(d), rest.includes("-i") || rest.includes("--ids-only")));
-  if (["appops", "activity", "window", "input_method", "statusbar", "settings", "notification", "device_config", "overlay", "display", "locale"].includes(service ?? "")) {
+  if (service === "display" && rest[0] === "get-displays") {
+    return exit(renderGetDisplays(displayFacts(d), rest.includes("-i") || rest.includes("--ids-only")));
+  }
+  if (
+    [
+      "appops",
+      "activity",
+      "window",
+      "input_method",
+      "statusbar",
+      "settings",
+      "notification",
+      "device_config",
+      "overlay",
+      "display",
+      "locale",
+    ].includes(service ?? "")
+  ) {
     return exit();
   }
   return exit("", `cmd: Can't find service: ${service ?? ""}\n`, 20);

@@ -16,12 +16,14 @@ function statusBarHeight(c: SessionCommand): number {
 export function activateApp(c: SessionCommand, args: Readonly<Record<string, unknown>>): null {
   const appId = typeof args["appId"] === "string" ? args["appId"] : stringArg(args, "bundleId");
   if (!c.device.launch(appId)) {
-    throw w3cError("unknown error", `An unknown server-side error occurred while processing the command. Original error: ` +
-      `The application '${appId}' is not installed on the device. Install it or pick an installed package.`);
+    throw w3cError(
+      "unknown error",
+      `An unknown server-side error occurred while processing the command. Original error: ` +
+        `The application '${appId}' is not installed on the device. Install it or pick an installed package.`,
+    );
   }
   return null;
 }
-
 
 /** Closes the soft keyboard the way Android does (BACK); true when one was open. */
 export function hideKeyboard(c: SessionCommand): boolean {
@@ -34,38 +36,82 @@ export const DEVICE_ROUTES: SessionRoute[] = [
   { scope: "session", method: "GET", path: "", name: "get session", handle: (c) => c.session.capabilities },
   { scope: "session", method: "GET", path: "/source", name: "get page source", handle: (c) => c.screen.read().source },
   {
-    scope: "session", method: "GET", path: "/screenshot", name: "take screenshot",
+    scope: "session",
+    method: "GET",
+    path: "/screenshot",
+    name: "take screenshot",
     handle: (c) => Buffer.from(c.device.screenshotPng()).toString("base64"),
   },
   { scope: "session", method: "POST", path: "/back", name: "back", handle: (c) => (c.device.back(), null) },
   { scope: "session", method: "POST", path: "/appium/device/activate_app", name: "activate app", handle: (c) => activateApp(c, c.body) },
   { scope: "session", method: "POST", path: "/appium/device/press_keycode", name: "press keycode", handle: (c) => pressKeycode(c, c.body) },
-  { scope: "session", method: "POST", path: "/appium/device/long_press_keycode", name: "long press keycode", handle: (c) => pressKeycode(c, c.body) },
+  {
+    scope: "session",
+    method: "POST",
+    path: "/appium/device/long_press_keycode",
+    name: "long press keycode",
+    handle: (c) => pressKeycode(c, c.body),
+  },
   { scope: "session", method: "POST", path: "/appium/device/open_notifications", name: "open notifications", handle: openNotifications },
   { scope: "session", method: "POST", path: "/appium/device/hide_keyboard", name: "hide keyboard", handle: hideKeyboard },
-  { scope: "session", method: "GET", path: "/appium/device/is_keyboard_shown", name: "is keyboard shown", handle: (c) => c.device.keyboard().open },
-  { scope: "session", method: "GET", path: "/appium/device/current_package", name: "current package", handle: (c) => c.device.foregroundPackage() },
-  { scope: "session", method: "GET", path: "/appium/device/current_activity", name: "current activity", handle: (c) => c.device.foregroundActivity() },
+  {
+    scope: "session",
+    method: "GET",
+    path: "/appium/device/is_keyboard_shown",
+    name: "is keyboard shown",
+    handle: (c) => c.device.keyboard().open,
+  },
+  {
+    scope: "session",
+    method: "GET",
+    path: "/appium/device/current_package",
+    name: "current package",
+    handle: (c) => c.device.foregroundPackage(),
+  },
+  {
+    scope: "session",
+    method: "GET",
+    path: "/appium/device/current_activity",
+    name: "current activity",
+    handle: (c) => c.device.foregroundActivity(),
+  },
   { scope: "session", method: "POST", path: "/timeouts", name: "set timeouts", handle: () => null },
   {
-    scope: "session", method: "GET", path: "/window/rect", name: "get window rect",
+    scope: "session",
+    method: "GET",
+    path: "/window/rect",
+    name: "get window rect",
     handle: (c) => ({ x: 0, y: 0, width: c.device.width, height: c.device.height }),
   },
   {
-    scope: "session", method: "GET", path: "/window/current/size", name: "get window size",
+    scope: "session",
+    method: "GET",
+    path: "/window/current/size",
+    name: "get window size",
     handle: (c) => ({ width: c.device.width, height: c.device.height }),
   },
   { scope: "session", method: "GET", path: "/appium/device/pixel_ratio", name: "pixel ratio", handle: (c) => c.device.density / 160 },
   { scope: "session", method: "GET", path: "/appium/device/display_density", name: "display density", handle: (c) => c.device.density },
   {
-    scope: "session", method: "GET", path: "/appium/device/system_bars", name: "system bars",
+    scope: "session",
+    method: "GET",
+    path: "/appium/device/system_bars",
+    name: "system bars",
     handle: (c) => ({ statusBar: statusBarHeight(c) }),
   },
   {
-    scope: "session", method: "GET", path: "/appium/device/info", name: "device info",
+    scope: "session",
+    method: "GET",
+    path: "/appium/device/info",
+    name: "device info",
     handle: (c) => ({
-      apiVersion: String(c.device.apiLevel), platformVersion: "", manufacturer: "Simulated", model: c.device.model,
-      brand: "sim", realDisplaySize: `${c.device.width}x${c.device.height}`, displayDensity: c.device.density,
+      apiVersion: String(c.device.apiLevel),
+      platformVersion: "",
+      manufacturer: "Simulated",
+      model: c.device.model,
+      brand: "sim",
+      realDisplaySize: `${c.device.width}x${c.device.height}`,
+      displayDensity: c.device.density,
     }),
   },
   { scope: "session", method: "GET", path: "/appium/settings", name: "get settings", handle: () => ({}) },

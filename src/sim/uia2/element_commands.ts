@@ -36,8 +36,12 @@ function element(cmd: SessionCommand): SnapshotNode {
 }
 
 const ATTRIBUTE_ALIASES: Record<string, string> = {
-  contentDescription: "content-desc", "content-desc": "content-desc", resourceId: "resource-id",
-  className: "class", longClickable: "long-clickable", visible: "displayed",
+  contentDescription: "content-desc",
+  "content-desc": "content-desc",
+  resourceId: "resource-id",
+  className: "class",
+  longClickable: "long-clickable",
+  visible: "displayed",
 };
 
 function attribute(node: SnapshotNode, name: string): string | null {
@@ -73,32 +77,80 @@ function typeIntoFocused(cmd: SessionCommand): null {
 }
 
 export const ELEMENT_ROUTES: SessionRoute[] = [
-  { scope: "session", method: "GET", path: "/element/active", name: "get active element", handle: (c) => c.session.elements.reference(focused(c)) },
+  {
+    scope: "session",
+    method: "GET",
+    path: "/element/active",
+    name: "get active element",
+    handle: (c) => c.session.elements.reference(focused(c)),
+  },
   { scope: "session", method: "POST", path: "/keys", name: "send keys to focused element", handle: typeIntoFocused },
   { scope: "session", method: "POST", path: "/element", name: "find element", handle: (c) => find(c, false) },
   { scope: "session", method: "POST", path: "/elements", name: "find elements", handle: (c) => find(c, true) },
   { scope: "session", method: "POST", path: "/element/:elementId/element", name: "find child element", handle: (c) => find(c, false) },
   { scope: "session", method: "POST", path: "/element/:elementId/elements", name: "find child elements", handle: (c) => find(c, true) },
   {
-    scope: "session", method: "POST", path: "/element/:elementId/click", name: "click",
+    scope: "session",
+    method: "POST",
+    path: "/element/:elementId/click",
+    name: "click",
     handle: (c) => (c.device.tap(element(c).attrs), null),
   },
   {
-    scope: "session", method: "POST", path: "/element/:elementId/clear", name: "clear",
+    scope: "session",
+    method: "POST",
+    path: "/element/:elementId/clear",
+    name: "clear",
     handle: (c) => (c.device.setText(element(c).attrs, ""), null),
   },
-  { scope: "session", method: "POST", path: "/element/:elementId/value", name: "send keys", handle: (c) => typeInto(c, c.body["replace"] === true) },
-  { scope: "session", method: "GET", path: "/element/:elementId/text", name: "get text", handle: (c) => element(c).attrs["text"] ?? "" },
-  { scope: "session", method: "GET", path: "/element/:elementId/name", name: "get tag name", handle: (c) => element(c).attrs["class"] ?? "" },
   {
-    scope: "session", method: "GET", path: "/element/:elementId/attribute/:name", name: "get attribute",
+    scope: "session",
+    method: "POST",
+    path: "/element/:elementId/value",
+    name: "send keys",
+    handle: (c) => typeInto(c, c.body["replace"] === true),
+  },
+  { scope: "session", method: "GET", path: "/element/:elementId/text", name: "get text", handle: (c) => element(c).attrs["text"] ?? "" },
+  {
+    scope: "session",
+    method: "GET",
+    path: "/element/:elementId/name",
+    name: "get tag name",
+    handle: (c) => element(c).attrs["class"] ?? "",
+  },
+  {
+    scope: "session",
+    method: "GET",
+    path: "/element/:elementId/attribute/:name",
+    name: "get attribute",
     handle: (c) => attribute(element(c), c.params["name"] ?? ""),
   },
   {
-    scope: "session", method: "GET", path: "/element/:elementId/rect", name: "get rect",
+    scope: "session",
+    method: "GET",
+    path: "/element/:elementId/rect",
+    name: "get rect",
     handle: (c) => element(c).rect ?? { x: 0, y: 0, width: 0, height: 0 },
   },
-  { scope: "session", method: "GET", path: "/element/:elementId/displayed", name: "is displayed", handle: (c) => attribute(element(c), "displayed") !== "false" },
-  { scope: "session", method: "GET", path: "/element/:elementId/enabled", name: "is enabled", handle: (c) => element(c).attrs["enabled"] === "true" },
-  { scope: "session", method: "GET", path: "/element/:elementId/selected", name: "is selected", handle: (c) => element(c).attrs["selected"] === "true" },
+  {
+    scope: "session",
+    method: "GET",
+    path: "/element/:elementId/displayed",
+    name: "is displayed",
+    handle: (c) => attribute(element(c), "displayed") !== "false",
+  },
+  {
+    scope: "session",
+    method: "GET",
+    path: "/element/:elementId/enabled",
+    name: "is enabled",
+    handle: (c) => element(c).attrs["enabled"] === "true",
+  },
+  {
+    scope: "session",
+    method: "GET",
+    path: "/element/:elementId/selected",
+    name: "is selected",
+    handle: (c) => element(c).attrs["selected"] === "true",
+  },
 ];

@@ -42,8 +42,10 @@ export class ElementStore {
     }
     const node = snapshot.nodes.find((n) => fingerprint(n) === print);
     if (node === undefined) {
-      throw w3cError("stale element reference",
-        `The element '${id}' does not exist in DOM anymore: the screen changed since it was found. Find it again.`);
+      throw w3cError(
+        "stale element reference",
+        `The element '${id}' does not exist in DOM anymore: the screen changed since it was found. Find it again.`,
+      );
     }
     return node;
   }

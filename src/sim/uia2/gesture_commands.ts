@@ -9,7 +9,7 @@ import type { SessionCommand, SessionRoute } from "./command.ts";
 import { activateApp, hideKeyboard } from "./device_commands.ts";
 import { doubleClickGesture, HAND_METHODS, holds, longClickGesture, runHandMethod, scrollGesture, swipeGesture } from "./hand_commands.ts";
 import { elementIdOf } from "./element_store.ts";
-import { pointerGestures, type Point } from "./pointer_actions.ts";
+import { type Point, pointerGestures } from "./pointer_actions.ts";
 import type { SnapshotNode } from "./screen_snapshot.ts";
 import { w3cError } from "./w3c_error.ts";
 
@@ -62,8 +62,15 @@ function clickGesture(c: SessionCommand, args: Record<string, unknown>): null {
   return null;
 }
 
-const EXECUTE_METHODS = ["mobile: clickGesture", "mobile: activateApp", "mobile: hideKeyboard", "mobile: isKeyboardShown",
-  "mobile: getCurrentPackage", "mobile: getCurrentActivity", ...Object.keys(HAND_METHODS)];
+const EXECUTE_METHODS = [
+  "mobile: clickGesture",
+  "mobile: activateApp",
+  "mobile: hideKeyboard",
+  "mobile: isKeyboardShown",
+  "mobile: getCurrentPackage",
+  "mobile: getCurrentActivity",
+  ...Object.keys(HAND_METHODS),
+];
 
 function execute(c: SessionCommand): unknown {
   const script = typeof c.body["script"] === "string" ? c.body["script"].trim() : "";
@@ -84,7 +91,10 @@ function execute(c: SessionCommand): unknown {
     case "mobile: getCurrentActivity":
       return c.device.foregroundActivity();
     default:
-      throw w3cError("unknown method", `Unsupported execute method '${script}'. The simulated server supports: ${EXECUTE_METHODS.join(", ")}.`);
+      throw w3cError(
+        "unknown method",
+        `Unsupported execute method '${script}'. The simulated server supports: ${EXECUTE_METHODS.join(", ")}.`,
+      );
   }
 }
 
@@ -94,7 +104,25 @@ export const GESTURE_ROUTES: SessionRoute[] = [
   { scope: "session", method: "POST", path: "/execute/sync", name: "execute script", handle: execute },
   { scope: "session", method: "POST", path: "/appium/gestures/scroll", name: "scroll gesture", handle: (c) => scrollGesture(c, c.body) },
   { scope: "session", method: "POST", path: "/appium/gestures/swipe", name: "swipe gesture", handle: (c) => swipeGesture(c, c.body) },
-  { scope: "session", method: "POST", path: "/appium/gestures/long_click", name: "long click gesture", handle: (c) => longClickGesture(c, c.body) },
-  { scope: "session", method: "POST", path: "/appium/gestures/double_click", name: "double click gesture", handle: (c) => doubleClickGesture(c, c.body) },
-  { scope: "session", method: "POST", path: "/appium/gestures/click", name: "click gesture", handle: (c) => clickGesture(c, c.body as Record<string, unknown>) },
+  {
+    scope: "session",
+    method: "POST",
+    path: "/appium/gestures/long_click",
+    name: "long click gesture",
+    handle: (c) => longClickGesture(c, c.body),
+  },
+  {
+    scope: "session",
+    method: "POST",
+    path: "/appium/gestures/double_click",
+    name: "double click gesture",
+    handle: (c) => doubleClickGesture(c, c.body),
+  },
+  {
+    scope: "session",
+    method: "POST",
+    path: "/appium/gestures/click",
+    name: "click gesture",
+    handle: (c) => clickGesture(c, c.body as Record<string, unknown>),
+  },
 ];

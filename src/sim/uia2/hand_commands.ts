@@ -47,8 +47,10 @@ function pressTarget(c: SessionCommand, args: Args, what: string): NodeAttribute
 function directionOf(value: unknown, what: string): ScrollDirection {
   const d = typeof value === "string" ? value.toLowerCase() : "";
   if (!(DIRECTIONS as readonly string[]).includes(d)) {
-    throw w3cError("invalid argument",
-      `${what} direction ${JSON.stringify(value)} is not supported. Only the following directions are supported: ${DIRECTIONS.join(", ")}.`);
+    throw w3cError(
+      "invalid argument",
+      `${what} direction ${JSON.stringify(value)} is not supported. Only the following directions are supported: ${DIRECTIONS.join(", ")}.`,
+    );
   }
   return d as ScrollDirection;
 }
@@ -74,7 +76,10 @@ function scrollTarget(c: SessionCommand, args: Args, what: string): NodeAttribut
 function percentOf(args: Args, what: string): number {
   const p = num(args["percent"]);
   if (p === undefined || p <= 0) {
-    throw w3cError("invalid argument", `${what} needs 'percent', a number above 0 (a share of the area), got ${JSON.stringify(args["percent"])}.`);
+    throw w3cError(
+      "invalid argument",
+      `${what} needs 'percent', a number above 0 (a share of the area), got ${JSON.stringify(args["percent"])}.`,
+    );
   }
   return p;
 }
@@ -111,7 +116,10 @@ export function doubleClickGesture(c: SessionCommand, args: Args): null {
 export function pressKeycode(c: SessionCommand, args: Args): null {
   const keycode = args["keycode"];
   if (typeof keycode !== "number" || !Number.isInteger(keycode) || keycode < 0) {
-    throw w3cError("invalid argument", `'keycode' must be an Android key code (an integer: 3 HOME, 66 ENTER), got ${JSON.stringify(keycode)}.`);
+    throw w3cError(
+      "invalid argument",
+      `'keycode' must be an Android key code (an integer: 3 HOME, 66 ENTER), got ${JSON.stringify(keycode)}.`,
+    );
   }
   c.device.pressKey(keycode);
   return null;
@@ -123,13 +131,25 @@ export function openNotifications(c: SessionCommand): null {
 }
 
 /** EditorInfo.IME_ACTION_* codes, as performEditorAction also takes them. */
-const EDITOR_CODES: Record<number, EditorAction> = { 0: "unspecified", 1: "none", 2: "go", 3: "search", 4: "send", 5: "next", 6: "done", 7: "previous" };
+const EDITOR_CODES: Record<number, EditorAction> = {
+  0: "unspecified",
+  1: "none",
+  2: "go",
+  3: "search",
+  4: "send",
+  5: "next",
+  6: "done",
+  7: "previous",
+};
 
 function editorAction(c: SessionCommand, args: Args): null {
   const raw = args["action"];
   const action = typeof raw === "number" ? EDITOR_CODES[raw] : typeof raw === "string" ? raw.toLowerCase() : undefined;
   if (action === undefined || !(EDITOR_ACTIONS as readonly string[]).includes(action)) {
-    throw w3cError("invalid argument", `The editor action ${JSON.stringify(raw)} is unknown. Use one of ${EDITOR_ACTIONS.join(", ")} or an IME_ACTION code 0-7.`);
+    throw w3cError(
+      "invalid argument",
+      `The editor action ${JSON.stringify(raw)} is unknown. Use one of ${EDITOR_ACTIONS.join(", ")} or an IME_ACTION code 0-7.`,
+    );
   }
   c.device.editorAction(action as EditorAction);
   return null;
@@ -148,8 +168,11 @@ function deepLink(c: SessionCommand, args: Args): null {
   const pkg = typeof args["package"] === "string" && args["package"] !== "" ? args["package"] : undefined;
   if (c.device.openUrl(url, pkg) === null) {
     const intent = `Intent { act=android.intent.action.VIEW dat=${safeUri(url)}${pkg === undefined ? "" : ` pkg=${pkg}`} }`;
-    throw w3cError("unknown error", "An unknown server-side error occurred while processing the command. Original error: Error attempting to start URI. " +
-      `Original error: Starting: ${intent}\nError: Activity not started, unable to resolve ${intent.replace(" }", " flg=0x10000000 }")}`);
+    throw w3cError(
+      "unknown error",
+      "An unknown server-side error occurred while processing the command. Original error: Error attempting to start URI. " +
+        `Original error: Starting: ${intent}\nError: Activity not started, unable to resolve ${intent.replace(" }", " flg=0x10000000 }")}`,
+    );
   }
   return null;
 }
@@ -165,8 +188,11 @@ function terminateApp(c: SessionCommand, args: Args): boolean {
 function clearApp(c: SessionCommand, args: Args): null {
   const appId = appIdOf(args);
   if (!c.device.clearApp(appId)) {
-    throw w3cError("unknown error", "An unknown server-side error occurred while processing the command. Original error: " +
-      `Error executing adbExec. Original error: 'Command 'adb shell pm clear ${appId}' exited with code 1'; Command output: Failed`);
+    throw w3cError(
+      "unknown error",
+      "An unknown server-side error occurred while processing the command. Original error: " +
+        `Error executing adbExec. Original error: 'Command 'adb shell pm clear ${appId}' exited with code 1'; Command output: Failed`,
+    );
   }
   return null;
 }
@@ -197,8 +223,10 @@ export const HAND_METHODS: Readonly<Record<string, MobileMethod>> = {
 export function runHandMethod(c: SessionCommand, method: MobileMethod, args: Args): unknown {
   const missing = method.required.filter((name) => args[name] === undefined);
   if (missing.length > 0) {
-    const lines = [`The following required parameter${missing.length === 1 ? " is" : "s are"} missing: ${JSON.stringify(missing)}`,
-      `Known required parameters are: ${JSON.stringify(method.required)}`];
+    const lines = [
+      `The following required parameter${missing.length === 1 ? " is" : "s are"} missing: ${JSON.stringify(missing)}`,
+      `Known required parameters are: ${JSON.stringify(method.required)}`,
+    ];
     if (method.optional.length > 0) lines.push(`Known optional parameters are: ${JSON.stringify(method.optional)}`);
     throw w3cError("invalid argument", lines.join("\n"));
   }

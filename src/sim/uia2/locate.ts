@@ -32,10 +32,16 @@ function byXpath(snapshot: ScreenSnapshot, expression: string, context: Snapshot
     const start = context?.element ?? snapshot.document;
     result = xpath.select(expression, start as unknown as Node);
   } catch (error) {
-    throw w3cError("invalid selector", `Unable to locate an element with the xpath expression ${expression} because of the following error: ${(error as Error).message}`);
+    throw w3cError(
+      "invalid selector",
+      `Unable to locate an element with the xpath expression ${expression} because of the following error: ${(error as Error).message}`,
+    );
   }
   if (!xpath.isArrayOfNodes(result)) {
-    throw w3cError("invalid selector", `The xpath expression ${expression} does not select elements; it evaluates to ${JSON.stringify(result)}.`);
+    throw w3cError(
+      "invalid selector",
+      `The xpath expression ${expression} does not select elements; it evaluates to ${JSON.stringify(result)}.`,
+    );
   }
   return result.map((n) => snapshot.nodeOf(n as unknown as Element)).filter((n): n is SnapshotNode => n !== undefined);
 }
@@ -81,7 +87,9 @@ export function findNodes(screen: FindScreen, strategy: string, selector: string
     case "xpath":
       return byXpath(snapshot, selector, context);
     default:
-      throw w3cError("invalid selector",
-        `Locator Strategy '${strategy}' is not supported for this session. Use one of: ${STRATEGIES.join(", ")}.`);
+      throw w3cError(
+        "invalid selector",
+        `Locator Strategy '${strategy}' is not supported for this session. Use one of: ${STRATEGIES.join(", ")}.`,
+      );
   }
 }

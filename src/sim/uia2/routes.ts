@@ -46,6 +46,8 @@ export function matchRoute(method: string, path: string): RouteMatch {
   if (pathKnown) {
     throw w3cError("unknown method", `The HTTP method ${method} is not supported for ${path} by the simulated UiAutomator2 server.`);
   }
-  throw w3cError("unknown command",
-    `The requested resource could not be found, or a request was received using an HTTP method that is not supported by the mapped resource: ${method} ${path}`);
+  throw w3cError(
+    "unknown command",
+    `The requested resource could not be found, or a request was received using an HTTP method that is not supported by the mapped resource: ${method} ${path}`,
+  );
 }

@@ -5,7 +5,7 @@
  * finds, taps and stale-element checks all work on the same snapshot. Throws `unknown error` when
  * the device's dump is not XML.
  */
-import { DOMParser, type Document, type Element } from "@xmldom/xmldom";
+import { type Document, DOMParser, type Element } from "@xmldom/xmldom";
 import type { NodeAttributes } from "../sim_device.ts";
 import { w3cError } from "./w3c_error.ts";
 
@@ -35,8 +35,18 @@ export interface ScreenSnapshot {
   source: string;
 }
 
-const BOOLEAN_ATTRS = ["checkable", "checked", "clickable", "enabled", "focusable", "focused", "long-clickable",
-  "password", "scrollable", "selected"];
+const BOOLEAN_ATTRS = [
+  "checkable",
+  "checked",
+  "clickable",
+  "enabled",
+  "focusable",
+  "focused",
+  "long-clickable",
+  "password",
+  "scrollable",
+  "selected",
+];
 const TAG_NAME = /^[A-Za-z_][A-Za-z0-9_.-]*$/;
 
 export function parseBounds(bounds: string | undefined): Rect | null {
@@ -66,8 +76,12 @@ function pageSourceTag(attrs: NodeAttributes): string {
 }
 
 function pageSourceAttributes(attrs: NodeAttributes): string {
-  const pairs: [string, string][] = [["index", attrs["index"] ?? "0"], ["package", attrs["package"] ?? ""],
-    ["class", attrs["class"] ?? ""], ["text", attrs["text"] ?? ""]];
+  const pairs: [string, string][] = [
+    ["index", attrs["index"] ?? "0"],
+    ["package", attrs["package"] ?? ""],
+    ["class", attrs["class"] ?? ""],
+    ["text", attrs["text"] ?? ""],
+  ];
   if (attrs["resource-id"]) pairs.push(["resource-id", attrs["resource-id"]]);
   if (attrs["content-desc"]) pairs.push(["content-desc", attrs["content-desc"]]);
   for (const name of BOOLEAN_ATTRS) pairs.push([name, attrs[name] ?? "false"]);
@@ -79,7 +93,11 @@ function pageSourceAttributes(attrs: NodeAttributes): string {
 
 function parseXml(xml: string, what: string): Document {
   try {
-    return new DOMParser({ onError: (level, msg) => { if (level !== "warning") throw new Error(msg); } })
+    return new DOMParser({
+      onError: (level, msg) => {
+        if (level !== "warning") throw new Error(msg);
+      },
+    })
       .parseFromString(xml, "text/xml");
   } catch (error) {
     throw w3cError("unknown error", `Could not parse the ${what}: ${(error as Error).message}. The simulated screen is not valid XML.`);
@@ -123,7 +141,12 @@ export function readSnapshot(dumpXml: string, size: { width: number; height: num
     }
   };
   if (document.documentElement !== null) collect(document.documentElement);
-  const nodes = dumpNodes.map((n, i) => ({ element: elements[i] as Element, attrs: n.attrs, path: n.path, rect: parseBounds(n.attrs["bounds"]) }));
+  const nodes = dumpNodes.map((n, i) => ({
+    element: elements[i] as Element,
+    attrs: n.attrs,
+    path: n.path,
+    rect: parseBounds(n.attrs["bounds"]),
+  }));
   const byElement = new Map<Element, SnapshotNode>(nodes.map((n) => [n.element, n]));
   return { document, nodes, nodeOf: (e) => byElement.get(e), source };
 }

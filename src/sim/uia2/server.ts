@@ -98,8 +98,10 @@ function run(state: ServerState, route: Route, input: CommandInput): unknown {
   const diesAfter = faults.uia2SessionDiesAfter;
   if (diesAfter !== undefined && session.commands >= diesAfter) {
     sessions.crash(session);
-    throw w3cError("invalid session id",
-      `A session is either terminated or not started: the UiAutomator2 server crashed (simulated). Create a new session.`);
+    throw w3cError(
+      "invalid session id",
+      `A session is either terminated or not started: the UiAutomator2 server crashed (simulated). Create a new session.`,
+    );
   }
   session.commands++;
   const command: SessionCommand = { ...input, device, session, screen: state.screen };

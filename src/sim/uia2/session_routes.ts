@@ -27,7 +27,10 @@ function createSession(state: ServerState, input: CommandInput): unknown {
   // to the device server after it has launched the app over adb itself.
   const appPackage = requested["appium:appPackage"];
   if (typeof appPackage === "string" && !state.device.launch(appPackage)) {
-    throw w3cError("session not created", `The package '${appPackage}' is not installed on ${state.device.serial}. Install it or drop appium:appPackage.`);
+    throw w3cError(
+      "session not created",
+      `The package '${appPackage}' is not installed on ${state.device.serial}. Install it or drop appium:appPackage.`,
+    );
   }
   const d = state.device;
   const capabilities = {
@@ -47,12 +50,22 @@ function createSession(state: ServerState, input: CommandInput): unknown {
 
 export const SESSION_ROUTES: GlobalRoute[] = [
   {
-    scope: "global", method: "GET", path: "/status", name: "status",
-    handle: () => ({ ready: true, message: "UiAutomator2 Server is ready to accept commands (simulated device)", build: { version: "sim" } }),
+    scope: "global",
+    method: "GET",
+    path: "/status",
+    name: "status",
+    handle: () => ({
+      ready: true,
+      message: "UiAutomator2 Server is ready to accept commands (simulated device)",
+      build: { version: "sim" },
+    }),
   },
   { scope: "global", method: "POST", path: "/session", name: "new session", handle: createSession },
   {
-    scope: "global", method: "DELETE", path: "/session/:sessionId", name: "delete session",
+    scope: "global",
+    method: "DELETE",
+    path: "/session/:sessionId",
+    name: "delete session",
     handle: (state, input) => (state.sessions.delete(input.params["sessionId"] ?? ""), null),
   },
   { scope: "global", method: "GET", path: "/appium/sessions", name: "list sessions", handle: (state) => state.sessions.list() },

@@ -37,7 +37,14 @@ export class SessionRegistry {
 
   create(capabilities: Record<string, unknown>, now: number): Uia2Session {
     for (const s of this.sessions) if (s.state === "alive") s.state = "replaced";
-    const session: Uia2Session = { id: randomUUID(), created: now, capabilities, elements: new ElementStore(), commands: 0, state: "alive" };
+    const session: Uia2Session = {
+      id: randomUUID(),
+      created: now,
+      capabilities,
+      elements: new ElementStore(),
+      commands: 0,
+      state: "alive",
+    };
     this.sessions.push(session);
     const dead = this.sessions.filter((s) => s.state !== "alive");
     for (const s of dead.slice(0, Math.max(0, dead.length - MAX_DEAD_SESSIONS))) this.sessions.splice(this.sessions.indexOf(s), 1);

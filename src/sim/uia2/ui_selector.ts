@@ -24,8 +24,15 @@ export const STRING_FILTERS: Record<string, (attrs: NodeAttributes, v: string) =
   packageNameMatches: (a, v) => javaRegex(v).test(a["package"] ?? ""),
 };
 export const BOOLEAN_FILTERS: Record<string, string> = {
-  clickable: "clickable", enabled: "enabled", checked: "checked", checkable: "checkable", scrollable: "scrollable",
-  focusable: "focusable", focused: "focused", selected: "selected", longClickable: "long-clickable",
+  clickable: "clickable",
+  enabled: "enabled",
+  checked: "checked",
+  checkable: "checkable",
+  scrollable: "scrollable",
+  focusable: "focusable",
+  focused: "focused",
+  selected: "selected",
+  longClickable: "long-clickable",
 };
 
 export function javaRegex(pattern: string): RegExp {
@@ -47,15 +54,17 @@ interface TreeNode {
 
 function filtered<T extends TreeNode>(calls: UiSelector["calls"], nodes: readonly T[]): T[] {
   const instanceCall = calls.find((call) => call.name === "instance");
-  const matched = nodes.filter((node) => calls.every((call) => {
-    const arg = call.args[0];
-    if (call.name === "instance") return true;
-    if (call.name === "index") return (node.attrs["index"] ?? "") === String(arg);
-    const stringFilter = STRING_FILTERS[call.name];
-    if (stringFilter !== undefined) return stringFilter(node.attrs, arg as string);
-    const attr = BOOLEAN_FILTERS[call.name] as string;
-    return (node.attrs[attr] ?? "false") === String(arg);
-  }));
+  const matched = nodes.filter((node) =>
+    calls.every((call) => {
+      const arg = call.args[0];
+      if (call.name === "instance") return true;
+      if (call.name === "index") return (node.attrs["index"] ?? "") === String(arg);
+      const stringFilter = STRING_FILTERS[call.name];
+      if (stringFilter !== undefined) return stringFilter(node.attrs, arg as string);
+      const attr = BOOLEAN_FILTERS[call.name] as string;
+      return (node.attrs[attr] ?? "false") === String(arg);
+    })
+  );
   if (instanceCall === undefined) return matched;
   const one = matched[instanceCall.args[0] as number];
   return one === undefined ? [] : [one];
@@ -73,7 +82,10 @@ export function selectNodes<T extends TreeNode>(selector: UiSelector, nodes: rea
   const at = selector.calls.findIndex((call) => (RELATIONS as readonly string[]).includes(call.name));
   if (at === -1) return filtered(selector.calls, nodes);
   const relation = selector.calls[at] as UiSelector["calls"][number];
-  const own = [...selector.calls.slice(0, at), ...selector.calls.slice(at + 1).filter((c) => !(RELATIONS as readonly string[]).includes(c.name))];
+  const own = [
+    ...selector.calls.slice(0, at),
+    ...selector.calls.slice(at + 1).filter((c) => !(RELATIONS as readonly string[]).includes(c.name)),
+  ];
   const anchors = filtered(own, nodes).map((n) => relation.name === "childSelector" ? n.path : parentPath(n.path));
   const scope = nodes.filter((n) => anchors.some((a) => under(n.path, a)));
   return selectNodes(relation.args[0] as UiSelector, scope);

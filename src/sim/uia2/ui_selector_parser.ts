@@ -31,8 +31,10 @@ class Parser {
   constructor(private readonly text: string) {}
 
   fail(what: string): never {
-    throw w3cError("invalid selector",
-      `Could not parse UiSelector argument '${this.text}': ${what} at position ${this.at}. Use e.g. new UiSelector().text("OK").`);
+    throw w3cError(
+      "invalid selector",
+      `Could not parse UiSelector argument '${this.text}': ${what} at position ${this.at}. Use e.g. new UiSelector().text("OK").`,
+    );
   }
   private skip(): void {
     while (this.at < this.text.length && /\s/.test(this.text[this.at] as string)) this.at++;
@@ -152,9 +154,10 @@ function checkSelector(selector: UiSelector): void {
     if (ok && typeof arg === "object") checkSelector(arg);
     if (ok && call.name.endsWith("Matches")) javaRegex(arg as string);
     if (!ok || call.args.length !== 1) {
-      throw w3cError("invalid selector",
-        `UiSelector method '${call.name}' with ${JSON.stringify(call.args)} is not supported by the simulated UiAutomator2 server.`);
+      throw w3cError(
+        "invalid selector",
+        `UiSelector method '${call.name}' with ${JSON.stringify(call.args)} is not supported by the simulated UiAutomator2 server.`,
+      );
     }
   }
 }
-

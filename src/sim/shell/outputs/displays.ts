@@ -29,7 +29,8 @@ export function renderGetDisplays(d: DisplayFacts, idsOnly: boolean): string {
   if (idsOnly) return "0\n";
   const { w, h } = logicalSize(d);
   const scale = (d.density / 160).toString();
-  const info = `DisplayInfo{"Built-in Screen", displayId 0, displayGroupId 0, FLAG_SECURE, FLAG_SUPPORTS_PROTECTED_BUFFERS, FLAG_TRUSTED, ` +
+  const info =
+    `DisplayInfo{"Built-in Screen", displayId 0, displayGroupId 0, FLAG_SECURE, FLAG_SUPPORTS_PROTECTED_BUFFERS, FLAG_TRUSTED, ` +
     `real ${w} x ${h}, largest app ${Math.max(w, h)} x ${Math.max(w, h) - 63}, smallest app ${Math.min(w, h)} x ${Math.min(w, h) - 63}, ` +
     `appVsyncOff 1000000, presDeadline 16666666, mode 1 60.0, defaultMode 1, userPreferredModeId -1, ` +
     `modes [{id=1, width=${d.width}, height=${d.height}, fps=60.0, vsync=60.0, synthetic=false, alternativeRefreshRates=[], supportedHdrTypes=[]}], ` +
@@ -40,7 +41,8 @@ export function renderGetDisplays(d: DisplayFacts, idsOnly: boolean): string {
     `manufacturerPnpId=GGL, productId=1, modelYear=null, manufactureDate=ManufactureDate{week=27, year=2006}, connectionToSinkType=0}, ` +
     `removeMode 0, refreshRateOverride 0.0, brightnessMinimum 0.0, brightnessMaximum 1.0, brightnessDefault 0.39763778, ` +
     `installOrientation ROTATION_0, layoutLimitedRefreshRate null, hdrSdrRatio NaN, thermalRefreshRateThrottling {}, thermalBrightnessThrottlingDataId default}`;
-  const metrics = `DisplayMetrics{density=${scale}, width=${w}, height=${h}, scaledDensity=${scale}, xdpi=${d.density}.0, ydpi=${d.density}.0}`;
+  const metrics =
+    `DisplayMetrics{density=${scale}, width=${w}, height=${h}, scaledDensity=${scale}, xdpi=${d.density}.0, ydpi=${d.density}.0}`;
   return `Displays:\nDisplay id 0: ${info}, ${metrics}, isValid=true\n`;
 }
 

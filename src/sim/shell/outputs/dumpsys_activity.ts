@@ -14,7 +14,9 @@ export function renderDumpsysActivities(f: DeviceFacts): string {
   const lines = [
     "ACTIVITY MANAGER ACTIVITIES (dumpsys activity activities)",
     "Display #0 (activities from top to bottom):",
-    `  * Task{${hashOf("task" + f.pkg)} #${t} type=standard A=10214:${f.pkg} U=0 visible=true visibleRequested=true mode=fullscreen translucent=false sz=1}`,
+    `  * Task{${
+      hashOf("task" + f.pkg)
+    } #${t} type=standard A=10214:${f.pkg} U=0 visible=true visibleRequested=true mode=fullscreen translucent=false sz=1}`,
     "    mLastPausedActivity: null",
     "    isSleeping=false",
     `    topResumedActivity=${rec}`,

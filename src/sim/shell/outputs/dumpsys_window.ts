@@ -57,7 +57,9 @@ function appBlock(f: DeviceFacts, n: number): string[] {
   const { width: w, height: h } = f;
   return [
     `  Window #${n} Window{${hashOf("win" + f.activity)} u0 ${appWindowTitle(f)}}:`,
-    `    mDisplayId=0 rootTaskId=${taskId(f)} mSession=Session{${hashOf("session" + f.pkg)} 4311:u0a10214} mClient=android.os.BinderProxy@99f62a8`,
+    `    mDisplayId=0 rootTaskId=${taskId(f)} mSession=Session{${
+      hashOf("session" + f.pkg)
+    } 4311:u0a10214} mClient=android.os.BinderProxy@99f62a8`,
     `    mOwnerUid=10214 showForAllUsers=false package=${f.pkg} appop=NONE`,
     `    mAttrs={(0,0)(fillxfill) sim={adjust=resize forwardNavigation} ty=BASE_APPLICATION wanim=0x10302f4`,
     `      fl=LAYOUT_IN_SCREEN LAYOUT_INSET_DECOR SPLIT_TOUCH HARDWARE_ACCELERATED DRAWS_SYSTEM_BAR_BACKGROUNDS`,
@@ -78,7 +80,9 @@ function systemBlock(name: string, n: number, rect: [number, number, number, num
     `  Window #${n} Window{${hashOf(name)} u0 ${name}}:`,
     `    mDisplayId=0 rootTaskId=1 mSession=Session{${hashOf("systemui")} 1250:u0a10148} mClient=android.os.BinderProxy@4c2e1b0`,
     `    mOwnerUid=10148 showForAllUsers=true package=com.android.systemui appop=NONE`,
-    `    Frames: parent=[${rect[0]},${rect[1]}][${rect[2]},${rect[3]}] display=[${rect[0]},${rect[1]}][${rect[2]},${rect[3]}] frame=[${rect[0]},${rect[1]}][${rect[2]},${rect[3]}]`,
+    `    Frames: parent=[${rect[0]},${rect[1]}][${rect[2]},${rect[3]}] display=[${rect[0]},${rect[1]}][${rect[2]},${rect[3]}] frame=[${
+      rect[0]
+    },${rect[1]}][${rect[2]},${rect[3]}]`,
     `    isOnScreen=true`,
     `    isVisible=true`,
   ];

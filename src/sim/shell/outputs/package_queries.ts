@@ -9,20 +9,57 @@ import { hashOf, shortComponent } from "./device_facts.ts";
 import { apkPath } from "./packages.ts";
 
 const FEATURES = [
-  "android.hardware.audio.output", "android.hardware.bluetooth", "android.hardware.bluetooth_le", "android.hardware.camera",
-  "android.hardware.camera.any", "android.hardware.camera.autofocus", "android.hardware.camera.front", "android.hardware.faketouch",
-  "android.hardware.fingerprint", "android.hardware.location", "android.hardware.location.gps", "android.hardware.location.network",
-  "android.hardware.microphone", "android.hardware.ram.normal", "android.hardware.screen.landscape", "android.hardware.screen.portrait",
-  "android.hardware.sensor.accelerometer", "android.hardware.sensor.compass", "android.hardware.sensor.gyroscope",
-  "android.hardware.sensor.light", "android.hardware.sensor.proximity", "android.hardware.telephony", "android.hardware.telephony.gsm",
-  "android.hardware.touchscreen", "android.hardware.touchscreen.multitouch", "android.hardware.touchscreen.multitouch.distinct",
-  "android.hardware.touchscreen.multitouch.jazzhand", "android.hardware.vulkan.compute", "android.hardware.vulkan.level=1",
-  "android.hardware.vulkan.version=4206592", "android.hardware.wifi", "android.software.activities_on_secondary_displays",
-  "android.software.app_widgets", "android.software.autofill", "android.software.backup", "android.software.companion_device_setup",
-  "android.software.credentials", "android.software.device_admin", "android.software.home_screen", "android.software.input_methods",
-  "android.software.live_wallpaper", "android.software.managed_users", "android.software.midi", "android.software.picture_in_picture",
-  "android.software.print", "android.software.secure_lock_screen", "android.software.verified_boot", "android.software.voice_recognizers",
-  "android.software.webview", "com.google.android.feature.GOOGLE_BUILD", "com.google.android.feature.GOOGLE_EXPERIENCE",
+  "android.hardware.audio.output",
+  "android.hardware.bluetooth",
+  "android.hardware.bluetooth_le",
+  "android.hardware.camera",
+  "android.hardware.camera.any",
+  "android.hardware.camera.autofocus",
+  "android.hardware.camera.front",
+  "android.hardware.faketouch",
+  "android.hardware.fingerprint",
+  "android.hardware.location",
+  "android.hardware.location.gps",
+  "android.hardware.location.network",
+  "android.hardware.microphone",
+  "android.hardware.ram.normal",
+  "android.hardware.screen.landscape",
+  "android.hardware.screen.portrait",
+  "android.hardware.sensor.accelerometer",
+  "android.hardware.sensor.compass",
+  "android.hardware.sensor.gyroscope",
+  "android.hardware.sensor.light",
+  "android.hardware.sensor.proximity",
+  "android.hardware.telephony",
+  "android.hardware.telephony.gsm",
+  "android.hardware.touchscreen",
+  "android.hardware.touchscreen.multitouch",
+  "android.hardware.touchscreen.multitouch.distinct",
+  "android.hardware.touchscreen.multitouch.jazzhand",
+  "android.hardware.vulkan.compute",
+  "android.hardware.vulkan.level=1",
+  "android.hardware.vulkan.version=4206592",
+  "android.hardware.wifi",
+  "android.software.activities_on_secondary_displays",
+  "android.software.app_widgets",
+  "android.software.autofill",
+  "android.software.backup",
+  "android.software.companion_device_setup",
+  "android.software.credentials",
+  "android.software.device_admin",
+  "android.software.home_screen",
+  "android.software.input_methods",
+  "android.software.live_wallpaper",
+  "android.software.managed_users",
+  "android.software.midi",
+  "android.software.picture_in_picture",
+  "android.software.print",
+  "android.software.secure_lock_screen",
+  "android.software.verified_boot",
+  "android.software.voice_recognizers",
+  "android.software.webview",
+  "com.google.android.feature.GOOGLE_BUILD",
+  "com.google.android.feature.GOOGLE_EXPERIENCE",
 ];
 
 export function renderFeatures(): string {
@@ -57,7 +94,9 @@ export function renderQueryActivities(device: ScenarioDevice, args: readonly str
   const main = q.action === undefined || q.action === "android.intent.action.MAIN";
   let found: { package: string; activity: string }[] = [];
   if (main && q.categories.length === 1 && q.categories[0] === "android.intent.category.LAUNCHER") found = device.launcherActivities();
-  else if (main && q.categories.length === 1 && q.categories[0] === "android.intent.category.HOME") found = [device.homeActivity()].flatMap((h) => h ?? []);
+  else if (main && q.categories.length === 1 && q.categories[0] === "android.intent.category.HOME") {
+    found = [device.homeActivity()].flatMap((h) => h ?? []);
+  }
   if (q.package !== undefined) found = found.filter((f) => f.package === q.package);
   if (found.length === 0) return "No activities found\n";
   if (q.components) return found.map((f) => `${shortComponent(f.package, f.activity)}\n`).join("");
