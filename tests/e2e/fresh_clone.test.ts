@@ -67,7 +67,19 @@ function run(program: string, args: string[], cwd: string, env: NodeJS.ProcessEn
     child.once("exit", (code) => {
       clearTimeout(timer);
       if (code === 0) resolve(output);
-      else reject(new Error(`${program} ${args.join(" ")} exited ${code}:\n${output.slice(-6000)}`));
+      else reject(new Error(`${program} ${args.join(" ")} exited ${code}:\n${failures(output)}${output.slice(-3000)}`));
     });
   });
+}
+
+/** The TAP blocks of the failed tests (name, error, location), first: the tail alone may not show which test failed. */
+function failures(output: string): string {
+  const blocks: string[] = [];
+  const lines = output.split("\n");
+  for (let i = 0; i < lines.length; i++) {
+    if (!/^\s*not ok \d+ - /.test(lines[i]!)) continue;
+    const end = lines.findIndex((line, j) => j > i && /^\s*\.\.\.$/.test(line));
+    blocks.push(lines.slice(i, end === -1 ? i + 40 : Math.min(end + 1, i + 60)).join("\n"));
+  }
+  return blocks.length === 0 ? "" : `failed tests:\n${blocks.join("\n").slice(0, 8000)}\n[…]\n`;
 }
