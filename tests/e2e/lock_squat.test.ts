@@ -5,9 +5,9 @@
  */
 import assert from "node:assert/strict";
 import { chmodSync, chownSync, existsSync, mkdirSync, readdirSync, rmSync, statSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { test } from "node:test";
-import { envelopeOf, spawnServe } from "../support/mcp_client.ts";
+import { envelopeOf, MAIN_JS, spawnServe } from "../support/mcp_client.ts";
 import { makeServeHome } from "../support/mcp_e2e.ts";
 
 const UID = 54_321; // no account: the harness falls back to $HOME for the account home
@@ -17,7 +17,18 @@ function skipReason(): string | false {
   if (process.platform !== "linux") return "Linux only";
   if (process.getuid?.() !== 0) return "needs root (to plant the directory and run as another uid)";
   if (existsSync(SQUATTED)) return `${SQUATTED} already exists`;
+  const hidden = closedToOthers(MAIN_JS);
+  if (hidden !== null) return `another user cannot reach the harness here: ${hidden} is closed to others (e.g. a private temporary clone)`;
   return false;
+}
+
+/** The first folder on the way to `file` that another user cannot enter, or `file` if they cannot read it; null if open. */
+function closedToOthers(file: string): string | null {
+  if ((statSync(file).mode & 0o004) === 0) return file;
+  for (let dir = dirname(file);; dir = dirname(dir)) {
+    if ((statSync(dir).mode & 0o001) === 0) return dir;
+    if (dirname(dir) === dir) return null;
+  }
 }
 
 test("a lock directory squatted by root does not block another user's tools", { skip: skipReason(), timeout: 60_000 }, async (t) => {
