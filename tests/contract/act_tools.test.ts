@@ -6,44 +6,14 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { HarnessError } from "../../src/errors.ts";
-import { createHarnessServer } from "../../src/mcp/server.ts";
-import { summaryFromCapture } from "../../src/screen/mod.ts";
-import { type ActWorld, actWorld } from "../support/act_world.ts";
-import { type Connected, connectInMemory, envelopeOf } from "../support/mcp_client.ts";
+import { callEnvelope as call, deviceScreen, evidenceRef, withActServer } from "../support/act_calls.ts";
+import { actWorld } from "../support/act_world.ts";
+import { envelopeOf } from "../support/mcp_client.ts";
 import { operationId } from "../support/mcp_fakes.ts";
-
-async function withServer(world: ActWorld, body: (c: Connected) => Promise<void>): Promise<void> {
-  const connected = await connectInMemory(createHarnessServer(world.deps));
-  try {
-    await body(connected);
-  } finally {
-    await connected.close();
-    await world.layer.closeAll("test over");
-  }
-}
-
-const call = async (c: Connected, name: string, args: Record<string, unknown> = {}) =>
-  envelopeOf(await c.client.callTool({ name, arguments: args }));
-
-/** The summary the device's current screen gives, as the tools compute it. */
-function screenOf(world: ActWorld) {
-  const d = world.device;
-  return summaryFromCapture({
-    xml: d.hierarchyXml(),
-    screen: { width: d.width, height: d.height, density: d.density },
-    keyboard: d.keyboard(),
-    foregroundPackage: d.foregroundPackage(),
-  }).summary;
-}
-
-const evidence = (n: number, tool: string) => {
-  const id = `20261129-231622-${String(282673 + n)}-${tool.replaceAll("_", "-")}.png`;
-  return { artifact_id: id, path: `/artifacts/${id}`, uri: `artifact://${id}` };
-};
 
 test("ui_tap taps the element the selector names and answers the settled new screen, changed, with evidence", async () => {
   const world = actWorld();
-  await withServer(world, async (c) => {
+  await withActServer(world, async (c) => {
     const envelope = await call(c, "ui_tap", { selector: { text: "Network & internet" } });
     assert.equal(world.device.screenId(), "network");
     assert.deepEqual(envelope, {
@@ -57,9 +27,9 @@ test("ui_tap taps the element the selector names and answers the settled new scr
         target: { text: "Network & internet" },
         element_label: "Network & internet",
         gesture: "tap",
-        screen: screenOf(world),
+        screen: deviceScreen(world),
       },
-      evidence: evidence(1, "ui_tap"),
+      evidence: evidenceRef(1, "ui_tap"),
       error: null,
     });
     assert.equal(world.evidence.saved.length, 1);
@@ -73,14 +43,14 @@ test("ui_tap taps the element the selector names and answers the settled new scr
     tool: "ui_tap",
     arguments: { selector: { text: "Network & internet" } },
     outcome: "ok",
-    evidence_id: evidence(1, "ui_tap").artifact_id,
+    evidence_id: evidenceRef(1, "ui_tap").artifact_id,
     duration_ms: 0,
   });
 });
 
 test("ui_tap on a selector that matches nothing waits, then answers UI_ELEMENT_NOT_FOUND with what the screen offers and a screenshot", async () => {
   const world = actWorld();
-  await withServer(world, async (c) => {
+  await withActServer(world, async (c) => {
     const started = world.clock.now();
     const envelope = await call(c, "ui_tap", { selector: { text: "Bluetooth" } });
     assert.ok(world.clock.now() - started >= 4000, "it waited for the element to appear");
@@ -90,7 +60,7 @@ test("ui_tap on a selector that matches nothing waits, then answers UI_ELEMENT_N
       envelope.error!.message,
       /No visible element matched \{"text":"Bluetooth"\} within \d+ ms\. The screen offers: .*'Network & internet' \(button\)/,
     );
-    assert.deepEqual(envelope.evidence, evidence(1, "ui_tap"), "a screenshot of the moment of the miss");
+    assert.deepEqual(envelope.evidence, evidenceRef(1, "ui_tap"), "a screenshot of the moment of the miss");
     assert.deepEqual(envelope.data, {});
     assert.equal(world.calls.includes("click"), false);
     assert.deepEqual([...world.live], []);
@@ -99,7 +69,7 @@ test("ui_tap on a selector that matches nothing waits, then answers UI_ELEMENT_N
 
 test("ui_tap on an ambiguous selector answers UI_ELEMENT_AMBIGUOUS at once and taps nothing", async () => {
   const world = actWorld();
-  await withServer(world, async (c) => {
+  await withActServer(world, async (c) => {
     const envelope = await call(c, "ui_tap", { selector: { text_contains: "e" } });
     assert.equal(envelope.error?.code, "UI_ELEMENT_AMBIGUOUS", JSON.stringify(envelope));
     assert.ok(Array.isArray(envelope.error?.details?.["candidates"]));
@@ -110,7 +80,7 @@ test("ui_tap on an ambiguous selector answers UI_ELEMENT_AMBIGUOUS at once and t
 
 test("a target under the soft keyboard is tapped after the keyboard is hidden through Appium, never by BACK first", async () => {
   const world = actWorld({ scenario: "login" });
-  await withServer(world, async (c) => {
+  await withActServer(world, async (c) => {
     assert.equal(world.device.keyboard().open, true);
     const envelope = await call(c, "ui_tap", { selector: { resource_id: "com.example.shop:id/tab_home" } });
     assert.equal(envelope.ok, true, JSON.stringify(envelope.error));
@@ -123,7 +93,7 @@ test("a target under the soft keyboard is tapped after the keyboard is hidden th
 test("ui_type_text replaces the input's text with any Unicode, never echoes it, and redacts it in the audit log", async () => {
   const world = actWorld({ scenario: "login" });
   const text = "שלום 你好 안녕 👋🏽";
-  await withServer(world, async (c) => {
+  await withActServer(world, async (c) => {
     const envelope = await call(c, "ui_type_text", { selector: { resource_id: "com.example.shop:id/email" }, text });
     assert.equal(envelope.ok, true, JSON.stringify(envelope.error));
     assert.equal(envelope.data["typed_length"], [...text].length);
@@ -142,7 +112,7 @@ test("ui_type_text replaces the input's text with any Unicode, never echoes it, 
 
 test("ui_type_text refuses an element that is not an input, and bad text, with typed errors", async () => {
   const world = actWorld({ scenario: "login" });
-  await withServer(world, async (c) => {
+  await withActServer(world, async (c) => {
     const button = await call(c, "ui_type_text", { selector: { resource_id: "com.example.shop:id/sign_in" }, text: "x" });
     assert.equal(button.error?.code, "INVALID_SELECTOR");
     assert.match(button.error!.message, /names 'Sign in', a button, not an input/);
@@ -156,12 +126,12 @@ test("ui_type_text refuses an element that is not an input, and bad text, with t
 
 test("ui_scroll scrolls the screen's container; a bad direction is INVALID_SCROLL_DIRECTION", async () => {
   const world = actWorld();
-  await withServer(world, async (c) => {
+  await withActServer(world, async (c) => {
     const down = await call(c, "ui_scroll", { direction: "down" });
     assert.equal(down.ok, true, JSON.stringify(down.error));
     assert.equal(down.data["scrolled"], true);
     assert.equal(down.data["changed"], true);
-    assert.deepEqual(down.data["screen"], screenOf(world));
+    assert.deepEqual(down.data["screen"], deviceScreen(world));
     const again = await call(c, "ui_scroll", { direction: "down" });
     assert.equal(again.data["changed"], false, "at the end of the list a scroll changes nothing, and says so");
     assert.equal(again.data["at_end"], true, "and says the list can go no further that way");
@@ -172,7 +142,7 @@ test("ui_scroll scrolls the screen's container; a bad direction is INVALID_SCROL
 
 test("device_back goes back and says when it closed the keyboard instead", async () => {
   const world = actWorld({ scenario: "login" });
-  await withServer(world, async (c) => {
+  await withActServer(world, async (c) => {
     const first = await call(c, "device_back");
     assert.equal(first.data["keyboard_closed"], true);
     assert.equal(world.device.keyboard().open, false);
@@ -182,7 +152,7 @@ test("device_back goes back and says when it closed the keyboard instead", async
 
 test("app_launch brings an installed package to the front; an unknown one is APP_NOT_FOUND before any session, a bad one INVALID_PACKAGE", async () => {
   const world = actWorld({ scenario: "launcher" });
-  await withServer(world, async (c) => {
+  await withActServer(world, async (c) => {
     const installed = world.device.installedPackages().find((p) => !p.system && p.name !== world.device.foregroundPackage())!.name;
     const launched = await call(c, "app_launch", { package: installed });
     assert.equal(launched.ok, true, JSON.stringify(launched.error));
@@ -199,7 +169,7 @@ test("app_launch brings an installed package to the front; an unknown one is APP
 
 test("settings_open brings Settings to the front", async () => {
   const world = actWorld({ scenario: "launcher" });
-  await withServer(world, async (c) => {
+  await withActServer(world, async (c) => {
     const envelope = await call(c, "settings_open");
     assert.equal(envelope.ok, true, JSON.stringify(envelope.error));
     assert.equal(envelope.data["foreground_package"], "com.android.settings");
@@ -208,7 +178,7 @@ test("settings_open brings Settings to the front", async () => {
 
 test("a session is a lease: acts name it, acts without it get EMULATOR_BUSY naming it, observing passes, close is idempotent", async () => {
   const world = actWorld();
-  await withServer(world, async (c) => {
+  await withActServer(world, async (c) => {
     const opened = await call(c, "ui_session_open");
     assert.equal(opened.ok, true, JSON.stringify(opened.error));
     const id = opened.data["session_id"] as string;
@@ -245,7 +215,7 @@ test("a session is a lease: acts name it, acts without it get EMULATOR_BUSY nami
 
 test("an idle session expires and is deleted; a session ends at its action ceiling", async () => {
   const idle = actWorld({ idleTimeoutMs: 300 });
-  await withServer(idle, async (c) => {
+  await withActServer(idle, async (c) => {
     const id = (await call(c, "ui_session_open")).data["session_id"] as string;
     await idle.clock.sleep(600);
     assert.deepEqual([...idle.live], []);
@@ -254,7 +224,7 @@ test("an idle session expires and is deleted; a session ends at its action ceili
     assert.match(late.error!.message, /expired after 0.3 s without use/);
   });
   const capped = actWorld({ maxActions: 2 });
-  await withServer(capped, async (c) => {
+  await withActServer(capped, async (c) => {
     const id = (await call(c, "ui_session_open")).data["session_id"] as string;
     assert.equal((await call(c, "ui_scroll", { direction: "down", session_id: id })).ok, true);
     assert.equal((await call(c, "ui_scroll", { direction: "up", session_id: id })).ok, true);
@@ -267,7 +237,7 @@ test("an idle session expires and is deleted; a session ends at its action ceili
 
 test("an act that hangs past the time limit answers OPERATION_TIMEOUT, deletes its session and frees the device at once (R18)", async () => {
   const world = actWorld({ actionTimeoutMs: 1500 });
-  await withServer(world, async (c) => {
+  await withActServer(world, async (c) => {
     world.behaviour.beforeCall = (name) => name === "click" ? new Promise(() => {}) : Promise.resolve();
     const started = world.clock.now();
     const hung = await call(c, "ui_tap", { selector: { text: "Network & internet" } });
@@ -283,7 +253,7 @@ test("an act that hangs past the time limit answers OPERATION_TIMEOUT, deletes i
 
 test("a timeout inside an explicit session revokes it", async () => {
   const world = actWorld({ actionTimeoutMs: 1500 });
-  await withServer(world, async (c) => {
+  await withActServer(world, async (c) => {
     const id = (await call(c, "ui_session_open")).data["session_id"] as string;
     world.behaviour.beforeCall = (name) => name === "back" ? new Promise(() => {}) : Promise.resolve();
     assert.equal((await call(c, "device_back", { session_id: id })).error?.code, "OPERATION_TIMEOUT");
@@ -299,7 +269,7 @@ test("a timeout inside an explicit session revokes it", async () => {
 
 test("a timeout inside an explicit session frees the device at once, even while Appium is slow to delete the session", async () => {
   const world = actWorld({ actionTimeoutMs: 1500 });
-  await withServer(world, async (c) => {
+  await withActServer(world, async (c) => {
     const id = (await call(c, "ui_session_open")).data["session_id"] as string;
     world.behaviour.beforeCall = (name) => name === "back" ? new Promise(() => {}) : Promise.resolve();
     world.behaviour.delete = () => world.clock.sleep(3000); // a hung Appium answers DELETE late
@@ -316,7 +286,7 @@ test("a timeout inside an explicit session frees the device at once, even while 
 
 test("Appium failures are typed: unreachable → APPIUM_UNAVAILABLE; the session ending on Appium's side → SESSION_NOT_FOUND", async () => {
   const world = actWorld();
-  await withServer(world, async (c) => {
+  await withActServer(world, async (c) => {
     world.behaviour.open = () =>
       Promise.reject(new HarnessError("APPIUM_UNAVAILABLE", "Nothing answers at the Appium URL http://127.0.0.1:1."));
     const down = await call(c, "device_back");
@@ -336,14 +306,14 @@ test("Appium failures are typed: unreachable → APPIUM_UNAVAILABLE; the session
 
 test("ui_get_tree still observes when the session holding the device died on Appium's side", async () => {
   const world = actWorld();
-  await withServer(world, async (c) => {
+  await withActServer(world, async (c) => {
     const id = (await call(c, "ui_session_open")).data["session_id"] as string;
     world.behaviour.beforeCall = async (name) => {
       if (name === "source") throw new HarnessError("SESSION_NOT_FOUND", "The Appium session ended on the server's side.");
     };
     const tree = await call(c, "ui_get_tree");
     assert.equal(tree.ok, true, JSON.stringify(tree.error));
-    assert.deepEqual(tree.data, screenOf(world), "read by uiautomator dump instead");
+    assert.deepEqual(tree.data, deviceScreen(world), "read by uiautomator dump instead");
     delete world.behaviour.beforeCall;
     const act = await call(c, "device_back", { session_id: id });
     assert.equal(act.error?.code, "SESSION_NOT_FOUND", "the dead session is gone for acts too");
@@ -353,7 +323,7 @@ test("ui_get_tree still observes when the session holding the device died on App
 
 test("ui_session_open with a package launches it, and closes the session again when the package is missing", async () => {
   const world = actWorld({ scenario: "launcher" });
-  await withServer(world, async (c) => {
+  await withActServer(world, async (c) => {
     const pkg = world.device.installedPackages().find((p) => !p.system && p.name !== world.device.foregroundPackage())!.name;
     const opened = await call(c, "ui_session_open", { package: pkg });
     assert.equal(opened.ok, true, JSON.stringify(opened.error));
@@ -369,7 +339,7 @@ test("ui_session_open with a package launches it, and closes the session again w
 
 test("ui_session_open with a package that fails to start after the driver opened deletes the session and frees the device", async () => {
   const world = actWorld({ scenario: "launcher" });
-  await withServer(world, async (c) => {
+  await withActServer(world, async (c) => {
     const pkg = world.device.installedPackages().find((p) => !p.system && p.name !== world.device.foregroundPackage())!.name;
     world.behaviour.beforeCall = async (name) => {
       if (name.startsWith("activateApp")) throw new HarnessError("APP_NOT_FOUND", `The app could not be started: ${pkg} crashed.`);
@@ -388,7 +358,7 @@ test("ui_session_open with a package that fails to start after the driver opened
 test("ui_session_open sends MCP progress notifications while the driver starts, when the client asks for them", async () => {
   const world = actWorld();
   world.behaviour.open = () => world.clock.sleep(2300); // a driver that takes its time
-  await withServer(world, async (c) => {
+  await withActServer(world, async (c) => {
     const messages: string[] = [];
     const result = await c.client.callTool({ name: "ui_session_open", arguments: {} }, undefined, {
       onprogress: (p) => void messages.push(p.message ?? ""),

@@ -6,10 +6,9 @@
  */
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { createHarnessServer } from "../../src/mcp/server.ts";
-import { summaryFromCapture } from "../../src/screen/mod.ts";
+import { callEnvelope as call, deviceScreen, evidenceRef, withActServer } from "../support/act_calls.ts";
 import { type ActWorld, actWorld } from "../support/act_world.ts";
-import { type Connected, connectInMemory, envelopeOf } from "../support/mcp_client.ts";
+import { type Connected } from "../support/mcp_client.ts";
 import { operationId } from "../support/mcp_fakes.ts";
 
 const SHOP = "com.example.shop";
@@ -17,33 +16,9 @@ const id = (name: string) => `${SHOP}:id/${name}`;
 
 async function withShop(body: (c: Connected, world: ActWorld) => Promise<void>): Promise<ActWorld> {
   const world = actWorld({ scenario: "shop" });
-  const connected = await connectInMemory(createHarnessServer(world.deps));
-  try {
-    await body(connected, world);
-  } finally {
-    await connected.close();
-    await world.layer.closeAll("test over");
-  }
+  await withActServer(world, (c) => body(c, world));
   return world;
 }
-
-const call = async (c: Connected, name: string, args: Record<string, unknown> = {}) =>
-  envelopeOf(await c.client.callTool({ name, arguments: args }));
-
-function screenOf(world: ActWorld) {
-  const d = world.device;
-  return summaryFromCapture({
-    xml: d.hierarchyXml(),
-    screen: { width: d.width, height: d.height, density: d.density },
-    keyboard: d.keyboard(),
-    foregroundPackage: d.foregroundPackage(),
-  }).summary;
-}
-
-const evidenceOf = (n: number, tool: string) => {
-  const artifact = `20261129-231622-${String(282673 + n)}-${tool.replaceAll("_", "-")}.png`;
-  return { artifact_id: artifact, path: `/artifacts/${artifact}`, uri: `artifact://${artifact}` };
-};
 
 /** A success envelope of the n-th operation, its data the act fields around `extra` and the device's screen now. */
 function actEnvelope(world: ActWorld, n: number, tool: string, extra: Record<string, unknown>, shot = n) {
@@ -52,8 +27,8 @@ function actEnvelope(world: ActWorld, n: number, tool: string, extra: Record<str
     ok: true,
     operation_id: operationId(n),
     tool,
-    data: { foreground_package: world.device.foregroundPackage(), settled: true, changed, ...extra, screen: screenOf(world) },
-    evidence: evidenceOf(shot, tool),
+    data: { foreground_package: world.device.foregroundPackage(), settled: true, changed, ...extra, screen: deviceScreen(world) },
+    evidence: evidenceRef(shot, tool),
     error: null,
   };
 }
@@ -66,7 +41,7 @@ test("ui_tap long_press opens the product's menu and double_tap likes the photo,
       pressed,
       actEnvelope(world, 1, "ui_tap", { target: { text: "Rain jacket" }, element_label: "Rain jacket photo", gesture: "long_press" }),
     );
-    assert.ok(screenOf(world).actions.some((a) => a.selector.text === "Add to wishlist"), "the menu's choices are on the new screen");
+    assert.ok(deviceScreen(world).actions.some((a) => a.selector.text === "Add to wishlist"), "the menu's choices are on the new screen");
     assert.equal(world.calls.filter((n) => n === "longPress").length, 1);
     assert.equal(world.calls.includes("click"), false);
 
@@ -90,21 +65,21 @@ test("a refused gesture (swipe) is INVALID_ARGUMENT naming the three accepted, b
 
 test("ui_scroll right with a container scrolls the chip row sideways and leaves the page; the sheet's list scrolls while the page does not", async () => {
   await withShop(async (c, world) => {
-    const areas = screenOf(world).scroll_areas;
+    const areas = deviceScreen(world).scroll_areas;
     assert.deepEqual(areas?.map((a) => a.axis), ["horizontal", undefined], "the summary lists both areas, the chips sideways");
     const chips = await call(c, "ui_scroll", { direction: "right", container: { resource_id: id("chips") } });
     assert.equal(world.device.screenId(), "shop_home_chips");
     assert.deepEqual(chips, actEnvelope(world, 1, "ui_scroll", { direction: "right", scrolled: true, at_end: true }));
     assert.ok(world.calls.includes("scroll right"));
-    assert.ok(screenOf(world).actions.some((a) => a.selector.text === "Sale"), "the last chip came into view");
-    assert.ok(JSON.stringify(screenOf(world)).includes("Canvas sneakers"), "the page did not move");
+    assert.ok(deviceScreen(world).actions.some((a) => a.selector.text === "Sale"), "the last chip came into view");
+    assert.ok(JSON.stringify(deviceScreen(world)).includes("Canvas sneakers"), "the page did not move");
 
     await call(c, "ui_tap", { selector: { content_desc: "Filters" } });
     assert.equal(world.device.screenId(), "filters");
     const sheet = await call(c, "ui_scroll", { direction: "down", container: { text: "Brand" } });
     assert.equal(sheet.ok, true, JSON.stringify(sheet.error));
     assert.equal(world.device.screenId(), "filters_sheet_2", "the sheet's list scrolled (named by an element inside it)");
-    assert.ok(screenOf(world).actions.some((a) => a.selector.text === "Discount"));
+    assert.ok(deviceScreen(world).actions.some((a) => a.selector.text === "Discount"));
   });
 });
 
@@ -112,7 +87,7 @@ test("ui_scroll until finds an item that starts off screen in one call and answe
   await withShop(async (c, world) => {
     const found = await call(c, "ui_scroll", { direction: "down", until: { text_contains: "aypac" } });
     assert.equal(world.device.screenId(), "shop_home_3");
-    const offered = screenOf(world).actions.find((a) => JSON.stringify(a).includes("Daypack"))!.selector;
+    const offered = deviceScreen(world).actions.find((a) => JSON.stringify(a).includes("Daypack"))!.selector;
     assert.notDeepEqual(offered, { text_contains: "aypac" }, "the selector the summary offers, not the one asked with");
     assert.deepEqual(
       found,
@@ -138,7 +113,7 @@ test("ui_scroll until an element already on screen swipes nothing; one never sho
       missing.error!.message,
       /^\{"text":"Umbrella"\} did not come on screen: the end was reached after 2 swipe\(s\) down\. The screen offers: .*'Daypack photo'/,
     );
-    assert.deepEqual(missing.evidence, evidenceOf(2, "ui_scroll"), "a screenshot of where it stopped");
+    assert.deepEqual(missing.evidence, evidenceRef(2, "ui_scroll"), "a screenshot of where it stopped");
     assert.deepEqual(missing.data, {});
     assert.equal(world.device.screenId(), "shop_home_3");
   });

@@ -6,10 +6,8 @@
  */
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { createHarnessServer } from "../../src/mcp/server.ts";
-import { summaryFromCapture } from "../../src/screen/mod.ts";
+import { callEnvelope as call, deviceScreen, evidenceRef, withActServer } from "../support/act_calls.ts";
 import { type ActWorld, actWorld } from "../support/act_world.ts";
-import { type Connected, connectInMemory, envelopeOf } from "../support/mcp_client.ts";
 import { operationId } from "../support/mcp_fakes.ts";
 import { createVirtualClock, type VirtualClock } from "../support/virtual_clock.ts";
 
@@ -32,34 +30,6 @@ function waitWorld(options: { actionTimeoutMs?: number } = {}): WaitWorld {
   return { ...world, clock, reads: () => reads };
 }
 
-async function withServer(world: ActWorld, body: (c: Connected) => Promise<void>): Promise<void> {
-  const connected = await connectInMemory(createHarnessServer(world.deps));
-  try {
-    await body(connected);
-  } finally {
-    await connected.close();
-    await world.layer.closeAll("test over");
-  }
-}
-
-const call = async (c: Connected, name: string, args: Record<string, unknown> = {}) =>
-  envelopeOf(await c.client.callTool({ name, arguments: args }));
-
-function screenOf(world: ActWorld) {
-  const d = world.device;
-  return summaryFromCapture({
-    xml: d.hierarchyXml(),
-    screen: { width: d.width, height: d.height, density: d.density },
-    keyboard: d.keyboard(),
-    foregroundPackage: d.foregroundPackage(),
-  }).summary;
-}
-
-const evidence = (n: number, tool: string) => {
-  const id = `20261129-231622-${String(282673 + n)}-${tool.replaceAll("_", "-")}.png`;
-  return { artifact_id: id, path: `/artifacts/${id}`, uri: `artifact://${id}` };
-};
-
 /** Opens the checkout by its deep link and places the order: "Order confirmed" arrives 3 s after this moment. */
 function placeOrder(world: ActWorld): number {
   assert.notEqual(world.device.openUrl("https://shop.example/checkout"), null);
@@ -70,7 +40,7 @@ function placeOrder(world: ActWorld): number {
 
 test("ui_wait visible returns once a delayed element appears (3 s later), with the screen then, without an Appium session", async () => {
   const world = waitWorld();
-  await withServer(world, async (c) => {
+  await withActServer(world, async (c) => {
     const placed = placeOrder(world);
     const envelope = await call(c, "ui_wait", { visible: { text: "Order confirmed" } });
     const waited = world.clock.now() - placed;
@@ -79,12 +49,12 @@ test("ui_wait visible returns once a delayed element appears (3 s later), with t
       ok: true,
       operation_id: operationId(1),
       tool: "ui_wait",
-      data: { waited_ms: 3000, screen: screenOf(world) },
+      data: { waited_ms: 3000, screen: deviceScreen(world) },
       evidence: null,
       error: null,
     });
     assert.ok(waited >= 3000 && waited < 3000 + 250, `answered within one poll of the element's arrival (${waited} ms)`);
-    assert.ok(screenOf(world).texts.includes("Order confirmed"));
+    assert.ok(deviceScreen(world).texts.includes("Order confirmed"));
     assert.deepEqual(world.calls, [], "no Appium session was opened");
     assert.equal(world.lock.held.size, 0);
   });
@@ -101,7 +71,7 @@ test("ui_wait visible returns once a delayed element appears (3 s later), with t
 
 test("ui_wait visible that never appears is UI_ELEMENT_NOT_FOUND after timeout_ms, with what the screen offers and a screenshot", async () => {
   const world = waitWorld();
-  await withServer(world, async (c) => {
+  await withActServer(world, async (c) => {
     placeOrder(world);
     const started = world.clock.now();
     const envelope = await call(c, "ui_wait", { visible: { text: "Order shipped" }, timeout_ms: 1500 });
@@ -111,7 +81,7 @@ test("ui_wait visible that never appears is UI_ELEMENT_NOT_FOUND after timeout_m
       operation_id: operationId(1),
       tool: "ui_wait",
       data: {},
-      evidence: evidence(1, "ui_wait"),
+      evidence: evidenceRef(1, "ui_wait"),
       error: {
         code: "UI_ELEMENT_NOT_FOUND",
         message: `No visible element matched {"text":"Order shipped"} within 1500 ms. The screen offers: 'Navigate up' (button).`,
@@ -125,18 +95,18 @@ test("ui_wait visible that never appears is UI_ELEMENT_NOT_FOUND after timeout_m
 
 test("ui_wait gone returns once the element has left the screen", async () => {
   const world = waitWorld();
-  await withServer(world, async (c) => {
+  await withActServer(world, async (c) => {
     placeOrder(world);
     const envelope = await call(c, "ui_wait", { gone: { text: "Placing your order" }, timeout_ms: 8000 });
     assert.equal(envelope.ok, true, JSON.stringify(envelope.error));
-    assert.deepEqual(envelope.data, { waited_ms: 3000, screen: screenOf(world) });
-    assert.equal(screenOf(world).texts.includes("Placing your order"), false);
+    assert.deepEqual(envelope.data, { waited_ms: 3000, screen: deviceScreen(world) });
+    assert.equal(deviceScreen(world).texts.includes("Placing your order"), false);
   });
 });
 
 test("ui_wait gone that never goes is OPERATION_TIMEOUT naming what stayed, with a screenshot of that moment", async () => {
   const world = waitWorld();
-  await withServer(world, async (c) => {
+  await withActServer(world, async (c) => {
     world.device.openUrl("https://shop.example/checkout");
     const envelope = await call(c, "ui_wait", { gone: { text: "Place order" }, timeout_ms: 1000 });
     assert.deepEqual(envelope, {
@@ -144,7 +114,7 @@ test("ui_wait gone that never goes is OPERATION_TIMEOUT naming what stayed, with
       operation_id: operationId(1),
       tool: "ui_wait",
       data: {},
-      evidence: evidence(1, "ui_wait"),
+      evidence: evidenceRef(1, "ui_wait"),
       error: {
         code: "OPERATION_TIMEOUT",
         message: `{"text":"Place order"} was still on screen ('Place order') after 1000 ms. Wait longer (timeout_ms up to 30000), ` +
@@ -157,7 +127,7 @@ test("ui_wait gone that never goes is OPERATION_TIMEOUT naming what stayed, with
 
 test("ui_wait with timeout_ms 0 looks once: it holds at once, or fails at once", async () => {
   const world = waitWorld();
-  await withServer(world, async (c) => {
+  await withActServer(world, async (c) => {
     const started = world.clock.now();
     const held = await call(c, "ui_wait", { visible: { text: "Wool beanie" }, timeout_ms: 0 });
     assert.equal(held.ok, true, JSON.stringify(held.error));
@@ -181,7 +151,7 @@ test("ui_wait refuses what is not exactly one bounded condition, typed, before i
     [{ visible: "Wool beanie" }, "INVALID_SELECTOR", /'visible'/],
     [{ visible: { text: "A" }, session_id: "s-1" }, "INVALID_ARGUMENT", /Unknown argument 'session_id'/],
   ];
-  await withServer(world, async (c) => {
+  await withActServer(world, async (c) => {
     for (const [args, code, message] of refusals) {
       const envelope = await call(c, "ui_wait", args);
       assert.equal(envelope.ok, false, JSON.stringify(args));
@@ -197,7 +167,7 @@ test("ui_wait refuses what is not exactly one bounded condition, typed, before i
 
 test("ui_wait refuses a timeout_ms that does not fit in the action timeout, saying the most it can take", async () => {
   const world = waitWorld({ actionTimeoutMs: 10_000 });
-  await withServer(world, async (c) => {
+  await withActServer(world, async (c) => {
     const envelope = await call(c, "ui_wait", { visible: { text: "Order confirmed" }, timeout_ms: 9000 });
     assert.deepEqual(envelope.error, {
       code: "INVALID_ARGUMENT",
@@ -213,14 +183,14 @@ test("ui_wait refuses a timeout_ms that does not fit in the action timeout, sayi
 
 test("ui_wait reads through the UI session this server holds (beside it, never busy) and leaves it open", async () => {
   const world = waitWorld();
-  await withServer(world, async (c) => {
+  await withActServer(world, async (c) => {
     const opened = await call(c, "ui_session_open", {});
     assert.equal(opened.ok, true, JSON.stringify(opened.error));
     placeOrder(world);
     const before = world.calls.filter((name) => name === "source").length;
     const envelope = await call(c, "ui_wait", { visible: { text: "Order confirmed" } });
     assert.equal(envelope.ok, true, JSON.stringify(envelope.error));
-    assert.deepEqual(envelope.data, { waited_ms: 3000, screen: screenOf(world) });
+    assert.deepEqual(envelope.data, { waited_ms: 3000, screen: deviceScreen(world) });
     assert.ok(world.calls.filter((name) => name === "source").length > before, "the page source came from the held session");
     assert.equal(world.live.size, 1, "the session is still open");
   });
