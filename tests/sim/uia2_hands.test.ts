@@ -6,33 +6,13 @@
  */
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { remote } from "webdriverio";
+import { type Browser, withScenarioBrowser } from "../support/uia2_browser.ts";
 import { resolveScenario } from "../../src/sim/scenario/load.ts";
 import { ScenarioDevice } from "../../src/sim/scenario_device.ts";
-import { startUia2Server } from "../../src/sim/uia2/server.ts";
 import { failure } from "../support/outcomes.ts";
 
-type Browser = Awaited<ReturnType<typeof remote>>;
-
-async function withShop(fn: (b: Browser, device: ScenarioDevice) => Promise<void>): Promise<void> {
-  const device = new ScenarioDevice(resolveScenario("shop"));
-  const server = await startUia2Server(device, {});
-  let browser: Browser | null = null;
-  try {
-    browser = await remote({
-      hostname: "127.0.0.1",
-      port: server.port,
-      path: "/",
-      capabilities: { platformName: "Android", "appium:automationName": "UiAutomator2" },
-      waitforTimeout: 0,
-      connectionRetryCount: 0,
-      logLevel: "silent",
-    });
-    await fn(browser, device);
-  } finally {
-    await browser?.deleteSession().catch(() => {});
-    await server.stop();
-  }
+function withShop(fn: (b: Browser, device: ScenarioDevice) => Promise<void>): Promise<void> {
+  return withScenarioBrowser("shop", { waitforTimeout: 0 }, fn);
 }
 
 /** A node's attributes from the device's dump, by resource-id or text. */

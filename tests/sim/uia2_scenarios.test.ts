@@ -6,33 +6,14 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { remote } from "webdriverio";
+import { type Browser, withScenarioBrowser } from "../support/uia2_browser.ts";
 import { resolveScenario } from "../../src/sim/scenario/load.ts";
 import type { Scenario } from "../../src/sim/scenario/types.ts";
 import { ScenarioDevice } from "../../src/sim/scenario_device.ts";
 import { startUia2Server } from "../../src/sim/uia2/server.ts";
 
-type Browser = Awaited<ReturnType<typeof remote>>;
-
-async function withScenario(name: string | Scenario, fn: (b: Browser, device: ScenarioDevice) => Promise<void>): Promise<void> {
-  const device = new ScenarioDevice(resolveScenario(name));
-  const server = await startUia2Server(device, {});
-  let browser: Browser | null = null;
-  try {
-    browser = await remote({
-      hostname: "127.0.0.1",
-      port: server.port,
-      path: "/",
-      capabilities: { platformName: "Android", "appium:automationName": "UiAutomator2" },
-      waitforTimeout: 300,
-      connectionRetryCount: 0,
-      logLevel: "silent",
-    });
-    await fn(browser, device);
-  } finally {
-    await browser?.deleteSession().catch(() => {});
-    await server.stop();
-  }
+function withScenario(name: string | Scenario, fn: (b: Browser, device: ScenarioDevice) => Promise<void>): Promise<void> {
+  return withScenarioBrowser(name, { waitforTimeout: 300 }, fn);
 }
 
 test("settings: a UiSelector click opens Display, back returns, UiScrollable reaches the bottom of the list", async () => {
