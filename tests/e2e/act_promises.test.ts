@@ -7,12 +7,11 @@
  */
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
-import { assertEndedByDeadline } from "../support/time_bounds.ts";
 import { startSimDevice } from "../../src/sim/mod.ts";
 import {
-  appiumSessions,
   type BatteryTarget,
   callTool,
+  hungActFreesTheDevice,
   navigationArrivesWithEvidence,
   noSessionLeftBehind,
   type Served,
@@ -73,30 +72,8 @@ test("two server processes on one device: exactly one of two simultaneous acts g
   }
 });
 
-test("an act that hangs past ANDROID_MCP_ACTION_TIMEOUT answers OPERATION_TIMEOUT and the device is free as fast as before the hang (R18)", async () => {
-  const quick = await serveOn(target, { ANDROID_MCP_ACTION_TIMEOUT: "3" }, served.home);
-  try {
-    const sessionsBefore = await appiumSessions(target.appiumUrl);
-    const measuredAt = Date.now();
-    assert.equal((await callTool(served.server, "ui_get_tree")).ok, true);
-    const treeMs = Date.now() - measuredAt; // what a ui_get_tree takes on this machine now, the bound below
-    target.sim.device.faults.hangCommands = ["screencap"]; // the evidence screenshot never comes
-    const started = Date.now();
-    const hung = await callTool(quick.server, "device_back");
-    assert.equal(hung.error?.code, "OPERATION_TIMEOUT", JSON.stringify(hung));
-    assertEndedByDeadline(Date.now() - started, 3000, "the hung act");
-    target.sim.device.faults.hangCommands = [];
-    const freedAt = Date.now();
-    const next = await callTool(served.server, "ui_get_tree");
-    assert.equal(next.ok, true, JSON.stringify(next.error));
-    const nextMs = Date.now() - freedAt;
-    assert.ok(nextMs < 3 * treeMs + 1000, `the next call is served as fast as one before the hang (${nextMs} ms, then ${treeMs} ms)`);
-    assert.deepEqual(await appiumSessions(target.appiumUrl), sessionsBefore, "the timed-out act's session was deleted");
-  } finally {
-    target.sim.device.faults.hangCommands = [];
-    await quick.close();
-  }
-});
+test("an act that hangs past ANDROID_MCP_ACTION_TIMEOUT answers OPERATION_TIMEOUT and the device is free as fast as before the hang (R18)", () =>
+  hungActFreesTheDevice(target, served, 3));
 
 test("SIGTERM during an open session deletes it on the UiAutomator2 side (R20)", () => sigtermDeletesTheSession(target));
 

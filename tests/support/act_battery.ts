@@ -11,6 +11,7 @@ import { join } from "node:path";
 import { currentUserFacts, lockDirectory, lockFileName } from "../../src/adapters/evidence/mod.ts";
 import { adbServerAddress } from "../../src/adapters/adb/mod.ts";
 import { envelopeOf, type SpawnedServer, spawnServe } from "./mcp_client.ts";
+import { assertEndedByDeadline } from "./time_bounds.ts";
 import { exitWithin, makeServeHome, type ServeHome } from "./mcp_e2e.ts";
 
 export type Sim = Awaited<ReturnType<typeof startSimDevice>>;
@@ -149,3 +150,33 @@ async function waitForExit(pid: number, ms: number): Promise<boolean> {
 }
 
 export { existsSync, exitWithin };
+
+/**
+ * An act that hangs past its timeout (the evidence screencap never comes) answers OPERATION_TIMEOUT by the
+ * deadline, deletes its session, and the device is free at once: the next call takes no longer than a bound
+ * measured in the same run (a ui_get_tree before the hang), never a wall-clock figure.
+ */
+export async function hungActFreesTheDevice(target: BatteryTarget, served: Served, timeoutSeconds: number): Promise<void> {
+  const quick = await serveOn(target, { ANDROID_MCP_ACTION_TIMEOUT: String(timeoutSeconds) }, served.home);
+  try {
+    const sessionsBefore = await appiumSessions(target.appiumUrl);
+    const measuredAt = Date.now();
+    assert.equal((await callTool(served.server, "ui_get_tree")).ok, true);
+    const treeMs = Date.now() - measuredAt;
+    target.sim.device.faults.hangCommands = ["screencap"];
+    const started = Date.now();
+    const hung = await callTool(quick.server, "device_back");
+    assert.equal(hung.error?.code, "OPERATION_TIMEOUT", JSON.stringify(hung));
+    assertEndedByDeadline(Date.now() - started, timeoutSeconds * 1000, "the hung act's OPERATION_TIMEOUT");
+    target.sim.device.faults.hangCommands = [];
+    const freedAt = Date.now();
+    const next = await callTool(served.server, "ui_get_tree");
+    assert.equal(next.ok, true, JSON.stringify(next.error));
+    const nextMs = Date.now() - freedAt;
+    assert.ok(nextMs < 3 * treeMs + 1000, `the next call is served as fast as one before the hang (${nextMs} ms, then ${treeMs} ms)`);
+    assert.deepEqual(await appiumSessions(target.appiumUrl), sessionsBefore, "the timed-out act's session was deleted");
+  } finally {
+    target.sim.device.faults.hangCommands = [];
+    await quick.close();
+  }
+}
