@@ -12,6 +12,7 @@ import { type HarnessConfig, loadConfig } from "../config.ts";
 import { DEFAULT_CHECK_TIMEOUT_MS, DOCTOR_CHECKS, type DoctorReport, renderReport, runDoctor } from "../doctor/mod.ts";
 import { isHarnessError } from "../errors.ts";
 import { type CliContext, EXIT } from "./context.ts";
+import { APPIUM_URL_HELP, artifactsHelp, DEVICE_HELP } from "./shared_options.ts";
 
 interface DoctorFlags {
   json?: unknown;
@@ -34,12 +35,12 @@ export function registerDoctorCommand(cli: CAC, ctx: CliContext): void {
     .option("--json", "Print the report as JSON (nothing else on stdout)")
     .option(
       "--device <udid|sim>",
-      "Device serial, or 'sim' for the built-in simulated device (default: ANDROID_UDID, else the only online device)",
+      DEVICE_HELP,
     )
-    .option("--appium-url <url>", "Appium server (default: APPIUM_URL, else http://127.0.0.1:4723)")
+    .option("--appium-url <url>", APPIUM_URL_HELP)
     .option(
       "--artifacts <dir>",
-      "Evidence and audit directory (default: ANDROID_MCP_ARTIFACTS_DIR, else ./artifacts in a project (a package.json or .git), else the user state directory)",
+      artifactsHelp("Evidence and audit"),
     )
     .option("--timeout <seconds>", `Time each check may take (default ${DEFAULT_CHECK_TIMEOUT_MS / 1000})`)
     .example("android-mcp-harness doctor")

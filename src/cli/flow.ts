@@ -23,6 +23,7 @@ import { BUILTIN_SCENARIO_NAMES } from "../sim/scenario_names.ts";
 import type { CliContext } from "./context.ts";
 import { readFileArgument, unreadableReason } from "./read_file_argument.ts";
 import { loadScenario } from "./sim.ts";
+import { artifactsHelp } from "./shared_options.ts";
 
 interface FlowFlags {
   device?: unknown;
@@ -46,7 +47,7 @@ export function registerFlowCommand(cli: CAC, ctx: CliContext): void {
     .option("--appium-url <url>", "Appium server or Selenium Grid 4 (default: APPIUM_URL, else http://127.0.0.1:4723)")
     .option(
       "--artifacts <dir>",
-      "Evidence, audit and reports directory (default: ANDROID_MCP_ARTIFACTS_DIR, else ./artifacts in a project (a package.json or .git), else the user state directory)",
+      artifactsHelp("Evidence, audit and reports"),
     )
     .option(
       "--scenario <name|file>",

@@ -24,6 +24,7 @@ import { type CliContext, EXIT } from "./context.ts";
 import { doctorReport, simEndpointsOf } from "./doctor.ts";
 import { loadScenario } from "./sim.ts";
 import { harnessScreenOptions, type ScreenFlags } from "./sim_screen.ts";
+import { APPIUM_URL_HELP, artifactsHelp, DEVICE_HELP } from "./shared_options.ts";
 
 /** As cac parses them: a value that looks like a number arrives as one. */
 interface ServeFlags extends ScreenFlags {
@@ -41,12 +42,12 @@ export function registerServeCommand(cli: CAC, ctx: CliContext): void {
     .command("serve", "MCP server on stdio (the main job); logs go to stderr")
     .option(
       "--device <udid|sim>",
-      "Device serial, or 'sim' for the built-in simulated device (default: ANDROID_UDID, else the only online device)",
+      DEVICE_HELP,
     )
-    .option("--appium-url <url>", "Appium server (default: APPIUM_URL, else http://127.0.0.1:4723)")
+    .option("--appium-url <url>", APPIUM_URL_HELP)
     .option(
       "--artifacts <dir>",
-      "Evidence and audit directory (default: ANDROID_MCP_ARTIFACTS_DIR, else ./artifacts in a project (a package.json or .git), else the user state directory)",
+      artifactsHelp("Evidence and audit"),
     )
     .option(
       "--scenario <name|file>",

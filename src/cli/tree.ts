@@ -17,6 +17,7 @@ import { type CliContext, EXIT } from "./context.ts";
 import { readFileArgument } from "./read_file_argument.ts";
 import { keyboardTopProblem, parseScreenFlags } from "./tree_flags.ts";
 import { harnessScreenOptions, type ScreenFlags } from "./sim_screen.ts";
+import { DEVICE_HELP } from "./shared_options.ts";
 
 export type TreeFormat = "text" | "json" | "raw";
 
@@ -37,7 +38,7 @@ export function registerTreeCommand(cli: CAC, ctx: CliContext): void {
     .command("tree", "Print the screen summary of the device (or of a dump with --file): the targets a tool call can name")
     .option(
       "--device <udid|sim>",
-      "Device serial, or 'sim' for the built-in simulated device (default: ANDROID_UDID, else the only online device)",
+      DEVICE_HELP,
     )
     .option("--file <path>", "Read a uiautomator dump or Appium page source instead of the device")
     .option(
