@@ -34,7 +34,7 @@ export interface ServedTool {
 export function answerTools(server: McpServer, tools: readonly ServedTool[]): void {
   const handlers = new Map(tools.map((tool) => [tool.published.name, tool.call]));
   const names = [...handlers.keys()].join(", ");
-  server.server.registerCapabilities({ tools: { listChanged: true } });
+  server.server.registerCapabilities({ tools: { listChanged: false } }); // the catalog is closed: the list never changes
   server.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: tools.map((tool) => tool.published) }));
   server.server.fallbackRequestHandler = async (request, extra) => {
     if (request.method !== "tools/call") throw protocolError(ErrorCode.MethodNotFound, "Method not found");

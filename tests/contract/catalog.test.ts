@@ -86,6 +86,15 @@ test("the server publishes exactly the available catalog entries, each with the 
   }
 });
 
+test("the tool list is fixed by the contract, so the server does not announce list changes it never sends", async () => {
+  const connected = await connectInMemory(createHarnessServer(fakeWorld().deps));
+  try {
+    assert.deepEqual(connected.client.getServerCapabilities()?.tools, { listChanged: false });
+  } finally {
+    await connected.close();
+  }
+});
+
 test("a tool the contract does not declare cannot be called: an unknown tool is JSON-RPC -32602, as MCP prescribes", async () => {
   const connected = await connectInMemory(createHarnessServer(fakeWorld().deps));
   try {
