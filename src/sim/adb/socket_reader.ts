@@ -1,7 +1,9 @@
 /**
  * Sequential reads from a TCP socket for the adb wire protocol: `read(n)` resolves with exactly n
  * bytes, `skip(n)` discards n bytes without keeping them (streamed installs of many MB), and both
- * reject with SocketClosed when the peer goes away first.
+ * reject with SocketClosed when the peer goes away first. What the peer sends ahead of the reads is held up
+ * to HIGH_WATER bytes (plus one chunk); beyond that the socket is paused, so a client that streams data the
+ * protocol does not ask for yet is slowed by TCP instead of filling the simulator's memory.
  */
 import type { Socket } from "node:net";
 
@@ -11,16 +13,22 @@ export class SocketClosed extends Error {
   }
 }
 
+/** Bytes held ahead of the reads before the socket is paused. */
+export const HIGH_WATER = 1024 * 1024;
+
 export class SocketReader {
+  readonly #socket: Socket;
   #chunks: Buffer[] = [];
   #buffered = 0;
   #closed = false;
   #wake: (() => void) | null = null;
 
   constructor(socket: Socket) {
+    this.#socket = socket;
     socket.on("data", (chunk: Buffer) => {
       this.#chunks.push(chunk);
       this.#buffered += chunk.length;
+      if (this.#buffered > HIGH_WATER) socket.pause();
       this.#notify();
     });
     const close = () => {
@@ -36,6 +44,11 @@ export class SocketReader {
     return this.#closed;
   }
 
+  /** Bytes received and not yet read. */
+  get buffered(): number {
+    return this.#buffered;
+  }
+
   #notify(): void {
     const wake = this.#wake;
     this.#wake = null;
@@ -45,6 +58,7 @@ export class SocketReader {
   async #waitFor(n: number): Promise<void> {
     while (this.#buffered < n) {
       if (this.#closed) throw new SocketClosed();
+      if (this.#socket.isPaused()) this.#socket.resume(); // a read longer than HIGH_WATER still gets its bytes
       await new Promise<void>((resolve) => (this.#wake = resolve));
     }
   }
@@ -65,6 +79,7 @@ export class SocketReader {
       }
     }
     this.#buffered -= n;
+    if (this.#buffered <= HIGH_WATER && this.#socket.isPaused()) this.#socket.resume();
     return keep ? Buffer.concat(parts) : Buffer.alloc(0);
   }
 
@@ -90,6 +105,7 @@ export class SocketReader {
       await new Promise<void>((resolve) => (this.#wake = resolve));
       this.#chunks = [];
       this.#buffered = 0;
+      if (this.#socket.isPaused()) this.#socket.resume();
     }
   }
 }
