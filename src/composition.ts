@@ -217,8 +217,8 @@ function lazyAppiumDriverFactory(options: AppiumDriverFactoryOptions): UiDriverF
   return {
     endpoint: options.appiumUrl,
     open: async (udid, open) => (await real()).open(udid, open),
-    drain: async () => {
-      if (loaded !== undefined) await (await loaded).drain();
+    drain: async (onWait) => {
+      if (loaded !== undefined) await (await loaded).drain(onWait);
     },
   };
 }

@@ -164,7 +164,12 @@ export function createUiSessions(options: UiSessionsOptions): UiSessionLayer {
       // A session start that an operation abandoned (timeout, cancellation, shutdown) is deleted when it
       // arrives; wait for that, bounded, so stopping never leaves one on Appium.
       const limit = new AbortController();
-      await Promise.race([options.drivers.drain(), clock.sleep(DRAIN_LIMIT_MS, limit.signal).catch(() => {})]);
+      const waiting = (starting: number) =>
+        options.logger.info(
+          `stopping: waiting up to ${DRAIN_LIMIT_MS / 1000} s for ${starting} UiAutomator2 session start(s) still on their way, ` +
+            "to delete them on Appium (a real driver takes 20–45 s to start)",
+        );
+      await Promise.race([options.drivers.drain(waiting), clock.sleep(DRAIN_LIMIT_MS, limit.signal).catch(() => {})]);
       limit.abort();
     },
     openCount: () => registry.count(),

@@ -75,6 +75,7 @@ export interface UiDriverFactory {
   /** Opens a session on the device with this serial (checked online by the caller through adb first). */
   open(udid: string, options: OpenDriverOptions): Promise<UiDriver>;
   /** Resolves once every session start abandoned by a cancelled open has finished and been deleted
-   * (a real driver takes 20–45 s to start; a server stopping meanwhile must not leave it on Appium). */
-  drain(): Promise<void>;
+   * (a real driver takes 20–45 s to start; a server stopping meanwhile must not leave it on Appium).
+   * `onWait` hears, before any wait, how many starts are still on their way (not called when none is). */
+  drain(onWait?: (starting: number) => void): Promise<void>;
 }

@@ -34,7 +34,7 @@ test("tapping an element the screen no longer has is UI_ELEMENT_NOT_FOUND (read 
   }
 });
 
-test("a session start abandoned by its operation is deleted when it arrives, and drain() waits for that", async () => {
+test("a session start abandoned by its operation is deleted when it arrives, and drain() says it waits and waits for that", async () => {
   const { createServer } = await import("node:http");
   const deleted: string[] = [];
   const server = createServer((req, res) => {
@@ -66,8 +66,12 @@ test("a session start abandoned by its operation is deleted when it arrives, and
       (e: unknown) => (e as HarnessError).code === "OPERATION_TIMEOUT",
     );
     assert.deepEqual(deleted, [], "not arrived yet");
-    await factory.drain();
+    const heard: number[] = [];
+    await factory.drain((starting) => heard.push(starting));
     assert.deepEqual(deleted, ["/session/late-1"], "deleted as soon as it arrived; drain waited for it");
+    assert.deepEqual(heard, [1], "drain said, before waiting, that one start was on its way");
+    await factory.drain((starting) => heard.push(starting));
+    assert.deepEqual(heard, [1], "nothing on its way: nothing said");
   } finally {
     server.close();
   }

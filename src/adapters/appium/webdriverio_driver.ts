@@ -35,7 +35,8 @@ export function createAppiumDriverFactory(options: AppiumDriverFactoryOptions): 
   const abandoned = new Set<Promise<void>>();
   return {
     endpoint,
-    drain: async () => {
+    drain: async (onWait) => {
+      if (abandoned.size > 0) onWait?.(abandoned.size);
       while (abandoned.size > 0) await Promise.all([...abandoned]);
     },
     async open(udid, open: OpenDriverOptions): Promise<UiDriver> {
