@@ -2,7 +2,8 @@
  * The pipeline every acting tool runs inside its operation (after runOperation's validate · lock ·
  * bind · deadline); an act tool is defined only through `defineActTool`, so none can skip it: take the
  * driver (the session the call names, from the operation context, or a temporary one), read the screen before,
- * act, read it once more and settle (settle.ts: a confirming read only when the screen may still be moving),
+ * act, read it once more and settle (settle.ts: that read is final when UiAutomator2 answered it within the
+ * session's idle timeout or it shows only a flip; a confirming read only when the screen may still be moving),
  * while the evidence PNG is taken and stored and the device's facts are read (one adb process each, beside the
  * confirming read), and answer the new screen summary with `settled` and `changed`; a screen that moved after
  * the first read is captured again once settled, so the evidence is the answered screen (an act that happened
@@ -29,7 +30,7 @@ import {
 } from "../screen/mod.ts";
 import { xpathOf } from "./element_path.ts";
 import { captureScreenshot } from "./screenshot.ts";
-import { confirmSettled, mayStillMove } from "./settle.ts";
+import { confirmSettled, readIsFinal } from "./settle.ts";
 
 export interface ActScope {
   driver: UiDriver;
@@ -101,8 +102,8 @@ interface SettledMoment {
 
 /**
  * The first read after the act, then at once and side by side: the screenshot (stored as evidence), the
- * device's facts and the summary, and a confirming read when the screen may still be moving. A screen that
- * changed after the first read is captured and summarized again from its settled read.
+ * device's facts and the summary, and a confirming read when settle.ts does not take the first read as final.
+ * A screen that changed after the first read is captured and summarized again from its settled read.
  */
 async function settleWithEvidence(
   tool: string,
@@ -114,10 +115,12 @@ async function settleWithEvidence(
   const wait = (): WaitOptions => ({ timeoutMs: ctx.remainingMs(), signal: ctx.signal });
   const read = () => checked(ctx, () => driver.source());
   const moment = (source: string) => Promise.all([takeEvidence(tool, ports, ctx, wait), summaryOf(source, ports, wait())]);
+  const startedAt = ports.clock.now();
   const first = await read();
+  const final = readIsFinal(before, { source: first, tookMs: ports.clock.now() - startedAt }, driver.idleTimeoutMs);
   const [captured, confirmed] = await allOrFirstError(
     moment(first),
-    mayStillMove(before, first) ? confirmSettled(first, read, ports, ctx) : Promise.resolve({ source: first, settled: true }),
+    final ? Promise.resolve({ source: first, settled: true }) : confirmSettled(first, read, ports, ctx),
   );
   const [evidence, summary] = confirmed.source === first ? captured : await moment(confirmed.source);
   return { source: confirmed.source, settled: confirmed.settled, summary, evidence };

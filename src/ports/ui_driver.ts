@@ -27,6 +27,11 @@ export interface ElementRectPx {
 export interface UiDriver {
   /** The Appium session id (not the harness's session id). */
   readonly appiumSessionId: string;
+  /**
+   * The UiAutomator2 `waitForIdleTimeout` (ms) the session was set to and read back at its start, or null when
+   * unknown (the server refused or ignored the setting): a page source waits at most this long for an idle UI.
+   */
+  readonly idleTimeoutMs: number | null;
   /** The page source (UiAutomator2 XML: class-name tags, uiautomator attributes). */
   source(): Promise<string>;
   /** Element ids matching an XPath on the current page source ([] when none). */

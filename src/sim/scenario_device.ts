@@ -82,6 +82,8 @@ export class ScenarioDevice implements SimDevice {
   readonly #now: () => number;
   /** When the screen in front came there (device clock), for timed screens. */
   #shownAt = 0;
+  /** When the last frame of an animation (a timed screen giving way) was drawn; -Infinity since an act moved the screen. */
+  #frameAt = Number.NEGATIVE_INFINITY;
   /** The notification shade or recents, drawn over the tasks until BACK, HOME or a choice closes it. */
   #overlay: Overlay | null = null;
   /** Each package's data flags (`sets`, `data`), kept across force-stop, forgotten by `pm clear`. */
@@ -129,6 +131,28 @@ export class ScenarioDevice implements SimDevice {
   hierarchyXml(): string {
     const roots = this.#current().roots;
     return writeDump(this.faults.tickingClock === true ? [...roots, this.#tick()] : roots, this.rotation());
+  }
+
+  msUntilIdle(quietMs: number, timeoutMs: number): number {
+    if (this.faults.tickingClock === true) return Math.max(0, timeoutMs); // its clock never rests
+    if (this.#frozen) return 0;
+    this.#advance();
+    const now = this.#now();
+    let at = this.#shownAt;
+    let id = this.#topId();
+    // A screen that gives way on its own is a frame of an animation from the moment it came (by an act or a frame).
+    let last = this.#overlay === null && this.#screenSpec(id).after !== undefined ? at : this.#frameAt;
+    for (let frames = 0; frames < 10_000; frames++) {
+      const idleAt = Math.max(now, last + quietMs);
+      const after = this.#overlay === null ? this.#screenSpec(id).after : undefined;
+      const next = after === undefined ? Number.POSITIVE_INFINITY : at + after.ms;
+      if (idleAt < next) return Math.min(Math.max(0, timeoutMs), idleAt - now);
+      if (next - now >= timeoutMs) break;
+      last = next;
+      at = next;
+      id = after!.to;
+    }
+    return Math.max(0, timeoutMs);
   }
 
   /** The display's rotation on the current screen (0 unless the screen says otherwise). */
@@ -495,6 +519,7 @@ export class ScenarioDevice implements SimDevice {
       if (after === undefined || this.#now() - this.#shownAt < after.ms) return;
       screens[screens.length - 1] = after.to;
       this.#shownAt += after.ms;
+      this.#frameAt = this.#shownAt;
       this.#enterFocus();
     }
   }
@@ -554,6 +579,7 @@ export class ScenarioDevice implements SimDevice {
   #afterMove(): void {
     this.#overlay = null;
     this.#shownAt = this.#now();
+    this.#frameAt = Number.NEGATIVE_INFINITY;
     this.#enterFocus();
   }
 
