@@ -56,7 +56,8 @@ export interface SimDevice {
   hierarchyXml(): string;
   /**
    * Milliseconds (device clock) until the UI has been quiet for `quietMs` (no frame of an animation: a timed
-   * screen's `after` chain; the tickingClock fault never rests), capped at `timeoutMs`: what
+   * screen that gives way sooner than `quietMs`; a late result is a still screen; the tickingClock fault never
+   * rests), capped at `timeoutMs`: what
    * UiAutomation.waitForIdle(quietMs, timeoutMs) would wait now. 0 when it is quiet already.
    */
   msUntilIdle(quietMs: number, timeoutMs: number): number;

@@ -31,7 +31,7 @@ async function session(port: number): Promise<Browser> {
   });
 }
 
-test("msUntilIdle: the cart's slide (five frames 120 ms apart) is idle 500 ms after its last frame; a still screen at once", () => {
+test("msUntilIdle: the cart's slide (five frames 120 ms apart) is idle 500 ms after its last frame; a still screen or a late result at once", () => {
   let now = 1_000_000;
   const device = new ScenarioDevice(resolveScenario("shop"), { now: () => now });
   assert.equal(device.screenId(), "shop_home");
@@ -44,6 +44,19 @@ test("msUntilIdle: the cart's slide (five frames 120 ms apart) is idle 500 ms af
   now += 400;
   assert.equal(device.msUntilIdle(500, 10_000), 0);
   assert.equal(device.screenId(), "cart");
+  assert.ok(device.openUrl("https://shop.example/checkout") !== null);
+  device.tap(
+    Object.fromEntries(
+      [...device.hierarchyXml().match(/<node [^>]*text="Place order"[^>]*>/)![0].matchAll(/([\w-]+)="([^"]*)"/g)].map((
+        m,
+      ) => [m[1]!, m[2]!]),
+    ),
+  );
+  assert.equal(device.screenId(), "order_placing");
+  assert.equal(device.msUntilIdle(500, 10_000), 0, "a result due in 3 s is no animation: the waiting screen is quiet");
+  now += 3000;
+  assert.equal(device.screenId(), "order_placed");
+  assert.equal(device.msUntilIdle(500, 10_000), 0, "nor is its arrival");
   device.setFaults({ tickingClock: true });
   assert.equal(device.msUntilIdle(500, 3000), 3000, "a clock that ticks on every read never rests");
 });
