@@ -186,7 +186,7 @@ export interface FoundElement {
 
 /**
  * Waits (ACT_DEFAULTS.elementWaitMs, within the deadline) for the selector to name exactly one element
- * in the session's page source, then finds it in the session by its XPath and checks its rectangle.
+ * in the session's page source, then finds it in the session by its XPath and its rectangle (one request).
  */
 export async function findInSession(scope: ActScope, selector: Selector, tool: string): Promise<FoundElement> {
   const { driver, ports, ctx } = scope;
@@ -223,16 +223,17 @@ export async function findInSession(scope: ActScope, selector: Selector, tool: s
   }
 }
 
-/** The session's element at the node's XPath, if its rectangle is still the node's (else null: the screen moved). */
+/**
+ * The session's element at the node's XPath, if its rectangle is still the node's (else null: the screen moved).
+ * The rectangle check is part of the find, in the same request: the XPath asks for the node's exact `bounds`
+ * attribute (UiAutomator2's XPath runs over the same dump as its page source), so a node that moved, or another
+ * node at that place, finds nothing. A node without bounds is found by its path alone.
+ */
 async function sessionElement(driver: UiDriver, tree: UiTree, element: LocatedElement): Promise<string | null> {
-  const ids = await driver.findElements(xpathOf(tree, element.node));
-  if (ids.length !== 1) return null;
-  const rect = await driver.elementRect(ids[0]!);
   const b = element.node.bounds;
-  if (b === null) return ids[0]!;
-  const same = Math.abs(rect.x - b.left) <= 1 && Math.abs(rect.y - b.top) <= 1 &&
-    Math.abs(rect.width - (b.right - b.left)) <= 1 && Math.abs(rect.height - (b.bottom - b.top)) <= 1;
-  return same ? ids[0]! : null;
+  const at = b === null ? "" : `[@bounds="[${b.left},${b.top}][${b.right},${b.bottom}]"]`;
+  const ids = await driver.findElements(`${xpathOf(tree, element.node)}${at}`);
+  return ids.length === 1 ? ids[0]! : null;
 }
 
 /** Runs a driver call unless the operation was already abandoned (a late answer must not act after the timeout). */

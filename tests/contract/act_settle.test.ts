@@ -13,6 +13,8 @@ import { summaryFromCapture } from "../../src/screen/mod.ts";
 import { mayStillMove, readIsFinal } from "../../src/device/settle.ts";
 import { ACT_DEFAULTS } from "../../contracts/act_defaults.ts";
 import { type ActWorld, actWorld } from "../support/act_world.ts";
+import type { NodeSpec, Scenario } from "../../src/sim/scenario/types.ts";
+import { PIXEL_API35 } from "../../src/sim/scenarios/layout.ts";
 import { type Connected, connectInMemory, envelopeOf } from "../support/mcp_client.ts";
 
 async function withServer(world: ActWorld, body: (c: Connected) => Promise<void>): Promise<void> {
@@ -160,4 +162,58 @@ test("mayStillMove: only a flip of checked, selected or focused is final; text, 
   assert.equal(mayStillMove(node(""), node("").replace("[10,10]", "[10,12]")), true, "a node that moved");
   assert.equal(mayStillMove(node(""), node("").replace("Wi-Fi", "Wi-Fi on")), true, "a text that changed (a clock, a counter)");
   assert.equal(mayStillMove(node(""), node("").replace("</hierarchy>", "<node text='x'/></hierarchy>")), true, "a node that appeared");
+});
+
+/** A screen whose "Go" button jumps 200 px down 600 ms after it shows (a late layout, not an animation). */
+const JUMPING: Scenario = {
+  name: "jumping",
+  description: "a button that moves once",
+  android: PIXEL_API35,
+  start: "up",
+  screens: {
+    up: { package: "com.example.jump", activity: "com.example.jump.Main", root: button(100), after: { ms: 600, to: "down" } },
+    down: { package: "com.example.jump", activity: "com.example.jump.Main", root: button(300) },
+    done: {
+      package: "com.example.jump",
+      activity: "com.example.jump.Done",
+      root: {
+        class: "android.widget.FrameLayout",
+        bounds: [0, 0, 1080, 2400],
+        children: [{ class: "android.widget.TextView", text: "Done", bounds: [0, 100, 1080, 200] }],
+      },
+    },
+  },
+  packages: [{ name: "com.example.jump", screen: "up", label: "Jump" }],
+  transitions: [{ from: "down", on: "tap", selector: { text: "Go" }, to: "done" }],
+};
+
+function button(top: number): NodeSpec {
+  return {
+    class: "android.widget.FrameLayout",
+    bounds: [0, 0, 1080, 2400],
+    children: [{ class: "android.widget.Button", text: "Go", clickable: true, bounds: [100, top, 500, top + 100] }],
+  };
+}
+
+test("the rectangle check rides in the find: an element that moved after the read is found again, then tapped where it is", async () => {
+  const world = actWorld({ scenario: JUMPING });
+  let waited = false;
+  world.behaviour.beforeCall = async (name) => {
+    if (name.startsWith("findElements") && !waited) {
+      waited = true;
+      await world.clock.sleep(700); // the button jumps between the page source and the find
+    }
+  };
+  await withServer(world, async (c) => {
+    const { envelope } = await act(world, c, "ui_tap", { selector: { text: "Go" } });
+    assert.equal(envelope.ok, true, JSON.stringify(envelope.error));
+    assert.equal(world.device.screenId(), "done", "the tap reached the button where it had moved");
+    const finds = world.calls.filter((call) => call.startsWith("findElements"));
+    assert.deepEqual(
+      finds.map((f) => /@bounds="([^"]+)"/.exec(f)?.[1]),
+      ["[100,100][500,200]", "[100,300][500,400]"],
+      "the first find asks for the rectangle read (and misses), the second for the new one",
+    );
+    assert.equal(world.calls.filter((call) => call === "click").length, 1, "one click, after the second find");
+  });
 });

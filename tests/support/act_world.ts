@@ -191,13 +191,11 @@ function scenarioDriver(device: ScenarioDevice, world: DriverWorld): UiDriver {
         level = hit.children.map((c) => tree.nodes[c]!);
       }
       if (hit === undefined) return [];
+      const at = /\[@bounds="\[(\d+),(\d+)\]\[(\d+),(\d+)\]"\]$/.exec(xpath)?.slice(1).map(Number);
+      const b = hit.bounds;
+      if (at !== undefined && (b === null || at.join() !== [b.left, b.top, b.right, b.bottom].join())) return [];
       found = { tree, nodes: new Map([[`el-${hit.id}`, hit]]) };
       return [`el-${hit.id}`];
-    },
-    async elementRect(elementId) {
-      await call("elementRect");
-      const b = node(elementId).bounds!;
-      return { x: b.left, y: b.top, width: b.right - b.left, height: b.bottom - b.top };
     },
     async click(elementId) {
       await call("click");

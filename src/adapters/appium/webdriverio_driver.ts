@@ -11,7 +11,7 @@
  */
 import { remote } from "webdriverio";
 import { HarnessError } from "../../errors.ts";
-import type { DeviceKey, ElementRectPx, OpenDriverOptions, UiDriver, UiDriverFactory } from "../../ports/ui_driver.ts";
+import type { DeviceKey, OpenDriverOptions, UiDriver, UiDriverFactory } from "../../ports/ui_driver.ts";
 import { appiumFailure } from "./appium_failure.ts";
 
 type Browser = Awaited<ReturnType<typeof remote>>;
@@ -121,7 +121,6 @@ function driverOf(browser: Browser, endpoint: string, idleTimeoutMs: number | nu
       const found = await call("finding an element", () => browser.findElements("xpath", xpath));
       return found.map((ref) => (ref as unknown as Record<string, string>)[ELEMENT_KEY]!).filter((id) => typeof id === "string");
     },
-    elementRect: (id) => call("reading an element's rectangle", () => browser.getElementRect(id)) as Promise<ElementRectPx>,
     click: async (id) => void (await call("tapping", () => browser.elementClick(id))),
     replaceText: async (id, text) => {
       await call("clearing the field", () => browser.elementClear(id));
