@@ -76,3 +76,43 @@ test("a session start abandoned by its operation is deleted when it arrives, and
     server.close();
   }
 });
+
+test("a session start cancelled while its waitForIdleTimeout setting is on its way is abandoned at once and deleted (R18)", async () => {
+  const { createServer } = await import("node:http");
+  const deleted: string[] = [];
+  const server = createServer((req, res) => {
+    const answer = (value: unknown) => {
+      res.writeHead(200, { "content-type": "application/json; charset=utf-8" });
+      res.end(JSON.stringify({ value }));
+    };
+    if (req.method === "POST" && req.url === "/session") {
+      return answer({ sessionId: "slow-settings", capabilities: { platformName: "Android" } });
+    }
+    if (req.url?.endsWith("/appium/settings")) return; // a proxy (or a busy server) that never answers the settings call
+    if (req.method === "DELETE") deleted.push(req.url ?? "");
+    answer(null);
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const port = (server.address() as { port: number }).port;
+  try {
+    const factory = createAppiumDriverFactory({
+      appiumUrl: `http://127.0.0.1:${port}`,
+      adbServer: "tcp:127.0.0.1:5037",
+      requestTimeoutMs: 3000,
+      newCommandTimeoutS: 90,
+      uiIdleTimeoutMs: 3000,
+    });
+    const cancel = new AbortController();
+    setTimeout(() => cancel.abort(new HarnessError("OPERATION_TIMEOUT", "gave up")), 300);
+    await assert.rejects(
+      factory.open("emulator-5554", { timeoutMs: 10_000, signal: cancel.signal }),
+      (e: unknown) => (e as HarnessError).code === "OPERATION_TIMEOUT",
+      "the operation gave up: the start must not answer a driver after that",
+    );
+    await factory.drain();
+    assert.deepEqual(deleted, ["/session/slow-settings"], "the abandoned session is deleted on Appium, and drain waits for that");
+  } finally {
+    server.closeAllConnections();
+    server.close();
+  }
+});

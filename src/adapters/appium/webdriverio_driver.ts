@@ -61,7 +61,12 @@ export function createAppiumDriverFactory(options: AppiumDriverFactoryOptions): 
           abandoned.add(cleanup);
           void cleanup.finally(() => abandoned.delete(cleanup));
         });
-        const idleTimeoutMs = await setIdleTimeout(browser, options.uiIdleTimeoutMs);
+        // The settings calls are part of the start: cancelled, the session is deleted at once (not when they answer).
+        const idleTimeoutMs = await abortable(setIdleTimeout(browser, options.uiIdleTimeoutMs), open.signal, () => {
+          const cleanup = browser.deleteSession().then(() => {}, () => {});
+          abandoned.add(cleanup);
+          void cleanup.finally(() => abandoned.delete(cleanup));
+        });
         return driverOf(browser, endpoint, idleTimeoutMs);
       } catch (error) {
         throw appiumFailure(error, endpoint, "starting a UiAutomator2 session");
