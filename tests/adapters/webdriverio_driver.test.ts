@@ -116,3 +116,40 @@ test("a session start cancelled while its waitForIdleTimeout setting is on its w
     server.close();
   }
 });
+
+test("the session's idle timeout is the value read back: 3000 from the simulator, null from a proxy that ignores the setting", async () => {
+  const sim = await startSimDevice({});
+  const { createServer } = await import("node:http");
+  const posted: unknown[] = [];
+  const server = createServer((req, res) => {
+    let body = "";
+    req.on("data", (chunk) => body += chunk);
+    req.on("end", () => {
+      const answer = (value: unknown) => {
+        res.writeHead(200, { "content-type": "application/json; charset=utf-8" });
+        res.end(JSON.stringify({ value }));
+      };
+      if (req.method === "POST" && req.url === "/session") return answer({ sessionId: "deaf", capabilities: { platformName: "Android" } });
+      if (req.method === "POST" && req.url?.endsWith("/appium/settings")) posted.push(JSON.parse(body));
+      if (req.method === "GET" && req.url?.endsWith("/appium/settings")) return answer({ waitForIdleTimeout: 10_000 }); // still the default
+      answer(null);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const options = { adbServer: sim.adbServerSocket, requestTimeoutMs: 10_000, newCommandTimeoutS: 90, uiIdleTimeoutMs: 3000 };
+  try {
+    const set = await createAppiumDriverFactory({ ...options, appiumUrl: sim.appiumUrl }).open(sim.device.serial, { timeoutMs: 10_000 });
+    assert.equal(set.idleTimeoutMs, 3000);
+    await set.delete();
+    const port = (server.address() as { port: number }).port;
+    const deaf = await createAppiumDriverFactory({ ...options, appiumUrl: `http://127.0.0.1:${port}` }).open("emulator-5554", {
+      timeoutMs: 10_000,
+    });
+    assert.deepEqual(posted, [{ settings: { waitForIdleTimeout: 3000 } }], "the setting was asked for");
+    assert.equal(deaf.idleTimeoutMs, null, "not held: unknown, so every read that differs is confirmed");
+    await deaf.delete();
+  } finally {
+    server.close();
+    await sim.stop();
+  }
+});
