@@ -117,6 +117,7 @@ async function measure(io: BenchIO, scenario: string, rows: Row[]): Promise<void
         adbServer: observer.adbServer,
         requestTimeoutMs: 30_000,
         newCommandTimeoutS: 600,
+        uiIdleTimeoutMs: ACT_DEFAULTS.uiIdleTimeoutMs, // as composition.ts: the settle rule serve runs
       }),
       busy,
       () => requests++,
@@ -234,7 +235,10 @@ function timedRunner(inner: ProcessRunner, busy: Interval[], count: () => void):
   };
 }
 
-/** Times every driver call (one UiAutomator2 request each; replaceText is two). */
+/** A session start: new session, then waitForIdleTimeout set and read back (webdriverio_driver.ts). */
+const SESSION_START_REQUESTS = 3;
+
+/** Times every driver call (one UiAutomator2 request each; replaceText is two; a session start three). */
 function timedDrivers(inner: UiDriverFactory, busy: Interval[], count: () => void): UiDriverFactory {
   const timed = <T>(work: () => Promise<T>, n = 1): Promise<T> => {
     for (let i = 0; i < n; i++) count();
@@ -245,7 +249,7 @@ function timedDrivers(inner: UiDriverFactory, busy: Interval[], count: () => voi
     endpoint: inner.endpoint,
     drain: () => inner.drain(),
     async open(udid, options) {
-      const driver = await timed(() => inner.open(udid, options));
+      const driver = await timed(() => inner.open(udid, options), SESSION_START_REQUESTS);
       const wrapped = {} as Record<string, unknown>;
       for (const key of Object.keys(driver) as (keyof UiDriver)[]) {
         const value = driver[key];

@@ -19,6 +19,7 @@ import {
   createNodeFileSystem,
   createNodeProcessProbe,
 } from "../../src/adapters/evidence/mod.ts";
+import { ACT_DEFAULTS } from "../../contracts/act_defaults.ts";
 import { createAppiumDriverFactory } from "../../src/adapters/appium/mod.ts";
 import { createNodeProcessRunner } from "../../src/adapters/node_process_runner.ts";
 import { createUiSessions } from "../../src/device/ui_sessions.ts";
@@ -92,6 +93,7 @@ async function observeOverhead(io: BenchIO, latency: "none" | "device", repetiti
       adbServer: observer.adbServer,
       requestTimeoutMs: 30_000,
       newCommandTimeoutS: 90,
+      uiIdleTimeoutMs: ACT_DEFAULTS.uiIdleTimeoutMs, // as composition.ts
     }),
     lock: createDeviceLock({ directory: join(root, "locks"), fs, clock, probe: createNodeProcessProbe() }),
     clock,
