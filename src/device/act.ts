@@ -36,7 +36,10 @@ export interface ActScope {
   driver: UiDriver;
   ports: ToolPorts;
   ctx: OperationContext;
-  /** The page source read before the act. */
+  /**
+   * The page source read before the act: `changed` and the settle compare with it. findInSession sets it to the
+   * read it found the element in, so an element wait's earlier screens (a load that ended) do not count as the act's.
+   */
   before: string;
   wait(): WaitOptions;
 }
@@ -76,8 +79,9 @@ function performAct<E extends object>(
 ): Promise<ToolOutcome<ActData & E>> {
   const wait = (): WaitOptions => ({ timeoutMs: ctx.remainingMs(), signal: ctx.signal });
   return ports.ui.withDriver(ctx.sessionId, ports.observer.udid, uiOperation(ctx), async (driver) => {
-    const before = await checked(ctx, () => driver.source());
-    const extra = await act({ driver, ports, ctx, before, wait });
+    const scope: ActScope = { driver, ports, ctx, before: await checked(ctx, () => driver.source()), wait };
+    const extra = await act(scope);
+    const before = scope.before;
     const after = await settleWithEvidence(tool, driver, ports, ctx, before);
     if (after.evidence.saved !== null) ctx.attachEvidence(after.evidence.saved);
     return {
@@ -197,7 +201,10 @@ export async function findInSession(scope: ActScope, selector: Selector, tool: s
     const result = findElement(tree, selector);
     if (result.status === "found") {
       const elementId = await sessionElement(driver, tree, result.element);
-      if (elementId !== null) return { tree, element: result.element, elementId };
+      if (elementId !== null) {
+        scope.before = source; // the screen the act is done on
+        return { tree, element: result.element, elementId };
+      }
     } else if (result.status === "ambiguous") {
       locate(tree, selector); // throws UI_ELEMENT_AMBIGUOUS with the candidates
     }

@@ -17,7 +17,8 @@ export const uiTapTool = defineActTool("ui_tap", {
     let found = await findInSession(scope, selector, "ui_tap");
     if (await underKeyboard(found, scope)) {
       await hideKeyboard(scope);
-      found = await findInSession({ ...scope, before: await checked(ctx, () => scope.driver.source()) }, selector, "ui_tap");
+      scope.before = await checked(ctx, () => scope.driver.source());
+      found = await findInSession(scope, selector, "ui_tap");
     }
     const gesture = args.gesture ?? "tap";
     const { driver } = scope;

@@ -217,3 +217,36 @@ test("the rectangle check rides in the find: an element that moved after the rea
     assert.equal(world.calls.filter((call) => call === "click").length, 1, "one click, after the second find");
   });
 });
+
+/** A screen that shows "Loading…" for a second, then a "Hello" button that does nothing. */
+const LOADING: Scenario = {
+  name: "loading",
+  description: "an element that comes after a load; tapping it changes nothing",
+  android: PIXEL_API35,
+  start: "loading",
+  screens: {
+    loading: {
+      package: "com.example.load",
+      activity: "com.example.load.Main",
+      root: {
+        class: "android.widget.FrameLayout",
+        bounds: [0, 0, 1080, 2400],
+        children: [{ class: "android.widget.TextView", text: "Loading…", bounds: [100, 100, 500, 200] }],
+      },
+      after: { ms: 1000, to: "loaded" },
+    },
+    loaded: { package: "com.example.load", activity: "com.example.load.Main", root: button(100) },
+  },
+  packages: [{ name: "com.example.load", screen: "loading", label: "Load" }],
+  transitions: [],
+};
+
+test("changed compares with the screen the act was done on, not with one the element wait saw before the element came", async () => {
+  const world = actWorld({ scenario: LOADING });
+  await withServer(world, async (c) => {
+    const { envelope } = await act(world, c, "ui_tap", { selector: { text: "Go" } });
+    assert.equal(envelope.ok, true, JSON.stringify(envelope.error));
+    assert.equal(world.device.screenId(), "loaded");
+    assert.equal(envelope.data["changed"], false, "the tap did nothing visible: repeating it will not help");
+  });
+});
