@@ -5,7 +5,8 @@
  * settle interval and the polls), counted once where they overlap — as median/p95, with adb processes
  * and UiAutomator2 requests per call. Acts run in an open session (session start is its own row); a row's
  * `setup` (untimed) puts the device where the row starts. Issue 16's hands run on the 'shop' scenario.
- * Target (issue 7): harness-own time under 10 ms median per act.
+ * Targets (issue 17): harness-own time under 10 ms median per act, at most 2 adb processes per act in a session;
+ * a verdict line per act row after the tables says met or MISSED.
  */
 import { randomUUID } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
