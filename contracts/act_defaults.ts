@@ -8,6 +8,12 @@ export const ACT_DEFAULTS = {
   settleIntervalMs: 200,
   /** …for at most this long; then `settled: false`. */
   settleMaxMs: 3000,
+  /**
+   * The UiAutomator2 `waitForIdleTimeout` the harness sets on every session it opens: a page source waits at
+   * most this long for the UI to be quiet (500 ms without an accessibility event) before it answers, so a read
+   * after an act that took less than this saw a quiet UI and is final (src/device/settle.ts).
+   */
+  uiIdleTimeoutMs: 3000,
   /** ui_tap / ui_type_text wait this long for the selector to match before UI_ELEMENT_NOT_FOUND. */
   elementWaitMs: 5000,
   /** How often the element wait and the foreground wait look again. */

@@ -11,6 +11,7 @@
 import { randomUUID } from "node:crypto";
 import { existsSync } from "node:fs";
 import { homedir, platform } from "node:os";
+import { ACT_DEFAULTS } from "../contracts/act_defaults.ts";
 import { createAdbClient } from "./adapters/adb/adb_client.ts";
 import { findAdbProgram } from "./adapters/adb/adb_program.ts";
 import type { PlatformFacts, RetentionResult } from "./adapters/evidence/mod.ts";
@@ -159,6 +160,7 @@ export async function openHarness(config: HarnessConfig, ctx: CliContext, option
         adbServer: observer.adbServer,
         requestTimeoutMs: config.actionTimeoutSeconds * 1000,
         newCommandTimeoutS: config.flowIdleTimeoutSeconds + 30,
+        uiIdleTimeoutMs: ACT_DEFAULTS.uiIdleTimeoutMs,
       }),
       lock: fileLock,
       clock: ctx.clock,

@@ -160,7 +160,7 @@ export const actTasksSection: BenchSection = {
       io.print(
         `page-source reads per successful ui_tap (settled screen): ${
           median(taps.map((t) => t.pageSources))
-        } (target ≤ 2; before, after, and a confirming read for a new screen)`,
+        } (target ≤ 2; before and after: the read after the act is final when UiAutomator2 answered it idle)`,
       );
       io.print(`adb processes per ui_tap: ${median(taps.map((t) => t.adb))} (target ≤ 2)`);
       io.print(

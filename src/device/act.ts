@@ -2,7 +2,8 @@
  * The pipeline every acting tool runs inside its operation (after runOperation's validate · lock ·
  * bind · deadline); an act tool is defined only through `defineActTool`, so none can skip it: take the
  * driver (the session the call names, from the operation context, or a temporary one), read the screen before,
- * act, read it once more and settle (settle.ts: a confirming read only when the screen may still be moving),
+ * act, read it once more and settle (settle.ts: that read is final when UiAutomator2 answered it within the
+ * session's idle timeout or it shows only a flip; a confirming read only when the screen may still be moving),
  * while the evidence PNG is taken and stored and the device's facts are read (one adb process each, beside the
  * confirming read), and answer the new screen summary with `settled` and `changed`; a screen that moved after
  * the first read is captured again once settled, so the evidence is the answered screen (an act that happened
@@ -29,7 +30,7 @@ import {
 } from "../screen/mod.ts";
 import { xpathOf } from "./element_path.ts";
 import { captureScreenshot } from "./screenshot.ts";
-import { confirmSettled, mayStillMove } from "./settle.ts";
+import { confirmSettled, readIsFinal } from "./settle.ts";
 
 export interface ActScope {
   driver: UiDriver;
@@ -101,8 +102,8 @@ interface SettledMoment {
 
 /**
  * The first read after the act, then at once and side by side: the screenshot (stored as evidence), the
- * device's facts and the summary, and a confirming read when the screen may still be moving. A screen that
- * changed after the first read is captured and summarized again from its settled read.
+ * device's facts and the summary, and a confirming read when settle.ts does not take the first read as final.
+ * A screen that changed after the first read is captured and summarized again from its settled read.
  */
 async function settleWithEvidence(
   tool: string,
@@ -114,10 +115,12 @@ async function settleWithEvidence(
   const wait = (): WaitOptions => ({ timeoutMs: ctx.remainingMs(), signal: ctx.signal });
   const read = () => checked(ctx, () => driver.source());
   const moment = (source: string) => Promise.all([takeEvidence(tool, ports, ctx, wait), summaryOf(source, ports, wait())]);
+  const startedAt = ports.clock.now();
   const first = await read();
+  const final = readIsFinal(before, { source: first, tookMs: ports.clock.now() - startedAt }, driver.idleTimeoutMs);
   const [captured, confirmed] = await allOrFirstError(
     moment(first),
-    mayStillMove(before, first) ? confirmSettled(first, read, ports, ctx) : Promise.resolve({ source: first, settled: true }),
+    final ? Promise.resolve({ source: first, settled: true }) : confirmSettled(first, read, ports, ctx),
   );
   const [evidence, summary] = confirmed.source === first ? captured : await moment(confirmed.source);
   return { source: confirmed.source, settled: confirmed.settled, summary, evidence };
@@ -183,7 +186,7 @@ export interface FoundElement {
 
 /**
  * Waits (ACT_DEFAULTS.elementWaitMs, within the deadline) for the selector to name exactly one element
- * in the session's page source, then finds it in the session by its XPath and checks its rectangle.
+ * in the session's page source, then finds it in the session by its XPath and its rectangle (one request).
  */
 export async function findInSession(scope: ActScope, selector: Selector, tool: string): Promise<FoundElement> {
   const { driver, ports, ctx } = scope;
@@ -220,16 +223,17 @@ export async function findInSession(scope: ActScope, selector: Selector, tool: s
   }
 }
 
-/** The session's element at the node's XPath, if its rectangle is still the node's (else null: the screen moved). */
+/**
+ * The session's element at the node's XPath, if its rectangle is still the node's (else null: the screen moved).
+ * The rectangle check is part of the find, in the same request: the XPath asks for the node's exact `bounds`
+ * attribute (UiAutomator2's XPath runs over the same dump as its page source), so a node that moved, or another
+ * node at that place, finds nothing. A node without bounds is found by its path alone.
+ */
 async function sessionElement(driver: UiDriver, tree: UiTree, element: LocatedElement): Promise<string | null> {
-  const ids = await driver.findElements(xpathOf(tree, element.node));
-  if (ids.length !== 1) return null;
-  const rect = await driver.elementRect(ids[0]!);
   const b = element.node.bounds;
-  if (b === null) return ids[0]!;
-  const same = Math.abs(rect.x - b.left) <= 1 && Math.abs(rect.y - b.top) <= 1 &&
-    Math.abs(rect.width - (b.right - b.left)) <= 1 && Math.abs(rect.height - (b.bottom - b.top)) <= 1;
-  return same ? ids[0]! : null;
+  const at = b === null ? "" : `[@bounds="[${b.left},${b.top}][${b.right},${b.bottom}]"]`;
+  const ids = await driver.findElements(`${xpathOf(tree, element.node)}${at}`);
+  return ids.length === 1 ? ids[0]! : null;
 }
 
 /** Runs a driver call unless the operation was already abandoned (a late answer must not act after the timeout). */

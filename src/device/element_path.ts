@@ -2,7 +2,7 @@
  * The absolute XPath of a node in the page source it was parsed from: `/hierarchy/*[2]/*[1]/…`, each
  * step the node's 1-based position among its parent's element children (the parser keeps every element,
  * so positions match the XML). Tag-free on purpose: class names need no escaping and cannot mislead.
- * Pure; the act tools check the found element's rectangle against the node's bounds before acting.
+ * Pure; the act tools append the node's exact `@bounds` to it, so the find is also the rectangle check.
  */
 import type { UiNode, UiTree } from "../screen/mod.ts";
 

@@ -17,21 +17,18 @@ export type EditorAction = "search" | "go" | "send" | "done" | "next" | "previou
 /** The keys the harness presses; the adapter sends their Android key codes (HOME 3, BACK 4, ENTER 66, DEL 67, APP_SWITCH 187). */
 export type DeviceKey = "home" | "back" | "enter" | "delete" | "app_switch";
 
-export interface ElementRectPx {
-  x: number;
-  y: number;
-  width: number;
-  height: number;
-}
-
 export interface UiDriver {
   /** The Appium session id (not the harness's session id). */
   readonly appiumSessionId: string;
+  /**
+   * The UiAutomator2 `waitForIdleTimeout` (ms) the session was set to and read back at its start, or null when
+   * unknown (the server refused or ignored the setting): a page source waits at most this long for an idle UI.
+   */
+  readonly idleTimeoutMs: number | null;
   /** The page source (UiAutomator2 XML: class-name tags, uiautomator attributes). */
   source(): Promise<string>;
-  /** Element ids matching an XPath on the current page source ([] when none). */
+  /** Element ids matching an XPath on the current page source ([] when none); the XPath may ask for a node's `@bounds`. */
   findElements(xpath: string): Promise<string[]>;
-  elementRect(elementId: string): Promise<ElementRectPx>;
   click(elementId: string): Promise<void>;
   /** Replaces the element's text (clear, then type; any Unicode). */
   replaceText(elementId: string, text: string): Promise<void>;

@@ -3,7 +3,9 @@
  * and UiAutomator2 request, so a bench or a timing check sees a device's waits instead of the simulator's few
  * milliseconds. "none" (the default) adds nothing; "device" uses the public figures in docs/simulated-device.md
  * (section "Latency profile"), each with its source. The waits run on an injected clock (tests pass a fake one).
- * `latencyProfile(name)` throws INVALID_ARGUMENT for a name that is not a profile.
+ * A UiAutomator2 page source or click first waits for an idle UI (uia2/idle.ts, on the device's own clock, with
+ * any profile); the profile's time (the dump) comes after that wait. `latencyProfile(name)` throws
+ * INVALID_ARGUMENT for a name that is not a profile.
  */
 import { HarnessError } from "../errors.ts";
 

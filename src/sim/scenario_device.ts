@@ -82,6 +82,9 @@ export class ScenarioDevice implements SimDevice {
   readonly #now: () => number;
   /** When the screen in front came there (device clock), for timed screens. */
   #shownAt = 0;
+  /** When a timed screen last gave way to the next, and after how long it did (null since an act moved the screen). */
+  #frameAt = Number.NEGATIVE_INFINITY;
+  #frameMs: number | null = null;
   /** The notification shade or recents, drawn over the tasks until BACK, HOME or a choice closes it. */
   #overlay: Overlay | null = null;
   /** Each package's data flags (`sets`, `data`), kept across force-stop, forgotten by `pm clear`. */
@@ -129,6 +132,32 @@ export class ScenarioDevice implements SimDevice {
   hierarchyXml(): string {
     const roots = this.#current().roots;
     return writeDump(this.faults.tickingClock === true ? [...roots, this.#tick()] : roots, this.rotation());
+  }
+
+  msUntilIdle(quietMs: number, timeoutMs: number): number {
+    if (this.faults.tickingClock === true) return Math.max(0, timeoutMs); // its clock never rests
+    if (this.#frozen) return 0;
+    this.#advance();
+    const now = this.#now();
+    let at = this.#shownAt;
+    let id = this.#topId();
+    // Events are the frames of an animation: a timed screen that gives way sooner than the quiet period (a late
+    // result, minutes or seconds later, is a still screen until then). Such a screen is a frame from its arrival.
+    const frame = (ms: number) => ms < quietMs;
+    let last = this.#frameMs !== null && frame(this.#frameMs) ? this.#frameAt : Number.NEGATIVE_INFINITY;
+    const first = this.#overlay === null ? this.#screenSpec(id).after : undefined;
+    if (first !== undefined && frame(first.ms)) last = Math.max(last, at);
+    for (let frames = 0; frames < 10_000; frames++) {
+      const idleAt = Math.max(now, last + quietMs);
+      const after = this.#overlay === null ? this.#screenSpec(id).after : undefined;
+      const next = after === undefined ? Number.POSITIVE_INFINITY : at + after.ms;
+      if (idleAt <= next) return Math.min(Math.max(0, timeoutMs), idleAt - now);
+      if (next - now >= timeoutMs) break;
+      last = next; // only a frame's change can come before the quiet period ends
+      at = next;
+      id = after!.to;
+    }
+    return Math.max(0, timeoutMs);
   }
 
   /** The display's rotation on the current screen (0 unless the screen says otherwise). */
@@ -495,6 +524,8 @@ export class ScenarioDevice implements SimDevice {
       if (after === undefined || this.#now() - this.#shownAt < after.ms) return;
       screens[screens.length - 1] = after.to;
       this.#shownAt += after.ms;
+      this.#frameAt = this.#shownAt;
+      this.#frameMs = after.ms;
       this.#enterFocus();
     }
   }
@@ -554,6 +585,8 @@ export class ScenarioDevice implements SimDevice {
   #afterMove(): void {
     this.#overlay = null;
     this.#shownAt = this.#now();
+    this.#frameAt = Number.NEGATIVE_INFINITY;
+    this.#frameMs = null;
     this.#enterFocus();
   }
 

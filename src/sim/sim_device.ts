@@ -54,6 +54,13 @@ export interface SimDevice {
   readonly faults: SimFaults;
   /** The current screen as a uiautomator dump (`<hierarchy rotation="0"><node …>`). */
   hierarchyXml(): string;
+  /**
+   * Milliseconds (device clock) until the UI has been quiet for `quietMs` (no frame of an animation: a timed
+   * screen that gives way sooner than `quietMs`; a late result is a still screen; the tickingClock fault never
+   * rests), capped at `timeoutMs`: what
+   * UiAutomation.waitForIdle(quietMs, timeoutMs) would wait now. 0 when it is quiet already.
+   */
+  msUntilIdle(quietMs: number, timeoutMs: number): number;
   foregroundPackage(): string;
   foregroundActivity(): string;
   keyboard(): { open: boolean; top?: number };

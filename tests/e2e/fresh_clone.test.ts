@@ -7,7 +7,7 @@
  */
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { existsSync, mkdtempSync, realpathSync, rmSync, symlinkSync } from "node:fs";
+import { cpSync, existsSync, mkdtempSync, realpathSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { test } from "node:test";
@@ -23,6 +23,7 @@ test(
   { skip, timeout: LIMIT_MS + 60_000 },
   async () => {
     const root = mkdtempSync(join(tmpdir(), "amh-clone-"));
+    let restoreAppiumCache = () => {};
     try {
       const clone = join(root, "android-mcp-harness");
       await run("git", ["clone", "--quiet", "--no-hardlinks", REPO_ROOT, clone], root, process.env, 120_000);
@@ -33,6 +34,15 @@ test(
       delete env["ANDROID_MCP_CLONE_TEST"]; // the clone's own copy of this test skips
       delete env["ANDROID_MCP_BINARY"];
       delete env["NODE_TEST_CONTEXT"]; // else node's test runner in the clone takes itself for a nested run and runs nothing
+      // Appium keeps its extension manifest in node_modules/.cache/appium, which the clone shares through the
+      // symlink; run from the clone, it records the clone's paths there, so put this checkout's back afterwards.
+      const appiumCache = join(REPO_ROOT, "node_modules", ".cache", "appium");
+      const savedCache = join(root, "appium-cache");
+      if (existsSync(appiumCache)) cpSync(appiumCache, savedCache, { recursive: true });
+      restoreAppiumCache = () => {
+        rmSync(appiumCache, { recursive: true, force: true });
+        if (existsSync(savedCache)) cpSync(savedCache, appiumCache, { recursive: true });
+      };
       const started = Date.now();
       const output = await run("npm", ["test"], clone, env, LIMIT_MS);
       assert.match(output, /^# fail 0$/m);
@@ -43,6 +53,7 @@ test(
       );
       assert.doesNotMatch(output, /ENOENT[^\n]*no-corpus-here/, "a test read the absent corpus instead of skipping");
     } finally {
+      restoreAppiumCache();
       rmSync(root, { recursive: true, force: true });
     }
   },

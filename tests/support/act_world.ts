@@ -5,6 +5,8 @@
  * lets a test make the driver fail or hang. Evidence and audit are the recording fakes. Time is virtual
  * (virtual_clock.ts) unless a clock is given: a world with real I/O (tests/flow/scenario_world.ts) passes the real one.
  */
+import { ACT_DEFAULTS } from "../../contracts/act_defaults.ts";
+import { DEFAULT_WAIT_FOR_IDLE_TIMEOUT_MS, IDLE_QUIET_MS } from "../../src/sim/uia2/idle.ts";
 import { createUiSessions, type UiSessionLayer } from "../../src/device/ui_sessions.ts";
 import { HarnessError } from "../../src/errors.ts";
 import type { OperationDeps } from "../../src/mcp/run_operation.ts";
@@ -52,6 +54,12 @@ export interface ActWorldOptions {
   idleTimeoutMs?: number;
   maxActions?: number;
   clock?: Clock;
+  /**
+   * The UiAutomator2 waitForIdleTimeout the driver's sessions hold (default ACT_DEFAULTS.uiIdleTimeoutMs, as the
+   * harness sets it); null: the harness could not learn it. Page sources and clicks wait, on the world's clock, for
+   * the device's UI to be idle (ScenarioDevice.msUntilIdle, 500 ms quiet) at most this long, as UiAutomator2 does.
+   */
+  uiIdleTimeoutMs?: number | null;
 }
 
 export function actWorld(options: ActWorldOptions = {}): ActWorld {
@@ -62,6 +70,7 @@ export function actWorld(options: ActWorldOptions = {}): ActWorld {
   const live = new Set<string>();
   const behaviour: DriverBehaviour = {};
   let sessions = 0;
+  const idleTimeoutMs = options.uiIdleTimeoutMs === undefined ? ACT_DEFAULTS.uiIdleTimeoutMs : options.uiIdleTimeoutMs;
   const drivers: UiDriverFactory = {
     endpoint: "in-process",
     drain: async () => {}, // the in-process driver starts at once: nothing is ever abandoned mid-start
@@ -70,7 +79,7 @@ export function actWorld(options: ActWorldOptions = {}): ActWorld {
       await behaviour.open?.();
       const id = `appium-${++sessions}`;
       live.add(id);
-      return scenarioDriver(device, id, calls, behaviour, () => live.delete(id));
+      return scenarioDriver(device, { id, calls, behaviour, onDelete: () => live.delete(id), clock, idleTimeoutMs });
     },
   };
   const lock = fakeLock();
@@ -131,7 +140,24 @@ function deviceObserver(device: ScenarioDevice): DeviceObserver {
   return observer;
 }
 
-function scenarioDriver(device: ScenarioDevice, id: string, calls: string[], behaviour: DriverBehaviour, onDelete: () => void): UiDriver {
+interface DriverWorld {
+  id: string;
+  calls: string[];
+  behaviour: DriverBehaviour;
+  onDelete: () => void;
+  clock: Clock;
+  /** The session's waitForIdleTimeout as the harness knows it (null: unknown; the device then waits the default). */
+  idleTimeoutMs: number | null;
+}
+
+function scenarioDriver(device: ScenarioDevice, world: DriverWorld): UiDriver {
+  const { id, calls, behaviour, onDelete, clock } = world;
+  // UiAutomator2's idle wait (src/sim/uia2/idle.ts): an unknown timeout is the server's default.
+  const timeout = world.idleTimeoutMs ?? DEFAULT_WAIT_FOR_IDLE_TIMEOUT_MS;
+  const idle = async () => {
+    const ms = device.msUntilIdle(IDLE_QUIET_MS, timeout);
+    if (ms > 0) await clock.sleep(ms);
+  };
   let found: { tree: UiTree; nodes: Map<string, UiNode> } = { tree: parseDump(device.hierarchyXml()), nodes: new Map() };
   let deleted = false;
   const call = async (name: string) => {
@@ -151,7 +177,8 @@ function scenarioDriver(device: ScenarioDevice, id: string, calls: string[], beh
   });
   return {
     appiumSessionId: id,
-    source: async () => (await call("source"), device.hierarchyXml()),
+    idleTimeoutMs: world.idleTimeoutMs,
+    source: async () => (await call("source"), await idle(), device.hierarchyXml()),
     async findElements(xpath) {
       await call(`findElements ${xpath}`);
       const tree = parseDump(device.hierarchyXml());
@@ -164,17 +191,16 @@ function scenarioDriver(device: ScenarioDevice, id: string, calls: string[], beh
         level = hit.children.map((c) => tree.nodes[c]!);
       }
       if (hit === undefined) return [];
+      const at = /\[@bounds="\[(\d+),(\d+)\]\[(\d+),(\d+)\]"\]$/.exec(xpath)?.slice(1).map(Number);
+      const b = hit.bounds;
+      if (at !== undefined && (b === null || at.join() !== [b.left, b.top, b.right, b.bottom].join())) return [];
       found = { tree, nodes: new Map([[`el-${hit.id}`, hit]]) };
       return [`el-${hit.id}`];
-    },
-    async elementRect(elementId) {
-      await call("elementRect");
-      const b = node(elementId).bounds!;
-      return { x: b.left, y: b.top, width: b.right - b.left, height: b.bottom - b.top };
     },
     async click(elementId) {
       await call("click");
       device.tap(attrs(node(elementId)));
+      await idle(); // Click.java waits for idle after the click
     },
     async replaceText(elementId, text) {
       await call("replaceText");

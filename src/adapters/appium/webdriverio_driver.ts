@@ -3,13 +3,15 @@
  * speaks its dialect, like the simulated device's own server). Sessions start with no connection retries
  * (nothing listening answers APPIUM_UNAVAILABLE in milliseconds), `noReset`, the adb server's port and
  * host when they are not the default, and a newCommandTimeout above the harness's idle expiry so the
- * harness, not Appium, ends idle sessions. Actions use single protocol commands (no implicit waits);
+ * harness, not Appium, ends idle sessions. Each new session is given UiAutomator2's `waitForIdleTimeout` setting
+ * through the settings API (a setting, not a capability: the server resets it on every new session) and reads
+ * it back; `idleTimeoutMs` is null when the server refused or ignored it. Actions use single protocol commands (no implicit waits);
  * app, keyboard, scroll, long press, double tap, keys, editor action, notifications, deep links and app
  * state go through the UiAutomator2 driver's `mobile:` methods. Every failure is translated by appium_failure.ts.
  */
 import { remote } from "webdriverio";
 import { HarnessError } from "../../errors.ts";
-import type { DeviceKey, ElementRectPx, OpenDriverOptions, UiDriver, UiDriverFactory } from "../../ports/ui_driver.ts";
+import type { DeviceKey, OpenDriverOptions, UiDriver, UiDriverFactory } from "../../ports/ui_driver.ts";
 import { appiumFailure } from "./appium_failure.ts";
 
 type Browser = Awaited<ReturnType<typeof remote>>;
@@ -27,6 +29,8 @@ export interface AppiumDriverFactoryOptions {
   requestTimeoutMs: number;
   /** Appium ends a session idle this long; kept above the harness's own idle expiry. */
   newCommandTimeoutS: number;
+  /** The `waitForIdleTimeout` setting given to each new session (ms); absent: left as the server has it (unknown). */
+  uiIdleTimeoutMs?: number;
 }
 
 export function createAppiumDriverFactory(options: AppiumDriverFactoryOptions): UiDriverFactory {
@@ -57,7 +61,8 @@ export function createAppiumDriverFactory(options: AppiumDriverFactoryOptions): 
           abandoned.add(cleanup);
           void cleanup.finally(() => abandoned.delete(cleanup));
         });
-        return driverOf(browser, endpoint);
+        const idleTimeoutMs = await setIdleTimeout(browser, options.uiIdleTimeoutMs);
+        return driverOf(browser, endpoint, idleTimeoutMs);
       } catch (error) {
         throw appiumFailure(error, endpoint, "starting a UiAutomator2 session");
       }
@@ -82,7 +87,19 @@ function capabilitiesFor(udid: string, options: AppiumDriverFactoryOptions): Rec
   return caps;
 }
 
-function driverOf(browser: Browser, endpoint: string): UiDriver {
+/** Sets UiAutomator2's waitForIdleTimeout and reads it back: the value the server holds, or null when unknown. */
+async function setIdleTimeout(browser: Browser, ms: number | undefined): Promise<number | null> {
+  if (ms === undefined) return null;
+  try {
+    await browser.updateSettings({ waitForIdleTimeout: ms });
+    const held = (await browser.getSettings() as Record<string, unknown> | null)?.["waitForIdleTimeout"];
+    return held === ms ? ms : null;
+  } catch {
+    return null; // a server without the settings API: the reads are confirmed as before
+  }
+}
+
+function driverOf(browser: Browser, endpoint: string, idleTimeoutMs: number | null): UiDriver {
   let deleted: Promise<void> | undefined;
   const call = async <T>(doing: string, work: () => Promise<T>): Promise<T> => {
     if (deleted !== undefined) throw new HarnessError("SESSION_NOT_FOUND", `The UI session was already closed when ${doing} was asked.`);
@@ -99,12 +116,12 @@ function driverOf(browser: Browser, endpoint: string): UiDriver {
     call(`mobile: ${method}`, () => browser.executeScript(`mobile: ${method}`, [args]) as Promise<T>);
   return {
     appiumSessionId: browser.sessionId,
+    idleTimeoutMs,
     source: () => call("reading the page source", () => browser.getPageSource()),
     findElements: async (xpath) => {
       const found = await call("finding an element", () => browser.findElements("xpath", xpath));
       return found.map((ref) => (ref as unknown as Record<string, string>)[ELEMENT_KEY]!).filter((id) => typeof id === "string");
     },
-    elementRect: (id) => call("reading an element's rectangle", () => browser.getElementRect(id)) as Promise<ElementRectPx>,
     click: async (id) => void (await call("tapping", () => browser.elementClick(id))),
     replaceText: async (id, text) => {
       await call("clearing the field", () => browser.elementClear(id));

@@ -2,7 +2,7 @@
  * The shapes shared by the simulated server's command handlers: a route (method, path pattern,
  * name) and what a handler receives — the device, the parsed JSON body, the path parameters and,
  * for session commands, the live session and a screen reader that re-reads the device each time.
- * A handler returns the W3C `value` or throws `w3cError(...)`.
+ * A handler returns (or resolves to) the W3C `value`, or throws `w3cError(...)`.
  */
 import type { SimDevice } from "../sim_device.ts";
 import type { FindScreen } from "./locate.ts";
@@ -15,6 +15,8 @@ export interface ServerState {
   /** The device's current screen (cached while the dump is unchanged). */
   screen: FindScreen;
   now(): number;
+  /** Waits on the device's clock (the idle waits of idle.ts). */
+  sleep(ms: number): Promise<void>;
 }
 
 export interface CommandInput {
@@ -26,6 +28,8 @@ export interface SessionCommand extends CommandInput {
   device: SimDevice;
   session: Uia2Session;
   screen: FindScreen;
+  now(): number;
+  sleep(ms: number): Promise<void>;
 }
 
 interface RouteBase {

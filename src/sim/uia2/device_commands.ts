@@ -1,5 +1,5 @@
 /**
- * Session commands about the whole device: page source, screenshot (the device's PNG as base64),
+ * Session commands about the whole device: page source (once the UI is idle: idle.ts), screenshot (the device's PNG as base64),
  * back, activate app, keyboard, current package/activity, window size, and the device-side calls the real Appium UiAutomator2 driver
  * makes (pixel_ratio, system_bars, display_density, device info, press_keycode, settings).
  */
@@ -7,6 +7,7 @@ import { Buffer } from "node:buffer";
 import type { SessionCommand, SessionRoute } from "./command.ts";
 import { stringArg } from "./command.ts";
 import { openNotifications, pressKeycode } from "./hand_commands.ts";
+import { getSettings, updateSettings, waitForIdle } from "./idle.ts";
 import { w3cError } from "./w3c_error.ts";
 
 function statusBarHeight(c: SessionCommand): number {
@@ -34,7 +35,13 @@ export function hideKeyboard(c: SessionCommand): boolean {
 
 export const DEVICE_ROUTES: SessionRoute[] = [
   { scope: "session", method: "GET", path: "", name: "get session", handle: (c) => c.session.capabilities },
-  { scope: "session", method: "GET", path: "/source", name: "get page source", handle: (c) => c.screen.read().source },
+  {
+    scope: "session",
+    method: "GET",
+    path: "/source",
+    name: "get page source",
+    handle: async (c) => (await waitForIdle(c), c.screen.read().source),
+  },
   {
     scope: "session",
     method: "GET",
@@ -114,7 +121,7 @@ export const DEVICE_ROUTES: SessionRoute[] = [
       displayDensity: c.device.density,
     }),
   },
-  { scope: "session", method: "GET", path: "/appium/settings", name: "get settings", handle: () => ({}) },
-  { scope: "session", method: "POST", path: "/appium/settings", name: "update settings", handle: () => null },
+  { scope: "session", method: "GET", path: "/appium/settings", name: "get settings", handle: getSettings },
+  { scope: "session", method: "POST", path: "/appium/settings", name: "update settings", handle: updateSettings },
   { scope: "session", method: "GET", path: "/orientation", name: "get orientation", handle: () => "PORTRAIT" },
 ];

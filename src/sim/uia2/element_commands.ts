@@ -7,6 +7,7 @@
 import type { SessionCommand, SessionRoute } from "./command.ts";
 import { stringArg } from "./command.ts";
 import { elementIdOf } from "./element_store.ts";
+import { waitForIdle } from "./idle.ts";
 import { findNodes } from "./locate.ts";
 import type { SnapshotNode } from "./screen_snapshot.ts";
 import { w3cError } from "./w3c_error.ts";
@@ -94,7 +95,7 @@ export const ELEMENT_ROUTES: SessionRoute[] = [
     method: "POST",
     path: "/element/:elementId/click",
     name: "click",
-    handle: (c) => (c.device.tap(element(c).attrs), null),
+    handle: async (c) => (c.device.tap(element(c).attrs), await waitForIdle(c), null), // Click.java waits for idle after the click
   },
   {
     scope: "session",

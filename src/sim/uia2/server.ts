@@ -104,14 +104,20 @@ function run(state: ServerState, route: Route, input: CommandInput): unknown {
     );
   }
   session.commands++;
-  const command: SessionCommand = { ...input, device, session, screen: state.screen };
+  const command: SessionCommand = { ...input, device, session, screen: state.screen, now: state.now, sleep: state.sleep };
   return route.handle(command);
 }
 
 export async function startUia2Server(device: SimDevice, options: Uia2ServerOptions = {}): Promise<Uia2Server> {
   const host = options.host ?? "127.0.0.1";
   const sessions = new SessionRegistry(() => device.uia2ServerQuit());
-  const state: ServerState = { device, sessions, screen: screenOf(device), now: () => Date.now() };
+  const state: ServerState = {
+    device,
+    sessions,
+    screen: screenOf(device),
+    now: () => Date.now(),
+    sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)), // the device's clock is the wall clock (mod.ts)
+  };
   const delays = options.delays ?? NO_DELAYS;
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
@@ -126,7 +132,7 @@ export async function startUia2Server(device: SimDevice, options: Uia2ServerOpti
       const script = input.body["script"];
       if (route.name === "execute script" && typeof script === "string") routeName = `${route.name} ${script}`; // the latency profile prices some mobile: commands
       if (route.name !== "status") device.log.push({ source: "uia2", command: describeCommand(route.name, input) });
-      body = { value: run(state, route, input) ?? null };
+      body = { value: (await run(state, route, input)) ?? null };
     } catch (error) {
       const failure = w3cErrorBody(error);
       status = failure.status;

@@ -8,6 +8,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { ElementStore } from "./element_store.ts";
+import { DEFAULT_WAIT_FOR_IDLE_TIMEOUT_MS } from "./idle.ts";
 import { w3cError } from "./w3c_error.ts";
 
 export interface Uia2Session {
@@ -15,6 +16,8 @@ export interface Uia2Session {
   readonly created: number;
   readonly capabilities: Record<string, unknown>;
   readonly elements: ElementStore;
+  /** The server-side settings the simulator honours (idle.ts), reset to their defaults by every new session. */
+  settings: { waitForIdleTimeout: number };
   /** Commands served so far (for the session-dies fault). */
   commands: number;
   state: "alive" | "replaced" | "crashed";
@@ -42,6 +45,7 @@ export class SessionRegistry {
       created: now,
       capabilities,
       elements: new ElementStore(),
+      settings: { waitForIdleTimeout: DEFAULT_WAIT_FOR_IDLE_TIMEOUT_MS },
       commands: 0,
       state: "alive",
     };
