@@ -1,36 +1,26 @@
 /**
- * The selector contract (SPEC §6) as a zod schema, the single source for validation and for the key
- * names everywhere else (types, locator, summary, published schema, messages): exactly one key of
- * SELECTOR_KEY_NAMES, optionally with `within` naming an ancestor by exactly one key, and `index` (0-based,
+ * The selector contract (SPEC §6) as a zod schema built on selector_names.ts (the key names, roles and
+ * value limits, without zod), the single source for validation and for the key names everywhere else
+ * (types, locator, summary, published schema, messages): exactly one key of SELECTOR_KEY_NAMES, optionally with `within` naming an ancestor by exactly one key, and `index` (0-based,
  * reading order among the elements the rest names) as the last resort. Text values are non-blank, at most
  * SELECTOR_MAX_LENGTH characters, may hold newlines, no other control characters. Unknown keys are
  * refused. Coordinates are not representable.
  */
 import * as z from "zod";
+import { FORBIDDEN_CONTROL, ROLE_NAMES, SELECTOR_KEY_NAMES, SELECTOR_MAX_LENGTH, TEXT_KEY_NAMES, type TextKey } from "./selector_names.ts";
 
-/** Keys whose value is a string read from the dump (resource id, words, hint). */
-export const TEXT_KEY_NAMES = ["resource_id", "text", "content_desc", "text_contains", "input_hint"] as const;
-/** What an element is for: `toggle` is checkable, `input` takes text, everything else a `button`. */
-export const ROLE_NAMES = ["button", "input", "toggle"] as const;
-/** Every key a selector (and a `within`) may name an element by: the one list the rest derives from. */
-export const SELECTOR_KEY_NAMES = [...TEXT_KEY_NAMES, "role"] as const;
-export const SELECTOR_MAX_LENGTH = 1000;
-
-export type TextKey = (typeof TEXT_KEY_NAMES)[number];
-export type Role = (typeof ROLE_NAMES)[number];
-export type SelectorKey = (typeof SELECTOR_KEY_NAMES)[number];
-/** One key naming an element (or, inside `within`, an ancestor). */
-export type SelectorKeyValue = { [K in TextKey]?: string } & { role?: Role };
-/** Exactly one key, optionally a `within` (one key) and an `index` (validateSelector enforces it). */
-export type Selector = SelectorKeyValue & { within?: SelectorKeyValue; index?: number };
-
-// deno-lint-ignore no-control-regex
-const FORBIDDEN_CONTROL = /[\u0000-\u0009\u000b-\u001f\u007f]/;
-
-/** True when a string may be a selector value (used by the summary so it only offers valid selectors). */
-export function isAcceptableSelectorValue(value: string): boolean {
-  return value.trim() !== "" && value.length <= SELECTOR_MAX_LENGTH && !FORBIDDEN_CONTROL.test(value);
-}
+export {
+  isAcceptableSelectorValue,
+  type Role,
+  ROLE_NAMES,
+  type Selector,
+  SELECTOR_KEY_NAMES,
+  SELECTOR_MAX_LENGTH,
+  type SelectorKey,
+  type SelectorKeyValue,
+  TEXT_KEY_NAMES,
+  type TextKey,
+} from "./selector_names.ts";
 
 export const SelectorValueSchema = z
   .string()

@@ -4,10 +4,12 @@
  * and the flow reports may write down (typed text only as its length).
  */
 import * as z from "zod";
+import { PACKAGE_NAME_PATTERN } from "./package_name.ts";
 import { ROLE_NAMES, SelectorSchema, TEXT_KEY_NAMES } from "./selector.ts";
 
+export { PACKAGE_NAME_PATTERN } from "./package_name.ts";
+
 /** An Android application id: dot-separated Java identifiers, at least two segments (also what adb_arguments.ts lets reach adb). */
-export const PACKAGE_NAME_PATTERN = /^[A-Za-z][A-Za-z0-9_]*(\.[A-Za-z][A-Za-z0-9_]*)+$/;
 export const PackageNameSchema = z.string().max(255).regex(PACKAGE_NAME_PATTERN);
 
 /** An opaque session id as `ui_session_open` issues it. */

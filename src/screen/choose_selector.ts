@@ -6,7 +6,7 @@
  * else the key naming the fewest elements with the element's `index` among them. Uniqueness is decided
  * by the locator's own matching, so every offered selector resolves back to its element.
  */
-import { isAcceptableSelectorValue } from "../../contracts/selector.ts";
+import { isAcceptableSelectorValue } from "../../contracts/selector_names.ts";
 import { isReadable } from "./node_kinds.ts";
 import type { Entity, ScreenAnalysis } from "./screen_analysis.ts";
 import { type AttributeKey, indexOf, KEY_ATTRIBUTE, matchInAnalysis, namesOnlyEntity } from "./selector_match.ts";

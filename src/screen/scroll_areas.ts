@@ -4,7 +4,7 @@
  * `scrollContainerOf`: a selector naming an area or anything inside it → that area's node (what
  * `ui_scroll.container` resolves through). Pure.
  */
-import { isAcceptableSelectorValue } from "../../contracts/selector.ts";
+import { isAcceptableSelectorValue } from "../../contracts/selector_names.ts";
 import { HarnessError } from "../errors.ts";
 import { locate } from "./locate.ts";
 import { candidateKeys, chooseSelector, type WithinBudget, withinBudget } from "./choose_selector.ts";

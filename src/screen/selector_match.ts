@@ -6,7 +6,7 @@
  * names, or inside the target that node belongs to. `index` then picks one element of what the rest
  * names, in reading (document) order. Pure; never throws.
  */
-import { SELECTOR_KEY_NAMES, type TextKey } from "../../contracts/selector.ts";
+import { SELECTOR_KEY_NAMES, type TextKey } from "../../contracts/selector_names.ts";
 import { analyzeScreen, type ScreenAnalysis } from "./screen_analysis.ts";
 import type { Selector, SelectorKey, SelectorKeyValue, UiNode, UiTree } from "./types.ts";
 import { memoizedBy } from "./memo.ts";

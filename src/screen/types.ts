@@ -4,10 +4,10 @@
  * Pure data, no behaviour. Where the summary leaves a field out, the comment says what its absence
  * means: the summary says each thing once (docs/screen-model.md lists every such rule).
  */
-import type { Role, Selector } from "../../contracts/selector.ts";
+import type { Role, Selector } from "../../contracts/selector_names.ts";
 
-/** Selector key names, roles and the selector shape come from the one list in contracts/selector.ts. */
-export type { Role, Selector, SelectorKey, SelectorKeyValue, TextKey } from "../../contracts/selector.ts";
+/** Selector key names, roles and the selector shape come from the one list in contracts/selector_names.ts. */
+export type { Role, Selector, SelectorKey, SelectorKeyValue, TextKey } from "../../contracts/selector_names.ts";
 
 export interface Bounds {
   left: number;

@@ -7,7 +7,7 @@
  * (annotate only), EMULATOR_UNAVAILABLE, OPERATION_TIMEOUT.
  */
 import { readScreen } from "../device/screen_reading.ts";
-import { captureScreenshot } from "../device/screenshot.ts";
+import { captureScreenshotWith } from "../device/screenshot.ts";
 import { downscaleForModel, type Mark } from "../png/mod.ts";
 import type { ToolHandler } from "../ports/operation.ts";
 import type { ActionEntry } from "../screen/types.ts";
@@ -23,9 +23,10 @@ export const uiScreenshotTool: ToolHandler<"ui_screenshot"> = {
     const wait = () => ({ timeoutMs: ctx.remainingMs(), signal: ctx.signal });
     // The summary first, then the pixels: both show the screen as it is when the call starts.
     const actions = args.annotate === true ? (await readScreen(ports.observer, wait())).summary.actions : undefined;
-    const shot = await captureScreenshot(ports.observer, ports.evidence, "ui_screenshot", wait());
+    // The model copy is made while the evidence file is written.
+    const modelCopy = (png: Uint8Array) => downscaleForModel(png, actions === undefined ? {} : { marks: actionMarks(actions) });
+    const { shot, alongside: image } = await captureScreenshotWith(ports.observer, ports.evidence, "ui_screenshot", wait(), modelCopy);
     ctx.attachEvidence(shot.evidence);
-    const image = downscaleForModel(shot.png, actions === undefined ? {} : { marks: actionMarks(actions) });
     const size = { width: shot.width, height: shot.height };
     return {
       data: actions === undefined ? size : { ...size, actions },

@@ -38,11 +38,11 @@ const resolved = (file: string, spec: string) => resolve(dirname(file), spec);
 
 /** Every file the entry point loads before a command runs: main.ts's static graph, plus what main.ts itself
  * imports dynamically (the CLI and the composition module) with their static graphs. */
-function startupGraph(options: { mainDynamic: boolean }): { files: Set<string>; packages: Set<string> } {
+function startupGraph(options: { mainDynamic: boolean; also?: string[] }): { files: Set<string>; packages: Set<string> } {
   const files = new Set<string>();
   const packages = new Set<string>();
   const main = join(SRC, "main.ts");
-  const queue = [main];
+  const queue = [main, ...(options.also ?? []).map((path) => join(REPO_ROOT, path))];
   while (queue.length > 0) {
     const file = queue.pop()!;
     if (files.has(file)) continue;
@@ -78,6 +78,13 @@ test("no command loads webdriverio at start: only the composition module's dynam
   assert.ok(packages.has("cac"), "the walk reached the CLI");
   assert.ok(!packages.has("webdriverio"), "webdriverio is statically reachable from a command's start");
   assert.match(readFileSync(join(SRC, "composition.ts"), "utf8"), /await import\("\.\/adapters\/appium\/mod\.ts"\)/);
+});
+
+test("`tree --file` loads no zod (80 ms of a 0.4 s budget under Node): its start, the tree command and the screen model", () => {
+  const { files, packages } = startupGraph({ mainDynamic: true, also: ["src/cli/tree.ts"] });
+  assert.ok(files.has(join(SRC, "screen", "summarize.ts")), "the walk reached the screen model");
+  const heavy = [...packages].filter((p) => p === "zod" || p === "webdriverio" || p.startsWith("@modelcontextprotocol/"));
+  assert.deepEqual(heavy, [], "reached from main.ts, the CLI, the composition module or tree.ts statically");
 });
 
 test("only the composition module builds real adapters", () => {

@@ -11,7 +11,7 @@ import assert from "node:assert/strict";
 import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { after, before, test } from "node:test";
 import { AVAILABLE_TOOL_NAMES } from "../../contracts/tools.ts";
-import { validateSelector } from "../../src/screen/mod.ts";
+import { validateSelector } from "../../src/screen/validate_selector.ts";
 import { envelopeOf, type SpawnedServer, spawnServe } from "../support/mcp_client.ts";
 import { makeServeHome, type ServeHome } from "../support/mcp_e2e.ts";
 

@@ -8,7 +8,7 @@ import { test } from "node:test";
 import { deflateSync } from "node:zlib";
 import UPNG from "upng-js";
 import { HarnessError } from "../../src/errors.ts";
-import { checkScreenshotShowsSomething, decodePng, downscaleForModel, encodePng, pngOneColour } from "../../src/png/mod.ts";
+import { boxResize, checkScreenshotShowsSomething, decodePng, downscaleForModel, encodePng, pngOneColour } from "../../src/png/mod.ts";
 import { corpusSkipReason } from "../support/paths.ts";
 import { corpusPngs } from "./png_samples.ts";
 
@@ -130,5 +130,27 @@ test("downscale to a tiny copy of a large image (footprints of hundreds of pixel
       Math.abs(small.rgba[i]! - 125) <= 1 && small.rgba[i + 3] === 255,
       `pixel ${i / 4}: ${small.rgba.subarray(i, i + 4).join(",")}`,
     );
+  }
+});
+
+test("the box filter gives each output pixel the rounded mean of its footprint, exactly (random pixels, uneven footprints)", () => {
+  let seed = 7;
+  const random = () => (seed = (seed * 1103515245 + 12345) % 2147483648) % 256;
+  for (const [width, height, maxSide] of [[1080, 2400, 1024], [37, 23, 10], [300, 300, 7], [5, 9, 4]] as const) {
+    const rgba = Uint8Array.from({ length: width * height * 4 }, random);
+    const small = boxResize({ width, height, rgba }, maxSide);
+    const at = (x: number, n: number) => Math.floor((x * n) / (n === width ? small.width : small.height));
+    for (let y = 0; y < small.height; y += Math.max(1, small.height >> 4)) {
+      for (let x = 0; x < small.width; x++) {
+        const [x0, x1] = [at(x, width), Math.max(at(x, width) + 1, at(x + 1, width))];
+        const [y0, y1] = [at(y, height), Math.max(at(y, height) + 1, at(y + 1, height))];
+        for (let c = 0; c < 4; c++) {
+          let sum = 0;
+          for (let sy = y0; sy < y1; sy++) for (let sx = x0; sx < x1; sx++) sum += rgba[(sy * width + sx) * 4 + c]!;
+          const expected = Math.round(sum / ((x1 - x0) * (y1 - y0)));
+          assert.equal(small.rgba[(y * small.width + x) * 4 + c], expected, `${width}x${height}→${maxSide}: (${x},${y}) channel ${c}`);
+        }
+      }
+    }
   }
 });

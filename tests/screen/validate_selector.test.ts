@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { HarnessError } from "../../src/errors.ts";
-import { validateSelector } from "../../src/screen/mod.ts";
+import { validateSelector } from "../../src/screen/validate_selector.ts";
 
 function refused(input: unknown, problem: RegExp): void {
   assert.throws(() => validateSelector(input), (error: unknown) => {

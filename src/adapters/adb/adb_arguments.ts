@@ -4,7 +4,7 @@
  * quotes and a leading `-` cannot reach adb or the device shell. Throws HarnessError
  * (INVALID_PACKAGE for packages, INVALID_ARGUMENT otherwise) with what was refused and why.
  */
-import { PACKAGE_NAME_PATTERN } from "../../../contracts/tool_inputs.ts";
+import { PACKAGE_NAME_PATTERN } from "../../../contracts/package_name.ts";
 import { HarnessError } from "../../errors.ts";
 
 /** adb serials: USB serials, `emulator-5554`, `host:port`, mDNS `adb-…._adb-tls-connect._tcp`. */
