@@ -34,6 +34,7 @@ export const DEVICE_FIGURES = {
   pageSourceBase: 50,
   pageSourcePerKb: 3,
   newSession: 20_000,
+  clickQuiet: 500,
 } as const;
 
 /** `mobile:` commands the Appium driver answers by running `adb shell dumpsys …` itself (appium-adb's
@@ -54,6 +55,8 @@ const DEVICE: LatencyProfile = {
     if (route === "new session") return f.newSession;
     if (route === "get page source") return f.uia2Transport + f.pageSourceBase + Math.round((answerBytes / 1024) * f.pageSourcePerKb);
     if (route === "take screenshot") return f.uia2Transport + f.screencap;
+    // The click's own accessibility events restart the quiet period UiAutomator2 waits for after a click.
+    if (route === "click") return f.uia2Transport + f.clickQuiet;
     if (ADB_BACKED_SCRIPTS.has(route)) return f.uia2Transport + f.dumpsys;
     return f.uia2Transport;
   },

@@ -42,6 +42,10 @@ test("profiles: none adds nothing, device grows with the page source's size, an 
   // The mobile: commands the Appium driver answers with its own `adb shell dumpsys`.
   assert.equal(device.uia2Request("execute script mobile: isKeyboardShown", 20), f.uia2Transport + f.dumpsys);
   assert.equal(device.uia2Request("execute script mobile: pressKey", 20), f.uia2Transport);
+  // A click's own events (TYPE_VIEW_CLICKED, what it opens) keep the UI busy for the quiet period, and
+  // UiAutomator2 waits for idle after the click (Click.java) before it answers.
+  assert.equal(device.uia2Request("click", 0), f.uia2Transport + f.clickQuiet);
+  assert.equal(f.clickQuiet, 500);
   assert.throws(
     () => latencyProfile("slow"),
     (e: unknown) => e instanceof HarnessError && e.code === "INVALID_ARGUMENT" && /none, device/.test(e.message),
