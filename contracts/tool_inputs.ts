@@ -78,10 +78,14 @@ export const WaitInputSchema = z.strictObject({
 /** Arguments whose value is secret (typed text): the audit log keeps only their length. */
 const REDACTED_ARGUMENTS = new Set(["text"]);
 
+/** Arguments that are URLs (app_open_url's `url`): written down by `redactUrl`. */
+const URL_ARGUMENTS = new Set(["url"]);
+
 /**
  * What of a call's arguments may be written down: everything as sent, except typed text, which becomes
- * `{redacted_length: N}` (characters; 0 for a value that is not a string). Idempotent: an already
- * redacted value is kept. Non-object arguments become `{invalid: <type>}`, none `{}`.
+ * `{redacted_length: N}` (characters; 0 for a value that is not a string), and a URL, which keeps only
+ * its scheme, host and path (`redactUrl`; a URL that is not a string is `{redacted_length: 0}`).
+ * Idempotent: an already redacted value is kept. Non-object arguments become `{invalid: <type>}`, none `{}`.
  */
 export function redactArguments(raw: unknown): Record<string, unknown> {
   if (raw === undefined || raw === null) return {};
@@ -90,7 +94,11 @@ export function redactArguments(raw: unknown): Record<string, unknown> {
   for (const [key, value] of Object.entries(raw)) {
     // defineProperty: a `__proto__` key stays a key (assignment would set the prototype and lose it).
     Object.defineProperty(out, key, {
-      value: REDACTED_ARGUMENTS.has(key) ? redacted(value) : value,
+      value: REDACTED_ARGUMENTS.has(key)
+        ? redacted(value)
+        : URL_ARGUMENTS.has(key)
+        ? (typeof value === "string" ? redactUrl(value) : redacted(value))
+        : value,
       enumerable: true,
       writable: true,
       configurable: true,
@@ -105,4 +113,37 @@ function redacted(value: unknown): { redacted_length: number } {
   const alreadyRedacted = typeof value === "object" && value !== null && Object.keys(value).length === 1 &&
     typeof length === "number" && Number.isInteger(length) && length >= 0;
   return { redacted_length: alreadyRedacted ? length : 0 };
+}
+
+/** RFC 3986 appendix B: scheme, `//authority`, path, `?query`, `#fragment`. */
+const URL_PARTS = /^([A-Za-z][A-Za-z0-9+.-]*:)(?:\/\/([^/?#]*))?([^?#]*)(?:\?([^#]*))?(?:#(.*))?$/s;
+const URL_MARKER = /^<redacted \d+ chars>$/;
+
+/**
+ * A URL as it may be written down (audit log, reports, logs): scheme, host, port and path as sent; the
+ * userinfo, query and fragment (where tokens live) each replaced by `<redacted N chars>` (N characters), e.g.
+ * `https://shop.example/item?<redacted 23 chars>`. A text that is not a URL is one marker. Idempotent.
+ */
+export function redactUrl(url: string): string {
+  const parts = URL_PARTS.exec(url);
+  if (parts === null) return hidden(url);
+  const [, scheme, authority, path, query, fragment] = parts;
+  let out = scheme!;
+  if (authority !== undefined) {
+    const at = authority.lastIndexOf("@");
+    out += `//${at === -1 ? authority : `${hidden(authority.slice(0, at))}@${authority.slice(at + 1)}`}`;
+  }
+  out += path;
+  if (query !== undefined) out += `?${hidden(query)}`;
+  if (fragment !== undefined) out += `#${hidden(fragment)}`;
+  return out;
+}
+
+/** Whether `redactUrl` hides something of this URL (a userinfo, a query or a fragment that is not empty). */
+export function urlHasSecretParts(url: string): boolean {
+  return redactUrl(url) !== url;
+}
+
+function hidden(part: string): string {
+  return part === "" || URL_MARKER.test(part) ? part : `<redacted ${[...part].length} chars>`;
 }

@@ -1,10 +1,11 @@
 /**
- * The campaign's sections in order and the sizes of each mode. `runCampaign` runs them and returns the
+ * The campaign's sections in order and the sizes of each mode (hardening has one size: each defect once). `runCampaign` runs them and returns the
  * tally; it never throws for a finding (findings are violations in the tally).
  */
 import { runFaults } from "./faults.ts";
 import { runFrames } from "./frames.ts";
 import { runFuzz } from "./fuzz.ts";
+import { runHardening } from "./hardening.ts";
 import { runLoad } from "./load.ts";
 import { runSoak } from "./soak.ts";
 import { Tally } from "./tally.ts";
@@ -46,7 +47,7 @@ export type CampaignMode = keyof typeof CAMPAIGN_MODES;
 export interface CampaignOptions {
   mode: CampaignMode;
   seed: number;
-  /** Run only these sections (fuzz, frames, faults, load, soak). */
+  /** Run only these sections (fuzz, frames, faults, load, soak, hardening). */
   only?: readonly string[];
   log?: (line: string) => void;
 }
@@ -75,6 +76,10 @@ export async function runCampaign(options: CampaignOptions): Promise<Tally> {
   if (wanted("soak")) {
     log(`soak: ${sizes.soak.calls} mixed calls on one server`);
     await runSoak(sizes.soak, tally);
+  }
+  if (wanted("hardening")) {
+    log("hardening: issue 18's defects tried again (secrets, planted files, --record, FIFOs, signals, a squatted lock directory)");
+    await runHardening(tally);
   }
   return tally;
 }

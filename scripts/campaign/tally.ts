@@ -16,6 +16,9 @@ export const VIOLATION_KINDS = [
   "contention failures",
   "wrong fault outcome",
   "orphaned processes",
+  "secrets leaked",
+  "file rules broken",
+  "cut-off calls misreported",
   "campaign errors",
 ] as const;
 

@@ -2,7 +2,8 @@
  * The UI sessions this server holds, as an explicit state machine: a session is `idle` (holding the device,
  * expiring after the idle timeout) or `in_use` by one operation; it ends (deleted on the Appium side,
  * device lock released) exactly once, from either state, and is then remembered with its reason for
- * SESSION_NOT_FOUND's message. Owns the expiry timers; knows nothing of locks policy or tools.
+ * SESSION_NOT_FOUND's message. Owns the expiry timers and the lock notes they write (`noted`: the latest one);
+ * knows nothing of locks policy or tools.
  */
 import { HarnessError } from "../errors.ts";
 import type { Clock } from "../ports/clock.ts";
@@ -26,6 +27,8 @@ export interface OpenSession {
   actions: number;
   use: SessionUse;
   timer: AbortController;
+  /** The latest expiry note being written into the lock file (never rejects). */
+  noted: Promise<void>;
 }
 
 export interface RegistryOptions {
@@ -79,7 +82,7 @@ export function createSessionRegistry(options: RegistryOptions) {
     s.timer = new AbortController();
     const signal = s.timer.signal;
     s.expiresAt = clock.now() + options.idleTimeoutMs;
-    void s.lease.noteSessionExpiry?.(iso(s.expiresAt), s.appium).catch(() => {});
+    s.noted = s.lease.noteSessionExpiry?.(iso(s.expiresAt), s.appium).catch(() => {}) ?? Promise.resolve();
     clock.sleep(options.idleTimeoutMs, signal).then(() => {
       if (signal.aborted || s.use.state === "in_use") return;
       void end(s, `expired after ${options.idleTimeoutMs / 1000} s without use (ANDROID_MCP_FLOW_IDLE_TIMEOUT)`);
@@ -91,8 +94,15 @@ export function createSessionRegistry(options: RegistryOptions) {
     end,
     arm,
     /** Registers a session its opener is using now (in_use by that operation) and starts its idle timer. */
-    add(s: Omit<OpenSession, "expiresAt" | "actions" | "use" | "timer">, operationId: string): OpenSession {
-      const session: OpenSession = { ...s, expiresAt: 0, actions: 0, use: { state: "in_use", operationId }, timer: new AbortController() };
+    add(s: Omit<OpenSession, "expiresAt" | "actions" | "use" | "timer" | "noted">, operationId: string): OpenSession {
+      const session: OpenSession = {
+        ...s,
+        expiresAt: 0,
+        actions: 0,
+        use: { state: "in_use", operationId },
+        timer: new AbortController(),
+        noted: Promise.resolve(),
+      };
       open.set(session.id, session);
       arm(session);
       return session;

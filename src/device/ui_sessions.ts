@@ -139,6 +139,9 @@ export function createUiSessions(options: UiSessionsOptions): UiSessionLayer {
       const revoke = revokeFor(s, op.operationId);
       if (op.signal.aborted) revoke();
       else op.signal.addEventListener("abort", revoke, { once: true });
+      // Answered once the lock file names the Appium session: a server killed right after the answer
+      // leaves the id where the next owner's takeover finds it (device_lock.ts, stale_session.ts).
+      await s.noted;
       return registry.info(s);
     },
     async close(sessionId, byOperation) {

@@ -2,7 +2,8 @@
  * `serve --record FILE`: turns the acting calls of a serve session into a version-1 flow, as they happen.
  * Every successful act (not the session tools) becomes a step with its arguments as sent (session_id
  * removed; typed text kept, or with secrets "env" written as `{"env": "ANDROID_MCP_TEXT_<n>"}` and the
- * variable named on stderr) and an expectation from the screen it led to: its foreground package and one
+ * variable named on stderr; a URL kept whole, replay needs it, with one stderr warning the first time one has a
+ * userinfo, query or fragment) and an expectation from the screen it led to: its foreground package and one
  * stable selector that appeared (new since the screen before), or, for a tap on a toggle, that toggle's new
  * `checked` state; a successful ui_wait is a step of its own (its condition is its check). `openFlowRecorder` claims FILE at start
  * (created empty and exclusively, never in a directory it would have to create); the file (0600) is
@@ -10,6 +11,7 @@
  * server leaves a valid flow and a file put in its place is never replaced. Never throws after the claim.
  */
 import { basename } from "node:path";
+import { urlHasSecretParts } from "../../contracts/tool_inputs.ts";
 import { FLOW_FILE_VERSION, FLOW_STEP_TOOLS, type FlowExpect, type FlowFile, type FlowStepTool, parseFlow } from "../../contracts/flow.ts";
 import type { AnsweredCall } from "../mcp/server.ts";
 import { HarnessError } from "../errors.ts";
@@ -78,6 +80,7 @@ export function createFlowRecorder(options: RecorderOptions, claimed: string | n
   const typed = new Set<string>();
   let owned = claimed;
   let lost = false;
+  let warnedUrl = false;
   let before: ScreenSummary | undefined;
   let packageName: string | undefined;
   let writing = Promise.resolve();
@@ -113,6 +116,14 @@ export function createFlowRecorder(options: RecorderOptions, claimed: string | n
             `record: step ${steps.length + 1} types a text written as {"env": "${name}"}; set ${name} before replaying ${options.path}`,
           );
         }
+      }
+      if (!warnedUrl && typeof args["url"] === "string" && urlHasSecretParts(args["url"])) {
+        warnedUrl = true;
+        options.logger.warn(
+          `record: ${options.path} holds a URL with a query, fragment or userinfo as sent (step ${
+            steps.length + 1
+          }, ${tool}): replay needs it whole; the audit log and reports keep only its scheme, host and path`,
+        );
       }
       const foreground = "foreground_package" in envelope.data ? envelope.data.foreground_package : undefined;
       packageName ??= tool === "app_launch" && typeof args["package"] === "string" ? args["package"] : foreground;

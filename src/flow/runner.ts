@@ -9,7 +9,7 @@
  */
 import { DEFAULT_EXPECT_TIMEOUT_MS, type FlowFile, type FlowOutcome, type FlowStep, typedTexts } from "../../contracts/flow.ts";
 import type { Envelope } from "../../contracts/envelope.ts";
-import { redactArguments } from "../../contracts/tool_inputs.ts";
+import { redactArguments, redactUrl } from "../../contracts/tool_inputs.ts";
 import { type ToolName, TOOLS } from "../../contracts/tools.ts";
 import { toHarnessError } from "../errors.ts";
 import { StopRequested } from "../mcp/operation_deadline.ts";
@@ -196,7 +196,7 @@ async function runStep(step: FlowStep, index: number, total: number, ctx: StepCo
       ? {}
       : { expect: maskTyped(step.expect, ctx.typed), expected: describeExpectation(step.expect, ctx.typed) }),
     outcome: "passed",
-    envelope,
+    envelope: reportedEnvelope(envelope),
     duration_ms: 0,
     evidence_id: envelope.evidence?.artifact_id ?? null,
   };
@@ -298,6 +298,12 @@ function failureScreen(record: StepRecord): Partial<FlowFailure> {
     out.screen = record.screen;
   }
   return out;
+}
+
+/** The answer as reports keep it: an opened link (`data.url`) without its userinfo, query or fragment (redactUrl). */
+function reportedEnvelope(envelope: Envelope): Envelope {
+  const url = (envelope.data as { url?: unknown }).url;
+  return typeof url === "string" ? { ...envelope, data: { ...envelope.data, url: redactUrl(url) } } : envelope;
 }
 
 function fail(run: FlowRun, failure: FlowFailure): void {

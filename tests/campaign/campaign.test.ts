@@ -42,6 +42,12 @@ test(
   () => section("load"),
 );
 
+test(
+  "hardening: a typed password and a URL token in no answer or audit line, planted evidence neither listed nor served, a second --record refused, FIFOs refused at once, SIGHUP and SIGKILL of a session holder leave no session nor lock, a cancelled call audited cancelled, a squatted lock directory (root) (R29 R30 R31 R32 R33 R34 R36 R37 R38)",
+  { skip, timeout: 300_000 },
+  () => section("hardening"),
+);
+
 test("soak: mixed calls leave the sessions as they were, every evidence file whole and named, one audit line per call (R20 R22 R24)", {
   skip,
   timeout: 180_000,

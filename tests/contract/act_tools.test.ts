@@ -5,6 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { test } from "node:test";
+import { createSystemClock } from "../../src/adapters/system_clock.ts";
 import { HarnessError } from "../../src/errors.ts";
 import { callEnvelope as call, deviceScreen, evidenceRef, withActServer } from "../support/act_calls.ts";
 import { actWorld } from "../support/act_world.ts";
@@ -366,5 +367,35 @@ test("ui_session_open sends MCP progress notifications while the driver starts, 
     assert.equal(envelopeOf(result).ok, true);
     assert.equal(messages[0], "starting the UiAutomator2 session");
     assert.ok(messages.some((m) => /starting the UiAutomator2 session \(2 s\)/.test(m)), JSON.stringify(messages));
+  });
+});
+
+test("ui_session_open answers only once the lock notes the Appium session (a SIGKILL right after the answer leaves it findable, R37)", async () => {
+  const world = actWorld({ clock: createSystemClock() }); // the virtual clock would run the deadline out while the note waits
+  const acquire = world.lock.acquire.bind(world.lock);
+  const notes: { sessionId: string | undefined; written: boolean }[] = [];
+  let writeNote = () => {};
+  world.lock.acquire = async (device, owner) => {
+    const lease = await acquire(device, owner);
+    return {
+      ...lease,
+      noteSessionExpiry: (_expiresAt, appium) => {
+        const note = { sessionId: appium?.sessionId, written: false };
+        notes.push(note);
+        return new Promise<void>((resolve) => (writeNote = () => resolve(void (note.written = true))));
+      },
+    };
+  };
+  await withActServer(world, async (c) => {
+    let answered = false;
+    const opening = call(c, "ui_session_open").then((e) => ((answered = true), e));
+    while (notes.length === 0) await new Promise((r) => setImmediate(r));
+    for (let i = 0; i < 20; i++) await new Promise((r) => setImmediate(r));
+    assert.equal(answered, false, "answered before the lock noted the Appium session");
+    writeNote();
+    const opened = await opening;
+    assert.equal(opened.ok, true, JSON.stringify(opened.error));
+    assert.equal(notes[0]!.written, true);
+    assert.ok(notes[0]!.sessionId !== undefined && world.live.has(notes[0]!.sessionId), "the note names the live Appium session");
   });
 });

@@ -63,6 +63,30 @@ test("redaction is idempotent and leaves other arguments alone", () => {
   assert.deepEqual(redactArguments(undefined), {});
 });
 
+test("a URL argument keeps scheme, host and path; userinfo, query and fragment become a marker with their length (R38)", () => {
+  const url = (u: unknown) => redactArguments({ url: u })["url"];
+  assert.equal(url("https://shop.example/item?token=abc&session=12345"), "https://shop.example/item?<redacted 23 chars>");
+  assert.equal(
+    url("https://ann:pw@shop.example:8443/a/b#access_token=x"),
+    "https://<redacted 6 chars>@shop.example:8443/a/b#<redacted 14 chars>",
+  );
+  assert.equal(url("shop://product/42?ref=mail#top"), "shop://product/42?<redacted 8 chars>#<redacted 3 chars>");
+  assert.equal(url("mailto:ann@example.com?subject=hi"), "mailto:ann@example.com?<redacted 10 chars>");
+  // Nothing secret: kept as sent; an empty query or fragment stays empty.
+  assert.equal(url("https://shop.example/item"), "https://shop.example/item");
+  assert.equal(url("https://shop.example/?#"), "https://shop.example/?#");
+  // Characters are counted, not bytes; not a URL at all: all of it is hidden; not a string: hidden too.
+  assert.equal(url("https://例え.jp/ß?q=例え"), "https://例え.jp/ß?<redacted 4 chars>");
+  assert.equal(url("no scheme here?x=1"), "<redacted 18 chars>");
+  assert.deepEqual(url({ secret: "x" }), { redacted_length: 0 });
+  // Idempotent (the gate redacts, then the audit log again).
+  for (const u of ["https://a:b@h/p?q#f", "no scheme", "x:y?z"]) assert.equal(url(url(u)), url(u));
+  assert.deepEqual(redactArguments({ url: "https://h/p?q=1", package: "com.x" }), {
+    url: "https://h/p?<redacted 3 chars>",
+    package: "com.x",
+  });
+});
+
 test("one bounded audit line per operation, always: huge, wide and deeply nested arguments (R6)", async (t) => {
   const log = createAuditLog({ directory: tempDir(t), fs: createNodeFileSystem() });
   let deep: unknown = "bottom";

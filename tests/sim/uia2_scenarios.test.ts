@@ -129,3 +129,47 @@ test("mobile: scrollGesture in a three-part list: true while more is below, then
     assert.deepEqual(down, [true, false, false]);
   });
 });
+
+test("appium:newCommandTimeout: a session no client commands ends after it, as Appium's does; commands and 0 keep it alive (R37)", async () => {
+  let now = 1_000_000;
+  const server = await startUia2Server(new ScenarioDevice(resolveScenario("settings")), { now: () => now });
+  const open = async (capabilities: Record<string, unknown>) => {
+    const res = await fetch(`${server.url}/session`, {
+      method: "POST",
+      body: JSON.stringify({ capabilities: { alwaysMatch: capabilities } }),
+    });
+    return ((await res.json()) as { value: { sessionId: string } }).value.sessionId;
+  };
+  const listed = async () =>
+    ((await (await fetch(`${server.url}/appium/sessions`)).json()) as { value: { id: string }[] }).value.map((s) => s.id);
+  const source = async (id: string) => {
+    const res = await fetch(`${server.url}/session/${id}/source`);
+    await res.arrayBuffer();
+    return res.status;
+  };
+  try {
+    const id = await open({ "appium:automationName": "UiAutomator2", "appium:newCommandTimeout": 90 });
+    now += 89_000;
+    assert.equal(await source(id), 200, "a command before the timeout is served");
+    now += 89_000; // 89 s after that command: still alive, the command restarted the count
+    assert.deepEqual(await listed(), [id]);
+    now += 2_000;
+    assert.deepEqual(await listed(), [], "90 s without a command: the session is gone, as Appium removes it");
+    assert.equal(await source(id), 404, "and answers invalid session id");
+
+    const byDefault = await open({ "appium:automationName": "UiAutomator2" });
+    now += 61_000;
+    assert.deepEqual(await listed(), [], "Appium's default is 60 s");
+    assert.equal(await source(byDefault), 404);
+
+    const never = await open({ "appium:automationName": "UiAutomator2", "appium:newCommandTimeout": 0 });
+    const deviceSide = await open({ automationName: "UiAutomator2", newCommandTimeout: 5 }); // from the Appium driver: Appium times it
+    assert.deepEqual(await listed(), [never, deviceSide]);
+    now += 3_600_000;
+    assert.equal(await source(never), 404, "replaced by the device-side session");
+    assert.deepEqual(await listed(), [never, deviceSide], "0 never times out, nor does a session the Appium driver opened");
+    assert.equal(await source(deviceSide), 200);
+  } finally {
+    await server.stop();
+  }
+});

@@ -29,6 +29,8 @@ export interface Uia2ServerOptions {
   port?: number;
   /** Waits before each answer (the latency profile); none by default. */
   delays?: AnswerDelays;
+  /** The time in ms sessions are stamped and expire by (default Date.now; tests pass a fake one). */
+  now?: () => number;
 }
 
 /** The largest request body read (the biggest real one, a typed text or an actions list, is a few KB). */
@@ -110,12 +112,13 @@ function run(state: ServerState, route: Route, input: CommandInput): unknown {
 
 export async function startUia2Server(device: SimDevice, options: Uia2ServerOptions = {}): Promise<Uia2Server> {
   const host = options.host ?? "127.0.0.1";
-  const sessions = new SessionRegistry(() => device.uia2ServerQuit());
+  const now = options.now ?? (() => Date.now());
+  const sessions = new SessionRegistry(() => device.uia2ServerQuit(), now);
   const state: ServerState = {
     device,
     sessions,
     screen: screenOf(device),
-    now: () => Date.now(),
+    now,
     sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)), // the device's clock is the wall clock (mod.ts)
   };
   const delays = options.delays ?? NO_DELAYS;

@@ -44,7 +44,7 @@ function createSession(state: ServerState, input: CommandInput): unknown {
     "appium:deviceScreenSize": `${d.width}x${d.height}`,
     "appium:deviceScreenDensity": d.density,
   };
-  const session = state.sessions.create(capabilities, state.now());
+  const session = state.sessions.create(capabilities, requested);
   return { sessionId: session.id, capabilities };
 }
 
