@@ -89,8 +89,8 @@ const UIA2_FIXED = [
   /^list sessions$/, // the campaign's own look at GET /appium/sessions
   /^new session$/,
   /^get page source$/,
-  /^find elements? xpath \/hierarchy(\/\*\[\d+\])+$/,
-  /^get rect$/,
+  /^find elements? xpath \/hierarchy(\/\*\[\d+\])+(\[@bounds="\[-?\d+,-?\d+\]\[-?\d+,-?\d+\]"\])?$/, // the rectangle check rides in the find
+  /^(update|get) settings$/, // waitForIdleTimeout, set and read back at session start
   /^click$/,
   /^clear$/,
   /^back$/,
