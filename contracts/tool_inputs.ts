@@ -86,8 +86,11 @@ const URL_ARGUMENTS = new Set(["url"]);
  * `{redacted_length: N}` (characters; 0 for a value that is not a string), and a URL, which keeps only
  * its scheme, host and path (`redactUrl`; a URL that is not a string is `{redacted_length: 0}`).
  * Idempotent: an already redacted value is kept. Non-object arguments become `{invalid: <type>}`, none `{}`.
+ * With `known` (the tool's argument names), an argument not named there keeps a number, boolean or null as sent
+ * and is otherwise redacted like typed text: a refused call's stray key (`value`, `password` for `text`) is often
+ * the secret itself.
  */
-export function redactArguments(raw: unknown): Record<string, unknown> {
+export function redactArguments(raw: unknown, known?: ReadonlySet<string>): Record<string, unknown> {
   if (raw === undefined || raw === null) return {};
   if (typeof raw !== "object" || Array.isArray(raw)) return { invalid: Array.isArray(raw) ? "array" : typeof raw };
   const out: Record<string, unknown> = {};
@@ -96,6 +99,8 @@ export function redactArguments(raw: unknown): Record<string, unknown> {
     Object.defineProperty(out, key, {
       value: REDACTED_ARGUMENTS.has(key)
         ? redacted(value)
+        : known !== undefined && !known.has(key)
+        ? stray(value)
         : URL_ARGUMENTS.has(key)
         ? (typeof value === "string" ? redactUrl(value) : redacted(value))
         : value,
@@ -105,6 +110,10 @@ export function redactArguments(raw: unknown): Record<string, unknown> {
     });
   }
   return out;
+}
+
+function stray(value: unknown): unknown {
+  return value === null || typeof value === "number" || typeof value === "boolean" ? value : redacted(value);
 }
 
 function redacted(value: unknown): { redacted_length: number } {

@@ -92,6 +92,29 @@ test("serve --record without --record-secrets warns on stderr that typed text is
   assert.match(served.stderr(), /typed text is KEPT in it/);
 });
 
+test("a password sent under a wrong argument name (value, password) is refused and not written to the audit log (a18)", {
+  skip: actToolsSkipReason(),
+  timeout: 60_000,
+}, async (t) => {
+  const home = makeServeHome();
+  t.after(() => home.remove());
+  const served = await spawnServe(["--device", "sim", "--scenario", "login"], home.env);
+  t.after(() => served.close());
+  const answers: string[] = [];
+  for (const wrong of [{ value: SECRET }, { password: SECRET }, { text: SECRET, input: { text: SECRET } }]) {
+    const result = await served.client.callTool({ name: "ui_type_text", arguments: { selector: PASSWORD, ...wrong } });
+    answers.push(JSON.stringify(result));
+    assert.equal(envelopeOf(result).ok, false, "refused");
+  }
+  await served.close();
+  for (const [i, answer] of answers.entries()) assertNoSecret(`answer ${i + 1}`, answer);
+  assertNoSecret("stderr", served.stderr());
+  const audit = filesUnder(home.artifacts).filter((f) => f.path.endsWith("audit.jsonl"));
+  assert.equal(audit.length, 1, "an audit log was written");
+  assertNoSecret(audit[0]!.path, audit[0]!.text);
+  assert.match(audit[0]!.text, /"value":\{"redacted_length":17\}/);
+});
+
 interface Ran {
   code: number | null;
   stdout: string;
