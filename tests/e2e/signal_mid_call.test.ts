@@ -71,3 +71,28 @@ for (const signal of ["SIGHUP", "SIGTERM"] as const) {
     });
   }
 }
+
+test("SIGHUP while a phone-slow ui_session_open is being created leaves no session behind (a18)", { timeout: 60_000 }, async () => {
+  const slow = await startSimDevice({ latency: "device" });
+  const slowTarget = { sim: slow, appiumUrl: slow.appiumUrl };
+  try {
+    const before = await appiumSessions(slow.appiumUrl);
+    const served = await serveOn(slowTarget);
+    try {
+      await served.server.client.listTools();
+      const pending = served.server.client.callTool({ name: "ui_session_open", arguments: {} }).catch(() => null);
+      await new Promise((r) => setTimeout(r, 1000));
+      process.kill(served.server.pid!, "SIGHUP");
+      await waitForExit(served.server.pid!);
+      await pending;
+      // The phone finishes creating the session the dead server asked for (DEVICE_FIGURES.newSession, 20 s).
+      await new Promise((r) => setTimeout(r, 22_000));
+      assert.deepEqual(await appiumSessions(slow.appiumUrl), before, `a session is left behind; stderr: ${served.server.stderr()}`);
+    } finally {
+      await served.close();
+      served.home.remove();
+    }
+  } finally {
+    await slow.stop();
+  }
+});
