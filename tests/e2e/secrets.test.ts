@@ -169,7 +169,6 @@ test("a flow whose env text is not set is refused before anything runs, naming t
 
 test('a flow\'s {"env": NAME} text typed into a field that shows it is in no report and not on stdout (a18)', {
   skip: actToolsSkipReason(),
-  todo: "a18 defect: the runner gets the flow with env texts resolved; the screen summary (texts, screen_offers) keeps them",
   timeout: 120_000,
 }, async (t) => {
   const home = makeServeHome();
@@ -194,4 +193,5 @@ test('a flow\'s {"env": NAME} text typed into a field that shows it is in no rep
   assertNoSecret("stdout", ran.stdout);
   assertNoSecret("stderr", ran.stderr);
   for (const written of filesUnder(home.artifacts)) assertNoSecret(written.path, written.path + written.text);
+  assert.match(ran.stdout, /\[text from \$SHOP_PASSWORD, 17 characters\]/);
 });
