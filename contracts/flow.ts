@@ -124,6 +124,51 @@ export interface FlowProblem {
 
 export type FlowParse = { ok: true; flow: FlowFile } | { ok: false; problems: FlowProblem[] };
 
+/** The values (and variable names) of a flow's `{"env": NAME}` texts that are set: what a report must not print. */
+export function flowEnvTexts(flow: FlowFile, env: Readonly<Record<string, string | undefined>>): { name: string; value: string }[] {
+  const out: { name: string; value: string }[] = [];
+  for (const step of flow.steps) {
+    const ref = step.tool === "ui_type_text" ? envTextOf(step.args?.["text"]) : null;
+    const value = ref === null ? undefined : env[ref.env];
+    if (ref !== null && value !== undefined && value !== "") out.push({ name: ref.env, value });
+  }
+  return out.sort((a, b) => b.value.length - a.value.length); // the longest first: a value inside another is masked after it
+}
+
+/** Texts this short are masked only where a whole string is the value (a substring would mask ordinary words). */
+const ENV_TEXT_SUBSTRING_MIN = 4;
+
+/**
+ * `value` with every string that holds a flow's env text masked as `[text from $NAME, N characters]` (the whole
+ * string for a text under ENV_TEXT_SUBSTRING_MIN characters, each occurrence otherwise): the screen summary a
+ * report keeps (texts, labels, what the screen offers) shows what a plain field holds, so an env text typed
+ * into a field that is not a password field would be printed in full. Objects and arrays are copied.
+ */
+export function maskEnvTexts<T>(value: T, texts: readonly { name: string; value: string }[]): T {
+  if (texts.length === 0) return value;
+  const mask = (v: unknown): unknown => {
+    if (typeof v === "string") {
+      let out = v;
+      for (const t of texts) {
+        const marker = `[text from $${t.name}, ${[...t.value].length} characters]`;
+        if (out === t.value) return marker;
+        if ([...t.value].length >= ENV_TEXT_SUBSTRING_MIN) out = out.split(t.value).join(marker);
+      }
+      return out;
+    }
+    if (Array.isArray(v)) return v.map(mask);
+    if (typeof v === "object" && v !== null) {
+      const copy: Record<string, unknown> = {};
+      for (const [k, x] of Object.entries(v)) {
+        Object.defineProperty(copy, k, { value: mask(x), enumerable: true, writable: true, configurable: true });
+      }
+      return copy;
+    }
+    return v;
+  };
+  return mask(value) as T;
+}
+
 /**
  * The flow with every `{"env": NAME}` text replaced by that variable's value, or a problem per variable
  * that is unset (or whose value the tool refuses): checked before anything runs. Never throws.

@@ -86,8 +86,11 @@ const URL_ARGUMENTS = new Set(["url"]);
  * `{redacted_length: N}` (characters; 0 for a value that is not a string), and a URL, which keeps only
  * its scheme, host and path (`redactUrl`; a URL that is not a string is `{redacted_length: 0}`).
  * Idempotent: an already redacted value is kept. Non-object arguments become `{invalid: <type>}`, none `{}`.
+ * With `known` (the tool's argument names), an argument not named there keeps a number, boolean or null as sent
+ * and is otherwise redacted like typed text: a refused call's stray key (`value`, `password` for `text`) is often
+ * the secret itself.
  */
-export function redactArguments(raw: unknown): Record<string, unknown> {
+export function redactArguments(raw: unknown, known?: ReadonlySet<string>): Record<string, unknown> {
   if (raw === undefined || raw === null) return {};
   if (typeof raw !== "object" || Array.isArray(raw)) return { invalid: Array.isArray(raw) ? "array" : typeof raw };
   const out: Record<string, unknown> = {};
@@ -96,6 +99,8 @@ export function redactArguments(raw: unknown): Record<string, unknown> {
     Object.defineProperty(out, key, {
       value: REDACTED_ARGUMENTS.has(key)
         ? redacted(value)
+        : known !== undefined && !known.has(key)
+        ? stray(value)
         : URL_ARGUMENTS.has(key)
         ? (typeof value === "string" ? redactUrl(value) : redacted(value))
         : value,
@@ -105,6 +110,10 @@ export function redactArguments(raw: unknown): Record<string, unknown> {
     });
   }
   return out;
+}
+
+function stray(value: unknown): unknown {
+  return value === null || typeof value === "number" || typeof value === "boolean" ? value : redacted(value);
 }
 
 function redacted(value: unknown): { redacted_length: number } {
@@ -118,20 +127,32 @@ function redacted(value: unknown): { redacted_length: number } {
 /** RFC 3986 appendix B: scheme, `//authority`, path, `?query`, `#fragment`. */
 const URL_PARTS = /^([A-Za-z][A-Za-z0-9+.-]*:)(?:\/\/([^/?#]*))?([^?#]*)(?:\?([^#]*))?(?:#(.*))?$/s;
 const URL_MARKER = /^<redacted \d+ chars>$/;
+/**
+ * The schemes WHATWG URL calls special (Chrome, the usual handler of a web link's VIEW intent): any run of
+ * slashes after the scheme, none included, starts the authority, so `https:/ann:pw@host/` carries userinfo.
+ */
+const WEB_SCHEMES = new Set(["http:", "https:", "ws:", "wss:", "ftp:"]);
+const WEB_URL_PARTS = /^([A-Za-z][A-Za-z0-9+.-]*:)(\/*[^/?#]*)([^?#]*)(?:\?([^#]*))?(?:#(.*))?$/s;
 
 /**
  * A URL as it may be written down (audit log, reports, logs): scheme, host, port and path as sent; the
  * userinfo, query and fragment (where tokens live) each replaced by `<redacted N chars>` (N characters), e.g.
- * `https://shop.example/item?<redacted 23 chars>`. A text that is not a URL is one marker. Idempotent.
+ * `https://shop.example/item?<redacted 23 chars>`. A text that is not a URL is one marker. Idempotent. A web
+ * scheme's authority is read as browsers read it, after any number of slashes (WEB_SCHEMES).
  */
 export function redactUrl(url: string): string {
-  const parts = URL_PARTS.exec(url);
-  if (parts === null) return hidden(url);
-  const [, scheme, authority, path, query, fragment] = parts;
+  const web = WEB_URL_PARTS.exec(url);
+  const parts = web !== null && WEB_SCHEMES.has(web[1]!.toLowerCase())
+    ? web
+    : URL_PARTS.exec(url)?.map((part, i) => i === 2 && part !== undefined ? `//${part}` : part);
+  if (parts === null || parts === undefined) return hidden(url);
+  const [, scheme, slashesAndAuthority, path, query, fragment] = parts;
   let out = scheme!;
-  if (authority !== undefined) {
+  if (slashesAndAuthority !== undefined) {
+    const authority = slashesAndAuthority.replace(/^\/*/, "");
     const at = authority.lastIndexOf("@");
-    out += `//${at === -1 ? authority : `${hidden(authority.slice(0, at))}@${authority.slice(at + 1)}`}`;
+    out += slashesAndAuthority.slice(0, slashesAndAuthority.length - authority.length) +
+      (at === -1 ? authority : `${hidden(authority.slice(0, at))}@${authority.slice(at + 1)}`);
   }
   out += path;
   if (query !== undefined) out += `?${hidden(query)}`;

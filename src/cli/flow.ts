@@ -9,7 +9,7 @@
  */
 import { resolve } from "node:path";
 import type { CAC } from "cac";
-import { FLOW_EXIT, type FlowFile, parseFlowText, resolveFlowEnv } from "../../contracts/flow.ts";
+import { FLOW_EXIT, flowEnvTexts, type FlowFile, maskEnvTexts, parseFlowText, resolveFlowEnv } from "../../contracts/flow.ts";
 import { downscaleForModel } from "../png/mod.ts";
 import { type Harness, openHarness } from "../composition.ts";
 import { type HarnessConfig, loadConfig } from "../config.ts";
@@ -104,7 +104,7 @@ export async function runFlowCommand(file: string, flags: FlowFlags, ctx: CliCon
         runFlow(flow, harness, { file: String(file), onProgress: progressPrinter(ctx, harness, harnesses.length > 1), stop: stop.signal })
       ),
     );
-    return await finish(runs, harnesses[0]!, flags, ctx);
+    return await finish(runs, harnesses[0]!, flags, ctx, parsed.ok ? flowEnvTexts(parsed.flow, ctx.env) : []);
   } catch (error) {
     if (!isHarnessError(error)) throw error;
     return refused(ctx, flags, `${error.code}: ${error.message}`);
@@ -113,8 +113,15 @@ export async function runFlowCommand(file: string, flags: FlowFlags, ctx: CliCon
   }
 }
 
-async function finish(runs: FlowRun[], harness: Harness, flags: FlowFlags, ctx: CliContext): Promise<number> {
-  const report = buildFlowReport(runs);
+async function finish(
+  runs: FlowRun[],
+  harness: Harness,
+  flags: FlowFlags,
+  ctx: CliContext,
+  envTexts: { name: string; value: string }[],
+): Promise<number> {
+  // An env text shown by a plain field (not a password field) would be in the screen summary: masked everywhere.
+  const report = maskEnvTexts(buildFlowReport(runs), envTexts);
   const files = await writeFlowReports(report, {
     artifactsDir: harness.artifacts.path,
     fs: harness.fs,

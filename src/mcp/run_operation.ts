@@ -129,13 +129,19 @@ async function withLockAndDeadline<T>(
   }
 }
 
+/** The argument names a tool declares (none for a name that is no tool): any other key is audited as a length. */
+function argumentNamesOf(tool: string): ReadonlySet<string> {
+  const input = (TOOLS as Record<string, { input?: { shape?: Record<string, unknown> } }>)[tool]?.input;
+  return new Set(Object.keys(input?.shape ?? {}));
+}
+
 async function appendAudit(deps: OperationDeps, envelope: Envelope, rawArgs: unknown, durationMs: number): Promise<void> {
   try {
     await deps.audit.append({
       ts: new Date(deps.clock.now()).toISOString(),
       operation_id: envelope.operation_id,
       tool: envelope.tool,
-      arguments: redactArguments(rawArgs),
+      arguments: redactArguments(rawArgs, argumentNamesOf(envelope.tool)),
       outcome: auditOutcome(envelope),
       evidence_id: envelope.evidence?.artifact_id ?? null,
       duration_ms: Math.round(durationMs),

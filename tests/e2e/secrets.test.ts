@@ -6,7 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import { actToolsSkipReason } from "../support/act_tools.ts";
@@ -92,6 +92,29 @@ test("serve --record without --record-secrets warns on stderr that typed text is
   assert.match(served.stderr(), /typed text is KEPT in it/);
 });
 
+test("a password sent under a wrong argument name (value, password) is refused and not written to the audit log (a18)", {
+  skip: actToolsSkipReason(),
+  timeout: 60_000,
+}, async (t) => {
+  const home = makeServeHome();
+  t.after(() => home.remove());
+  const served = await spawnServe(["--device", "sim", "--scenario", "login"], home.env);
+  t.after(() => served.close());
+  const answers: string[] = [];
+  for (const wrong of [{ value: SECRET }, { password: SECRET }, { text: SECRET, input: { text: SECRET } }]) {
+    const result = await served.client.callTool({ name: "ui_type_text", arguments: { selector: PASSWORD, ...wrong } });
+    answers.push(JSON.stringify(result));
+    assert.equal(envelopeOf(result).ok, false, "refused");
+  }
+  await served.close();
+  for (const [i, answer] of answers.entries()) assertNoSecret(`answer ${i + 1}`, answer);
+  assertNoSecret("stderr", served.stderr());
+  const audit = filesUnder(home.artifacts).filter((f) => f.path.endsWith("audit.jsonl"));
+  assert.equal(audit.length, 1, "an audit log was written");
+  assertNoSecret(audit[0]!.path, audit[0]!.text);
+  assert.match(audit[0]!.text, /"value":\{"redacted_length":17\}/);
+});
+
 interface Ran {
   code: number | null;
   stdout: string;
@@ -142,4 +165,33 @@ test("a flow whose env text is not set is refused before anything runs, naming t
   assert.equal(ran.code, 1);
   assert.match(ran.stderr, /steps\.2\.args\.text: the environment variable SHOP_PASSWORD is not set/);
   assert.match(ran.stderr, /nothing was run/);
+});
+
+test('a flow\'s {"env": NAME} text typed into a field that shows it is in no report and not on stdout (a18)', {
+  skip: actToolsSkipReason(),
+  timeout: 120_000,
+}, async (t) => {
+  const home = makeServeHome();
+  t.after(() => home.remove());
+  const file = join(home.root, "env-in-plain-field.json");
+  writeFileSync(
+    file,
+    JSON.stringify({
+      version: 1,
+      name: "env-in-plain-field",
+      package_name: "com.example.shop",
+      sim_scenario: "login",
+      steps: [
+        { tool: "app_launch", args: { package: "com.example.shop" } },
+        { tool: "ui_type_text", args: { selector: { resource_id: "com.example.shop:id/email" }, text: { env: "SHOP_PASSWORD" } } },
+        { tool: "ui_get_tree", expect: { visible: { text: "Nothing like this" } } },
+      ],
+    }),
+  );
+  const ran = await runBinary(["flow", file, "--device", "sim", "--json"], { ...home.env, SHOP_PASSWORD: SECRET });
+  assert.equal(ran.code, 3, ran.stderr);
+  assertNoSecret("stdout", ran.stdout);
+  assertNoSecret("stderr", ran.stderr);
+  for (const written of filesUnder(home.artifacts)) assertNoSecret(written.path, written.path + written.text);
+  assert.match(ran.stdout, /\[text from \$SHOP_PASSWORD, 17 characters\]/);
 });

@@ -87,6 +87,20 @@ test("a URL argument keeps scheme, host and path; userinfo, query and fragment b
   });
 });
 
+test("a web URL with one, three or no slashes still hides its userinfo: browsers read it as an authority (R38, a18)", () => {
+  // WHATWG URL (Chrome, the usual handler of a VIEW intent for https) skips any run of slashes after a special
+  // scheme: `https:/ann:pw@shop.example/` opens shop.example as ann with password pw.
+  const url = (u: string) => redactArguments({ url: u })["url"] as string;
+  for (const sent of ["https:/ann:Hunter2@shop.example/a", "https:///ann:Hunter2@shop.example/a", "http:ann:Hunter2@shop.example/a"]) {
+    const kept = url(sent);
+    assert.ok(!kept.includes("Hunter2"), `${sent} kept as ${kept}`);
+    assert.match(kept, /<redacted 11 chars>@shop\.example\/a$/);
+    assert.equal(url(kept), kept);
+  }
+  // A custom scheme has no such reading: its path is kept as sent.
+  assert.equal(url("shop:/ann@x/p"), "shop:/ann@x/p");
+});
+
 test("one bounded audit line per operation, always: huge, wide and deeply nested arguments (R6)", async (t) => {
   const log = createAuditLog({ directory: tempDir(t), fs: createNodeFileSystem() });
   let deep: unknown = "bottom";
