@@ -28,6 +28,7 @@ const SLOW = [
   "e2e/network_use.test.js",
   "e2e/real_device.test.js",
   "e2e/server_death.test.js",
+  "e2e/signal_mid_call.test.js",
   "e2e/sim_screen.test.js",
   "e2e/single_executable.test.js",
   "e2e/stop_children.test.js",
