@@ -24,6 +24,7 @@ import { type CliContext, EXIT } from "./context.ts";
 import { doctorReport, simEndpointsOf } from "./doctor.ts";
 import { loadScenario } from "./sim.ts";
 import { harnessScreenOptions, type ScreenFlags } from "./sim_screen.ts";
+import { refuseNonDirectory, refuseUncreatable } from "./read_file_argument.ts";
 import { APPIUM_URL_HELP, artifactsHelp, DEVICE_HELP } from "./shared_options.ts";
 
 /** As cac parses them: a value that looks like a number arrives as one. */
@@ -116,6 +117,15 @@ export async function runServe(flags: ServeFlags, ctx: CliContext): Promise<numb
   }
   if (scenario !== undefined && options.sim?.screen !== undefined) {
     ctx.stderr("serve: choose one of --scenario and --screen.\n");
+    return EXIT.usage;
+  }
+  try {
+    // Refused before the simulated device or anything else starts: one line, the usage code.
+    if (config.artifactsDir !== undefined) await refuseNonDirectory(config.artifactsDir.source, resolve(ctx.cwd, config.artifactsDir.path));
+    if (recordPath !== undefined) await refuseUncreatable("--record", recordPath);
+  } catch (error) {
+    if (!isHarnessError(error)) throw error;
+    ctx.stderr(`serve: ${error.message}\n`);
     return EXIT.usage;
   }
   let harness: Harness | undefined;

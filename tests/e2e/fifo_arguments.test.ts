@@ -1,7 +1,8 @@
 /**
  * Every path argument that is not a regular file (a FIFO, a directory) is refused at once by the real binary
  * with one stderr line and the command's usage exit code (issue 18); before, a FIFO hung flow, serve
- * --scenario, sim --screen and tree --file (each waited for a writer that never came).
+ * --scenario, sim --screen and tree --file (each waited for a writer that never came). What a command writes
+ * (--artifacts, --record) is checked before the simulated device starts, so the refusal is the only line.
  */
 import assert from "node:assert/strict";
 import { execFileSync, spawn } from "node:child_process";
@@ -9,6 +10,7 @@ import { join } from "node:path";
 import { test } from "node:test";
 import { harnessCommand } from "../support/mcp_client.ts";
 import { makeServeHome } from "../support/mcp_e2e.ts";
+import { REPO_ROOT } from "../support/paths.ts";
 
 function run(args: string[], env: Record<string, string>): Promise<{ code: number | null; stderr: string; hung: boolean }> {
   const [command, ...prefix] = harnessCommand();
@@ -35,6 +37,15 @@ test("a FIFO or a directory as a path argument is refused at once with one line 
     [["serve", "--device", "sim", "--scenario", fifo], 2, /FIFO/],
     [["sim", "--screen", fifo], 2, /FIFO/],
     [["tree", "--file", fifo], 2, /FIFO/],
+    // Checked before the simulated device starts: one line, nothing else said first.
+    [
+      ["flow", join(REPO_ROOT, "docs", "flows", "settings-exploration.json"), "--device", "sim", "--artifacts", fifo],
+      1,
+      /--artifacts: .* is a FIFO/,
+    ],
+    [["serve", "--device", "sim", "--artifacts", fifo], 2, /--artifacts: .* is a FIFO \(named pipe\), not a directory/],
+    [["serve", "--device", "sim", "--record", fifo], 2, /--record: cannot create .*: it already exists/],
+    [["serve", "--device", "sim", "--record", join(home.root, "no-such-dir", "x.json")], 2, /its directory does not exist/],
   ];
   for (const [args, code, says] of cases) {
     const ran = await run(args, home.env);
