@@ -8,24 +8,13 @@
  */
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { createHarnessServer } from "../../src/mcp/server.ts";
-import { summaryFromCapture } from "../../src/screen/mod.ts";
 import { mayStillMove, readIsFinal } from "../../src/device/settle.ts";
 import { ACT_DEFAULTS } from "../../contracts/act_defaults.ts";
 import { type ActWorld, actWorld } from "../support/act_world.ts";
 import type { NodeSpec, Scenario } from "../../src/sim/scenario/types.ts";
 import { PIXEL_API35 } from "../../src/sim/scenarios/layout.ts";
-import { type Connected, connectInMemory, envelopeOf } from "../support/mcp_client.ts";
-
-async function withServer(world: ActWorld, body: (c: Connected) => Promise<void>): Promise<void> {
-  const connected = await connectInMemory(createHarnessServer(world.deps));
-  try {
-    await body(connected);
-  } finally {
-    await connected.close();
-    await world.layer.closeAll("test over");
-  }
-}
+import { type Connected, envelopeOf } from "../support/mcp_client.ts";
+import { deviceScreen, withActServer } from "../support/act_calls.ts";
 
 /** One call, with the page-source reads it took and the bytes of the evidence it names. */
 async function act(world: ActWorld, c: Connected, name: string, args: Record<string, unknown> = {}) {
@@ -36,19 +25,9 @@ async function act(world: ActWorld, c: Connected, name: string, args: Record<str
   return { envelope, reads, shown };
 }
 
-function screenOf(world: ActWorld) {
-  const d = world.device;
-  return summaryFromCapture({
-    xml: d.hierarchyXml(),
-    screen: { width: d.width, height: d.height, density: d.density },
-    keyboard: d.keyboard(),
-    foregroundPackage: d.foregroundPackage(),
-  }).summary;
-}
-
 test("a switch flip and a new screen both settle on the one read after the act (UiAutomator2 answered it idle)", async () => {
   const world = actWorld();
-  await withServer(world, async (c) => {
+  await withActServer(world, async (c) => {
     const id = envelopeOf(await c.client.callTool({ name: "ui_session_open", arguments: {} })).data["session_id"];
     const opened = await act(world, c, "ui_tap", { selector: { text: "Network & internet" }, session_id: id });
     assert.deepEqual(
@@ -56,25 +35,25 @@ test("a switch flip and a new screen both settle on the one read after the act (
       [true, true, 2],
       "before and after only: no confirming read",
     );
-    assert.deepEqual(opened.envelope.data["screen"], screenOf(world));
+    assert.deepEqual(opened.envelope.data["screen"], deviceScreen(world));
     const flipped = await act(world, c, "ui_tap", { selector: { text: "Airplane mode" }, session_id: id });
     assert.deepEqual(
       [flipped.envelope.data["settled"], flipped.envelope.data["changed"], flipped.reads],
       [true, true, 2],
       "before and after only",
     );
-    assert.deepEqual(flipped.envelope.data["screen"], screenOf(world));
+    assert.deepEqual(flipped.envelope.data["screen"], deviceScreen(world));
   });
 });
 
 test("a screen that animates after the tap is answered once it stopped: settled, changed, its last frame, and evidence of that frame", async () => {
   const world = actWorld({ scenario: "shop" });
-  await withServer(world, async (c) => {
+  await withActServer(world, async (c) => {
     const { envelope, reads, shown } = await act(world, c, "ui_tap", { selector: { content_desc: "Cart" } });
     assert.equal(envelope.ok, true, JSON.stringify(envelope.error));
     assert.equal(world.device.screenId(), "cart", "the drawer's last frame is on screen");
     assert.deepEqual([envelope.data["settled"], envelope.data["changed"]], [true, true]);
-    assert.deepEqual(envelope.data["screen"], screenOf(world), "the answered screen is the drawer at rest, not a frame of its slide");
+    assert.deepEqual(envelope.data["screen"], deviceScreen(world), "the answered screen is the drawer at rest, not a frame of its slide");
     assert.equal(reads, 2, "the read after the tap waited for the slide to end: before and after only");
     assert.deepEqual(shown, world.device.screenshotPng(), "the evidence shows the answered screen");
   });
@@ -82,11 +61,11 @@ test("a screen that animates after the tap is answered once it stopped: settled,
 
 test("a read that took the session's whole idle timeout (the slide still moving) is not trusted: a confirming read follows", async () => {
   const world = actWorld({ scenario: "shop", uiIdleTimeoutMs: 500 }); // the slide takes 600 ms, its quiet another 500
-  await withServer(world, async (c) => {
+  await withActServer(world, async (c) => {
     const { envelope, reads, shown } = await act(world, c, "ui_tap", { selector: { content_desc: "Cart" } });
     assert.equal(envelope.ok, true, JSON.stringify(envelope.error));
     assert.deepEqual([envelope.data["settled"], envelope.data["changed"], world.device.screenId()], [true, true, "cart"]);
-    assert.deepEqual(envelope.data["screen"], screenOf(world), "the drawer at rest");
+    assert.deepEqual(envelope.data["screen"], deviceScreen(world), "the drawer at rest");
     assert.equal(reads, 3, "before, after (timed out), confirming");
     assert.deepEqual(shown, world.device.screenshotPng(), "the evidence shows the answered screen");
   });
@@ -94,16 +73,16 @@ test("a read that took the session's whole idle timeout (the slide still moving)
 
 test("a session whose idle timeout the harness could not learn confirms a new screen as before", async () => {
   const world = actWorld({ uiIdleTimeoutMs: null });
-  await withServer(world, async (c) => {
+  await withActServer(world, async (c) => {
     const { envelope, reads } = await act(world, c, "ui_tap", { selector: { text: "Network & internet" } });
     assert.deepEqual([envelope.data["settled"], envelope.data["changed"], reads], [true, true, 3], "before, after, confirming");
-    assert.deepEqual(envelope.data["screen"], screenOf(world));
+    assert.deepEqual(envelope.data["screen"], deviceScreen(world));
   });
 });
 
 test("every successful act leaves evidence of the screen it answers", async () => {
   const world = actWorld();
-  await withServer(world, async (c) => {
+  await withActServer(world, async (c) => {
     const steps: [string, Record<string, unknown>][] = [
       ["ui_tap", { selector: { text: "Network & internet" } }],
       ["ui_tap", { selector: { text: "Airplane mode" } }],
@@ -114,7 +93,7 @@ test("every successful act leaves evidence of the screen it answers", async () =
     for (const [name, args] of steps) {
       const { envelope, shown } = await act(world, c, name, args);
       assert.equal(envelope.ok, true, `${name}: ${JSON.stringify(envelope.error)}`);
-      assert.deepEqual(envelope.data["screen"], screenOf(world), name);
+      assert.deepEqual(envelope.data["screen"], deviceScreen(world), name);
       assert.ok(shown !== null, `${name} names stored evidence`);
       assert.deepEqual(shown, world.device.screenshotPng(), `${name}: the evidence is the answered screen`);
     }
@@ -124,7 +103,7 @@ test("every successful act leaves evidence of the screen it answers", async () =
 test("a screen that never goes idle (a ticking clock) is confirmed, then answered settled: false after the settle time", async () => {
   const world = actWorld({ actionTimeoutMs: 20_000 });
   world.device.setFaults({ tickingClock: true });
-  await withServer(world, async (c) => {
+  await withActServer(world, async (c) => {
     const { envelope, reads, shown } = await act(world, c, "ui_tap", { selector: { text: "Network & internet" } });
     assert.equal(envelope.ok, true, JSON.stringify(envelope.error));
     assert.equal(envelope.data["settled"], false);
@@ -136,7 +115,7 @@ test("a screen that never goes idle (a ticking clock) is confirmed, then answere
 
 test("a failed act still leaves the moment's screenshot", async () => {
   const world = actWorld();
-  await withServer(world, async (c) => {
+  await withActServer(world, async (c) => {
     const { envelope, shown } = await act(world, c, "ui_tap", { selector: { text: "No such row" } });
     assert.equal(envelope.error?.code, "UI_ELEMENT_NOT_FOUND");
     assert.deepEqual(shown, world.device.screenshotPng(), "the screenshot of the moment the element was missing");
@@ -204,7 +183,7 @@ test("the rectangle check rides in the find: an element that moved after the rea
       await world.clock.sleep(700); // the button jumps between the page source and the find
     }
   };
-  await withServer(world, async (c) => {
+  await withActServer(world, async (c) => {
     const { envelope } = await act(world, c, "ui_tap", { selector: { text: "Go" } });
     assert.equal(envelope.ok, true, JSON.stringify(envelope.error));
     assert.equal(world.device.screenId(), "done", "the tap reached the button where it had moved");
@@ -243,7 +222,7 @@ const LOADING: Scenario = {
 
 test("changed compares with the screen the act was done on, not with one the element wait saw before the element came", async () => {
   const world = actWorld({ scenario: LOADING });
-  await withServer(world, async (c) => {
+  await withActServer(world, async (c) => {
     const { envelope } = await act(world, c, "ui_tap", { selector: { text: "Go" } });
     assert.equal(envelope.ok, true, JSON.stringify(envelope.error));
     assert.equal(world.device.screenId(), "loaded");

@@ -5,23 +5,15 @@
  * (--artifacts, --record) is checked before the simulated device starts, so the refusal is the only line.
  */
 import assert from "node:assert/strict";
-import { execFileSync, spawn } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import { join } from "node:path";
 import { test } from "node:test";
-import { harnessCommand } from "../support/mcp_client.ts";
 import { makeServeHome } from "../support/mcp_e2e.ts";
+import { runCli } from "../support/run_cli.ts";
 import { REPO_ROOT } from "../support/paths.ts";
 
-function run(args: string[], env: Record<string, string>): Promise<{ code: number | null; stderr: string; hung: boolean }> {
-  const [command, ...prefix] = harnessCommand();
-  const child = spawn(command, [...prefix, ...args], { env, stdio: ["ignore", "ignore", "pipe"] });
-  let stderr = "";
-  let hung = false;
-  child.stderr.on("data", (c: Buffer) => void (stderr += c.toString("utf8")));
-  // Generous for a loaded machine; a FIFO read blocks forever.
-  const killer = setTimeout(() => ((hung = true), child.kill("SIGKILL")), 30_000);
-  return new Promise((resolve) => child.on("close", (code) => (clearTimeout(killer), resolve({ code, stderr, hung }))));
-}
+// Generous for a loaded machine; a FIFO read blocks forever.
+const run = (args: string[], env: Record<string, string>) => runCli(args, env, { limitMs: 30_000 });
 
 test("a FIFO or a directory as a path argument is refused at once with one line and the usage code", {
   skip: process.platform === "win32",

@@ -4,23 +4,16 @@
  * path later is never replaced; a missing directory is refused, never created.
  */
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
 import { existsSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import { actToolsSkipReason } from "../support/act_tools.ts";
-import { envelopeOf, harnessCommand, spawnServe } from "../support/mcp_client.ts";
+import { envelopeOf, spawnServe } from "../support/mcp_client.ts";
 import { makeServeHome } from "../support/mcp_e2e.ts";
+import { runCli } from "../support/run_cli.ts";
 
-function runServe(args: string[], env: Record<string, string>): Promise<{ code: number | null; stderr: string }> {
-  const [command, ...prefix] = harnessCommand();
-  const child = spawn(command, [...prefix, "serve", ...args], { env, stdio: ["pipe", "ignore", "pipe"] });
-  let stderr = "";
-  child.stderr.on("data", (c: Buffer) => void (stderr += c.toString("utf8")));
-  const killer = setTimeout(() => child.kill("SIGKILL"), 30_000);
-  // stdin stays open: a server that was not refused keeps serving until the timeout kills it.
-  return new Promise((resolve) => child.on("close", (code) => (clearTimeout(killer), resolve({ code, stderr }))));
-}
+// stdin stays open: a server that was not refused keeps serving until the limit kills it.
+const runServe = (args: string[], env: Record<string, string>) => runCli(["serve", ...args], env, { limitMs: 30_000, keepStdinOpen: true });
 
 test("a second server recording to the same file is refused at start; the first keeps its steps", {
   skip: actToolsSkipReason(),

@@ -5,13 +5,13 @@
  * and the files are owner-only (0600).
  */
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
 import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import { actToolsSkipReason } from "../support/act_tools.ts";
-import { envelopeOf, harnessCommand, spawnServe } from "../support/mcp_client.ts";
+import { envelopeOf, spawnServe } from "../support/mcp_client.ts";
 import { makeServeHome } from "../support/mcp_e2e.ts";
+import { runCli } from "../support/run_cli.ts";
 import { REPO_ROOT } from "../support/paths.ts";
 
 const SECRET = "Hunter2-S3cr3t!pw";
@@ -115,22 +115,7 @@ test("a password sent under a wrong argument name (value, password) is refused a
   assert.match(audit[0]!.text, /"value":\{"redacted_length":17\}/);
 });
 
-interface Ran {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function runBinary(args: string[], env: Record<string, string>): Promise<Ran> {
-  const [command, ...prefix] = harnessCommand();
-  const child = spawn(command, [...prefix, ...args], { env, stdio: ["ignore", "pipe", "pipe"] });
-  let stdout = "";
-  let stderr = "";
-  child.stdout.on("data", (c: Buffer) => void (stdout += c.toString("utf8")));
-  child.stderr.on("data", (c: Buffer) => void (stderr += c.toString("utf8")));
-  const killer = setTimeout(() => child.kill("SIGKILL"), 90_000);
-  return new Promise((resolve) => child.on("close", (code) => (clearTimeout(killer), resolve({ code, stdout, stderr }))));
-}
+const runBinary = (args: string[], env: Record<string, string>) => runCli(args, env);
 
 test("the shipped login flow with its password from SHOP_PASSWORD: no report, log, evidence name or output holds it", {
   skip: actToolsSkipReason(),

@@ -11,6 +11,7 @@ import { adbServerAddress } from "../../src/adapters/adb/mod.ts";
 import { currentUserFacts, lockDirectory, lockFileName } from "../../src/adapters/evidence/mod.ts";
 import { startSimDevice } from "../../src/sim/mod.ts";
 import { appiumSessions, type BatteryTarget, serveOn } from "../support/act_battery.ts";
+import { pidGoneWithin } from "../support/mcp_e2e.ts";
 import { LOADED_WAIT_MS } from "../support/time_bounds.ts";
 
 let target: BatteryTarget;
@@ -32,16 +33,7 @@ function lockFile(): string {
 }
 
 async function waitForExit(pid: number): Promise<void> {
-  const deadline = Date.now() + LOADED_WAIT_MS;
-  while (Date.now() < deadline) {
-    try {
-      process.kill(pid, 0);
-    } catch {
-      return;
-    }
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  assert.fail(`serve ${pid} still runs after the signal`);
+  if (!(await pidGoneWithin(pid, LOADED_WAIT_MS))) assert.fail(`serve ${pid} still runs after the signal`);
 }
 
 async function settledSessions(): Promise<string[]> {

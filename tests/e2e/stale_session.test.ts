@@ -12,6 +12,7 @@ import { adbServerAddress } from "../../src/adapters/adb/mod.ts";
 import { currentUserFacts, lockDirectory, lockFileName } from "../../src/adapters/evidence/mod.ts";
 import { startSimDevice } from "../../src/sim/mod.ts";
 import { appiumSessions, type BatteryTarget, callTool, type Served, serveOn } from "../support/act_battery.ts";
+import { pidGoneWithin } from "../support/mcp_e2e.ts";
 import { LOADED_WAIT_MS } from "../support/time_bounds.ts";
 
 let target: BatteryTarget;
@@ -51,16 +52,7 @@ async function serves(sessionId: string): Promise<boolean> {
 }
 
 async function waitForExit(pid: number): Promise<void> {
-  const deadline = Date.now() + LOADED_WAIT_MS;
-  while (Date.now() < deadline) {
-    try {
-      process.kill(pid, 0);
-    } catch {
-      return;
-    }
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  assert.fail(`serve ${pid} still runs after SIGKILL`);
+  if (!(await pidGoneWithin(pid, LOADED_WAIT_MS))) assert.fail(`serve ${pid} still runs after SIGKILL`);
 }
 
 /** A serve opens a UI session and is killed with SIGKILL: its Appium session id, still served by the device. */

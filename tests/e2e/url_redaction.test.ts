@@ -5,13 +5,13 @@
  * the compiled binary; `serve --record` keeps the URL whole (replay needs it) and says so once on stderr.
  */
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
 import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import { actToolsSkipReason } from "../support/act_tools.ts";
-import { envelopeOf, harnessCommand, spawnServe } from "../support/mcp_client.ts";
+import { envelopeOf, spawnServe } from "../support/mcp_client.ts";
 import { makeServeHome } from "../support/mcp_e2e.ts";
+import { runCli } from "../support/run_cli.ts";
 
 const TOKEN = "tok-5ecr3t-Q9xv";
 const WEB = `https://shop.example/product/42?token=${TOKEN}&utm=mail#frag-${TOKEN}`;
@@ -64,22 +64,7 @@ test("serve: the audit log keeps an opened URL without its query, fragment or us
   assert.ok(warnings[0]!.includes(record), warnings[0]);
 });
 
-interface Ran {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function runBinary(args: string[], env: Record<string, string>): Promise<Ran> {
-  const [command, ...prefix] = harnessCommand();
-  const child = spawn(command, [...prefix, ...args], { env, stdio: ["ignore", "pipe", "pipe"] });
-  let stdout = "";
-  let stderr = "";
-  child.stdout.on("data", (c: Buffer) => void (stdout += c.toString("utf8")));
-  child.stderr.on("data", (c: Buffer) => void (stderr += c.toString("utf8")));
-  const killer = setTimeout(() => child.kill("SIGKILL"), 90_000);
-  return new Promise((resolve) => child.on("close", (code) => (clearTimeout(killer), resolve({ code, stdout, stderr }))));
-}
+const runBinary = (args: string[], env: Record<string, string>) => runCli(args, env);
 
 test("flow: a URL step's token is in no report (JSON, HTML, JUnit), audit line, --json output or stderr (R38)", {
   skip: actToolsSkipReason(),

@@ -12,7 +12,7 @@ import { currentUserFacts, lockDirectory, lockFileName } from "../../src/adapter
 import { adbServerAddress } from "../../src/adapters/adb/mod.ts";
 import { envelopeOf, type SpawnedServer, spawnServe } from "./mcp_client.ts";
 import { assertEndedByDeadline } from "./time_bounds.ts";
-import { exitWithin, makeServeHome, type ServeHome } from "./mcp_e2e.ts";
+import { exitWithin, makeServeHome, pidGoneWithin, type ServeHome } from "./mcp_e2e.ts";
 
 export type Sim = Awaited<ReturnType<typeof startSimDevice>>;
 
@@ -125,7 +125,7 @@ export async function sigtermDeletesTheSession(
     assert.ok(existsSync(lockFile), "the open session holds the device's lock");
     const pid = served.server.pid!;
     process.kill(pid, signal);
-    const exited = await waitForExit(pid, 10_000);
+    const exited = await pidGoneWithin(pid, 10_000);
     assert.ok(exited, `serve exits after ${signal}`);
     assert.equal(existsSync(lockFile), false, "the lock file was released");
     assert.deepEqual(await appiumSessions(appiumUrl), before, "the open session was deleted before exiting");
@@ -134,19 +134,6 @@ export async function sigtermDeletesTheSession(
     await served.close();
     served.home.remove();
   }
-}
-
-async function waitForExit(pid: number, ms: number): Promise<boolean> {
-  const deadline = Date.now() + ms;
-  while (Date.now() < deadline) {
-    try {
-      process.kill(pid, 0);
-    } catch {
-      return true;
-    }
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  return false;
 }
 
 export { existsSync, exitWithin };

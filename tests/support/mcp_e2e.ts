@@ -43,6 +43,20 @@ export function exitWithin(child: ChildProcess, ms: number): Promise<number | nu
   });
 }
 
+/** Whether the process with this pid is gone within `ms` (polled: it need not be our child). */
+export async function pidGoneWithin(pid: number, ms: number): Promise<boolean> {
+  const deadline = Date.now() + ms;
+  while (Date.now() < deadline) {
+    try {
+      process.kill(pid, 0);
+    } catch {
+      return true;
+    }
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  return false;
+}
+
 export function killQuietly(pid: number | undefined | null): void {
   if (pid === undefined || pid === null) return;
   try {
