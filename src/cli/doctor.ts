@@ -12,7 +12,7 @@ import { type HarnessConfig, loadConfig } from "../config.ts";
 import { DEFAULT_CHECK_TIMEOUT_MS, DOCTOR_CHECKS, type DoctorReport, renderReport, runDoctor } from "../doctor/mod.ts";
 import { isHarnessError } from "../errors.ts";
 import { type CliContext, EXIT } from "./context.ts";
-import { APPIUM_URL_HELP, artifactsHelp, DEVICE_HELP } from "./shared_options.ts";
+import { withDeviceOptions } from "./shared_options.ts";
 
 interface DoctorFlags {
   json?: unknown;
@@ -30,18 +30,12 @@ export interface SimEndpoints {
 }
 
 export function registerDoctorCommand(cli: CAC, ctx: CliContext): void {
-  cli
-    .command("doctor", "Check the eight prerequisites of a real campaign at once; a remedy for each miss")
-    .option("--json", "Print the report as JSON (nothing else on stdout)")
-    .option(
-      "--device <udid|sim>",
-      DEVICE_HELP,
-    )
-    .option("--appium-url <url>", APPIUM_URL_HELP)
-    .option(
-      "--artifacts <dir>",
-      artifactsHelp("Evidence and audit"),
-    )
+  withDeviceOptions(
+    cli
+      .command("doctor", "Check the eight prerequisites of a real campaign at once; a remedy for each miss")
+      .option("--json", "Print the report as JSON (nothing else on stdout)"),
+    "Evidence and audit",
+  )
     .option("--timeout <seconds>", `Time each check may take (default ${DEFAULT_CHECK_TIMEOUT_MS / 1000})`)
     .example("android-mcp-harness doctor")
     .example("android-mcp-harness doctor --device sim --json")

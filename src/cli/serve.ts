@@ -25,7 +25,7 @@ import { doctorReport, simEndpointsOf } from "./doctor.ts";
 import { loadScenario } from "./sim.ts";
 import { harnessScreenOptions, type ScreenFlags } from "./sim_screen.ts";
 import { refuseNonDirectory, refuseUncreatable } from "./read_file_argument.ts";
-import { APPIUM_URL_HELP, artifactsHelp, DEVICE_HELP } from "./shared_options.ts";
+import { withDeviceOptions } from "./shared_options.ts";
 
 /** As cac parses them: a value that looks like a number arrives as one. */
 interface ServeFlags extends ScreenFlags {
@@ -39,17 +39,7 @@ interface ServeFlags extends ScreenFlags {
 }
 
 export function registerServeCommand(cli: CAC, ctx: CliContext): void {
-  cli
-    .command("serve", "MCP server on stdio (the main job); logs go to stderr")
-    .option(
-      "--device <udid|sim>",
-      DEVICE_HELP,
-    )
-    .option("--appium-url <url>", APPIUM_URL_HELP)
-    .option(
-      "--artifacts <dir>",
-      artifactsHelp("Evidence and audit"),
-    )
+  withDeviceOptions(cli.command("serve", "MCP server on stdio (the main job); logs go to stderr"), "Evidence and audit")
     .option(
       "--scenario <name|file>",
       `For --device sim: a built-in scenario (${BUILTIN_SCENARIO_NAMES.join(", ")}) or a scenario JSON file (default: settings)`,
