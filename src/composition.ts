@@ -106,6 +106,24 @@ export async function openHarness(config: HarnessConfig, ctx: CliContext, option
   let description = requestedUdid === undefined ? "the only online device" : `device ${requestedUdid}`;
   let stopSim = async (): Promise<void> => {};
   let missingPackageHint: ((packageName: string) => string) | undefined;
+  // Loaded here, not at start: the evidence store (and its PNG work), the lock and the audit are for a device.
+  const {
+    createAuditLog,
+    createDeviceLock,
+    createEvidenceStore,
+    createNodeFileSystem,
+    createNodeProcessProbe,
+    createStaleSessionEnder,
+    currentUserFacts,
+    lockDirectory,
+    pruneOldEvidence,
+    resolveArtifactsDirectory,
+  } = await import("./adapters/evidence/mod.ts");
+  // Before any device starts: an artifacts directory that cannot be used is refused at once, the only line said.
+  const fs = createNodeFileSystem();
+  const probe = createNodeFileProbe();
+  const disk = { isWritableDirectory: fs.isWritableDirectory, exists: async (path: string) => (await probe.kindOf(path)) !== "missing" };
+  const artifacts = await resolveArtifactsDirectory(platformFacts(ctx), disk, config.artifactsDir);
   if (config.device.kind === "sim") {
     // Loaded only here: a real phone never pays for the simulated device's code.
     const { startSimDevice } = await import("./sim/mod.ts");
@@ -121,20 +139,8 @@ export async function openHarness(config: HarnessConfig, ctx: CliContext, option
     );
   }
   try {
-    // Loaded here, not at start: the observer, the evidence store (and its PNG work) and the UI sessions are for a device.
+    // Loaded here, not at start: the observer and the UI sessions are for a device.
     const { createAdbObserver } = await import("./adapters/adb/observer.ts");
-    const {
-      createAuditLog,
-      createDeviceLock,
-      createEvidenceStore,
-      createNodeFileSystem,
-      createNodeProcessProbe,
-      createStaleSessionEnder,
-      currentUserFacts,
-      lockDirectory,
-      pruneOldEvidence,
-      resolveArtifactsDirectory,
-    } = await import("./adapters/evidence/mod.ts");
     const { createUiSessions } = await import("./device/ui_sessions.ts");
     const adb = createAdbClient({ runner: ctx.runner, program, ...(serverSocket === undefined ? {} : { serverSocket }) });
     const observer = createAdbObserver({
@@ -144,11 +150,6 @@ export async function openHarness(config: HarnessConfig, ctx: CliContext, option
       ...(config.device.kind === "sim" ? { simulated: true } : {}),
       ...(missingPackageHint === undefined ? {} : { missingPackageHint }),
     });
-    const facts = platformFacts(ctx);
-    const fs = createNodeFileSystem();
-    const probe = createNodeFileProbe();
-    const disk = { isWritableDirectory: fs.isWritableDirectory, exists: async (path: string) => (await probe.kindOf(path)) !== "missing" };
-    const artifacts = await resolveArtifactsDirectory(facts, disk, config.artifactsDir);
     // This user's lock directory on this machine, the same whatever the environment (state_directories.ts).
     const locks = lockDirectory(currentUserFacts(platform(), homedir())).path;
     // A takeover of a dead holder's lock ends the Appium session it noted (issue 18 defect 9).

@@ -21,7 +21,7 @@ import { writeFlowReports } from "../flow/write_reports.ts";
 import type { Scenario } from "../sim/mod.ts";
 import { BUILTIN_SCENARIO_NAMES } from "../sim/scenario_names.ts";
 import type { CliContext } from "./context.ts";
-import { readFileArgument, refuseNonDirectory, unreadableReason } from "./read_file_argument.ts";
+import { readFileArgument, unreadableReason } from "./read_file_argument.ts";
 import { loadScenario } from "./sim.ts";
 import { artifactsHelp } from "./shared_options.ts";
 
@@ -85,8 +85,6 @@ export async function runFlowCommand(file: string, flags: FlowFlags, ctx: CliCon
   const harnesses: Harness[] = [];
   try {
     const scenarios = await simScenarios(scenarioFor(flags.scenario, flow, configs, ctx), configs, ctx);
-    const artifacts = configs[0]?.artifactsDir;
-    if (artifacts !== undefined) await refuseNonDirectory(artifacts.source, resolve(ctx.cwd, artifacts.path)); // before any device starts
     for (const [i, config] of configs.entries()) {
       const scenario = scenarios[i];
       harnesses.push(await openHarness(config, ctx, scenario === undefined ? {} : { sim: { scenario } }));

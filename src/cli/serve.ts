@@ -12,19 +12,26 @@
  * was pruned, when the device is simulated, when adb or the device cannot be reached (the server still starts),
  * and each stdin line that is not JSON-RPC (serve_startup.ts).
  */
-import { resolve } from "node:path";
+import { lstat, stat } from "node:fs/promises";
+import { dirname, resolve } from "node:path";
 import type { CAC } from "cac";
 import { type Harness, type HarnessOptions, openHarness } from "../composition.ts";
 import { type HarnessConfig, loadConfig } from "../config.ts";
 import { HarnessError, isHarnessError } from "../errors.ts";
-import { type FlowRecorder, openFlowRecorder, RECORD_SECRETS, RECORDED_TEXT_VARIABLE, type RecordSecrets } from "../flow/recorder.ts";
+import {
+  type FlowRecorder,
+  openFlowRecorder,
+  RECORD_SECRETS,
+  RECORDED_TEXT_VARIABLE,
+  recordPathRefused,
+  type RecordSecrets,
+} from "../flow/recorder.ts";
 import { BUILTIN_SCENARIO_NAMES } from "../sim/scenario_names.ts";
 import { describeTransportError, warnWhenDeviceUnreachable } from "./serve_startup.ts";
 import { type CliContext, EXIT } from "./context.ts";
 import { doctorReport, simEndpointsOf } from "./doctor.ts";
 import { loadScenario } from "./sim.ts";
 import { harnessScreenOptions, type ScreenFlags } from "./sim_screen.ts";
-import { refuseNonDirectory, refuseUncreatable } from "./read_file_argument.ts";
 import { withDeviceOptions } from "./shared_options.ts";
 
 /** As cac parses them: a value that looks like a number arrives as one. */
@@ -109,13 +116,10 @@ export async function runServe(flags: ServeFlags, ctx: CliContext): Promise<numb
     ctx.stderr("serve: choose one of --scenario and --screen.\n");
     return EXIT.usage;
   }
-  try {
-    // Refused before the simulated device or anything else starts: one line, the usage code.
-    if (config.artifactsDir !== undefined) await refuseNonDirectory(config.artifactsDir.source, resolve(ctx.cwd, config.artifactsDir.path));
-    if (recordPath !== undefined) await refuseUncreatable("--record", recordPath);
-  } catch (error) {
-    if (!isHarnessError(error)) throw error;
-    ctx.stderr(`serve: ${error.message}\n`);
+  // Refused before the simulated device starts (one line, the usage code); the exclusive create below still decides.
+  const recordProblem = recordPath === undefined ? undefined : await uncreatableCode(recordPath);
+  if (recordPath !== undefined && recordProblem !== undefined) {
+    ctx.stderr(`serve: ${recordPathRefused(recordPath, recordProblem).message}\n`);
     return EXIT.usage;
   }
   let harness: Harness | undefined;
@@ -214,4 +218,12 @@ function cleanFlags(flags: ServeFlags): { device?: string; appiumUrl?: string; a
   if (flags.appiumUrl !== undefined && flags.appiumUrl !== true) out.appiumUrl = String(flags.appiumUrl);
   if (flags.artifacts !== undefined && flags.artifacts !== true) out.artifacts = String(flags.artifacts);
   return out;
+}
+
+/** Why an exclusive create of `path` would fail now, as its errno code (EEXIST, ENOENT, ENOTDIR), or undefined. */
+async function uncreatableCode(path: string): Promise<string | undefined> {
+  if ((await lstat(path).catch(() => null)) !== null) return "EEXIST";
+  const directory = await stat(dirname(path)).catch(() => null);
+  if (directory === null) return "ENOENT";
+  return directory.isDirectory() ? undefined : "ENOTDIR";
 }

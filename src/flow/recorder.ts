@@ -46,6 +46,18 @@ export const RECORD_SECRETS: readonly RecordSecrets[] = ["keep", "env"];
 /** Prefix of the variables `--record-secrets env` names, numbered from 1 in typing order. */
 export const RECORDED_TEXT_VARIABLE = "ANDROID_MCP_TEXT_";
 
+/** The INVALID_ARGUMENT for a --record path whose exclusive create failed with this errno code, saying what to do. */
+export function recordPathRefused(path: string, code: string | undefined): HarnessError {
+  const why = code === "EEXIST"
+    ? "it already exists (another server may be recording to it); --record never overwrites a file. Choose another name or delete it."
+    : code === "ENOENT"
+    ? "its directory does not exist; --record never creates directories. Create it or choose a path in an existing directory."
+    : code === "ENOTDIR"
+    ? "a part of its directory path is a file, not a directory; choose a path in a writable directory."
+    : `its directory is not writable (${code ?? "unwritable"}); choose a path in a writable directory.`;
+  return new HarnessError("INVALID_ARGUMENT", `--record: cannot create ${path}: ${why}`, { path });
+}
+
 /**
  * Claims the file (created empty, exclusively: a second server naming it, an existing file or a missing
  * directory is refused with INVALID_ARGUMENT saying what to do), then records into it.
@@ -54,15 +66,7 @@ export async function openFlowRecorder(options: RecorderOptions): Promise<FlowRe
   try {
     await options.fs.writeNewFile(options.path, "");
   } catch (error) {
-    const code = (error as { code?: string }).code;
-    const why = code === "EEXIST"
-      ? "it already exists (another server may be recording to it); --record never overwrites a file. Choose another name or delete it."
-      : code === "ENOENT"
-      ? "its directory does not exist; --record never creates directories. Create it or choose a path in an existing directory."
-      : code === "ENOTDIR"
-      ? "a part of its directory path is a file, not a directory; choose a path in a writable directory."
-      : `its directory is not writable (${code ?? "unwritable"}); choose a path in a writable directory.`;
-    throw new HarnessError("INVALID_ARGUMENT", `--record: cannot create ${options.path}: ${why}`, { path: options.path });
+    throw recordPathRefused(options.path, (error as { code?: string }).code);
   }
   return createFlowRecorder(options, await options.fs.fileIdentity(options.path));
 }

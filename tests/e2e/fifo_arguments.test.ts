@@ -15,6 +15,9 @@ import { REPO_ROOT } from "../support/paths.ts";
 // Generous for a loaded machine; a FIFO read blocks forever.
 const run = (args: string[], env: Record<string, string>) => runCli(args, env, { limitMs: 30_000 });
 
+// An unusable artifacts directory is EVIDENCE_WRITE_FAILED, as a read-only one is: the command's failure code.
+const ARTIFACTS_REFUSED = /The artifacts directory ".*" \(from --artifacts\) cannot be created or written/;
+
 test("a FIFO or a directory as a path argument is refused at once with one line and the usage code", {
   skip: process.platform === "win32",
   timeout: 150_000,
@@ -33,9 +36,9 @@ test("a FIFO or a directory as a path argument is refused at once with one line 
     [
       ["flow", join(REPO_ROOT, "docs", "flows", "settings-exploration.json"), "--device", "sim", "--artifacts", fifo],
       1,
-      /--artifacts: .* is a FIFO/,
+      ARTIFACTS_REFUSED,
     ],
-    [["serve", "--device", "sim", "--artifacts", fifo], 2, /--artifacts: .* is a FIFO \(named pipe\), not a directory/],
+    [["serve", "--device", "sim", "--artifacts", fifo], 1, ARTIFACTS_REFUSED],
     [["serve", "--device", "sim", "--record", fifo], 2, /--record: cannot create .*: it already exists/],
     [["serve", "--device", "sim", "--record", join(home.root, "no-such-dir", "x.json")], 2, /its directory does not exist/],
   ];
