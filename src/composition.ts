@@ -32,7 +32,7 @@ import type { FileSystem } from "./ports/evidence.ts";
 import type { Logger } from "./ports/logger.ts";
 import type { ProcessRunner } from "./ports/process_runner.ts";
 import type { UiDriverFactory } from "./ports/ui_driver.ts";
-import type { SimDeviceOptions } from "./sim/mod.ts";
+import type { RunningSim, SimDeviceOptions } from "./sim/mod.ts";
 import type { AnyToolHandler } from "./ports/operation.ts";
 
 export interface ProcessAdapters {
@@ -71,6 +71,13 @@ export interface Harness {
 export interface HarnessOptions {
   /** Options for the simulated device `--device sim` starts (scenario, screen, faults). */
   sim?: SimDeviceOptions;
+}
+
+/** Starts the built-in simulated device: `openHarness` for `--device sim`, `doctor --device sim` and the `sim`
+ * command all start it here. Loaded only then (a dynamic import): a real phone never pays for its code. */
+export async function startSimulatedDevice(options: SimDeviceOptions = {}): Promise<RunningSim> {
+  const { startSimDevice } = await import("./sim/mod.ts");
+  return await startSimDevice(options);
 }
 
 export function platformFacts(ctx: Pick<CliContext, "cwd" | "env">): PlatformFacts {
@@ -125,9 +132,7 @@ export async function openHarness(config: HarnessConfig, ctx: CliContext, option
   const disk = { isWritableDirectory: fs.isWritableDirectory, exists: async (path: string) => (await probe.kindOf(path)) !== "missing" };
   const artifacts = await resolveArtifactsDirectory(platformFacts(ctx), disk, config.artifactsDir);
   if (config.device.kind === "sim") {
-    // Loaded only here: a real phone never pays for the simulated device's code.
-    const { startSimDevice } = await import("./sim/mod.ts");
-    const sim = await startSimDevice(options.sim ?? {});
+    const sim = await startSimulatedDevice(options.sim ?? {});
     stopSim = () => sim.stop();
     missingPackageHint = (await import("./sim/package_hint.ts")).missingPackageHint;
     serverSocket = sim.adbServerSocket;
