@@ -14,6 +14,7 @@ import { homedir, platform } from "node:os";
 import { ACT_DEFAULTS } from "../contracts/act_defaults.ts";
 import { createAdbClient } from "./adapters/adb/adb_client.ts";
 import { findAdbProgram } from "./adapters/adb/adb_program.ts";
+import { localAdbServerGone } from "./adapters/adb/adb_server_address.ts";
 import type { PlatformFacts, RetentionResult } from "./adapters/evidence/mod.ts";
 import type { AppiumDriverFactoryOptions } from "./adapters/appium/mod.ts";
 import { createFetchHttpClient } from "./adapters/fetch_http_client.ts";
@@ -125,6 +126,7 @@ export async function openHarness(config: HarnessConfig, ctx: CliContext, option
     lockDirectory,
     pruneOldEvidence,
     resolveArtifactsDirectory,
+    sweepStaleLocks,
   } = await import("./adapters/evidence/mod.ts");
   // Before any device starts: an artifacts directory that cannot be used is refused at once, the only line said.
   const fs = createNodeFileSystem();
@@ -159,7 +161,12 @@ export async function openHarness(config: HarnessConfig, ctx: CliContext, option
     const locks = lockDirectory(currentUserFacts(platform(), homedir())).path;
     // A takeover of a dead holder's lock ends the Appium session it noted (issue 18 defect 9).
     const endStaleSession = createStaleSessionEnder({ http: createFetchHttpClient(), logger: ctx.logger, appiumUrl });
-    const fileLock = createDeviceLock({ directory: locks, fs, clock: ctx.clock, probe: createNodeProcessProbe(), endStaleSession });
+    const lockOptions = { directory: locks, fs, clock: ctx.clock, probe: createNodeProcessProbe(), endStaleSession };
+    // Locks of holders that died on this host on an adb server that is gone (a SIGKILLed `serve --device sim`
+    // left one per random adb port, which no later acquire would take over).
+    const socket = createTcpSocketProbe();
+    await sweepStaleLocks({ ...lockOptions, adbServerGone: (server) => localAdbServerGone(socket, server) });
+    const fileLock = createDeviceLock(lockOptions);
     const ui = createUiSessions({
       drivers: lazyAppiumDriverFactory({
         appiumUrl,
