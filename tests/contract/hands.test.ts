@@ -208,6 +208,21 @@ test("device_press: home shows the launcher, app_switch the recents, notificatio
   });
 });
 
+test("device_press: delete removes the character before the cursor, enter submits the focused search field (KEYCODE_DEL, KEYCODE_ENTER)", async () => {
+  await withShop(async (c, world) => {
+    await call(c, "ui_tap", { selector: { content_desc: "Search" } });
+    await call(c, "ui_type_text", { selector: { resource_id: id("search_field") }, text: "boots" });
+    const deleted = await call(c, "device_press", { key: "delete" });
+    assert.deepEqual(deleted, actEnvelope(world, 3, "device_press", { key: "delete" }));
+    assert.match(world.device.hierarchyXml(), /text="boot"/);
+    assert.equal(world.device.screenId(), "search", "a deleted character submits nothing");
+    const entered = await call(c, "device_press", { key: "enter" });
+    assert.deepEqual(entered, actEnvelope(world, 4, "device_press", { key: "enter" }));
+    assert.equal(world.device.screenId(), "search_results");
+    assert.deepEqual(world.calls.filter((n) => n.startsWith("pressKey")), ["pressKey delete", "pressKey enter"]);
+  });
+});
+
 test("app_open_url opens the page its link names, with evidence; a link nothing handles is APP_NOT_FOUND; a missing package is APP_NOT_FOUND before any session", async () => {
   await withShop(async (c, world) => {
     const product = await call(c, "app_open_url", { url: "shop://product/42" });
