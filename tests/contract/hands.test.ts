@@ -304,3 +304,62 @@ test("app_clear is published as destructive, device_press and app_open_url as ac
     assert.deepEqual(hints("app_open_url"), { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false });
   });
 });
+
+test("each refused input the issue lists answers its whole refusal envelope (typed code, the argument's path) and reaches no driver", async () => {
+  await withShop(async (c, world) => {
+    const schema = (accepts: string) => `Send the value the tool's input schema describes (it accepts ${accepts}).`;
+    const urlShape = "send scheme:rest (e.g. https://… or myapp://…) with only URL characters: no spaces or control characters, " +
+      "percent-encode quotes, $ ; ( ) * and anything else";
+    const schemes =
+      "the schemes file, content, javascript, intent, android-app, data, about, vbscript are refused; open an http(s) or app link";
+    const url = (message: string, issue: string) => ({
+      code: "INVALID_ARGUMENT",
+      message: `Invalid 'url' for app_open_url: ${message}. ${schema("url, package, session_id")}`,
+      details: { path: ["url"], issue },
+    });
+    const refused: [string, Record<string, unknown>, Record<string, unknown>][] = [
+      ["ui_tap", { selector: { text: "Rain jacket" }, gesture: "swipe" }, {
+        code: "INVALID_ARGUMENT",
+        message: `Invalid 'gesture' for ui_tap: Invalid option: expected one of "tap"|"long_press"|"double_tap". ${
+          schema("selector, gesture, session_id")
+        }`,
+        details: { path: ["gesture"], issue: "invalid_value" },
+      }],
+      ["ui_scroll", { direction: "diagonal" }, {
+        code: "INVALID_SCROLL_DIRECTION",
+        message: `Invalid 'direction' for ui_scroll: Invalid option: expected one of "up"|"down"|"left"|"right". ${
+          schema("direction, container, until, session_id")
+        }`,
+        details: { path: ["direction"], issue: "invalid_value" },
+      }],
+      ["ui_scroll", { direction: "down", until: { x: 540, y: 1200 } }, {
+        code: "INVALID_SELECTOR",
+        message: "Unknown arguments 'x', 'y' for 'until'; remove them.",
+        details: { path: ["until"], issue: "unrecognized_keys" },
+      }],
+      ["app_open_url", { url: "file:///etc/passwd" }, url(schemes, "custom")],
+      ["app_open_url", { url: "javascript:alert(1)" }, url(urlShape, "invalid_format")],
+      ["app_open_url", { url: "intent://scan/#Intent;scheme=zxing;end" }, url(urlShape, "invalid_format")],
+      ["app_open_url", { url: "intent://scan/" }, url(schemes, "custom")],
+      ["app_open_url", { url: `https://shop.example/${"a".repeat(2979)}` }, url("a URL is at most 2048 characters", "too_big")],
+      ["device_press", { key: "power" }, {
+        code: "INVALID_ARGUMENT",
+        message: `Invalid 'key' for device_press: Invalid option: expected one of "home"|"app_switch"|"enter"|"delete"|"notifications". ${
+          schema("key, session_id")
+        }`,
+        details: { path: ["key"], issue: "invalid_value" },
+      }],
+    ];
+    let n = 0;
+    for (const [tool, args, error] of refused) {
+      assert.deepEqual(
+        await call(c, tool, args),
+        { ok: false, operation_id: operationId(++n), tool, data: {}, evidence: null, error },
+        tool,
+      );
+    }
+    assert.equal([...refused[7]![1]["url"] as string].length, 3000, "the long URL is 3,000 characters");
+    assert.deepEqual(world.calls, [], "no session was opened and no command was sent");
+    assert.equal(world.device.screenId(), "shop_home");
+  });
+});
