@@ -245,7 +245,7 @@ test("app_open_url opens the page its link names, with evidence; a link nothing 
 test("app_open_url refuses file:, javascript:, intent:, content:, data:, a schemeless, spaced, quoted or 3,000-character URL, before any device command", async () => {
   await withShop(async (c, world) => {
     const refused: [string, RegExp][] = [
-      ["file:///etc/passwd", /schemes file, content, javascript, intent.* are refused/],
+      ["file:///etc/passwd", /schemes file, content, android.resource, javascript, intent.* are refused/],
       ["javascript:alert(1)", /only URL characters/],
       ["javascript:alert%281%29", /are refused/],
       ["intent://scan/#Intent;scheme=zxing;package=com.google.zxing.client.android;end", /only URL characters/],
@@ -254,6 +254,9 @@ test("app_open_url refuses file:, javascript:, intent:, content:, data:, a schem
       ["content://contacts/people/1", /are refused/],
       ["data:text/html,hi", /are refused/],
       ["android-app://com.example.shop/shop/product/42", /are refused/],
+      // ContentResolver's third local scheme beside file: and content: (an app's raw resources, read as a file).
+      ["android.resource://com.android.settings/raw/notification", /are refused/],
+      ["ANDROID.RESOURCE://com.android.settings/drawable/ic_settings", /are refused/],
       ["shop.example/product/42", /scheme:rest/],
       ["https://shop.example/a b", /no spaces/],
       ["https://shop.example/\u0007", /control characters/],
@@ -311,7 +314,7 @@ test("each refused input the issue lists answers its whole refusal envelope (typ
     const urlShape = "send scheme:rest (e.g. https://… or myapp://…) with only URL characters: no spaces or control characters, " +
       "percent-encode quotes, $ ; ( ) * and anything else";
     const schemes =
-      "the schemes file, content, javascript, intent, android-app, data, about, vbscript are refused; open an http(s) or app link";
+      "the schemes file, content, android.resource, javascript, intent, android-app, data, about, vbscript are refused; open an http(s) or app link";
     const url = (message: string, issue: string) => ({
       code: "INVALID_ARGUMENT",
       message: `Invalid 'url' for app_open_url: ${message}. ${schema("url, package, session_id")}`,
