@@ -172,6 +172,22 @@ test("ui_type_text with submit: search shows the results only after the IME acti
   });
 });
 
+test("ui_type_text submit: an IME action the search field does not answer (send, done) shows no results, as on a phone", async () => {
+  await withShop(async (c, world) => {
+    await call(c, "ui_tap", { selector: { content_desc: "Search" } });
+    const field = { resource_id: id("search_field") };
+    const sent = await call(c, "ui_type_text", { selector: field, text: "boots", submit: "send" });
+    assert.equal(sent.ok, true, JSON.stringify(sent.error));
+    assert.equal(world.device.screenId(), "search", "the field's listener answers its own action (search) only");
+    assert.equal(JSON.stringify(sent.data["screen"]).includes("results"), false);
+    await call(c, "ui_type_text", { selector: field, text: "boots", submit: "done" });
+    assert.equal(world.device.screenId(), "search");
+    assert.equal((deviceScreen(world) as { keyboard?: unknown }).keyboard, undefined, "done's default: the keyboard closed");
+    await call(c, "ui_type_text", { selector: field, text: "boots", submit: "search" });
+    assert.equal(world.device.screenId(), "search_results");
+  });
+});
+
 test("ui_type_text submit: enter presses KEYCODE_ENTER after typing", async () => {
   await withShop(async (c, world) => {
     await call(c, "ui_tap", { selector: { content_desc: "Search" } });
