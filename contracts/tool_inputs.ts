@@ -50,7 +50,17 @@ export function publishedSelector(description: string) {
  * providers, scripts or raw intents (REFUSED_URL_SCHEMES).
  */
 export const URL_MAX_LENGTH = 2048;
-export const REFUSED_URL_SCHEMES = ["file", "content", "javascript", "intent", "android-app", "data", "about", "vbscript"] as const;
+export const REFUSED_URL_SCHEMES = [
+  "file",
+  "content",
+  "android.resource", // ContentResolver's third local scheme: an app's raw resources, opened as a file
+  "javascript",
+  "intent",
+  "android-app",
+  "data",
+  "about",
+  "vbscript",
+] as const;
 const URL_SHAPE = /^[A-Za-z][A-Za-z0-9+.-]*:(?:[A-Za-z0-9\-._~:/?#[\]@!&+,=]|%[0-9A-Fa-f]{2})+$/;
 export const UrlSchema = z.string()
   .max(URL_MAX_LENGTH, { message: `a URL is at most ${URL_MAX_LENGTH} characters` })

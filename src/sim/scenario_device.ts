@@ -375,12 +375,14 @@ export class ScenarioDevice implements SimDevice {
 
   /**
    * The IME's editor action on the focused input (Appium's performEditorAction): a `submit` transition of the
-   * field answers it; with none, `done` closes the keyboard and `next` moves focus to the next input.
+   * field answers it when it names no `ime_action` or this one; otherwise, as TextView's default, `done` closes
+   * the keyboard and `next` moves focus to the next input.
    */
   editorAction(action: EditorAction): void {
     const field = this.#focused;
     if (this.#frozen || field === null || this.#overlay !== null) return;
-    if (this.#transitionFor("submit", field) !== undefined) return this.#fire("submit", field);
+    const submit = this.#transitionFor("submit", field);
+    if (submit !== undefined && (submit.ime_action === undefined || submit.ime_action === action)) return this.#fire("submit", field);
     if (action === "done") this.#keyboardOpen = false;
     if (action === "next") {
       const inputs = allNodes(this.#current().roots).filter(isInput);

@@ -95,7 +95,7 @@ test("in the filter sheet, scrolling the sheet's list moves it while the page st
   });
 });
 
-test("search results appear only on the IME action (search, or ENTER), with the query kept in the field", async () => {
+test("search results appear only on the IME action (search, or ENTER), with the query kept in the field; DEL deletes a character", async () => {
   await withShop(async (driver, sim) => {
     await driver.click(await one(driver, "//*[@content-desc='Search']"));
     assert.equal(await driver.isKeyboardShown(), true);
@@ -110,7 +110,10 @@ test("search results appear only on the IME action (search, or ENTER), with the 
     await driver.back(); // the results replaced the search screen (same activity): BACK leaves search
     assert.equal(sim.device.screenId(), "shop_home");
     await driver.click(await one(driver, "//*[@content-desc='Search']"));
-    await driver.replaceText(await one(driver, "//*[@resource-id='com.example.shop:id/search_field']"), "mug");
+    await driver.replaceText(await one(driver, "//*[@resource-id='com.example.shop:id/search_field']"), "mugs");
+    await driver.pressKey("delete"); // KEYCODE_DEL: the character before the cursor
+    assert.match(await driver.source(), /text="mug"/);
+    assert.equal(sim.device.screenId(), "search", "DEL submits nothing");
     await driver.pressKey("enter");
     assert.equal(sim.device.screenId(), "search_results");
   });

@@ -172,6 +172,22 @@ test("ui_type_text with submit: search shows the results only after the IME acti
   });
 });
 
+test("ui_type_text submit: an IME action the search field does not answer (send, done) shows no results, as on a phone", async () => {
+  await withShop(async (c, world) => {
+    await call(c, "ui_tap", { selector: { content_desc: "Search" } });
+    const field = { resource_id: id("search_field") };
+    const sent = await call(c, "ui_type_text", { selector: field, text: "boots", submit: "send" });
+    assert.equal(sent.ok, true, JSON.stringify(sent.error));
+    assert.equal(world.device.screenId(), "search", "the field's listener answers its own action (search) only");
+    assert.equal(JSON.stringify(sent.data["screen"]).includes("results"), false);
+    await call(c, "ui_type_text", { selector: field, text: "boots", submit: "done" });
+    assert.equal(world.device.screenId(), "search");
+    assert.equal((deviceScreen(world) as { keyboard?: unknown }).keyboard, undefined, "done's default: the keyboard closed");
+    await call(c, "ui_type_text", { selector: field, text: "boots", submit: "search" });
+    assert.equal(world.device.screenId(), "search_results");
+  });
+});
+
 test("ui_type_text submit: enter presses KEYCODE_ENTER after typing", async () => {
   await withShop(async (c, world) => {
     await call(c, "ui_tap", { selector: { content_desc: "Search" } });
@@ -208,6 +224,21 @@ test("device_press: home shows the launcher, app_switch the recents, notificatio
   });
 });
 
+test("device_press: delete removes the character before the cursor, enter submits the focused search field (KEYCODE_DEL, KEYCODE_ENTER)", async () => {
+  await withShop(async (c, world) => {
+    await call(c, "ui_tap", { selector: { content_desc: "Search" } });
+    await call(c, "ui_type_text", { selector: { resource_id: id("search_field") }, text: "boots" });
+    const deleted = await call(c, "device_press", { key: "delete" });
+    assert.deepEqual(deleted, actEnvelope(world, 3, "device_press", { key: "delete" }));
+    assert.match(world.device.hierarchyXml(), /text="boot"/);
+    assert.equal(world.device.screenId(), "search", "a deleted character submits nothing");
+    const entered = await call(c, "device_press", { key: "enter" });
+    assert.deepEqual(entered, actEnvelope(world, 4, "device_press", { key: "enter" }));
+    assert.equal(world.device.screenId(), "search_results");
+    assert.deepEqual(world.calls.filter((n) => n.startsWith("pressKey")), ["pressKey delete", "pressKey enter"]);
+  });
+});
+
 test("app_open_url opens the page its link names, with evidence; a link nothing handles is APP_NOT_FOUND; a missing package is APP_NOT_FOUND before any session", async () => {
   await withShop(async (c, world) => {
     const product = await call(c, "app_open_url", { url: "shop://product/42" });
@@ -230,7 +261,7 @@ test("app_open_url opens the page its link names, with evidence; a link nothing 
 test("app_open_url refuses file:, javascript:, intent:, content:, data:, a schemeless, spaced, quoted or 3,000-character URL, before any device command", async () => {
   await withShop(async (c, world) => {
     const refused: [string, RegExp][] = [
-      ["file:///etc/passwd", /schemes file, content, javascript, intent.* are refused/],
+      ["file:///etc/passwd", /schemes file, content, android.resource, javascript, intent.* are refused/],
       ["javascript:alert(1)", /only URL characters/],
       ["javascript:alert%281%29", /are refused/],
       ["intent://scan/#Intent;scheme=zxing;package=com.google.zxing.client.android;end", /only URL characters/],
@@ -239,6 +270,9 @@ test("app_open_url refuses file:, javascript:, intent:, content:, data:, a schem
       ["content://contacts/people/1", /are refused/],
       ["data:text/html,hi", /are refused/],
       ["android-app://com.example.shop/shop/product/42", /are refused/],
+      // ContentResolver's third local scheme beside file: and content: (an app's raw resources, read as a file).
+      ["android.resource://com.android.settings/raw/notification", /are refused/],
+      ["ANDROID.RESOURCE://com.android.settings/drawable/ic_settings", /are refused/],
       ["shop.example/product/42", /scheme:rest/],
       ["https://shop.example/a b", /no spaces/],
       ["https://shop.example/\u0007", /control characters/],
@@ -287,5 +321,64 @@ test("app_clear is published as destructive, device_press and app_open_url as ac
     assert.deepEqual(hints("app_clear"), { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false });
     assert.deepEqual(hints("device_press"), { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false });
     assert.deepEqual(hints("app_open_url"), { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false });
+  });
+});
+
+test("each refused input the issue lists answers its whole refusal envelope (typed code, the argument's path) and reaches no driver", async () => {
+  await withShop(async (c, world) => {
+    const schema = (accepts: string) => `Send the value the tool's input schema describes (it accepts ${accepts}).`;
+    const urlShape = "send scheme:rest (e.g. https://… or myapp://…) with only URL characters: no spaces or control characters, " +
+      "percent-encode quotes, $ ; ( ) * and anything else";
+    const schemes =
+      "the schemes file, content, android.resource, javascript, intent, android-app, data, about, vbscript are refused; open an http(s) or app link";
+    const url = (message: string, issue: string) => ({
+      code: "INVALID_ARGUMENT",
+      message: `Invalid 'url' for app_open_url: ${message}. ${schema("url, package, session_id")}`,
+      details: { path: ["url"], issue },
+    });
+    const refused: [string, Record<string, unknown>, Record<string, unknown>][] = [
+      ["ui_tap", { selector: { text: "Rain jacket" }, gesture: "swipe" }, {
+        code: "INVALID_ARGUMENT",
+        message: `Invalid 'gesture' for ui_tap: Invalid option: expected one of "tap"|"long_press"|"double_tap". ${
+          schema("selector, gesture, session_id")
+        }`,
+        details: { path: ["gesture"], issue: "invalid_value" },
+      }],
+      ["ui_scroll", { direction: "diagonal" }, {
+        code: "INVALID_SCROLL_DIRECTION",
+        message: `Invalid 'direction' for ui_scroll: Invalid option: expected one of "up"|"down"|"left"|"right". ${
+          schema("direction, container, until, session_id")
+        }`,
+        details: { path: ["direction"], issue: "invalid_value" },
+      }],
+      ["ui_scroll", { direction: "down", until: { x: 540, y: 1200 } }, {
+        code: "INVALID_SELECTOR",
+        message: "Unknown arguments 'x', 'y' for 'until'; remove them.",
+        details: { path: ["until"], issue: "unrecognized_keys" },
+      }],
+      ["app_open_url", { url: "file:///etc/passwd" }, url(schemes, "custom")],
+      ["app_open_url", { url: "javascript:alert(1)" }, url(urlShape, "invalid_format")],
+      ["app_open_url", { url: "intent://scan/#Intent;scheme=zxing;end" }, url(urlShape, "invalid_format")],
+      ["app_open_url", { url: "intent://scan/" }, url(schemes, "custom")],
+      ["app_open_url", { url: `https://shop.example/${"a".repeat(2979)}` }, url("a URL is at most 2048 characters", "too_big")],
+      ["device_press", { key: "power" }, {
+        code: "INVALID_ARGUMENT",
+        message: `Invalid 'key' for device_press: Invalid option: expected one of "home"|"app_switch"|"enter"|"delete"|"notifications". ${
+          schema("key, session_id")
+        }`,
+        details: { path: ["key"], issue: "invalid_value" },
+      }],
+    ];
+    let n = 0;
+    for (const [tool, args, error] of refused) {
+      assert.deepEqual(
+        await call(c, tool, args),
+        { ok: false, operation_id: operationId(++n), tool, data: {}, evidence: null, error },
+        tool,
+      );
+    }
+    assert.equal([...refused[7]![1]["url"] as string].length, 3000, "the long URL is 3,000 characters");
+    assert.deepEqual(world.calls, [], "no session was opened and no command was sent");
+    assert.equal(world.device.screenId(), "shop_home");
   });
 });

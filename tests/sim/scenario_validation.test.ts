@@ -66,7 +66,7 @@ test("a raw uiautomator dump can be a screen", () => {
   assert.equal(validateScenario(s).start, "raw");
 });
 
-test("the hands' keys are checked too: timed screens, links, notifications, launchWhen, gestures without a selector", () => {
+test("the hands' keys are checked too: timed screens, links, notifications, launchWhen, gestures without a selector, ime_action", () => {
   const s = structuredClone(BUILTIN_SCENARIOS["shop"]!) as unknown as Record<string, Any>;
   s["screens"]["checkout"].after = { ms: 100, to: "later" };
   s["links"].push({ prefix: "shop://x", screen: "nowhere" });
@@ -85,6 +85,12 @@ test("the hands' keys are checked too: timed screens, links, notifications, laun
   shape["links"].push({ prefix: "no-scheme", screen: "checkout" });
   shape["transitions"].push({ on: "swipe", selector: { text: "x" }, to: "checkout" });
   rejects(() => validateScenario(shape), /links\.3\.prefix: a URL prefix with its scheme/, /transitions\.\d+\.on/);
+  const ime = structuredClone(BUILTIN_SCENARIOS["shop"]!) as unknown as Record<string, Any>;
+  ime["transitions"].push({ on: "submit", selector: { text: "x" }, to: "checkout", ime_action: "jump" });
+  rejects(() => validateScenario(ime), /transitions\.\d+\.ime_action/);
+  const tapWithIme = structuredClone(BUILTIN_SCENARIOS["shop"]!) as unknown as Record<string, Any>;
+  tapWithIme["transitions"].push({ on: "tap", selector: { text: "x" }, to: "checkout", ime_action: "search" });
+  rejects(() => validateScenario(tapWithIme), /transitions\.\d+\.ime_action: only a "submit" transition answers an IME action/);
 });
 
 test("every built-in scenario, the shop too, passes its own validation", () => {

@@ -161,7 +161,8 @@ export const HAND_TASKS: HandTask[] = [
     name: "ui_wait returns when the late order confirmation appears, and fails typed when what it waits for never comes",
     async run(run) {
       arrived(run, await run.call("app_open_url", { url: "https://shop.example/checkout" }), "open the checkout");
-      arrived(run, await run.call("ui_tap", { selector: { text: "Place order" } }), "place the order");
+      const placing = arrived(run, await run.call("ui_tap", { selector: { text: "Place order" } }), "place the order");
+      assert.ok(says(placing, "Placing your order") && !says(placing, "Order confirmed"), "the confirmation comes later");
       const waited = await run.call("ui_wait", { visible: { text: "Order confirmed" }, timeout_ms: 10_000 });
       assert.equal(waited.ok, true, JSON.stringify(waited.error));
       assert.equal(run.sim.device.screenId(), "order_placed");

@@ -3,7 +3,7 @@
  * and the transitions that user actions trigger. Pure data; `validateScenario` checks a parsed file
  * against it and `ScenarioDevice` plays it.
  */
-import type { SimFaults } from "../sim_device.ts";
+import type { EditorAction, SimFaults } from "../sim_device.ts";
 
 /** A selector as the harness speaks it (SPEC §6), matched by the sim's own code. */
 export type SimSelectorKey = "resource_id" | "text" | "content_desc" | "text_contains" | "input_hint";
@@ -81,6 +81,12 @@ export interface TransitionSpec {
   replace?: boolean;
   /** A flag this sets in the screen's package data (e.g. "signed_in"): kept across force-stop, gone after `pm clear`. */
   sets?: string;
+  /**
+   * `submit` only: the one IME action the field's listener answers (its `imeOptions`, e.g. "search"), as an app's
+   * OnEditorActionListener checks the action id; another action gets TextView's default (done closes the keyboard,
+   * next moves the focus). ENTER fires it whatever this says. Absent: every IME action fires it.
+   */
+  ime_action?: EditorAction;
 }
 
 export interface PackageSpec {

@@ -5,6 +5,7 @@
  */
 import { z } from "zod";
 import { HarnessError } from "../../errors.ts";
+import { EDITOR_ACTIONS } from "../sim_device.ts";
 import { readDump } from "./dump_xml.ts";
 import { type NodeSpec, type Scenario, TRANSITION_TRIGGERS } from "./types.ts";
 
@@ -107,6 +108,7 @@ const scenarioSchema = z.object({
       to: z.string().min(1),
       sets: z.string().min(1).optional(),
       replace: z.boolean().optional(),
+      ime_action: z.enum(EDITOR_ACTIONS).optional(),
     }).strict(),
   ),
   links: z.array(
@@ -162,6 +164,9 @@ function crossReferenceProblems(s: Scenario): string[] {
       if (!s.packages.some((p) => p.name === pkg)) problems.push(`transitions.${i}.to: "${pkg}" is not in "packages"`);
     } else if (t.to !== "@back") known(t.to, `transitions.${i}.to`);
     if (!t.on.startsWith("scroll_") && t.selector === undefined) problems.push(`transitions.${i}: a "${t.on}" transition needs a selector`);
+    if (t.ime_action !== undefined && t.on !== "submit") {
+      problems.push(`transitions.${i}.ime_action: only a "submit" transition answers an IME action`);
+    }
   });
   const names = new Set<string>();
   s.packages.forEach((p, i) => {

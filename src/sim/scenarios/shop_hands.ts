@@ -329,7 +329,14 @@ const transitions: TransitionSpec[] = [
   { from: ["filters", "filters_sheet_2", "filters_page_2"], on: "tap", selector: { text: "Apply" }, to: "@back" },
   // Search: results appear only on the IME action (search / ENTER), not while typing.
   { from: [...HOME_PARTS, "shop_home_chips", "account"], on: "tap", selector: { content_desc: "Search" }, to: "search" },
-  { from: ["search", "search_results"], on: "submit", selector: { resource_id: id("search_field") }, to: "search_results", replace: true },
+  {
+    from: ["search", "search_results"],
+    on: "submit",
+    selector: { resource_id: id("search_field") },
+    ime_action: "search", // the field's imeOptions: actionSearch (ENTER submits too)
+    to: "search_results",
+    replace: true,
+  },
   { from: [...HOME_PARTS, "shop_home_chips"], on: "tap", selector: { content_desc: "Account" }, to: "account" },
   { from: "account", on: "tap", selector: { content_desc: "Home" }, to: "@back" },
   { from: "shop_login", on: "tap", selector: { text: "Sign in" }, to: "shop_home", sets: "signed_in" },
