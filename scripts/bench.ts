@@ -23,7 +23,30 @@ const SECTIONS: BenchSection[] = [
   startupSection,
 ];
 
+function usage(): string {
+  return [
+    "usage: npm run bench -- [--repetitions N] [--only WORD]",
+    "  --repetitions N  timed runs per measurement (default 15)",
+    "  --only WORD      only the sections whose name starts with WORD",
+    "sections, in the order they run:",
+    ...SECTIONS.map((s) => `  ${s.name}`),
+    "",
+  ].join("\n");
+}
+
 export async function runBench(args: readonly string[]): Promise<number> {
+  if (args.includes("--help") || args.includes("-h")) {
+    process.stdout.write(usage());
+    return 0;
+  }
+  const unknown = args.filter((arg, i) =>
+    arg.startsWith("-") && arg !== "--repetitions" && arg !== "--only" &&
+    args[i - 1] !== "--repetitions" && args[i - 1] !== "--only"
+  );
+  if (unknown.length > 0) {
+    process.stderr.write(`bench: unknown option ${unknown.join(", ")}\n${usage()}`);
+    return 2;
+  }
   const at = args.indexOf("--repetitions");
   const repetitions = at === -1 ? 15 : Number(args[at + 1]);
   if (!Number.isInteger(repetitions) || repetitions < 1) {
