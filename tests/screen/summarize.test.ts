@@ -138,6 +138,16 @@ test("selector preference: resource_id, then text, then content_desc, then input
   assert.equal(action(s.actions, "send").label, "Send");
 });
 
+test("an input is offered by its hint before its text: the text is what typing replaces, so that selector would stop naming it", () => {
+  // A Flutter search field shows its hint as its text until one types (no resource id, no content-desc).
+  const empty = summaryOf([input([0, 300, 1080, 450], { text: "Buscar movimientos", hint: "Buscar movimientos" })]);
+  assert.deepEqual(empty.actions.map((a) => a.selector), [{ input_hint: "Buscar movimientos" }]);
+  const typed = summaryOf([input([0, 300, 1080, 450], { text: "Cine", hint: "Buscar movimientos" })]);
+  assert.deepEqual(typed.actions.map((a) => a.selector), [{ input_hint: "Buscar movimientos" }], "the same selector after typing");
+  const noHint = summaryOf([input([0, 300, 1080, 450], { text: "Cine" })]);
+  assert.deepEqual(noHint.actions.map((a) => a.selector), [{ text: "Cine" }], "without a hint, the text is still offered");
+});
+
 test("the full resource id is offered when the short one is not unique", () => {
   const s = summaryOf([
     button("A", [0, 0, 300, 150], { id: "com.example.app:id/go" }),
