@@ -272,3 +272,19 @@ test("settings: Network & internet → Internet shows the Wi-Fi switch, on; tapp
   d.back();
   assert.equal(d.screenId(), "network");
 });
+
+test("shop: the second search result (Hiking boots) opens its own product page, which a double tap likes too", () => {
+  const d = device("shop");
+  d.tap(attrsOf(d.hierarchyXml(), 'content-desc="Search"'));
+  d.setText(attrsOf(d.hierarchyXml(), 'resource-id="com.example.shop:id/search_field"'), "boots");
+  d.editorAction("search");
+  assert.equal(d.screenId(), "search_results");
+  d.tap(attrsOf(d.hierarchyXml(), 'text="Hiking boots"'));
+  assert.equal(d.screenId(), "product_13");
+  assert.equal(attrsOf(d.hierarchyXml(), 'resource-id="com.example.shop:id/product_name"')["text"], "Hiking boots");
+  assert.equal(attrsOf(d.hierarchyXml(), 'resource-id="com.example.shop:id/product_price"')["text"], "$129");
+  d.doubleTap(attrsOf(d.hierarchyXml(), 'resource-id="com.example.shop:id/product_image"'));
+  assert.equal(attrsOf(d.hierarchyXml(), 'resource-id="com.example.shop:id/favourite"')["checked"], "true");
+  d.back();
+  assert.equal(d.screenId(), "search_results");
+});
