@@ -178,7 +178,7 @@ export const TOOLS = {
     access: "act",
     device: "act",
     available: true,
-    description: "Scrolls the largest scroll area, or container, one page (direction: toward the content to show). " +
+    description: "Scrolls container, else the largest area along direction, one page (direction: toward the content to show). " +
       `until: scrolls up to ${UNTIL_MAX_SWIPES} pages until that element is on screen. Returns the new screen summary.`,
     input: z.strictObject({
       direction: z.enum(SCROLL_DIRECTIONS),

@@ -7,9 +7,14 @@
  */
 import type * as z from "zod";
 import type { ErrorCode } from "../../contracts/error_codes.ts";
+import { SELECTOR_KEY_NAMES } from "../../contracts/selector_names.ts";
 import { type ToolInput, type ToolName, TOOLS } from "../../contracts/tools.ts";
 import { HarnessError } from "../errors.ts";
 import { quote, quoteList } from "./quote.ts";
+
+/** What an unknown key inside a selector (x and y, bounds) is answered with: the keys a selector takes. */
+const SELECTOR_KEYS_TEXT = `a selector takes one of ${SELECTOR_KEY_NAMES.join(", ")}, with an optional within and index ` +
+  "(coordinates are refused), as ui_get_tree offers it";
 
 export function parseToolInput<N extends ToolName>(name: N, raw: unknown): ToolInput<N> {
   const { input: schema, argumentErrors = {} } = TOOLS[name];
@@ -27,13 +32,12 @@ export function parseToolInput<N extends ToolName>(name: N, raw: unknown): ToolI
     const where = issue.path.length === 0 ? name : quote(issue.path.join("."));
     const code = issue.path.length === 0 ? "INVALID_ARGUMENT" : codeFor(issue);
     const noun = issue.keys.length === 1 ? "argument" : "arguments";
-    return fail(
-      code,
-      `Unknown ${noun} ${keys} for ${where}; ${
-        issue.path.length === 0 ? acceptedText : `remove ${issue.keys.length === 1 ? "it" : "them"}`
-      }.`,
-      issue,
-    );
+    const fix = issue.path.length === 0
+      ? acceptedText
+      : code === "INVALID_SELECTOR"
+      ? SELECTOR_KEYS_TEXT
+      : `remove ${issue.keys.length === 1 ? "it" : "them"}`;
+    return fail(code, `Unknown ${noun} ${keys} for ${where}; ${fix}.`, issue);
   }
   const argument = issue.path.length === 0 ? "arguments" : quote(issue.path.map(String).join("."));
   return fail(

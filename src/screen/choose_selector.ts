@@ -1,10 +1,11 @@
 /**
  * Picks the selector the summary offers for one listed element (SPEC §5: one that names it alone): the
- * most stable key that names it uniquely (its own resource_id, then text, content_desc, input_hint, then
- * its parts' resource ids, then its role; a resource id without its `package:id/` prefix when that alone
- * is unique), else such a key with a `within` naming an ancestor or enclosing target (nearest first),
- * else the key naming the fewest elements with the element's `index` among them. Uniqueness is decided
- * by the locator's own matching, so every offered selector resolves back to its element.
+ * most stable key that names it uniquely (its own resource_id, then text, content_desc, input_hint (an
+ * input: input_hint, content_desc, text, since typing replaces its text), then its parts' resource ids,
+ * then its role; a resource id without its `package:id/` prefix when that alone is unique), else such a
+ * key with a `within` naming an ancestor or enclosing target (nearest first), else the key naming the
+ * fewest elements with the element's `index` among them. Uniqueness is decided by the locator's own
+ * matching, so every offered selector resolves back to its element.
  */
 import { isAcceptableSelectorValue } from "../../contracts/selector_names.ts";
 import { isReadable } from "./node_kinds.ts";
@@ -168,10 +169,14 @@ export function candidateKeys(analysis: ScreenAnalysis, entity: Entity): Selecto
   return keys;
 }
 
+const WORD_KEYS = ["text", "content_desc", "input_hint"] as const;
+/** An input's text is what typing replaces (and an empty one shows its hint as text): its hint and content-desc stay. */
+const INPUT_WORD_KEYS = ["input_hint", "content_desc", "text"] as const;
+
 /**
  * Every single attribute key that matches some member of the element, in preference order, each once:
  * the element's own resource id; then text, content_desc and input_hint over its members (itself
- * first, words before icon-font glyphs); then its members' resource ids (a member's id names the part,
+ * first, words before icon-font glyphs; for an input input_hint, content_desc, then text); then its members' resource ids (a member's id names the part,
  * not the element, so it comes after the element's words).
  */
 function wordAndIdKeys(analysis: ScreenAnalysis, entity: Entity): SelectorKeyValue[] {
@@ -185,7 +190,7 @@ function wordAndIdKeys(analysis: ScreenAnalysis, entity: Entity): SelectorKeyVal
     out.push(candidate);
   };
   ownKeys(nodes[entity.root]!, ["resource_id"]).forEach(offer);
-  for (const key of ["text", "content_desc", "input_hint"] as const) {
+  for (const key of entity.role === "input" ? INPUT_WORD_KEYS : WORD_KEYS) {
     for (const readable of [true, false]) {
       for (const id of entity.members) {
         for (const candidate of ownKeys(nodes[id]!, [key])) {

@@ -1,13 +1,14 @@
 /**
  * The locator of SPEC §6 on one tree, without waiting: `findElement` returns found / not_found /
  * ambiguous as data (what a poller needs to decide to look again), `locate` returns the one element or
- * throws UI_ELEMENT_NOT_FOUND ("The screen offers: …", with the offered actions in details; an index past
+ * throws UI_ELEMENT_NOT_FOUND ("The screen offers: …", each with its selector when its label does not
+ * name it as a text, the offered actions in details; an index past
  * the last match says how many there are) or UI_ELEMENT_AMBIGUOUS (numbered candidates, each with the
  * full selector that names it alone: the key with a separating `within`, else with its `index`).
  * Waiting and polling live with the act tools; they call these on each fresh tree.
  */
 import { HarnessError } from "../errors.ts";
-import { separatingWithin, withinBudget } from "./choose_selector.ts";
+import { chooseSelector, separatingWithin, withinBudget } from "./choose_selector.ts";
 import { analyzeScreen, type ScreenAnalysis } from "./screen_analysis.ts";
 import { keyOf, matchInAnalysis } from "./selector_match.ts";
 import type { ElementRect, Role, Selector, SelectorKeyValue, UiNode, UiTree } from "./types.ts";
@@ -33,17 +34,25 @@ export interface Candidate {
   within?: SelectorKeyValue;
 }
 
+/** An element the screen offers, said when nothing matched: `root` its node (left out of the error's details). */
+export interface Offer {
+  label: string;
+  role: Role;
+  root?: number;
+  selector?: Selector;
+}
+
 export type FindResult =
   | { status: "found"; element: LocatedElement }
   /** `matched`: with an `index` past the last match, how many elements the rest of the selector names. */
-  | { status: "not_found"; offered: { label: string; role: Role }[]; matched?: number }
+  | { status: "not_found"; offered: Offer[]; matched?: number }
   | { status: "ambiguous"; candidates: Candidate[] };
 
 export function findElement(tree: UiTree, selector: Selector): FindResult {
   const analysis = analyzeScreen(tree);
   const match = matchInAnalysis(analysis, selector);
   if (match.entities.length === 0) {
-    const offered = analysis.listed.filter((t) => t.label !== "").map((t) => ({ label: t.label, role: t.role }));
+    const offered = analysis.listed.filter((t) => t.label !== "").map((t) => ({ label: t.label, role: t.role, root: t.root }));
     return match.beforeIndex ? { status: "not_found", offered, matched: match.beforeIndex } : { status: "not_found", offered };
   }
   if (match.entities.length === 1) {
@@ -86,12 +95,15 @@ export function locate(tree: UiTree, selector: Selector, options: { waitedMs?: n
   }
   if (result.status === "not_found") {
     const waited = options.waitedMs === undefined ? "" : ` within ${Math.round(options.waitedMs)} ms`;
-    const offers = result.offered.slice(0, 25).map((o) => `'${oneLine(o.label)}' (${o.role})`);
-    const more = result.offered.length > 25 ? `, and ${result.offered.length - 25} more` : "";
+    const offered = withSelectors(tree, result.offered.slice(0, OFFERS_SAID));
+    const offers = offered.map((o) =>
+      `'${oneLine(o.label)}' (${o.role})${o.selector === undefined ? "" : ` ${JSON.stringify(o.selector)}`}`
+    );
+    const more = result.offered.length > OFFERS_SAID ? `, and ${result.offered.length - OFFERS_SAID} more` : "";
     const screen = offers.length === 0 ? "The screen offers no named actions." : `The screen offers: ${offers.join(", ")}${more}.`;
     throw new HarnessError("UI_ELEMENT_NOT_FOUND", `No visible element matched ${shown}${waited}. ${screen}`, {
       selector,
-      offered: result.offered,
+      offered: [...offered, ...result.offered.slice(OFFERS_SAID).map(({ root: _root, ...said }) => said)],
     });
   }
   const lines = result.candidates.map((c, i) =>
@@ -105,6 +117,26 @@ export function locate(tree: UiTree, selector: Selector, options: { waitedMs?: n
     `${shown} matched ${result.candidates.length} distinct elements: ${lines.join("; ")}. ${hint}`,
     { selector, candidates: result.candidates },
   );
+}
+
+/** How many offered elements a not-found message names. */
+const OFFERS_SAID = 25;
+
+/**
+ * The offers with, for each whose label does not name it alone as a `text` (a row labelled by its photo,
+ * an input by its hint, a tab by its content-desc), the selector the summary offers for it: the message
+ * never sends an agent back with a label that fails as a selector.
+ */
+function withSelectors(tree: UiTree, offers: Offer[]): Offer[] {
+  const analysis = analyzeScreen(tree);
+  const budget = withinBudget();
+  return offers.map((offer) => {
+    if (offer.root === undefined) return offer;
+    const { root, ...said } = offer;
+    const byText = matchInAnalysis(analysis, { text: offer.label });
+    if (byText.entities.length === 1 && byText.entities[0] === root) return said;
+    return { ...said, selector: chooseSelector(analysis, analysis.entities.get(root)!, budget) };
+  });
 }
 
 function describe(analysis: ScreenAnalysis, root: number): Omit<Candidate, "selector"> {

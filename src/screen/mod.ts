@@ -11,5 +11,5 @@ export { renderSummaryText } from "./render_text.ts";
 export { keyboardInDump, screenSizeOf } from "./screen_geometry.ts";
 export { captureContext, type ScreenReadingInput, summaryFromCapture, summaryFromXml } from "./summary_from_xml.ts";
 export { MIN_TOUCH_DP, minimumTouchPx } from "./audit.ts";
-export { scrollContainerOf } from "./scroll_areas.ts";
+export { scrollContainerOf, type ScrollDirection } from "./scroll_areas.ts";
 export type * from "./types.ts";

@@ -124,8 +124,9 @@ function tagOf(element: OrderedElement): string | undefined {
 
 function toNode(id: number, tag: string, a: Attributes, parent: UiNode | null, depth: number): UiNode {
   const shown = a["text"] ?? "";
-  const showingHint = a["showing-hint"] === "true";
   const password = a["password"] === "true";
+  // An empty field shows its hint as its text; a password field's typed text is bullets, never its hint.
+  const showingHint = a["showing-hint"] === "true" || (password && shown !== "" && shown === a["hint"]);
   // A password field's text never leaves the parser (password_fields.ts): only its length, and a hint it shows.
   const text = password && !showingHint ? "" : shown;
   return {

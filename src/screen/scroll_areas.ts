@@ -12,7 +12,10 @@ import { area, labelFrom, ownName } from "./node_kinds.ts";
 import { analyzeScreen, type ScreenAnalysis } from "./screen_analysis.ts";
 import { keyOf, matchInAnalysis, rawMatches } from "./selector_match.ts";
 import { scrollAxisOf } from "./scroll_axis.ts";
-import type { ScreenSummary, ScrollArea, Selector, UiNode, UiTree } from "./types.ts";
+import type { ScreenSummary, ScrollArea, ScrollAxis, Selector, UiNode, UiTree } from "./types.ts";
+
+/** A ui_scroll direction (toward the content to show). */
+export type ScrollDirection = "up" | "down" | "left" | "right";
 import { memoizedBy } from "./memo.ts";
 
 /**
@@ -37,10 +40,15 @@ export function enclosingScrollArea(analysis: ScreenAnalysis, id: number): numbe
   return -1;
 }
 
-/** The largest scroll area (the first of equals in document order), or -1: the default container. */
-export function largestScrollArea(analysis: ScreenAnalysis): number {
+/**
+ * The default container: the largest scroll area (the first of equals in document order) that scrolls
+ * along `axis` when one does, else the largest of all; -1 when nothing scrolls.
+ */
+export function largestScrollArea(analysis: ScreenAnalysis, axis?: ScrollAxis): number {
+  const ids = scrollAreaIds(analysis);
+  const along = axis === undefined ? [] : ids.filter((id) => scrollAxisOf(analysis, id) === axis);
   let best = -1;
-  for (const id of scrollAreaIds(analysis)) {
+  for (const id of along.length > 0 ? along : ids) {
     if (best === -1 || area(analysis.tree.nodes[id]!.bounds) > area(analysis.tree.nodes[best]!.bounds)) best = id;
   }
   return best;
@@ -62,14 +70,16 @@ function areaNamedBy(analysis: ScreenAnalysis, selector: Selector): number {
 
 /**
  * The scroll container a selector means: the nearest scroll area at or above the element it names
- * (the area itself, or anything inside it); without a selector, the largest scroll area, or null when
- * nothing on screen scrolls. Throws UI_ELEMENT_NOT_FOUND / UI_ELEMENT_AMBIGUOUS as the locator does, and
+ * (the area itself, or anything inside it); without a selector, the largest scroll area along the axis
+ * of `direction` (left/right: horizontal, up/down: vertical) when one scrolls that way, else the largest
+ * scroll area, or null when nothing on screen scrolls. Throws UI_ELEMENT_NOT_FOUND / UI_ELEMENT_AMBIGUOUS as the locator does, and
  * UI_ELEMENT_NOT_FOUND when the element lies in no scroll area.
  */
-export function scrollContainerOf(tree: UiTree, selector?: Selector): UiNode | null {
+export function scrollContainerOf(tree: UiTree, selector?: Selector, direction?: ScrollDirection): UiNode | null {
   const analysis = analyzeScreen(tree);
   if (selector === undefined) {
-    const largest = largestScrollArea(analysis);
+    const axis = direction === undefined ? undefined : direction === "left" || direction === "right" ? "horizontal" : "vertical";
+    const largest = largestScrollArea(analysis, axis);
     return largest === -1 ? null : tree.nodes[largest]!;
   }
   if (matchInAnalysis(analysis, selector).entities.length !== 1) return locateFailure(tree, selector);

@@ -46,7 +46,7 @@ export function summarizeWithNodes(
   const scroll = scrollFields(analysis, actionNodes.map((node, i) => ({ node, selector: actions[i]!.selector })), budget);
   const summary: ScreenSummary = {
     foreground_package: context.foregroundPackage ?? foregroundPackageOf(tree),
-    texts: remainingTexts(analysis, [...actions, ...(scroll.fields.scroll_areas ?? [])]),
+    texts: remainingTexts(analysis, [...actions, ...(scroll.fields.scroll_areas ?? [])], heldTexts(analysis, actions, actionNodes)),
     actions,
     ...scroll.fields,
     ...(context.keyboard.open ? { keyboard: { ...context.keyboard, open: true as const } } : {}),
@@ -84,12 +84,35 @@ function wordsOf(key: SelectorKeyValue): string | null {
 }
 
 /**
+ * The text each offered input holds (not its hint) that its own entry does not say: an input offered by its
+ * hint says nothing of what was typed, so that text stays in `texts` whatever else says the same words.
+ */
+function heldTexts(analysis: ScreenAnalysis, actions: ActionEntry[], actionNodes: number[]): Set<number> {
+  const held = new Set<number>();
+  actionNodes.forEach((root, i) => {
+    const node = analysis.tree.nodes[root]!;
+    if (!isInputNode(node) || node.text.trim() === "" || node.text === node.hint) return;
+    const action = actions[i]!;
+    const own = [action.selector, action.selector.within].map((key) => (key === undefined ? null : wordsOf(key)));
+    if (![...own, action.label].some((value) => value !== null && value !== undefined && tidyName(value) === tidyName(node.text))) {
+      held.add(root);
+    }
+  });
+  return held;
+}
+
+/**
  * Visible strings in document order, once each, minus what is already said: by an action or a scroll area (its selector
  * value, its `within` value, its label, or one line or comma-separated part of those: Flutter and
  * Compose merge a widget's texts into one content-desc), by parts that are all said (`Wi-Fi, On` when
  * `Wi-Fi` and `On` are), or by a longer text kept in the list (`Touch` when `Touch, Header` is listed).
+ * The text of a `held` input (heldTexts) is kept whatever else says it.
  */
-function remainingTexts(analysis: ScreenAnalysis, actions: Pick<ActionEntry, "selector" | "label">[]): string[] {
+function remainingTexts(
+  analysis: ScreenAnalysis,
+  actions: Pick<ActionEntry, "selector" | "label">[],
+  held: Set<number> = new Set(),
+): string[] {
   const said = new Set<string>();
   const say = (value: string) => {
     said.add(tidyName(value));
@@ -110,8 +133,14 @@ function remainingTexts(analysis: ScreenAnalysis, actions: Pick<ActionEntry, "se
   };
   const candidates: string[] = [];
   const seen = new Set<string>();
+  const kept = new Set<string>();
   for (const node of analysis.tree.nodes) {
     if (!analysis.onScreen[node.id]) continue;
+    if (held.has(node.id) && !seen.has(node.text)) {
+      seen.add(node.text);
+      kept.add(tidyName(node.text));
+      candidates.push(node.text);
+    }
     for (const value of shownStrings(node)) {
       if (seen.has(value) || isSaid(value)) continue;
       seen.add(value);
@@ -123,7 +152,7 @@ function remainingTexts(analysis: ScreenAnalysis, actions: Pick<ActionEntry, "se
     const whole = tidyName(value);
     for (const part of partsOf(value)) if (part !== whole) inLongerText.add(part);
   }
-  return candidates.filter((value) => !inLongerText.has(tidyName(value)));
+  return candidates.filter((value) => kept.has(tidyName(value)) || !inLongerText.has(tidyName(value)));
 }
 
 /** The lines of a string and the comma-separated parts of each line, tidied (a comma between digits, as in 1,234, does not separate). */

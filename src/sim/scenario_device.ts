@@ -664,6 +664,8 @@ export class ScenarioDevice implements SimDevice {
 
   #tapNode(node: SimNode): void {
     if (this.#overlay !== null) {
+      // A quick-settings switch flips in place; a notification or a button runs its action.
+      if (node.attrs["checkable"] === "true") node.attrs["checked"] = String(node.attrs["checked"] !== "true");
       const desc = [node, ...ancestors(node)].map((n) => n.attrs["content-desc"] ?? "").find((d) => this.#overlay!.actions.has(d));
       if (desc !== undefined) this.#overlay.actions.get(desc)!();
       return;

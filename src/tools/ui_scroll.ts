@@ -1,7 +1,8 @@
 /**
  * `ui_scroll`: scrolls one scroll area one page toward `direction` (up, down, left, right) through the UI
  * session (`mobile: scrollGesture` on the area's element): the area `container` names (the area itself
- * or any element inside it, resolved by scrollContainerOf), else the largest one. With `until`, swipes
+ * or any element inside it, resolved by scrollContainerOf), else the largest one along the direction's
+ * axis (the largest of all when none scrolls that way). With `until`, swipes
  * again (at most UNTIL_MAX_SWIPES, within the deadline) until that selector names exactly one element on
  * screen, and answers the selector the summary offers for it (`found`), or UI_ELEMENT_NOT_FOUND saying how
  * far it went and whether the end was reached (with a screenshot of that moment). `at_end: true` says the
@@ -20,6 +21,7 @@ import {
   locate,
   parseDump,
   scrollContainerOf,
+  type ScrollDirection,
   type Selector,
   summarizeWithNodes,
   type UiNode,
@@ -38,14 +40,14 @@ export const uiScrollTool = defineActTool("ui_scroll", {
       const shown = await offeredIfShown(scope, tree, until);
       if (shown !== null) return { direction, scrolled: false, swipes: 0, found: shown };
     }
-    let area = scrollContainerOf(tree, args.container);
+    let area = scrollContainerOf(tree, args.container, direction);
     if (area === null) {
       if (until !== undefined) await notFound(scope, tree, until, "nothing on this screen scrolls");
       return { direction, scrolled: false };
     }
     let source = scope.before;
     for (let swipes = 1;; swipes++) {
-      if (swipes > 1) area = sameArea(tree, area!) ?? scrollContainerOfOrNull(tree, args.container);
+      if (swipes > 1) area = sameArea(tree, area!) ?? scrollContainerOfOrNull(tree, args.container, direction);
       const xpath = area === null ? null : xpathOf(tree, area);
       const [id] = xpath === null ? [] : await checked(ctx, () => driver.findElements(xpath));
       if (id === undefined) {
@@ -89,9 +91,9 @@ function sameArea(tree: UiTree, before: UiNode): UiNode | null {
   return same.length === 1 ? same[0]! : null;
 }
 
-function scrollContainerOfOrNull(tree: UiTree, container: Selector | undefined): UiNode | null {
+function scrollContainerOfOrNull(tree: UiTree, container: Selector | undefined, direction: ScrollDirection): UiNode | null {
   try {
-    return scrollContainerOf(tree, container);
+    return scrollContainerOf(tree, container, direction);
   } catch {
     return null; // what the container named scrolled away with the content: the area left the screen
   }

@@ -83,6 +83,20 @@ test("ui_scroll right with a container scrolls the chip row sideways and leaves 
   });
 });
 
+test("ui_scroll left or right without a container scrolls the largest sideways area (the chip row), not the vertical page", async () => {
+  await withShop(async (c, world) => {
+    const found = await call(c, "ui_scroll", { direction: "right", until: { text: "Sale" } });
+    assert.equal(found.ok, true, JSON.stringify(found.error));
+    assert.equal(world.device.screenId(), "shop_home_chips");
+    assert.deepEqual(found.data["found"], { text: "Sale" });
+    assert.deepEqual(world.calls.filter((n) => n.startsWith("scroll")), ["scroll right"], "one swipe, on the chips");
+    const back = await call(c, "ui_scroll", { direction: "left" });
+    assert.equal(world.device.screenId(), "shop_home", JSON.stringify(back.error));
+    const down = await call(c, "ui_scroll", { direction: "down" });
+    assert.equal(world.device.screenId(), "shop_home_2", `up and down still take the page: ${JSON.stringify(down.error)}`);
+  });
+});
+
 test("ui_scroll until finds an item that starts off screen in one call and answers its offered selector", async () => {
   await withShop(async (c, world) => {
     const found = await call(c, "ui_scroll", { direction: "down", until: { text_contains: "aypac" } });

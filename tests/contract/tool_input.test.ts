@@ -91,3 +91,15 @@ test("missing, unknown and mistyped arguments are INVALID_ARGUMENT naming what i
   assert.equal(refusal("ui_session_close", { session_id: "../../x" }).code, "INVALID_ARGUMENT");
   assert.equal(refusal("ui_tap", { selector: { text: "OK" }, x: 5 }).code, "INVALID_ARGUMENT");
 });
+
+test("a selector with unknown keys (coordinates) says which keys a selector takes, for every argument that is a selector", () => {
+  const points = refusal("ui_tap", { selector: { x: 1, y: 2 } });
+  assert.deepEqual(points, {
+    code: "INVALID_SELECTOR",
+    message: "Unknown arguments 'x', 'y' for 'selector'; a selector takes one of resource_id, text, content_desc, text_contains, " +
+      "input_hint, role, with an optional within and index (coordinates are refused), as ui_get_tree offers it.",
+  });
+  assert.match(refusal("ui_scroll", { direction: "down", until: { x: 1 } }).message, /for 'until'; a selector takes one of resource_id/);
+  assert.match(refusal("ui_wait", { visible: { bounds: [0, 0, 1, 1] } }).message, /for 'visible'; a selector takes one of/);
+  assert.match(refusal("ui_tap", { selector: { text: "OK", within: { x: 1 } } }).message, /for 'selector\.within'; a selector takes/);
+});

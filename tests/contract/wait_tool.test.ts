@@ -84,8 +84,12 @@ test("ui_wait visible that never appears is UI_ELEMENT_NOT_FOUND after timeout_m
       evidence: evidenceRef(1, "ui_wait"),
       error: {
         code: "UI_ELEMENT_NOT_FOUND",
-        message: `No visible element matched {"text":"Order shipped"} within 1500 ms. The screen offers: 'Navigate up' (button).`,
-        details: { selector: { text: "Order shipped" }, offered: [{ label: "Navigate up", role: "button" }] },
+        message:
+          `No visible element matched {"text":"Order shipped"} within 1500 ms. The screen offers: 'Navigate up' (button) {"content_desc":"Navigate up"}.`,
+        details: {
+          selector: { text: "Order shipped" },
+          offered: [{ label: "Navigate up", role: "button", selector: { content_desc: "Navigate up" } }],
+        },
       },
     });
     assert.equal(world.device.screenId(), "order_placing", "still placing: the order confirms at 3 s");

@@ -109,10 +109,40 @@ test("nothing matches: UI_ELEMENT_NOT_FOUND lists what the screen offers", () =>
   assert.match(error.message, /^No visible element matched \{"input_hint":"Email"\}\./);
   assert.match(
     error.message,
-    /The screen offers: 'Calendar' \(button\), 'Calendar settings' \(button\), 'Search…' \(input\), 'Historial' \(button\), 'Android Auto' \(button\)/,
+    /The screen offers: 'Calendar' \(button\), 'Calendar settings' \(button\), 'Search…' \(input\) \{"resource_id":"search"\}, 'Historial' \(button\) \{"content_desc":"Historial\\nTab 2 of 3"\}, 'Android Auto' \(button\), 'Save' \(button\) \{"text":"Save","within":\{"content_desc":"Personal profile"\}\}/,
   );
   const offered = error.details?.["offered"] as { label: string; role: string }[];
-  assert.deepEqual(offered[2], { label: "Search…", role: "input" });
+  assert.deepEqual(offered[2], { label: "Search…", role: "input", selector: { resource_id: "search" } });
+  assert.deepEqual(offered[0], { label: "Calendar", role: "button" }, "a label that names it as a text needs no selector");
+});
+
+test("UI_ELEMENT_NOT_FOUND gives the selector of an offered element its label does not name as a text", () => {
+  // A product row named by its title but labelled by its photo, a Flutter field typed into, a tab by content-desc.
+  const screen = parseDump(dump([
+    {
+      cls: "android.widget.LinearLayout",
+      click: true,
+      bounds: [0, 300, 1080, 600],
+      children: [
+        { cls: "android.widget.ImageView", desc: "Canvas sneakers photo", bounds: [40, 330, 260, 560] },
+        label("Canvas sneakers", [300, 360, 1000, 440]),
+      ],
+    },
+    input([0, 700, 1080, 850], { text: "Cine", hint: "Buscar movimientos" }),
+    button("Save", [0, 900, 300, 1000]),
+  ]));
+  const error = expectError({ text: "Buscar movimientos" }, "UI_ELEMENT_NOT_FOUND", screen);
+  assert.equal(
+    error.message,
+    'No visible element matched {"text":"Buscar movimientos"}. The screen offers: ' +
+      `'Canvas sneakers photo' (button) {"text":"Canvas sneakers"}, 'Buscar movimientos' (input) {"input_hint":"Buscar movimientos"}, ` +
+      "'Save' (button).",
+  );
+  assert.deepEqual(error.details?.["offered"], [
+    { label: "Canvas sneakers photo", role: "button", selector: { text: "Canvas sneakers" } },
+    { label: "Buscar movimientos", role: "input", selector: { input_hint: "Buscar movimientos" } },
+    { label: "Save", role: "button" },
+  ]);
 });
 
 test("the waited time appears in the message when the poller passes it", () => {

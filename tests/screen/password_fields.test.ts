@@ -34,6 +34,17 @@ test("an empty password field showing its hint keeps the hint and has no length"
   assert.equal(field.text_length, undefined);
 });
 
+test("an empty password field whose text is its hint (API 26+ dumps, no showing-hint attribute) has no length", () => {
+  // What the login screens of the simulated device and real phones dump: text="Password" hint="Password".
+  const empty = dump([input([40, 360, 1040, 480], { id: "pw", text: "Password", hint: "Password", password: true })]);
+  const field = summarize(parseDump(empty), SCREEN).actions[0]!;
+  assert.equal(field.password, true);
+  assert.equal(field.text_length, undefined, "nothing typed: not 8 characters");
+  assert.equal(field.label, "Password");
+  const typed = dump([input([40, 360, 1040, 480], { id: "pw", text: "••••", hint: "Password", password: true })]);
+  assert.equal(summarize(parseDump(typed), SCREEN).actions[0]!.text_length, 4, "typed: the bullets are counted");
+});
+
 test("the raw XML has the password node's text blanked and every other text kept", () => {
   const masked = maskPasswordText(screen);
   assert.ok(!masked.includes(SECRET));

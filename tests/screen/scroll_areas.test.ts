@@ -153,6 +153,26 @@ test("scrollContainerOf: the nearest area around what the selector names; the la
   assert.equal(scrollContainerOf(treeOf([row("A", 0)])), null, "nothing scrolls");
 });
 
+test("scrollContainerOf without a selector, for a direction: the largest area along its axis, else the largest", () => {
+  const chips: N = {
+    cls: "android.widget.HorizontalScrollView",
+    scroll: true,
+    id: "com.example.app:id/chips",
+    bounds: [0, 300, 1080, 420],
+    children: [chip("All", 0), chip("Shoes", 300), chip("Bags", 600)],
+  };
+  const tree = treeOf([chips, ...PAGE_AND_SHEET]);
+  const page = tree.nodes.find((node) => node.resourceId.endsWith("/page"))!;
+  const chipRow = tree.nodes.find((node) => node.resourceId.endsWith("/chips"))!;
+  assert.equal(scrollContainerOf(tree, undefined, "right")?.id, chipRow.id, "sideways: the chip row, though the page is larger");
+  assert.equal(scrollContainerOf(tree, undefined, "left")?.id, chipRow.id);
+  assert.equal(scrollContainerOf(tree, undefined, "down")?.id, page.id, "up and down: the largest vertical area");
+  const upright = treeOf(PAGE_AND_SHEET);
+  const uprightPage = upright.nodes.find((node) => node.resourceId.endsWith("/page"))!;
+  assert.equal(scrollContainerOf(upright, undefined, "right")?.id, uprightPage.id, "none sideways: the largest, as before");
+  assert.equal(scrollContainerOf(tree, { text: "Size M" }, "right")?.id, tree.nodes.find((n) => n.className.endsWith("ListView"))!.id);
+});
+
 test("scrollContainerOf refuses, typed, what names no area: outside every area, no element, several", () => {
   const tree = treeOf([...PAGE_AND_SHEET, button("Close", [900, 1200, 1080, 1300])]);
   assert.throws(() => scrollContainerOf(tree, { text: "Close" }), (error: { code: string; message: string }) => {

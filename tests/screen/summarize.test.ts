@@ -138,6 +138,28 @@ test("selector preference: resource_id, then text, then content_desc, then input
   assert.equal(action(s.actions, "send").label, "Send");
 });
 
+test("an input is offered by its hint before its text: the text is what typing replaces, so that selector would stop naming it", () => {
+  // A Flutter search field shows its hint as its text until one types (no resource id, no content-desc).
+  const empty = summaryOf([input([0, 300, 1080, 450], { text: "Buscar movimientos", hint: "Buscar movimientos" })]);
+  assert.deepEqual(empty.actions.map((a) => a.selector), [{ input_hint: "Buscar movimientos" }]);
+  const typed = summaryOf([input([0, 300, 1080, 450], { text: "Cine", hint: "Buscar movimientos" })]);
+  assert.deepEqual(typed.actions.map((a) => a.selector), [{ input_hint: "Buscar movimientos" }], "the same selector after typing");
+  const noHint = summaryOf([input([0, 300, 1080, 450], { text: "Cine" })]);
+  assert.deepEqual(noHint.actions.map((a) => a.selector), [{ text: "Cine" }], "without a hint, the text is still offered");
+});
+
+test("what an input holds stays in texts though another element says the same word (the field's selector is its hint)", () => {
+  const s = summaryOf([
+    input([0, 300, 1080, 450], { text: "Cine", hint: "Buscar movimientos" }),
+    { cls: "android.view.View", click: true, desc: "Cine\n-18,00 €", bounds: [0, 500, 1080, 650] },
+    { cls: "android.view.View", click: true, desc: "Taxi\n-15,30 €", bounds: [0, 700, 1080, 850] },
+  ]);
+  assert.deepEqual(s.actions[0]!.selector, { input_hint: "Buscar movimientos" });
+  assert.deepEqual(s.texts, ["Cine"], "the typed word is said once, for the field; the rows' words stay with their selectors");
+  const own = summaryOf([input([0, 300, 1080, 450], { text: "Cine" })]);
+  assert.deepEqual(own.texts, [], "a field its own selector already names by its text is not repeated");
+});
+
 test("the full resource id is offered when the short one is not unique", () => {
   const s = summaryOf([
     button("A", [0, 0, 300, 150], { id: "com.example.app:id/go" }),

@@ -247,3 +247,44 @@ test("offline faults: the request count restarts when the state is set back to d
   e.setFaults({ state: "device" });
   assert.deepEqual(e.passOutput(bytes), { bytes, drop: false }, "one-shot: the next command's output is whole");
 });
+
+test("the shade's quick-settings switches flip when tapped (the shade stays down); a notification still opens its screen", () => {
+  const d = device("shop");
+  d.openNotifications();
+  assert.equal(attrsOf(d.hierarchyXml(), 'text="Internet"')["checked"], "true");
+  d.tap(attrsOf(d.hierarchyXml(), 'text="Internet"'));
+  assert.equal(d.screenId(), "@shade");
+  assert.equal(attrsOf(d.hierarchyXml(), 'text="Internet"')["checked"], "false", "Internet turned off");
+  d.tap(attrsOf(d.hierarchyXml(), 'text="Bluetooth"'));
+  assert.equal(attrsOf(d.hierarchyXml(), 'text="Bluetooth"')["checked"], "true", "Bluetooth turned on");
+  d.tap(attrsOf(d.hierarchyXml(), 'text="Your order has shipped"'));
+  assert.equal(d.screenId(), "order_placed");
+});
+
+test("settings: Network & internet → Internet shows the Wi-Fi switch, on; tapping its row turns Wi-Fi off", () => {
+  const d = device();
+  d.tap(attrsOf(d.hierarchyXml(), 'text="Network &amp; internet"'));
+  d.tap(attrsOf(d.hierarchyXml(), 'text="Internet"'));
+  assert.equal(d.screenId(), "internet");
+  assert.equal(attrsOf(d.hierarchyXml(), 'resource-id="android:id/switch_widget"')["checked"], "true");
+  d.tap(attrsOf(d.hierarchyXml(), 'text="Wi-Fi"'));
+  assert.equal(attrsOf(d.hierarchyXml(), 'resource-id="android:id/switch_widget"')["checked"], "false", "Wi-Fi off");
+  d.back();
+  assert.equal(d.screenId(), "network");
+});
+
+test("shop: the second search result (Hiking boots) opens its own product page, which a double tap likes too", () => {
+  const d = device("shop");
+  d.tap(attrsOf(d.hierarchyXml(), 'content-desc="Search"'));
+  d.setText(attrsOf(d.hierarchyXml(), 'resource-id="com.example.shop:id/search_field"'), "boots");
+  d.editorAction("search");
+  assert.equal(d.screenId(), "search_results");
+  d.tap(attrsOf(d.hierarchyXml(), 'text="Hiking boots"'));
+  assert.equal(d.screenId(), "product_13");
+  assert.equal(attrsOf(d.hierarchyXml(), 'resource-id="com.example.shop:id/product_name"')["text"], "Hiking boots");
+  assert.equal(attrsOf(d.hierarchyXml(), 'resource-id="com.example.shop:id/product_price"')["text"], "$129");
+  d.doubleTap(attrsOf(d.hierarchyXml(), 'resource-id="com.example.shop:id/product_image"'));
+  assert.equal(attrsOf(d.hierarchyXml(), 'resource-id="com.example.shop:id/favourite"')["checked"], "true");
+  d.back();
+  assert.equal(d.screenId(), "search_results");
+});

@@ -116,6 +116,13 @@ export const HAND_TASKS: HandTask[] = [
       assert.equal(run.sim.device.screenId(), "shop_home_chips");
       assert.ok(says(screen, "Sale"), JSON.stringify(screen.actions));
       assert.ok(says(screen, "Canvas sneakers"), "the page did not move");
+      // Back, and the same row again without naming it: left/right take the largest sideways area, not the page.
+      arrived(run, await run.call("ui_scroll", { direction: "left" }), "scroll left, no container");
+      assert.equal(run.sim.device.screenId(), "shop_home");
+      const found = await run.call("ui_scroll", { direction: "right", until: { text: "Sale" } });
+      arrived(run, found, "scroll right until Sale, no container");
+      assert.deepEqual(found.data["found"], { text: "Sale" });
+      assert.equal(run.sim.device.screenId(), "shop_home_chips");
     },
   },
   {

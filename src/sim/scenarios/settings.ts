@@ -187,6 +187,27 @@ const network: NodeSpec[] = [
   ...stackRows([["Hotspot & tethering", "Off"], ["Data Saver", "Off"], ["VPN", "None"], ["Private DNS", "Automatic"]], 900, 200),
 ];
 
+/** Network & internet → Internet: the Wi-Fi row with its switch (on), and the networks in range. */
+const internet: NodeSpec[] = [
+  {
+    class: "android.widget.LinearLayout",
+    clickable: true,
+    bounds: [0, 300, WIDTH, 500],
+    children: [
+      { class: "android.widget.TextView", id: "android:id/title", text: "Wi-Fi", bounds: [189, 360, 860, 430] },
+      {
+        class: "android.widget.Switch",
+        id: "android:id/switch_widget",
+        checkable: true,
+        checked: true,
+        clickable: true,
+        bounds: [880, 350, 1017, 450],
+      },
+    ],
+  },
+  ...stackRows([["AndroidWifi", "Connected"], ["Cafe-Guest", "Saved"], ["Add network", undefined]], 500, 200),
+];
+
 const display = stackRows(
   [
     ["Brightness level", "48%"],
@@ -211,13 +232,13 @@ const about = stackRows(
   200,
 );
 
-const SUB_SCREENS = ["apps", "all_apps", ...LISTED_APPS.map((a) => appInfoId(a.label)), "network", "display", "about"];
+const SUB_SCREENS = ["apps", "all_apps", ...LISTED_APPS.map((a) => appInfoId(a.label)), "network", "internet", "display", "about"];
 
 /**
  * The Settings app (screens, transitions, package, and the apps it lists), shared by every built-in
  * scenario so that "open Settings" shows the real list wherever the device is. Screen ids:
  * settings_home, settings_home_2, apps, all_apps, app_info_<label> (app_info_calendar, …), network,
- * display, about. A scenario installs `listedApps` (withSettingsApps) so every App info's Open works.
+ * internet, display, about. A scenario installs `listedApps` (withSettingsApps) so every App info's Open works.
  */
 export const SETTINGS_APP: Pick<Scenario, "screens" | "transitions"> & { package: PackageSpec; listedApps: PackageSpec[] } = {
   package: { name: PKG, system: true, screen: "settings_home", label: "Settings" },
@@ -241,6 +262,7 @@ export const SETTINGS_APP: Pick<Scenario, "screens" | "transitions"> & { package
       }]),
     ),
     network: { package: PKG, activity: "com.android.settings.SubSettings", root: settingsPage("Network & internet", true, network) },
+    internet: { package: PKG, activity: "com.android.settings.SubSettings", root: settingsPage("Internet", true, internet) },
     display: { package: PKG, activity: "com.android.settings.SubSettings", root: settingsPage("Display", true, display) },
     about: { package: PKG, activity: "com.android.settings.SubSettings", root: settingsPage("About emulated device", true, about) },
   },
@@ -249,6 +271,7 @@ export const SETTINGS_APP: Pick<Scenario, "screens" | "transitions"> & { package
     { from: "settings_home_2", on: "scroll_up", to: "settings_home" },
     { from: "settings_home", on: "tap", selector: { text: "Apps" }, to: "apps" },
     { from: "settings_home", on: "tap", selector: { text: "Network & internet" }, to: "network" },
+    { from: "network", on: "tap", selector: { text: "Internet" }, to: "internet" },
     { from: "settings_home", on: "tap", selector: { text: "Display" }, to: "display" },
     { from: "settings_home_2", on: "tap", selector: { text: "About emulated device" }, to: "about" },
     { from: "apps", on: "tap", selector: { text: "All apps" }, to: "all_apps" },

@@ -137,12 +137,13 @@ function home(part: number, chipOffset: number): NodeSpec {
   ]);
 }
 
-function product(liked: boolean): NodeSpec {
+/** A product's page (Canvas sneakers is product 42, Hiking boots product 13), liked or not. */
+function product(title: string, price: string, liked: boolean): NodeSpec {
   return appWindow([
-    toolbar(PKG, "Canvas sneakers", true),
-    { class: "android.widget.ImageView", id: id("product_image"), desc: "Canvas sneakers photo", bounds: [0, 283, WIDTH, 1100] },
-    { class: "android.widget.TextView", id: id("product_name"), text: "Canvas sneakers", bounds: [63, 1140, 800, 1230] },
-    { class: "android.widget.TextView", id: id("product_price"), text: "$59", bounds: [63, 1240, 400, 1320] },
+    toolbar(PKG, title, true),
+    { class: "android.widget.ImageView", id: id("product_image"), desc: `${title} photo`, bounds: [0, 283, WIDTH, 1100] },
+    { class: "android.widget.TextView", id: id("product_name"), text: title, bounds: [63, 1140, 800, 1230] },
+    { class: "android.widget.TextView", id: id("product_price"), text: price, bounds: [63, 1240, 400, 1320] },
     {
       class: "android.widget.ToggleButton",
       id: id("favourite"),
@@ -317,8 +318,10 @@ const transitions: TransitionSpec[] = [
   },
   { from: "product_menu", on: "tap", selector: { resource_id: "android:id/title" }, to: "@back" },
   { from: [...HOME_PARTS, "shop_home_chips", "search_results"], on: "tap", selector: { text: "Canvas sneakers" }, to: "product_42" },
+  { from: [...HOME_PARTS, "search_results"], on: "tap", selector: { text: "Hiking boots" }, to: "product_13" },
   // Double-tap on the photo likes the product (a single tap does nothing).
   { from: "product_42", on: "double_tap", selector: { resource_id: id("product_image") }, to: "product_42_liked", replace: true },
+  { from: "product_13", on: "double_tap", selector: { resource_id: id("product_image") }, to: "product_13_liked", replace: true },
   { from: ["product_42", "product_42_liked"], on: "tap", selector: { text: "Add to cart" }, to: "checkout" },
   // Filters: the sheet's list and the page's list scroll apart.
   { from: [...HOME_PARTS, "shop_home_chips"], on: "tap", selector: { content_desc: "Filters" }, to: "filters" },
@@ -374,8 +377,10 @@ export const SHOP_SCENARIO: Scenario = {
     shop_home_2: screen(home(1, 0)),
     shop_home_3: screen(home(2, 0)),
     product_menu: screen(productMenu),
-    product_42: screen(product(false), "com.example.shop.ProductActivity"),
-    product_42_liked: screen(product(true), "com.example.shop.ProductActivity"),
+    product_42: screen(product("Canvas sneakers", "$59", false), "com.example.shop.ProductActivity"),
+    product_42_liked: screen(product("Canvas sneakers", "$59", true), "com.example.shop.ProductActivity"),
+    product_13: screen(product("Hiking boots", "$129", false), "com.example.shop.ProductActivity"),
+    product_13_liked: screen(product("Hiking boots", "$129", true), "com.example.shop.ProductActivity"),
     filters: screen(filters(0, 0)),
     filters_sheet_2: screen(filters(0, 1)),
     filters_page_2: screen(filters(1, 0)),
