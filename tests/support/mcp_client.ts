@@ -25,6 +25,8 @@ export async function connectInMemory(server: McpServer): Promise<Connected> {
   await server.connect(serverSide);
   const client = new Client({ name: "contract-test", version: "0" });
   await client.connect(clientSide);
+  // The client keeps each tool's published output schema from here on and checks every answer's structuredContent against it.
+  await client.listTools();
   return {
     client,
     close: async () => {
