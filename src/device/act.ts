@@ -66,6 +66,7 @@ export interface ActToolOptions<N extends ToolName, E extends object> {
 export function defineActTool<N extends ToolName, E extends object>(name: N, options: ActToolOptions<N, E>) {
   return {
     name,
+    pipeline: "act" as const,
     async run(args: ToolInput<N>, ctx: OperationContext, ports: ToolPorts): Promise<ToolOutcome<ActData & E>> {
       await options.before?.(args, ctx, ports);
       return performAct(name, ctx, ports, (scope) => options.act(scope, args));
