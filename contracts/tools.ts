@@ -272,7 +272,7 @@ type Tools = typeof TOOLS;
 export type ToolName = keyof Tools;
 export type ToolInput<N extends ToolName> = z.output<Tools[N]["input"]>;
 export type ToolData<N extends ToolName> = z.output<Tools[N]["data"]>;
-/** The tools declared with device access `act`: their handlers come from device/act.ts's defineActTool (ports/operation.ts ToolHandlers). */
+/** The tools declared with device access `act`: their handlers come from device/act.ts's defineActTool (ToolHandlers). */
 export type ActToolName = { [N in ToolName]: Tools[N]["device"] extends "act" ? N : never }[ToolName];
 
 /** Every declared tool name, in publication order. */

@@ -190,7 +190,7 @@ const url: fc.Arbitrary<unknown> = fc.oneof(
 );
 const choice = (accepted: string[], refused: string[]) => fc.oneof(fc.constantFrom(...accepted, ...refused), fc.anything({ maxDepth: 1 }));
 
-/** Arguments shaped like each tool's contract, with hostile values (undefined fields are left out); one per declared tool (the compiler asks). */
+/** Arguments shaped like each tool's contract, with hostile values (undefined fields left out); one per declared tool. */
 const shapedArguments: { [N in ToolName]: fc.Arbitrary<Record<string, unknown>> } = {
   device_status: fc.constant({}),
   ui_get_tree: fc.record({ include_raw: maybe(fc.oneof(fc.boolean(), fc.anything({ maxDepth: 1 }))) }),
