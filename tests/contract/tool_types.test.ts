@@ -56,5 +56,5 @@ test("the summary, action, act, session and device status types are the publishe
 test("every tool declared with device access act is handled through the act pipeline, and only those", () => {
   const inPipeline = TOOL_NAMES.filter((name) => "pipeline" in TOOL_HANDLERS[name] && TOOL_HANDLERS[name].pipeline === "act");
   assert.deepEqual(inPipeline, TOOL_NAMES.filter((name) => TOOLS[name].device === "act"));
-  assert.equal(inPipeline.length, 9);
+  assert.ok(inPipeline.includes("ui_tap"), "the check sees the act tools");
 });
