@@ -14,6 +14,7 @@ import { homedir, platform } from "node:os";
 import { ACT_DEFAULTS } from "../contracts/act_defaults.ts";
 import { createAdbClient } from "./adapters/adb/adb_client.ts";
 import { findAdbProgram } from "./adapters/adb/adb_program.ts";
+import { localAdbServerGone } from "./adapters/adb/adb_server_address.ts";
 import type { PlatformFacts, RetentionResult } from "./adapters/evidence/mod.ts";
 import type { AppiumDriverFactoryOptions } from "./adapters/appium/mod.ts";
 import { createFetchHttpClient } from "./adapters/fetch_http_client.ts";
@@ -32,7 +33,7 @@ import type { FileSystem } from "./ports/evidence.ts";
 import type { Logger } from "./ports/logger.ts";
 import type { ProcessRunner } from "./ports/process_runner.ts";
 import type { UiDriverFactory } from "./ports/ui_driver.ts";
-import type { SimDeviceOptions } from "./sim/mod.ts";
+import type { RunningSim, SimDeviceOptions } from "./sim/mod.ts";
 import type { AnyToolHandler } from "./ports/operation.ts";
 
 export interface ProcessAdapters {
@@ -71,6 +72,13 @@ export interface Harness {
 export interface HarnessOptions {
   /** Options for the simulated device `--device sim` starts (scenario, screen, faults). */
   sim?: SimDeviceOptions;
+}
+
+/** Starts the built-in simulated device: `openHarness` for `--device sim`, `doctor --device sim` and the `sim`
+ * command all start it here. Loaded only then (a dynamic import): a real phone never pays for its code. */
+export async function startSimulatedDevice(options: SimDeviceOptions = {}): Promise<RunningSim> {
+  const { startSimDevice } = await import("./sim/mod.ts");
+  return await startSimDevice(options);
 }
 
 export function platformFacts(ctx: Pick<CliContext, "cwd" | "env">): PlatformFacts {
@@ -118,6 +126,7 @@ export async function openHarness(config: HarnessConfig, ctx: CliContext, option
     lockDirectory,
     pruneOldEvidence,
     resolveArtifactsDirectory,
+    sweepStaleLocks,
   } = await import("./adapters/evidence/mod.ts");
   // Before any device starts: an artifacts directory that cannot be used is refused at once, the only line said.
   const fs = createNodeFileSystem();
@@ -125,9 +134,7 @@ export async function openHarness(config: HarnessConfig, ctx: CliContext, option
   const disk = { isWritableDirectory: fs.isWritableDirectory, exists: async (path: string) => (await probe.kindOf(path)) !== "missing" };
   const artifacts = await resolveArtifactsDirectory(platformFacts(ctx), disk, config.artifactsDir);
   if (config.device.kind === "sim") {
-    // Loaded only here: a real phone never pays for the simulated device's code.
-    const { startSimDevice } = await import("./sim/mod.ts");
-    const sim = await startSimDevice(options.sim ?? {});
+    const sim = await startSimulatedDevice(options.sim ?? {});
     stopSim = () => sim.stop();
     missingPackageHint = (await import("./sim/package_hint.ts")).missingPackageHint;
     serverSocket = sim.adbServerSocket;
@@ -154,7 +161,12 @@ export async function openHarness(config: HarnessConfig, ctx: CliContext, option
     const locks = lockDirectory(currentUserFacts(platform(), homedir())).path;
     // A takeover of a dead holder's lock ends the Appium session it noted (issue 18 defect 9).
     const endStaleSession = createStaleSessionEnder({ http: createFetchHttpClient(), logger: ctx.logger, appiumUrl });
-    const fileLock = createDeviceLock({ directory: locks, fs, clock: ctx.clock, probe: createNodeProcessProbe(), endStaleSession });
+    const lockOptions = { directory: locks, fs, clock: ctx.clock, probe: createNodeProcessProbe(), endStaleSession };
+    // Locks of holders that died on this host on an adb server that is gone (a SIGKILLed `serve --device sim`
+    // left one per random adb port, which no later acquire would take over).
+    const socket = createTcpSocketProbe();
+    await sweepStaleLocks({ ...lockOptions, adbServerGone: (server) => localAdbServerGone(socket, server) });
+    const fileLock = createDeviceLock(lockOptions);
     const ui = createUiSessions({
       drivers: lazyAppiumDriverFactory({
         appiumUrl,

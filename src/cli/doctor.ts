@@ -7,7 +7,7 @@
  * 1 otherwise, 2 for usage and invalid configuration. `serve` reuses `doctorReport` for doctor://report.
  */
 import type { CAC } from "cac";
-import { doctorPorts, type Harness } from "../composition.ts";
+import { doctorPorts, type Harness, startSimulatedDevice } from "../composition.ts";
 import { type HarnessConfig, loadConfig } from "../config.ts";
 import { DEFAULT_CHECK_TIMEOUT_MS, DOCTOR_CHECKS, type DoctorReport, renderReport, runDoctor } from "../doctor/mod.ts";
 import { isHarnessError } from "../errors.ts";
@@ -54,10 +54,8 @@ export async function runDoctorCommand(flags: DoctorFlags, ctx: CliContext): Pro
   }
   let report: DoctorReport;
   if (config.device.kind === "sim") {
-    // Loaded only here: a doctor of a real phone never pays for the simulated device's code. Started
-    // without openHarness, which would create the artifacts directory the doctor only inspects.
-    const { startSimDevice } = await import("../sim/mod.ts");
-    const sim = await startSimDevice({});
+    // Started without openHarness, which would create the artifacts directory the doctor only inspects.
+    const sim = await startSimulatedDevice({});
     try {
       report = await doctorReport(config, ctx, {
         serial: sim.device.serial,

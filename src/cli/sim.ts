@@ -7,6 +7,7 @@
  */
 import { isAbsolute, resolve } from "node:path";
 import type { CAC } from "cac";
+import { startSimulatedDevice } from "../composition.ts";
 import { HarnessError, isHarnessError } from "../errors.ts";
 import { BUILTIN_SCENARIO_NAMES } from "../sim/scenario_names.ts";
 import type { Scenario } from "../sim/mod.ts";
@@ -69,10 +70,8 @@ export async function runSim(flags: SimFlags, ctx: CliContext): Promise<number> 
     }
     const screen = await readCapturedScreen(flags, ctx.cwd);
     screenPath = screen?.xmlName;
-    // Loaded only when a simulated device starts: the other commands never pay for its code.
-    const { startSimDevice } = await import("../sim/mod.ts");
     const latency = flags.latency === undefined ? {} : { latency: String(flags.latency) };
-    sim = await startSimDevice(
+    sim = await startSimulatedDevice(
       screen === undefined ? { scenario: await loadScenario(flags.scenario, ctx), ...latency } : { screen, ...latency },
     );
   } catch (error) {

@@ -98,6 +98,15 @@ test("only the composition module builds real adapters", () => {
   }
 });
 
+test("only the composition module starts the simulated device (serve, tree and flow through openHarness, doctor, sim)", () => {
+  for (const file of sourceFiles(SRC)) {
+    const path = rel(file);
+    if (path.startsWith("src/sim/") || path === "src/composition.ts") continue;
+    assert.doesNotMatch(readFileSync(file, "utf8"), /\bstartSimDevice\b/, `${path} starts the simulated device itself`);
+  }
+  assert.match(readFileSync(join(SRC, "composition.ts"), "utf8"), /await import\("\.\/sim\/mod\.ts"\)/);
+});
+
 test("tools never import adapters (their PNG work comes from the pure src/png)", () => {
   for (const file of sourceFiles(join(SRC, "tools"))) {
     for (const spec of staticImports(file, { types: true })) {

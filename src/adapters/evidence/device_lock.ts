@@ -44,6 +44,11 @@ export interface DeviceLockOptions {
   endStaleSession?: (holder: LockHolder) => Promise<void>;
 }
 
+export interface LockSweepOptions extends DeviceLockOptions {
+  /** True only when nothing answers at that adb server any more (e.g. a loopback port that refuses). */
+  adbServerGone: (adbServer: string) => Promise<boolean>;
+}
+
 /** `<serial, unsafe characters as _>-<16 hex of sha256(server, serial)>.lock`: readable, safe, and
  * distinct per adb server (and for serials the escaping would merge). */
 export function lockFileName(device: DeviceAddress): string {
@@ -54,20 +59,8 @@ export function lockFileName(device: DeviceAddress): string {
 export function createDeviceLock(options: DeviceLockOptions): DeviceLock {
   const { fs, probe } = options;
 
-  const readHolder = async (path: string): Promise<{ raw: string; holder: LockHolder | null } | null> => {
-    try {
-      const raw = await fs.readText(path);
-      try {
-        const holder = JSON.parse(raw) as LockHolder;
-        return { raw, holder: typeof holder?.pid === "number" ? holder : null };
-      } catch {
-        return { raw, holder: null };
-      }
-    } catch (error) {
-      if ((error as { code?: string }).code === "ENOENT") return null;
-      throw error;
-    }
-  };
+  const readHolder = (path: string) => readLockFile(fs, path);
+  const removeIfStill = (path: string, staleRaw: string) => removeLockIfStill(fs, probe, path, staleRaw);
 
   return {
     async acquire(device, owner): Promise<DeviceLease> {
@@ -96,7 +89,7 @@ export function createDeviceLock(options: DeviceLockOptions): DeviceLock {
           const seen = await readHolder(path);
           if (seen === null) continue; // released meanwhile
           const holder = seen.holder;
-          const stale = holder === null || (holder.host === probe.hostName && !holderAlive(holder, probe));
+          const stale = holder === null || isStale(holder, probe);
           if (!stale) throw busy(device, holder);
           if (await removeIfStill(path, seen.raw)) {
             if (holder !== null) await options.endStaleSession?.(holder).catch(() => {});
@@ -120,35 +113,6 @@ export function createDeviceLock(options: DeviceLockOptions): DeviceLock {
       );
     },
   };
-
-  /**
-   * Deletes the lock file if it still holds `staleRaw`, under the exclusive `.takeover` file: a
-   * contender that read the same stale lock earlier cannot then delete the fresh lock of the one that
-   * took it over (it re-reads under the takeover file and sees new content). A takeover file left by a
-   * process that died inside this step is removed. False when someone else holds the takeover.
-   */
-  async function removeIfStill(path: string, staleRaw: string): Promise<boolean> {
-    const takeover = `${path}.takeover`;
-    const me = { pid: probe.pid, pid_start: probe.startStamp(probe.pid), host: probe.hostName, token: randomUUID() };
-    try {
-      await fs.writeNewFile(takeover, JSON.stringify(me));
-    } catch (error) {
-      if ((error as { code?: string }).code !== "EEXIST") throw error;
-      const other = await readHolder(takeover);
-      if (other !== null && (other.holder === null || (other.holder.host === probe.hostName && !holderAlive(other.holder, probe)))) {
-        const again = await readHolder(takeover);
-        if (again !== null && again.raw === other.raw) await fs.removeFile(takeover).catch(() => {});
-      }
-      return false;
-    }
-    try {
-      const now = await readHolder(path);
-      if (now !== null && now.raw === staleRaw) await fs.removeFile(path).catch(() => {});
-      return true;
-    } finally {
-      await fs.removeFile(takeover).catch(() => {});
-    }
-  }
 
   /** The holder's handle. Its file operations run one after another: a note still rewriting the file
    * when release removes it would otherwise put the lock back after it was released. */
@@ -213,4 +177,90 @@ function busy(device: DeviceAddress, holder: LockHolder): HarnessError {
     since: holder.acquired_at,
     ...(expiry === undefined ? {} : { session_expires_at: expiry }),
   });
+}
+
+/** The lock file's text and holder (null for one that is not a lock), or null when it is gone. */
+async function readLockFile(fs: FileSystem, path: string): Promise<{ raw: string; holder: LockHolder | null } | null> {
+  try {
+    const raw = await fs.readText(path);
+    try {
+      const holder = JSON.parse(raw) as LockHolder;
+      return { raw, holder: typeof holder?.pid === "number" ? holder : null };
+    } catch {
+      return { raw, holder: null };
+    }
+  } catch (error) {
+    if ((error as { code?: string }).code === "ENOENT") return null;
+    throw error;
+  }
+}
+
+/**
+ * Deletes the lock file if it still holds `staleRaw`, under the exclusive `.takeover` file: a
+ * contender that read the same stale lock earlier cannot then delete the fresh lock of the one that
+ * took it over (it re-reads under the takeover file and sees new content). A takeover file left by a
+ * process that died inside this step is removed. False when someone else holds the takeover.
+ */
+async function removeLockIfStill(fs: FileSystem, probe: ProcessProbe, path: string, staleRaw: string): Promise<boolean> {
+  const takeover = `${path}.takeover`;
+  const me = { pid: probe.pid, pid_start: probe.startStamp(probe.pid), host: probe.hostName, token: randomUUID() };
+  try {
+    await fs.writeNewFile(takeover, JSON.stringify(me));
+  } catch (error) {
+    if ((error as { code?: string }).code !== "EEXIST") throw error;
+    const other = await readLockFile(fs, takeover);
+    if (other !== null && (other.holder === null || isStale(other.holder, probe))) {
+      const again = await readLockFile(fs, takeover);
+      if (again !== null && again.raw === other.raw) await fs.removeFile(takeover).catch(() => {});
+    }
+    return false;
+  }
+  try {
+    const now = await readLockFile(fs, path);
+    if (now !== null && now.raw === staleRaw) await fs.removeFile(path).catch(() => {});
+    return true;
+  } finally {
+    await fs.removeFile(takeover).catch(() => {});
+  }
+}
+
+/** Dead on this host (or its pid reused): what a contender may take over. A holder on another host is never stale here. */
+function isStale(holder: Pick<LockHolder, "pid" | "pid_start" | "host">, probe: ProcessProbe): boolean {
+  return holder.host === probe.hostName && !holderAlive(holder, probe);
+}
+
+/**
+ * Removes every lock whose holder died on this host and whose adb server is gone, as a contender would take it
+ * over (under its `.takeover` file, after re-reading it), and ends the Appium session each noted. A
+ * `serve --device sim` killed by SIGKILL leaves a lock keyed by its simulated device's random adb port, which
+ * no later acquire ever names: without this sweep they piled up. A dead holder's lock on a server that still
+ * answers is left to that device's next acquire (the takeover); live holders, other hosts' and unreadable
+ * entries are left too. Never throws.
+ */
+export async function sweepStaleLocks(options: LockSweepOptions): Promise<{ removed: number }> {
+  const { fs, probe } = options;
+  let names: string[];
+  try {
+    names = await fs.listNames(options.directory);
+  } catch {
+    return { removed: 0 };
+  }
+  const swept = await Promise.all(
+    names.filter((name) => name.endsWith(".lock")).map(async (name) => {
+      const path = join(options.directory, name);
+      try {
+        const seen = await readLockFile(fs, path);
+        if (seen === null || seen.holder === null || !isStale(seen.holder, probe)) return false;
+        const server = seen.holder.adb_server;
+        if (typeof server !== "string" || !(await options.adbServerGone(server))) return false;
+        // A second try when the first only cleared a dead taker's `.takeover` file; a live taker's is left to it.
+        if (!(await removeLockIfStill(fs, probe, path, seen.raw)) && !(await removeLockIfStill(fs, probe, path, seen.raw))) return false;
+        await options.endStaleSession?.(seen.holder).catch(() => {});
+        return true;
+      } catch {
+        return false;
+      }
+    }),
+  );
+  return { removed: swept.filter(Boolean).length };
 }

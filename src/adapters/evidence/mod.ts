@@ -6,7 +6,14 @@ export { createEvidenceStore, type EvidenceStoreOptions } from "./evidence_store
 export { EVIDENCE_ID, evidenceId, evidenceTimeMs, isEvidenceId, toolSlug } from "./evidence_id.ts";
 export { pruneOldEvidence, type RetentionResult } from "./evidence_retention.ts";
 export { AUDIT_FILE_NAME, createAuditLog } from "./audit_log.ts";
-export { createDeviceLock, type DeviceLockOptions, lockFileName, type LockHolder } from "./device_lock.ts";
+export {
+  createDeviceLock,
+  type DeviceLockOptions,
+  lockFileName,
+  type LockHolder,
+  type LockSweepOptions,
+  sweepStaleLocks,
+} from "./device_lock.ts";
 export { createStaleSessionEnder, STALE_SESSION_DELETE_MS, staleSessionUrl } from "./stale_session.ts";
 export { createNodeProcessProbe, type ProcessProbe } from "./process_probe.ts";
 export { createNodeFileSystem } from "./node_file_system.ts";
