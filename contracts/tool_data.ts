@@ -4,6 +4,7 @@
  * by these (src/ports/operation.ts); tools/list publishes them inside each tool's output schema.
  */
 import * as z from "zod";
+import { ERROR_CODE_LIST } from "./error_codes.ts";
 import { ROLE_NAMES, TEXT_KEY_NAMES } from "./selector.ts";
 
 type TextKeyFields = Record<(typeof TEXT_KEY_NAMES)[number], z.ZodOptional<z.ZodString>>;
@@ -65,12 +66,19 @@ export const DeviceStatusDataSchema = z.object({
   simulated: z.literal(true).optional(),
 });
 
-/** What every act answers (device/act.ts): the new screen, whether it settled and whether it changed. */
+/** Why an act that took place has no evidence PNG (device/act.ts): answered ok, so that no agent repeats the act. */
+export const EvidenceErrorSchema = z.object({ code: z.enum(ERROR_CODE_LIST), message: z.string() });
+
+/**
+ * What every act answers (device/act.ts): the new screen, whether it settled and whether it changed, and
+ * `evidence_error` only when the act took place but its evidence could not be taken (`evidence: null`).
+ */
 export const ACT_DATA_SHAPE = {
   foreground_package: z.string(),
   settled: z.boolean(),
   changed: z.boolean(),
   screen: ScreenSummarySchema,
+  evidence_error: EvidenceErrorSchema.optional(),
 };
 
 /** An act's data: the shape every act answers plus what this act adds. */

@@ -36,13 +36,18 @@ export type DeviceAccess = "observe" | "act" | "open_session" | "none";
 
 type InputShape = z.core.$ZodLooseShape;
 
-export interface ToolDeclaration<I extends z.ZodObject<InputShape> = z.ZodObject<InputShape>, D extends z.ZodType = z.ZodType> {
+export interface ToolDeclaration<
+  I extends z.ZodObject<InputShape> = z.ZodObject<InputShape>,
+  D extends z.ZodType = z.ZodType,
+  A extends DeviceAccess = DeviceAccess,
+> {
   title: string;
   description: string;
   access: AccessKind;
   /** Only where it differs from what `access` implies (observe: true, act and destructive: false). */
   idempotent?: boolean;
-  device: DeviceAccess;
+  /** Kept as its literal: a tool whose device access is `act` must be handled through the act pipeline (ActToolName). */
+  device: A;
   input: I;
   /** The code a refused argument produces, by argument name; any other is INVALID_ARGUMENT. */
   argumentErrors?: { readonly [K in keyof z.infer<I>]?: ErrorCode };
@@ -50,7 +55,9 @@ export interface ToolDeclaration<I extends z.ZodObject<InputShape> = z.ZodObject
   available: boolean;
 }
 
-function declare<I extends z.ZodObject<InputShape>, D extends z.ZodType>(declaration: ToolDeclaration<I, D>): ToolDeclaration<I, D> {
+function declare<I extends z.ZodObject<InputShape>, D extends z.ZodType, A extends DeviceAccess>(
+  declaration: ToolDeclaration<I, D, A>,
+): ToolDeclaration<I, D, A> {
   return declaration;
 }
 
@@ -265,6 +272,8 @@ type Tools = typeof TOOLS;
 export type ToolName = keyof Tools;
 export type ToolInput<N extends ToolName> = z.output<Tools[N]["input"]>;
 export type ToolData<N extends ToolName> = z.output<Tools[N]["data"]>;
+/** The tools declared with device access `act`: their handlers come from device/act.ts's defineActTool (ToolHandlers). */
+export type ActToolName = { [N in ToolName]: Tools[N]["device"] extends "act" ? N : never }[ToolName];
 
 /** Every declared tool name, in publication order. */
 export const TOOL_NAMES = Object.keys(TOOLS) as ToolName[];

@@ -2,7 +2,7 @@
  * The composition module: the one place that builds real adapters. `realProcessAdapters()` gives the
  * process runner, clock and logger main.ts puts into the CLI context; `openHarness(config, ctx)` builds
  * everything a device needs (adb observer, evidence store, audit log, device lock, Appium UI sessions)
- * and the served tools, for `serve`, `tree`, `flow` and `doctor`; `doctorPorts(ctx)` what `doctor` asks
+ * and the served tools, for `serve`, `tree` and `flow`; `doctorPorts(ctx)` what `doctor` asks
  * through (HTTP, a TCP probe, a file probe, the runtime, adb clients). The simulated device is loaded only for
  * `--device sim`, the tools when a harness is opened, and the Appium adapter (webdriverio) on the first UI session,
  * so a command loads only what it uses. Throws HarnessError (INVALID_ARGUMENT for a bad scenario, INTERNAL_ERROR

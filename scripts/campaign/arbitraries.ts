@@ -8,7 +8,7 @@
  */
 import fc from "fast-check";
 import { SELECTOR_KEY_NAMES } from "../../contracts/selector.ts";
-import { AVAILABLE_TOOL_NAMES } from "../../contracts/tools.ts";
+import { AVAILABLE_TOOL_NAMES, type ToolName } from "../../contracts/tools.ts";
 import type { ToolCallParams } from "./invariants.ts";
 
 /** Texts the simulated Settings screens show (taps that succeed and navigate). */
@@ -190,8 +190,8 @@ const url: fc.Arbitrary<unknown> = fc.oneof(
 );
 const choice = (accepted: string[], refused: string[]) => fc.oneof(fc.constantFrom(...accepted, ...refused), fc.anything({ maxDepth: 1 }));
 
-/** Arguments shaped like each tool's contract, with hostile values (undefined fields are left out). */
-const shapedArguments: Record<string, fc.Arbitrary<Record<string, unknown>>> = {
+/** Arguments shaped like each tool's contract, with hostile values (undefined fields left out); one per declared tool. */
+const shapedArguments: { [N in ToolName]: fc.Arbitrary<Record<string, unknown>> } = {
   device_status: fc.constant({}),
   ui_get_tree: fc.record({ include_raw: maybe(fc.oneof(fc.boolean(), fc.anything({ maxDepth: 1 }))) }),
   // timeout_ms always present and short when valid: a valid wait for something absent waits all of it.
@@ -253,12 +253,12 @@ const extraKeys = fc.dictionary(
   { minKeys: 1, maxKeys: 4 },
 );
 
-const argumentsFor = (tool: string): fc.Arbitrary<unknown> =>
+const argumentsFor = (tool: ToolName): fc.Arbitrary<unknown> =>
   fc.oneof(
-    { weight: 8, arbitrary: shapedArguments[tool]!.map(withoutUndefined) },
+    { weight: 8, arbitrary: shapedArguments[tool].map(withoutUndefined) },
     {
       weight: 2,
-      arbitrary: fc.tuple(shapedArguments[tool]!.map(withoutUndefined), extraKeys).map(([a, extra]) => protoSafeMerge(a, extra)),
+      arbitrary: fc.tuple(shapedArguments[tool].map(withoutUndefined), extraKeys).map(([a, extra]) => protoSafeMerge(a, extra)),
     },
     { weight: 1, arbitrary: fc.dictionary(fc.string({ maxLength: 12 }), fc.anything({ maxDepth: 2 }), { maxKeys: 5 }) },
     {
@@ -298,7 +298,7 @@ const toolName: fc.Arbitrary<unknown> = fc.oneof(
 
 /** One tools/call request: a name (usually a served tool) and arguments for it. */
 export const toolCall: fc.Arbitrary<ToolCallParams> = toolName.chain((name) =>
-  (typeof name === "string" && Object.hasOwn(shapedArguments, name) ? argumentsFor(name) : argumentsFor("ui_tap")).map((
+  (typeof name === "string" && Object.hasOwn(shapedArguments, name) ? argumentsFor(name as ToolName) : argumentsFor("ui_tap")).map((
     args,
   ): ToolCallParams => args === undefined ? { name } : { name, arguments: args })
 );

@@ -6,7 +6,7 @@
  * fails the property, so fast-check shrinks it to a minimal call, which is reported.
  */
 import fc from "fast-check";
-import type { ToolName } from "../../contracts/tools.ts";
+import { type ToolName, TOOLS } from "../../contracts/tools.ts";
 import { parseToolInput } from "../../src/mcp/tool_input.ts";
 import { toolCall } from "./arbitraries.ts";
 import { type ToolCallParams, wantsProtocolError } from "./invariants.ts";
@@ -23,8 +23,6 @@ export interface FuzzOptions {
   observeBudget: number;
   seed: number;
 }
-
-const OBSERVE = new Set(["device_status", "ui_get_tree", "ui_wait", "ui_screenshot", "app_list"]);
 
 export async function runFuzz(options: FuzzOptions, tally: Tally): Promise<void> {
   const started = performance.now();
@@ -86,5 +84,5 @@ function reachesDevice(params: ToolCallParams): "act" | "observe" | null {
   } catch {
     return null;
   }
-  return OBSERVE.has(name) ? "observe" : "act";
+  return TOOLS[name].device === "observe" ? "observe" : "act";
 }

@@ -12,6 +12,7 @@
  * element; a miss is UI_ELEMENT_NOT_FOUND with a screenshot of that moment, several UI_ELEMENT_AMBIGUOUS.
  */
 import { ACT_DEFAULTS } from "../../contracts/act_defaults.ts";
+import type { ErrorCode } from "../../contracts/error_codes.ts";
 import type { EvidenceRef } from "../ports/evidence.ts";
 import { HarnessError } from "../errors.ts";
 import type { ToolInput, ToolName } from "../../contracts/tools.ts";
@@ -50,6 +51,8 @@ export interface ActData {
   settled: boolean;
   changed: boolean;
   screen: ScreenSummary;
+  /** Only when the act took place and its evidence could not be taken (the envelope's `evidence` is null). */
+  evidence_error?: EvidenceError;
 }
 
 export interface ActToolOptions<N extends ToolName, E extends object> {
@@ -63,6 +66,7 @@ export interface ActToolOptions<N extends ToolName, E extends object> {
 export function defineActTool<N extends ToolName, E extends object>(name: N, options: ActToolOptions<N, E>) {
   return {
     name,
+    pipeline: "act" as const,
     async run(args: ToolInput<N>, ctx: OperationContext, ports: ToolPorts): Promise<ToolOutcome<ActData & E>> {
       await options.before?.(args, ctx, ports);
       return performAct(name, ctx, ports, (scope) => options.act(scope, args));
@@ -140,7 +144,7 @@ async function allOrFirstError<A, B>(a: Promise<A>, b: Promise<B>): Promise<[A, 
 
 /** Why an act that took place has no evidence (`data.evidence_error`): said so that no agent repeats the act. */
 export interface EvidenceError {
-  code: string;
+  code: ErrorCode;
   message: string;
 }
 

@@ -12,6 +12,7 @@
  */
 import { basename } from "node:path";
 import { urlHasSecretParts } from "../../contracts/tool_inputs.ts";
+import { type ToolName, TOOLS } from "../../contracts/tools.ts";
 import { FLOW_FILE_VERSION, FLOW_STEP_TOOLS, type FlowExpect, type FlowFile, type FlowStepTool, parseFlow } from "../../contracts/flow.ts";
 import type { AnsweredCall } from "../mcp/server.ts";
 import { HarnessError } from "../errors.ts";
@@ -71,7 +72,10 @@ export async function openFlowRecorder(options: RecorderOptions): Promise<FlowRe
   return createFlowRecorder(options, await options.fs.fileIdentity(options.path));
 }
 
-const OBSERVE_TOOLS = new Set(["device_status", "ui_get_tree", "ui_screenshot", "app_list"]);
+/** A call that only reads is not a step (a flow observes through its expectations); ui_wait is one: it waits. */
+function onlyReads(tool: ToolName): boolean {
+  return TOOLS[tool].access === "observe" && tool !== "ui_wait";
+}
 
 function isStepTool(tool: string): tool is FlowStepTool {
   return (FLOW_STEP_TOOLS as readonly string[]).includes(tool);
@@ -105,7 +109,7 @@ export function createFlowRecorder(options: RecorderOptions, claimed: string | n
       const { tool, envelope } = call;
       if (!envelope.ok) return writing;
       const screen = screenOf(call);
-      if (OBSERVE_TOOLS.has(tool) || !isStepTool(tool)) {
+      if (onlyReads(tool) || !isStepTool(tool)) {
         if (screen !== undefined) before = screen;
         return writing;
       }

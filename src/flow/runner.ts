@@ -302,7 +302,7 @@ function failureScreen(record: StepRecord): Partial<FlowFailure> {
 
 /** The answer as reports keep it: an opened link (`data.url`) without its userinfo, query or fragment (redactUrl). */
 function reportedEnvelope(envelope: Envelope): Envelope {
-  const url = (envelope.data as { url?: unknown }).url;
+  const url = envelope.data["url"];
   return typeof url === "string" ? { ...envelope, data: { ...envelope.data, url: redactUrl(url) } } : envelope;
 }
 

@@ -5,7 +5,7 @@
  */
 // @ts-types="../../node_modules/@modelcontextprotocol/sdk/dist/esm/types.d.ts"
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import type { ToolData, ToolInput, ToolName } from "../../contracts/tools.ts";
+import type { ActToolName, ToolData, ToolInput, ToolName } from "../../contracts/tools.ts";
 import type { Clock } from "./clock.ts";
 import type { DeviceObserver } from "./device.ts";
 import type { DeviceLease, EvidenceRef, EvidenceStore } from "./evidence.ts";
@@ -48,8 +48,19 @@ export interface ToolHandler<N extends ToolName> {
   run(args: ToolInput<N>, ctx: OperationContext, ports: ToolPorts): Promise<ToolOutcome<ToolData<N>>>;
 }
 
-/** Every declared tool's handler, by name: a declared tool without one, or one without a declaration, does not compile. */
-export type ToolHandlers = { [N in ToolName]: ToolHandler<N> };
+/**
+ * The handler of a tool declared with device access `act`: made only by device/act.ts's `defineActTool`, which runs
+ * every act inside the pipeline (driver, page source before, act, settle, evidence, new summary); `pipeline` marks it.
+ */
+export interface ActToolHandler<N extends ToolName> extends ToolHandler<N> {
+  readonly pipeline: "act";
+}
+
+/**
+ * Every declared tool's handler, by name: a declared tool without one, one without a declaration, or an act tool
+ * whose handler is not made by defineActTool does not compile.
+ */
+export type ToolHandlers = { [N in ToolName]: N extends ActToolName ? ActToolHandler<N> : ToolHandler<N> };
 
 /** A handler of any declared tool (the served list holds one per available name). */
 export type AnyToolHandler = ToolHandlers[ToolName];

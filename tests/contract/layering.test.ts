@@ -1,9 +1,10 @@
 /**
  * The layering rules docs/architecture.md states, checked on the source's static imports: real
  * adapters are built only by the composition module, tools never import adapters, the device room
- * never imports a tool, tools never cast through `unknown`, the SDK is used through its public API, the
- * PNG module is pure, ports hold interfaces only, the pure screen model does no I/O, contracts import no
- * code, and the simulated device's code is reached from the entry point only through a dynamic import.
+ * never imports a tool, tools never cast through `unknown`, the SDK is used through its public API, no code
+ * decides from an MCP annotation, the PNG module is pure, ports hold interfaces only, the pure screen model
+ * does no I/O, contracts import no code, and the simulated device's code is reached from the entry point only
+ * through a dynamic import.
  */
 import assert from "node:assert/strict";
 import { readdirSync, readFileSync, statSync } from "node:fs";
@@ -133,6 +134,16 @@ test("tool handlers never cast through unknown: their arguments and data are typ
 test("nothing in src reaches into the MCP SDK's internals (Protocol.prototype)", () => {
   for (const file of sourceFiles(SRC)) {
     assert.doesNotMatch(readFileSync(file, "utf8"), /Protocol\.prototype/, `${rel(file)} uses Protocol.prototype`);
+  }
+});
+
+test("no code decides from an MCP annotation: the device lock's policy is each tool's declared device access", () => {
+  // The annotations are for clients (contracts/tools.ts derives them, server.ts publishes them); the lock once
+  // read readOnlyHint to let an observing call pass beside a session.
+  for (const file of sourceFiles(SRC)) {
+    const text = readFileSync(file, "utf8");
+    assert.doesNotMatch(text, /\b(readOnly|destructive|idempotent|openWorld)Hint\b/, `${rel(file)} reads an MCP annotation`);
+    if (rel(file) !== "src/mcp/server.ts") assert.doesNotMatch(text, /\.annotations\b/, `${rel(file)} reads the annotations`);
   }
 });
 

@@ -8,6 +8,7 @@ import { test } from "node:test";
 // @ts-types="../../node_modules/@modelcontextprotocol/sdk/dist/esm/validation/ajv-provider.d.ts"
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
 import { AVAILABLE_TOOL_NAMES, type ToolName } from "../../contracts/tools.ts";
+import { HarnessError } from "../../src/errors.ts";
 import { createHarnessServer } from "../../src/mcp/server.ts";
 import { type ActWorld, actWorld } from "../support/act_world.ts";
 import { type Connected, connectInMemory, envelopeOf } from "../support/mcp_client.ts";
@@ -100,5 +101,17 @@ test("a published output schema refuses data the tool does not declare (the chec
     assert.equal(validate("device_status")(tap).valid, false, "one tool's data under another's schema");
     const { data: _none, ...withoutData } = tap;
     assert.equal(validate("ui_tap")(withoutData).valid, false, "an envelope without data");
+  });
+});
+
+test("the SDK client accepts an act answered ok without its evidence (data.evidence_error) against the published schema", async () => {
+  const world = actWorld();
+  await withServer(world, async (c) => {
+    // The disk refuses every PNG: the act happened, its evidence did not.
+    world.evidence.savePng = () => Promise.reject(new HarnessError("EVIDENCE_WRITE_FAILED", "the disk is full"));
+    const envelope = envelopeOf(await c.client.callTool({ name: "ui_tap", arguments: { selector: { text: "Network & internet" } } }));
+    assert.equal(envelope.ok, true, JSON.stringify(envelope.error));
+    assert.equal(envelope.evidence, null);
+    assert.equal((envelope.data["evidence_error"] as { code?: string } | undefined)?.code, "EVIDENCE_WRITE_FAILED");
   });
 });

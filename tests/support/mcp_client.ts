@@ -25,6 +25,8 @@ export async function connectInMemory(server: McpServer): Promise<Connected> {
   await server.connect(serverSide);
   const client = new Client({ name: "contract-test", version: "0" });
   await client.connect(clientSide);
+  // The client keeps each tool's published output schema from here on and checks every answer's structuredContent against it.
+  await client.listTools();
   return {
     client,
     close: async () => {
@@ -83,6 +85,8 @@ export async function spawnServe(
     throw new Error(`serve did not start: ${(error as Error).message}\n${stderr}`);
   }
   const pid = transport.pid;
+  // As in memory: the client checks every answer's structuredContent against the output schema tools/list gave.
+  await client.listTools().catch(() => {}); // a server that stops at once (a refused start) is the test's to see
   return {
     client,
     pid,
