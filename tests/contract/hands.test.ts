@@ -367,7 +367,8 @@ test("each refused input the issue lists answers its whole refusal envelope (typ
       }],
       ["ui_scroll", { direction: "down", until: { x: 540, y: 1200 } }, {
         code: "INVALID_SELECTOR",
-        message: "Unknown arguments 'x', 'y' for 'until'; remove them.",
+        message: "Unknown arguments 'x', 'y' for 'until'; a selector takes one of resource_id, text, content_desc, text_contains, " +
+          "input_hint, role, with an optional within and index (coordinates are refused), as ui_get_tree offers it.",
         details: { path: ["until"], issue: "unrecognized_keys" },
       }],
       ["app_open_url", { url: "file:///etc/passwd" }, url(schemes, "custom")],
