@@ -153,6 +153,7 @@ function toNode(id: number, tag: string, a: Attributes, parent: UiNode | null, d
     ...(password && !showingHint && shown !== "" ? { textLength: [...shown].length } : {}),
     visible: a["visible-to-user"] !== "false" && a["displayed"] !== "false",
     bounds: parseBounds(a["bounds"]),
+    ...(/^\d{1,6}$/.test(a["drawing-order"] ?? "") ? { drawingOrder: Number(a["drawing-order"]) } : {}),
   };
 }
 

@@ -397,3 +397,29 @@ test("each refused input the issue lists answers its whole refusal envelope (typ
     assert.equal(world.device.screenId(), "shop_home");
   });
 });
+
+test("ui_tap refuses an element the filter sheet covers where a tap lands (UI_ELEMENT_NOT_FOUND naming the sheet's option, with a screenshot); nothing is tapped", async () => {
+  await withShop(async (c, world) => {
+    await call(c, "ui_tap", { selector: { content_desc: "Filters" } });
+    assert.equal(world.device.screenId(), "filters");
+    const calls = world.calls.length;
+    const covered = await call(c, "ui_tap", { selector: { text: "Running shorts" } });
+    assert.equal(covered.ok, false);
+    assert.equal(covered.error?.code, "UI_ELEMENT_NOT_FOUND");
+    assert.match(
+      covered.error?.message ?? "",
+      /^\{"text":"Running shorts"\} \('Running shorts.*'\) is covered where a tap lands \(its centre\) by '.+'/,
+    );
+    assert.match(
+      covered.error?.message ?? "",
+      /nothing was tapped\. Scroll it into the clear \(ui_scroll\), or close what covers it, then retry\.$/,
+    );
+    assert.ok((covered.error?.details?.["covered_by"] as { label?: string } | undefined)?.label, JSON.stringify(covered.error?.details));
+    assert.notEqual(covered.evidence, null, "the moment of the refusal is kept as evidence");
+    assert.equal(world.device.screenId(), "filters", "nothing changed");
+    assert.deepEqual(world.calls.slice(calls).filter((call) => /^(click|long|double)/.test(call)), [], "no tap reached the device");
+    // What the sheet shows is tapped as before.
+    const apply = await call(c, "ui_tap", { selector: { text: "Apply" } });
+    assert.equal(apply.ok, true, JSON.stringify(apply.error));
+  });
+});
