@@ -10,6 +10,7 @@ import { callEnvelope as call, deviceScreen, evidenceRef, withActServer } from "
 import { type ActWorld, actWorld } from "../support/act_world.ts";
 import { type Connected } from "../support/mcp_client.ts";
 import { operationId } from "../support/mcp_fakes.ts";
+import { SHOP_SCENARIO } from "../../src/sim/scenarios/shop_hands.ts";
 
 const SHOP = "com.example.shop";
 const id = (name: string) => `${SHOP}:id/${name}`;
@@ -277,6 +278,24 @@ test("app_clear stops the app and deletes its data (the next launch is signed ou
     assert.equal((await call(c, "app_clear", { package: "com.example.nothere" })).error?.code, "APP_NOT_FOUND");
     assert.equal((await call(c, "app_clear", { package: "com.x; rm -rf /" })).error?.code, "INVALID_PACKAGE");
     assert.equal(world.calls.filter((n) => n === "open").length, opens, "neither reached a session");
+  });
+});
+
+test("app_clear and app_launch restart refuse the helpers the harness acts through (UiAutomator2 server, Appium Settings), before any session", async () => {
+  // Installed as on every device Appium drives: clearing or force-stopping the server kills the session the act runs in.
+  const helpers = ["io.appium.uiautomator2.server", "io.appium.uiautomator2.server.test", "io.appium.settings"];
+  const scenario = { ...SHOP_SCENARIO, packages: [...SHOP_SCENARIO.packages, ...helpers.map((name) => ({ name }))] };
+  const world = actWorld({ scenario });
+  await withActServer(world, async (c) => {
+    for (const pkg of helpers) {
+      for (const [tool, args] of [["app_clear", { package: pkg }], ["app_launch", { package: pkg, restart: true }]] as const) {
+        const refused = await call(c, tool, args);
+        assert.equal(refused.error?.code, "INVALID_PACKAGE", `${tool} ${pkg}: ${JSON.stringify(refused.error)}`);
+        assert.match(refused.error!.message, /the harness acts through/);
+      }
+    }
+    assert.equal(world.calls.length, 0, "no session was opened, nothing was sent");
+    assert.equal((await call(c, "app_launch", { package: SHOP, restart: true })).ok, true, "the app under test still restarts");
   });
 });
 
