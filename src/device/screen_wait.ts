@@ -39,11 +39,13 @@ export async function waitForCondition(
   const wait = () => ({ timeoutMs: ctx.remainingMs(), signal: ctx.signal });
   const started = ports.clock.now();
   for (;;) {
+    const readAt = ports.clock.now();
     const reading = await readScreen(ports.observer, wait(), ports.ui);
     const waitedMs = Math.round(ports.clock.now() - started);
     const result = findElement(reading.tree, "visible" in condition ? condition.visible : condition.gone);
     const present = result.status !== "not_found";
-    if (present === "visible" in condition) return { waitedMs, reading };
+    // waited_ms: from the first reading to the one that held (their starts: a dump takes 1–4 s on a real device).
+    if (present === "visible" in condition) return { waitedMs: Math.round(readAt - started), reading };
     if (waitedMs >= timeoutMs) {
       const shot = await captureScreenshot(ports.observer, ports.evidence, "ui_wait", wait()).catch(() => null);
       if (shot !== null) ctx.attachEvidence(shot.evidence);

@@ -195,3 +195,22 @@ test("ui_wait reads through the UI session this server holds (beside it, never b
     assert.equal(world.live.size, 1, "the session is still open");
   });
 });
+
+test("ui_wait's waited_ms runs from its first reading to the one where the condition held: 0 when it held at once, however long a dump takes", async () => {
+  const world = waitWorld();
+  const observer = world.deps.ports.observer;
+  const slow = { ...observer };
+  slow.captureTree = async (wait) => (await world.clock.sleep(1500), observer.captureTree(wait)); // a real uiautomator dump: 1–4 s
+  slow.bind = () => slow;
+  world.deps.ports.observer = slow;
+  await withActServer(world, async (c) => {
+    const held = await call(c, "ui_wait", { visible: { text: "Wool beanie" } });
+    assert.equal(held.ok, true, JSON.stringify(held.error));
+    assert.equal(held.data["waited_ms"], 0, "the element was on the first reading: nothing was waited for");
+    const placed = placeOrder(world);
+    const arrived = await call(c, "ui_wait", { visible: { text: "Order confirmed" } });
+    assert.equal(arrived.ok, true, JSON.stringify(arrived.error));
+    const waited = arrived.data["waited_ms"] as number;
+    assert.ok(waited >= 3000 - 1500 && waited <= world.clock.now() - placed - 1500, `${waited} ms: reading starts, not their ends`);
+  });
+});
