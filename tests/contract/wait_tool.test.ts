@@ -10,6 +10,7 @@ import { callEnvelope as call, deviceScreen, evidenceRef, withActServer } from "
 import { type ActWorld, actWorld } from "../support/act_world.ts";
 import { operationId } from "../support/mcp_fakes.ts";
 import { createVirtualClock, type VirtualClock } from "../support/virtual_clock.ts";
+import { SHOP_SCENARIO } from "../../src/sim/scenarios/shop_hands.ts";
 
 interface WaitWorld extends ActWorld {
   clock: VirtualClock;
@@ -212,5 +213,42 @@ test("ui_wait's waited_ms runs from its first reading to the one where the condi
     assert.equal(arrived.ok, true, JSON.stringify(arrived.error));
     const waited = arrived.data["waited_ms"] as number;
     assert.ok(waited >= 3000 - 1500 && waited <= world.clock.now() - placed - 1500, `${waited} ms: reading starts, not their ends`);
+  });
+});
+
+test("ui_wait through a held session on a screen that never goes quiet (each page source takes the 3 s idle wait) fails typed within the time limit", async () => {
+  // The cart drawer's frames, looped: the UI is never idle, so UiAutomator2 answers each page source after its whole waitForIdleTimeout.
+  const frames = {
+    spin_a: { ...SHOP_SCENARIO.screens["cart_1"]!, after: { ms: 120, to: "spin_b" } },
+    spin_b: { ...SHOP_SCENARIO.screens["cart_2"]!, after: { ms: 120, to: "spin_a" } },
+  };
+  const scenario = {
+    ...SHOP_SCENARIO,
+    start: "spin_a",
+    screens: { ...SHOP_SCENARIO.screens, ...frames },
+    packages: SHOP_SCENARIO.packages.map((p) => p.name === "com.example.shop" ? { ...p, screen: "spin_a", launchWhen: [] } : p),
+  };
+  const clock = createVirtualClock();
+  const world = actWorld({ scenario, clock, actionTimeoutMs: 10_000 });
+  const observer = world.deps.ports.observer;
+  const slow = { ...observer }; // a screencap takes 0.7–2 s on a real device (docs/simulated-device.md "Latency profile")
+  slow.screenshot = async (wait) => (await clock.sleep(700), observer.screenshot(wait));
+  slow.bind = () => slow;
+  world.deps.ports.observer = slow;
+  await withActServer(world, async (c) => {
+    assert.equal((await call(c, "ui_session_open", {})).ok, true);
+    for (
+      const [condition, code] of [[{ visible: { text: "Order confirmed" } }, "UI_ELEMENT_NOT_FOUND"], [
+        { gone: { text: "Your cart" } },
+        "OPERATION_TIMEOUT",
+      ]] as const
+    ) {
+      const started = clock.now();
+      const envelope = await call(c, "ui_wait", { ...condition, timeout_ms: 8000 });
+      assert.equal(envelope.error?.code, code, JSON.stringify(envelope.error));
+      assert.doesNotMatch(envelope.error!.message, /did not finish within 10 s/, "the wait's own answer, not the call's time limit");
+      assert.ok(envelope.evidence !== null, "a screenshot of that moment");
+      assert.ok(clock.now() - started <= 10_000, `${clock.now() - started} ms`);
+    }
   });
 });
