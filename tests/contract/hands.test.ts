@@ -299,6 +299,23 @@ test("app_clear and app_launch restart refuse the helpers the harness acts throu
   });
 });
 
+test("ui_type_text append on a password field that holds text is refused before typing: Android shows it only as bullets, which the driver would write back in", async () => {
+  const world = actWorld({ scenario: "login" });
+  await withActServer(world, async (c) => {
+    const password = { resource_id: "com.example.shop:id/password" };
+    const empty = await call(c, "ui_type_text", { selector: password, text: "hunter", append: true });
+    assert.equal(empty.ok, true, `an empty password field (its hint showing) takes append as typing: ${JSON.stringify(empty.error)}`);
+    const typed = world.calls.length;
+    const more = await call(c, "ui_type_text", { selector: password, text: "2", append: true });
+    assert.equal(more.error?.code, "INVALID_ARGUMENT", JSON.stringify(more.error));
+    assert.match(more.error!.message, /password field/);
+    assert.doesNotMatch(JSON.stringify(more), /hunter/, "the answer does not carry the password");
+    assert.equal(world.calls.slice(typed).some((n) => n === "appendText" || n === "replaceText"), false, "nothing was typed");
+    const whole = await call(c, "ui_type_text", { selector: password, text: "hunter2" });
+    assert.equal(whole.ok, true, "the whole password without append still types");
+  });
+});
+
 test("app_clear is published as destructive, device_press and app_open_url as acts", async () => {
   await withShop(async (c) => {
     const { tools } = await c.client.listTools();

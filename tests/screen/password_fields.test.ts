@@ -34,6 +34,17 @@ test("an empty password field showing its hint keeps the hint and has no length"
   assert.equal(field.text_length, undefined);
 });
 
+test("an empty password field in a uiautomator dump (its hint as its text, no showing-hint attribute) has no length either", () => {
+  // API 26+ dumps an empty field's hint as its text; a password field's own text would be bullets.
+  const hinted = dump([input([40, 360, 1040, 480], { id: "pw", text: "Password", hint: "Password", password: true })]);
+  assert.doesNotMatch(hinted, /showing-hint/);
+  const field = summarize(parseDump(hinted), SCREEN).actions[0]!;
+  assert.equal(field.password, true);
+  assert.equal(field.text_length, undefined, "8 would be the hint's length, not a typed password");
+  const typed = dump([input([40, 360, 1040, 480], { id: "pw", text: "\u2022".repeat(8), hint: "Password", password: true })]);
+  assert.equal(summarize(parseDump(typed), SCREEN).actions[0]!.text_length, 8, "bullets are typed characters");
+});
+
 test("the raw XML has the password node's text blanked and every other text kept", () => {
   const masked = maskPasswordText(screen);
   assert.ok(!masked.includes(SECRET));
