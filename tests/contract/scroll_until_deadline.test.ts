@@ -51,7 +51,7 @@ function animatedList(last: number): Scenario {
 }
 
 for (const last of [3, 4, 5, 8]) {
-  test(`ui_scroll until on a list that never goes quiet (target after ${last} swipes, 20 s limit) answers typed, never OPERATION_TIMEOUT`, async () => {
+  test(`ui_scroll until on a list that never goes quiet (target after ${last} swipes, 20 s limit) answers typed, never OPERATION_TIMEOUT (R39)`, async () => {
     const world = actWorld({ scenario: animatedList(last), actionTimeoutMs: 20_000 });
     await withActServer(world, async (c) => {
       const started = world.clock.now();

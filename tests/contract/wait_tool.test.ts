@@ -216,7 +216,7 @@ test("ui_wait's waited_ms runs from its first reading to the one where the condi
   });
 });
 
-test("ui_wait through a held session on a screen that never goes quiet (each page source takes the 3 s idle wait) fails typed within the time limit", async () => {
+test("ui_wait through a held session on a screen that never goes quiet (each page source takes the 3 s idle wait) fails typed within the time limit (R39)", async () => {
   // The cart drawer's frames, looped: the UI is never idle, so UiAutomator2 answers each page source after its whole waitForIdleTimeout.
   const frames = {
     spin_a: { ...SHOP_SCENARIO.screens["cart_1"]!, after: { ms: 120, to: "spin_b" } },

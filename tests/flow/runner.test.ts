@@ -294,7 +294,7 @@ test("one failed reading while the expectation is polled (a window in transition
   assert.ok(never.steps[0]!.expectation!.readings > 1, "read again until the timeout");
 });
 
-test("a long flow leaves no listener behind on the run's stop signal (each call's cancellation is detached when it ends)", async (t) => {
+test("a long flow leaves no listener behind on the run's stop signal (each call's cancellation is detached when it ends) (R40)", async (t) => {
   const world = scenarioWorld("settings", tempDir(t));
   const stop = new AbortController();
   let listening = 0;
