@@ -6,6 +6,7 @@
  * reading is started only if one as long as the longest so far leaves RESERVE_MS of the call's time limit.
  */
 import { ACT_DEFAULTS } from "../../contracts/act_defaults.ts";
+import { WAIT_DEFAULTS } from "../../contracts/tool_inputs.ts";
 import { HarnessError } from "../errors.ts";
 import type { OperationContext, ToolPorts } from "../ports/operation.ts";
 import { findElement, locate, type Selector } from "../screen/mod.ts";
@@ -22,13 +23,15 @@ export interface ConditionMet {
   reading: ScreenReading;
 }
 
+/** `timeoutMs` undefined: the default, cut to what the call's time limit leaves (a value the caller sent is refused instead). */
 export async function waitForCondition(
   condition: ScreenCondition,
-  timeoutMs: number,
+  asked: number | undefined,
   ctx: OperationContext,
   ports: ToolPorts,
 ): Promise<ConditionMet> {
   const room = Math.floor(ctx.remainingMs() - RESERVE_MS);
+  const timeoutMs = asked ?? Math.max(0, Math.min(WAIT_DEFAULTS.timeoutMs, room));
   if (timeoutMs > room) {
     throw new HarnessError(
       "INVALID_ARGUMENT",

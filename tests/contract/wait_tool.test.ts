@@ -182,6 +182,18 @@ test("ui_wait refuses a timeout_ms that does not fit in the action timeout, sayi
   });
 });
 
+test("ui_wait without timeout_ms under a short time limit waits what the limit leaves, not a refusal of a default it was not sent", async () => {
+  const world = waitWorld({ actionTimeoutMs: 5000 });
+  await withActServer(world, async (c) => {
+    const held = await call(c, "ui_wait", { visible: { text: "Wool beanie" } });
+    assert.equal(held.ok, true, JSON.stringify(held.error));
+    const started = world.clock.now();
+    const missed = await call(c, "ui_wait", { visible: { text: "Order confirmed" } });
+    assert.equal(missed.error?.code, "UI_ELEMENT_NOT_FOUND", JSON.stringify(missed.error));
+    assert.equal(world.clock.now() - started, 3000, "5 s less the 2 s the answer keeps");
+  });
+});
+
 test("ui_wait reads through the UI session this server holds (beside it, never busy) and leaves it open", async () => {
   const world = waitWorld();
   await withActServer(world, async (c) => {
