@@ -88,7 +88,8 @@ export const WAIT_DEFAULTS = { timeoutMs: 5000, maxTimeoutMs: 30_000 } as const;
 export const WaitInputSchema = z.strictObject({
   visible: publishedSelector("Selector to wait for.").optional(),
   gone: publishedSelector("Selector to wait out.").optional(),
-  timeout_ms: z.int().min(0).max(WAIT_DEFAULTS.maxTimeoutMs).optional()
+  // The bound before the integer check, so that 1e308 is told "<=30000", not "<=9007199254740991".
+  timeout_ms: z.number().min(0).max(WAIT_DEFAULTS.maxTimeoutMs).int().optional()
     .meta({ description: `ms, default ${WAIT_DEFAULTS.timeoutMs}` }),
 }).refine((args) => (args.visible === undefined) !== (args.gone === undefined), {
   message: "give exactly one of visible (wait until it is on screen) or gone (wait until it is not)",

@@ -147,6 +147,7 @@ test("ui_wait refuses what is not exactly one bounded condition, typed, before i
     [{ visible: { text: "A" }, timeout_ms: 30_001 }, "INVALID_ARGUMENT", /'timeout_ms'/],
     [{ visible: { text: "A" }, timeout_ms: -1 }, "INVALID_ARGUMENT", /'timeout_ms'/],
     [{ visible: { text: "A" }, timeout_ms: 2.5 }, "INVALID_ARGUMENT", /'timeout_ms'/],
+    [{ visible: { text: "A" }, timeout_ms: 1e308 }, "INVALID_ARGUMENT", /'timeout_ms'.*<=30000/], // not "<=9007199254740991"
     [{ visible: { x: 540, y: 1200 } }, "INVALID_SELECTOR", /'visible'/],
     [{ gone: { bounds: [0, 0, 10, 10] } }, "INVALID_SELECTOR", /'gone'/],
     [{ visible: "Wool beanie" }, "INVALID_SELECTOR", /'visible'/],
