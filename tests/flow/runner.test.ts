@@ -293,3 +293,27 @@ test("one failed reading while the expectation is polled (a window in transition
   assert.match(never.failure!.reason, /UI_TREE_UNAVAILABLE/);
   assert.ok(never.steps[0]!.expectation!.readings > 1, "read again until the timeout");
 });
+
+test("a long flow leaves no listener behind on the run's stop signal (each call's cancellation is detached when it ends) (R40)", async (t) => {
+  const world = scenarioWorld("settings", tempDir(t));
+  const stop = new AbortController();
+  let listening = 0;
+  const add = stop.signal.addEventListener.bind(stop.signal);
+  const remove = stop.signal.removeEventListener.bind(stop.signal);
+  stop.signal.addEventListener = ((type: string, ...rest: [EventListener, AddEventListenerOptions?]) => {
+    if (type === "abort") listening++;
+    add(type, ...rest);
+  }) as typeof stop.signal.addEventListener;
+  stop.signal.removeEventListener = ((type: string, ...rest: [EventListener]) => {
+    if (type === "abort") listening--;
+    remove(type, ...rest);
+  }) as typeof stop.signal.removeEventListener;
+  const steps = Array.from({ length: 30 }, () => ({ tool: "ui_get_tree", expect: { visible: { text: "Network & internet" } } }));
+  const run = await runFlow(
+    flow({ version: 1, name: "many", package_name: "com.android.settings", steps: [{ tool: "settings_open" }, ...steps] }),
+    world.harness,
+    { stop: stop.signal, pollIntervalMs: 20 },
+  );
+  assert.equal(run.outcome, "passed", JSON.stringify(run.failure));
+  assert.ok(listening <= 1, `${listening} abort listeners left on the run's stop signal after 31 steps (Node warns past 10)`);
+});

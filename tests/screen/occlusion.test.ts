@@ -48,7 +48,7 @@ const coverOf = (xml: string, text: string) => {
   return coveredBy(tree, locate(tree, { text }));
 };
 
-test("a row under a sheet drawn after it is covered by the sheet's option at its centre; one in the clear is not", () => {
+test("a row under a sheet drawn after it is covered by the sheet's option at its centre; one in the clear is not (R42)", () => {
   assert.deepEqual(coverOf(sheetScreen(), "Low row"), { label: "Size", selector: { text: "Size" } });
   assert.equal(coverOf(sheetScreen(), "Top row"), null);
   assert.equal(coverOf(sheetScreen(), "Size"), null, "the sheet's own option is on top");
