@@ -42,6 +42,9 @@ export interface ActScope {
    * read it found the element in, so an element wait's earlier screens (a load that ended) do not count as the act's.
    */
   before: string;
+  /** The longest page-source read of this act so far (ms; on a UI that never goes quiet each takes the whole idle
+   * wait): the element wait starts another only if one as long still leaves room for the answer. */
+  longestReadMs: number;
   wait(): WaitOptions;
 }
 
@@ -83,16 +86,18 @@ function performAct<E extends object>(
 ): Promise<ToolOutcome<ActData & E>> {
   const wait = (): WaitOptions => ({ timeoutMs: ctx.remainingMs(), signal: ctx.signal });
   return ports.ui.withDriver(ctx.sessionId, ports.observer.udid, uiOperation(ctx), async (driver) => {
-    const scope: ActScope = { driver, ports, ctx, before: await checked(ctx, () => driver.source()), wait };
+    const readAt = ports.clock.now();
+    const before = await checked(ctx, () => driver.source());
+    const scope: ActScope = { driver, ports, ctx, before, longestReadMs: ports.clock.now() - readAt, wait };
     const extra = await act(scope);
-    const before = scope.before;
-    const after = await settleWithEvidence(tool, driver, ports, ctx, before);
+    const actedOn = scope.before;
+    const after = await settleWithEvidence(tool, driver, ports, ctx, actedOn);
     if (after.evidence.saved !== null) ctx.attachEvidence(after.evidence.saved);
     return {
       data: {
         foreground_package: after.summary.foreground_package,
         settled: after.settled,
-        changed: after.source !== before,
+        changed: after.source !== actedOn,
         ...extra,
         screen: after.summary,
         ...(after.evidence.error === null ? {} : { evidence_error: after.evidence.error }),
@@ -214,8 +219,10 @@ export async function findInSession(scope: ActScope, selector: Selector, tool: s
       locate(tree, selector); // throws UI_ELEMENT_AMBIGUOUS with the candidates
     }
     const waited = ports.clock.now() - started;
-    const budget = Math.min(ACT_DEFAULTS.elementWaitMs, ctx.remainingMs() - 2000);
-    if (waited + ACT_DEFAULTS.pollIntervalMs > budget) {
+    // Another read only within the element wait, and only if one as long as the longest so far leaves 2 s of the
+    // call's time limit for the answer (the miss's screenshot, or the act, its settle and evidence).
+    const noRoom = ctx.remainingMs() - 2000 < ACT_DEFAULTS.pollIntervalMs + scope.longestReadMs;
+    if (waited + ACT_DEFAULTS.pollIntervalMs > ACT_DEFAULTS.elementWaitMs || noRoom) {
       // The moment of the miss, as evidence: what the agent would have seen.
       const shot = await captureScreenshot(ports.observer, ports.evidence, tool, scope.wait()).catch(() => null);
       if (shot !== null) ctx.attachEvidence(shot.evidence);
@@ -231,7 +238,9 @@ export async function findInSession(scope: ActScope, selector: Selector, tool: s
       locate(tree, selector, { waitedMs: waited }); // throws UI_ELEMENT_NOT_FOUND: "The screen offers: …"
     }
     await ports.clock.sleep(ACT_DEFAULTS.pollIntervalMs, ctx.signal);
+    const readAt = ports.clock.now();
     source = await checked(ctx, () => driver.source());
+    scope.longestReadMs = Math.max(scope.longestReadMs, ports.clock.now() - readAt);
   }
 }
 

@@ -1,0 +1,51 @@
+/**
+ * The element wait of ui_tap and ui_type_text within the call's time limit: on a screen that never goes quiet
+ * (every page source waits UiAutomator2's whole waitForIdleTimeout, 3 s), a read is started only if one as long
+ * as the longest so far still leaves room for the answer. A selector that never matches is answered
+ * UI_ELEMENT_NOT_FOUND in the wait's own words ("The screen offers: …", with a screenshot), never
+ * OPERATION_TIMEOUT for a read the wait chose to start. On the virtual clock: the times are exact.
+ */
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { SHOP_SCENARIO } from "../../src/sim/scenarios/shop_hands.ts";
+import type { NodeSpec, Scenario } from "../../src/sim/scenario/types.ts";
+import { callEnvelope as call, withActServer } from "../support/act_calls.ts";
+import { actWorld } from "../support/act_world.ts";
+
+const PKG = "com.example.shop";
+
+/** One page in two frames 100 ms apart (the UI is never idle), with a row and a search field. */
+function animatedPage(): Scenario {
+  const page: NodeSpec = {
+    class: "android.widget.FrameLayout",
+    bounds: [0, 0, 1080, 2400],
+    children: [
+      { class: "android.widget.TextView", text: "Row", clickable: true, bounds: [0, 300, 1080, 580] },
+      { class: "android.widget.EditText", id: `${PKG}:id/field`, hint: "Search", bounds: [0, 600, 1080, 760] },
+    ],
+  };
+  const screen = (to: string) => ({ package: PKG, activity: `${PKG}.FeedActivity`, after: { ms: 100, to }, root: page });
+  return {
+    ...SHOP_SCENARIO,
+    name: "animated-page",
+    start: "a",
+    screens: { ...SHOP_SCENARIO.screens, a: screen("b"), b: screen("a") },
+    packages: SHOP_SCENARIO.packages.map((p) => p.name === PKG ? { name: PKG, screen: "a", label: "Shop" } : p),
+    transitions: [],
+  };
+}
+
+for (const limitMs of [6_000, 7_000, 8_000, 9_000, 10_000, 12_000]) {
+  for (const [tool, args] of [["ui_tap", {}], ["ui_type_text", { text: "x" }]] as const) {
+    test(`${tool}'s element wait on a screen that never goes quiet (${limitMs} ms limit) answers UI_ELEMENT_NOT_FOUND, never OPERATION_TIMEOUT (R39)`, async () => {
+      const world = actWorld({ scenario: animatedPage(), actionTimeoutMs: limitMs });
+      await withActServer(world, async (c) => {
+        const started = world.clock.now();
+        const missed = await call(c, tool, { selector: { text: "Nowhere" }, ...args });
+        assert.equal(missed.error?.code, "UI_ELEMENT_NOT_FOUND", `${JSON.stringify(missed.error)} after ${world.clock.now() - started} ms`);
+        assert.match(missed.error!.message, /The screen offers: /);
+        assert.ok(world.clock.now() - started <= limitMs, `answered within the limit (${world.clock.now() - started} ms)`);
+      });
+    });
+  }
+}
