@@ -8,9 +8,9 @@
  * throws: faults become the run's outcome (step_outcome.ts decides it) and are named in the result.
  */
 import { DEFAULT_EXPECT_TIMEOUT_MS, type FlowFile, type FlowOutcome, type FlowStep, typedTexts } from "../../contracts/flow.ts";
-import type { Envelope } from "../../contracts/envelope.ts";
+import type { Envelope, ToolEnvelope } from "../../contracts/envelope.ts";
 import { redactArguments, redactUrl } from "../../contracts/tool_inputs.ts";
-import { type ToolName, TOOLS } from "../../contracts/tools.ts";
+import { type ToolData, type ToolName, TOOLS } from "../../contracts/tools.ts";
 import { toHarnessError } from "../errors.ts";
 import { StopRequested } from "../mcp/operation_deadline.ts";
 import { type InProcessClient, inProcessClient } from "../mcp/in_process_client.ts";
@@ -103,7 +103,7 @@ export async function runFlow(flow: FlowFile, harness: FlowHarness, options: Run
 
 async function runSteps(flow: FlowFile, gate: InProcessClient, run: FlowRun, options: RunFlowOptions): Promise<void> {
   const { stop } = options;
-  const opened = await gate.call("ui_session_open", { package: flow.package_name }, cancelBy(stop));
+  const opened = await callStoppable(gate, "ui_session_open", { package: flow.package_name }, stop);
   if (stop?.aborted) {
     fail(run, { outcome: "error", reason: `${interrupted(stop)} while the flow's UI session was opening` });
     if (opened.ok) await closeSession(gate, run, opened.data.session_id);
@@ -187,7 +187,7 @@ async function runStep(step: FlowStep, index: number, total: number, ctx: StepCo
   const started = clock.now();
   const args: Record<string, unknown> = { ...(step.args ?? {}) };
   if (TOOLS[step.tool].device === "act") args["session_id"] = ctx.sessionId; // acts run in the flow's session
-  const envelope = await gate.call(step.tool, args, cancelBy(options.stop));
+  const envelope = await callStoppable(gate, step.tool, args, options.stop);
   const record: StepRecord = {
     index,
     tool: step.tool,
@@ -264,7 +264,7 @@ async function pollExpectation(
   const timeout = expect.timeout_ms ?? DEFAULT_EXPECT_TIMEOUT_MS;
   let readings = 0;
   for (;;) {
-    const reading = await gate.call(OBSERVE_TOOL_FOR_EXPECT, { include_raw: true }, cancelBy(stop));
+    const reading = await callStoppable(gate, OBSERVE_TOOL_FOR_EXPECT, { include_raw: true }, stop);
     readings++;
     const waited = clock.now() - started;
     const last = waited + intervalMs > timeout || stop?.aborted === true;
@@ -326,18 +326,27 @@ function skippedStep(step: FlowStep, index: number, typed: TypedTexts): StepReco
   };
 }
 
-/** The cancellation of one call: the run's stop signal, when there is one. */
-function cancelBy(stop: AbortSignal | undefined): { cancel?: AbortSignal } {
-  return stop === undefined ? {} : { cancel: asStop(stop) };
-}
-
-/** The run's stop (a signal's name as reason) as the harness stopping, so the audit line says "shutdown". */
-function asStop(stop: AbortSignal): AbortSignal {
+/**
+ * One call, cancelled by the run's stop (a signal's name as reason) as the harness stopping, so the audit line
+ * says "shutdown". The listener on `stop` is removed when the call ends: a run makes a call per step and per
+ * expectation reading, and they piled up on the one signal (Node warned on stderr at the eleventh).
+ */
+async function callStoppable<N extends ToolName>(
+  gate: InProcessClient,
+  name: N,
+  args: Record<string, unknown>,
+  stop: AbortSignal | undefined,
+): Promise<ToolEnvelope<ToolData<N>>> {
+  if (stop === undefined) return gate.call(name, args);
   const cancel = new AbortController();
   const abort = () => cancel.abort(new StopRequested(typeof stop.reason === "string" ? stop.reason : "stop requested"));
   if (stop.aborted) abort();
   else stop.addEventListener("abort", abort, { once: true });
-  return cancel.signal;
+  try {
+    return await gate.call(name, args, { cancel: cancel.signal });
+  } finally {
+    stop.removeEventListener("abort", abort);
+  }
 }
 
 /** The tools a flow needs that the harness does not serve, or an empty list. */

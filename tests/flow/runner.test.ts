@@ -6,6 +6,7 @@
  * and what the screen offers.
  */
 import assert from "node:assert/strict";
+import { getEventListeners } from "node:events";
 import { test } from "node:test";
 import { type FlowFile, parseFlow } from "../../contracts/flow.ts";
 import { HarnessError } from "../../src/errors.ts";
@@ -292,4 +293,12 @@ test("one failed reading while the expectation is polled (a window in transition
   assert.equal(never.exit_code, 2, JSON.stringify(never.failure));
   assert.match(never.failure!.reason, /UI_TREE_UNAVAILABLE/);
   assert.ok(never.steps[0]!.expectation!.readings > 1, "read again until the timeout");
+});
+
+test("a run leaves no listener on its stop signal: each call's is removed when the call ends (Node warned at the eleventh on stderr)", async (t) => {
+  const world = scenarioWorld("settings", tempDir(t));
+  const stop = new AbortController();
+  const run = await runFlow(settingsTour, world.harness, { pollIntervalMs: 20, stop: stop.signal });
+  assert.equal(run.outcome, "passed", JSON.stringify(run.failure));
+  assert.equal(getEventListeners(stop.signal, "abort").length, 0);
 });
