@@ -34,7 +34,7 @@ export const FlowExpectSchema = z.strictObject({
   selected: z.boolean().optional(),
   focused: z.boolean().optional(),
   /** How long to keep reading the screen until the expectation holds (default 5000). */
-  timeout_ms: z.int().min(0).max(MAX_EXPECT_TIMEOUT_MS).optional(),
+  timeout_ms: z.number().min(0).max(MAX_EXPECT_TIMEOUT_MS).int().optional(), // the bound first: 1e308 is told the real limit
 }).refine((e) => e.visible !== undefined || e.not_visible !== undefined || e.foreground_package !== undefined, {
   message: "an expectation needs at least one of visible, not_visible, foreground_package",
 }).refine((e) => e.visible !== undefined || EXPECT_STATE_KEYS.every((key) => e[key] === undefined), {

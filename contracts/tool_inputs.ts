@@ -12,6 +12,25 @@ export { PACKAGE_NAME_PATTERN } from "./package_name.ts";
 /** An Android application id: dot-separated Java identifiers, at least two segments (also what adb_arguments.ts lets reach adb). */
 export const PackageNameSchema = z.string().max(255).regex(PACKAGE_NAME_PATTERN);
 
+/**
+ * The packages the harness acts through on the device (Appium's UiAutomator2 server and its instrumentation, Appium
+ * Settings): clearing or force-stopping one kills the UI session the act runs in, so app_clear and app_launch refuse them.
+ */
+export const HARNESS_HELPER_PACKAGES = [
+  "io.appium.uiautomator2.server",
+  "io.appium.uiautomator2.server.test",
+  "io.appium.settings",
+] as const;
+
+/** A package an act may stop or clear: an application id that is not one of HARNESS_HELPER_PACKAGES. */
+export const StoppablePackageSchema = PackageNameSchema.refine(
+  (name) => !(HARNESS_HELPER_PACKAGES as readonly string[]).includes(name),
+  {
+    message: `${HARNESS_HELPER_PACKAGES.join(", ")} are the helpers the harness acts through: stopping or clearing one ` +
+      "ends the UI session; name the app under test",
+  },
+);
+
 /** An opaque session id as `ui_session_open` issues it. */
 export const SessionIdSchema = z.string().max(64).regex(/^[A-Za-z0-9_-]+$/);
 /** The same check, published as a plain string (eleven tools take one: tools/list stays small; the id is never typed by hand). */
@@ -79,7 +98,8 @@ export const WAIT_DEFAULTS = { timeoutMs: 5000, maxTimeoutMs: 30_000 } as const;
 export const WaitInputSchema = z.strictObject({
   visible: publishedSelector("Selector to wait for.").optional(),
   gone: publishedSelector("Selector to wait out.").optional(),
-  timeout_ms: z.int().min(0).max(WAIT_DEFAULTS.maxTimeoutMs).optional()
+  // The bound before the integer check, so that 1e308 is told "<=30000", not "<=9007199254740991".
+  timeout_ms: z.number().min(0).max(WAIT_DEFAULTS.maxTimeoutMs).int().optional()
     .meta({ description: `ms, default ${WAIT_DEFAULTS.timeoutMs}` }),
 }).refine((args) => (args.visible === undefined) !== (args.gone === undefined), {
   message: "give exactly one of visible (wait until it is on screen) or gone (wait until it is not)",

@@ -131,10 +131,11 @@ async function settleWithEvidence(
   const moment = (source: string) => Promise.all([takeEvidence(tool, ports, ctx, wait), summaryOf(source, ports, wait())]);
   const startedAt = ports.clock.now();
   const first = await read();
-  const final = readIsFinal(before, { source: first, tookMs: ports.clock.now() - startedAt }, driver.idleTimeoutMs);
+  const firstRead = { source: first, tookMs: ports.clock.now() - startedAt };
+  const final = readIsFinal(before, firstRead, driver.idleTimeoutMs);
   const [captured, confirmed] = await allOrFirstError(
     moment(first),
-    final ? Promise.resolve({ source: first, settled: true }) : confirmSettled(first, read, ports, ctx),
+    final ? Promise.resolve({ source: first, settled: true }) : confirmSettled(firstRead, read, ports, ctx),
   );
   const [evidence, summary] = confirmed.source === first ? captured : await moment(confirmed.source);
   return { source: confirmed.source, settled: confirmed.settled, summary, evidence };

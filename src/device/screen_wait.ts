@@ -2,9 +2,11 @@
  * ui_wait's poll: read the screen (through a held session when there is one, else adb) every
  * ACT_DEFAULTS.pollIntervalMs on the injected clock until an element the selector names is on it
  * (`visible`: one or several, as a flow's expectation) or none is (`gone`), for at most `timeout_ms`.
- * Misses answer typed with a screenshot of that moment: UI_ELEMENT_NOT_FOUND, or OPERATION_TIMEOUT when it stayed.
+ * Misses answer typed with a screenshot of that moment: UI_ELEMENT_NOT_FOUND, or OPERATION_TIMEOUT when it stayed; a
+ * reading is started only if one as long as the longest so far leaves RESERVE_MS of the call's time limit.
  */
 import { ACT_DEFAULTS } from "../../contracts/act_defaults.ts";
+import { WAIT_DEFAULTS } from "../../contracts/tool_inputs.ts";
 import { HarnessError } from "../errors.ts";
 import type { OperationContext, ToolPorts } from "../ports/operation.ts";
 import { findElement, locate, type Selector } from "../screen/mod.ts";
@@ -21,13 +23,15 @@ export interface ConditionMet {
   reading: ScreenReading;
 }
 
+/** `timeoutMs` undefined: the default, cut to what the call's time limit leaves (a value the caller sent is refused instead). */
 export async function waitForCondition(
   condition: ScreenCondition,
-  timeoutMs: number,
+  asked: number | undefined,
   ctx: OperationContext,
   ports: ToolPorts,
 ): Promise<ConditionMet> {
   const room = Math.floor(ctx.remainingMs() - RESERVE_MS);
+  const timeoutMs = asked ?? Math.max(0, Math.min(WAIT_DEFAULTS.timeoutMs, room));
   if (timeoutMs > room) {
     throw new HarnessError(
       "INVALID_ARGUMENT",
@@ -38,13 +42,20 @@ export async function waitForCondition(
   }
   const wait = () => ({ timeoutMs: ctx.remainingMs(), signal: ctx.signal });
   const started = ports.clock.now();
+  let longestReadMs = 0;
   for (;;) {
+    const readAt = ports.clock.now();
     const reading = await readScreen(ports.observer, wait(), ports.ui);
+    longestReadMs = Math.max(longestReadMs, ports.clock.now() - readAt);
     const waitedMs = Math.round(ports.clock.now() - started);
     const result = findElement(reading.tree, "visible" in condition ? condition.visible : condition.gone);
     const present = result.status !== "not_found";
-    if (present === "visible" in condition) return { waitedMs, reading };
-    if (waitedMs >= timeoutMs) {
+    // waited_ms: from the first reading to the one that held (their starts: a dump takes 1–4 s on a real device).
+    if (present === "visible" in condition) return { waitedMs: Math.round(readAt - started), reading };
+    // The last reading: at timeout_ms, or the last one whose like (as long as the longest so far: a page source on a UI
+    // that never goes quiet takes the whole idle wait) still leaves the miss's screenshot and the answer their time.
+    const noRoom = ctx.remainingMs() - RESERVE_MS < longestReadMs + ACT_DEFAULTS.pollIntervalMs;
+    if (waitedMs >= timeoutMs || noRoom) {
       const shot = await captureScreenshot(ports.observer, ports.evidence, "ui_wait", wait()).catch(() => null);
       if (shot !== null) ctx.attachEvidence(shot.evidence);
       // locate throws UI_ELEMENT_NOT_FOUND: "The screen offers: …"

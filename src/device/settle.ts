@@ -6,8 +6,9 @@
  * states (`checked`, `selected`, `focused`: a flip, never a frame of an animation), or when it answered sooner
  * than the session's known idle timeout (the wait ended because the UI was quiet, not because time ran out).
  * Otherwise (the timeout is unknown, or the read took the whole timeout: the UI never went quiet) reads follow
- * ACT_DEFAULTS.settleIntervalMs apart until two consecutive ones are equal, at most ACT_DEFAULTS.settleMaxMs and
- * never within the deadline's last second (then `settled: false`).
+ * ACT_DEFAULTS.settleIntervalMs apart until two consecutive ones are equal, at most ACT_DEFAULTS.settleMaxMs, and
+ * only while a read as long as the longest so far (the first included: on a UI that never goes quiet each one takes
+ * the whole idle timeout) would still end before the deadline's last second (then `settled: false`).
  */
 import { ACT_DEFAULTS } from "../../contracts/act_defaults.ts";
 import type { OperationContext, ToolPorts } from "../ports/operation.ts";
@@ -38,18 +39,21 @@ export function readIsFinal(before: string, first: FirstRead, idleTimeoutMs: num
 
 /** Reads after `first` until two consecutive reads are equal (the settle interval apart), bounded as the header says. */
 export async function confirmSettled(
-  first: string,
+  first: FirstRead,
   read: () => Promise<string>,
   ports: Pick<ToolPorts, "clock">,
   ctx: Pick<OperationContext, "remainingMs" | "signal">,
 ): Promise<SettledScreen> {
   const started = ports.clock.now();
-  let previous = first;
+  let previous = first.source;
+  let longestRead = first.tookMs;
   for (;;) {
-    const left = Math.min(ACT_DEFAULTS.settleMaxMs - (ports.clock.now() - started), ctx.remainingMs() - 1000);
+    const left = Math.min(ACT_DEFAULTS.settleMaxMs - (ports.clock.now() - started), ctx.remainingMs() - 1000 - longestRead);
     if (left < ACT_DEFAULTS.settleIntervalMs) return { source: previous, settled: false };
     await ports.clock.sleep(ACT_DEFAULTS.settleIntervalMs, ctx.signal);
+    const readAt = ports.clock.now();
     const next = await read();
+    longestRead = Math.max(longestRead, ports.clock.now() - readAt);
     if (next === previous) return { source: next, settled: true };
     previous = next;
   }

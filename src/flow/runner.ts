@@ -103,7 +103,7 @@ export async function runFlow(flow: FlowFile, harness: FlowHarness, options: Run
 
 async function runSteps(flow: FlowFile, gate: InProcessClient, run: FlowRun, options: RunFlowOptions): Promise<void> {
   const { stop } = options;
-  const opened = await callStoppable(gate, "ui_session_open", { package: flow.package_name }, stop);
+  const opened = await callUnder(gate, "ui_session_open", { package: flow.package_name }, stop);
   if (stop?.aborted) {
     fail(run, { outcome: "error", reason: `${interrupted(stop)} while the flow's UI session was opening` });
     if (opened.ok) await closeSession(gate, run, opened.data.session_id);
@@ -187,7 +187,7 @@ async function runStep(step: FlowStep, index: number, total: number, ctx: StepCo
   const started = clock.now();
   const args: Record<string, unknown> = { ...(step.args ?? {}) };
   if (TOOLS[step.tool].device === "act") args["session_id"] = ctx.sessionId; // acts run in the flow's session
-  const envelope = await callStoppable(gate, step.tool, args, options.stop);
+  const envelope = await callUnder(gate, step.tool, args, options.stop);
   const record: StepRecord = {
     index,
     tool: step.tool,
@@ -264,7 +264,7 @@ async function pollExpectation(
   const timeout = expect.timeout_ms ?? DEFAULT_EXPECT_TIMEOUT_MS;
   let readings = 0;
   for (;;) {
-    const reading = await callStoppable(gate, OBSERVE_TOOL_FOR_EXPECT, { include_raw: true }, stop);
+    const reading = await callUnder(gate, OBSERVE_TOOL_FOR_EXPECT, { include_raw: true }, stop);
     readings++;
     const waited = clock.now() - started;
     const last = waited + intervalMs > timeout || stop?.aborted === true;
@@ -327,11 +327,10 @@ function skippedStep(step: FlowStep, index: number, typed: TypedTexts): StepReco
 }
 
 /**
- * One call, cancelled by the run's stop (a signal's name as reason) as the harness stopping, so the audit line
- * says "shutdown". The listener on `stop` is removed when the call ends: a run makes a call per step and per
- * expectation reading, and they piled up on the one signal (Node warned on stderr at the eleventh).
+ * One call under the run's stop (a signal's name as reason), seen by the call as the harness stopping so the audit
+ * line says "shutdown"; the listener on the run's signal is removed when the call ends (a long flow kept one per call).
  */
-async function callStoppable<N extends ToolName>(
+async function callUnder<N extends ToolName>(
   gate: InProcessClient,
   name: N,
   args: Record<string, unknown>,

@@ -9,6 +9,7 @@
  */
 import { HarnessError } from "../errors.ts";
 import { chooseSelector, separatingWithin, withinBudget } from "./choose_selector.ts";
+import { coveringNode } from "./occlusion.ts";
 import { analyzeScreen, type ScreenAnalysis } from "./screen_analysis.ts";
 import { keyOf, matchInAnalysis } from "./selector_match.ts";
 import type { ElementRect, Role, Selector, SelectorKeyValue, UiNode, UiTree } from "./types.ts";
@@ -117,6 +118,21 @@ export function locate(tree: UiTree, selector: Selector, options: { waitedMs?: n
     `${shown} matched ${result.candidates.length} distinct elements: ${lines.join("; ")}. ${hint}`,
     { selector, candidates: result.candidates },
   );
+}
+
+/**
+ * What a tap on the element would reach instead (occlusion.ts: a view drawn over its centre that takes
+ * touches), said as the summary offers it: its label and, when the summary offers it, its selector. Null when
+ * a tap reaches the element.
+ */
+export function coveredBy(tree: UiTree, element: LocatedElement): { label: string; selector?: Selector } | null {
+  const cover = coveringNode(tree, element.node);
+  if (cover === null) return null;
+  const analysis = analyzeScreen(tree);
+  const root = analysis.entityOf[cover.id] ?? -1;
+  const entity = root === -1 ? undefined : analysis.entities.get(root);
+  if (entity === undefined || !entity.target) return { label: cover.text || cover.contentDesc || cover.resourceId || cover.className };
+  return { label: entity.label, selector: chooseSelector(analysis, entity, withinBudget()) };
 }
 
 /** How many offered elements a not-found message names. */

@@ -125,8 +125,9 @@ function tagOf(element: OrderedElement): string | undefined {
 function toNode(id: number, tag: string, a: Attributes, parent: UiNode | null, depth: number): UiNode {
   const shown = a["text"] ?? "";
   const password = a["password"] === "true";
-  // An empty field shows its hint as its text; a password field's typed text is bullets, never its hint.
-  const showingHint = a["showing-hint"] === "true" || (password && shown !== "" && shown === a["hint"]);
+  // An empty field dumps its hint as its text (API 26+; only Appium's page source says showing-hint); a password
+  // field's own text is bullets, so its text equal to its hint is the hint.
+  const showingHint = a["showing-hint"] === "true" || (password && shown !== "" && shown === (a["hint"] ?? ""));
   // A password field's text never leaves the parser (password_fields.ts): only its length, and a hint it shows.
   const text = password && !showingHint ? "" : shown;
   return {
@@ -153,6 +154,7 @@ function toNode(id: number, tag: string, a: Attributes, parent: UiNode | null, d
     ...(password && !showingHint && shown !== "" ? { textLength: [...shown].length } : {}),
     visible: a["visible-to-user"] !== "false" && a["displayed"] !== "false",
     bounds: parseBounds(a["bounds"]),
+    ...(/^\d{1,6}$/.test(a["drawing-order"] ?? "") ? { drawingOrder: Number(a["drawing-order"]) } : {}),
   };
 }
 

@@ -45,6 +45,8 @@ export interface UiNode {
   visible: boolean;
   /** Null when the dump has no parsable bounds. */
   bounds: Bounds | null;
+  /** Its place in its parent's drawing order (`drawing-order`, API 24+ dumps), when the dump says. */
+  drawingOrder?: number;
 }
 
 export interface UiTree {

@@ -28,7 +28,10 @@ import {
   type UiTree,
 } from "../screen/mod.ts";
 
-/** What a further swipe must leave of the deadline: the settle, the evidence and the summary after it. */
+/**
+ * What a further swipe must leave of the deadline besides itself (the longest swipe-and-read so far: on a UI that
+ * never goes quiet each read takes UiAutomator2's whole idle timeout): the settle, the evidence and the summary after it.
+ */
 const AFTER_SWIPE_MS = 4000;
 
 export const uiScrollTool = defineActTool("ui_scroll", {
@@ -46,7 +49,9 @@ export const uiScrollTool = defineActTool("ui_scroll", {
       return { direction, scrolled: false };
     }
     let source = scope.before;
+    let longestSwipeMs = 0;
     for (let swipes = 1;; swipes++) {
+      const swipeStarted = scope.ports.clock.now();
       if (swipes > 1) area = sameArea(tree, area!) ?? scrollContainerOfOrNull(tree, args.container, direction);
       const xpath = area === null ? null : xpathOf(tree, area);
       const [id] = xpath === null ? [] : await checked(ctx, () => driver.findElements(xpath));
@@ -65,13 +70,14 @@ export const uiScrollTool = defineActTool("ui_scroll", {
       tree = parseDump(next);
       const shown = await offeredIfShown(scope, tree, until);
       if (shown !== null) return { direction, scrolled: true, swipes, ...atEnd, found: shown };
+      longestSwipeMs = Math.max(longestSwipeMs, scope.ports.clock.now() - swipeStarted);
       const moved = next !== source;
       source = next;
       const why = !further || !moved
         ? `the end was reached after ${swipes} swipe(s) ${direction}`
         : swipes >= UNTIL_MAX_SWIPES
         ? `it stopped after ${swipes} swipes ${direction} (the most one call makes) before the end`
-        : ctx.remainingMs() < AFTER_SWIPE_MS
+        : ctx.remainingMs() < AFTER_SWIPE_MS + longestSwipeMs
         ? `it stopped after ${swipes} swipe(s) ${direction}, before the end, at the call's time limit`
         : null;
       if (why !== null) await notFound(scope, tree, until, why);

@@ -8,7 +8,9 @@
  */
 import { ACT_DEFAULTS } from "../../contracts/act_defaults.ts";
 import { type ActScope, checked, defineActTool, findInSession, type FoundElement } from "../device/act.ts";
+import { captureScreenshot } from "../device/screenshot.ts";
 import { HarnessError } from "../errors.ts";
+import { coveredBy, type Selector } from "../screen/mod.ts";
 
 export const uiTapTool = defineActTool("ui_tap", {
   async act(scope, args) {
@@ -20,6 +22,7 @@ export const uiTapTool = defineActTool("ui_tap", {
       scope.before = await checked(ctx, () => scope.driver.source());
       found = await findInSession(scope, selector, "ui_tap");
     }
+    await refuseCovered(found, scope, selector);
     const gesture = args.gesture ?? "tap";
     const { driver } = scope;
     const press = { tap: driver.click, long_press: driver.longPress, double_tap: driver.doubleTap }[gesture];
@@ -27,6 +30,24 @@ export const uiTapTool = defineActTool("ui_tap", {
     return { target: args.selector, element_label: found.element.label, gesture };
   },
 });
+
+/**
+ * UI_ELEMENT_NOT_FOUND (with a screenshot of that moment) when another view is drawn over the element's centre
+ * and would take the tap (a bottom sheet, a bar, a banner): tapping would act on that instead, and answer it as done.
+ */
+async function refuseCovered(found: FoundElement, scope: ActScope, selector: Selector): Promise<void> {
+  const cover = coveredBy(found.tree, found.element);
+  if (cover === null) return;
+  const shot = await captureScreenshot(scope.ports.observer, scope.ports.evidence, "ui_tap", scope.wait()).catch(() => null);
+  if (shot !== null) scope.ctx.attachEvidence(shot.evidence);
+  const what = cover.selector === undefined ? `'${cover.label}'` : `'${cover.label}' ${JSON.stringify(cover.selector)}`;
+  throw new HarnessError(
+    "UI_ELEMENT_NOT_FOUND",
+    `${JSON.stringify(selector)} ('${found.element.label}') is covered where a tap lands (its centre) by ${what}, ` +
+      "which would take the tap instead; nothing was tapped. Scroll it into the clear (ui_scroll), or close what covers it, then retry.",
+    { selector, covered_by: cover },
+  );
+}
 
 /** Whether the element lies under the open soft keyboard (the summary's covered_by_keyboard rule). */
 async function underKeyboard(found: FoundElement, scope: ActScope): Promise<boolean> {

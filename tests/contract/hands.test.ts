@@ -10,6 +10,7 @@ import { callEnvelope as call, deviceScreen, evidenceRef, withActServer } from "
 import { type ActWorld, actWorld } from "../support/act_world.ts";
 import { type Connected } from "../support/mcp_client.ts";
 import { operationId } from "../support/mcp_fakes.ts";
+import { SHOP_SCENARIO } from "../../src/sim/scenarios/shop_hands.ts";
 
 const SHOP = "com.example.shop";
 const id = (name: string) => `${SHOP}:id/${name}`;
@@ -328,6 +329,41 @@ test("app_clear stops the app and deletes its data (the next launch is signed ou
   });
 });
 
+test("app_clear and app_launch restart refuse the helpers the harness acts through (UiAutomator2 server, Appium Settings), before any session", async () => {
+  // Installed as on every device Appium drives: clearing or force-stopping the server kills the session the act runs in.
+  const helpers = ["io.appium.uiautomator2.server", "io.appium.uiautomator2.server.test", "io.appium.settings"];
+  const scenario = { ...SHOP_SCENARIO, packages: [...SHOP_SCENARIO.packages, ...helpers.map((name) => ({ name }))] };
+  const world = actWorld({ scenario });
+  await withActServer(world, async (c) => {
+    for (const pkg of helpers) {
+      for (const [tool, args] of [["app_clear", { package: pkg }], ["app_launch", { package: pkg, restart: true }]] as const) {
+        const refused = await call(c, tool, args);
+        assert.equal(refused.error?.code, "INVALID_PACKAGE", `${tool} ${pkg}: ${JSON.stringify(refused.error)}`);
+        assert.match(refused.error!.message, /the harness acts through/);
+      }
+    }
+    assert.equal(world.calls.length, 0, "no session was opened, nothing was sent");
+    assert.equal((await call(c, "app_launch", { package: SHOP, restart: true })).ok, true, "the app under test still restarts");
+  });
+});
+
+test("ui_type_text append on a password field that holds text is refused before typing: Android shows it only as bullets, which the driver would write back in", async () => {
+  const world = actWorld({ scenario: "login" });
+  await withActServer(world, async (c) => {
+    const password = { resource_id: "com.example.shop:id/password" };
+    const empty = await call(c, "ui_type_text", { selector: password, text: "hunter", append: true });
+    assert.equal(empty.ok, true, `an empty password field (its hint showing) takes append as typing: ${JSON.stringify(empty.error)}`);
+    const typed = world.calls.length;
+    const more = await call(c, "ui_type_text", { selector: password, text: "2", append: true });
+    assert.equal(more.error?.code, "INVALID_ARGUMENT", JSON.stringify(more.error));
+    assert.match(more.error!.message, /password field/);
+    assert.doesNotMatch(JSON.stringify(more), /hunter/, "the answer does not carry the password");
+    assert.equal(world.calls.slice(typed).some((n) => n === "appendText" || n === "replaceText"), false, "nothing was typed");
+    const whole = await call(c, "ui_type_text", { selector: password, text: "hunter2" });
+    assert.equal(whole.ok, true, "the whole password without append still types");
+  });
+});
+
 test("app_clear is published as destructive, device_press and app_open_url as acts", async () => {
   await withShop(async (c) => {
     const { tools } = await c.client.listTools();
@@ -395,5 +431,31 @@ test("each refused input the issue lists answers its whole refusal envelope (typ
     assert.equal([...refused[7]![1]["url"] as string].length, 3000, "the long URL is 3,000 characters");
     assert.deepEqual(world.calls, [], "no session was opened and no command was sent");
     assert.equal(world.device.screenId(), "shop_home");
+  });
+});
+
+test("ui_tap refuses an element the filter sheet covers where a tap lands (UI_ELEMENT_NOT_FOUND naming the sheet's option, with a screenshot); nothing is tapped (R42)", async () => {
+  await withShop(async (c, world) => {
+    await call(c, "ui_tap", { selector: { content_desc: "Filters" } });
+    assert.equal(world.device.screenId(), "filters");
+    const calls = world.calls.length;
+    const covered = await call(c, "ui_tap", { selector: { text: "Running shorts" } });
+    assert.equal(covered.ok, false);
+    assert.equal(covered.error?.code, "UI_ELEMENT_NOT_FOUND");
+    assert.match(
+      covered.error?.message ?? "",
+      /^\{"text":"Running shorts"\} \('Running shorts.*'\) is covered where a tap lands \(its centre\) by '.+'/,
+    );
+    assert.match(
+      covered.error?.message ?? "",
+      /nothing was tapped\. Scroll it into the clear \(ui_scroll\), or close what covers it, then retry\.$/,
+    );
+    assert.ok((covered.error?.details?.["covered_by"] as { label?: string } | undefined)?.label, JSON.stringify(covered.error?.details));
+    assert.notEqual(covered.evidence, null, "the moment of the refusal is kept as evidence");
+    assert.equal(world.device.screenId(), "filters", "nothing changed");
+    assert.deepEqual(world.calls.slice(calls).filter((call) => /^(click|long|double)/.test(call)), [], "no tap reached the device");
+    // What the sheet shows is tapped as before.
+    const apply = await call(c, "ui_tap", { selector: { text: "Apply" } });
+    assert.equal(apply.ok, true, JSON.stringify(apply.error));
   });
 });

@@ -10,6 +10,7 @@ import { callEnvelope as call, deviceScreen, evidenceRef, withActServer } from "
 import { type ActWorld, actWorld } from "../support/act_world.ts";
 import { operationId } from "../support/mcp_fakes.ts";
 import { createVirtualClock, type VirtualClock } from "../support/virtual_clock.ts";
+import { SHOP_SCENARIO } from "../../src/sim/scenarios/shop_hands.ts";
 
 interface WaitWorld extends ActWorld {
   clock: VirtualClock;
@@ -150,6 +151,7 @@ test("ui_wait refuses what is not exactly one bounded condition, typed, before i
     [{ visible: { text: "A" }, timeout_ms: 30_001 }, "INVALID_ARGUMENT", /'timeout_ms'/],
     [{ visible: { text: "A" }, timeout_ms: -1 }, "INVALID_ARGUMENT", /'timeout_ms'/],
     [{ visible: { text: "A" }, timeout_ms: 2.5 }, "INVALID_ARGUMENT", /'timeout_ms'/],
+    [{ visible: { text: "A" }, timeout_ms: 1e308 }, "INVALID_ARGUMENT", /'timeout_ms'.*<=30000/], // not "<=9007199254740991"
     [{ visible: { x: 540, y: 1200 } }, "INVALID_SELECTOR", /'visible'/],
     [{ gone: { bounds: [0, 0, 10, 10] } }, "INVALID_SELECTOR", /'gone'/],
     [{ visible: "Wool beanie" }, "INVALID_SELECTOR", /'visible'/],
@@ -185,6 +187,18 @@ test("ui_wait refuses a timeout_ms that does not fit in the action timeout, sayi
   });
 });
 
+test("ui_wait without timeout_ms under a short time limit waits what the limit leaves, not a refusal of a default it was not sent", async () => {
+  const world = waitWorld({ actionTimeoutMs: 5000 });
+  await withActServer(world, async (c) => {
+    const held = await call(c, "ui_wait", { visible: { text: "Wool beanie" } });
+    assert.equal(held.ok, true, JSON.stringify(held.error));
+    const started = world.clock.now();
+    const missed = await call(c, "ui_wait", { visible: { text: "Order confirmed" } });
+    assert.equal(missed.error?.code, "UI_ELEMENT_NOT_FOUND", JSON.stringify(missed.error));
+    assert.equal(world.clock.now() - started, 3000, "5 s less the 2 s the answer keeps");
+  });
+});
+
 test("ui_wait reads through the UI session this server holds (beside it, never busy) and leaves it open", async () => {
   const world = waitWorld();
   await withActServer(world, async (c) => {
@@ -197,5 +211,61 @@ test("ui_wait reads through the UI session this server holds (beside it, never b
     assert.deepEqual(envelope.data, { waited_ms: 3000, screen: deviceScreen(world) });
     assert.ok(world.calls.filter((name) => name === "source").length > before, "the page source came from the held session");
     assert.equal(world.live.size, 1, "the session is still open");
+  });
+});
+
+test("ui_wait's waited_ms runs from its first reading to the one where the condition held: 0 when it held at once, however long a dump takes", async () => {
+  const world = waitWorld();
+  const observer = world.deps.ports.observer;
+  const slow = { ...observer };
+  slow.captureTree = async (wait) => (await world.clock.sleep(1500), observer.captureTree(wait)); // a real uiautomator dump: 1–4 s
+  slow.bind = () => slow;
+  world.deps.ports.observer = slow;
+  await withActServer(world, async (c) => {
+    const held = await call(c, "ui_wait", { visible: { text: "Wool beanie" } });
+    assert.equal(held.ok, true, JSON.stringify(held.error));
+    assert.equal(held.data["waited_ms"], 0, "the element was on the first reading: nothing was waited for");
+    const placed = placeOrder(world);
+    const arrived = await call(c, "ui_wait", { visible: { text: "Order confirmed" } });
+    assert.equal(arrived.ok, true, JSON.stringify(arrived.error));
+    const waited = arrived.data["waited_ms"] as number;
+    assert.ok(waited >= 3000 - 1500 && waited <= world.clock.now() - placed - 1500, `${waited} ms: reading starts, not their ends`);
+  });
+});
+
+test("ui_wait through a held session on a screen that never goes quiet (each page source takes the 3 s idle wait) fails typed within the time limit (R39)", async () => {
+  // The cart drawer's frames, looped: the UI is never idle, so UiAutomator2 answers each page source after its whole waitForIdleTimeout.
+  const frames = {
+    spin_a: { ...SHOP_SCENARIO.screens["cart_1"]!, after: { ms: 120, to: "spin_b" } },
+    spin_b: { ...SHOP_SCENARIO.screens["cart_2"]!, after: { ms: 120, to: "spin_a" } },
+  };
+  const scenario = {
+    ...SHOP_SCENARIO,
+    start: "spin_a",
+    screens: { ...SHOP_SCENARIO.screens, ...frames },
+    packages: SHOP_SCENARIO.packages.map((p) => p.name === "com.example.shop" ? { ...p, screen: "spin_a", launchWhen: [] } : p),
+  };
+  const clock = createVirtualClock();
+  const world = actWorld({ scenario, clock, actionTimeoutMs: 10_000 });
+  const observer = world.deps.ports.observer;
+  const slow = { ...observer }; // a screencap takes 0.7–2 s on a real device (docs/simulated-device.md "Latency profile")
+  slow.screenshot = async (wait) => (await clock.sleep(700), observer.screenshot(wait));
+  slow.bind = () => slow;
+  world.deps.ports.observer = slow;
+  await withActServer(world, async (c) => {
+    assert.equal((await call(c, "ui_session_open", {})).ok, true);
+    for (
+      const [condition, code] of [[{ visible: { text: "Order confirmed" } }, "UI_ELEMENT_NOT_FOUND"], [
+        { gone: { text: "Your cart" } },
+        "OPERATION_TIMEOUT",
+      ]] as const
+    ) {
+      const started = clock.now();
+      const envelope = await call(c, "ui_wait", { ...condition, timeout_ms: 8000 });
+      assert.equal(envelope.error?.code, code, JSON.stringify(envelope.error));
+      assert.doesNotMatch(envelope.error!.message, /did not finish within 10 s/, "the wait's own answer, not the call's time limit");
+      assert.ok(envelope.evidence !== null, "a screenshot of that moment");
+      assert.ok(clock.now() - started <= 10_000, `${clock.now() - started} ms`);
+    }
   });
 });

@@ -36,7 +36,7 @@ function locksOf(pid: number): string[] {
   });
 }
 
-test("the lock a SIGKILLed serve --device sim left is swept by the next harness that opens", async () => {
+test("the lock a SIGKILLed serve --device sim left is swept by the next harness that opens (R41)", async () => {
   served = await spawnServe(["--device", "sim"], home.env);
   const opened = envelopeOf(await served.client.callTool({ name: "ui_session_open", arguments: {} }));
   assert.equal(opened.ok, true, JSON.stringify(opened.error));

@@ -97,3 +97,25 @@ test("flow: a URL step's token is in no report (JSON, HTML, JUnit), audit line, 
   for (const f of written) assertNoToken(f.path, f.path + f.text);
   assert.ok(reports.find((f) => f.path.endsWith(".json"))!.text.includes(WEB_WRITTEN), "the report names the link without its secret");
 });
+
+test("flow: a link nothing handles fails APP_NOT_FOUND without its userinfo or query in any report, output or stderr (R38)", {
+  skip: actToolsSkipReason(),
+  timeout: 120_000,
+}, async (t) => {
+  const home = makeServeHome();
+  t.after(() => home.remove());
+  const file = join(home.root, "dead-link.flow.json");
+  // No app claims the scheme: Android's "unable to resolve Intent { … dat=… }" names the URL (its userinfo, and on a
+  // real device a custom scheme's query: Uri.toSafeString keeps the scheme-specific part), and so did the message.
+  const url = `nolink://ada:${TOKEN}@host/p?code=${TOKEN}`;
+  writeFileSync(
+    file,
+    JSON.stringify({ version: 1, name: "dead-link", package_name: "com.example.shop", steps: [{ tool: "app_open_url", args: { url } }] }),
+  );
+  const ran = await runBinary(["flow", file, "--device", "sim", "--scenario", "shop", "--json"], home.env);
+  assert.equal(ran.code, 1, ran.stderr + ran.stdout.slice(0, 2000));
+  assert.match(ran.stdout, /APP_NOT_FOUND/);
+  assertNoToken("flow --json stdout", ran.stdout);
+  assertNoToken("stderr", ran.stderr);
+  for (const f of filesUnder(home.artifacts)) assertNoToken(f.path, f.path + f.text);
+});

@@ -391,7 +391,7 @@ test("a session's note records its Appium URL and id; taking over the dead holde
   await taken.release();
 });
 
-test("the sweep removes only locks of holders dead on this host whose adb server is gone, ending their sessions", async (t) => {
+test("the sweep removes only locks of holders dead on this host whose adb server is gone, ending their sessions (R41)", async (t) => {
   const dir = tempDir(t);
   const probe: ProcessProbe = { pid: 100, hostName: "here", isProcessAlive: (pid) => pid === 100, startStamp: (pid) => `start-${pid}` };
   const holder = (pid: number, host: string, server: string, sessionId: string) =>

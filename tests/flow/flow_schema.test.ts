@@ -75,6 +75,8 @@ test("unknown tools, bad expectations and file-level fields are refused with the
   assert.deepEqual(problemsOf(withStep({ tool: "device_back", expect: { timeout_ms: -1, visible: { text: "A" } } })).map((p) => p.path), [
     "steps.1.expect.timeout_ms",
   ]);
+  const huge = problemsOf(withStep({ tool: "device_back", expect: { timeout_ms: 1e308, visible: { text: "A" } } }));
+  assert.match(huge[0]!.message, /<=120000/, "the limit a flow can use, not the largest safe integer");
   assert.deepEqual(problemsOf(withStep({ tool: "device_back", expect: { timeout_ms: 100 } })).map((p) => p.path), ["steps.1.expect"]);
   assert.deepEqual(problemsOf(withStep({ tool: "device_back", expect: { foreground_package: "settings" } })).map((p) => p.path), [
     "steps.1.expect.foreground_package",

@@ -19,6 +19,8 @@ export interface N {
   selected?: boolean;
   visible?: boolean;
   password?: boolean;
+  /** `drawing-order` (API 24+ dumps): its place in its parent's drawing order. */
+  order?: number;
   bounds: [number, number, number, number];
   children?: N[];
 }
@@ -52,6 +54,7 @@ function nodeXml(n: N, index: number): string {
   ];
   if (n.hint !== undefined) attrs.push(["hint", n.hint]);
   if (n.visible === false) attrs.push(["visible-to-user", "false"]);
+  if (n.order !== undefined) attrs.push(["drawing-order", String(n.order)]);
   const open = `<node ${attrs.map(([k, v]) => `${k}="${escape(v)}"`).join(" ")}`;
   const children = n.children ?? [];
   return children.length === 0 ? `${open} />` : `${open}>${children.map(nodeXml).join("")}</node>`;

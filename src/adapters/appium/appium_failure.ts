@@ -58,9 +58,10 @@ export function appiumFailure(error: unknown, endpoint: string, doing: string): 
     );
   }
   if (/unable to resolve Intent/i.test(raw)) {
+    // Not quoted: Android's text prints the intent's data (a custom scheme's userinfo and query: secrets R38 keeps out of reports).
     return new HarnessError(
       "APP_NOT_FOUND",
-      `Nothing on the device handles the link while ${doing}: ${said}. ` +
+      `Nothing on the device handles the link while ${doing} (Android could not resolve its VIEW intent). ` +
         "Check the URL's scheme and host, or install the app that opens it (app_list shows what is installed).",
       { endpoint },
     );

@@ -11,11 +11,14 @@ import { hashOf } from "./outputs/device_facts.ts";
 
 export const VIEW_ACTION = "android.intent.action.VIEW";
 
-/** Uri.toSafeString: web URLs keep scheme and host only, other schemes their scheme-specific part (no query or fragment). */
+/**
+ * Uri.toSafeString: web URLs keep scheme and host only; other schemes keep their scheme-specific part, which
+ * (getSchemeSpecificPart: everything between ':' and '#') holds a userinfo and the query: only the fragment goes.
+ */
 export function safeUri(url: string): string {
-  const web = /^(https?|ftp|rtsp):\/\/([^/?#]*)/i.exec(url);
+  const web = /^(https?|ftp|rtsp):\/\/(?:[^/?#@]*@)?([^/?#]*)/i.exec(url);
   if (web !== null) return `${web[1]}://${web[2]}/...`;
-  return url.replace(/[?#].*$/, "");
+  return url.replace(/#.*$/, "");
 }
 
 /** `am start -a android.intent.action.VIEW -d URL [PKG]`: the linked screen opens, or AOSP's "unable to resolve" text. */

@@ -1,0 +1,57 @@
+/**
+ * What a tap on an element would really reach. UiAutomator2 clicks an element at the centre of its visible
+ * bounds (UiObject2.click: `getVisibleCenter`), and those bounds are clipped by the element's parents only, never
+ * by what is drawn over it. Android hands the touch to the children of each ViewGroup in reverse drawing order
+ * (the last drawn first), and the first view that takes it (clickable, long-clickable or scrollable) wins: a
+ * bottom sheet, a navigation bar or a scrim drawn after the element, in another branch of its window, takes a tap
+ * meant for what lies under it. Decided only where the dump says the siblings' `drawing-order` (API 24+).
+ * Pure.
+ */
+import type { UiNode, UiTree } from "./types.ts";
+
+/** The deepest view that would take a tap at the element's centre instead of it, or null when the tap reaches it. */
+export function coveringNode(tree: UiTree, target: UiNode): UiNode | null {
+  const b = target.bounds;
+  if (b === null) return null;
+  const x = (b.left + b.right) >> 1;
+  const y = (b.top + b.bottom) >> 1;
+  const { nodes } = tree;
+  const chain = pathFromRoot(nodes, target);
+  const window = chain[0]!;
+  let cover: UiNode | null = null;
+  for (const node of nodes) {
+    if (node === target || !takesTouch(node) || node.bounds === null) continue;
+    const nb = node.bounds;
+    if (x < nb.left || x >= nb.right || y < nb.top || y >= nb.bottom) continue;
+    const path = pathFromRoot(nodes, node);
+    if (path[0] !== window) continue; // another window: its place in z-order is not in the dump
+    const split = firstDifference(chain, path);
+    if (split === chain.length || split === path.length) continue; // an ancestor or a descendant of the target
+    if (!drawnAfter(path[split]!, chain[split]!)) continue;
+    if (cover === null || node.depth > cover.depth) cover = node;
+  }
+  return cover;
+}
+
+function takesTouch(node: UiNode): boolean {
+  return node.visible && (node.clickable || node.longClickable);
+}
+
+function pathFromRoot(nodes: readonly UiNode[], node: UiNode): UiNode[] {
+  const path: UiNode[] = [node];
+  for (let at = node.parent; at !== null; at = nodes[at]!.parent) path.push(nodes[at]!);
+  return path.reverse();
+}
+
+function firstDifference(a: readonly UiNode[], b: readonly UiNode[]): number {
+  let i = 0;
+  while (i < a.length && i < b.length && a[i] === b[i]) i++;
+  return i;
+}
+
+/** Whether sibling `a` is drawn after sibling `b` (so over it), as the dump's `drawing-order` says. Without it,
+ * nothing is decided: the child order is not the drawing order once a sibling has elevation (a bottom bar
+ * drawn over the content that comes after it). */
+function drawnAfter(a: UiNode, b: UiNode): boolean {
+  return a.drawingOrder !== undefined && b.drawingOrder !== undefined && a.drawingOrder > b.drawingOrder;
+}

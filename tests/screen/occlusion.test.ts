@@ -1,0 +1,101 @@
+/**
+ * What a tap on an element would reach (src/screen/occlusion.ts): a view drawn over the element's centre, in
+ * another branch of its window, that takes touches (clickable or long-clickable) takes the tap instead; the
+ * order is the dump's `drawing-order`, and without it nothing is decided. `coveredBy` says the cover as the
+ * summary offers it. Hand-made dumps, and the real corpus's overlays (skipped, with the reason, without it).
+ */
+import assert from "node:assert/strict";
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { test } from "node:test";
+import { coveredBy, locate, parseDump } from "../../src/screen/mod.ts";
+import { analyzeScreen } from "../../src/screen/screen_analysis.ts";
+import { coveringNode } from "../../src/screen/occlusion.ts";
+import { CORPUS_DIR, corpusSkipReason } from "../support/paths.ts";
+import { button, dump, label, type N } from "./dump_builder.ts";
+
+const skip = corpusSkipReason();
+
+/** A page with two rows and, drawn over its lower half, a sheet with one option; `sheet` overrides the sheet. */
+function sheetScreen(sheet: Partial<N> = {}, page: Partial<N> = {}): string {
+  return dump([
+    {
+      cls: "android.widget.FrameLayout",
+      bounds: [0, 0, 1080, 2400],
+      children: [
+        {
+          cls: "android.widget.LinearLayout",
+          order: 1,
+          bounds: [0, 0, 1080, 2400],
+          children: [button("Top row", [0, 200, 1080, 400]), button("Low row", [0, 1800, 1080, 2000])],
+          ...page,
+        },
+        {
+          cls: "android.widget.LinearLayout",
+          id: "sheet",
+          order: 2,
+          bounds: [0, 1200, 1080, 2400],
+          children: [label("Sort by", [40, 1250, 1040, 1350]), button("Size", [0, 1700, 1080, 2100])],
+          ...sheet,
+        },
+      ],
+    },
+  ]);
+}
+
+const coverOf = (xml: string, text: string) => {
+  const tree = parseDump(xml);
+  return coveredBy(tree, locate(tree, { text }));
+};
+
+test("a row under a sheet drawn after it is covered by the sheet's option at its centre; one in the clear is not (R42)", () => {
+  assert.deepEqual(coverOf(sheetScreen(), "Low row"), { label: "Size", selector: { text: "Size" } });
+  assert.equal(coverOf(sheetScreen(), "Top row"), null);
+  assert.equal(coverOf(sheetScreen(), "Size"), null, "the sheet's own option is on top");
+});
+
+test("a sheet that takes no touch where the row's centre is lets the tap through; a clickable sheet takes it", () => {
+  const holed = sheetScreen({ children: [label("Sort by", [40, 1250, 1040, 1350])] });
+  assert.equal(coverOf(holed, "Low row"), null, "nothing over the centre takes touches (Android passes the tap down)");
+  const scrim = sheetScreen({ click: true, children: [] });
+  assert.deepEqual(coverOf(scrim, "Low row")?.selector, { resource_id: "sheet" }, "a clickable sheet (a scrim) takes it");
+});
+
+test("drawn before is under: the same sheet with a lower drawing-order covers nothing; without drawing-order nothing is decided", () => {
+  assert.equal(coverOf(sheetScreen({ order: 0 }), "Low row"), null);
+  assert.equal(coverOf(sheetScreen({ order: undefined }, { order: undefined }), "Low row"), null, "child order is not drawing order");
+});
+
+test("the element's own ancestors and descendants never cover it", () => {
+  const xml = dump([{
+    cls: "android.widget.FrameLayout",
+    click: true,
+    order: 1,
+    bounds: [0, 0, 1080, 600],
+    children: [button("Inner", [0, 0, 1080, 600], { order: 1, children: [button("Deep", [0, 0, 1080, 600], { order: 1 })] })],
+  }]);
+  const tree = parseDump(xml);
+  const inner = tree.nodes.find((n) => n.text === "Inner")!;
+  assert.equal(coveringNode(tree, inner), null);
+});
+
+test(
+  "real overlays: the React Native error banner over the tab bar, Twitter's bottom bar over the timeline's counts; nothing else in the corpus",
+  {
+    skip,
+  },
+  () => {
+    const covered: string[] = [];
+    for (const file of readdirSync(CORPUS_DIR).filter((f) => f.endsWith(".xml")).sort()) {
+      const tree = parseDump(readFileSync(join(CORPUS_DIR, file), "utf8"));
+      for (const entity of analyzeScreen(tree).listed) {
+        if (!entity.target) continue;
+        if (coveringNode(tree, tree.nodes[entity.root]!) !== null) covered.push(file);
+      }
+    }
+    const counts = Object.fromEntries([...new Set(covered)].map((f) => [f, covered.filter((c) => c === f).length]));
+    assert.deepEqual(counts, { "react-native-fitness-home-icon-font.xml": 5, "twitter-timeline-appium.xml": 6 });
+    const tree = parseDump(readFileSync(join(CORPUS_DIR, "react-native-fitness-home-icon-font.xml"), "utf8"));
+    assert.match(coveredBy(tree, locate(tree, { text: "Home" }))?.label ?? "", /Network request failed/);
+  },
+);
