@@ -210,7 +210,7 @@ export const TOOLS = {
     access: "act",
     device: "act",
     available: true,
-    description: "Presses Back (also closes the keyboard). Returns the new screen summary.",
+    description: "Presses Back (or closes the keyboard). Returns the new screen summary.",
     input: z.strictObject({ session_id }),
     data: actData({ keyboard_closed: z.boolean() }),
   }),

@@ -63,6 +63,11 @@ export interface ActToolOptions<N extends ToolName, E extends object> {
   before?(args: ToolInput<N>, ctx: OperationContext, ports: ToolPorts): Promise<void>;
   /** The act itself, inside the pipeline; answers what it adds to the act's data. */
   act(scope: ActScope, args: ToolInput<N>): Promise<E>;
+  /**
+   * A visible change the page source does not show (the soft keyboard is another window), from what `act`
+   * answered and the settled screen: `changed` is true when the source differs or this says so.
+   */
+  changedBeyondSource?(extra: E, screen: ScreenSummary): boolean;
 }
 
 /** An act tool's handler: `before`, then `act` inside performAct. The handlers record checks its data against the declaration. */
@@ -72,7 +77,7 @@ export function defineActTool<N extends ToolName, E extends object>(name: N, opt
     pipeline: "act" as const,
     async run(args: ToolInput<N>, ctx: OperationContext, ports: ToolPorts): Promise<ToolOutcome<ActData & E>> {
       await options.before?.(args, ctx, ports);
-      return performAct(name, ctx, ports, (scope) => options.act(scope, args));
+      return performAct(name, ctx, ports, (scope) => options.act(scope, args), options.changedBeyondSource);
     },
   };
 }
@@ -83,6 +88,7 @@ function performAct<E extends object>(
   ctx: OperationContext,
   ports: ToolPorts,
   act: (scope: ActScope) => Promise<E>,
+  changedBeyondSource?: (extra: E, screen: ScreenSummary) => boolean,
 ): Promise<ToolOutcome<ActData & E>> {
   const wait = (): WaitOptions => ({ timeoutMs: ctx.remainingMs(), signal: ctx.signal });
   return ports.ui.withDriver(ctx.sessionId, ports.observer.udid, uiOperation(ctx), async (driver) => {
@@ -97,7 +103,7 @@ function performAct<E extends object>(
       data: {
         foreground_package: after.summary.foreground_package,
         settled: after.settled,
-        changed: after.source !== actedOn,
+        changed: after.source !== actedOn || changedBeyondSource?.(extra, after.summary) === true,
         ...extra,
         screen: after.summary,
         ...(after.evidence.error === null ? {} : { evidence_error: after.evidence.error }),

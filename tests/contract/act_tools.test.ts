@@ -147,6 +147,8 @@ test("device_back goes back and says when it closed the keyboard instead", async
     const first = await call(c, "device_back");
     assert.equal(first.data["keyboard_closed"], true);
     assert.equal(world.device.keyboard().open, false);
+    assert.equal(first.data["changed"], true, "the keyboard went away: changed false would say a second Back does nothing too");
+    assert.equal((first.data["screen"] as { keyboard?: unknown }).keyboard, undefined, "the answered screen has no keyboard");
     assert.equal(world.device.foregroundPackage(), "com.example.shop", "the keyboard closed; the app stayed");
   });
 });
