@@ -140,6 +140,8 @@ export async function runServe(flags: ServeFlags, ctx: CliContext): Promise<numb
           device: harness.description,
           now: () => ctx.clock.now(),
           secrets,
+          // A built-in scenario by name (a scenario file or a replayed capture cannot be named in a flow).
+          ...(config.device.kind === "sim" && typeof scenario === "string" ? { simScenario: scenario } : {}),
         });
       } catch (error) {
         if (!isHarnessError(error)) throw error;

@@ -40,6 +40,9 @@ export interface RecorderOptions {
   now: () => number;
   /** "keep" (default): typed text as typed; "env": each typed text as an environment variable reference. */
   secrets?: RecordSecrets;
+  /** The built-in scenario a simulated device plays (`serve --device sim --scenario NAME`): written as the flow's
+   * `sim_scenario`, so the recording replays on the same scenario without naming it again. */
+  simScenario?: string;
 }
 
 export type RecordSecrets = "keep" | "env";
@@ -149,6 +152,7 @@ export function createFlowRecorder(options: RecorderOptions, claimed: string | n
             ? `Typed text is read from the environment (${RECORDED_TEXT_VARIABLE}1, …) when the flow runs.`
             : "Typed text is kept as typed (this file is yours; the audit log keeps only its length)."),
         package_name: packageName ?? "com.android.settings",
+        ...(options.simScenario === undefined ? {} : { sim_scenario: options.simScenario }),
         steps,
       };
       const checked = parseFlow(flow);

@@ -165,8 +165,11 @@ test(
       "every new tool and argument as sent",
     );
     assert.equal(parsed.flow.package_name, shop);
-    const replay = await runCliCaptured(["flow", file, "--device", "sim", "--scenario", "shop", "--artifacts", join(home.root, "replay")]);
+    assert.equal(parsed.flow.sim_scenario, "shop", "the recording names the scenario it was made on");
+    // Replayed as recorded: no --scenario, the file's sim_scenario picks it.
+    const replay = await runCliCaptured(["flow", file, "--device", "sim", "--artifacts", join(home.root, "replay")]);
     assert.equal(replay.code, 0, `${replay.stderr}\n${replay.stdout}`);
+    assert.match(replay.stderr, /plays the scenario "shop" \(the flow's sim_scenario/);
     assert.match(replay.stdout, /passed, 15 of 15 steps passed/);
   },
 );
