@@ -28,9 +28,23 @@ export function coveringNode(tree: UiTree, target: UiNode): UiNode | null {
     const split = firstDifference(chain, path);
     if (split === chain.length || split === path.length) continue; // an ancestor or a descendant of the target
     if (!drawnAfter(path[split]!, chain[split]!)) continue;
+    if (handlesForTarget(node, chain, split)) continue;
     if (cover === null || node.depth > cover.depth) cover = node;
   }
   return cover;
+}
+
+/**
+ * A view drawn over the whole of the container it shares with the target (a card's clickable foreground, a
+ * row's touch overlay) when nothing in the target's own branch takes touches: the tap reaches that view, which
+ * is how a finger on the target's text acts on the screen too. It is what the target's tap has always done.
+ * A full-window clickable scrim over plain text is let through by this rule as well (the tap closes the scrim).
+ */
+function handlesForTarget(cover: UiNode, chain: readonly UiNode[], split: number): boolean {
+  if (chain.slice(split).some(takesTouch)) return false;
+  const shared = chain[split - 1]!.bounds;
+  const c = cover.bounds!;
+  return shared !== null && c.left <= shared.left && c.top <= shared.top && c.right >= shared.right && c.bottom >= shared.bottom;
 }
 
 function takesTouch(node: UiNode): boolean {

@@ -66,6 +66,24 @@ test("drawn before is under: the same sheet with a lower drawing-order covers no
   assert.equal(coverOf(sheetScreen({ order: undefined }, { order: undefined }), "Low row"), null, "child order is not drawing order");
 });
 
+/** A card whose clickable foreground (drawn after its text, over the whole card) takes every tap on it; `button` makes the title a button. */
+function overlaidCard(title: Partial<N> = {}): string {
+  return dump([{
+    cls: "android.widget.FrameLayout",
+    order: 1,
+    bounds: [0, 200, 1080, 500],
+    children: [
+      { cls: "android.widget.TextView", text: "Title", order: 1, bounds: [40, 250, 1040, 450], ...title },
+      { cls: "android.view.View", click: true, order: 2, bounds: [0, 200, 1080, 500] },
+    ],
+  }]);
+}
+
+test("a card's clickable foreground over its plain text is how the text is tapped, not a cover; over a button of its own it covers", () => {
+  assert.equal(coverOf(overlaidCard(), "Title"), null, "a finger on the title opens the card: the tap works");
+  assert.notEqual(coverOf(overlaidCard({ cls: "android.widget.Button", click: true }), "Title"), null, "the button would never get it");
+});
+
 test("the element's own ancestors and descendants never cover it", () => {
   const xml = dump([{
     cls: "android.widget.FrameLayout",
