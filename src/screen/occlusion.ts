@@ -9,7 +9,8 @@
  */
 import type { UiNode, UiTree } from "./types.ts";
 
-/** The deepest view that would take a tap at the element's centre instead of it, or null when the tap reaches it. */
+/** The deepest view that would take a tap at the element's centre instead of it, or null when the tap reaches it.
+ * A scrollable view takes it too: a list drawn over the element consumes a touch between its rows (a drag may start). */
 export function coveringNode(tree: UiTree, target: UiNode): UiNode | null {
   const b = target.bounds;
   if (b === null) return null;
@@ -48,7 +49,7 @@ function handlesForTarget(cover: UiNode, chain: readonly UiNode[], split: number
 }
 
 function takesTouch(node: UiNode): boolean {
-  return node.visible && (node.clickable || node.longClickable);
+  return node.visible && (node.clickable || node.longClickable || node.scrollable);
 }
 
 function pathFromRoot(nodes: readonly UiNode[], node: UiNode): UiNode[] {

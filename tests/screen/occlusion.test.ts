@@ -59,6 +59,12 @@ test("a sheet that takes no touch where the row's centre is lets the tap through
   assert.equal(coverOf(holed, "Low row"), null, "nothing over the centre takes touches (Android passes the tap down)");
   const scrim = sheetScreen({ click: true, children: [] });
   assert.deepEqual(coverOf(scrim, "Low row")?.selector, { resource_id: "sheet" }, "a clickable sheet (a scrim) takes it");
+  const list = sheetScreen({
+    cls: "androidx.recyclerview.widget.RecyclerView",
+    scroll: true,
+    children: [label("Sort by", [40, 1250, 1040, 1350])],
+  });
+  assert.notEqual(coverOf(list, "Low row"), null, "a scrolling list drawn over it takes the touch (a drag or a tap) between its rows");
 });
 
 test("drawn before is under: the same sheet with a lower drawing-order covers nothing; without drawing-order nothing is decided", () => {
