@@ -66,7 +66,8 @@ function firstDifference(a: readonly UiNode[], b: readonly UiNode[]): number {
 
 /** Whether sibling `a` is drawn after sibling `b` (so over it), as the dump's `drawing-order` says. Without it,
  * nothing is decided: the child order is not the drawing order once a sibling has elevation (a bottom bar
- * drawn over the content that comes after it). */
+ * drawn over the content that comes after it). Nor with 0: a View's place starts at 1 (View.java counts from 1),
+ * 0 is what a node whose order is not known says (a window's root, every Compose node), beside a real view too. */
 function drawnAfter(a: UiNode, b: UiNode): boolean {
-  return a.drawingOrder !== undefined && b.drawingOrder !== undefined && a.drawingOrder > b.drawingOrder;
+  return (a.drawingOrder ?? 0) > 0 && (b.drawingOrder ?? 0) > 0 && a.drawingOrder! > b.drawingOrder!;
 }

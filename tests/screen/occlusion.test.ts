@@ -90,6 +90,24 @@ test("a card's clickable foreground over its plain text is how the text is tappe
   assert.notEqual(coverOf(overlaidCard({ cls: "android.widget.Button", click: true }), "Title"), null, "the button would never get it");
 });
 
+test("drawing-order 0 is no place in the order: a Compose button (virtual nodes all say 0) beside an embedded view is not under it", () => {
+  const xml = dump([{
+    cls: "androidx.compose.ui.platform.ComposeView",
+    order: 1,
+    bounds: [0, 0, 1080, 2400],
+    children: [{
+      cls: "android.view.View",
+      order: 0,
+      bounds: [0, 0, 1080, 2400],
+      children: [
+        { cls: "android.webkit.WebView", order: 1, scroll: true, click: true, bounds: [0, 200, 1080, 2000] },
+        button("Send", [800, 1800, 1040, 1960], { order: 0 }),
+      ],
+    }],
+  }]);
+  assert.equal(coverOf(xml, "Send"), null, "Compose draws the button over the map or page it embeds; 0 only says the order is unknown");
+});
+
 test("the element's own ancestors and descendants never cover it", () => {
   const xml = dump([{
     cls: "android.widget.FrameLayout",
