@@ -1,22 +1,22 @@
 /**
  * What a tap on an element would really reach. UiAutomator2 clicks an element at the centre of its visible
- * bounds (UiObject2.click: `getVisibleCenter`), and those bounds are clipped by the element's parents only, never
- * by what is drawn over it. Android hands the touch to the children of each ViewGroup in reverse drawing order
- * (the last drawn first), and the first view that takes it (clickable, long-clickable or scrollable) wins: a
- * bottom sheet, a navigation bar or a scrim drawn after the element, in another branch of its window, takes a tap
- * meant for what lies under it. Decided only where the dump says the siblings' `drawing-order` (API 24+).
- * Pure.
+ * bounds (UiObject2.click: `getVisibleCenter`: its bounds cut to its window and its first scrollable ancestor's
+ * visible bounds, `visibleBounds` here), never cut by what is drawn over it. Android hands the touch to the
+ * children of each ViewGroup in reverse drawing order (the last drawn first), and the first view that takes it
+ * (clickable, long-clickable or scrollable) wins: a bottom sheet, a navigation bar or a scrim drawn after the
+ * element, in another branch of its window, takes a tap meant for what lies under it. Decided only where the
+ * dump says the siblings' `drawing-order` (API 24+, 1 and up). Pure.
  */
-import type { UiNode, UiTree } from "./types.ts";
+import type { Bounds, UiNode, UiTree } from "./types.ts";
 
 /** The deepest view that would take a tap at the element's centre instead of it, or null when the tap reaches it.
  * A scrollable view takes it too: a list drawn over the element consumes a touch between its rows (a drag may start). */
 export function coveringNode(tree: UiTree, target: UiNode): UiNode | null {
-  const b = target.bounds;
+  const { nodes } = tree;
+  const b = visibleBounds(nodes, target);
   if (b === null) return null;
   const x = (b.left + b.right) >> 1;
   const y = (b.top + b.bottom) >> 1;
-  const { nodes } = tree;
   const chain = pathFromRoot(nodes, target);
   const window = chain[0]!;
   let cover: UiNode | null = null;
@@ -50,6 +50,32 @@ function handlesForTarget(cover: UiNode, chain: readonly UiNode[], split: number
 
 function takesTouch(node: UiNode): boolean {
   return node.visible && (node.clickable || node.longClickable || node.scrollable);
+}
+
+/**
+ * Where UiAutomator2 taps an element (UiObject2.getVisibleBounds): its bounds cut to its window's (the root's, for
+ * the display and the window) and to the visible bounds of its first scrollable ancestor. Views come clipped to
+ * their parents already; a WebView's or Compose's virtual nodes may run past their list. As Android's
+ * Rect.intersect, a cut that leaves nothing changes nothing.
+ */
+function visibleBounds(nodes: readonly UiNode[], node: UiNode): Bounds | null {
+  if (node.bounds === null) return null;
+  let root = node;
+  while (root.parent !== null) root = nodes[root.parent]!;
+  let shown = root === node ? node.bounds : cut(node.bounds, root.bounds);
+  for (let at = node.parent; at !== null; at = nodes[at]!.parent) {
+    if (!nodes[at]!.scrollable) continue;
+    shown = cut(shown, visibleBounds(nodes, nodes[at]!));
+    break;
+  }
+  return shown;
+}
+
+function cut(b: Bounds, by: Bounds | null): Bounds {
+  if (by === null) return b;
+  const left = Math.max(b.left, by.left), top = Math.max(b.top, by.top);
+  const right = Math.min(b.right, by.right), bottom = Math.min(b.bottom, by.bottom);
+  return left < right && top < bottom ? { left, top, right, bottom } : b;
 }
 
 function pathFromRoot(nodes: readonly UiNode[], node: UiNode): UiNode[] {

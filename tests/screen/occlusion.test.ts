@@ -108,6 +108,36 @@ test("drawing-order 0 is no place in the order: a Compose button (virtual nodes 
   assert.equal(coverOf(xml, "Send"), null, "Compose draws the button over the map or page it embeds; 0 only says the order is unknown");
 });
 
+test("the centre is the one UiAutomator2 taps: of the bounds its first scrollable ancestor shows (a row half past its list's edge)", () => {
+  const screen = (listBottom: number) =>
+    dump([{
+      cls: "android.widget.FrameLayout",
+      bounds: [0, 0, 1080, 2400],
+      children: [
+        {
+          cls: "android.widget.ScrollView",
+          scroll: true,
+          order: 1,
+          bounds: [0, 400, 1080, listBottom],
+          // A WebView's or Compose's virtual nodes are not clipped to their list as views are.
+          children: [{
+            cls: "android.view.View",
+            order: 1,
+            bounds: [0, 400, 1080, 2400],
+            children: [button("Last row", [0, 1800, 1080, 2300])],
+          }],
+        },
+        { cls: "android.view.View", order: 2, bounds: [0, 2000, 1080, 2400], children: [button("Tab", [0, 2000, 1080, 2400])] },
+      ],
+    }]);
+  assert.equal(coverOf(screen(2000), "Last row"), null, "the list shows [1800, 2000] of it: the tap lands at 1900, in the clear");
+  assert.deepEqual(
+    coverOf(screen(2400), "Last row")?.label,
+    "Tab",
+    "a list that runs under the tab bar shows it all: the tap lands on the tab",
+  );
+});
+
 test("the element's own ancestors and descendants never cover it", () => {
   const xml = dump([{
     cls: "android.widget.FrameLayout",
