@@ -1,7 +1,8 @@
 /**
- * The built-in scenarios' screens as a real dump has them: Android clips a node's bounds to its parents'
+ * The built-in scenarios' screens as a real dump has views: Android clips a view's bounds to its parents'
  * (getBoundsInScreen), so a row scrolled half under a tab bar is dumped with only its visible part, and its
- * centre, where UiAutomator2 taps, is in the clear. A row drawn past its list's edge made the Flutter history's
+ * centre, where UiAutomator2 taps, is in the clear (a WebView's or Compose's virtual nodes are not clipped so;
+ * the built-in screens have none). A row drawn past its list's edge made the Flutter history's
  * last row look covered by the tab bar (ui_tap refused it, R42) where a phone taps the row. Every screen's
  * tappable targets covered by another view (src/screen/occlusion.ts) are the shop's filter sheet's, by design.
  */
@@ -24,7 +25,7 @@ function* builtinScreens(): Generator<[string, UiTree]> {
   }
 }
 
-test("every node of every built-in screen lies within its parent's bounds, as Android dumps them", () => {
+test("every node of every built-in screen lies within its parent's bounds, as Android dumps views", () => {
   const outside: string[] = [];
   for (const [screen, tree] of builtinScreens()) {
     for (const n of tree.nodes) {
