@@ -4,8 +4,9 @@
  * or any element inside it, resolved by scrollContainerOf), else the largest one along the direction's
  * axis (the largest of all when none scrolls that way). With `until`, swipes
  * again (at most UNTIL_MAX_SWIPES, within the deadline) until that selector names exactly one element on
- * screen, and answers the selector the summary offers for it (`found`), or UI_ELEMENT_NOT_FOUND saying how
- * far it went and whether the end was reached (with a screenshot of that moment). `at_end: true` says the
+ * screen that no other view is drawn over (coveredBy, as ui_tap refuses), and answers the selector the summary
+ * offers for it (`found`), or UI_ELEMENT_NOT_FOUND saying how far it went and whether the end was reached, or what
+ * still covers it (with a screenshot of that moment). `at_end: true` says the
  * area can go no further that way (it may still scroll back: the screen's `can_scroll` stays true). A
  * screen with nothing scrollable is `scrolled: false`. Errors: INVALID_SCROLL_DIRECTION, INVALID_SELECTOR
  * (validation), UI_ELEMENT_NOT_FOUND, UI_ELEMENT_AMBIGUOUS, APPIUM_UNAVAILABLE, EMULATOR_BUSY,
@@ -17,6 +18,7 @@ import { xpathOf } from "../device/element_path.ts";
 import { captureScreenshot } from "../device/screenshot.ts";
 import { HarnessError } from "../errors.ts";
 import {
+  coveredBy,
   findElement,
   locate,
   parseDump,
@@ -110,6 +112,7 @@ async function offeredIfShown(scope: ActScope, tree: UiTree, until: Selector): P
   const result = findElement(tree, until);
   if (result.status === "ambiguous") locate(tree, until); // throws UI_ELEMENT_AMBIGUOUS with the candidates
   if (result.status !== "found") return null;
+  if (coveredBy(tree, result.element) !== null) return null; // under a sheet or a bar: not in the clear for a tap yet
   const { screen, keyboard, foregroundPackage } = await scope.ports.observer.screenContext(scope.wait());
   const context = { width: screen.width, height: screen.height, density: screen.density, keyboard, foregroundPackage };
   const { summary, actionNodes } = summarizeWithNodes(tree, context);
@@ -121,6 +124,17 @@ async function offeredIfShown(scope: ActScope, tree: UiTree, until: Selector): P
 async function notFound(scope: ActScope, tree: UiTree, until: Selector, why: string): Promise<never> {
   const shot = await captureScreenshot(scope.ports.observer, scope.ports.evidence, "ui_scroll", scope.wait()).catch(() => null);
   if (shot !== null) scope.ctx.attachEvidence(shot.evidence);
+  const shown = findElement(tree, until);
+  const cover = shown.status === "found" ? coveredBy(tree, shown.element) : null;
+  if (cover !== null) {
+    const what = cover.selector === undefined ? `'${cover.label}'` : `'${cover.label}' ${JSON.stringify(cover.selector)}`;
+    throw new HarnessError(
+      "UI_ELEMENT_NOT_FOUND",
+      `${JSON.stringify(until)} is on screen but ${what} is drawn over it where a tap lands, and scrolling did not clear it: ${why}. ` +
+        "Close what covers it, or scroll the other way.",
+      { selector: until, covered_by: cover },
+    );
+  }
   try {
     locate(tree, until);
   } catch (error) {

@@ -434,6 +434,27 @@ test("each refused input the issue lists answers its whole refusal envelope (typ
   });
 });
 
+test("ui_scroll's until is met only by an element in the clear: one the sheet covers is swiped for, and said covered at the end (R42)", async () => {
+  await withShop(async (c, world) => {
+    await call(c, "ui_tap", { selector: { content_desc: "Filters" } });
+    const down = await call(c, "ui_scroll", { direction: "down", until: { text: "Running shorts" } });
+    assert.notEqual(
+      (down.data as { swipes?: number } | undefined)?.swipes,
+      0,
+      `not found at once under the sheet: ${JSON.stringify(down.data)}`,
+    );
+    await call(c, "ui_scroll", { direction: "up" });
+    assert.equal(world.device.screenId(), "filters");
+    const up = await call(c, "ui_scroll", { direction: "up", until: { text: "Running shorts" } });
+    assert.equal(up.error?.code, "UI_ELEMENT_NOT_FOUND", JSON.stringify(up));
+    assert.match(
+      up.error!.message,
+      /^\{"text":"Running shorts"\} is on screen but 'Size' \{"text":"Size"\} is drawn over it where a tap lands/,
+    );
+    assert.deepEqual((up.error?.details?.["covered_by"] as { label?: string } | undefined)?.label, "Size");
+  });
+});
+
 test("ui_tap refuses an element the filter sheet covers where a tap lands (UI_ELEMENT_NOT_FOUND naming the sheet's option, with a screenshot); nothing is tapped (R42)", async () => {
   await withShop(async (c, world) => {
     await call(c, "ui_tap", { selector: { content_desc: "Filters" } });

@@ -59,11 +59,83 @@ test("a sheet that takes no touch where the row's centre is lets the tap through
   assert.equal(coverOf(holed, "Low row"), null, "nothing over the centre takes touches (Android passes the tap down)");
   const scrim = sheetScreen({ click: true, children: [] });
   assert.deepEqual(coverOf(scrim, "Low row")?.selector, { resource_id: "sheet" }, "a clickable sheet (a scrim) takes it");
+  const list = sheetScreen({
+    cls: "androidx.recyclerview.widget.RecyclerView",
+    scroll: true,
+    children: [label("Sort by", [40, 1250, 1040, 1350])],
+  });
+  assert.notEqual(coverOf(list, "Low row"), null, "a scrolling list drawn over it takes the touch (a drag or a tap) between its rows");
 });
 
 test("drawn before is under: the same sheet with a lower drawing-order covers nothing; without drawing-order nothing is decided", () => {
   assert.equal(coverOf(sheetScreen({ order: 0 }), "Low row"), null);
   assert.equal(coverOf(sheetScreen({ order: undefined }, { order: undefined }), "Low row"), null, "child order is not drawing order");
+});
+
+/** A card whose clickable foreground (drawn after its text, over the whole card) takes every tap on it; `button` makes the title a button. */
+function overlaidCard(title: Partial<N> = {}): string {
+  return dump([{
+    cls: "android.widget.FrameLayout",
+    order: 1,
+    bounds: [0, 200, 1080, 500],
+    children: [
+      { cls: "android.widget.TextView", text: "Title", order: 1, bounds: [40, 250, 1040, 450], ...title },
+      { cls: "android.view.View", click: true, order: 2, bounds: [0, 200, 1080, 500] },
+    ],
+  }]);
+}
+
+test("a card's clickable foreground over its plain text is how the text is tapped, not a cover; over a button of its own it covers", () => {
+  assert.equal(coverOf(overlaidCard(), "Title"), null, "a finger on the title opens the card: the tap works");
+  assert.notEqual(coverOf(overlaidCard({ cls: "android.widget.Button", click: true }), "Title"), null, "the button would never get it");
+});
+
+test("drawing-order 0 is no place in the order: a Compose button (virtual nodes all say 0) beside an embedded view is not under it", () => {
+  const xml = dump([{
+    cls: "androidx.compose.ui.platform.ComposeView",
+    order: 1,
+    bounds: [0, 0, 1080, 2400],
+    children: [{
+      cls: "android.view.View",
+      order: 0,
+      bounds: [0, 0, 1080, 2400],
+      children: [
+        { cls: "android.webkit.WebView", order: 1, scroll: true, click: true, bounds: [0, 200, 1080, 2000] },
+        button("Send", [800, 1800, 1040, 1960], { order: 0 }),
+      ],
+    }],
+  }]);
+  assert.equal(coverOf(xml, "Send"), null, "Compose draws the button over the map or page it embeds; 0 only says the order is unknown");
+});
+
+test("the centre is the one UiAutomator2 taps: of the bounds its first scrollable ancestor shows (a row half past its list's edge)", () => {
+  const screen = (listBottom: number) =>
+    dump([{
+      cls: "android.widget.FrameLayout",
+      bounds: [0, 0, 1080, 2400],
+      children: [
+        {
+          cls: "android.widget.ScrollView",
+          scroll: true,
+          order: 1,
+          bounds: [0, 400, 1080, listBottom],
+          // A WebView's or Compose's virtual nodes are not clipped to their list as views are.
+          children: [{
+            cls: "android.view.View",
+            order: 1,
+            bounds: [0, 400, 1080, 2400],
+            children: [button("Last row", [0, 1800, 1080, 2300])],
+          }],
+        },
+        { cls: "android.view.View", order: 2, bounds: [0, 2000, 1080, 2400], children: [button("Tab", [0, 2000, 1080, 2400])] },
+      ],
+    }]);
+  assert.equal(coverOf(screen(2000), "Last row"), null, "the list shows [1800, 2000] of it: the tap lands at 1900, in the clear");
+  assert.deepEqual(
+    coverOf(screen(2400), "Last row")?.label,
+    "Tab",
+    "a list that runs under the tab bar shows it all: the tap lands on the tab",
+  );
 });
 
 test("the element's own ancestors and descendants never cover it", () => {

@@ -43,11 +43,15 @@ function isThisMachine(host: string): boolean {
   return /^\[::ffff:7f[0-9a-f]{2}:[0-9a-f]{1,4}\]$/.test(host) || host === "[::ffff:0:0]";
 }
 
+/** `host:version` in the adb wire format: an adb server answers it at once (it says nothing to a connection that asks nothing). */
+const VERSION_REQUEST = new TextEncoder().encode("000chost:version");
+
 /** True when the adb server is on this machine and its port refuses a connection: nothing serves there any
- * more (a simulated device's random port after its process died). Any other answer, or another host, is false. */
+ * more (a simulated device's random port after its process died). Any other answer, or another host, is false.
+ * A live server is asked `host:version`, so its first byte ends the probe, not the 1 s timeout. */
 export async function localAdbServerGone(socket: SocketProbe, adbServer: string): Promise<boolean> {
   const port = /^tcp:127\.0\.0\.1:(\d{1,5})$/.exec(adbServer);
   if (port === null) return false;
-  const answer = await socket.exchange(LOOPBACK, Number(port[1]), new Uint8Array(0), { timeoutMs: 1000, maxBytes: 1 });
+  const answer = await socket.exchange(LOOPBACK, Number(port[1]), VERSION_REQUEST, { timeoutMs: 1000, maxBytes: 1 });
   return answer.kind === "failure" && answer.reason === "refused";
 }

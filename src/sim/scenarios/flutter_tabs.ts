@@ -46,14 +46,22 @@ function tabs(selected: number): NodeSpec {
 }
 
 function movement(label: string, amount: string, top: number): NodeSpec {
-  return { class: "android.view.View", desc: `${label}\n${amount}`, clickable: true, bounds: [0, top, WIDTH, top + 189] };
+  return {
+    class: "android.view.View",
+    desc: `${label}\n${amount}`,
+    clickable: true,
+    bounds: [0, top, WIDTH, Math.min(top + 189, LIST_BOTTOM)],
+  };
 }
 
+const LIST_BOTTOM = 2211;
+
+/** The list above the tab bar; a row past its edge is dumped with its visible part only (Android clips to the parent). */
 function list(items: [string, string][]): NodeSpec {
   return {
     class: "android.widget.ScrollView",
     scrollable: true,
-    bounds: [0, 440, WIDTH, 2211],
+    bounds: [0, 440, WIDTH, LIST_BOTTOM],
     children: items.map(([l, a], i) => movement(l, a, 440 + i * 189)),
   };
 }
