@@ -12,7 +12,7 @@ import { HarnessError } from "../../src/errors.ts";
 import { runFlow, type StepProgress, unservedTools } from "../../src/flow/runner.ts";
 import { SERVED_TOOLS } from "../../src/tools/mod.ts";
 import { tempDir } from "../evidence/temp_dir.ts";
-import { scenarioWorld } from "./scenario_world.ts";
+import { scenarioWorld, virtualScenarioWorld } from "./scenario_world.ts";
 
 function flow(value: unknown): FlowFile {
   const parsed = parseFlow(value);
@@ -79,8 +79,8 @@ test("a flow that holds passes: one session on every act, closed; the lock held 
   assert.ok(progress.every((p) => p.phase === "started" || typeof p.durationMs === "number"));
 });
 
-test("a dialog appearing after the act is an unexpected screen (3), and the report says what the screen offers", async (t) => {
-  const world = scenarioWorld("permission", tempDir(t));
+test("a dialog appearing after the act is an unexpected screen (3), and the report says what the screen offers", async () => {
+  const world = virtualScenarioWorld("permission");
   const run = await runFlow(
     flow({
       version: 1,
@@ -112,11 +112,13 @@ test("a dialog appearing after the act is an unexpected screen (3), and the repo
   );
   assert.equal(failure.screen!.foreground_package, "com.google.android.permissioncontroller");
   assert.ok(failure.evidence?.artifact_id.endsWith("ui-screenshot.png"), "a screenshot of the failing screen");
-  assert.ok(run.steps[0]!.expectation!.readings >= 2, "polled until its timeout");
-  // The runner's stop rule, in the flow's own terms (timeout_ms 300, a poll each 50 ms): it gave up only when the
-  // next poll would have passed the timeout. A loaded machine only makes the wait longer, never shorter.
-  const { waited_ms } = run.steps[0]!.expectation!;
-  assert.ok(waited_ms + 50 > 300, `gave up after ${waited_ms} ms, before the next poll could still fit in the 300 ms`);
+  // The runner's stop rule on the virtual clock (timeout_ms 300, a poll each 50 ms): readings at 0, 50, … 300 ms,
+  // and it gave up at the one after which the next poll would pass the timeout.
+  assert.deepEqual(
+    { readings: run.steps[0]!.expectation!.readings, waited_ms: run.steps[0]!.expectation!.waited_ms },
+    { readings: 7, waited_ms: 300 },
+    "polled until its timeout, and no longer",
+  );
   assert.equal(run.session.closed, true, "closed after the failure too");
   assert.equal(world.live.size, 0);
 });

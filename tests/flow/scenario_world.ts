@@ -4,6 +4,8 @@
  * lock over a recording file lock, a driver and an observer reading the same ScenarioDevice) with a real
  * evidence store and audit log in a temporary directory, so reports embed real screenshots. Every call
  * passes the real gate (runOperation). The end-to-end tests drive the real CLI over adb and WebDriver.
+ * `virtualScenarioWorld` is the same world on the virtual clock, with the act world's in-memory evidence and
+ * audit: for a runner test whose promise is about time (no real file I/O, so the virtual time is exact).
  */
 import { createSystemClock } from "../../src/adapters/system_clock.ts";
 import { createAuditLog, createEvidenceStore, createNodeFileSystem } from "../../src/adapters/evidence/mod.ts";
@@ -16,6 +18,16 @@ import { LOADED_WAIT_MS } from "../support/time_bounds.ts";
 export interface ScenarioWorld extends ActWorld {
   harness: FlowHarness;
   artifactsDir: string;
+}
+
+/** On the virtual clock, evidence and audit in memory: the runner's waits are exact whatever the machine's load. */
+export function virtualScenarioWorld(scenario: string | Scenario): ActWorld & { harness: FlowHarness } {
+  const world = actWorld({ scenario, actionTimeoutMs: LOADED_WAIT_MS });
+  return { ...world, harness: harnessOf(world) };
+}
+
+function harnessOf(world: ActWorld): FlowHarness {
+  return { deps: world.deps, tools: SERVED_TOOLS, description: `simulated device ${world.device.serial}`, simulated: true };
 }
 
 export function scenarioWorld(
@@ -38,6 +50,6 @@ export function scenarioWorld(
   return {
     ...world,
     artifactsDir,
-    harness: { deps: world.deps, tools: SERVED_TOOLS, description: `simulated device ${world.device.serial}`, simulated: true },
+    harness: harnessOf(world),
   };
 }
