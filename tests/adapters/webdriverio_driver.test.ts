@@ -1,8 +1,10 @@
 /**
  * The webdriverio UiDriver against the simulated device's own UiAutomator2 endpoint (real HTTP, real
- * W3C answers): how the protocol's element errors come back through appium_failure's closed codes.
+ * W3C answers): how the protocol's element errors come back through appium_failure's closed codes; and against
+ * small fake endpoints (`fakeAppium`) for what a simulator does not do: a slow start, a settings call never answered.
  */
 import assert from "node:assert/strict";
+import { createServer, type IncomingMessage } from "node:http";
 import { test } from "node:test";
 import { createAppiumDriverFactory } from "../../src/adapters/appium/mod.ts";
 import { HarnessError } from "../../src/errors.ts";
@@ -34,27 +36,45 @@ test("tapping an element the screen no longer has is UI_ELEMENT_NOT_FOUND (read 
   }
 });
 
-test("a session start abandoned by its operation is deleted when it arrives, and drain() says it waits and waits for that", async () => {
-  const { createServer } = await import("node:http");
-  const deleted: string[] = [];
+/** A W3C endpoint on an ephemeral port: `handle` gets each request with its body and answers `{value}`, at once,
+ * later or never. `close` ends it, open connections included. */
+async function fakeAppium(
+  handle: (req: IncomingMessage, body: string, answer: (value: unknown) => void) => void,
+): Promise<{ url: string; close(): void }> {
   const server = createServer((req, res) => {
+    let body = "";
+    req.on("data", (chunk) => body += chunk);
+    req.on("end", () =>
+      handle(req, body, (value) => {
+        res.writeHead(200, { "content-type": "application/json; charset=utf-8" });
+        res.end(JSON.stringify({ value }));
+      }));
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as { port: number };
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () => {
+      server.closeAllConnections();
+      server.close();
+    },
+  };
+}
+
+test("a session start abandoned by its operation is deleted when it arrives, and drain() says it waits and waits for that", async () => {
+  const deleted: string[] = [];
+  const appium = await fakeAppium((req, _body, answer) => {
     if (req.method === "POST" && req.url === "/session") {
       // A driver that takes its time to start, as UiAutomator2 does on a real device (20–45 s).
-      setTimeout(() => {
-        res.writeHead(200, { "content-type": "application/json; charset=utf-8" });
-        res.end(JSON.stringify({ value: { sessionId: "late-1", capabilities: { platformName: "Android" } } }));
-      }, 800);
+      setTimeout(() => answer({ sessionId: "late-1", capabilities: { platformName: "Android" } }), 800);
       return;
     }
     if (req.method === "DELETE") deleted.push(req.url ?? "");
-    res.writeHead(200, { "content-type": "application/json; charset=utf-8" });
-    res.end(JSON.stringify({ value: null }));
+    answer(null);
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const port = (server.address() as { port: number }).port;
   try {
     const factory = createAppiumDriverFactory({
-      appiumUrl: `http://127.0.0.1:${port}`,
+      appiumUrl: appium.url,
       adbServer: "tcp:127.0.0.1:5037",
       requestTimeoutMs: 10_000,
       newCommandTimeoutS: 90,
@@ -73,18 +93,13 @@ test("a session start abandoned by its operation is deleted when it arrives, and
     await factory.drain((starting) => heard.push(starting));
     assert.deepEqual(heard, [1], "nothing on its way: nothing said");
   } finally {
-    server.close();
+    appium.close();
   }
 });
 
 test("a session start cancelled while its waitForIdleTimeout setting is on its way is abandoned at once and deleted (R18)", async () => {
-  const { createServer } = await import("node:http");
   const deleted: string[] = [];
-  const server = createServer((req, res) => {
-    const answer = (value: unknown) => {
-      res.writeHead(200, { "content-type": "application/json; charset=utf-8" });
-      res.end(JSON.stringify({ value }));
-    };
+  const appium = await fakeAppium((req, _body, answer) => {
     if (req.method === "POST" && req.url === "/session") {
       return answer({ sessionId: "slow-settings", capabilities: { platformName: "Android" } });
     }
@@ -92,11 +107,9 @@ test("a session start cancelled while its waitForIdleTimeout setting is on its w
     if (req.method === "DELETE") deleted.push(req.url ?? "");
     answer(null);
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const port = (server.address() as { port: number }).port;
   try {
     const factory = createAppiumDriverFactory({
-      appiumUrl: `http://127.0.0.1:${port}`,
+      appiumUrl: appium.url,
       adbServer: "tcp:127.0.0.1:5037",
       requestTimeoutMs: 3000,
       newCommandTimeoutS: 90,
@@ -112,44 +125,32 @@ test("a session start cancelled while its waitForIdleTimeout setting is on its w
     await factory.drain();
     assert.deepEqual(deleted, ["/session/slow-settings"], "the abandoned session is deleted on Appium, and drain waits for that");
   } finally {
-    server.closeAllConnections();
-    server.close();
+    appium.close();
   }
 });
 
 test("the session's idle timeout is the value read back: 3000 from the simulator, null from a proxy that ignores the setting", async () => {
   const sim = await startSimDevice({});
-  const { createServer } = await import("node:http");
   const posted: unknown[] = [];
-  const server = createServer((req, res) => {
-    let body = "";
-    req.on("data", (chunk) => body += chunk);
-    req.on("end", () => {
-      const answer = (value: unknown) => {
-        res.writeHead(200, { "content-type": "application/json; charset=utf-8" });
-        res.end(JSON.stringify({ value }));
-      };
-      if (req.method === "POST" && req.url === "/session") return answer({ sessionId: "deaf", capabilities: { platformName: "Android" } });
-      if (req.method === "POST" && req.url?.endsWith("/appium/settings")) posted.push(JSON.parse(body));
-      if (req.method === "GET" && req.url?.endsWith("/appium/settings")) return answer({ waitForIdleTimeout: 10_000 }); // still the default
-      answer(null);
-    });
+  const appium = await fakeAppium((req, body, answer) => {
+    if (req.method === "POST" && req.url === "/session") return answer({ sessionId: "deaf", capabilities: { platformName: "Android" } });
+    if (req.method === "POST" && req.url?.endsWith("/appium/settings")) posted.push(JSON.parse(body));
+    if (req.method === "GET" && req.url?.endsWith("/appium/settings")) return answer({ waitForIdleTimeout: 10_000 }); // still the default
+    answer(null);
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const options = { adbServer: sim.adbServerSocket, requestTimeoutMs: 10_000, newCommandTimeoutS: 90, uiIdleTimeoutMs: 3000 };
   try {
     const set = await createAppiumDriverFactory({ ...options, appiumUrl: sim.appiumUrl }).open(sim.device.serial, { timeoutMs: 10_000 });
     assert.equal(set.idleTimeoutMs, 3000);
     await set.delete();
-    const port = (server.address() as { port: number }).port;
-    const deaf = await createAppiumDriverFactory({ ...options, appiumUrl: `http://127.0.0.1:${port}` }).open("emulator-5554", {
+    const deaf = await createAppiumDriverFactory({ ...options, appiumUrl: appium.url }).open("emulator-5554", {
       timeoutMs: 10_000,
     });
     assert.deepEqual(posted, [{ settings: { waitForIdleTimeout: 3000 } }], "the setting was asked for");
     assert.equal(deaf.idleTimeoutMs, null, "not held: unknown, so every read that differs is confirmed");
     await deaf.delete();
   } finally {
-    server.close();
+    appium.close();
     await sim.stop();
   }
 });
