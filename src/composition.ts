@@ -14,7 +14,7 @@ import { homedir, platform } from "node:os";
 import { ACT_DEFAULTS } from "../contracts/act_defaults.ts";
 import { createAdbClient } from "./adapters/adb/adb_client.ts";
 import { findAdbProgram } from "./adapters/adb/adb_program.ts";
-import { localAdbServerGone } from "./adapters/adb/adb_server_address.ts";
+import { localAdbServerGone } from "./adapters/adb/adb_server_probe.ts";
 import type { PlatformFacts, RetentionResult } from "./adapters/evidence/mod.ts";
 import type { AppiumDriverFactoryOptions } from "./adapters/appium/mod.ts";
 import { createFetchHttpClient } from "./adapters/fetch_http_client.ts";

@@ -30,7 +30,7 @@ import {
   type UiTree,
 } from "../screen/mod.ts";
 import { xpathOf } from "./element_path.ts";
-import { captureScreenshot } from "./screenshot.ts";
+import { attachMomentEvidence, captureScreenshot } from "./screenshot.ts";
 import { confirmSettled, readIsFinal } from "./settle.ts";
 
 export interface ActScope {
@@ -229,9 +229,7 @@ export async function findInSession(scope: ActScope, selector: Selector, tool: s
     // call's time limit for the answer (the miss's screenshot, or the act, its settle and evidence).
     const noRoom = ctx.remainingMs() - 2000 < ACT_DEFAULTS.pollIntervalMs + scope.longestReadMs;
     if (waited + ACT_DEFAULTS.pollIntervalMs > ACT_DEFAULTS.elementWaitMs || noRoom) {
-      // The moment of the miss, as evidence: what the agent would have seen.
-      const shot = await captureScreenshot(ports.observer, ports.evidence, tool, scope.wait()).catch(() => null);
-      if (shot !== null) ctx.attachEvidence(shot.evidence);
+      await attachMomentEvidence(ports, ctx, tool, scope.wait());
       if (result.status === "found") {
         throw new HarnessError(
           "UI_ELEMENT_NOT_FOUND",

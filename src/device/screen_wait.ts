@@ -11,7 +11,7 @@ import { HarnessError } from "../errors.ts";
 import type { OperationContext, ToolPorts } from "../ports/operation.ts";
 import { findElement, locate, type Selector } from "../screen/mod.ts";
 import { readScreen, type ScreenReading } from "./screen_reading.ts";
-import { captureScreenshot } from "./screenshot.ts";
+import { attachMomentEvidence } from "./screenshot.ts";
 
 export type ScreenCondition = { visible: Selector } | { gone: Selector };
 
@@ -56,8 +56,7 @@ export async function waitForCondition(
     // that never goes quiet takes the whole idle wait) still leaves the miss's screenshot and the answer their time.
     const noRoom = ctx.remainingMs() - RESERVE_MS < longestReadMs + ACT_DEFAULTS.pollIntervalMs;
     if (waitedMs >= timeoutMs || noRoom) {
-      const shot = await captureScreenshot(ports.observer, ports.evidence, "ui_wait", wait()).catch(() => null);
-      if (shot !== null) ctx.attachEvidence(shot.evidence);
+      await attachMomentEvidence(ports, ctx, "ui_wait", wait());
       // locate throws UI_ELEMENT_NOT_FOUND: "The screen offers: …"
       if ("visible" in condition) locate(reading.tree, condition.visible, { waitedMs });
       const label = result.status === "found" ? result.element.label : result.status === "ambiguous" ? result.candidates[0]!.label : "";

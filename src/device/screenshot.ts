@@ -26,6 +26,20 @@ export async function captureScreenshot(
 }
 
 /**
+ * The moment of a miss (an element not found, covered, or still there), as the operation's evidence: what the agent
+ * would have seen. Best effort: a capture that fails leaves the answer (the miss itself) without evidence.
+ */
+export async function attachMomentEvidence(
+  ports: { observer: DeviceObserver; evidence: EvidenceStore },
+  ctx: { attachEvidence(evidence: EvidenceRef): void },
+  tool: string,
+  wait: WaitOptions,
+): Promise<void> {
+  const shot = await captureScreenshot(ports.observer, ports.evidence, tool, wait).catch(() => null);
+  if (shot !== null) ctx.attachEvidence(shot.evidence);
+}
+
+/**
  * Takes and stores one screenshot, and runs `alongside` on its bytes while the file is being written (the store's
  * one-colour check first: `alongside` never sees a refused capture): CPU work on the pixels overlaps the disk's.
  * Answers once both are done; a failed store fails the call as captureScreenshot does.

@@ -5,7 +5,7 @@
  * server over a plain socket (`host:version`, never spawning anything), and `adb version`'s text parsed.
  */
 import { join } from "node:path";
-import { type AdbProgram, adbServerAddress, findAdbProgram } from "../adapters/adb/mod.ts";
+import { type AdbProgram, adbServerAddress, findAdbProgram, probeAdbServerAt, type ServerProbe } from "../adapters/adb/mod.ts";
 import { executableName, findOnPath } from "./find_program.ts";
 import type { CheckBudget, DoctorInputs } from "./types.ts";
 import { formatSeconds } from "./units.ts";
@@ -49,27 +49,10 @@ export function adbServerEndpoint(inputs: DoctorInputs): AdbServerEndpoint {
   return { address, host, port: Number(match?.[2] ?? 5037), configured: socket !== undefined };
 }
 
-export type ServerProbe =
-  | { kind: "answers"; protocol: number }
-  | { kind: "none"; reason: string }
-  /** Accepts connections but says nothing: a stuck server. */
-  | { kind: "silent"; reason: string }
-  | { kind: "other"; reason: string };
-
-const VERSION_REQUEST = new TextEncoder().encode("000chost:version");
-
-/** Asks the server its protocol version (`OKAY0004` + 4 hex digits, 41 for adb 29–35). Never starts one. */
+/** Asks the server its protocol version (adb_server_probe.ts). Never starts one. */
 export async function probeAdbServer(inputs: DoctorInputs, endpoint: AdbServerEndpoint, budget: CheckBudget): Promise<ServerProbe> {
-  const answer = await inputs.socket.exchange(endpoint.host, endpoint.port, VERSION_REQUEST, { ...budget, maxBytes: 12 });
-  if (answer.kind === "failure") {
-    if (answer.reason === "refused") return { kind: "none", reason: "nothing listens there" };
-    if (answer.reason === "timeout") return { kind: "silent", reason: `no answer within ${formatSeconds(budget.timeoutMs)}` };
-    return { kind: "none", reason: answer.message };
-  }
-  const text = new TextDecoder().decode(answer.bytes);
-  const match = /^OKAY[0-9a-fA-F]{4}([0-9a-fA-F]{4})/.exec(text);
-  if (match === null) return { kind: "other", reason: `it answered ${JSON.stringify(text.slice(0, 24))}, not adb's OKAY` };
-  return { kind: "answers", protocol: parseInt(match[1]!, 16) };
+  const probe = await probeAdbServerAt(inputs.socket, endpoint.host, endpoint.port, budget);
+  return probe.kind === "silent" ? { kind: "silent", reason: `no answer within ${formatSeconds(budget.timeoutMs)}` } : probe;
 }
 
 export interface AdbVersion {

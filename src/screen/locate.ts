@@ -135,6 +135,11 @@ export function coveredBy(tree: UiTree, element: LocatedElement): { label: strin
   return { label: entity.label, selector: chooseSelector(analysis, entity, withinBudget()) };
 }
 
+/** A cover as a message says it: its label, and the selector the summary offers for it when there is one. */
+export function saidCover(cover: { label: string; selector?: Selector }): string {
+  return cover.selector === undefined ? `'${cover.label}'` : `'${cover.label}' ${JSON.stringify(cover.selector)}`;
+}
+
 /** How many offered elements a not-found message names. */
 const OFFERS_SAID = 25;
 

@@ -15,13 +15,14 @@
 import { UNTIL_MAX_SWIPES } from "../../contracts/tools.ts";
 import { type ActScope, checked, defineActTool } from "../device/act.ts";
 import { xpathOf } from "../device/element_path.ts";
-import { captureScreenshot } from "../device/screenshot.ts";
+import { attachMomentEvidence } from "../device/screenshot.ts";
 import { HarnessError } from "../errors.ts";
 import {
   coveredBy,
   findElement,
   locate,
   parseDump,
+  saidCover,
   scrollContainerOf,
   type ScrollDirection,
   type Selector,
@@ -122,15 +123,15 @@ async function offeredIfShown(scope: ActScope, tree: UiTree, until: Selector): P
 
 /** UI_ELEMENT_NOT_FOUND for `until`, saying how far the scroll went, with a screenshot of that moment. */
 async function notFound(scope: ActScope, tree: UiTree, until: Selector, why: string): Promise<never> {
-  const shot = await captureScreenshot(scope.ports.observer, scope.ports.evidence, "ui_scroll", scope.wait()).catch(() => null);
-  if (shot !== null) scope.ctx.attachEvidence(shot.evidence);
+  await attachMomentEvidence(scope.ports, scope.ctx, "ui_scroll", scope.wait());
   const shown = findElement(tree, until);
   const cover = shown.status === "found" ? coveredBy(tree, shown.element) : null;
   if (cover !== null) {
-    const what = cover.selector === undefined ? `'${cover.label}'` : `'${cover.label}' ${JSON.stringify(cover.selector)}`;
     throw new HarnessError(
       "UI_ELEMENT_NOT_FOUND",
-      `${JSON.stringify(until)} is on screen but ${what} is drawn over it where a tap lands, and scrolling did not clear it: ${why}. ` +
+      `${JSON.stringify(until)} is on screen but ${
+        saidCover(cover)
+      } is drawn over it where a tap lands, and scrolling did not clear it: ${why}. ` +
         "Close what covers it, or scroll the other way.",
       { selector: until, covered_by: cover },
     );

@@ -8,9 +8,9 @@
  */
 import { ACT_DEFAULTS } from "../../contracts/act_defaults.ts";
 import { type ActScope, checked, defineActTool, findInSession, type FoundElement } from "../device/act.ts";
-import { captureScreenshot } from "../device/screenshot.ts";
+import { attachMomentEvidence } from "../device/screenshot.ts";
 import { HarnessError } from "../errors.ts";
-import { coveredBy, type Selector } from "../screen/mod.ts";
+import { coveredBy, saidCover, type Selector } from "../screen/mod.ts";
 
 export const uiTapTool = defineActTool("ui_tap", {
   async act(scope, args) {
@@ -38,12 +38,10 @@ export const uiTapTool = defineActTool("ui_tap", {
 async function refuseCovered(found: FoundElement, scope: ActScope, selector: Selector): Promise<void> {
   const cover = coveredBy(found.tree, found.element);
   if (cover === null) return;
-  const shot = await captureScreenshot(scope.ports.observer, scope.ports.evidence, "ui_tap", scope.wait()).catch(() => null);
-  if (shot !== null) scope.ctx.attachEvidence(shot.evidence);
-  const what = cover.selector === undefined ? `'${cover.label}'` : `'${cover.label}' ${JSON.stringify(cover.selector)}`;
+  await attachMomentEvidence(scope.ports, scope.ctx, "ui_tap", scope.wait());
   throw new HarnessError(
     "UI_ELEMENT_NOT_FOUND",
-    `${JSON.stringify(selector)} ('${found.element.label}') is covered where a tap lands (its centre) by ${what}, ` +
+    `${JSON.stringify(selector)} ('${found.element.label}') is covered where a tap lands (its centre) by ${saidCover(cover)}, ` +
       "which would take the tap instead; nothing was tapped. Scroll it into the clear (ui_scroll), or close what covers it, then retry.",
     { selector, covered_by: cover },
   );

@@ -6,7 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { localAdbServerGone } from "../../src/adapters/adb/adb_server_address.ts";
+import { localAdbServerGone } from "../../src/adapters/adb/adb_server_probe.ts";
 import { createTcpSocketProbe } from "../../src/adapters/tcp_socket_probe.ts";
 import type { SocketAnswer, SocketProbe } from "../../src/ports/socket_probe.ts";
 import { startAdbServer } from "../../src/sim/adb/server.ts";

@@ -6,8 +6,6 @@
  * `0.0.0.0`, `::1`, `::`, `::ffff:127.x.x.x`, and the names and addresses in `localHosts` (this machine's
  * host name and interface addresses). Other hosts are kept canonical (lower case, IPv6 compressed). Pure.
  */
-import type { SocketProbe } from "../../ports/socket_probe.ts";
-
 export const DEFAULT_ADB_SERVER = "tcp:127.0.0.1:5037";
 
 const LOOPBACK = "127.0.0.1";
@@ -41,17 +39,4 @@ function isThisMachine(host: string): boolean {
   if (/^127\.\d+\.\d+\.\d+$/.test(host) || host === "0.0.0.0") return true;
   if (host === "[::1]" || host === "[::]") return true;
   return /^\[::ffff:7f[0-9a-f]{2}:[0-9a-f]{1,4}\]$/.test(host) || host === "[::ffff:0:0]";
-}
-
-/** `host:version` in the adb wire format: an adb server answers it at once (it says nothing to a connection that asks nothing). */
-const VERSION_REQUEST = new TextEncoder().encode("000chost:version");
-
-/** True when the adb server is on this machine and its port refuses a connection: nothing serves there any
- * more (a simulated device's random port after its process died). Any other answer, or another host, is false.
- * A live server is asked `host:version`, so its first byte ends the probe, not the 1 s timeout. */
-export async function localAdbServerGone(socket: SocketProbe, adbServer: string): Promise<boolean> {
-  const port = /^tcp:127\.0\.0\.1:(\d{1,5})$/.exec(adbServer);
-  if (port === null) return false;
-  const answer = await socket.exchange(LOOPBACK, Number(port[1]), VERSION_REQUEST, { timeoutMs: 1000, maxBytes: 1 });
-  return answer.kind === "failure" && answer.reason === "refused";
 }
