@@ -59,9 +59,6 @@ export function lockFileName(device: DeviceAddress): string {
 export function createDeviceLock(options: DeviceLockOptions): DeviceLock {
   const { fs, probe } = options;
 
-  const readHolder = (path: string) => readLockFile(fs, path);
-  const removeIfStill = (path: string, staleRaw: string) => removeLockIfStill(fs, probe, path, staleRaw);
-
   return {
     async acquire(device, owner): Promise<DeviceLease> {
       const { udid } = device;
@@ -86,16 +83,10 @@ export function createDeviceLock(options: DeviceLockOptions): DeviceLock {
           } catch (error) {
             if ((error as { code?: string }).code !== "EEXIST") throw error;
           }
-          const seen = await readHolder(path);
+          const seen = await readLockFile(fs, path);
           if (seen === null) continue; // released meanwhile
-          const holder = seen.holder;
-          const stale = holder === null || isStale(holder, probe);
-          if (!stale) throw busy(device, holder);
-          if (await removeIfStill(path, seen.raw)) {
-            if (holder !== null) await options.endStaleSession?.(holder).catch(() => {});
-          } else {
-            await options.clock.sleep(2); // another contender is taking over
-          }
+          if (seen.holder !== null && !isStale(seen.holder, probe)) throw busy(device, seen.holder);
+          if (!(await takeOver(options, path, seen))) await options.clock.sleep(2); // another contender is taking over
         }
       } catch (error) {
         if (error instanceof HarnessError) throw error;
@@ -125,7 +116,7 @@ export function createDeviceLock(options: DeviceLockOptions): DeviceLock {
       noteSessionExpiry(expiresAt, appium) {
         return serial(async () => {
           if (released) return;
-          const seen = await readHolder(path).catch(() => null);
+          const seen = await readLockFile(fs, path).catch(() => null);
           if (seen?.holder?.token === token) {
             await fs.replaceFile(
               path,
@@ -142,7 +133,7 @@ export function createDeviceLock(options: DeviceLockOptions): DeviceLock {
         if (released) return queue;
         released = true;
         return serial(async () => {
-          const seen = await readHolder(path).catch(() => null);
+          const seen = await readLockFile(fs, path).catch(() => null);
           if (seen?.holder?.token === token) await fs.removeFile(path).catch(() => {});
         });
       },
@@ -224,6 +215,18 @@ async function removeLockIfStill(fs: FileSystem, probe: ProcessProbe, path: stri
   }
 }
 
+/** Removes a stale lock (under the `.takeover` rule) and ends the Appium session its dead holder noted; false
+ * when another taker holds the takeover. */
+async function takeOver(
+  options: DeviceLockOptions,
+  path: string,
+  seen: { raw: string; holder: LockHolder | null },
+): Promise<boolean> {
+  if (!(await removeLockIfStill(options.fs, options.probe, path, seen.raw))) return false;
+  if (seen.holder !== null) await options.endStaleSession?.(seen.holder).catch(() => {});
+  return true;
+}
+
 /** Dead on this host (or its pid reused): what a contender may take over. A holder on another host is never stale here. */
 function isStale(holder: Pick<LockHolder, "pid" | "pid_start" | "host">, probe: ProcessProbe): boolean {
   return holder.host === probe.hostName && !holderAlive(holder, probe);
@@ -254,9 +257,7 @@ export async function sweepStaleLocks(options: LockSweepOptions): Promise<{ remo
         const server = seen.holder.adb_server;
         if (typeof server !== "string" || !(await options.adbServerGone(server))) return false;
         // A second try when the first only cleared a dead taker's `.takeover` file; a live taker's is left to it.
-        if (!(await removeLockIfStill(fs, probe, path, seen.raw)) && !(await removeLockIfStill(fs, probe, path, seen.raw))) return false;
-        await options.endStaleSession?.(seen.holder).catch(() => {});
-        return true;
+        return (await takeOver(options, path, seen)) || (await takeOver(options, path, seen));
       } catch {
         return false;
       }
