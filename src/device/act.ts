@@ -30,6 +30,7 @@ import {
   type UiTree,
 } from "../screen/mod.ts";
 import { xpathOf } from "./element_path.ts";
+import { type ReadTimer, readTimer } from "./read_timer.ts";
 import { attachMomentEvidence, captureScreenshot } from "./screenshot.ts";
 import { confirmSettled, readIsFinal } from "./settle.ts";
 
@@ -42,9 +43,9 @@ export interface ActScope {
    * read it found the element in, so an element wait's earlier screens (a load that ended) do not count as the act's.
    */
   before: string;
-  /** The longest page-source read of this act so far (ms; on a UI that never goes quiet each takes the whole idle
-   * wait): the element wait starts another only if one as long still leaves room for the answer. */
-  longestReadMs: number;
+  /** The act's page-source reads (read_timer.ts): the element wait starts another only if one as long as the
+   * longest so far still leaves room for the answer. */
+  reads: ReadTimer;
   wait(): WaitOptions;
 }
 
@@ -92,9 +93,9 @@ function performAct<E extends object>(
 ): Promise<ToolOutcome<ActData & E>> {
   const wait = (): WaitOptions => ({ timeoutMs: ctx.remainingMs(), signal: ctx.signal });
   return ports.ui.withDriver(ctx.sessionId, ports.observer.udid, uiOperation(ctx), async (driver) => {
-    const readAt = ports.clock.now();
-    const before = await checked(ctx, () => driver.source());
-    const scope: ActScope = { driver, ports, ctx, before, longestReadMs: ports.clock.now() - readAt, wait };
+    const reads = readTimer(ports.clock);
+    const before = await reads.time(() => checked(ctx, () => driver.source()));
+    const scope: ActScope = { driver, ports, ctx, before, reads, wait };
     const extra = await act(scope);
     const actedOn = scope.before;
     const after = await settleWithEvidence(tool, driver, ports, ctx, actedOn);
@@ -227,8 +228,8 @@ export async function findInSession(scope: ActScope, selector: Selector, tool: s
     const waited = ports.clock.now() - started;
     // Another read only within the element wait, and only if one as long as the longest so far leaves 2 s of the
     // call's time limit for the answer (the miss's screenshot, or the act, its settle and evidence).
-    const noRoom = ctx.remainingMs() - 2000 < ACT_DEFAULTS.pollIntervalMs + scope.longestReadMs;
-    if (waited + ACT_DEFAULTS.pollIntervalMs > ACT_DEFAULTS.elementWaitMs || noRoom) {
+    const room = scope.reads.fits(ctx.remainingMs(), 2000, ACT_DEFAULTS.pollIntervalMs);
+    if (waited + ACT_DEFAULTS.pollIntervalMs > ACT_DEFAULTS.elementWaitMs || !room) {
       await attachMomentEvidence(ports, ctx, tool, scope.wait());
       if (result.status === "found") {
         throw new HarnessError(
@@ -242,9 +243,7 @@ export async function findInSession(scope: ActScope, selector: Selector, tool: s
       locate(tree, selector, { waitedMs: waited }); // throws UI_ELEMENT_NOT_FOUND: "The screen offers: …"
     }
     await ports.clock.sleep(ACT_DEFAULTS.pollIntervalMs, ctx.signal);
-    const readAt = ports.clock.now();
-    source = await checked(ctx, () => driver.source());
-    scope.longestReadMs = Math.max(scope.longestReadMs, ports.clock.now() - readAt);
+    source = await scope.reads.time(() => checked(ctx, () => driver.source()));
   }
 }
 

@@ -12,6 +12,7 @@ import type { OperationContext, ToolPorts } from "../ports/operation.ts";
 import { findElement, locate, type Selector } from "../screen/mod.ts";
 import { readScreen, type ScreenReading } from "./screen_reading.ts";
 import { attachMomentEvidence } from "./screenshot.ts";
+import { readTimer } from "./read_timer.ts";
 
 export type ScreenCondition = { visible: Selector } | { gone: Selector };
 
@@ -42,11 +43,10 @@ export async function waitForCondition(
   }
   const wait = () => ({ timeoutMs: ctx.remainingMs(), signal: ctx.signal });
   const started = ports.clock.now();
-  let longestReadMs = 0;
+  const reads = readTimer(ports.clock);
   for (;;) {
     const readAt = ports.clock.now();
-    const reading = await readScreen(ports.observer, wait(), ports.ui);
-    longestReadMs = Math.max(longestReadMs, ports.clock.now() - readAt);
+    const reading = await reads.time(() => readScreen(ports.observer, wait(), ports.ui));
     const waitedMs = Math.round(ports.clock.now() - started);
     const result = findElement(reading.tree, "visible" in condition ? condition.visible : condition.gone);
     const present = result.status !== "not_found";
@@ -54,7 +54,7 @@ export async function waitForCondition(
     if (present === "visible" in condition) return { waitedMs: Math.round(readAt - started), reading };
     // The last reading: at timeout_ms, or the last one whose like (as long as the longest so far: a page source on a UI
     // that never goes quiet takes the whole idle wait) still leaves the miss's screenshot and the answer their time.
-    const noRoom = ctx.remainingMs() - RESERVE_MS < longestReadMs + ACT_DEFAULTS.pollIntervalMs;
+    const noRoom = !reads.fits(ctx.remainingMs(), RESERVE_MS, ACT_DEFAULTS.pollIntervalMs);
     if (waitedMs >= timeoutMs || noRoom) {
       await attachMomentEvidence(ports, ctx, "ui_wait", wait());
       // locate throws UI_ELEMENT_NOT_FOUND: "The screen offers: …"

@@ -12,6 +12,7 @@
  */
 import { ACT_DEFAULTS } from "../../contracts/act_defaults.ts";
 import type { OperationContext, ToolPorts } from "../ports/operation.ts";
+import { readTimer } from "./read_timer.ts";
 
 export interface SettledScreen {
   source: string;
@@ -46,14 +47,12 @@ export async function confirmSettled(
 ): Promise<SettledScreen> {
   const started = ports.clock.now();
   let previous = first.source;
-  let longestRead = first.tookMs;
+  const reads = readTimer(ports.clock, first.tookMs);
   for (;;) {
-    const left = Math.min(ACT_DEFAULTS.settleMaxMs - (ports.clock.now() - started), ctx.remainingMs() - 1000 - longestRead);
-    if (left < ACT_DEFAULTS.settleIntervalMs) return { source: previous, settled: false };
+    const withinSettle = ACT_DEFAULTS.settleMaxMs - (ports.clock.now() - started) >= ACT_DEFAULTS.settleIntervalMs;
+    if (!withinSettle || !reads.fits(ctx.remainingMs(), 1000, ACT_DEFAULTS.settleIntervalMs)) return { source: previous, settled: false };
     await ports.clock.sleep(ACT_DEFAULTS.settleIntervalMs, ctx.signal);
-    const readAt = ports.clock.now();
-    const next = await read();
-    longestRead = Math.max(longestRead, ports.clock.now() - readAt);
+    const next = await reads.time(read);
     if (next === previous) return { source: next, settled: true };
     previous = next;
   }

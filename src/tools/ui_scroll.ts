@@ -15,6 +15,7 @@
 import { UNTIL_MAX_SWIPES } from "../../contracts/tools.ts";
 import { type ActScope, checked, defineActTool } from "../device/act.ts";
 import { xpathOf } from "../device/element_path.ts";
+import { readTimer } from "../device/read_timer.ts";
 import { attachMomentEvidence } from "../device/screenshot.ts";
 import { HarnessError } from "../errors.ts";
 import {
@@ -52,9 +53,9 @@ export const uiScrollTool = defineActTool("ui_scroll", {
       return { direction, scrolled: false };
     }
     let source = scope.before;
-    let longestSwipeMs = 0;
+    const swipeTimer = readTimer(scope.ports.clock);
     for (let swipes = 1;; swipes++) {
-      const swipeStarted = scope.ports.clock.now();
+      const swiped = swipeTimer.begin();
       if (swipes > 1) area = sameArea(tree, area!) ?? scrollContainerOfOrNull(tree, args.container, direction);
       const xpath = area === null ? null : xpathOf(tree, area);
       const [id] = xpath === null ? [] : await checked(ctx, () => driver.findElements(xpath));
@@ -73,14 +74,14 @@ export const uiScrollTool = defineActTool("ui_scroll", {
       tree = parseDump(next);
       const shown = await offeredIfShown(scope, tree, until);
       if (shown !== null) return { direction, scrolled: true, swipes, ...atEnd, found: shown };
-      longestSwipeMs = Math.max(longestSwipeMs, scope.ports.clock.now() - swipeStarted);
+      swiped();
       const moved = next !== source;
       source = next;
       const why = !further || !moved
         ? `the end was reached after ${swipes} swipe(s) ${direction}`
         : swipes >= UNTIL_MAX_SWIPES
         ? `it stopped after ${swipes} swipes ${direction} (the most one call makes) before the end`
-        : ctx.remainingMs() < AFTER_SWIPE_MS + longestSwipeMs
+        : !swipeTimer.fits(ctx.remainingMs(), AFTER_SWIPE_MS)
         ? `it stopped after ${swipes} swipe(s) ${direction}, before the end, at the call's time limit`
         : null;
       if (why !== null) await notFound(scope, tree, until, why);
