@@ -103,6 +103,37 @@ const UIA2_FIXED = [
   /^execute script mobile: openNotifications \{\}$/,
 ];
 
+/** Codes only validation gives: the call was refused before any device command. */
+const REFUSED_BEFORE_DEVICE = new Set(["INVALID_TEXT", "INVALID_PACKAGE", "INVALID_SCROLL_DIRECTION"]);
+/** Codes also given after a read (a selector that names a non-input, append on a password that holds text, a
+ * timeout the call's limit cannot hold): the device may have been read, never changed. */
+const REFUSED_BEFORE_CHANGE = new Set(["INVALID_SELECTOR", "INVALID_ARGUMENT"]);
+const UIA2_READS = [
+  /^list sessions$/,
+  /^new session$/,
+  /^get page source$/,
+  /^find elements? /,
+  /^(update|get) settings$/,
+  /^delete session$/,
+  /^execute script mobile: (isKeyboardShown|getCurrentPackage) \{\}$/,
+];
+
+/** Whether a device command only reads (a dump, a screenshot, a fact, a session's start or end). */
+export function onlyReads({ source, command }: LogEntry): boolean {
+  if (source === "uia2") return UIA2_READS.some((p) => p.test(command));
+  const shell = command.endsWith(END) ? command.slice(0, -END.length) : null;
+  if (shell === null) return EXEC_OUT.some((p) => p.test(command)) || /^forward( --remove)? /.test(command);
+  return SHELL_READS.some((p) => p.test(shell)) || shell === SCREEN_FACTS || /^cmd package resolve-activity --brief \S+$/.test(shell);
+}
+
+/** What a refusal with `code` did to the device that it should not have (null: nothing): an argument error
+ * refused by validation sent no command; one refused after looking only read. */
+export function refusalOverreach(code: string, entries: readonly LogEntry[]): string | null {
+  if (REFUSED_BEFORE_DEVICE.has(code)) return entries.find((e) => e.command !== "delete session")?.command ?? null;
+  if (REFUSED_BEFORE_CHANGE.has(code)) return entries.find((e) => !onlyReads(e))?.command ?? null;
+  return null;
+}
+
 /** The free text one call may put on the device: its validated package, typed text and deep link (undefined: none). */
 export interface Slots {
   packages: readonly string[];

@@ -17,18 +17,10 @@ import { decodePng } from "../../src/png/mod.ts";
 import { type RunningSim, type SimDeviceOptions, startSimDevice } from "../../src/sim/mod.ts";
 import { type SpawnedServer, spawnServe } from "../../tests/support/mcp_client.ts";
 import { makeServeHome, type ServeHome } from "../../tests/support/mcp_e2e.ts";
-import { type Answer, classifyAnswer, commandsOutsideSlots, type RawOutcome, type ToolCallParams } from "./invariants.ts";
+import { type Answer, classifyAnswer, commandsOutsideSlots, type RawOutcome, refusalOverreach, type ToolCallParams } from "./invariants.ts";
 import type { Tally } from "./tally.ts";
 
 const LooseResult = z.looseObject({});
-/** Refusals that happen before the device is touched. */
-const REFUSED_BEFORE_DEVICE = new Set([
-  "INVALID_SELECTOR",
-  "INVALID_TEXT",
-  "INVALID_PACKAGE",
-  "INVALID_SCROLL_DIRECTION",
-  "INVALID_ARGUMENT",
-]);
 
 export interface LaneOptions {
   name: string;
@@ -121,12 +113,11 @@ export class Lane {
     if (answer.kind === "envelope") {
       this.operations.add(answer.envelope.operation_id);
       if (answer.envelope.evidence !== null) this.evidence.add(answer.envelope.evidence.path);
-      const refused = answer.envelope.error !== null && REFUSED_BEFORE_DEVICE.has(answer.envelope.error.code);
-      const touched = entries.filter((e) => e.command !== "delete session");
-      if (refused && touched.length > 0) {
+      const overreach = answer.envelope.error === null ? null : refusalOverreach(answer.envelope.error.code, entries);
+      if (overreach !== null) {
         flag(
           "text outside its slot",
-          `${label}: refused with ${answer.envelope.error!.code} yet the device received ${touched[0]!.command.slice(0, 120)}`,
+          `${label}: refused with ${answer.envelope.error!.code} yet the device received ${overreach.slice(0, 120)}`,
         );
       }
     }
