@@ -31,6 +31,8 @@ export const ActionEntrySchema = z.object({
   text_length: z.int().min(0).optional(),
   bounds: z.tuple([pixels, pixels, pixels, pixels]),
   covered_by_keyboard: z.literal(true).optional(),
+  /** The label of what is drawn over the element where a tap lands; ui_tap refuses it until that is gone. */
+  covered_by: z.string().optional(),
 });
 
 export const AuditIssueSchema = z.object({

@@ -95,8 +95,8 @@ export const TOOLS = {
     available: true,
     description: "Texts and every actionable element, each with the selector naming it alone (for ui_tap). " +
       "Read-only; include_raw adds the XML. Actions: bounds [left, top, width, height] px; absent role = button, " +
-      "enabled = true, label = the selector's value; checked, selected, focused, password, covered_by_keyboard only when true. " +
-      "Absent: can_scroll false, keyboard closed, issues none.",
+      "enabled = true, label = the selector's value; checked, selected, focused, password, covered_by_keyboard only when true; " +
+      "covered_by: what is drawn over it (tap refused). Absent: can_scroll false, keyboard closed, issues none.",
     input: z.strictObject({ include_raw: z.boolean().optional() }),
     data: ScreenSummarySchema.extend({ raw: z.string().optional() }),
   }),

@@ -233,7 +233,7 @@ function appearedSelector(
     for (const t of before.texts) seen.add(JSON.stringify({ text: t }));
   }
   // Positional (`index`) and ancestor-qualified (`within`) selectors name an element less steadily.
-  const plain = after.actions.filter((a) => a.covered_by_keyboard !== true).map((a) => a.selector)
+  const plain = after.actions.filter((a) => a.covered_by_keyboard !== true && a.covered_by === undefined).map((a) => a.selector)
     .filter((s) => s.within === undefined && s.index === undefined && s.role === undefined);
   const candidates: Selector[] = [
     ...plain.filter((s) => s.resource_id !== undefined),

@@ -10,7 +10,7 @@
 import { HarnessError } from "../errors.ts";
 import { chooseSelector, separatingWithin, withinBudget } from "./choose_selector.ts";
 import { coveringNode } from "./occlusion.ts";
-import { analyzeScreen, type ScreenAnalysis } from "./screen_analysis.ts";
+import { analyzeScreen, type Entity, type ScreenAnalysis } from "./screen_analysis.ts";
 import { keyOf, matchInAnalysis } from "./selector_match.ts";
 import type { ElementRect, Role, Selector, SelectorKeyValue, UiNode, UiTree } from "./types.ts";
 
@@ -129,10 +129,22 @@ export function coveredBy(tree: UiTree, element: LocatedElement): { label: strin
   const cover = coveringNode(tree, element.node);
   if (cover === null) return null;
   const analysis = analyzeScreen(tree);
+  const entity = coverEntity(analysis, cover);
+  return entity === undefined
+    ? { label: coverLabel(analysis, cover) }
+    : { label: entity.label, selector: chooseSelector(analysis, entity, withinBudget()) };
+}
+
+/** How the summary names a view drawn over an element (its `covered_by`): the label of the target it belongs
+ * to, else its own text, description, id or class. */
+export function coverLabel(analysis: ScreenAnalysis, cover: UiNode): string {
+  return coverEntity(analysis, cover)?.label || cover.text || cover.contentDesc || cover.resourceId || cover.className;
+}
+
+function coverEntity(analysis: ScreenAnalysis, cover: UiNode): Entity | undefined {
   const root = analysis.entityOf[cover.id] ?? -1;
   const entity = root === -1 ? undefined : analysis.entities.get(root);
-  if (entity === undefined || !entity.target) return { label: cover.text || cover.contentDesc || cover.resourceId || cover.className };
-  return { label: entity.label, selector: chooseSelector(analysis, entity, withinBudget()) };
+  return entity?.target === true ? entity : undefined;
 }
 
 /** A cover as a message says it: its label, and the selector the summary offers for it when there is one. */

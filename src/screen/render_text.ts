@@ -47,6 +47,7 @@ function actionLine(action: ActionEntry, bounds: boolean): string {
     action.selected ? "selected" : "",
     action.focused ? "focused" : "",
     action.covered_by_keyboard ? "under-keyboard" : "",
+    action.covered_by === undefined ? "" : `under ${JSON.stringify(action.covered_by)}`,
     action.password ? `password${action.text_length === undefined ? "" : ` ${action.text_length} chars`}` : "",
   ].filter((flag) => flag !== "");
   return [

@@ -3,16 +3,18 @@
  * Every listed target (clickable, long-clickable, checkable or input; scrollables never; nameless
  * wrappers of other targets are the one exception) becomes one action whose selector names it alone
  * and resolves back to it through the locator, with the state an agent needs (checked, selected,
- * focused); texts are the visible strings not already said by an action; where it scrolls (scroll_areas.ts). Fields at their defaults are
+ * focused, and what is drawn over it: covered_by); texts are the visible strings not already said by an action; where it scrolls (scroll_areas.ts). Fields at their defaults are
  * left out (see docs/screen-model.md for every omission rule). Pure.
  */
 import { auditScreen } from "./audit.ts";
 import { chooseSelector, WITHIN_SEARCH_STEPS, withinBudget } from "./choose_selector.ts";
+import { coverLabel } from "./locate.ts";
 import { isInputNode, labelFrom, tidyName } from "./node_kinds.ts";
+import { coveringNode } from "./occlusion.ts";
 import { analyzeScreen, type Entity, type ScreenAnalysis, shownStrings } from "./screen_analysis.ts";
 import { scrollFields } from "./scroll_areas.ts";
 import { keyOf } from "./selector_match.ts";
-import type { ActionEntry, ScreenContext, ScreenSummary, Selector, SelectorKeyValue, UiTree } from "./types.ts";
+import type { ActionEntry, ScreenContext, ScreenSummary, Selector, SelectorKeyValue, UiNode, UiTree } from "./types.ts";
 import { screenWindows } from "./windows.ts";
 
 /** Text views report `selected` while their text scrolls as a marquee (SystemUI's build number): not a selected tab. */
@@ -55,7 +57,7 @@ export function summarizeWithNodes(
   return { summary, actionNodes, scrollAreaNodes: scroll.nodes };
 }
 
-/** One action, its fields in the documented order: selector, label, role, enabled, checked, selected, focused, password, text_length, bounds, covered_by_keyboard. */
+/** One action, its fields in the documented order: selector, label, role, enabled, checked, selected, focused, password, text_length, bounds, covered_by_keyboard, covered_by. */
 function toAction(analysis: ScreenAnalysis, target: Entity, selector: Selector, context: ScreenContext): ActionEntry {
   const { nodes } = analysis.tree;
   const node = nodes[target.root]!;
@@ -74,7 +76,14 @@ function toAction(analysis: ScreenAnalysis, target: Entity, selector: Selector, 
     ...(node.password ? { password: true as const, ...(node.textLength === undefined ? {} : { text_length: node.textLength }) } : {}),
     bounds: [b.left, b.top, b.right - b.left, b.bottom - b.top],
     ...(keyboardTop !== undefined && b.top >= keyboardTop ? { covered_by_keyboard: true as const } : {}),
+    ...coverField(analysis, node),
   };
+}
+
+/** What is drawn over the element where a tap lands (occlusion.ts), by its label: ui_tap refuses it until that is gone. */
+function coverField(analysis: ScreenAnalysis, node: UiNode): { covered_by?: string } {
+  const cover = coveringNode(analysis.tree, node);
+  return cover === null ? {} : { covered_by: coverLabel(analysis, cover) };
 }
 
 /** The words a key says (its value), or null for a role, which says no words of the screen. */

@@ -90,6 +90,8 @@ export interface ActionEntry {
   bounds: SummaryBounds;
   /** The element lies entirely below the top of the open soft keyboard. */
   covered_by_keyboard?: true;
+  /** The label of a view drawn over the element's centre that would take a tap (a sheet, a bar); ui_tap refuses it until that is gone. */
+  covered_by?: string;
 }
 
 export interface AuditIssue {

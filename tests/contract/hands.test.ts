@@ -459,6 +459,10 @@ test("ui_tap refuses an element the filter sheet covers where a tap lands (UI_EL
   await withShop(async (c, world) => {
     await call(c, "ui_tap", { selector: { content_desc: "Filters" } });
     assert.equal(world.device.screenId(), "filters");
+    const tree = await call(c, "ui_get_tree", {});
+    const entry = (tree.data as { actions: { selector: { text?: string }; covered_by?: string }[] }).actions
+      .find((a) => a.selector.text === "Running shorts");
+    assert.ok(entry?.covered_by, `the summary says the row is covered before any tap: ${JSON.stringify(entry)}`);
     const calls = world.calls.length;
     const covered = await call(c, "ui_tap", { selector: { text: "Running shorts" } });
     assert.equal(covered.ok, false);
@@ -471,7 +475,11 @@ test("ui_tap refuses an element the filter sheet covers where a tap lands (UI_EL
       covered.error?.message ?? "",
       /nothing was tapped\. Scroll it into the clear \(ui_scroll\), or close what covers it, then retry\.$/,
     );
-    assert.ok((covered.error?.details?.["covered_by"] as { label?: string } | undefined)?.label, JSON.stringify(covered.error?.details));
+    assert.equal(
+      (covered.error?.details?.["covered_by"] as { label?: string } | undefined)?.label,
+      entry.covered_by,
+      "the tap names the cover the summary said",
+    );
     assert.notEqual(covered.evidence, null, "the moment of the refusal is kept as evidence");
     assert.equal(world.device.screenId(), "filters", "nothing changed");
     assert.deepEqual(world.calls.slice(calls).filter((call) => /^(click|long|double)/.test(call)), [], "no tap reached the device");

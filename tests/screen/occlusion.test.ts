@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
-import { coveredBy, locate, parseDump } from "../../src/screen/mod.ts";
+import { coveredBy, locate, parseDump, summarize } from "../../src/screen/mod.ts";
 import { analyzeScreen } from "../../src/screen/screen_analysis.ts";
 import { coveringNode } from "../../src/screen/occlusion.ts";
 import { CORPUS_DIR, corpusSkipReason } from "../support/paths.ts";
@@ -52,6 +52,21 @@ test("a row under a sheet drawn after it is covered by the sheet's option at its
   assert.deepEqual(coverOf(sheetScreen(), "Low row"), { label: "Size", selector: { text: "Size" } });
   assert.equal(coverOf(sheetScreen(), "Top row"), null);
   assert.equal(coverOf(sheetScreen(), "Size"), null, "the sheet's own option is on top");
+});
+
+test("the summary lists a covered row with covered_by, the cover's label, before any tap; the row in the clear and the cover carry none", () => {
+  const entries = summarize(parseDump(sheetScreen()), { width: 1080, height: 2400, keyboard: { open: false } }).actions;
+  const coveredOf = (text: string) => entries.find((a) => a.selector.text === text)?.covered_by;
+  assert.equal(coveredOf("Low row"), "Size");
+  assert.equal(coveredOf("Top row"), undefined);
+  assert.equal(coveredOf("Size"), undefined);
+  const unordered = sheetScreen({ order: undefined }, { order: undefined });
+  assert.ok(
+    summarize(parseDump(unordered), { width: 1080, height: 2400, keyboard: { open: false } }).actions.every((a) =>
+      a.covered_by === undefined
+    ),
+    "no order: nothing said",
+  );
 });
 
 test("a sheet that takes no touch where the row's centre is lets the tap through; a clickable sheet takes it", () => {
@@ -167,6 +182,20 @@ test(
     }
     const counts = Object.fromEntries([...new Set(covered)].map((f) => [f, covered.filter((c) => c === f).length]));
     assert.deepEqual(counts, { "react-native-fitness-home-icon-font.xml": 5, "twitter-timeline-appium.xml": 6 });
+    const said: string[] = [];
+    for (const file of readdirSync(CORPUS_DIR).filter((f) => f.endsWith(".xml")).sort()) {
+      const tree = parseDump(readFileSync(join(CORPUS_DIR, file), "utf8"));
+      for (const action of summarize(tree, { width: 1080, height: 2400, keyboard: { open: false } }).actions) {
+        if (action.covered_by === undefined) continue;
+        said.push(file);
+        assert.notEqual(
+          coveredBy(tree, locate(tree, action.selector)),
+          null,
+          `${file}: ${JSON.stringify(action.selector)} is said covered`,
+        );
+      }
+    }
+    assert.deepEqual(said, covered, "the summary says covered_by of exactly the targets a tap is refused on");
     const tree = parseDump(readFileSync(join(CORPUS_DIR, "react-native-fitness-home-icon-font.xml"), "utf8"));
     assert.match(coveredBy(tree, locate(tree, { text: "Home" }))?.label ?? "", /Network request failed/);
   },
