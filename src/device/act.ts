@@ -212,12 +212,14 @@ export interface FoundElement {
 export async function findInSession(scope: ActScope, selector: Selector, tool: string): Promise<FoundElement> {
   const { driver, ports, ctx } = scope;
   const started = ports.clock.now();
+  // A find from the root waits for idle as a page source does, so a look is its read and its find (timed apart).
+  const finds = readTimer(ports.clock);
   let source = scope.before;
   for (;;) {
     const tree = parseDump(source);
     const result = findElement(tree, selector);
     if (result.status === "found") {
-      const elementId = await sessionElement(driver, tree, result.element);
+      const elementId = await finds.time(() => sessionElement(driver, tree, result.element));
       if (elementId !== null) {
         scope.before = source; // the screen the act is done on
         return { tree, element: result.element, elementId };
@@ -226,9 +228,9 @@ export async function findInSession(scope: ActScope, selector: Selector, tool: s
       locate(tree, selector); // throws UI_ELEMENT_AMBIGUOUS with the candidates
     }
     const waited = ports.clock.now() - started;
-    // Another read only within the element wait, and only if one as long as the longest so far leaves 2 s of the
-    // call's time limit for the answer (the miss's screenshot, or the act, its settle and evidence).
-    const room = scope.reads.fits(ctx.remainingMs(), 2000, ACT_DEFAULTS.pollIntervalMs);
+    // Another look only within the element wait, and only if a read and a find as long as the longest so far leave
+    // 2 s of the call's time limit for the answer (the miss's screenshot, or the act, its settle and evidence).
+    const room = scope.reads.fits(ctx.remainingMs(), 2000, ACT_DEFAULTS.pollIntervalMs + finds.longestMs());
     if (waited + ACT_DEFAULTS.pollIntervalMs > ACT_DEFAULTS.elementWaitMs || !room) {
       await attachMomentEvidence(ports, ctx, tool, scope.wait());
       if (result.status === "found") {

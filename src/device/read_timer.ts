@@ -12,6 +12,8 @@ export interface ReadTimer {
   time<T>(work: () => Promise<T>): Promise<T>;
   /** Starts timing a step made of several calls (a swipe and its read); the function ends it. */
   begin(): () => void;
+  /** The longest read so far, in ms (0 before any). */
+  longestMs(): number;
   /** Whether another read as long as the longest so far, after `extraMs` (a poll's pause), leaves `reserveMs` of `remainingMs`. */
   fits(remainingMs: number, reserveMs: number, extraMs?: number): boolean;
 }
@@ -33,6 +35,7 @@ export function readTimer(clock: Pick<Clock, "now">, firstMs = 0): ReadTimer {
       }
     },
     begin,
+    longestMs: () => longest,
     fits: (remainingMs, reserveMs, extraMs = 0) => remainingMs - reserveMs >= longest + extraMs,
   };
 }

@@ -49,3 +49,42 @@ for (const limitMs of [6_000, 7_000, 8_000, 9_000, 10_000, 12_000]) {
     });
   }
 }
+
+/** The row and the field move between two frames 100 ms apart: a page source shows one frame, a find 3.1 s later the other. */
+function movingPage(): Scenario {
+  const page = (dy: number): NodeSpec => ({
+    class: "android.widget.FrameLayout",
+    bounds: [0, 0, 1080, 2400],
+    children: [
+      { class: "android.widget.TextView", text: "Row", clickable: true, bounds: [0, 300 + dy, 1080, 580 + dy] },
+      { class: "android.widget.EditText", id: `${PKG}:id/field`, hint: "Search", bounds: [0, 600 + dy, 1080, 760 + dy] },
+    ],
+  });
+  const screen = (to: string, dy: number) => ({ package: PKG, activity: `${PKG}.FeedActivity`, after: { ms: 100, to }, root: page(dy) });
+  return { ...animatedPage(), name: "moving-page", screens: { ...SHOP_SCENARIO.screens, a: screen("b", 0), b: screen("a", 40) } };
+}
+
+for (const limitMs of [9_000, 10_000, 12_000, 15_000]) {
+  for (
+    const [tool, args] of [["ui_tap", { selector: { text: "Row" } }], ["ui_type_text", {
+      selector: { input_hint: "Search" },
+      text: "x",
+    }]] as const
+  ) {
+    test(`${tool}'s element wait counts the find as well as the read: a find that waits for idle too (${limitMs} ms limit) is answered in the wait's own words (R39)`, async () => {
+      const world = actWorld({ scenario: movingPage(), actionTimeoutMs: limitMs });
+      // UiAutomator2's find from the root waits for idle (AXWindowHelpers.resetAccessibilityCache): 3 s here, plus 100 ms.
+      world.behaviour.beforeCall = async (name) => {
+        if (name.startsWith("findElements")) await world.clock.sleep(100);
+      };
+      await withActServer(world, async (c) => {
+        const started = world.clock.now();
+        const missed = await call(c, tool, args);
+        assert.equal(missed.error?.code, "UI_ELEMENT_NOT_FOUND", `${JSON.stringify(missed.error)} after ${world.clock.now() - started} ms`);
+        assert.match(missed.error!.message, /kept moving while it was looked up/);
+        assert.ok(world.calls.filter((call) => call.startsWith("findElements")).length >= 1, world.calls.join("\n"));
+        assert.ok(world.clock.now() - started <= limitMs, `answered within the limit (${world.clock.now() - started} ms)`);
+      });
+    });
+  }
+}

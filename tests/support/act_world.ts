@@ -181,6 +181,7 @@ function scenarioDriver(device: ScenarioDevice, world: DriverWorld): UiDriver {
     source: async () => (await call("source"), await idle(), device.hierarchyXml()),
     async findElements(xpath) {
       await call(`findElements ${xpath}`);
+      await idle(); // a find from the root resets the accessibility cache, which waits for idle (AXWindowHelpers)
       const tree = parseDump(device.hierarchyXml());
       const steps = [...xpath.matchAll(/\*\[(\d+)\]/g)].map((m) => Number(m[1]));
       let level = tree.nodes.filter((n) => n.parent === null);

@@ -20,6 +20,14 @@ function locator(cmd: SessionCommand): { strategy: string; selector: string; con
   return { strategy, selector, context };
 }
 
+/** A find without a context element resets the accessibility cache first, which waits for idle
+ * (ElementLocationHelpers.findElement(s)(By) → AXWindowHelpers.resetAccessibilityCache → Device.waitForIdle); one
+ * under an element does not. */
+async function findFromRoot(cmd: SessionCommand, multiple: boolean): Promise<unknown> {
+  if (locator(cmd).context === null) await waitForIdle(cmd);
+  return find(cmd, multiple);
+}
+
 function find(cmd: SessionCommand, multiple: boolean): unknown {
   const { strategy, selector, context } = locator(cmd);
   const contextNode = context === null ? null : cmd.session.elements.resolve(context, cmd.screen.read());
@@ -86,8 +94,8 @@ export const ELEMENT_ROUTES: SessionRoute[] = [
     handle: (c) => c.session.elements.reference(focused(c)),
   },
   { scope: "session", method: "POST", path: "/keys", name: "send keys to focused element", handle: typeIntoFocused },
-  { scope: "session", method: "POST", path: "/element", name: "find element", handle: (c) => find(c, false) },
-  { scope: "session", method: "POST", path: "/elements", name: "find elements", handle: (c) => find(c, true) },
+  { scope: "session", method: "POST", path: "/element", name: "find element", handle: (c) => findFromRoot(c, false) },
+  { scope: "session", method: "POST", path: "/elements", name: "find elements", handle: (c) => findFromRoot(c, true) },
   { scope: "session", method: "POST", path: "/element/:elementId/element", name: "find child element", handle: (c) => find(c, false) },
   { scope: "session", method: "POST", path: "/element/:elementId/elements", name: "find child elements", handle: (c) => find(c, true) },
   {
