@@ -68,10 +68,25 @@ test("notes: a note saved in the editor appears in the Notes list (newest first)
   d.tap(attrsOf(d.hierarchyXml(), 'text="Save"'));
   assert.equal(d.screenId(), "notes_list");
   const shown = texts(d.hierarchyXml());
-  assert.deepEqual(shown.slice(shown.indexOf("Notes") + 1, shown.indexOf("Notes") + 5), ["Dentist", "Tuesday 9:30", "Groceries", "Milk, eggs, coffee"]);
+  assert.deepEqual(shown.slice(shown.indexOf("Notes") + 1, shown.indexOf("Notes") + 5), [
+    "Dentist",
+    "Tuesday 9:30",
+    "Groceries",
+    "Milk, eggs, coffee",
+  ]);
   const row = attrsOf(d.hierarchyXml(), 'text="Dentist"');
   const groceries = attrsOf(d.hierarchyXml(), 'text="Groceries"');
-  assert.ok(Number(/\]\[\d+,(\d+)\]$/.exec(row["bounds"]!)![1]) <= Number(/^\[\d+,(\d+)\]/.exec(groceries["bounds"]!)![1]), "the rows below moved down");
+  assert.ok(
+    Number(/\]\[\d+,(\d+)\]$/.exec(row["bounds"]!)![1]) <= Number(/^\[\d+,(\d+)\]/.exec(groceries["bounds"]!)![1]),
+    "the rows below moved down",
+  );
+  d.tap(attrsOf(d.hierarchyXml(), 'content-desc="New note"'));
+  assert.equal(
+    attrsOf(d.hierarchyXml(), 'resource-id="com.example.notes:id/title"')["text"],
+    "Title",
+    "a new note starts empty (its hint shows)",
+  );
+  d.back();
   d.forceStop("com.example.notes");
   d.launch("com.example.notes");
   assert.match(d.hierarchyXml(), /text="Dentist"/, "saved, not just drawn");
@@ -114,8 +129,16 @@ function clippedRowScenario(): Scenario {
           ],
         },
       },
-      row: { package: "com.example.list", activity: "com.example.list.Row", root: { class: "android.widget.TextView", text: "row", bounds: [0, 0, 1080, 2400] } },
-      bar: { package: "com.example.list", activity: "com.example.list.Bar", root: { class: "android.widget.TextView", text: "bar", bounds: [0, 0, 1080, 2400] } },
+      row: {
+        package: "com.example.list",
+        activity: "com.example.list.Row",
+        root: { class: "android.widget.TextView", text: "row", bounds: [0, 0, 1080, 2400] },
+      },
+      bar: {
+        package: "com.example.list",
+        activity: "com.example.list.Bar",
+        root: { class: "android.widget.TextView", text: "bar", bounds: [0, 0, 1080, 2400] },
+      },
     },
     packages: [{ name: "com.example.list", screen: "list" }],
     transitions: [
