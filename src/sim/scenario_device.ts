@@ -551,12 +551,14 @@ export class ScenarioDevice implements SimDevice {
 
   readonly #generated = new Map<string, ScreenSpec>();
 
-  #live(id: string): LiveScreen {
+  /** The screen's live state, built from its spec the first time (a filtered list by `query`: every row that fits at first). */
+  #live(id: string, query = ""): LiveScreen {
     let live = this.#screens.get(id);
     if (live === undefined) {
       const spec = this.#screenSpec(id);
       const roots = spec.root !== undefined ? [nodeFromSpec(spec.root, spec.package)] : readDump(spec.xml ?? "").roots;
       markShownHints(roots);
+      if (spec.filter !== undefined) filterRows(roots, spec.filter, query);
       live = { id, spec, roots };
       this.#screens.set(id, live);
     }
@@ -755,11 +757,9 @@ export class ScenarioDevice implements SimDevice {
     if (saved !== null && t.saves !== undefined) prependRow(this.#current().roots, t.saves.list, saved);
     // A submitted query stays in its field on the results screen (the same activity's state), which may filter by it.
     if (typed !== null && typed.id !== "") {
-      const filter = this.#current().spec.filter;
-      if (filter !== undefined && filter.field === typed.id) this.#rebuild();
+      if (this.#current().spec.filter?.field === typed.id) this.#rebuild(typed.text);
       const field = allNodes(this.#current().roots).find((n) => isInput(n) && n.attrs["resource-id"] === typed.id);
       if (field !== undefined) setInputText(field, typed.text);
-      if (filter !== undefined && filter.field === typed.id) filterRows(this.#current().roots, filter, typed.text);
     }
   }
 
@@ -775,12 +775,12 @@ export class ScenarioDevice implements SimDevice {
     return Object.values(values).some((v) => v !== "") ? values : null;
   }
 
-  /** The screen in front drawn afresh from its spec (a new query's results); the focus moves to the same field. */
-  #rebuild(): void {
+  /** The screen in front drawn afresh from its spec, its list filtered by `query`; the focus moves to the same field. */
+  #rebuild(query: string): void {
     const id = this.#topId();
     const focusedId = this.#focused?.attrs["resource-id"];
     this.#screens.delete(id);
-    const roots = this.#live(id).roots;
+    const roots = this.#live(id, query).roots;
     if (focusedId === undefined) return;
     const field = allNodes(roots).find((n) => isInput(n) && n.attrs["resource-id"] === focusedId);
     this.#focused = field ?? null;

@@ -71,16 +71,23 @@ function shift(node: SimNode, dy: number): void {
   }
 }
 
-/** Rows starting at or below the list's bottom are not there; a row that crosses it is cut there. */
+/**
+ * What starts at or below the list's bottom is not there (a view clipped out of sight is not dumped); what crosses it
+ * is cut there.
+ */
 function cutToBottom(list: SimNode): void {
   const bottom = boundsOf(list)?.bottom;
   if (bottom === undefined) return;
-  list.children = list.children.filter((c) => (boundsOf(c)?.top ?? 0) < bottom);
-  for (const n of allNodes(list.children)) {
-    const r = boundsOf(n);
-    if (r !== null && r.bottom > bottom) n.attrs["bounds"] = `[${r.left},${r.top}][${r.right},${Math.max(r.top, bottom)}]`;
-  }
-  renumber(list);
+  const cut = (parent: SimNode) => {
+    parent.children = parent.children.filter((c) => (boundsOf(c)?.top ?? 0) < bottom);
+    renumber(parent);
+    for (const n of parent.children) {
+      const r = boundsOf(n);
+      if (r !== null && r.bottom > bottom) n.attrs["bounds"] = `[${r.left},${r.top}][${r.right},${bottom}]`;
+      cut(n);
+    }
+  };
+  cut(list);
 }
 
 function renumber(parent: SimNode): void {
