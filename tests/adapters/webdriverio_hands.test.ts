@@ -105,7 +105,7 @@ test("search results appear only on the IME action (search, or ENTER), with the 
     await driver.editorAction("search");
     assert.equal(sim.device.screenId(), "search_results");
     const source = await driver.source();
-    assert.match(source, /text="1 result"/, "one product holds \"boots\"");
+    assert.match(source, /text="1 result"/, 'one product holds "boots"');
     assert.match(source, /text="boots"/);
     await driver.back(); // the results replaced the search screen (same activity): BACK leaves search
     assert.equal(sim.device.screenId(), "shop_home");
