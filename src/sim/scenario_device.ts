@@ -15,7 +15,6 @@ import { placeholderScreen } from "./scenario/placeholder_screen.ts";
 import {
   allNodes,
   ancestors,
-  centreOf,
   inputText,
   isAncestor,
   isInput,
@@ -33,6 +32,8 @@ import type { EditorAction, NodeAttributes, ScrollDirection, SimDevice, SimFault
 import { CommandLog } from "./command_log.ts";
 import { DeviceFiles } from "./scenario/device_files.ts";
 import { shortComponent } from "./scenario/component_name.ts";
+import { filterRows, prependRow } from "./scenario/list_rows.ts";
+import { onDrawerScrim, visibleCentreOf } from "./scenario/touch_point.ts";
 
 export type ConnectionState = "device" | "offline" | "unauthorized";
 
@@ -291,16 +292,24 @@ export class ScenarioDevice implements SimDevice {
       : "ERROR: could not get idle state.\n";
   }
 
-  /** An element click: a press at the centre of the node's bounds, dispatched like any other tap. */
+  /**
+   * An element click: a press at the centre of the node's visible bounds (UiObject2.click: cut to its window and its
+   * first scrollable ancestor), dispatched like any other tap.
+   */
   tap(node: NodeAttributes): void {
     const target = this.#find(node);
     if (target === null) return;
-    const at = centreOf(target);
-    this.#dispatchTap(at === null ? target : nodeAt(this.#current().roots, at.x, at.y));
+    const at = visibleCentreOf(target);
+    if (at === null) this.#dispatchTap(target);
+    else this.tapAt(at.x, at.y);
   }
 
-  /** A finger at a point (`input tap`, W3C taps): the node drawn there, then its nearest clickable, enabled ancestor. */
+  /**
+   * A finger at a point (`input tap`, W3C taps): on an open drawer's scrim the DrawerLayout takes it and closes the
+   * drawer; else the node drawn there, then its nearest clickable, enabled ancestor.
+   */
   tapAt(x: number, y: number): void {
+    if (this.#closesDrawer(x, y)) return;
     this.#dispatchTap(nodeAt(this.#current().roots, x, y));
   }
 
@@ -358,6 +367,7 @@ export class ScenarioDevice implements SimDevice {
 
   /** A long press at the element's centre: the nearest long-clickable, enabled node there receives it. */
   longPress(node: NodeAttributes): void {
+    if (this.#pressClosesDrawer(node)) return;
     const under = this.#nodeUnder(node);
     if (this.#frozen || under === null || this.#overlay !== null) return;
     const receiver = [under, ...ancestors(under)].find((n) => n.attrs["long-clickable"] === "true") ?? null;
@@ -366,6 +376,7 @@ export class ScenarioDevice implements SimDevice {
 
   /** Two taps in quick succession: a double-tap handler there answers it, else the node gets two taps. */
   doubleTap(node: NodeAttributes): void {
+    if (this.#pressClosesDrawer(node)) return;
     const under = this.#nodeUnder(node);
     if (this.#frozen || under === null) return;
     if (this.#overlay === null && this.#transitionFor("double_tap", under) !== undefined) return this.#fire("double_tap", under);
@@ -540,12 +551,14 @@ export class ScenarioDevice implements SimDevice {
 
   readonly #generated = new Map<string, ScreenSpec>();
 
-  #live(id: string): LiveScreen {
+  /** The screen's live state, built from its spec the first time (a filtered list by `query`: every row that fits at first). */
+  #live(id: string, query = ""): LiveScreen {
     let live = this.#screens.get(id);
     if (live === undefined) {
       const spec = this.#screenSpec(id);
       const roots = spec.root !== undefined ? [nodeFromSpec(spec.root, spec.package)] : readDump(spec.xml ?? "").roots;
       markShownHints(roots);
+      if (spec.filter !== undefined) filterRows(roots, spec.filter, query);
       live = { id, spec, roots };
       this.#screens.set(id, live);
     }
@@ -640,12 +653,33 @@ export class ScenarioDevice implements SimDevice {
     return this.#packages.find((p) => p.name === packageName)?.label ?? packageName.split(".").pop() ?? packageName;
   }
 
-  /** The node a press at the element's centre lands on. */
+  /** The node a press at the element's visible centre lands on. */
   #nodeUnder(node: NodeAttributes): SimNode | null {
     const target = this.#find(node);
     if (target === null) return null;
-    const at = centreOf(target);
+    const at = visibleCentreOf(target);
     return at === null ? target : nodeAt(this.#current().roots, at.x, at.y);
+  }
+
+  /** A press at an element whose visible centre is on a drawer's scrim: the drawer closes (the press reaches nothing). */
+  #pressClosesDrawer(node: NodeAttributes): boolean {
+    const target = this.#find(node);
+    const at = target === null ? null : visibleCentreOf(target);
+    return at !== null && this.#closesDrawer(at.x, at.y);
+  }
+
+  /**
+   * DrawerLayout: with a drawer open its scrim covers the content beside it; a touch there is intercepted and its
+   * up closes the drawer (the screen showing it was pushed over the page: closing pops it, as BACK does).
+   */
+  #closesDrawer(x: number, y: number): boolean {
+    if (this.#frozen || this.#overlay !== null || !onDrawerScrim(allNodes(this.#current().roots), x, y)) return false;
+    const front = this.#front();
+    if (front.screens.length > 1) {
+      front.screens.pop();
+      this.#afterMove();
+    }
+    return true;
   }
 
   #focus(node: SimNode): void {
@@ -709,6 +743,8 @@ export class ScenarioDevice implements SimDevice {
       this.#data.set(pkg, new Set([...(this.#data.get(pkg) ?? []), t.sets]));
     }
     const typed = trigger === "submit" && tapped !== null ? { id: tapped.attrs["resource-id"] ?? "", text: inputText(tapped) } : null;
+    const saved = t.saves === undefined ? null : this.#inputTexts(t.saves.texts);
+    if (t.saves !== undefined) this.#screens.delete(here); // a saved editor is done: it opens empty next time
     if (t.to === "@back") {
       this.#keyboardOpen = false;
       this.back();
@@ -718,11 +754,37 @@ export class ScenarioDevice implements SimDevice {
       if (trigger.startsWith("scroll_") || t.replace === true) this.#replace(t.to);
       else this.#enter(t.to);
     }
-    // A submitted query stays in its field on the results screen (the same activity's state).
+    if (saved !== null && t.saves !== undefined) prependRow(this.#current().roots, t.saves.list, saved);
+    // A submitted query stays in its field on the results screen (the same activity's state), which may filter by it.
     if (typed !== null && typed.id !== "") {
+      if (this.#current().spec.filter?.field === typed.id) this.#rebuild(typed.text);
       const field = allNodes(this.#current().roots).find((n) => isInput(n) && n.attrs["resource-id"] === typed.id);
       if (field !== undefined) setInputText(field, typed.text);
     }
+  }
+
+  /** What a Save keeps: row text id → the text of the input it names; null when every input is empty. */
+  #inputTexts(texts: Record<string, string>): Record<string, string> | null {
+    const inputs = allNodes(this.#current().roots).filter(isInput);
+    const values = Object.fromEntries(
+      Object.entries(texts).map(([rowId, inputId]) => {
+        const input = inputs.find((n) => n.attrs["resource-id"] === inputId);
+        return [rowId, input === undefined ? "" : inputText(input)];
+      }),
+    );
+    return Object.values(values).some((v) => v !== "") ? values : null;
+  }
+
+  /** The screen in front drawn afresh from its spec, its list filtered by `query`; the focus moves to the same field. */
+  #rebuild(query: string): void {
+    const id = this.#topId();
+    const focusedId = this.#focused?.attrs["resource-id"];
+    this.#screens.delete(id);
+    const roots = this.#live(id, query).roots;
+    if (focusedId === undefined) return;
+    const field = allNodes(roots).find((n) => isInput(n) && n.attrs["resource-id"] === focusedId);
+    this.#focused = field ?? null;
+    if (field !== undefined) field.attrs["focused"] = "true";
   }
 
   /** Scrolling shows another part of the same list: it replaces the top of the stack. */

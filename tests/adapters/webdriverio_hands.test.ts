@@ -101,11 +101,11 @@ test("search results appear only on the IME action (search, or ENTER), with the 
     assert.equal(await driver.isKeyboardShown(), true);
     await driver.replaceText(await one(driver, "//*[@resource-id='com.example.shop:id/search_field']"), "bo");
     await driver.appendText(await one(driver, "//*[@resource-id='com.example.shop:id/search_field']"), "ots");
-    assert.doesNotMatch(await driver.source(), /2 results/, "typing alone shows no results");
+    assert.doesNotMatch(await driver.source(), /results_count/, "typing alone shows no results");
     await driver.editorAction("search");
     assert.equal(sim.device.screenId(), "search_results");
     const source = await driver.source();
-    assert.match(source, /text="2 results"/);
+    assert.match(source, /text="1 result"/, 'one product holds "boots"');
     assert.match(source, /text="boots"/);
     await driver.back(); // the results replaced the search screen (same activity): BACK leaves search
     assert.equal(sim.device.screenId(), "shop_home");

@@ -273,7 +273,7 @@ test("settings: Network & internet → Internet shows the Wi-Fi switch, on; tapp
   assert.equal(d.screenId(), "network");
 });
 
-test("shop: the second search result (Hiking boots) opens its own product page, which a double tap likes too", () => {
+test("shop: the search result Hiking boots opens its own product page, which a double tap likes too", () => {
   const d = device("shop");
   d.tap(attrsOf(d.hierarchyXml(), 'content-desc="Search"'));
   d.setText(attrsOf(d.hierarchyXml(), 'resource-id="com.example.shop:id/search_field"'), "boots");

@@ -98,3 +98,12 @@ test("every built-in scenario, the shop too, passes its own validation", () => {
     assert.doesNotThrow(() => validateScenario(structuredClone(scenario), name), name);
   }
 });
+
+test("a screen's filter and a tap's saves are checked: unknown keys refused, saves only on a tap", () => {
+  const s = clone();
+  s["screens"]["settings_home"].filter = { field: "f", row: "r", empty: "e", extra: 1 };
+  s["transitions"].push({ on: "submit", selector: { text: "x" }, to: "@back", saves: { list: "l", texts: { a: "b" } } });
+  rejects(() => validateScenario(s, "x.json"), /screens\.settings_home\.filter/, /extra|Unrecognized key/);
+  delete s["screens"]["settings_home"].filter.extra;
+  rejects(() => validateScenario(s, "x.json"), /transitions\.\d+\.saves: only a "tap" transition saves/);
+});

@@ -49,6 +49,34 @@ export interface ScreenSpec {
    * arrives late, one frame of an animation); chains advance frame by frame.
    */
   after?: { ms: number; to: string };
+  /** Search results: the rows are filtered by the query submitted into this screen's input (see FilterSpec). */
+  filter?: FilterSpec;
+}
+
+/**
+ * A list filtered by a query, as a search screen shows it: when a query is submitted into the input `field` (by
+ * resource-id) and this screen shows, the rows (nodes with resource-id `row`) whose texts contain the query
+ * (case-insensitively) stay, in order, moved up into the first rows' places (rows past the list's bottom are cut,
+ * as a RecyclerView keeps only what is on screen); the others go. The `count` node's text says how many stayed
+ * (`1 result`, `N results`) and the `empty` node shows only when none did, with `{query}` in its text replaced
+ * (`count` and `empty` are resource-ids too).
+ */
+export interface FilterSpec {
+  field: string;
+  row: string;
+  count?: string;
+  empty: string;
+}
+
+/**
+ * What a Save button keeps (a tap transition): the texts of the current screen's inputs become a new row at the top
+ * of the list `list` (by resource-id) on the screen shown next, a copy of that list's first row whose text nodes
+ * named in `texts` (row text resource-id → input resource-id) show what was typed; the rows below move down.
+ * Nothing is saved when every named input is empty (an empty note is discarded).
+ */
+export interface SaveSpec {
+  list: string;
+  texts: Record<string, string>;
 }
 
 /** Gestures and IME actions a transition can answer; scrolls name the direction the content moves into view. */
@@ -87,6 +115,8 @@ export interface TransitionSpec {
    * next moves the focus). ENTER fires it whatever this says. Absent: every IME action fires it.
    */
   ime_action?: EditorAction;
+  /** `tap` only: the inputs' texts are saved as a new row of a list on the next screen (a note saved). */
+  saves?: SaveSpec;
 }
 
 export interface PackageSpec {

@@ -87,6 +87,12 @@ const scenarioSchema = z.object({
       keyboard: z.object({ top: z.number().int().min(0), openOnEnter: z.boolean().optional() }).strict().optional(),
       rotation: z.union([z.literal(0), z.literal(1), z.literal(2), z.literal(3)]).optional(),
       after: z.object({ ms: z.number().int().min(1).max(600_000), to: z.string().min(1) }).strict().optional(),
+      filter: z.object({
+        field: z.string().min(1),
+        row: z.string().min(1),
+        count: z.string().min(1).optional(),
+        empty: z.string().min(1),
+      }).strict().optional(),
     }).strict(),
   ),
   packages: z.array(
@@ -109,6 +115,7 @@ const scenarioSchema = z.object({
       sets: z.string().min(1).optional(),
       replace: z.boolean().optional(),
       ime_action: z.enum(EDITOR_ACTIONS).optional(),
+      saves: z.object({ list: z.string().min(1), texts: z.record(z.string().min(1), z.string().min(1)) }).strict().optional(),
     }).strict(),
   ),
   links: z.array(
@@ -164,6 +171,7 @@ function crossReferenceProblems(s: Scenario): string[] {
       if (!s.packages.some((p) => p.name === pkg)) problems.push(`transitions.${i}.to: "${pkg}" is not in "packages"`);
     } else if (t.to !== "@back") known(t.to, `transitions.${i}.to`);
     if (!t.on.startsWith("scroll_") && t.selector === undefined) problems.push(`transitions.${i}: a "${t.on}" transition needs a selector`);
+    if (t.saves !== undefined && t.on !== "tap") problems.push(`transitions.${i}.saves: only a "tap" transition saves`);
     if (t.ime_action !== undefined && t.on !== "submit") {
       problems.push(`transitions.${i}.ime_action: only a "submit" transition answers an IME action`);
     }

@@ -1,6 +1,6 @@
 /**
  * Built-in scenario "launcher": Android 15 (API 35) Pixel Launcher home screen → the "Notes" app
- * (a list, a note, a new-note editor). Icons launch their packages; apps without their own screens get
+ * (a list, a note, a new-note editor whose Save puts the note at the top of the list). Icons launch their packages; apps without their own screens get
  * a generated placeholder. Modelled on launcher-pixel-app-drawer.xml.
  */
 import type { NodeSpec, Scenario } from "../scenario/types.ts";
@@ -112,7 +112,14 @@ export const LAUNCHER_SCENARIO: Scenario = {
     { from: "home", on: "tap", selector: { content_desc: "Chrome" }, to: "@launch:com.android.chrome" },
     { from: "notes_list", on: "tap", selector: { text: "Groceries" }, to: "note" },
     { from: "notes_list", on: "tap", selector: { content_desc: "New note" }, to: "editor" },
-    { from: "editor", on: "tap", selector: { text: "Save" }, to: "@back" },
+    {
+      from: "editor",
+      on: "tap",
+      selector: { text: "Save" },
+      to: "@back",
+      // The saved note heads the list: its title and the start of its text, as a notes app shows them.
+      saves: { list: `${NOTES}:id/notes`, texts: { "android:id/title": `${NOTES}:id/title`, "android:id/summary": `${NOTES}:id/body` } },
+    },
     { from: "note", on: "tap", selector: { text: "Delete" }, to: "@back" },
     { on: "tap", selector: { content_desc: "Navigate up" }, to: "@back" },
     ...SETTINGS_APP.transitions,

@@ -1,8 +1,8 @@
 /**
  * Built-in scenario "shop": an Android 15 (API 35) shop app where each of an agent's hands visibly matters:
  * a long-press menu on products, a double-tap that likes a product, a chip row that scrolls sideways, a
- * filter sheet with its own list over the scrolling page, search results only on the IME action, deep
- * links to a product and the checkout, an order confirmation that arrives 3 s later, a cart drawer that
+ * filter sheet with its own list over the scrolling page, search results (the products whose name holds the
+ * query) only on the IME action, deep links to a product and the checkout, an order confirmation that arrives 3 s later, a cart drawer that
  * animates in, a shipped-order notification, the launcher on HOME and recents on APP_SWITCH. The user
  * starts signed in; `pm clear` signs them out, a force-stop does not.
  */
@@ -219,6 +219,10 @@ function filters(pagePart: number, sheetPart: number): NodeSpec {
   ]);
 }
 
+/**
+ * The search page; with `results`, the list holds every product and the device keeps those whose name contains the
+ * submitted query (the screen's `filter`), with "N results" above them or "No results for “…”" when none matches.
+ */
 const search = (results: boolean) =>
   appWindow([
     toolbar(PKG, "Search", true),
@@ -230,9 +234,14 @@ const search = (results: boolean) =>
           id: id("results"),
           bounds: [0, 460, WIDTH, 1500],
           children: [
-            { class: "android.widget.TextView", id: id("results_count"), text: "2 results", bounds: [63, 480, 600, 550] },
-            productRow("Canvas sneakers", "$59", 580),
-            productRow("Hiking boots", "$129", 880),
+            { class: "android.widget.TextView", id: id("results_count"), text: `${PRODUCTS.length} results`, bounds: [63, 480, 600, 550] },
+            {
+              class: "android.widget.TextView",
+              id: id("results_empty"),
+              text: "No results for \u201c{query}\u201d",
+              bounds: [63, 480, 1017, 550],
+            },
+            ...PRODUCTS.map(([title, price], i) => productRow(title, price, 580 + i * ROW_HEIGHT)),
           ],
         } satisfies NodeSpec,
       ]
@@ -245,6 +254,7 @@ const search = (results: boolean) =>
         } satisfies NodeSpec,
       ]),
   ]);
+const SEARCH_FILTER = { field: id("search_field"), row: id("product_row"), count: id("results_count"), empty: id("results_empty") };
 
 const login = appWindow([
   toolbar(PKG, "Sign in", false),
@@ -277,21 +287,35 @@ const placed = appWindow([
   { class: "android.widget.TextView", id: id("status"), text: "Arrives Thursday", bounds: [63, 440, 1017, 520] },
 ]);
 
-/** The cart drawer sliding in from the right: `left` is its left edge (1080 → 180 over the frames). */
+/**
+ * The cart drawer sliding in from the right (`left` is its left edge, 1080 → 180 over the frames) in the page's
+ * DrawerLayout: the page is its content view (first child), the drawer its end drawer, clickable so that a tap in it
+ * stays in it (a drawer that is not passes the tap to the page behind). A tap on the scrim beside it closes it.
+ */
 function cart(left: number): NodeSpec {
-  return appWindow([
-    shopToolbar("Shop", false),
-    productList(0, 460, 2232),
-    {
-      class: "android.widget.FrameLayout",
-      id: id("cart_drawer"),
-      bounds: [left, 0, WIDTH, 2400],
-      children: [
-        { class: "android.widget.TextView", id: id("cart_title"), text: "Your cart", bounds: [left + 60, 160, WIDTH, 250] },
-        { class: "android.widget.TextView", id: id("cart_empty"), text: "Your cart is empty", bounds: [left + 60, 300, WIDTH, 380] },
-      ],
-    },
-  ]);
+  return appWindow([{
+    class: "androidx.drawerlayout.widget.DrawerLayout",
+    id: id("drawer_layout"),
+    bounds: [0, 0, WIDTH, 2400],
+    children: [
+      {
+        class: "android.widget.LinearLayout",
+        id: id("page"),
+        bounds: [0, 0, WIDTH, 2400],
+        children: [shopToolbar("Shop", false), productList(0, 460, 2232)],
+      },
+      {
+        class: "android.widget.FrameLayout",
+        id: id("cart_drawer"),
+        clickable: true,
+        bounds: [left, 0, WIDTH, 2400],
+        children: [
+          { class: "android.widget.TextView", id: id("cart_title"), text: "Your cart", bounds: [left + 60, 160, WIDTH, 250] },
+          { class: "android.widget.TextView", id: id("cart_empty"), text: "Your cart is empty", bounds: [left + 60, 300, WIDTH, 380] },
+        ],
+      },
+    ],
+  }]);
 }
 const CART_FRAMES = [900, 630, 400, 250, 190];
 const CART_LEFT = 180;
@@ -345,7 +369,6 @@ const transitions: TransitionSpec[] = [
   { from: "shop_login", on: "tap", selector: { text: "Sign in" }, to: "shop_home", sets: "signed_in" },
   { from: "checkout", on: "tap", selector: { text: "Place order" }, to: "order_placing" },
   { from: [...HOME_PARTS, "shop_home_chips"], on: "tap", selector: { content_desc: "Cart" }, to: "cart_1" },
-  { from: "cart", on: "tap", selector: { text: "Your cart" }, to: "@back" },
   { on: "tap", selector: { content_desc: "Navigate up" }, to: "@back" },
   ...SETTINGS_APP.transitions,
   { from: "launcher", on: "tap", selector: { content_desc: "Shop" }, to: "@launch:com.example.shop" },
@@ -385,7 +408,7 @@ export const SHOP_SCENARIO: Scenario = {
     filters_sheet_2: screen(filters(0, 1)),
     filters_page_2: screen(filters(1, 0)),
     search: { ...screen(search(false), "com.example.shop.SearchActivity"), keyboard: { top: 1517, openOnEnter: true } },
-    search_results: { ...screen(search(true), "com.example.shop.SearchActivity"), keyboard: { top: 1517 } },
+    search_results: { ...screen(search(true), "com.example.shop.SearchActivity"), keyboard: { top: 1517 }, filter: SEARCH_FILTER },
     shop_login: { ...screen(login, "com.example.shop.LoginActivity"), keyboard: { top: 1517 } },
     account: screen(account),
     checkout: screen(checkout, "com.example.shop.CheckoutActivity"),
