@@ -30,8 +30,7 @@ after(async () => {
 });
 
 const call = async (name: string, args: Record<string, unknown>) => envelopeOf(await served.client.callTool({ name, arguments: args }));
-const actionsOf = (data: Record<string, unknown>, key = "screen") =>
-  ((key === "" ? data : data[key]) as { actions: Action[] }).actions;
+const actionsOf = (data: Record<string, unknown>, key = "screen") => ((key === "" ? data : data[key]) as { actions: Action[] }).actions;
 
 test("the act answer that opens the sheet says the rows under it covered, as ui_get_tree does; a tap on one is refused", async () => {
   const opened = await call("ui_tap", { selector: { resource_id: "action_filters" } });
