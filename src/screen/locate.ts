@@ -2,7 +2,8 @@
  * The locator of SPEC §6 on one tree, without waiting: `findElement` returns found / not_found /
  * ambiguous as data (what a poller needs to decide to look again), `locate` returns the one element or
  * throws UI_ELEMENT_NOT_FOUND ("The screen offers: …", each with its selector when its label does not
- * name it as a text, the offered actions in details; an index past
+ * name it as a text, the offered actions in details; the same words under another key when they name one
+ * element there, `found_as`; an index past
  * the last match says how many there are) or UI_ELEMENT_AMBIGUOUS (numbered candidates, each with the
  * full selector that names it alone: the key with a separating `within`, else with its `index`).
  * Waiting and polling live with the act tools; they call these on each fresh tree.
@@ -102,8 +103,11 @@ export function locate(tree: UiTree, selector: Selector, options: { waitedMs?: n
     );
     const more = result.offered.length > OFFERS_SAID ? `, and ${result.offered.length - OFFERS_SAID} more` : "";
     const screen = offers.length === 0 ? "The screen offers no named actions." : `The screen offers: ${offers.join(", ")}${more}.`;
-    throw new HarnessError("UI_ELEMENT_NOT_FOUND", `No visible element matched ${shown}${waited}. ${screen}`, {
+    const foundAs = underAnotherKey(tree, selector);
+    const hint = foundAs === null ? "" : ` ${JSON.stringify(foundAs)} names one.`;
+    throw new HarnessError("UI_ELEMENT_NOT_FOUND", `No visible element matched ${shown}${waited}.${hint} ${screen}`, {
       selector,
+      ...(foundAs === null ? {} : { found_as: foundAs }),
       offered: [...offered, ...result.offered.slice(OFFERS_SAID).map(({ root: _root, ...said }) => said)],
     });
   }
@@ -151,6 +155,26 @@ function coverEntity(analysis: ScreenAnalysis, cover: UiNode): Entity | undefine
 export function saidCover(cover: { label: string; selector?: Selector }): string {
   return cover.selector === undefined ? `'${cover.label}'` : `'${cover.label}' ${JSON.stringify(cover.selector)}`;
 }
+
+/**
+ * The same words under another key when they name one element there (`{"text": "Hiking boots photo"}` for a
+ * photo known by its content-desc, which the summary's texts list without saying the key), with the selector's
+ * own `within` and `index`; else null.
+ */
+function underAnotherKey(tree: UiTree, selector: Selector): Selector | null {
+  const [key, value] = keyOf(selector);
+  if (!WORD_KEYS.includes(key as (typeof WORD_KEYS)[number])) return null;
+  const { within, index } = selector;
+  for (const other of WORD_KEYS) {
+    if (other === key) continue;
+    const candidate: Selector = { [other]: value, ...(within === undefined ? {} : { within }), ...(index === undefined ? {} : { index }) };
+    if (findElement(tree, candidate).status === "found") return candidate;
+  }
+  return null;
+}
+
+/** The keys that name an element by its words, tried in this order for a value another key did not find. */
+const WORD_KEYS = ["text", "content_desc", "input_hint"] as const;
 
 /** How many offered elements a not-found message names. */
 const OFFERS_SAID = 25;

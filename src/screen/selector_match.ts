@@ -203,8 +203,14 @@ function addTo(map: Map<string, number[]>, value: string, id: number): void {
   else list.push(id);
 }
 
+/**
+ * A value as the partial tier compares it: runs of white space as one space, no case, and Android's typographic
+ * marks as a model types them (’ ‘ ‛ ′ ʼ as ', “ ” ‟ ″ as ", … as ...): the permission dialog's "Don’t allow"
+ * is found by {"text": "Don't allow"}.
+ */
 function normalize(value: string): string {
-  return value.replace(/\s+/g, " ").trim().toLowerCase();
+  return value.replace(/\s+/g, " ").trim().toLowerCase().replace(/[\u2018\u2019\u201b\u2032\u02bc]/g, "'")
+    .replace(/[\u201c\u201d\u201f\u2033]/g, '"').replace(/\u2026/g, "...");
 }
 
 /** Inclusive range of node ids: the strict descendants of one or more scope roots. */

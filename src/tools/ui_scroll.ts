@@ -6,7 +6,7 @@
  * again (at most UNTIL_MAX_SWIPES, within the deadline) until that selector names exactly one element on
  * screen that no other view is drawn over (coveredBy, as ui_tap refuses), and answers the selector the summary
  * offers for it (`found`), or UI_ELEMENT_NOT_FOUND saying how far it went and whether the end was reached, or what
- * still covers it (with a screenshot of that moment). `at_end: true` says the
+ * still covers it, or that it was under a cover at the start and went past (with a screenshot of that moment). `at_end: true` says the
  * area can go no further that way (it may still scroll back: the screen's `can_scroll` stays true). A
  * screen with nothing scrollable is `scrolled: false`. Errors: INVALID_SCROLL_DIRECTION, INVALID_SELECTOR
  * (validation), UI_ELEMENT_NOT_FOUND, UI_ELEMENT_AMBIGUOUS, APPIUM_UNAVAILABLE, EMULATOR_BUSY,
@@ -43,9 +43,11 @@ export const uiScrollTool = defineActTool("ui_scroll", {
     const { driver, ctx } = scope;
     const { direction, until } = args;
     let tree = parseDump(scope.before);
+    let coveredAtStart: Cover | null = null;
     if (until !== undefined) {
       const shown = await offeredIfShown(scope, tree, until);
       if (shown !== null) return { direction, scrolled: false, swipes: 0, found: shown };
+      coveredAtStart = coverOf(tree, until);
     }
     let area = scrollContainerOf(tree, args.container, direction);
     if (area === null) {
@@ -84,7 +86,7 @@ export const uiScrollTool = defineActTool("ui_scroll", {
         : !swipeTimer.fits(ctx.remainingMs(), AFTER_SWIPE_MS)
         ? `it stopped after ${swipes} swipe(s) ${direction}, before the end, at the call's time limit`
         : null;
-      if (why !== null) await notFound(scope, tree, until, why);
+      if (why !== null) await notFound(scope, tree, until, why, { coveredAtStart, direction });
     }
   },
 });
@@ -122,11 +124,39 @@ async function offeredIfShown(scope: ActScope, tree: UiTree, until: Selector): P
   return at === -1 ? until : summary.actions[at]!.selector;
 }
 
-/** UI_ELEMENT_NOT_FOUND for `until`, saying how far the scroll went, with a screenshot of that moment. */
-async function notFound(scope: ActScope, tree: UiTree, until: Selector, why: string): Promise<never> {
+type Cover = NonNullable<ReturnType<typeof coveredBy>>;
+
+/** What is drawn over the one element `selector` names on this tree, or null (none, several, or in the clear). */
+function coverOf(tree: UiTree, selector: Selector): Cover | null {
+  const shown = findElement(tree, selector);
+  return shown.status === "found" ? coveredBy(tree, shown.element) : null;
+}
+
+const BACK: Record<ScrollDirection, ScrollDirection> = { up: "down", down: "up", left: "right", right: "left" };
+
+/**
+ * UI_ELEMENT_NOT_FOUND for `until`, saying how far the scroll went, with a screenshot of that moment; an element
+ * that was on screen under a cover before the first swipe and is gone now is said to have gone past.
+ */
+async function notFound(
+  scope: ActScope,
+  tree: UiTree,
+  until: Selector,
+  why: string,
+  start: { coveredAtStart: Cover | null; direction?: ScrollDirection } = { coveredAtStart: null },
+): Promise<never> {
   await attachMomentEvidence(scope.ports, scope.ctx, "ui_scroll", scope.wait());
   const shown = findElement(tree, until);
   const cover = shown.status === "found" ? coveredBy(tree, shown.element) : null;
+  const { coveredAtStart, direction } = start;
+  if (shown.status === "not_found" && coveredAtStart !== null && direction !== undefined) {
+    throw new HarnessError(
+      "UI_ELEMENT_NOT_FOUND",
+      `${JSON.stringify(until)} was on screen under ${saidCover(coveredAtStart)} before the first swipe and went past it: ${why}. ` +
+        `Close what covers it, then scroll back ${BACK[direction]}.`,
+      { selector: until, covered_by: coveredAtStart },
+    );
+  }
   if (cover !== null) {
     throw new HarnessError(
       "UI_ELEMENT_NOT_FOUND",

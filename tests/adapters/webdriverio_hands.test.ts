@@ -149,7 +149,9 @@ test("deepLink opens the product page and the checkout; a link nothing handles i
     assert.equal(sim.device.screenId(), "checkout");
     const error = await rejection(driver.deepLink("nothing://here/1"));
     assert.equal(error.code, "APP_NOT_FOUND", error.message);
-    assert.match(error.message, /Nothing on the device handles the link/);
+    // Said in words an agent reads, not the driver's command name ("while mobile: deepLink").
+    assert.match(error.message, /^Nothing on the device handles the link while opening the link \(Android could not resolve/);
+    assert.doesNotMatch(error.message, /mobile:/);
     const wrongApp = await rejection(driver.deepLink("shop://product/42", "com.android.settings"));
     assert.equal(wrongApp.code, "APP_NOT_FOUND");
   });

@@ -443,6 +443,13 @@ test("ui_scroll's until is met only by an element in the clear: one the sheet co
       0,
       `not found at once under the sheet: ${JSON.stringify(down.data)}`,
     );
+    // The page swipe carried the row past the sheet's top: the message says it was there, under 'Size', at the start.
+    assert.equal(down.error?.code, "UI_ELEMENT_NOT_FOUND", JSON.stringify(down));
+    assert.match(
+      down.error!.message,
+      /^\{"text":"Running shorts"\} was on screen under 'Size' \{"text":"Size"\} before the first swipe and went past it: the end was reached after 1 swipe\(s\) down\. /,
+    );
+    assert.match(down.error!.message, /Close what covers it, then scroll back up\.$/);
     await call(c, "ui_scroll", { direction: "up" });
     assert.equal(world.device.screenId(), "filters");
     const up = await call(c, "ui_scroll", { direction: "up", until: { text: "Running shorts" } });

@@ -1,9 +1,12 @@
 import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { test } from "node:test";
 import { HarnessError } from "../../src/errors.ts";
 import { findElement, locate, parseDump } from "../../src/screen/mod.ts";
 import type { Selector } from "../../src/screen/types.ts";
 import { button, dump, input, label, type N } from "./dump_builder.ts";
+import { CORPUS_DIR, corpusSkipReason } from "../support/paths.ts";
 
 /** Gmail's compose form: a "To" label beside a nameless recipient field, a Subject field, and a body. */
 const form = parseDump(dump([
@@ -134,7 +137,7 @@ test("UI_ELEMENT_NOT_FOUND gives the selector of an offered element its label do
   const error = expectError({ text: "Buscar movimientos" }, "UI_ELEMENT_NOT_FOUND", screen);
   assert.equal(
     error.message,
-    'No visible element matched {"text":"Buscar movimientos"}. The screen offers: ' +
+    'No visible element matched {"text":"Buscar movimientos"}. {"input_hint":"Buscar movimientos"} names one. The screen offers: ' +
       `'Canvas sneakers photo' (button) {"text":"Canvas sneakers"}, 'Buscar movimientos' (input) {"input_hint":"Buscar movimientos"}, ` +
       "'Save' (button).",
   );
@@ -298,4 +301,44 @@ test("role counts only what the summary lists: a nameless wrapper of buttons and
   ]));
   assert.deepEqual([0, 1].map((index) => locate(t, { role: "button", index }).label), ["Back", "Menu"]);
   assert.equal(findElement(t, { role: "button", index: 2 }).status, "not_found");
+});
+
+test("words as a model types them: straight quotes and three dots find Android's typographic ones (the partial tier)", {
+  skip: corpusSkipReason(),
+}, () => {
+  // The real location permission dialog says "Don\u2019t allow" (U+2019); an agent writes "Don't allow".
+  const dialog = parseDump(readFileSync(join(CORPUS_DIR, "permission-location-dialog-en.xml"), "utf8"));
+  const deny = locate(dialog, { text: "Don't allow" });
+  assert.equal(deny.node.resourceId, "com.android.permissioncontroller:id/permission_deny_button");
+  assert.equal(deny.partial, true);
+  assert.equal(locate(dialog, { text_contains: "don't" }).node.resourceId, deny.node.resourceId);
+  const t = parseDump(dump([
+    input([0, 0, 1080, 150], { hint: "Search\u2026", id: "com.example.app:id/search" }),
+    button("\u201cQuoted\u201d title", [0, 200, 1080, 350]),
+    button("Save", [0, 400, 1080, 550]),
+  ]));
+  assert.equal(locate(t, { input_hint: "Search..." }).node.resourceId, "com.example.app:id/search");
+  assert.equal(locate(t, { text: '"Quoted" title' }).label, "\u201cQuoted\u201d title");
+  assert.equal(locate(t, { text: "\u201cQuoted\u201d title" }).partial, false, "the exact tier still answers first");
+  assert.equal(findElement(t, { text: "Save'" }).status, "not_found", "an apostrophe is not dropped, only folded");
+});
+
+test("a value found under another key: UI_ELEMENT_NOT_FOUND names the selector that finds it (a photo said by its content-desc)", () => {
+  // The shop's product page: "Double-tap the photo to like it", the photo a plain ImageView known by its content-desc.
+  const page = parseDump(dump([
+    { cls: "android.widget.ImageView", id: "com.example.shop:id/product_image", desc: "Hiking boots photo", bounds: [0, 283, 1080, 1100] },
+    label("Hiking boots", [63, 1140, 800, 1230]),
+    button("Add to cart", [63, 1460, 1017, 1610], { id: "com.example.shop:id/add_to_cart" }),
+  ]));
+  const error = expectError({ text: "Hiking boots photo" }, "UI_ELEMENT_NOT_FOUND", page);
+  assert.match(
+    error.message,
+    /^No visible element matched \{"text":"Hiking boots photo"\}\. \{"content_desc":"Hiking boots photo"\} names one\. /,
+  );
+  assert.deepEqual(error.details?.["found_as"], { content_desc: "Hiking boots photo" });
+  assert.equal(locate(page, error.details?.["found_as"] as Selector).node.resourceId, "com.example.shop:id/product_image");
+  // A value nothing holds, or one several elements hold under another key, gets no such hint.
+  assert.equal(expectError({ text: "Nope" }, "UI_ELEMENT_NOT_FOUND", page).details?.["found_as"], undefined);
+  const twice = parseDump(dump([button("", [0, 0, 100, 100], { desc: "Like" }), button("", [0, 200, 100, 300], { desc: "Like" })]));
+  assert.equal(expectError({ text: "Like" }, "UI_ELEMENT_NOT_FOUND", twice).details?.["found_as"], undefined);
 });

@@ -117,8 +117,8 @@ function driverOf(browser: Browser, endpoint: string, idleTimeoutMs: number | nu
       throw appiumFailure(error, endpoint, doing);
     }
   };
-  const mobile = <T>(method: string, args: Record<string, unknown> = {}) =>
-    call(`mobile: ${method}`, () => browser.executeScript(`mobile: ${method}`, [args]) as Promise<T>);
+  const mobile = <T>(method: MobileMethod, args: Record<string, unknown> = {}) =>
+    call(MOBILE_DOING[method], () => browser.executeScript(`mobile: ${method}`, [args]) as Promise<T>);
   return {
     appiumSessionId: browser.sessionId,
     idleTimeoutMs,
@@ -155,6 +155,24 @@ function driverOf(browser: Browser, endpoint: string, idleTimeoutMs: number | nu
       ]),
   };
 }
+
+/** Each `mobile:` command the driver sends, said as a failure message reads it ("… while opening the link"). */
+const MOBILE_DOING = {
+  scrollGesture: "scrolling",
+  longClickGesture: "long-pressing",
+  doubleClickGesture: "double-tapping",
+  performEditorAction: "pressing the keyboard's action key",
+  pressKey: "pressing a key",
+  openNotifications: "opening the notification shade",
+  deepLink: "opening the link",
+  terminateApp: "stopping the app",
+  clearApp: "clearing the app's data",
+  activateApp: "bringing the app to the foreground",
+  hideKeyboard: "closing the keyboard",
+  isKeyboardShown: "asking whether the keyboard is open",
+  getCurrentPackage: "asking which app is in the foreground",
+} as const;
+type MobileMethod = keyof typeof MOBILE_DOING;
 
 /** Resolves with the work, or rejects with the signal's reason; `abandoned` gets the late work to clean up. */
 function abortable<T>(work: Promise<T>, signal: AbortSignal | undefined, abandoned: (late: Promise<T>) => void): Promise<T> {

@@ -88,6 +88,9 @@ function pageSourceAttributes(attrs: NodeAttributes): string {
   pairs.push(["bounds", attrs["bounds"] ?? "[0,0][0,0]"]);
   pairs.push(["displayed", attrs["visible-to-user"] ?? "true"]);
   if (attrs["hint"]) pairs.push(["hint", attrs["hint"]]);
+  // UiAutomator2 8.x writes each view's drawing-order (API 24+) after hint, as the real captures show: the
+  // harness's occlusion rule (covered_by, ui_tap's refusal) reads it from the page source as from a dump.
+  if (attrs["drawing-order"]) pairs.push(["drawing-order", attrs["drawing-order"]]);
   return pairs.map(([k, v]) => `${k}="${escapeAttr(v)}"`).join(" ");
 }
 
