@@ -1,13 +1,23 @@
 /**
  * The summary's `covered_by` and the tap's `details.covered_by` on covers the first tests do not draw: a
  * scrollable sheet (no target of its own) with a long or many-line name, a nameless clickable sheet, a password
- * field, and a cover that is itself drawn under a later dialog. Hand-made dumps (dump_builder.ts).
+ * field, and a cover that is itself drawn under a later dialog (hand-made dumps, dump_builder.ts); then every built-in
+ * scenario screen and real capture against Android's dispatch order written apart.
  */
 import assert from "node:assert/strict";
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import { test } from "node:test";
-import { coveredBy, locate, parseDump, summarize } from "../../src/screen/mod.ts";
+import { coveredBy, locate, parseDump, summarize, summarizeWithNodes } from "../../src/screen/mod.ts";
 import { LABEL_MAX_CHARACTERS } from "../../src/screen/node_kinds.ts";
+import { coveringNode } from "../../src/screen/occlusion.ts";
+import type { ScreenContext, UiNode } from "../../src/screen/types.ts";
+import { ScenarioDevice } from "../../src/sim/scenario_device.ts";
+import { BUILTIN_SCENARIOS } from "../../src/sim/scenarios/mod.ts";
+import { CORPUS_DIR, corpusSkipReason } from "../support/paths.ts";
 import { button, dump, type N } from "./dump_builder.ts";
+
+const skip = corpusSkipReason();
 
 const CONTEXT = { width: 1080, height: 2400, keyboard: { open: false as const } };
 
@@ -73,4 +83,51 @@ test("a cover drawn under a later dialog is not the cover: the dialog takes the 
   const scrim: N = { cls: "android.widget.FrameLayout", order: 3, click: true, desc: "Dismiss", bounds: [0, 0, 1080, 2400] };
   assert.deepEqual(covers(screen(sheet, [scrim]), "Low row"), { said: "Dismiss", tap: "Dismiss" });
   assert.deepEqual(covers(screen(sheet), "Low row"), { said: "Size", tap: "Size" }, "without the dialog, the sheet's option");
+});
+
+/** Android's own dispatch, written apart from occlusion.ts: from the window's root, each group hands the touch to its
+ * children in reverse drawing order, and the first view under the point that takes touches keeps it. "unknown" when
+ * a group with several children does not say their order. */
+function dispatched(nodes: readonly UiNode[], node: UiNode, x: number, y: number): UiNode | null | "unknown" {
+  const b = node.bounds;
+  if (b === null || x < b.left || x >= b.right || y < b.top || y >= b.bottom) return null;
+  const children = nodes.filter((c) => c.parent === node.id);
+  if (children.length > 1 && children.some((c) => (c.drawingOrder ?? 0) <= 0)) return "unknown";
+  for (const child of children.sort((p, q) => q.drawingOrder! - p.drawingOrder!)) {
+    const hit = dispatched(nodes, child, x, y);
+    if (hit !== null) return hit;
+  }
+  return node.visible && (node.clickable || node.longClickable || node.scrollable) ? node : null;
+}
+
+function screensToCheck(): { name: string; xml: string; context: ScreenContext }[] {
+  const screens = Object.entries(BUILTIN_SCENARIOS).flatMap(([name, scenario]) =>
+    Object.keys(scenario.screens).map((id) => {
+      const device = new ScenarioDevice({ ...scenario, start: id });
+      return { name: `${name}/${id}`, xml: device.hierarchyXml(), context: { ...CONTEXT, keyboard: device.keyboard() } };
+    })
+  );
+  if (skip !== false) return screens;
+  const files = readdirSync(CORPUS_DIR).filter((f) => f.endsWith(".xml")).sort();
+  return [...screens, ...files.map((f) => ({ name: f, xml: readFileSync(join(CORPUS_DIR, f), "utf8"), context: CONTEXT }))];
+}
+
+test("on every built-in scenario screen and capture, each covered_by names the view Android's dispatch hands the touch to", () => {
+  let said = 0;
+  for (const { name, xml, context } of screensToCheck()) {
+    const tree = parseDump(xml);
+    const { summary, actionNodes } = summarizeWithNodes(tree, context);
+    summary.actions.forEach((action, at) => {
+      if (action.covered_by === undefined) return;
+      said++;
+      const node = tree.nodes[actionNodes[at]!]!;
+      let root = node;
+      while (root.parent !== null) root = tree.nodes[root.parent]!;
+      const b = node.bounds!;
+      const hit = dispatched(tree.nodes, root, (b.left + b.right) >> 1, (b.top + b.bottom) >> 1);
+      assert.equal(hit, coveringNode(tree, node), `${name}: ${JSON.stringify(action.selector)} under ${action.covered_by}`);
+      assert.equal(coveredBy(tree, locate(tree, action.selector))?.label, action.covered_by, `${name}: the tap names it so`);
+    });
+  }
+  assert.equal(said, skip === false ? 14 : 3, "11 on the corpus, 3 on the shop's filter sheet");
 });
