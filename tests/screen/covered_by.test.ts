@@ -131,3 +131,14 @@ test("on every built-in scenario screen and capture, each covered_by names the v
   }
   assert.equal(said, skip === false ? 14 : 3, "11 on the corpus, 3 on the shop's filter sheet");
 });
+
+test("a nameless clickable sheet around its own options covers a row by its empty part: named, with no selector the summary does not offer", () => {
+  const sheet = { click: true, children: [button("Size", [0, 1200, 1080, 1400]), button("Color", [0, 1400, 1080, 1600])] };
+  const tree = parseDump(screen(sheet));
+  const cover = coveredBy(tree, locate(tree, { text: "Low row" }));
+  const said = summarize(tree, CONTEXT).actions;
+  assert.equal(cover?.label, said.find((a) => a.selector.text === "Low row")?.covered_by);
+  if (cover?.selector !== undefined) {
+    assert.ok(said.some((a) => JSON.stringify(a.selector) === JSON.stringify(cover.selector)), JSON.stringify(cover));
+  }
+});
