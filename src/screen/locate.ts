@@ -142,10 +142,12 @@ export function coverLabel(analysis: ScreenAnalysis, cover: UiNode): string {
     cover.className;
 }
 
+/** The summary's entry the cover belongs to, if the summary lists one (a nameless clickable sheet around its own
+ * options is not listed: it has no selector to offer). */
 function coverEntity(analysis: ScreenAnalysis, cover: UiNode): Entity | undefined {
   const root = analysis.entityOf[cover.id] ?? -1;
   const entity = root === -1 ? undefined : analysis.entities.get(root);
-  return entity?.target === true ? entity : undefined;
+  return entity?.target === true && entity.listed ? entity : undefined;
 }
 
 /** A cover as a message says it: its label, and the selector the summary offers for it when there is one. */
