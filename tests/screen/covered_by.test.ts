@@ -133,7 +133,7 @@ test("on every built-in scenario screen and capture, each covered_by names the v
   assert.ok(said.sim > 0, "the shop's filter sheet and cart drawer cover rows: the check ran");
 });
 
-test("a nameless clickable sheet around its own options covers a row by its empty part: named, with no selector the summary does not offer", () => {
+test("a nameless clickable sheet around its own options covers a row by its empty part: named, no selector the summary lacks", () => {
   const sheet = { click: true, children: [button("Size", [0, 1200, 1080, 1400]), button("Color", [0, 1400, 1080, 1600])] };
   const tree = parseDump(screen(sheet));
   const cover = coveredBy(tree, locate(tree, { text: "Low row" }));
