@@ -198,9 +198,10 @@ function screenOf(call: AnsweredCall): ScreenSummary | undefined {
 /**
  * The expectation a recorded step carries: the foreground package it led to, and the most stable
  * selector that appeared on the new screen (not on the one before): a resource id, then another
- * action's single-key selector (never `within`, `index` or `role`), then a visible text; values with digits (clocks, percentages, counters) only when
- * nothing else appeared. A tap on a toggle (`tapped`, still offered by that selector) expects instead the
- * toggle's new state: `visible` its selector, `checked` true or false. Undefined when the act said nothing about the screen.
+ * action's single-key selector (never `within`, `index` or `role`, nor one under the keyboard or `covered_by`),
+ * then a visible text; values with digits (clocks, percentages, counters) only when nothing else appeared. A tap on
+ * a toggle (`tapped`, still offered by that selector) expects instead the toggle's new state: `visible` its selector,
+ * `checked` true or false. Undefined when the act said nothing about the screen.
  */
 export function expectationFrom(
   before: ScreenSummary | undefined,

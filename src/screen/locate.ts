@@ -11,6 +11,7 @@
 import { HarnessError } from "../errors.ts";
 import { chooseSelector, separatingWithin, withinBudget } from "./choose_selector.ts";
 import { coveringNode } from "./occlusion.ts";
+import { labelFrom } from "./node_kinds.ts";
 import { analyzeScreen, type Entity, type ScreenAnalysis } from "./screen_analysis.ts";
 import { keyOf, matchInAnalysis } from "./selector_match.ts";
 import type { ElementRect, Role, Selector, SelectorKeyValue, UiNode, UiTree } from "./types.ts";
@@ -134,21 +135,23 @@ export function coveredBy(tree: UiTree, element: LocatedElement): { label: strin
   if (cover === null) return null;
   const analysis = analyzeScreen(tree);
   const entity = coverEntity(analysis, cover);
-  return entity === undefined
-    ? { label: coverLabel(analysis, cover) }
-    : { label: entity.label, selector: chooseSelector(analysis, entity, withinBudget()) };
+  const label = coverLabel(analysis, cover);
+  return entity === undefined ? { label } : { label, selector: chooseSelector(analysis, entity, withinBudget()) };
 }
 
-/** How the summary names a view drawn over an element (its `covered_by`): the label of the target it belongs
- * to, else its own text, description, id or class. */
+/** How the summary and ui_tap name a view drawn over an element (its `covered_by`): the label of the target it
+ * belongs to, else its own text, description or id made a label (one line, at most 80 characters), else its class. */
 export function coverLabel(analysis: ScreenAnalysis, cover: UiNode): string {
-  return coverEntity(analysis, cover)?.label || cover.text || cover.contentDesc || cover.resourceId || cover.className;
+  return coverEntity(analysis, cover)?.label || labelFrom(cover.text) || labelFrom(cover.contentDesc) || labelFrom(cover.resourceId) ||
+    cover.className;
 }
 
+/** The summary's entry the cover belongs to, if the summary lists one (a nameless clickable sheet around its own
+ * options is not listed: it has no selector to offer). */
 function coverEntity(analysis: ScreenAnalysis, cover: UiNode): Entity | undefined {
   const root = analysis.entityOf[cover.id] ?? -1;
   const entity = root === -1 ? undefined : analysis.entities.get(root);
-  return entity?.target === true ? entity : undefined;
+  return entity?.target === true && entity.listed ? entity : undefined;
 }
 
 /** A cover as a message says it: its label, and the selector the summary offers for it when there is one. */

@@ -9,7 +9,8 @@
  */
 import type { Bounds, UiNode, UiTree } from "./types.ts";
 
-/** The deepest view that would take a tap at the element's centre instead of it, or null when the tap reaches it.
+/** The view that would take a tap at the element's centre instead of it (the first Android hands it to: takesFirst), or null when
+ * the tap reaches it.
  * A scrollable view takes it too: a list drawn over the element consumes a touch between its rows (a drag may start). */
 export function coveringNode(tree: UiTree, target: UiNode): UiNode | null {
   const { nodes } = tree;
@@ -30,9 +31,22 @@ export function coveringNode(tree: UiTree, target: UiNode): UiNode | null {
     if (split === chain.length || split === path.length) continue; // an ancestor or a descendant of the target
     if (!drawnAfter(path[split]!, chain[split]!)) continue;
     if (handlesForTarget(node, chain, split)) continue;
-    if (cover === null || node.depth > cover.depth) cover = node;
+    if (cover === null || takesFirst(nodes, node, cover)) cover = node;
   }
   return cover;
+}
+
+/** Whether `a` gets a touch at the point before `b` (both take touches there): a view before its ancestors, else
+ * the one whose branch is drawn later (a dialog over a sheet's option); the deeper when the dump does not say. */
+function takesFirst(nodes: readonly UiNode[], a: UiNode, b: UiNode): boolean {
+  const pa = pathFromRoot(nodes, a);
+  const pb = pathFromRoot(nodes, b);
+  const split = firstDifference(pa, pb);
+  if (split < pa.length && split < pb.length) {
+    if (drawnAfter(pa[split]!, pb[split]!)) return true;
+    if (drawnAfter(pb[split]!, pa[split]!)) return false;
+  }
+  return a.depth > b.depth;
 }
 
 /**

@@ -107,6 +107,17 @@ test("the expectation prefers a stable selector that appeared, and only the pack
   assert.equal(expectationFrom(undefined, undefined, undefined), undefined);
 });
 
+test("the expectation never names an element that appeared under a sheet or the keyboard: replay could not tap it", () => {
+  const screen = (actions: object[]) =>
+    ({ foreground_package: "p.q", texts: [], actions, can_scroll: false, keyboard: { open: false }, issues: [] }) as never;
+  const after = screen([
+    { selector: { resource_id: "p.q:id/row" }, covered_by: "Size", bounds: [0, 0, 1, 1] },
+    { selector: { resource_id: "p.q:id/key" }, covered_by_keyboard: true, bounds: [0, 0, 1, 1] },
+    { selector: { text: "Size" }, bounds: [0, 0, 1, 1] },
+  ]);
+  assert.deepEqual(expectationFrom(screen([]), after, "p.q"), { foreground_package: "p.q", visible: { text: "Size" } });
+});
+
 test("a tap on a toggle records its new checked state, a ui_wait is a step of its own, and the recording replays green", async (t) => {
   const dir = tempDir(t, "amh-record-");
   const file = join(dir, "airplane.json");
