@@ -5,7 +5,8 @@
  * children of each ViewGroup in reverse drawing order (the last drawn first), and the first view that takes it
  * (clickable, long-clickable or scrollable) wins: a bottom sheet, a navigation bar or a scrim drawn after the
  * element, in another branch of its window, takes a tap meant for what lies under it. Decided only where the
- * dump says the siblings' `drawing-order` (API 24+, 1 and up). Pure.
+ * dump says the siblings' `drawing-order` (API 24+, 1 and up); an open DrawerLayout drawer's scrim, which the layout
+ * itself handles, is decided without it. Pure.
  */
 import type { Bounds, UiNode, UiTree } from "./types.ts";
 
@@ -19,6 +20,8 @@ export function coveringNode(tree: UiTree, target: UiNode): UiNode | null {
   const x = (b.left + b.right) >> 1;
   const y = (b.top + b.bottom) >> 1;
   const chain = pathFromRoot(nodes, target);
+  const drawer = openDrawerOver(nodes, chain);
+  if (drawer !== null && !inside(drawer.bounds, x, y)) return drawer; // the scrim beside it takes the tap
   const window = chain[0]!;
   let cover: UiNode | null = null;
   for (const node of nodes) {
@@ -34,6 +37,34 @@ export function coveringNode(tree: UiTree, target: UiNode): UiNode | null {
     if (cover === null || takesFirst(nodes, node, cover)) cover = node;
   }
   return cover;
+}
+
+/**
+ * The open drawer of a DrawerLayout whose content view (its first child) holds the element. A closed drawer is
+ * INVISIBLE, so not in a dump: any other child shown is a drawer open or on its way. While one shows, the layout
+ * intercepts a touch on its content (DrawerLayout.onInterceptTouchEvent: scrim opacity > 0 and the touch on a
+ * content view) and closes the drawer on release: the scrim takes the tap, whatever lies under it, with or without
+ * `drawing-order`. A touch on the drawer itself goes to the drawer's views (and through one that takes none).
+ */
+function openDrawerOver(nodes: readonly UiNode[], chain: readonly UiNode[]): UiNode | null {
+  for (let at = chain.length - 2; at >= 0; at--) {
+    const layout = chain[at]!;
+    if (!DRAWER_LAYOUT.test(layout.className) || layout.children[0] !== chain[at + 1]!.id) continue;
+    const open = layout.children.slice(1).map((id) => nodes[id]!).filter((child) => child.visible && hasArea(child.bounds));
+    return open.at(-1) ?? null;
+  }
+  return null;
+}
+
+/** androidx's and the support library's DrawerLayout (and a subclass keeping the name). */
+const DRAWER_LAYOUT = /(^|\.)DrawerLayout$/;
+
+function hasArea(b: Bounds | null): b is Bounds {
+  return b !== null && b.right > b.left && b.bottom > b.top;
+}
+
+function inside(b: Bounds | null, x: number, y: number): boolean {
+  return b !== null && x >= b.left && x < b.right && y >= b.top && y < b.bottom;
 }
 
 /** Whether `a` gets a touch at the point before `b` (both take touches there): a view before its ancestors, else

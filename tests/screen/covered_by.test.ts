@@ -92,6 +92,11 @@ function dispatched(nodes: readonly UiNode[], node: UiNode, x: number, y: number
   const b = node.bounds;
   if (b === null || x < b.left || x >= b.right || y < b.top || y >= b.bottom) return null;
   const children = nodes.filter((c) => c.parent === node.id);
+  // A DrawerLayout with a drawer shown (any child but the first, its content) takes a touch on its content itself
+  // (onInterceptTouchEvent while the scrim shows), said by the drawer; a touch on a drawer goes to it.
+  const drawers = /DrawerLayout$/.test(node.className) ? children.slice(1).filter((c) => c.visible && c.bounds !== null) : [];
+  const onDrawer = drawers.some((d) => x >= d.bounds!.left && x < d.bounds!.right && y >= d.bounds!.top && y < d.bounds!.bottom);
+  if (drawers.length > 0 && !onDrawer) return drawers.at(-1)!;
   if (children.length > 1 && children.some((c) => (c.drawingOrder ?? 0) <= 0)) return "unknown";
   for (const child of children.sort((p, q) => q.drawingOrder! - p.drawingOrder!)) {
     const hit = dispatched(nodes, child, x, y);

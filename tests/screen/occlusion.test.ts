@@ -200,3 +200,47 @@ test(
     assert.match(coveredBy(tree, locate(tree, { text: "Home" }))?.label ?? "", /Network request failed/);
   },
 );
+
+/** A DrawerLayout: a page (its content view, first child) with a menu button at the left and a row; `drawer` (an end drawer
+ * from x=180) shown when given. No drawing-order unless the parts carry one. */
+function drawerScreen(drawer?: Partial<N>): string {
+  return dump([{
+    cls: "androidx.drawerlayout.widget.DrawerLayout",
+    id: "drawer_layout",
+    bounds: [0, 0, 1080, 2400],
+    children: [
+      {
+        cls: "android.widget.LinearLayout",
+        id: "page",
+        bounds: [0, 0, 1080, 2400],
+        children: [button("Menu", [0, 100, 160, 260]), button("Boots", [0, 400, 1080, 600])],
+      },
+      ...(drawer === undefined ? [] : [{
+        cls: "android.widget.FrameLayout",
+        id: "cart_drawer",
+        bounds: [180, 0, 1080, 2400] as [number, number, number, number],
+        children: [label("Your cart", [240, 160, 1080, 250]), button("Checkout", [240, 2200, 1080, 2350])],
+        ...drawer,
+      }]),
+    ],
+  }]);
+}
+
+test("an open drawer's scrim takes a tap beside the drawer (DrawerLayout closes it), with or without drawing-order; a closed one is not in the dump", () => {
+  assert.equal(coverOf(drawerScreen({}), "Menu")?.label, "cart_drawer", "the page's button beside the drawer is under the scrim");
+  assert.equal(coverOf(drawerScreen(), "Menu"), null, "no drawer shown: the page takes its taps");
+  assert.equal(coverOf(drawerScreen(), "Boots"), null);
+  assert.equal(coverOf(drawerScreen({}), "Checkout"), null, "the drawer's own button takes its tap");
+  const entries = summarize(parseDump(drawerScreen({})), { width: 1080, height: 2400, keyboard: { open: false } }).actions;
+  assert.equal(entries.find((a) => a.selector.text === "Menu")?.covered_by, "cart_drawer");
+});
+
+test("on the drawer itself the drawer's views decide: a clickable drawer takes the row's tap, one that takes none passes it (as Android)", () => {
+  const ordered = (click: boolean) =>
+    drawerScreen({ click, order: 2, children: [label("Your cart", [240, 160, 1080, 250])] }).replace(
+      'resource-id="page"',
+      'resource-id="page" drawing-order="1"',
+    );
+  assert.equal(coverOf(ordered(true), "Boots")?.label, "Your cart");
+  assert.equal(coverOf(ordered(false), "Boots"), null, "a drawer that takes no touch lets the row under it have it");
+});
