@@ -107,3 +107,28 @@ test("a screen's filter and a tap's saves are checked: unknown keys refused, sav
   delete s["screens"]["settings_home"].filter.extra;
   rejects(() => validateScenario(s, "x.json"), /transitions\.\d+\.saves: only a "tap" transition saves/);
 });
+
+test("a filter or a saves naming a resource-id its screen does not have is refused, not silently inert", () => {
+  const s = clone();
+  // settings_home has no "nope:id/field" input, no such rows, and no empty-state node: the filter would never act.
+  s["screens"]["settings_home"].filter = { field: "nope:id/field", row: "nope:id/row", empty: "nope:id/empty" };
+  rejects(
+    () => validateScenario(s, "x.json"),
+    /screens\.settings_home\.filter\.field: no input with resource-id "nope:id\/field" on the screen/,
+    /screens\.settings_home\.filter\.row: no node with resource-id "nope:id\/row"/,
+    /screens\.settings_home\.filter\.empty: no node with resource-id "nope:id\/empty"/,
+  );
+  const t = clone();
+  t["transitions"].push({
+    from: "settings_home",
+    on: "tap",
+    selector: { text: "x" },
+    to: "settings_home",
+    saves: { list: "nope:id/list", texts: { a: "nope:id/in" } },
+  });
+  rejects(
+    () => validateScenario(t, "x.json"),
+    /transitions\.\d+\.saves\.list: no node with resource-id "nope:id\/list" on the screen "settings_home"/,
+    /transitions\.\d+\.saves\.texts\.a: no input with resource-id "nope:id\/in" on the screen "settings_home"/,
+  );
+});
