@@ -7,7 +7,8 @@ import { z } from "zod";
 import { HarnessError } from "../../errors.ts";
 import { EDITOR_ACTIONS } from "../sim_device.ts";
 import { readDump } from "./dump_xml.ts";
-import { type NodeSpec, type Scenario, TRANSITION_TRIGGERS } from "./types.ts";
+import { allNodes, isInput, nodeFromSpec, type SimNode } from "./sim_node.ts";
+import { type NodeSpec, type Scenario, TRANSITION_TRIGGERS, type TransitionSpec } from "./types.ts";
 
 const keys = z.object({
   resource_id: z.string().min(1).optional(),
@@ -160,6 +161,17 @@ function crossReferenceProblems(s: Scenario): string[] {
       }
     }
     if (screen.after !== undefined) known(screen.after.to, `screens.${id}.after.to`);
+    if (screen.filter !== undefined) {
+      const { field, row, count, empty } = screen.filter;
+      const nodes = nodesOf(s, id);
+      if (nodes !== null && !nodes.some((n) => isInput(n) && n.attrs["resource-id"] === field)) {
+        problems.push(`screens.${id}.filter.field: no input with resource-id "${field}" on the screen`);
+      }
+      for (const [key, rid] of [["row", row], ["count", count], ["empty", empty]] as const) {
+        if (nodes === null || rid === undefined || nodes.some((n) => n.attrs["resource-id"] === rid)) continue;
+        problems.push(`screens.${id}.filter.${key}: no node with resource-id "${rid}" on the screen`);
+      }
+    }
     if (screen.keyboard !== undefined && screen.keyboard.top >= s.android.height) {
       problems.push(`screens.${id}.keyboard.top: ${screen.keyboard.top} is below the screen height ${s.android.height}`);
     }
@@ -172,6 +184,7 @@ function crossReferenceProblems(s: Scenario): string[] {
     } else if (t.to !== "@back") known(t.to, `transitions.${i}.to`);
     if (!t.on.startsWith("scroll_") && t.selector === undefined) problems.push(`transitions.${i}: a "${t.on}" transition needs a selector`);
     if (t.saves !== undefined && t.on !== "tap") problems.push(`transitions.${i}.saves: only a "tap" transition saves`);
+    if (t.saves !== undefined) problems.push(...savesProblems(s, t.saves, [t.from ?? []].flat(), t.to, `transitions.${i}.saves`));
     if (t.ime_action !== undefined && t.on !== "submit") {
       problems.push(`transitions.${i}.ime_action: only a "submit" transition answers an IME action`);
     }
@@ -190,6 +203,35 @@ function crossReferenceProblems(s: Scenario): string[] {
   });
   for (const [id, screen] of Object.entries(s.screens)) {
     if (!names.has(screen.package)) problems.push(`screens.${id}.package: "${screen.package}" is not in "packages"`);
+  }
+  return problems;
+}
+
+/** The nodes a screen starts with, or null when it is unknown or its dump does not parse (reported apart). */
+function nodesOf(s: Scenario, id: string): SimNode[] | null {
+  const screen = s.screens[id];
+  if (screen === undefined) return null;
+  try {
+    if (screen.root !== undefined) return allNodes([nodeFromSpec(screen.root, screen.package)]);
+    return screen.xml === undefined ? null : allNodes(readDump(screen.xml).roots);
+  } catch {
+    return null;
+  }
+}
+
+/** A Save's inputs must be on each screen it is tapped from, its list on the screen it goes to (unknown for @back). */
+function savesProblems(s: Scenario, saves: NonNullable<TransitionSpec["saves"]>, from: string[], to: string, where: string): string[] {
+  const problems: string[] = [];
+  const listOn = to.startsWith("@") ? null : nodesOf(s, to);
+  if (listOn !== null && !listOn.some((n) => n.attrs["resource-id"] === saves.list)) {
+    problems.push(`${where}.list: no node with resource-id "${saves.list}" on the screen "${to}"`);
+  }
+  for (const screen of from) {
+    const nodes = nodesOf(s, screen);
+    for (const [rowId, inputId] of Object.entries(saves.texts)) {
+      if (nodes === null || nodes.some((n) => isInput(n) && n.attrs["resource-id"] === inputId)) continue;
+      problems.push(`${where}.texts.${rowId}: no input with resource-id "${inputId}" on the screen "${screen}"`);
+    }
   }
   return problems;
 }
