@@ -139,6 +139,29 @@ export function coveredBy(tree: UiTree, element: LocatedElement): { label: strin
   return entity === undefined ? { label } : { label, selector: chooseSelector(analysis, entity, withinBudget()) };
 }
 
+/**
+ * The open drawer of a DrawerLayout whose content (its first child) holds the node, named as coveredBy names a cover;
+ * else null. While a drawer shows, the layout takes every touch on its content and the drawer every touch on itself,
+ * so no gesture reaches the node wherever it starts (ui_scroll's swipe on a list behind the cart drawer).
+ */
+export function drawerCover(tree: UiTree, node: UiNode): { label: string; selector?: Selector } | null {
+  for (let child = node, at = node.parent; at !== null; child = tree.nodes[at]!, at = child.parent) {
+    const layout = tree.nodes[at]!;
+    if (!/(^|\.)DrawerLayout$/.test(layout.className) || layout.children[0] !== child.id) continue;
+    const drawer = layout.children.slice(1).map((id) => tree.nodes[id]!).filter((d) => d.visible && hasArea(d.bounds)).at(-1);
+    if (drawer === undefined) return null;
+    const analysis = analyzeScreen(tree);
+    const entity = coverEntity(analysis, drawer);
+    const label = coverLabel(analysis, drawer);
+    return entity === undefined ? { label } : { label, selector: chooseSelector(analysis, entity, withinBudget()) };
+  }
+  return null;
+}
+
+function hasArea(b: UiNode["bounds"]): boolean {
+  return b !== null && b.right > b.left && b.bottom > b.top;
+}
+
 /** How the summary and ui_tap name a view drawn over an element (its `covered_by`): the label of the target it
  * belongs to, else its own text, description or id made a label (one line, at most 80 characters), else its class. */
 export function coverLabel(analysis: ScreenAnalysis, cover: UiNode): string {

@@ -6,7 +6,8 @@
  * again (at most UNTIL_MAX_SWIPES, within the deadline) until that selector names exactly one element on
  * screen that no other view is drawn over (coveredBy, as ui_tap refuses), and answers the selector the summary
  * offers for it (`found`), or UI_ELEMENT_NOT_FOUND saying how far it went and whether the end was reached, or what
- * still covers it, or that it was under a cover at the start and went past (with a screenshot of that moment). `at_end: true` says the
+ * still covers it, or that it was under a cover at the start and went past (with a screenshot of that moment); a
+ * scroll area under an open drawer (drawerCover) is refused before any swipe, the drawer named. `at_end: true` says the
  * area can go no further that way (it may still scroll back: the screen's `can_scroll` stays true). A
  * screen with nothing scrollable is `scrolled: false`. Errors: INVALID_SCROLL_DIRECTION, INVALID_SELECTOR
  * (validation), UI_ELEMENT_NOT_FOUND, UI_ELEMENT_AMBIGUOUS, APPIUM_UNAVAILABLE, EMULATOR_BUSY,
@@ -20,6 +21,7 @@ import { attachMomentEvidence } from "../device/screenshot.ts";
 import { HarnessError } from "../errors.ts";
 import {
   coveredBy,
+  drawerCover,
   findElement,
   locate,
   parseDump,
@@ -53,6 +55,16 @@ export const uiScrollTool = defineActTool("ui_scroll", {
     if (area === null) {
       if (until !== undefined) await notFound(scope, tree, until, "nothing on this screen scrolls");
       return { direction, scrolled: false };
+    }
+    const drawer = drawerCover(tree, area);
+    if (drawer !== null) {
+      await attachMomentEvidence(scope.ports, scope.ctx, "ui_scroll", scope.wait());
+      throw new HarnessError(
+        "UI_ELEMENT_NOT_FOUND",
+        `The scroll area is under ${saidCover(drawer)}, an open drawer that takes every touch on it; nothing was swiped. ` +
+          `Close the drawer (device_back), then retry.`,
+        { ...(until === undefined ? {} : { selector: until }), covered_by: drawer },
+      );
     }
     let source = scope.before;
     const swipeTimer = readTimer(scope.ports.clock);
