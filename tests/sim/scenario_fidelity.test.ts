@@ -42,6 +42,11 @@ test("shop search: the results are the products whose name contains the query, c
   assert.match(mug.hierarchyXml(), /text="mug" resource-id="com\.example\.shop:id\/search_field"/, "the query stays in the field");
 });
 
+test("shop search matches the product's name only, as documented: a query only a price holds finds nothing", () => {
+  assert.deepEqual(titles(search("$")), [], "every price holds '$', no name does");
+  assert.deepEqual(titles(search("59")), [], "Canvas sneakers costs $59; its name does not hold 59");
+});
+
 test("shop search: nothing matches → an honest empty state naming the query, no product rows", () => {
   const d = search("umbrella");
   assert.deepEqual(titles(d), []);
