@@ -7,13 +7,15 @@ import { allNodes, boundsOf, type Rect, type SimNode } from "./sim_node.ts";
 import type { FilterSpec } from "./types.ts";
 
 const byId = (roots: readonly SimNode[], id: string) => allNodes(roots).filter((n) => n.attrs["resource-id"] === id);
-const texts = (node: SimNode) => allNodes([node]).map((n) => n.attrs["text"] ?? "");
+/** The texts of a row the query is looked for in: the one `match` names, else all. */
+const texts = (node: SimNode, match: string | undefined) =>
+  allNodes([node]).filter((n) => match === undefined || n.attrs["resource-id"] === match).map((n) => n.attrs["text"] ?? "");
 
-/** Filters the screen's rows by `query` (case-insensitive substring of a row's texts) and says so in its count or empty node. */
+/** Filters the screen's rows by `query` (case-insensitive substring of a row's texts, or of its `match` text) and says so in its count or empty node. */
 export function filterRows(roots: readonly SimNode[], filter: FilterSpec, query: string): void {
   const rows = byId(roots, filter.row);
   const wanted = query.toLocaleLowerCase();
-  const kept = rows.filter((row) => texts(row).some((t) => t.toLocaleLowerCase().includes(wanted)));
+  const kept = rows.filter((row) => texts(row, filter.match).some((t) => t.toLocaleLowerCase().includes(wanted)));
   const slots = rows.map(boundsOf);
   const list = rows[0]?.parent ?? null;
   for (const row of rows) if (!kept.includes(row)) remove(row);

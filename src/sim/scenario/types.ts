@@ -55,7 +55,7 @@ export interface ScreenSpec {
 
 /**
  * A list filtered by a query, as a search screen shows it: when a query is submitted into the input `field` (by
- * resource-id) and this screen shows, the rows (nodes with resource-id `row`) whose texts contain the query
+ * resource-id) and this screen shows, the rows (nodes with resource-id `row`) whose texts (or `match` text) contain the query
  * (case-insensitively) stay, in order, moved up into the first rows' places (rows past the list's bottom are cut,
  * as a RecyclerView keeps only what is on screen); the others go. The `count` node's text says how many stayed
  * (`1 result`, `N results`) and the `empty` node shows only when none did, with `{query}` in its text replaced
@@ -64,6 +64,8 @@ export interface ScreenSpec {
 export interface FilterSpec {
   field: string;
   row: string;
+  /** The resource-id of the text in each row the query is looked for in (a product's name); absent: every text of the row. */
+  match?: string;
   count?: string;
   empty: string;
 }

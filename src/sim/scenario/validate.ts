@@ -91,6 +91,7 @@ const scenarioSchema = z.object({
       filter: z.object({
         field: z.string().min(1),
         row: z.string().min(1),
+        match: z.string().min(1).optional(),
         count: z.string().min(1).optional(),
         empty: z.string().min(1),
       }).strict().optional(),
@@ -162,12 +163,12 @@ function crossReferenceProblems(s: Scenario): string[] {
     }
     if (screen.after !== undefined) known(screen.after.to, `screens.${id}.after.to`);
     if (screen.filter !== undefined) {
-      const { field, row, count, empty } = screen.filter;
+      const { field, row, match, count, empty } = screen.filter;
       const nodes = nodesOf(s, id);
       if (nodes !== null && !nodes.some((n) => isInput(n) && n.attrs["resource-id"] === field)) {
         problems.push(`screens.${id}.filter.field: no input with resource-id "${field}" on the screen`);
       }
-      for (const [key, rid] of [["row", row], ["count", count], ["empty", empty]] as const) {
+      for (const [key, rid] of [["row", row], ["match", match], ["count", count], ["empty", empty]] as const) {
         if (nodes === null || rid === undefined || nodes.some((n) => n.attrs["resource-id"] === rid)) continue;
         problems.push(`screens.${id}.filter.${key}: no node with resource-id "${rid}" on the screen`);
       }

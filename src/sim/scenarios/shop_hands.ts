@@ -254,7 +254,13 @@ const search = (results: boolean) =>
         } satisfies NodeSpec,
       ]),
   ]);
-const SEARCH_FILTER = { field: id("search_field"), row: id("product_row"), count: id("results_count"), empty: id("results_empty") };
+const SEARCH_FILTER = {
+  field: id("search_field"),
+  row: id("product_row"),
+  match: id("product_title"),
+  count: id("results_count"),
+  empty: id("results_empty"),
+};
 
 const login = appWindow([
   toolbar(PKG, "Sign in", false),
