@@ -342,3 +342,17 @@ test("a value found under another key: UI_ELEMENT_NOT_FOUND names the selector t
   const twice = parseDump(dump([button("", [0, 0, 100, 100], { desc: "Like" }), button("", [0, 200, 100, 300], { desc: "Like" })]));
   assert.equal(expectError({ text: "Like" }, "UI_ELEMENT_NOT_FOUND", twice).details?.["found_as"], undefined);
 });
+
+test("found_as never confirms a password field's text: its value under text is not matched, whatever key asked", () => {
+  const login = parseDump(dump([input([0, 400, 1080, 550], { password: true, text: "hunter2", id: "com.example.app:id/pw" })]));
+  for (const selector of [{ content_desc: "hunter2" }, { input_hint: "hunter2" }, { text: "hunter2" }] as Selector[]) {
+    try {
+      locate(login, selector);
+      assert.fail(`${JSON.stringify(selector)} found the password field by its text`);
+    } catch (error) {
+      assert.ok(error instanceof HarnessError && error.code === "UI_ELEMENT_NOT_FOUND", String(error));
+      assert.equal(error.details?.["found_as"], undefined, JSON.stringify(error.details));
+      assert.doesNotMatch(error.message, /names one/);
+    }
+  }
+});
