@@ -131,4 +131,7 @@ test("a filter or a saves naming a resource-id its screen does not have is refus
     /transitions\.\d+\.saves\.list: no node with resource-id "nope:id\/list" on the screen "settings_home"/,
     /transitions\.\d+\.saves\.texts\.a: no input with resource-id "nope:id\/in" on the screen "settings_home"/,
   );
+  const u = clone();
+  u["transitions"].push({ on: "tap", selector: { text: "x" }, to: "@back", saves: { list: "l", texts: {} } });
+  rejects(() => validateScenario(u, "x.json"), /transitions\.\d+\.saves\.texts: names no input, so nothing would ever be saved/);
 });
