@@ -223,6 +223,7 @@ function nodesOf(s: Scenario, id: string): SimNode[] | null {
 /** A Save's inputs must be on each screen it is tapped from, its list on the screen it goes to (unknown for @back). */
 function savesProblems(s: Scenario, saves: NonNullable<TransitionSpec["saves"]>, from: string[], to: string, where: string): string[] {
   const problems: string[] = [];
+  if (Object.keys(saves.texts).length === 0) problems.push(`${where}.texts: names no input, so nothing would ever be saved`);
   const listOn = to.startsWith("@") ? null : nodesOf(s, to);
   if (listOn !== null && !listOn.some((n) => n.attrs["resource-id"] === saves.list)) {
     problems.push(`${where}.list: no node with resource-id "${saves.list}" on the screen "${to}"`);
