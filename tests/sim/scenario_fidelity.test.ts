@@ -47,6 +47,12 @@ test("shop search matches the product's name only, as documented: a query only a
   assert.deepEqual(titles(search("59")), [], "Canvas sneakers costs $59; its name does not hold 59");
 });
 
+test("shop search: the empty state names the query as typed, $ signs too (no replacement patterns)", () => {
+  for (const query of ["$$$", "$&", "a$'b"]) {
+    assert.ok(texts(search(query).hierarchyXml()).includes(`No results for \u201c${query}\u201d`), query);
+  }
+});
+
 test("shop search: nothing matches → an honest empty state naming the query, no product rows", () => {
   const d = search("umbrella");
   assert.deepEqual(titles(d), []);
