@@ -27,7 +27,7 @@ export function filterRows(roots: readonly SimNode[], filter: FilterSpec, query:
   }
   for (const empty of byId(roots, filter.empty)) {
     if (kept.length > 0) remove(empty);
-    else empty.attrs["text"] = (empty.attrs["text"] ?? "").replaceAll("{query}", query);
+    else empty.attrs["text"] = (empty.attrs["text"] ?? "").replaceAll("{query}", () => query);
   }
 }
 
