@@ -62,7 +62,7 @@ export const uiScrollTool = defineActTool("ui_scroll", {
       throw new HarnessError(
         "UI_ELEMENT_NOT_FOUND",
         `The scroll area is under ${saidCover(drawer)}, an open drawer that takes every touch on it; nothing was swiped. ` +
-          `Close the drawer (device_back), then retry.`,
+          `Close the drawer (device_back), or name a container inside it, then retry.`,
         { ...(until === undefined ? {} : { selector: until }), covered_by: drawer },
       );
     }
