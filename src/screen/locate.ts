@@ -10,7 +10,7 @@
  */
 import { HarnessError } from "../errors.ts";
 import { chooseSelector, separatingWithin, withinBudget } from "./choose_selector.ts";
-import { coveringNode } from "./occlusion.ts";
+import { coveringNode, openDrawersOver } from "./occlusion.ts";
 import { labelFrom } from "./node_kinds.ts";
 import { analyzeScreen, type Entity, type ScreenAnalysis } from "./screen_analysis.ts";
 import { keyOf, matchInAnalysis } from "./selector_match.ts";
@@ -132,7 +132,11 @@ export function locate(tree: UiTree, selector: Selector, options: { waitedMs?: n
  */
 export function coveredBy(tree: UiTree, element: LocatedElement): { label: string; selector?: Selector } | null {
   const cover = coveringNode(tree, element.node);
-  if (cover === null) return null;
+  return cover === null ? null : saidAsOffered(tree, cover);
+}
+
+/** A cover by its label and, when the summary lists it, the selector the summary offers for it. */
+function saidAsOffered(tree: UiTree, cover: UiNode): { label: string; selector?: Selector } {
   const analysis = analyzeScreen(tree);
   const entity = coverEntity(analysis, cover);
   const label = coverLabel(analysis, cover);
@@ -145,21 +149,8 @@ export function coveredBy(tree: UiTree, element: LocatedElement): { label: strin
  * so no gesture reaches the node wherever it starts (ui_scroll's swipe on a list behind the cart drawer).
  */
 export function drawerCover(tree: UiTree, node: UiNode): { label: string; selector?: Selector } | null {
-  for (let child = node, at = node.parent; at !== null; child = tree.nodes[at]!, at = child.parent) {
-    const layout = tree.nodes[at]!;
-    if (!/(^|\.)DrawerLayout$/.test(layout.className) || layout.children[0] !== child.id) continue;
-    const drawer = layout.children.slice(1).map((id) => tree.nodes[id]!).filter((d) => d.visible && hasArea(d.bounds)).at(-1);
-    if (drawer === undefined) return null;
-    const analysis = analyzeScreen(tree);
-    const entity = coverEntity(analysis, drawer);
-    const label = coverLabel(analysis, drawer);
-    return entity === undefined ? { label } : { label, selector: chooseSelector(analysis, entity, withinBudget()) };
-  }
-  return null;
-}
-
-function hasArea(b: UiNode["bounds"]): boolean {
-  return b !== null && b.right > b.left && b.bottom > b.top;
+  const drawer = openDrawersOver(tree.nodes, node).at(-1);
+  return drawer === undefined ? null : saidAsOffered(tree, drawer);
 }
 
 /** How the summary and ui_tap name a view drawn over an element (its `covered_by`): the label of the target it

@@ -20,8 +20,8 @@ export function coveringNode(tree: UiTree, target: UiNode): UiNode | null {
   const x = (b.left + b.right) >> 1;
   const y = (b.top + b.bottom) >> 1;
   const chain = pathFromRoot(nodes, target);
-  const drawer = openDrawerOver(nodes, chain);
-  if (drawer !== null && !inside(drawer.bounds, x, y)) return drawer; // the scrim beside it takes the tap
+  const drawers = openDrawersOver(nodes, target);
+  if (drawers.length > 0 && !drawers.some((d) => inside(d.bounds, x, y))) return drawers.at(-1)!; // the scrim beside them takes it
   const window = chain[0]!;
   let cover: UiNode | null = null;
   for (const node of nodes) {
@@ -40,20 +40,19 @@ export function coveringNode(tree: UiTree, target: UiNode): UiNode | null {
 }
 
 /**
- * The open drawer of a DrawerLayout whose content view (its first child) holds the element. A closed drawer is
+ * The open drawers (last drawn last) of the DrawerLayout whose content view (its first child) holds the element. A closed drawer is
  * INVISIBLE, so not in a dump: any other child shown is a drawer open or on its way. While one shows, the layout
  * intercepts a touch on its content (DrawerLayout.onInterceptTouchEvent: scrim opacity > 0 and the touch on a
  * content view) and closes the drawer on release: the scrim takes the tap, whatever lies under it, with or without
  * `drawing-order`. A touch on the drawer itself goes to the drawer's views (and through one that takes none).
  */
-function openDrawerOver(nodes: readonly UiNode[], chain: readonly UiNode[]): UiNode | null {
-  for (let at = chain.length - 2; at >= 0; at--) {
-    const layout = chain[at]!;
-    if (!DRAWER_LAYOUT.test(layout.className) || layout.children[0] !== chain[at + 1]!.id) continue;
-    const open = layout.children.slice(1).map((id) => nodes[id]!).filter((child) => child.visible && hasArea(child.bounds));
-    return open.at(-1) ?? null;
+export function openDrawersOver(nodes: readonly UiNode[], node: UiNode): UiNode[] {
+  for (let child = node, at = node.parent; at !== null; child = nodes[at]!, at = child.parent) {
+    const layout = nodes[at]!;
+    if (!DRAWER_LAYOUT.test(layout.className) || layout.children[0] !== child.id) continue;
+    return layout.children.slice(1).map((id) => nodes[id]!).filter((drawer) => drawer.visible && hasArea(drawer.bounds));
   }
-  return null;
+  return [];
 }
 
 /** androidx's and the support library's DrawerLayout (and a subclass keeping the name). */

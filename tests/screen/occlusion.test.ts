@@ -244,3 +244,28 @@ test("on the drawer itself the drawer's views decide: a clickable drawer takes t
   assert.equal(coverOf(ordered(true), "Boots")?.label, "Your cart");
   assert.equal(coverOf(ordered(false), "Boots"), null, "a drawer that takes no touch lets the row under it have it");
 });
+
+test("with two drawers shown, a point on either is the drawer's to decide, not the scrim's (the other drawer is not the cover)", () => {
+  const xml = dump([{
+    cls: "androidx.drawerlayout.widget.DrawerLayout",
+    bounds: [0, 0, 1080, 2400],
+    children: [
+      { cls: "android.widget.LinearLayout", bounds: [0, 0, 1080, 2400], children: [button("Menu", [0, 100, 160, 260])] },
+      {
+        cls: "android.widget.FrameLayout",
+        id: "start_drawer",
+        bounds: [0, 0, 400, 2400],
+        children: [label("Menu items", [0, 300, 400, 400])],
+      },
+      {
+        cls: "android.widget.FrameLayout",
+        id: "end_drawer",
+        bounds: [680, 0, 1080, 2400],
+        children: [label("Your cart", [700, 160, 1080, 250])],
+      },
+    ],
+  }]);
+  assert.equal(coverOf(xml, "Menu"), null, "on the start drawer, which takes no touch: not the end drawer's scrim");
+  const one = xml.replace(/<node [^>]*resource-id="start_drawer"[^>]*>.*?<\/node>/, "");
+  assert.equal(coverOf(one, "Menu")?.label, "end_drawer", "with the end drawer alone, its scrim takes the tap");
+});
