@@ -112,16 +112,22 @@ export function locate(tree: UiTree, selector: Selector, options: { waitedMs?: n
       offered: [...offered, ...result.offered.slice(OFFERS_SAID).map(({ root: _root, ...said }) => said)],
     });
   }
-  const lines = result.candidates.map((c, i) =>
+  const said = result.candidates.slice(0, OFFERS_SAID);
+  const lines = said.map((c, i) =>
     `${i + 1}) '${oneLine(c.label)}'${c.role === null ? "" : ` (${c.role})`} at ${c.bounds.left},${c.bounds.top} → ${
       JSON.stringify(c.selector)
     }`
   );
+  const total = result.candidates.length;
+  // Hundreds of identical rows are not all said: the index goes on counting past the last one listed.
+  const more = total > said.length
+    ? `; and ${total - said.length} more, in screen order (${JSON.stringify(result.candidates[said.length]!.selector)} is the next)`
+    : "";
   const hint = "Repeat the call with the selector of the one you mean.";
   throw new HarnessError(
     "UI_ELEMENT_AMBIGUOUS",
-    `${shown} matched ${result.candidates.length} distinct elements: ${lines.join("; ")}. ${hint}`,
-    { selector, candidates: result.candidates },
+    `${shown} matched ${total} distinct elements: ${lines.join("; ")}${more}. ${hint}`,
+    { selector, candidates: said, ...(total > said.length ? { matched: total } : {}) },
   );
 }
 
@@ -193,7 +199,7 @@ function underAnotherKey(tree: UiTree, selector: Selector): Selector | null {
 /** The keys that name an element by its words, tried in this order for a value another key did not find. */
 const WORD_KEYS = ["text", "content_desc", "input_hint"] as const;
 
-/** How many offered elements a not-found message names. */
+/** How many offered elements a not-found message names, and how many candidates an ambiguous one lists. */
 const OFFERS_SAID = 25;
 
 /**

@@ -166,6 +166,24 @@ test("several distinct matches: UI_ELEMENT_AMBIGUOUS with numbered candidates, e
   assert.deepEqual(candidates.map((c) => c.within), [{ content_desc: "Personal profile" }, { content_desc: "Work profile" }]);
 });
 
+test("400 identical rows: UI_ELEMENT_AMBIGUOUS lists 25 and says how many more and the next selector; the index goes on naming each", () => {
+  const rows = parseDump(dump(Array.from({ length: 400 }, (_, i) => button("Delete", [0, i * 6, 1080, i * 6 + 5]))));
+  let error: HarnessError | undefined;
+  try {
+    locate(rows, { text: "Delete" });
+  } catch (e) {
+    error = e as HarnessError;
+  }
+  assert.equal(error?.code, "UI_ELEMENT_AMBIGUOUS");
+  assert.match(error!.message, /matched 400 distinct elements: 1\) 'Delete' \(button\) at 0,0 → \{"text":"Delete","index":0\}; /);
+  assert.match(error!.message, /; and 375 more, in screen order \(\{"text":"Delete","index":25\} is the next\)\. Repeat the call/);
+  assert.ok(error!.message.length < 3000, `${error!.message.length} characters`);
+  assert.equal((error!.details?.["candidates"] as unknown[]).length, 25);
+  assert.equal(error!.details?.["matched"], 400);
+  assert.ok(JSON.stringify(error!.details).length < 6000, `${JSON.stringify(error!.details).length} characters of details`);
+  assert.equal(locate(rows, { text: "Delete", index: 399 }).bounds.top, 399 * 6, "past the listed ones the index still names one");
+});
+
 test("findElement returns data a poller can act on, without throwing", () => {
   assert.equal(findElement(tree, { text: "Calendar" }).status, "found");
   assert.equal(findElement(tree, { text: "Save" }).status, "ambiguous");
