@@ -77,13 +77,17 @@ export const actSection: BenchSection = {
           home(sim);
         },
       }],
-      ["ui_type_text", (i) => ({ selector: { resource_id: `${SHOP}:id/search_field` }, text: `boots ${i}`, submit: "search" }), {
-        label: "ui_type_text submit",
-        setup: (sim) => {
-          home(sim);
-          sim.tap({ "content-desc": "Search" });
+      [
+        "ui_type_text",
+        (i) => ({ selector: { resource_id: `${SHOP}:id/search_field` }, text: i % 2 === 0 ? "boots" : "Boots", submit: "search" }),
+        {
+          label: "ui_type_text submit",
+          setup: (sim) => {
+            home(sim);
+            sim.tap({ "content-desc": "Search" });
+          },
         },
-      }],
+      ],
       ["device_press", (i) => ({ key: i % 2 === 0 ? "home" : "app_switch" })],
       ["app_open_url", (i) => ({ url: i % 2 === 0 ? "shop://product/42" : "https://shop.example/checkout" })],
       ["app_launch", () => ({ package: SHOP, restart: true }), { label: "app_launch restart" }],
