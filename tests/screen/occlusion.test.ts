@@ -269,3 +269,37 @@ test("with two drawers shown, a point on either is the drawer's to decide, not t
   const one = xml.replace(/<node [^>]*resource-id="start_drawer"[^>]*>.*?<\/node>/, "");
   assert.equal(coverOf(one, "Menu")?.label, "end_drawer", "with the end drawer alone, its scrim takes the tap");
 });
+
+test("nested DrawerLayouts: an outer layout's open drawer covers a page inside an inner layout that shows none", () => {
+  const xml = dump([{
+    cls: "androidx.drawerlayout.widget.DrawerLayout",
+    bounds: [0, 0, 1080, 2400],
+    children: [
+      {
+        cls: "androidx.drawerlayout.widget.DrawerLayout",
+        bounds: [0, 0, 1080, 2400],
+        children: [{ cls: "android.widget.LinearLayout", bounds: [0, 0, 1080, 2400], children: [button("Menu", [0, 100, 160, 260])] }],
+      },
+      { cls: "android.widget.FrameLayout", id: "outer_drawer", bounds: [180, 0, 1080, 2400], children: [] },
+    ],
+  }]);
+  assert.equal(coverOf(xml, "Menu")?.label, "outer_drawer", "the outer layout intercepts the touch on its content first");
+});
+
+test("a second child as wide as the DrawerLayout is content, never a drawer (a drawer is at most the width less 64dp)", () => {
+  const xml = dump([{
+    cls: "androidx.drawerlayout.widget.DrawerLayout",
+    bounds: [0, 0, 1080, 2400],
+    children: [
+      { cls: "android.widget.LinearLayout", bounds: [0, 0, 1080, 2400], children: [button("Menu", [0, 100, 160, 260])] },
+      {
+        cls: "android.widget.FrameLayout",
+        id: "overlay",
+        bounds: [0, 2000, 1080, 2400],
+        children: [button("Play", [0, 2100, 1080, 2300])],
+      },
+    ],
+  }]);
+  assert.equal(coverOf(xml, "Menu"), null, "no drawer shown: a full-width content child is no scrim");
+  assert.equal(coverOf(xml, "Play"), null);
+});
