@@ -49,10 +49,23 @@ export function coveringNode(tree: UiTree, target: UiNode): UiNode | null {
 export function openDrawersOver(nodes: readonly UiNode[], node: UiNode): UiNode[] {
   for (let child = node, at = node.parent; at !== null; child = nodes[at]!, at = child.parent) {
     const layout = nodes[at]!;
-    if (!DRAWER_LAYOUT.test(layout.className) || layout.children[0] !== child.id) continue;
-    return layout.children.slice(1).map((id) => nodes[id]!).filter((drawer) => drawer.visible && hasArea(drawer.bounds));
+    if (!DRAWER_LAYOUT.test(layout.className) || !isContent(layout, child)) continue;
+    const drawers = layout.children.map((id) => nodes[id]!).filter((d) => d !== child && d.visible && isDrawer(layout, d));
+    if (drawers.length > 0) return drawers; // else an outer DrawerLayout may show one over this one
   }
   return [];
+}
+
+/** A drawer is narrower than its layout (DrawerLayout measures it to the width less 64dp at most); a child as wide is
+ * content (gravity NONE), whatever its place. Without bounds, the first child is the content. */
+function isDrawer(layout: UiNode, child: UiNode): boolean {
+  if (!hasArea(child.bounds)) return false;
+  const lb = layout.bounds;
+  return lb === null || child.bounds.right - child.bounds.left < lb.right - lb.left;
+}
+
+function isContent(layout: UiNode, child: UiNode): boolean {
+  return hasArea(child.bounds) && layout.bounds !== null ? !isDrawer(layout, child) : layout.children[0] === child.id;
 }
 
 /** androidx's and the support library's DrawerLayout (and a subclass keeping the name). */
