@@ -28,3 +28,17 @@ for (const args of [{ direction: "down" }, { direction: "down", until: { text: "
     });
   });
 }
+
+test("ui_tap on the page beside the open cart drawer says to close the drawer, not to scroll it clear (ui_scroll refuses there)", async () => {
+  const world = actWorld({ scenario: "shop" });
+  await withActServer(world, async (c) => {
+    await call(c, "ui_tap", { selector: { content_desc: "Cart" } });
+    const tapped = await call(c, "ui_tap", { selector: { text: "Canvas sneakers" } });
+    const error = tapped.error as { code: string; message: string; details: Record<string, unknown> };
+    assert.equal(error.code, "UI_ELEMENT_NOT_FOUND");
+    assert.deepEqual(error.details["covered_by"], cover);
+    assert.match(error.message, /nothing was tapped\. Close the drawer \(device_back\), then retry\.$/);
+    assert.doesNotMatch(error.message, /ui_scroll/);
+    assert.equal(world.device.screenId(), "cart", "nothing was tapped: the drawer is still open");
+  });
+});
