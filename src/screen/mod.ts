@@ -11,5 +11,6 @@ export { renderSummaryText } from "./render_text.ts";
 export { keyboardInDump, screenSizeOf } from "./screen_geometry.ts";
 export { captureContext, type ScreenReadingInput, summaryFromCapture, summaryFromXml } from "./summary_from_xml.ts";
 export { MIN_TOUCH_DP, minimumTouchPx } from "./audit.ts";
+export { coveredByOpenDrawer } from "./occlusion.ts";
 export { scrollContainerOf, type ScrollDirection } from "./scroll_areas.ts";
 export type * from "./types.ts";

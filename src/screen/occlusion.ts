@@ -68,6 +68,13 @@ function isContent(layout: UiNode, child: UiNode): boolean {
   return hasArea(child.bounds) && layout.bounds !== null ? !isDrawer(layout, child) : layout.children[0] === child.id;
 }
 
+/** Whether the tap's cover is an open drawer's scrim (the element lies in the content beside it): only closing the
+ * drawer clears it, no scroll does. */
+export function coveredByOpenDrawer(tree: UiTree, target: UiNode): boolean {
+  const cover = coveringNode(tree, target);
+  return cover !== null && openDrawersOver(tree.nodes, target).includes(cover);
+}
+
 /** androidx's and the support library's DrawerLayout (and a subclass keeping the name). */
 const DRAWER_LAYOUT = /(^|\.)DrawerLayout$/;
 

@@ -10,7 +10,7 @@ import { ACT_DEFAULTS } from "../../contracts/act_defaults.ts";
 import { type ActScope, checked, defineActTool, findInSession, type FoundElement } from "../device/act.ts";
 import { attachMomentEvidence } from "../device/screenshot.ts";
 import { HarnessError } from "../errors.ts";
-import { coveredBy, saidCover, type Selector } from "../screen/mod.ts";
+import { coveredBy, coveredByOpenDrawer, saidCover, type Selector } from "../screen/mod.ts";
 
 export const uiTapTool = defineActTool("ui_tap", {
   async act(scope, args) {
@@ -34,6 +34,7 @@ export const uiTapTool = defineActTool("ui_tap", {
 /**
  * UI_ELEMENT_NOT_FOUND (with a screenshot of that moment) when another view is drawn over the element's centre
  * and would take the tap (a bottom sheet, a bar, a banner): tapping would act on that instead, and answer it as done.
+ * Beside an open drawer the advice is to close it (no scroll clears a DrawerLayout's scrim; ui_scroll refuses there).
  */
 async function refuseCovered(found: FoundElement, scope: ActScope, selector: Selector): Promise<void> {
   const cover = coveredBy(found.tree, found.element);
@@ -42,7 +43,11 @@ async function refuseCovered(found: FoundElement, scope: ActScope, selector: Sel
   throw new HarnessError(
     "UI_ELEMENT_NOT_FOUND",
     `${JSON.stringify(selector)} ('${found.element.label}') is covered where a tap lands (its centre) by ${saidCover(cover)}, ` +
-      "which would take the tap instead; nothing was tapped. Scroll it into the clear (ui_scroll), or close what covers it, then retry.",
+      `which would take the tap instead; nothing was tapped. ${
+        coveredByOpenDrawer(found.tree, found.element.node)
+          ? "Close the drawer (device_back), then retry."
+          : "Scroll it into the clear (ui_scroll), or close what covers it, then retry."
+      }`,
     { selector, covered_by: cover },
   );
 }
