@@ -303,3 +303,17 @@ test("a second child as wide as the DrawerLayout is content, never a drawer (a d
   assert.equal(coverOf(xml, "Menu"), null, "no drawer shown: a full-width content child is no scrim");
   assert.equal(coverOf(xml, "Play"), null);
 });
+
+test("the content need not be the first child; a drawer of no area (closing, off screen) shows nothing", () => {
+  const layout = (drawerBounds: [number, number, number, number]) =>
+    dump([{
+      cls: "androidx.drawerlayout.widget.DrawerLayout",
+      bounds: [0, 0, 1080, 2400],
+      children: [
+        { cls: "android.widget.FrameLayout", id: "nav_drawer", bounds: drawerBounds, children: [] },
+        { cls: "android.widget.LinearLayout", bounds: [0, 0, 1080, 2400], children: [button("Search", [900, 100, 1060, 260])] },
+      ],
+    }]);
+  assert.equal(coverOf(layout([0, 0, 800, 2400]), "Search")?.label, "nav_drawer", "a start drawer placed before the content still shows");
+  assert.equal(coverOf(layout([0, 0, 0, 2400]), "Search"), null, "a drawer slid out, zero wide: the page takes its taps");
+});
