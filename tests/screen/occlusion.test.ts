@@ -316,4 +316,6 @@ test("the content need not be the first child; a drawer of no area (closing, off
     }]);
   assert.equal(coverOf(layout([0, 0, 800, 2400]), "Search")?.label, "nav_drawer", "a start drawer placed before the content still shows");
   assert.equal(coverOf(layout([0, 0, 0, 2400]), "Search"), null, "a drawer slid out, zero wide: the page takes its taps");
+  assert.equal(coverOf(layout([-800, 0, 0, 2400]), "Search"), null, "a drawer parked off screen, bounds unclipped: nothing shows");
+  assert.equal(coverOf(layout([-700, 0, 100, 2400]), "Search")?.label, "nav_drawer", "a drawer partly slid in shows");
 });
