@@ -40,8 +40,8 @@ export function coveringNode(tree: UiTree, target: UiNode): UiNode | null {
 }
 
 /**
- * The open drawers (last drawn last) of the DrawerLayout whose content view (its first child) holds the element. A closed drawer is
- * INVISIBLE, so not in a dump: any other child shown is a drawer open or on its way. While one shows, the layout
+ * The open drawers (last drawn last) of the nearest DrawerLayout showing one whose content view holds the element. A closed
+ * drawer is INVISIBLE, so not in a dump: any other child shown, narrower than the layout and on it, is a drawer open or on its way. While one shows, the layout
  * intercepts a touch on its content (DrawerLayout.onInterceptTouchEvent: scrim opacity > 0 and the touch on a
  * content view) and closes the drawer on release: the scrim takes the tap, whatever lies under it, with or without
  * `drawing-order`. A touch on the drawer itself goes to the drawer's views (and through one that takes none).
@@ -56,16 +56,23 @@ export function openDrawersOver(nodes: readonly UiNode[], node: UiNode): UiNode[
   return [];
 }
 
-/** A drawer is narrower than its layout (DrawerLayout measures it to the width less 64dp at most); a child as wide is
- * content (gravity NONE), whatever its place. Without bounds, the first child is the content. */
+/** A drawer is narrower than its layout (DrawerLayout measures it to the width less 64dp at most), and shows only where
+ * it overlaps the layout (a dump's unclipped bounds may park a closed one beside it); a child as wide is content
+ * (gravity NONE), whatever its place. Without the layout's bounds, the first child is the content. */
 function isDrawer(layout: UiNode, child: UiNode): boolean {
   if (!hasArea(child.bounds)) return false;
   const lb = layout.bounds;
-  return lb === null || child.bounds.right - child.bounds.left < lb.right - lb.left;
+  if (lb === null) return true;
+  const cb = child.bounds;
+  const overlaps = Math.min(cb.right, lb.right) > Math.max(cb.left, lb.left) && Math.min(cb.bottom, lb.bottom) > Math.max(cb.top, lb.top);
+  return overlaps && cb.right - cb.left < lb.right - lb.left;
 }
 
+/** The content view (gravity NONE): as wide as the layout wherever it is placed, or the first child unless it is drawer-shaped. */
 function isContent(layout: UiNode, child: UiNode): boolean {
-  return hasArea(child.bounds) && layout.bounds !== null ? !isDrawer(layout, child) : layout.children[0] === child.id;
+  if (layout.children[0] === child.id) return !isDrawer(layout, child);
+  const lb = layout.bounds;
+  return lb !== null && child.bounds !== null && child.bounds.right - child.bounds.left >= lb.right - lb.left;
 }
 
 /** Whether the tap's cover is an open drawer's scrim (the element lies in the content beside it): only closing the
