@@ -319,3 +319,13 @@ test("the content need not be the first child; a drawer of no area (closing, off
   assert.equal(coverOf(layout([-800, 0, 0, 2400]), "Search"), null, "a drawer parked off screen, bounds unclipped: nothing shows");
   assert.equal(coverOf(layout([-700, 0, 100, 2400]), "Search")?.label, "nav_drawer", "a drawer partly slid in shows");
 });
+
+test("without drawing-order a clickable open drawer still takes a tap on the page under it (a drawer has elevation: touched first)", () => {
+  const xml = drawerScreen({ click: true, children: [label("Your cart", [240, 160, 1080, 250])] });
+  assert.equal(coverOf(xml, "Boots")?.label, "Your cart", "the row's centre is on the drawer, which takes the touch");
+  assert.equal(
+    coverOf(drawerScreen({ children: [label("Your cart", [240, 160, 1080, 250])] }), "Boots"),
+    null,
+    "one that takes none passes it",
+  );
+});
