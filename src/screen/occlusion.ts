@@ -21,7 +21,8 @@ export function coveringNode(tree: UiTree, target: UiNode): UiNode | null {
   const y = (b.top + b.bottom) >> 1;
   const chain = pathFromRoot(nodes, target);
   const drawers = openDrawersOver(nodes, target);
-  if (drawers.length > 0 && !drawers.some((d) => inside(d.bounds, x, y))) return drawers.at(-1)!; // the scrim beside them takes it
+  const onDrawer = drawers.findLast((d) => inside(d.bounds, x, y));
+  if (drawers.length > 0 && onDrawer === undefined) return drawers.at(-1)!; // the scrim beside them takes it
   const window = chain[0]!;
   let cover: UiNode | null = null;
   for (const node of nodes) {
@@ -32,7 +33,8 @@ export function coveringNode(tree: UiTree, target: UiNode): UiNode | null {
     if (path[0] !== window) continue; // another window: its place in z-order is not in the dump
     const split = firstDifference(chain, path);
     if (split === chain.length || split === path.length) continue; // an ancestor or a descendant of the target
-    if (!drawnAfter(path[split]!, chain[split]!)) continue;
+    // A drawer (elevated over the content) is touched before the content, with or without drawing-order.
+    if (!drawnAfter(path[split]!, chain[split]!) && path[split] !== onDrawer) continue;
     if (handlesForTarget(node, chain, split)) continue;
     if (cover === null || takesFirst(nodes, node, cover)) cover = node;
   }
@@ -44,7 +46,8 @@ export function coveringNode(tree: UiTree, target: UiNode): UiNode | null {
  * drawer is INVISIBLE, so not in a dump: any other child shown, narrower than the layout and on it, is a drawer open or on its way. While one shows, the layout
  * intercepts a touch on its content (DrawerLayout.onInterceptTouchEvent: scrim opacity > 0 and the touch on a
  * content view) and closes the drawer on release: the scrim takes the tap, whatever lies under it, with or without
- * `drawing-order`. A touch on the drawer itself goes to the drawer's views (and through one that takes none).
+ * `drawing-order`. A touch on the drawer itself goes to the drawer's views first (a drawer is elevated over the content, with
+ * or without `drawing-order`), and through one that takes none.
  */
 export function openDrawersOver(nodes: readonly UiNode[], node: UiNode): UiNode[] {
   for (let child = node, at = node.parent; at !== null; child = nodes[at]!, at = child.parent) {
