@@ -198,3 +198,15 @@ test("cart drawer: a tap inside the open drawer stays in the drawer (it is click
   d.back();
   assert.equal(d.screenId(), "shop_home");
 });
+
+test("shop search: a second search from the results closes the keyboard as the first did (the same IME action, the same screen after)", () => {
+  const d = search("boots");
+  assert.equal(d.keyboard().open, false, "the first search closes the keyboard");
+  const field = attrsOf(d.hierarchyXml(), `resource-id="${SHOP}:id/search_field"`);
+  d.tap(field);
+  assert.equal(d.keyboard().open, true, "a tap on the field opens it");
+  d.setText(field, "Boots");
+  d.editorAction("search");
+  assert.equal(d.screenId(), "search_results");
+  assert.equal(d.keyboard().open, false, "the second search closes it too");
+});
