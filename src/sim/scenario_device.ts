@@ -753,6 +753,8 @@ export class ScenarioDevice implements SimDevice {
     } else if (t.to !== here) {
       if (trigger.startsWith("scroll_") || t.replace === true) this.#replace(t.to);
       else this.#enter(t.to);
+    } else if (trigger === "submit") {
+      this.#enterFocus(); // submitted to the screen it is on (a search from its results): its keyboard as on entry, as the first time
     }
     if (saved !== null && t.saves !== undefined) prependRow(this.#current().roots, t.saves.list, saved);
     // A submitted query stays in its field on the results screen (the same activity's state), which may filter by it.
