@@ -329,3 +329,15 @@ test("without drawing-order a clickable open drawer still takes a tap on the pag
     "one that takes none passes it",
   );
 });
+
+test("a first child narrower than its DrawerLayout (a side navigation bar's inset as margin, in landscape) is still its content", () => {
+  const xml = dump([{
+    cls: "androidx.drawerlayout.widget.DrawerLayout",
+    bounds: [0, 0, 2400, 1080],
+    children: [
+      { cls: "android.widget.LinearLayout", bounds: [0, 0, 2274, 1080], children: [button("Search", [1100, 100, 1260, 260])] },
+      { cls: "android.widget.FrameLayout", id: "nav_drawer", bounds: [0, 0, 800, 1080], children: [] },
+    ],
+  }]);
+  assert.equal(coverOf(xml, "Search")?.label, "nav_drawer");
+});
