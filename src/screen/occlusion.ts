@@ -43,7 +43,7 @@ export function coveringNode(tree: UiTree, target: UiNode): UiNode | null {
 
 /**
  * The open drawers (last drawn last) of the nearest DrawerLayout showing one whose content view holds the element. A closed
- * drawer is INVISIBLE, so not in a dump: any other child shown, narrower than the layout and on it, is a drawer open or on its way. While one shows, the layout
+ * drawer is INVISIBLE, so not in a dump: any other child shown on it (not content: contentViews) is a drawer open or on its way. While one shows, the layout
  * intercepts a touch on its content (DrawerLayout.onInterceptTouchEvent: scrim opacity > 0 and the touch on a
  * content view) and closes the drawer on release: the scrim takes the tap, whatever lies under it, with or without
  * `drawing-order`. A touch on the drawer itself goes to the drawer's views first (a drawer is elevated over the content, with
@@ -52,30 +52,31 @@ export function coveringNode(tree: UiTree, target: UiNode): UiNode | null {
 export function openDrawersOver(nodes: readonly UiNode[], node: UiNode): UiNode[] {
   for (let child = node, at = node.parent; at !== null; child = nodes[at]!, at = child.parent) {
     const layout = nodes[at]!;
-    if (!DRAWER_LAYOUT.test(layout.className) || !isContent(layout, child)) continue;
-    const drawers = layout.children.map((id) => nodes[id]!).filter((d) => d !== child && d.visible && isDrawer(layout, d));
+    if (!DRAWER_LAYOUT.test(layout.className)) continue;
+    const children = layout.children.map((id) => nodes[id]!);
+    const content = contentViews(layout, children);
+    if (!content.includes(child)) continue;
+    const drawers = children.filter((d) => !content.includes(d) && d.visible && shows(layout, d));
     if (drawers.length > 0) return drawers; // else an outer DrawerLayout may show one over this one
   }
   return [];
 }
 
-/** A drawer is narrower than its layout (DrawerLayout measures it to the width less 64dp at most), and shows only where
- * it overlaps the layout (a dump's unclipped bounds may park a closed one beside it); a child as wide is content
- * (gravity NONE), whatever its place. Without the layout's bounds, the first child is the content. */
-function isDrawer(layout: UiNode, child: UiNode): boolean {
+/** The content views (gravity NONE): every child as wide as the layout, wherever placed (a drawer is measured to the
+ * width less 64dp at most); when none is, the first child (its margins may hold a side navigation bar's inset). */
+function contentViews(layout: UiNode, children: readonly UiNode[]): UiNode[] {
+  const lb = layout.bounds;
+  const wide = lb === null ? [] : children.filter((c) => c.bounds !== null && c.bounds.right - c.bounds.left >= lb.right - lb.left);
+  return wide.length > 0 ? wide : children.slice(0, 1);
+}
+
+/** Whether a drawer shows: it has an area on its layout (a dump's unclipped bounds may park a closed one beside it). */
+function shows(layout: UiNode, child: UiNode): boolean {
   if (!hasArea(child.bounds)) return false;
   const lb = layout.bounds;
   if (lb === null) return true;
   const cb = child.bounds;
-  const overlaps = Math.min(cb.right, lb.right) > Math.max(cb.left, lb.left) && Math.min(cb.bottom, lb.bottom) > Math.max(cb.top, lb.top);
-  return overlaps && cb.right - cb.left < lb.right - lb.left;
-}
-
-/** The content view (gravity NONE): as wide as the layout wherever it is placed, or the first child unless it is drawer-shaped. */
-function isContent(layout: UiNode, child: UiNode): boolean {
-  if (layout.children[0] === child.id) return !isDrawer(layout, child);
-  const lb = layout.bounds;
-  return lb !== null && child.bounds !== null && child.bounds.right - child.bounds.left >= lb.right - lb.left;
+  return Math.min(cb.right, lb.right) > Math.max(cb.left, lb.left) && Math.min(cb.bottom, lb.bottom) > Math.max(cb.top, lb.top);
 }
 
 /** Whether the tap's cover is an open drawer's scrim (the element lies in the content beside it): only closing the
