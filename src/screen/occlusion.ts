@@ -44,10 +44,10 @@ export function coveringNode(tree: UiTree, target: UiNode): UiNode | null {
 /**
  * The open drawers (last drawn last) of the nearest DrawerLayout showing one whose content view holds the element. A
  * closed drawer is INVISIBLE, so not in a dump: any other child shown on it (not content: contentViews) is a drawer open
- * or on its way. While one shows, the layout intercepts a touch on its content (DrawerLayout.onInterceptTouchEvent: scrim opacity > 0 and the touch on a
- * content view) and closes the drawer on release: the scrim takes the tap, whatever lies under it, with or without
- * `drawing-order`. A touch on the drawer itself goes to the drawer's views first (a drawer is elevated over the content, with
- * or without `drawing-order`), and through one that takes none.
+ * or on its way. While one shows, the layout intercepts a touch on its content (DrawerLayout.onInterceptTouchEvent:
+ * scrim opacity > 0 and the touch on a content view) and closes the drawer on release: the scrim takes the tap,
+ * whatever lies under it, with or without `drawing-order`. A touch on the drawer itself goes to the drawer's views
+ * first (a drawer is elevated over the content, with or without `drawing-order`), and through one that takes none.
  */
 export function openDrawersOver(nodes: readonly UiNode[], node: UiNode): UiNode[] {
   for (let child = node, at = node.parent; at !== null; child = nodes[at]!, at = child.parent) {

@@ -29,7 +29,7 @@ for (const args of [{ direction: "down" }, { direction: "down", until: { text: "
   });
 }
 
-test("ui_tap on the page beside the open cart drawer says to close the drawer, not to scroll it clear (ui_scroll refuses there)", async () => {
+test("ui_tap beside the open cart drawer says to close the drawer, not to scroll it clear (ui_scroll refuses there)", async () => {
   const world = actWorld({ scenario: "shop" });
   await withActServer(world, async (c) => {
     await call(c, "ui_tap", { selector: { content_desc: "Cart" } });

@@ -199,7 +199,7 @@ test("cart drawer: a tap inside the open drawer stays in the drawer (it is click
   assert.equal(d.screenId(), "shop_home");
 });
 
-test("shop search: a second search from the results closes the keyboard as the first did (the same IME action, the same screen after)", () => {
+test("shop search: a second search from the results closes the keyboard as the first did (same IME action, same screen)", () => {
   const d = search("boots");
   assert.equal(d.keyboard().open, false, "the first search closes the keyboard");
   const field = attrsOf(d.hierarchyXml(), `resource-id="${SHOP}:id/search_field"`);
