@@ -178,6 +178,12 @@ async function takeEvidence(tool: string, ports: ToolPorts, ctx: OperationContex
     return { saved: shot.evidence, error: null };
   } catch (error) {
     if (ctx.signal.aborted || !(error instanceof HarnessError)) throw error;
+    if (error.code === "OPERATION_TIMEOUT" && ctx.remainingMs() <= CALL_END_SLACK_MS) {
+      // The screenshot was given the rest of the call's time and used it up: the call timed out, not only its evidence.
+      // Whichever of the two timers fired first, the answer is the call's own OPERATION_TIMEOUT (its deadline is due).
+      await ports.clock.sleep(CALL_END_SLACK_MS * 2, ctx.signal).catch(() => {}); // ends when the deadline aborts the call
+      throw ctx.signal.aborted ? ctx.signal.reason : error;
+    }
     return {
       saved: null,
       error: {
@@ -187,6 +193,9 @@ async function takeEvidence(tool: string, ports: ToolPorts, ctx: OperationContex
     };
   }
 }
+
+/** How near the call's time limit a screenshot's timeout counts as the call's own (the two timers end together). */
+const CALL_END_SLACK_MS = 100;
 
 export function uiOperation(ctx: OperationContext) {
   return { operationId: ctx.operationId, signal: ctx.signal, remainingMs: ctx.remainingMs, progress: ctx.progress };
