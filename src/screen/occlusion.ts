@@ -8,6 +8,7 @@
  * dump says the siblings' `drawing-order` (API 24+, 1 and up); an open DrawerLayout drawer's scrim, which the layout
  * itself handles, is decided without it. Pure.
  */
+import { area } from "./node_kinds.ts";
 import type { Bounds, UiNode, UiTree } from "./types.ts";
 
 /** The view that would take a tap at the element's centre instead of it (the first Android hands it to: takesFirst), or null when
@@ -26,9 +27,7 @@ export function coveringNode(tree: UiTree, target: UiNode): UiNode | null {
   const window = chain[0]!;
   let cover: UiNode | null = null;
   for (const node of nodes) {
-    if (node === target || !takesTouch(node) || node.bounds === null) continue;
-    const nb = node.bounds;
-    if (x < nb.left || x >= nb.right || y < nb.top || y >= nb.bottom) continue;
+    if (node === target || !takesTouch(node) || !inside(node.bounds, x, y)) continue;
     const path = pathFromRoot(nodes, node);
     if (path[0] !== window) continue; // another window: its place in z-order is not in the dump
     const split = firstDifference(chain, path);
@@ -72,10 +71,10 @@ function contentViews(layout: UiNode, children: readonly UiNode[]): UiNode[] {
 
 /** Whether a drawer shows: it has an area on its layout (a dump's unclipped bounds may park a closed one beside it). */
 function shows(layout: UiNode, child: UiNode): boolean {
-  if (!hasArea(child.bounds)) return false;
+  const cb = child.bounds;
+  if (cb === null || area(cb) === 0) return false;
   const lb = layout.bounds;
   if (lb === null) return true;
-  const cb = child.bounds;
   return Math.min(cb.right, lb.right) > Math.max(cb.left, lb.left) && Math.min(cb.bottom, lb.bottom) > Math.max(cb.top, lb.top);
 }
 
@@ -88,10 +87,6 @@ export function coveredByOpenDrawer(tree: UiTree, target: UiNode): boolean {
 
 /** androidx's and the support library's DrawerLayout (and a subclass keeping the name). */
 const DRAWER_LAYOUT = /(^|\.)DrawerLayout$/;
-
-function hasArea(b: Bounds | null): b is Bounds {
-  return b !== null && b.right > b.left && b.bottom > b.top;
-}
 
 function inside(b: Bounds | null, x: number, y: number): boolean {
   return b !== null && x >= b.left && x < b.right && y >= b.top && y < b.bottom;
