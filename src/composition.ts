@@ -136,7 +136,7 @@ export async function openHarness(config: HarnessConfig, ctx: CliContext, option
   if (config.device.kind === "sim") {
     const sim = await startSimulatedDevice(options.sim ?? {});
     stopSim = () => sim.stop();
-    missingPackageHint = (await import("./sim/package_hint.ts")).missingPackageHint;
+    missingPackageHint = (await import("./sim/mod.ts")).missingPackageHint;
     serverSocket = sim.adbServerSocket;
     appiumUrl = sim.appiumUrl;
     requestedUdid = sim.device.serial;

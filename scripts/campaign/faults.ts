@@ -9,7 +9,7 @@
  */
 import { renameSync, rmSync, writeFileSync } from "node:fs";
 import type { ErrorCode } from "../../contracts/error_codes.ts";
-import type { SimFaults } from "../../src/sim/sim_device.ts";
+import type { SimFaults } from "../../src/sim/mod.ts";
 import { freePort } from "../../tests/support/outcomes.ts";
 import type { SpawnedServer } from "../../tests/support/mcp_client.ts";
 import type { ToolCallParams } from "./invariants.ts";

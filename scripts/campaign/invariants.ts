@@ -12,7 +12,7 @@ import { ADB_COMMANDS } from "../../src/adapters/adb/adb_commands.ts";
 import { END_MARKER_ARGS } from "../../src/adapters/adb/stream_end.ts";
 import { MAX_FRAME_BYTES } from "../../src/mcp/stdio_transport.ts";
 import { envelopeText } from "../../src/mcp/tool_text.ts";
-import type { LogEntry } from "../../src/sim/command_log.ts";
+import type { LogEntry } from "../../src/sim/mod.ts";
 
 export const SERVED = new Set<string>(AVAILABLE_TOOL_NAMES);
 /** What a stack trace or a runtime's internals look like in text (client text a message quotes, such as a

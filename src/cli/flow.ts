@@ -19,7 +19,7 @@ import type { FlowRun } from "../flow/flow_run.ts";
 import { runFlow, type StepProgress, unservedTools } from "../flow/runner.ts";
 import { writeFlowReports } from "../flow/write_reports.ts";
 import type { Scenario } from "../sim/mod.ts";
-import { BUILTIN_SCENARIO_NAMES } from "../sim/scenario_names.ts";
+import { BUILTIN_SCENARIO_NAMES } from "../../contracts/scenario_names.ts";
 import type { CliContext } from "./context.ts";
 import { readFileArgument, unreadableReason } from "./read_file_argument.ts";
 import { loadScenario } from "./sim.ts";

@@ -26,7 +26,7 @@ import {
   recordPathRefused,
   type RecordSecrets,
 } from "../flow/recorder.ts";
-import { BUILTIN_SCENARIO_NAMES } from "../sim/scenario_names.ts";
+import { BUILTIN_SCENARIO_NAMES } from "../../contracts/scenario_names.ts";
 import { describeTransportError, warnWhenDeviceUnreachable } from "./serve_startup.ts";
 import { type CliContext, EXIT } from "./context.ts";
 import { doctorReport, simEndpointsOf } from "./doctor.ts";

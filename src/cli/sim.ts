@@ -9,7 +9,7 @@ import { isAbsolute, resolve } from "node:path";
 import type { CAC } from "cac";
 import { startSimulatedDevice } from "../composition.ts";
 import { HarnessError, isHarnessError } from "../errors.ts";
-import { BUILTIN_SCENARIO_NAMES } from "../sim/scenario_names.ts";
+import { BUILTIN_SCENARIO_NAMES } from "../../contracts/scenario_names.ts";
 import type { Scenario } from "../sim/mod.ts";
 import { type CliContext, EXIT } from "./context.ts";
 import { readCapturedScreen, type ScreenFlags } from "./sim_screen.ts";

@@ -7,7 +7,7 @@
  * any profile); the profile's time (the dump) comes after that wait. `latencyProfile(name)` throws
  * INVALID_ARGUMENT for a name that is not a profile.
  */
-import { HarnessError } from "../errors.ts";
+import { HarnessError } from "../../contracts/errors.ts";
 
 export const LATENCY_PROFILE_NAMES = ["none", "device"] as const;
 export type LatencyProfileName = (typeof LATENCY_PROFILE_NAMES)[number];

@@ -1,11 +1,13 @@
 /**
- * The simulated device's entry point: `startSimDevice({scenario?, screen?, faults?, latency?, clock?})` builds a ScenarioDevice
- * (from a scenario, or a still one from a real capture),
- * starts the simulated UiAutomator2 server and the fake adb server on loopback ephemeral ports (adb's
- * device-side tcp:6790 tunnels to the UiAutomator2 server), and returns how to reach them plus `stop()`.
+ * The simulated device's public entry: the one module of the package (src/sim/package.json) that code outside it
+ * imports (tests/contract/layering.test.ts holds it; tests/sim/, the package's own tests, may reach inside).
+ * `startSimDevice({scenario?, screen?, faults?, latency?, clock?})` builds a ScenarioDevice (from a scenario, or a
+ * still one from a real capture), starts the simulated UiAutomator2 server and the fake adb server on loopback
+ * ephemeral ports (adb's device-side tcp:6790 tunnels to the UiAutomator2 server), and returns how to reach them
+ * plus `stop()`; `device` is the running device: its command log (`device.log`) and faults (`device.setFaults`).
  * Scenario and capture errors are HarnessError INVALID_ARGUMENT; nothing listens after `stop()` resolves.
  */
-import { HarnessError } from "../errors.ts";
+import { HarnessError } from "../../contracts/errors.ts";
 import { startAdbServer } from "./adb/server.ts";
 import { type CapturedScreen, captureScenario } from "./scenario/capture_scenario.ts";
 import { resolveScenario, type ScenarioSource } from "./scenario/load.ts";
@@ -77,10 +79,27 @@ function deviceFor(options: SimDeviceOptions): ScenarioDevice {
   return new ScenarioDevice(scenario, { screenshots });
 }
 
-export { startAdbServer } from "./adb/server.ts";
-export { DEVICE_FIGURES, LATENCY_PROFILE_NAMES, latencyProfile, type LatencyProfileName, type SimClock } from "./latency.ts";
-export { type CapturedScreen, captureScenario } from "./scenario/capture_scenario.ts";
+// The two servers alone, for what startSimDevice does not arrange: several devices behind one adb server, a
+// UiAutomator2 server without adb, an adb server that goes away.
+export { type AdbServer, startAdbServer } from "./adb/server.ts";
+export { startUia2Server, type Uia2Server } from "./uia2/server.ts";
+
+// The device: what it holds, what it was sent, what can go wrong on it.
 export { ScenarioDevice } from "./scenario_device.ts";
+export type { SimFaults } from "./sim_device.ts";
+export type { LogEntry } from "./command_log.ts";
+
+// Scenarios: the built-in ones, scenario files, real captures; the data they are written in.
 export { BUILTIN_SCENARIOS, DEFAULT_SCENARIO } from "./scenarios/mod.ts";
-export { parseScenarioText, resolveScenario } from "./scenario/load.ts";
-export type { Scenario } from "./scenario/types.ts";
+export { parseScenarioText, resolveScenario, type ScenarioSource } from "./scenario/load.ts";
+export { type CapturedScreen, captureScenario } from "./scenario/capture_scenario.ts";
+export type { NodeSpec, Scenario } from "./scenario/types.ts";
+export { missingPackageHint } from "./package_hint.ts";
+
+// Time: how slowly it answers, and UiAutomator2's idle wait (what a page source or a click waits for).
+export { DEVICE_FIGURES, LATENCY_PROFILE_NAMES, latencyProfile, type LatencyProfileName, type SimClock } from "./latency.ts";
+export { IDLE_QUIET_MS } from "./uia2/idle.ts";
+export { DEFAULT_WAIT_FOR_IDLE_TIMEOUT_MS } from "./uia2/sessions.ts";
+
+// Pictures: the SIMULATED badge every screenshot carries.
+export { simulatedBadge } from "./png/screencap.ts";

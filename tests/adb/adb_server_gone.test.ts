@@ -9,9 +9,7 @@ import { test } from "node:test";
 import { localAdbServerGone } from "../../src/adapters/adb/adb_server_probe.ts";
 import { createTcpSocketProbe } from "../../src/adapters/tcp_socket_probe.ts";
 import type { SocketAnswer, SocketProbe } from "../../src/ports/socket_probe.ts";
-import { startAdbServer } from "../../src/sim/adb/server.ts";
-import { resolveScenario } from "../../src/sim/scenario/load.ts";
-import { ScenarioDevice } from "../../src/sim/scenario_device.ts";
+import { resolveScenario, ScenarioDevice, startAdbServer } from "../../src/sim/mod.ts";
 
 function recordingProbe(): { socket: SocketProbe; answers: SocketAnswer[] } {
   const real = createTcpSocketProbe();

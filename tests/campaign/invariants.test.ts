@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { refusalOverreach } from "../../scripts/campaign/invariants.ts";
-import type { LogEntry } from "../../src/sim/command_log.ts";
+import type { LogEntry } from "../../src/sim/mod.ts";
 
 const uia2 = (command: string): LogEntry => ({ source: "uia2", command });
 

@@ -11,10 +11,12 @@ import { test } from "node:test";
 import { mayStillMove, readIsFinal } from "../../src/device/settle.ts";
 import { ACT_DEFAULTS } from "../../contracts/act_defaults.ts";
 import { type ActWorld, actWorld } from "../support/act_world.ts";
-import type { NodeSpec, Scenario } from "../../src/sim/scenario/types.ts";
-import { PIXEL_API35 } from "../../src/sim/scenarios/layout.ts";
+import { BUILTIN_SCENARIOS, type NodeSpec, type Scenario } from "../../src/sim/mod.ts";
 import { type Connected, envelopeOf } from "../support/mcp_client.ts";
 import { deviceScreen, withActServer } from "../support/act_calls.ts";
+
+/** The Pixel emulator (API 35) every built-in scenario runs on. */
+const PIXEL_API35 = BUILTIN_SCENARIOS["shop"]!.android;
 
 /** One call, with the page-source reads it took and the bytes of the evidence it names. */
 async function act(world: ActWorld, c: Connected, name: string, args: Record<string, unknown> = {}) {

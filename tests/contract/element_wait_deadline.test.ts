@@ -7,10 +7,11 @@
  */
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { SHOP_SCENARIO } from "../../src/sim/scenarios/shop_hands.ts";
-import type { NodeSpec, Scenario } from "../../src/sim/scenario/types.ts";
+import { BUILTIN_SCENARIOS, type NodeSpec, type Scenario } from "../../src/sim/mod.ts";
 import { callEnvelope as call, withActServer } from "../support/act_calls.ts";
 import { actWorld } from "../support/act_world.ts";
+
+const SHOP_SCENARIO = BUILTIN_SCENARIOS["shop"]!;
 
 const PKG = "com.example.shop";
 

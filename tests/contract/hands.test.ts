@@ -10,7 +10,9 @@ import { callEnvelope as call, deviceScreen, evidenceRef, withActServer } from "
 import { type ActWorld, actWorld } from "../support/act_world.ts";
 import { type Connected } from "../support/mcp_client.ts";
 import { operationId } from "../support/mcp_fakes.ts";
-import { SHOP_SCENARIO } from "../../src/sim/scenarios/shop_hands.ts";
+import { BUILTIN_SCENARIOS } from "../../src/sim/mod.ts";
+
+const SHOP_SCENARIO = BUILTIN_SCENARIOS["shop"]!;
 
 const SHOP = "com.example.shop";
 const id = (name: string) => `${SHOP}:id/${name}`;

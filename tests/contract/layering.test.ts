@@ -10,8 +10,8 @@ import assert from "node:assert/strict";
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { test } from "node:test";
+import { BUILTIN_SCENARIO_NAMES } from "../../contracts/scenario_names.ts";
 import { BUILTIN_SCENARIOS } from "../../src/sim/mod.ts";
-import { BUILTIN_SCENARIO_NAMES } from "../../src/sim/scenario_names.ts";
 import { REPO_ROOT } from "../support/paths.ts";
 
 const SRC = join(REPO_ROOT, "src");

@@ -10,7 +10,9 @@ import { callEnvelope as call, deviceScreen, evidenceRef, withActServer } from "
 import { type ActWorld, actWorld } from "../support/act_world.ts";
 import { operationId } from "../support/mcp_fakes.ts";
 import { createVirtualClock, type VirtualClock } from "../support/virtual_clock.ts";
-import { SHOP_SCENARIO } from "../../src/sim/scenarios/shop_hands.ts";
+import { BUILTIN_SCENARIOS } from "../../src/sim/mod.ts";
+
+const SHOP_SCENARIO = BUILTIN_SCENARIOS["shop"]!;
 
 interface WaitWorld extends ActWorld {
   clock: VirtualClock;

@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { test } from "node:test";
 import UPNG from "upng-js";
 import { decodePng } from "../../src/png/mod.ts";
-import { simulatedBadge } from "../../src/sim/png/screencap.ts";
+import { simulatedBadge } from "../../src/sim/mod.ts";
 import { NO_ADB } from "../sim/adb_cli.ts";
 import { findMark } from "../png/mark_reader.ts";
 import { envelopeOf, harnessCommand, spawnServe } from "../support/mcp_client.ts";

@@ -12,8 +12,7 @@ import { coveredBy, locate, parseDump, summarize, summarizeWithNodes } from "../
 import { LABEL_MAX_CHARACTERS } from "../../src/screen/node_kinds.ts";
 import { coveringNode } from "../../src/screen/occlusion.ts";
 import type { ScreenContext, UiNode } from "../../src/screen/types.ts";
-import { ScenarioDevice } from "../../src/sim/scenario_device.ts";
-import { BUILTIN_SCENARIOS } from "../../src/sim/scenarios/mod.ts";
+import { BUILTIN_SCENARIOS, ScenarioDevice } from "../../src/sim/mod.ts";
 import { CORPUS_DIR, corpusSkipReason } from "../support/paths.ts";
 import { button, dump, type N } from "./dump_builder.ts";
 

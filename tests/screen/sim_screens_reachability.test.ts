@@ -1,15 +1,13 @@
 /**
  * The reachability law on every screen of every built-in simulated scenario (the screens the e2e
- * campaign and users of `sim` see): each screen's dump, as the simulated device writes it, summarizes to
+ * campaign and users of `sim` see): each screen's dump, as the simulated device started on it writes it, summarizes to
  * actions that reach every actionable element, none ambiguous, each selector resolving to its element,
  * and each listed scroll area's selector leading back to that area (scrollContainerOf).
  */
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { keyboardInDump, parseDump, screenSizeOf, scrollContainerOf, summarizeWithNodes } from "../../src/screen/mod.ts";
-import { readDump, writeDump } from "../../src/sim/scenario/dump_xml.ts";
-import { markShownHints, nodeFromSpec } from "../../src/sim/scenario/sim_node.ts";
-import { BUILTIN_SCENARIOS } from "../../src/sim/scenarios/mod.ts";
+import { BUILTIN_SCENARIOS, ScenarioDevice } from "../../src/sim/mod.ts";
 import { reachabilityOf } from "../support/reachability.ts";
 
 for (const [name, scenario] of Object.entries(BUILTIN_SCENARIOS)) {
@@ -17,10 +15,7 @@ for (const [name, scenario] of Object.entries(BUILTIN_SCENARIOS)) {
     const ids = Object.keys(scenario.screens);
     assert.ok(ids.length > 0);
     for (const id of ids) {
-      const spec = scenario.screens[id]!;
-      const roots = spec.root !== undefined ? [nodeFromSpec(spec.root, spec.package)] : readDump(spec.xml ?? "").roots;
-      markShownHints(roots);
-      const tree = parseDump(writeDump(roots));
+      const tree = parseDump(new ScenarioDevice({ ...scenario, start: id }).hierarchyXml());
       const context = { ...screenSizeOf(tree), density: 420, keyboard: keyboardInDump(tree) };
       const { summary, scrollAreaNodes } = summarizeWithNodes(tree, context);
       (summary.scroll_areas ?? []).forEach((area, i) => {

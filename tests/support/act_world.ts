@@ -6,7 +6,7 @@
  * (virtual_clock.ts) unless a clock is given: a world with real I/O (tests/flow/scenario_world.ts) passes the real one.
  */
 import { ACT_DEFAULTS } from "../../contracts/act_defaults.ts";
-import { DEFAULT_WAIT_FOR_IDLE_TIMEOUT_MS, IDLE_QUIET_MS } from "../../src/sim/uia2/idle.ts";
+import { DEFAULT_WAIT_FOR_IDLE_TIMEOUT_MS, IDLE_QUIET_MS, resolveScenario, type Scenario, ScenarioDevice } from "../../src/sim/mod.ts";
 import { createUiSessions, type UiSessionLayer } from "../../src/device/ui_sessions.ts";
 import { HarnessError } from "../../src/errors.ts";
 import type { OperationDeps } from "../../src/mcp/run_operation.ts";
@@ -17,8 +17,6 @@ import type { DeviceKey, UiDriver, UiDriverFactory } from "../../src/ports/ui_dr
 
 const KEYCODES: Record<DeviceKey, number> = { home: 3, back: 4, enter: 66, delete: 67, app_switch: 187 };
 import { parseDump, type UiNode, type UiTree } from "../../src/screen/mod.ts";
-import { type Scenario, ScenarioDevice } from "../../src/sim/mod.ts";
-import { resolveScenario } from "../../src/sim/scenario/load.ts";
 import { type FakeEvidence, fakeEvidence, type FakeLock, fakeLock, operationId } from "./mcp_fakes.ts";
 import { silentLogger } from "./silent_logger.ts";
 import { createVirtualClock } from "./virtual_clock.ts";

@@ -3,10 +3,7 @@
  * one set-up (ephemeral port, no retries, silent), session deleted and server stopped after, also on failure.
  */
 import { remote } from "webdriverio";
-import { resolveScenario } from "../../src/sim/scenario/load.ts";
-import type { Scenario } from "../../src/sim/scenario/types.ts";
-import { ScenarioDevice } from "../../src/sim/scenario_device.ts";
-import { startUia2Server } from "../../src/sim/uia2/server.ts";
+import { resolveScenario, type Scenario, ScenarioDevice, startUia2Server } from "../../src/sim/mod.ts";
 
 export type Browser = Awaited<ReturnType<typeof remote>>;
 

@@ -5,7 +5,7 @@
  * screenshot, when given, is shown instead of a drawn one. Problems are HarnessError INVALID_ARGUMENT,
  * one line each, naming the file.
  */
-import { HarnessError } from "../../errors.ts";
+import { HarnessError } from "../../../contracts/errors.ts";
 import { PIXEL_API35 } from "../scenarios/layout.ts";
 import { readDump } from "./dump_xml.ts";
 import { allNodes, boundsOf, type SimNode } from "./sim_node.ts";

@@ -3,7 +3,7 @@
  * path → bytes that holds at most DEVICE_STORAGE_BYTES in total. `refusal` says, before a write, the
  * error text a full real device gives (`write failed: No space left on device`); `set` past the cap throws it.
  */
-import { HarnessError } from "../../errors.ts";
+import { HarnessError } from "../../../contracts/errors.ts";
 
 /** Total bytes the sim stores (64 MiB). */
 export const DEVICE_STORAGE_BYTES = 64 * 1024 * 1024;

@@ -3,7 +3,7 @@
  * "login", …), a parsed JSON value, or JSON text (from `--scenario FILE`). Errors are HarnessError
  * INVALID_ARGUMENT that say which names exist or where the JSON broke.
  */
-import { HarnessError } from "../../errors.ts";
+import { HarnessError } from "../../../contracts/errors.ts";
 import { BUILTIN_SCENARIOS, DEFAULT_SCENARIO } from "../scenarios/mod.ts";
 import type { Scenario } from "./types.ts";
 import { validateScenario } from "./validate.ts";

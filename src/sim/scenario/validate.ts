@@ -4,7 +4,7 @@
  * Returns the typed Scenario or throws HarnessError INVALID_ARGUMENT listing every problem found.
  */
 import { z } from "zod";
-import { HarnessError } from "../../errors.ts";
+import { HarnessError } from "../../../contracts/errors.ts";
 import { EDITOR_ACTIONS } from "../sim_device.ts";
 import { readDump } from "./dump_xml.ts";
 import { allNodes, isInput, nodeFromSpec, type SimNode } from "./sim_node.ts";

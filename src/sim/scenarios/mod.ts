@@ -1,7 +1,9 @@
 /**
  * The built-in scenarios by name; "settings" is the default. Each is plain data (a Scenario) that
- * still passes through validateScenario before a device plays it.
+ * still passes through validateScenario before a device plays it. The names are contracts/scenario_names.ts's
+ * (the CLI lists them without loading the simulated device): one missing here, or one more, does not compile.
  */
+import type { BuiltinScenarioName } from "../../../contracts/scenario_names.ts";
 import type { Scenario } from "../scenario/types.ts";
 import { FLUTTER_SCENARIO } from "./flutter_tabs.ts";
 import { LAUNCHER_SCENARIO } from "./launcher_notes.ts";
@@ -17,6 +19,6 @@ export const BUILTIN_SCENARIOS: Readonly<Record<string, Scenario>> = {
   flutter: FLUTTER_SCENARIO,
   permission: PERMISSION_SCENARIO,
   shop: SHOP_SCENARIO,
-};
+} satisfies Record<BuiltinScenarioName, Scenario>;
 
-export const DEFAULT_SCENARIO = "settings";
+export const DEFAULT_SCENARIO: BuiltinScenarioName = "settings";

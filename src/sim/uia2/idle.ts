@@ -4,7 +4,7 @@
  * (Click.java: after the click) wait, through androidx QueryController.waitForIdle, for
  * UiAutomation.waitForIdle(500 ms quiet, waitForIdleTimeout): they answer once the UI has had no event for the
  * quiet period, or when the timeout ends with the UI still moving (the TimeoutException is logged, not raised).
- * The timeout is the session's `waitForIdleTimeout` setting (default 10,000 ms, reset by every new session; 0 or
+ * The timeout is the session's `waitForIdleTimeout` setting (default 10,000 ms, sessions.ts, reset by every new session; 0 or
  * less skips the wait); the settings API reads and updates it. A value that is not a number is a W3C invalid argument.
  */
 import type { SessionCommand } from "./command.ts";
@@ -12,8 +12,6 @@ import { w3cError } from "./w3c_error.ts";
 
 /** androidx.test.uiautomator QueryController.QUIET_TIME_TO_BE_CONSIDERED_IDLE_STATE. */
 export const IDLE_QUIET_MS = 500;
-/** WaitForIdleTimeout.DEFAULT_VALUE (and Configurator's mWaitForIdleTimeout). */
-export const DEFAULT_WAIT_FOR_IDLE_TIMEOUT_MS = 10_000;
 
 /** Waits (the server's clock) until the device's UI is idle or the session's waitForIdleTimeout has passed. */
 export async function waitForIdle(c: SessionCommand): Promise<void> {

@@ -9,8 +9,8 @@ import xpath from "xpath";
 import type { SelectReturnType } from "xpath";
 import type { Element } from "@xmldom/xmldom";
 import type { ScreenSnapshot, SnapshotNode } from "./screen_snapshot.ts";
-import { selectNodes } from "./ui_selector.ts";
-import { parseUiAutomator, type UiScrollable } from "./ui_selector_parser.ts";
+import { selectNodes, type UiScrollable } from "./ui_selector.ts";
+import { parseUiAutomator } from "./ui_selector_parser.ts";
 import { w3cError } from "./w3c_error.ts";
 
 /** What a find needs from the session: the current screen, and a way to scroll it (for UiScrollable). */

@@ -12,7 +12,6 @@
  */
 import { randomUUID } from "node:crypto";
 import { ElementStore } from "./element_store.ts";
-import { DEFAULT_WAIT_FOR_IDLE_TIMEOUT_MS } from "./idle.ts";
 import { w3cError } from "./w3c_error.ts";
 
 export interface Uia2Session {
@@ -29,6 +28,9 @@ export interface Uia2Session {
   readonly newCommandTimeoutMs: number | null;
   state: "alive" | "replaced" | "crashed";
 }
+
+/** A new session's `waitForIdleTimeout` setting (idle.ts): WaitForIdleTimeout.DEFAULT_VALUE (Configurator's mWaitForIdleTimeout). */
+export const DEFAULT_WAIT_FOR_IDLE_TIMEOUT_MS = 10_000;
 
 function invalidSession(id: string): Error {
   return w3cError("invalid session id", `A session is either terminated or not started (id '${id}'). Create a new session.`);

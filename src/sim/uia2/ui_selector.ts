@@ -1,11 +1,30 @@
 /**
  * What a parsed UiSelector matches: the attribute filters of the supported subset (text, resourceId,
  * description, className, packageName and their Contains/StartsWith/Matches forms, the boolean
- * states, index), `instance(n)`, and the childSelector / fromParent relations, over snapshot nodes.
+ * states, index), `instance(n)`, and the childSelector / fromParent relations, over snapshot nodes; and the
+ * locator's data types, which the parser (ui_selector_parser.ts, checked against these filters) builds.
  */
 import type { NodeAttributes } from "../sim_device.ts";
-import type { UiSelector } from "./ui_selector_parser.ts";
 import { w3cError } from "./w3c_error.ts";
+
+/** A locator as plain data, as ui_selector_parser.ts reads it from the `-android uiautomator` text. */
+export type CallArg = string | number | boolean | UiSelector;
+export interface Call {
+  name: string;
+  args: CallArg[];
+}
+export interface UiSelector {
+  kind: "selector";
+  calls: Call[];
+}
+export interface UiScrollable {
+  kind: "scrollable";
+  container: UiSelector;
+  /** The selector to scroll into view (scrollIntoView / scrollTextIntoView), if any. */
+  target: UiSelector | null;
+  maxSwipes: number;
+}
+export type UiAutomatorLocator = UiSelector | UiScrollable;
 
 export const STRING_FILTERS: Record<string, (attrs: NodeAttributes, v: string) => boolean> = {
   text: (a, v) => (a["text"] ?? "") === v,

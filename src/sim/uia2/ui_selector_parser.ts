@@ -4,26 +4,18 @@
  * scroll into view. Only the subset ui_selector.ts can match is accepted; anything else (syntax,
  * unknown method, wrong argument type, bad regex) is `invalid selector`, as on a real device.
  */
-import { BOOLEAN_FILTERS, javaRegex, RELATIONS, STRING_FILTERS } from "./ui_selector.ts";
+import {
+  BOOLEAN_FILTERS,
+  type Call,
+  type CallArg,
+  javaRegex,
+  RELATIONS,
+  STRING_FILTERS,
+  type UiAutomatorLocator,
+  type UiScrollable,
+  type UiSelector,
+} from "./ui_selector.ts";
 import { w3cError } from "./w3c_error.ts";
-
-type Arg = string | number | boolean | UiSelector;
-export interface Call {
-  name: string;
-  args: Arg[];
-}
-export interface UiSelector {
-  kind: "selector";
-  calls: Call[];
-}
-export interface UiScrollable {
-  kind: "scrollable";
-  container: UiSelector;
-  /** The selector to scroll into view (scrollIntoView / scrollTextIntoView), if any. */
-  target: UiSelector | null;
-  maxSwipes: number;
-}
-export type UiAutomatorLocator = UiSelector | UiScrollable;
 
 /** A tiny recursive-descent parser over the Java-like expression text. */
 class Parser {
@@ -76,7 +68,7 @@ class Parser {
     this.expect('"');
     return out;
   }
-  private arg(): Arg {
+  private arg(): CallArg {
     this.skip();
     const rest = this.text.slice(this.at);
     if (rest.startsWith('"')) return this.stringLiteral();
@@ -96,7 +88,7 @@ class Parser {
     while (this.eat(".")) {
       const name = this.ident();
       this.expect("(");
-      const args: Arg[] = [];
+      const args: CallArg[] = [];
       if (!this.eat(")")) {
         do args.push(this.arg()); while (this.eat(","));
         this.expect(")");

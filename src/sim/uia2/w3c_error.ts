@@ -4,7 +4,7 @@
  * `w3cErrorBody` turns anything thrown into the exact reply shape real servers send:
  * `{value: {error, message, stacktrace}}` with the status of that error kind.
  */
-import { HarnessError, isHarnessError } from "../../errors.ts";
+import { HarnessError, isHarnessError } from "../../../contracts/errors.ts";
 import type { ErrorCode } from "../../../contracts/error_codes.ts";
 
 export const W3C_STATUS = {
