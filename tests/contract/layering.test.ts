@@ -3,8 +3,10 @@
  * adapters are built only by the composition module, tools never import adapters, the device room
  * never imports a tool, tools never cast through `unknown`, the SDK is used through its public API, no code
  * decides from an MCP annotation, the PNG module is pure, ports hold interfaces only, the pure screen model
- * does no I/O, contracts import no code, and the simulated device's code is reached from the entry point only
- * through a dynamic import.
+ * does no I/O, contracts import no code, the simulated device's code is reached from the entry point only
+ * through a dynamic import, the simulated device (its own package, src/sim/) is entered only through
+ * src/sim/mod.ts and imports nothing of the product, and no files under src/ or contracts/ import each other in
+ * a circle.
  */
 import assert from "node:assert/strict";
 import { readdirSync, readFileSync, statSync } from "node:fs";
@@ -37,6 +39,25 @@ function staticImports(file: string, options: { types: boolean }): string[] {
 const rel = (path: string) => relative(REPO_ROOT, path);
 const resolved = (file: string, spec: string) => resolve(dirname(file), spec);
 
+/** Every module a file names: static imports and re-exports (`import type` too), bare `import "x"`, `import("x")`. */
+function moduleSpecifiers(file: string): string[] {
+  const text = readFileSync(file, "utf8");
+  return [
+    ...[...text.matchAll(/^(?:import|export)\s[^;]*?\sfrom\s+"([^"]+)"/gms)].map((m) => m[1]!),
+    ...[...text.matchAll(/^import\s+"([^"]+)"/gm)].map((m) => m[1]!),
+    ...[...text.matchAll(/\bimport\(\s*"([^"]+)"\s*\)/g)].map((m) => m[1]!),
+  ];
+}
+
+/** The code files under a folder of the repository (.ts, .mts, .mjs, .js), minus the folders named in `except`. */
+function codeFiles(dir: string, except: string[] = []): string[] {
+  return readdirSync(dir).sort().flatMap((name) => {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) return except.includes(rel(path)) ? [] : codeFiles(path, except);
+    return /\.(m?ts|m?js)$/.test(name) ? [path] : [];
+  });
+}
+
 /** Every file the entry point loads before a command runs: main.ts's static graph, plus what main.ts itself
  * imports dynamically (the CLI and the composition module) with their static graphs. */
 function startupGraph(options: { mainDynamic: boolean; also?: string[] }): { files: Set<string>; packages: Set<string> } {
@@ -62,7 +83,7 @@ function startupGraph(options: { mainDynamic: boolean; also?: string[] }): { fil
 
 test("the entry point reaches the simulated device only through a dynamic import", () => {
   const seen = startupGraph({ mainDynamic: true }).files;
-  const simFiles = [...seen].filter((f) => f.startsWith(join(SRC, "sim") + "/") && !f.endsWith("scenario_names.ts")).map(rel);
+  const simFiles = [...seen].filter((f) => f.startsWith(join(SRC, "sim") + "/")).map(rel);
   assert.deepEqual(simFiles, [], "statically imported from main.ts");
   assert.ok(seen.size > 20, `walked ${seen.size} files`);
 });
@@ -105,6 +126,107 @@ test("only the composition module starts the simulated device (serve, tree and f
     assert.doesNotMatch(readFileSync(file, "utf8"), /\bstartSimDevice\b/, `${path} starts the simulated device itself`);
   }
   assert.match(readFileSync(join(SRC, "composition.ts"), "utf8"), /await import\("\.\/sim\/mod\.ts"\)/);
+});
+
+// The simulated device is its own npm workspace package (src/sim/package.json): src/sim/mod.ts is its one public
+// entry. The product (src/ outside src/sim), scripts/ and tests/ import only that entry; tests/sim/ holds the
+// package's own tests, which may reach inside. Imports stay relative (Node 20 cannot run TypeScript from a package).
+const SIM = join(SRC, "sim");
+const SIM_ENTRY = join(SIM, "mod.ts");
+const SIM_PACKAGE = JSON.parse(readFileSync(join(SIM, "package.json"), "utf8")) as {
+  name: string;
+  private?: boolean;
+  exports?: unknown;
+  dependencies?: Record<string, string>;
+};
+const insideSim = (path: string) => path.startsWith(SIM + "/");
+
+/** The files outside the simulated device that may use it only through its entry. */
+function simClients(): string[] {
+  return [
+    ...codeFiles(SRC, ["src/sim"]),
+    ...codeFiles(join(REPO_ROOT, "scripts")),
+    ...codeFiles(join(REPO_ROOT, "tests"), ["tests/sim"]),
+  ];
+}
+
+test("the simulated device's package: private, its one entry mod.ts, every package it imports among its dependencies", () => {
+  assert.equal(SIM_PACKAGE.private, true);
+  assert.equal(SIM_PACKAGE.exports, "./mod.ts");
+  const root = JSON.parse(readFileSync(join(REPO_ROOT, "package.json"), "utf8")) as {
+    workspaces?: string[];
+    dependencies: Record<string, string>;
+  };
+  assert.deepEqual(root.workspaces, ["src/sim"]);
+  const simDeps = SIM_PACKAGE.dependencies ?? {};
+  const imported = new Set(codeFiles(SIM).flatMap(moduleSpecifiers).filter((s) => !s.startsWith(".") && !s.startsWith("node:")));
+  assert.deepEqual([...imported].sort(), Object.keys(simDeps).sort(), "the packages src/sim imports = src/sim/package.json's dependencies");
+  // The published package carries the compiled simulated device (dist/src/sim) and installs the root's dependencies
+  // only: the root lists the sim's at the same ranges.
+  for (const [name, range] of Object.entries(simDeps)) assert.equal(root.dependencies[name], range, `root dependency ${name}`);
+});
+
+test("outside the simulated device, code imports only its public entry src/sim/mod.ts (tests/sim/ may reach inside)", () => {
+  const files = simClients();
+  assert.ok(files.length > 300, `scanned ${files.length} files`);
+  const faults: string[] = [];
+  let entryUsers = 0;
+  for (const file of files) {
+    for (const spec of moduleSpecifiers(file)) {
+      if (spec.startsWith(SIM_PACKAGE.name)) faults.push(`${rel(file)} imports ${spec}: import src/sim/mod.ts by its relative path (.ts)`);
+      if (!spec.startsWith(".") || !insideSim(resolved(file, spec))) continue;
+      if (resolved(file, spec) === SIM_ENTRY) {
+        entryUsers++;
+        continue;
+      }
+      const entry = relative(dirname(file), SIM_ENTRY);
+      faults.push(`${rel(file)} imports "${spec}": import "${entry.startsWith(".") ? entry : "./" + entry}" instead`);
+    }
+  }
+  assert.deepEqual(
+    faults,
+    [],
+    "inside the simulated device: export what is missing from src/sim/mod.ts (only tests/sim/ may reach inside)",
+  );
+  assert.ok(entryUsers > 40, `${entryUsers} imports of the entry`);
+});
+
+test("the simulated device imports nothing of the product: its own files, contracts/, node: builtins and its dependencies", () => {
+  const files = codeFiles(SIM);
+  assert.ok(files.length > 60, `scanned ${files.length} files`);
+  const contracts = join(REPO_ROOT, "contracts") + "/";
+  const faults: string[] = [];
+  for (const file of files) {
+    for (const spec of moduleSpecifiers(file)) {
+      if (!spec.startsWith(".")) {
+        if (!spec.startsWith("node:") && !(spec in (SIM_PACKAGE.dependencies ?? {}))) {
+          faults.push(`${rel(file)} imports ${spec}, which src/sim/package.json does not list`);
+        }
+        continue;
+      }
+      const target = resolved(file, spec);
+      if (!insideSim(target) && !target.startsWith(contracts)) faults.push(`${rel(file)} imports ${spec} (${rel(target)})`);
+    }
+  }
+  assert.deepEqual(faults, [], "the simulated device imports no product code (contracts/ is shared)");
+});
+
+test("no circles: no files of src/ or contracts/ import each other in a loop (type imports count)", () => {
+  const files = [...codeFiles(SRC), ...codeFiles(join(REPO_ROOT, "contracts"))];
+  const edges = new Map(files.map((file) => [file, moduleSpecifiers(file).filter((s) => s.startsWith(".")).map((s) => resolved(file, s))]));
+  const state = new Map<string, "open" | "done">();
+  const path: string[] = [];
+  const visit = (file: string): void => {
+    if (state.get(file) === "done") return;
+    if (state.get(file) === "open") assert.fail(`a circle: ${[...path.slice(path.indexOf(file)), file].map(rel).join(" -> ")}`);
+    state.set(file, "open");
+    path.push(file);
+    for (const next of edges.get(file) ?? []) visit(next);
+    path.pop();
+    state.set(file, "done");
+  };
+  for (const file of files) visit(file);
+  assert.equal(state.size, files.length);
 });
 
 test("tools never import adapters (their PNG work comes from the pure src/png)", () => {
