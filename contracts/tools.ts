@@ -54,6 +54,11 @@ export interface ToolDeclaration<
   argumentErrors?: { readonly [K in keyof z.infer<I>]?: ErrorCode };
   data: D;
   available: boolean;
+  /**
+   * Arguments of a call that succeeds on the simulated device's `login` scenario from its first screen, where
+   * `{}` does not (tests/contract/output_schemas.test.ts makes it for a tool its own sequence of calls leaves out).
+   */
+  example?: z.input<I>;
 }
 
 function declare<I extends z.ZodObject<InputShape>, D extends z.ZodType, A extends DeviceAccess>(

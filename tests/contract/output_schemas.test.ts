@@ -10,7 +10,7 @@ import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv
 import { Ajv } from "ajv";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { buildCatalog } from "../../contracts/catalog.ts";
-import { AVAILABLE_TOOL_NAMES, type ToolName } from "../../contracts/tools.ts";
+import { AVAILABLE_TOOL_NAMES, type ToolName, TOOLS } from "../../contracts/tools.ts";
 import { HarnessError } from "../../src/errors.ts";
 import { createHarnessServer } from "../../src/mcp/server.ts";
 import { type ActWorld, actWorld } from "../support/act_world.ts";
@@ -120,6 +120,15 @@ test("the SDK client accepts a success and a failure of every tool against its p
       answered.add(name);
     }
   });
+  for (const name of AVAILABLE_TOOL_NAMES.filter((n) => !answered.has(n))) {
+    // A tool the sequences above leave out: its declared example (or no arguments) on a fresh device.
+    await withServer(actWorld({ scenario: "login" }), async (c) => {
+      const envelope = envelopeOf(await c.client.callTool({ name, arguments: TOOLS[name].example ?? {} }));
+      assert.equal(envelope.ok, true, `${name}: ${JSON.stringify(envelope.error)}`);
+      assertSharedShapesInFull(await publishedValidators(c), envelope, name);
+      answered.add(name);
+    });
+  }
   assert.deepEqual([...answered].sort(), [...AVAILABLE_TOOL_NAMES].sort(), "every served tool answered a success");
 });
 
