@@ -4,7 +4,7 @@
  * Every method takes `{timeoutMs, signal}` and throws only HarnessError:
  * EMULATOR_UNAVAILABLE, UI_TREE_UNAVAILABLE, OPERATION_TIMEOUT, INTERNAL_ERROR.
  */
-import type { KeyboardState } from "../screen/types.ts";
+import type { KeyboardState } from "../screen/mod.ts";
 
 export interface WaitOptions {
   timeoutMs: number;

@@ -50,6 +50,10 @@ test("every tool declares the four annotations, following its access kind: obser
   }
 });
 
+test("a tool answers an act's outcome exactly when its device access is act (the text a model reads follows what it answers)", () => {
+  for (const { name } of TOOL_CONTRACTS) assert.equal(TOOLS[name].answers === "act", TOOLS[name].device === "act", name);
+});
+
 test("contracts/catalog.json is what the contract generates (run scripts/gen-catalog after a change)", () => {
   const committed = readFileSync(join(REPO_ROOT, "contracts", "catalog.json"), "utf8");
   assert.equal(committed, renderCatalog(), "contracts/catalog.json is stale: run node <dist>/scripts/gen-catalog.js");
