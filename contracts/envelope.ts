@@ -21,13 +21,15 @@ export const EnvelopeErrorSchema = z.strictObject({
 
 /**
  * A tool's published outputSchema: the six keys required, only `data` typed (docs/contract.md describes
- * the others; EnvelopeSchema validates them), as the tool's data or, on failure, an empty object.
+ * the others; EnvelopeSchema validates them), as the tool's data or, on failure, an empty object; `$defs`
+ * holds the shapes the data refers to more than once.
  */
-export function envelopeJsonSchema(data: Record<string, unknown>): Record<string, unknown> {
+export function envelopeJsonSchema(data: Record<string, unknown>, $defs?: Record<string, unknown>): Record<string, unknown> {
   return {
     type: "object",
     required: ["ok", "operation_id", "tool", "data", "evidence", "error"],
     properties: { data: { anyOf: [data, { type: "object", maxProperties: 0 }] } },
+    ...($defs === undefined ? {} : { $defs }),
   };
 }
 

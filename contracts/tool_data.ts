@@ -68,8 +68,11 @@ export const DeviceStatusDataSchema = z.object({
   simulated: z.literal(true).optional(),
 });
 
+/** A code of the closed list (error_codes.ts); catalog.json's `error_codes` lists them with their meaning. */
+export const ErrorCodeSchema = z.enum(ERROR_CODE_LIST);
+
 /** Why an act that took place has no evidence PNG (device/act.ts): answered ok, so that no agent repeats the act. */
-export const EvidenceErrorSchema = z.object({ code: z.enum(ERROR_CODE_LIST), message: z.string() });
+export const EvidenceErrorSchema = z.object({ code: ErrorCodeSchema, message: z.string() });
 
 /**
  * What every act answers (device/act.ts): the new screen, whether it settled and whether it changed, and
@@ -95,3 +98,16 @@ export const SessionInfoShape = {
   max_actions: z.int(),
   actions_used: z.int(),
 };
+
+/**
+ * Shapes that more than one tool answers, each said once in tools/list (docs/contract.md "Size"): the output
+ * schema of the tool named `describedBy` describes it in full; every other tool's names it `elsewhere`, a
+ * closed object with its keys (`keys`) or its bare JSON type (`type`), so that the screen summary is not
+ * repeated in ui_wait and the nine act tools. The error codes are listed by catalog.json's `error_codes`.
+ */
+export const SHARED_SHAPES = [
+  { id: "screen", schema: ScreenSummarySchema, describedBy: "ui_get_tree", elsewhere: "keys" },
+  { id: "action", schema: ActionEntrySchema, describedBy: "ui_get_tree", elsewhere: "type" },
+  { id: "selector", schema: SelectorDataSchema, describedBy: "ui_get_tree", elsewhere: "type" },
+  { id: "error_code", schema: ErrorCodeSchema, describedBy: null, elsewhere: "type" },
+] as const;

@@ -35,6 +35,12 @@ export type AccessKind = "observe" | "act" | "destructive";
  */
 export type DeviceAccess = "observe" | "act" | "open_session" | "none";
 
+/**
+ * What a tool answers: the screen summary itself (`summary`), a screen among its fields (`screen`), an act's
+ * outcome with the new screen (`act`, every tool whose device access is `act`), or plain fields (`fields`).
+ */
+export type ToolAnswer = "summary" | "screen" | "act" | "fields";
+
 type InputShape = z.core.$ZodLooseShape;
 
 export interface ToolDeclaration<
@@ -49,11 +55,18 @@ export interface ToolDeclaration<
   idempotent?: boolean;
   /** Kept as its literal: a tool whose device access is `act` must be handled through the act pipeline (ActToolName). */
   device: A;
+  /** What its answer is, which says how its text block reads (src/mcp/response.ts). */
+  answers: ToolAnswer;
   input: I;
   /** The code a refused argument produces, by argument name; any other is INVALID_ARGUMENT. */
   argumentErrors?: { readonly [K in keyof z.infer<I>]?: ErrorCode };
   data: D;
   available: boolean;
+  /**
+   * Arguments of a call that succeeds on the simulated device's `login` scenario from its first screen, where
+   * `{}` does not (tests/contract/output_schemas.test.ts makes it for a tool its own sequence of calls leaves out).
+   */
+  example?: z.input<I>;
 }
 
 function declare<I extends z.ZodObject<InputShape>, D extends z.ZodType, A extends DeviceAccess>(
@@ -83,6 +96,7 @@ export const TOOLS = {
     title: "Device status",
     access: "observe",
     device: "observe",
+    answers: "fields",
     available: true,
     description: "Device udid, model, API level, screen size and density, foreground app, keyboard state. Read-only.",
     input: z.strictObject({}),
@@ -92,6 +106,7 @@ export const TOOLS = {
     title: "Screen summary",
     access: "observe",
     device: "observe",
+    answers: "summary",
     available: true,
     description: "Texts and every actionable element, each with the selector naming it alone (for ui_tap). " +
       "Read-only; include_raw adds the XML. Actions: bounds [left, top, width, height] px; absent role = button, " +
@@ -104,6 +119,7 @@ export const TOOLS = {
     title: "Wait",
     access: "observe",
     device: "observe",
+    answers: "screen",
     available: true,
     description: "Waits until a selector names an element (visible) or none (gone); give one. Read-only. Returns the screen summary.",
     input: WaitInputSchema,
@@ -115,6 +131,7 @@ export const TOOLS = {
     access: "observe",
     idempotent: false,
     device: "observe",
+    answers: "fields",
     available: true,
     description: "Screen as PNG evidence: a downscaled image and an artifact:// link to the full one; annotate numbers data.actions on it.",
     input: z.strictObject({ annotate: z.boolean().optional() }),
@@ -124,6 +141,7 @@ export const TOOLS = {
     title: "Installed apps",
     access: "observe",
     device: "observe",
+    answers: "fields",
     available: true,
     description: "Installed package names, optionally filtered by a substring; system apps only with include_system.",
     input: z.strictObject({
@@ -137,6 +155,7 @@ export const TOOLS = {
     access: "act",
     idempotent: true,
     device: "act",
+    answers: "act",
     available: true,
     description: "Brings a package to the foreground and waits until it is there; restart force-stops it first. " +
       "Returns the new screen summary.",
@@ -149,6 +168,7 @@ export const TOOLS = {
     access: "act",
     idempotent: true,
     device: "act",
+    answers: "act",
     available: true,
     description: "Brings Android Settings to the foreground. Returns the new screen summary.",
     input: z.strictObject({ session_id }),
@@ -158,6 +178,7 @@ export const TOOLS = {
     title: "Tap element",
     access: "act",
     device: "act",
+    answers: "act",
     available: true,
     description: "Taps, long-presses or double-taps the one element the selector names. Returns the new screen summary.",
     input: z.strictObject({ selector: PublishedSelectorSchema, gesture: z.enum(GESTURES).optional(), session_id }),
@@ -168,6 +189,7 @@ export const TOOLS = {
     title: "Type text",
     access: "destructive",
     device: "act",
+    answers: "act",
     available: true,
     description: "Replaces (append: adds to) the text of the input the selector names; submit then presses the keyboard's action key. " +
       "Returns the new screen summary.",
@@ -185,6 +207,7 @@ export const TOOLS = {
     title: "Scroll",
     access: "act",
     device: "act",
+    answers: "act",
     available: true,
     description: "Scrolls container, else the largest area along direction, one page (direction: toward the content to show). " +
       `until: scrolls up to ${UNTIL_MAX_SWIPES} pages until that element is on screen. Returns the new screen summary.`,
@@ -209,6 +232,7 @@ export const TOOLS = {
     title: "Back",
     access: "act",
     device: "act",
+    answers: "act",
     available: true,
     description: "Presses Back (or closes the keyboard). Returns the new screen summary.",
     input: z.strictObject({ session_id }),
@@ -218,6 +242,7 @@ export const TOOLS = {
     title: "Press key",
     access: "act",
     device: "act",
+    answers: "act",
     available: true,
     description: "Presses a key: home, app_switch (recents), enter, delete, or notifications (opens the shade). " +
       "Returns the new screen summary.",
@@ -228,6 +253,7 @@ export const TOOLS = {
     title: "Open link",
     access: "act",
     device: "act",
+    answers: "act",
     available: true,
     description: "Opens a deep link (https:// or an app's scheme; never file:, content:, javascript:, intent:), " +
       "optionally in one package. " +
@@ -241,6 +267,7 @@ export const TOOLS = {
     access: "destructive",
     idempotent: true,
     device: "act",
+    answers: "act",
     available: true,
     description: "Stops a package and deletes all its data (signed out, as installed). Returns the new screen summary.",
     input: z.strictObject({ package: StoppablePackageSchema, session_id }),
@@ -251,6 +278,7 @@ export const TOOLS = {
     title: "Open session",
     access: "act",
     device: "open_session",
+    answers: "fields",
     available: true,
     description: "Opens a UI session for several actions; returns its session_id and expiry.",
     input: z.strictObject({ package: PackageNameSchema.optional() }),
@@ -262,6 +290,7 @@ export const TOOLS = {
     access: "act",
     idempotent: true,
     device: "none",
+    answers: "fields",
     available: true,
     description: "Closes a UI session. Closing an unknown or closed session succeeds.",
     input: z.strictObject({ session_id: PublishedSessionIdSchema }),

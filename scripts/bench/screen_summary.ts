@@ -12,7 +12,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 // @ts-types="../../node_modules/gpt-tokenizer/esm/encoding/o200k_base.d.ts"
 import { countTokens } from "gpt-tokenizer/encoding/o200k_base";
-import { envelopeText } from "../../src/mcp/tool_text.ts";
+import { envelopeText } from "../../src/mcp/response.ts";
 import { renderSummaryText, summaryFromXml } from "../../src/screen/mod.ts";
 import { reachabilityOf } from "../../tests/support/reachability.ts";
 import { type BenchIO, type BenchSection, median } from "./section.ts";
@@ -32,7 +32,7 @@ export interface CaptureMeasure {
   ratio: number;
   /** The `tree --text` form's bytes over the raw XML's (the compact rendering a model could read instead). */
   textRatio: number;
-  /** The bytes of ui_get_tree's text block (what a model reads: tool_text.ts, no rectangles) over the raw XML's. */
+  /** The bytes of ui_get_tree's text block (what a model reads: src/mcp/response.ts, no rectangles) over the raw XML's. */
   modelRatio: number;
   medianMs: number;
 }

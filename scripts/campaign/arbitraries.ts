@@ -8,7 +8,8 @@
  */
 import fc from "fast-check";
 import { SELECTOR_KEY_NAMES } from "../../contracts/selector.ts";
-import { AVAILABLE_TOOL_NAMES, type ToolName } from "../../contracts/tools.ts";
+import { inputJsonSchema, type JsonSchema } from "../../contracts/catalog.ts";
+import { AVAILABLE_TOOL_NAMES, type ToolName, TOOLS } from "../../contracts/tools.ts";
 import type { ToolCallParams } from "./invariants.ts";
 
 /** Texts the simulated Settings screens show (taps that succeed and navigate). */
@@ -191,8 +192,11 @@ const url: fc.Arbitrary<unknown> = fc.oneof(
 const choice = (accepted: string[], refused: string[]) => fc.oneof(fc.constantFrom(...accepted, ...refused), fc.anything({ maxDepth: 1 }));
 
 /** Arguments shaped like each tool's contract, with hostile values (undefined fields left out); one per declared tool. */
-const shapedArguments: { [N in ToolName]: fc.Arbitrary<Record<string, unknown>> } = {
-  device_status: fc.constant({}),
+/**
+ * Arguments of each tool's shape, valid and not: derived from its published input schema (below), or written
+ * here where the campaign knows more (hostile texts, timeouts that must stay short, wrong-case values).
+ */
+const writtenArguments: Partial<Record<ToolName, fc.Arbitrary<Record<string, unknown>>>> = {
   ui_get_tree: fc.record({ include_raw: maybe(fc.oneof(fc.boolean(), fc.anything({ maxDepth: 1 }))) }),
   // timeout_ms always present and short when valid: a valid wait for something absent waits all of it.
   ui_wait: fc.record({
@@ -200,17 +204,10 @@ const shapedArguments: { [N in ToolName]: fc.Arbitrary<Record<string, unknown>> 
     gone: maybe(selector),
     timeout_ms: fc.oneof(fc.integer({ min: 0, max: 300 }), fc.constantFrom(-1, 30_001, 1.5, "5000", null)),
   }),
-  ui_screenshot: fc.constant({}),
   app_list: fc.record({
     filter: maybe(fc.oneof(fc.constantFrom("com", "example", "notes", "", "."), hostileString)),
     include_system: maybe(fc.oneof(fc.boolean(), fc.anything({ maxDepth: 1 }))),
   }),
-  app_launch: fc.record({
-    package: packageName,
-    restart: maybe(fc.oneof(fc.boolean(), fc.anything({ maxDepth: 1 }))),
-    session_id: maybe(sessionId),
-  }),
-  settings_open: fc.record({ session_id: maybe(sessionId) }),
   ui_tap: fc.record({
     selector,
     gesture: maybe(choice(["tap", "long_press", "double_tap"], ["swipe", "LONG_PRESS", ""])),
@@ -229,16 +226,46 @@ const shapedArguments: { [N in ToolName]: fc.Arbitrary<Record<string, unknown>> 
     until: maybe(selector),
     session_id: maybe(sessionId),
   }),
-  device_back: fc.record({ session_id: maybe(sessionId) }),
   device_press: fc.record({
     key: choice(["home", "app_switch", "enter", "delete", "notifications"], ["power", "back", "KEYCODE_HOME", "3", ""]),
     session_id: maybe(sessionId),
   }),
   app_open_url: fc.record({ url, package: maybe(packageName), session_id: maybe(sessionId) }),
-  app_clear: fc.record({ package: packageName, session_id: maybe(sessionId) }),
-  ui_session_open: fc.record({ package: maybe(packageName) }),
-  ui_session_close: fc.record({ session_id: sessionId }),
 };
+
+/** One argument's values from its JSON schema: by its name where the campaign has a generator, else by its type. */
+function derivedValue(key: string, schema: JsonSchema): fc.Arbitrary<unknown> {
+  if (key === "session_id") return sessionId;
+  if (key === "package") return packageName;
+  if (key === "url") return url;
+  const accepted = schema["enum"];
+  if (Array.isArray(accepted)) return choice(accepted.map(String), ["", "UNKNOWN", "; reboot"]);
+  switch (schema["type"]) {
+    case "boolean":
+      return fc.oneof(fc.boolean(), fc.anything({ maxDepth: 1 }));
+    case "integer":
+    case "number":
+      return fc.oneof(fc.integer({ min: 0, max: 300 }), fc.constantFrom(-1, 1.5, "5", null));
+    case "object":
+      return selector;
+    default:
+      return fc.oneof(hostileString, fc.anything({ maxDepth: 1 }));
+  }
+}
+
+/** A tool's arguments derived from its published input schema: required ones always, the others sometimes. */
+function derivedArguments(name: ToolName): fc.Arbitrary<Record<string, unknown>> {
+  const schema = inputJsonSchema(name);
+  const properties = (schema["properties"] ?? {}) as Record<string, JsonSchema>;
+  const required = new Set((schema["required"] ?? []) as string[]);
+  return fc.record(
+    Object.fromEntries(
+      Object.entries(properties).map(([key, p]) => [key, required.has(key) ? derivedValue(key, p) : maybe(derivedValue(key, p))]),
+    ),
+  );
+}
+
+const shapedArguments = (name: ToolName) => writtenArguments[name] ?? derivedArguments(name);
 
 function withoutUndefined(args: Record<string, unknown>): Record<string, unknown> {
   return Object.fromEntries(Object.entries(args).filter(([, v]) => v !== undefined));
@@ -255,10 +282,10 @@ const extraKeys = fc.dictionary(
 
 const argumentsFor = (tool: ToolName): fc.Arbitrary<unknown> =>
   fc.oneof(
-    { weight: 8, arbitrary: shapedArguments[tool].map(withoutUndefined) },
+    { weight: 8, arbitrary: shapedArguments(tool).map(withoutUndefined) },
     {
       weight: 2,
-      arbitrary: fc.tuple(shapedArguments[tool].map(withoutUndefined), extraKeys).map(([a, extra]) => protoSafeMerge(a, extra)),
+      arbitrary: fc.tuple(shapedArguments(tool).map(withoutUndefined), extraKeys).map(([a, extra]) => protoSafeMerge(a, extra)),
     },
     { weight: 1, arbitrary: fc.dictionary(fc.string({ maxLength: 12 }), fc.anything({ maxDepth: 2 }), { maxKeys: 5 }) },
     {
@@ -298,7 +325,7 @@ const toolName: fc.Arbitrary<unknown> = fc.oneof(
 
 /** One tools/call request: a name (usually a served tool) and arguments for it. */
 export const toolCall: fc.Arbitrary<ToolCallParams> = toolName.chain((name) =>
-  (typeof name === "string" && Object.hasOwn(shapedArguments, name) ? argumentsFor(name as ToolName) : argumentsFor("ui_tap")).map((
+  (typeof name === "string" && Object.hasOwn(TOOLS, name) ? argumentsFor(name as ToolName) : argumentsFor("ui_tap")).map((
     args,
   ): ToolCallParams => args === undefined ? { name } : { name, arguments: args })
 );

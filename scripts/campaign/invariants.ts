@@ -11,7 +11,7 @@ import { AVAILABLE_TOOL_NAMES } from "../../contracts/tools.ts";
 import { ADB_COMMANDS } from "../../src/adapters/adb/adb_commands.ts";
 import { END_MARKER_ARGS } from "../../src/adapters/adb/stream_end.ts";
 import { MAX_FRAME_BYTES } from "../../src/mcp/stdio_transport.ts";
-import { envelopeText } from "../../src/mcp/tool_text.ts";
+import { envelopeText } from "../../src/mcp/response.ts";
 import type { LogEntry } from "../../src/sim/mod.ts";
 
 export const SERVED = new Set<string>(AVAILABLE_TOOL_NAMES);

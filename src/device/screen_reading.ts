@@ -8,7 +8,7 @@ import { isHarnessError } from "../errors.ts";
 import type { DeviceObserver, WaitOptions } from "../ports/device.ts";
 import type { UiSessions } from "../ports/ui_sessions.ts";
 import { maskPasswordText, summaryFromCapture } from "../screen/mod.ts";
-import type { ScreenSummary, UiTree } from "../screen/types.ts";
+import type { ScreenSummary, UiTree } from "../screen/mod.ts";
 
 export interface ScreenReading {
   summary: ScreenSummary;

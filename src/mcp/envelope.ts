@@ -1,16 +1,9 @@
 /**
- * The one place that turns an outcome into the envelope of SPEC §3, and the envelope into an MCP tool
- * result: `structuredContent` is the envelope, the first text content what a model reads of it
- * (tool_text.ts: each thing once, the screen as compact lines), `isError` is `!ok`. Any thrown value
- * becomes `{code, message, details?}`; never a stack trace.
+ * The one place that turns an outcome into the envelope of SPEC §3 (response.ts turns the envelope into the
+ * MCP tool result). Any thrown value becomes `{code, message, details?}`; never a stack trace.
  */
-// @ts-types="../../node_modules/@modelcontextprotocol/sdk/dist/esm/types.d.ts"
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import type { Envelope, Evidence, ToolEnvelope } from "../../contracts/envelope.ts";
+import type { Evidence, ToolEnvelope } from "../../contracts/envelope.ts";
 import { toHarnessError } from "../errors.ts";
-import { envelopeText } from "./tool_text.ts";
-
-export type ExtraContent = CallToolResult["content"];
 
 export function successEnvelope<D>(operationId: string, tool: string, data: D, evidence: Evidence | null): ToolEnvelope<D> {
   return { ok: true, operation_id: operationId, tool, data, evidence, error: null };
@@ -18,13 +11,4 @@ export function successEnvelope<D>(operationId: string, tool: string, data: D, e
 
 export function failureEnvelope(operationId: string, tool: string, thrown: unknown, evidence: Evidence | null): ToolEnvelope<never> {
   return { ok: false, operation_id: operationId, tool, data: {}, evidence, error: toHarnessError(thrown).toJSON() };
-}
-
-/** The MCP result: the envelope (structured), its text for a model, then any extra content (image, link). */
-export function toToolResult(envelope: Envelope, extra: ExtraContent = []): CallToolResult {
-  return {
-    content: [{ type: "text", text: envelopeText(envelope) }, ...extra],
-    structuredContent: envelope,
-    isError: !envelope.ok,
-  };
 }

@@ -13,7 +13,8 @@ import type { Clock } from "../ports/clock.ts";
 import type { AuditLog, AuditOutcome, DeviceLease, DeviceLock } from "../ports/evidence.ts";
 import type { Logger } from "../ports/logger.ts";
 import type { OperationContext, ToolHandler, ToolOutcome, ToolPorts } from "../ports/operation.ts";
-import { type ExtraContent, failureEnvelope, successEnvelope } from "./envelope.ts";
+import { failureEnvelope, successEnvelope } from "./envelope.ts";
+import type { ExtraContent } from "./response.ts";
 import { startDeadline } from "./operation_deadline.ts";
 import { parseToolInput } from "./tool_input.ts";
 

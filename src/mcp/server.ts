@@ -20,7 +20,7 @@ import { VERSION } from "../version.ts";
 import { registerArtifactResources } from "./artifact_resources.ts";
 import { registerDoctorResource } from "./doctor_resource.ts";
 import { answerResourceReads } from "./resource_reads.ts";
-import { toToolResult } from "./envelope.ts";
+import { toToolResult } from "./response.ts";
 import { StopRequested } from "./operation_deadline.ts";
 import { type OperationDeps, runOperation } from "./run_operation.ts";
 import { answerTools, type RequestExtra, type ServedTool } from "./tool_calls.ts";

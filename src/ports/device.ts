@@ -4,7 +4,7 @@
  * Every method takes `{timeoutMs, signal}` and throws only HarnessError:
  * EMULATOR_UNAVAILABLE, UI_TREE_UNAVAILABLE, OPERATION_TIMEOUT, INTERNAL_ERROR.
  */
-import type { KeyboardState } from "../screen/types.ts";
+import type { TreeCapture } from "../screen/mod.ts";
 
 export interface WaitOptions {
   timeoutMs: number;
@@ -29,13 +29,8 @@ export interface DeviceStatus {
   simulated?: boolean;
 }
 
-export interface TreeCapture {
-  /** The raw hierarchy XML exactly as the device printed it, trailer removed. */
-  xml: string;
-  screen: ScreenGeometry;
-  keyboard: KeyboardState;
-  foregroundPackage: string;
-}
+/** What one read of the screen gives (the screen model's type: it builds a summary from it). */
+export type { TreeCapture } from "../screen/mod.ts";
 
 export interface DeviceObserver {
   /** The adb server the device is reached through, canonical (e.g. `tcp:127.0.0.1:5037`); with the

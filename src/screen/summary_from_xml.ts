@@ -4,7 +4,7 @@
  * from its main window; "" or 0 mean unknown). A device capture goes through `summaryFromCapture`, the
  * one path `ui_get_tree` and `tree` on a live device share. Throws UI_TREE_UNAVAILABLE like parseDump.
  */
-import type { TreeCapture } from "../ports/device.ts";
+import type { TreeCapture } from "./types.ts";
 import { parseDump } from "./parse_dump.ts";
 import { keyboardInDump, screenSizeOf } from "./screen_geometry.ts";
 import { summarize } from "./summarize.ts";

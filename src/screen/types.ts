@@ -150,3 +150,12 @@ export interface ScreenContext {
   /** The focused app's package when known; otherwise derived from the tree. */
   foregroundPackage?: string;
 }
+
+/** One read of the screen as the device observer gives it (ports/device.ts names it for its callers). */
+export interface TreeCapture {
+  /** The raw hierarchy XML exactly as the device printed it, trailer removed. */
+  xml: string;
+  screen: { width: number; height: number; density: number };
+  keyboard: KeyboardState;
+  foregroundPackage: string;
+}

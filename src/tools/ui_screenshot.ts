@@ -10,7 +10,7 @@ import { readScreen } from "../device/screen_reading.ts";
 import { captureScreenshotWith } from "../device/screenshot.ts";
 import { downscaleForModel, type Mark } from "../png/mod.ts";
 import type { ToolHandler } from "../ports/operation.ts";
-import type { ActionEntry } from "../screen/types.ts";
+import type { ActionEntry } from "../screen/mod.ts";
 
 /** One mark per action, numbered by its position in `actions`. */
 export function actionMarks(actions: readonly ActionEntry[]): Mark[] {

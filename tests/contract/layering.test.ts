@@ -3,10 +3,10 @@
  * adapters are built only by the composition module, tools never import adapters, the device room
  * never imports a tool, tools never cast through `unknown`, the SDK is used through its public API, no code
  * decides from an MCP annotation, the PNG module is pure, ports hold interfaces only, the pure screen model
- * does no I/O, contracts import no code, the simulated device's code is reached from the entry point only
- * through a dynamic import, the simulated device (its own package, src/sim/) is entered only through
- * src/sim/mod.ts and imports nothing of the product, and no files under src/ or contracts/ import each other in
- * a circle.
+ * does no I/O and is entered through its mod.ts, contracts import no code, the simulated device's code is reached
+ * from the entry point only through a dynamic import, the simulated device (its own package, src/sim/) is entered
+ * only through src/sim/mod.ts and imports nothing of the product, and no files under src/ or contracts/ import each
+ * other in a circle.
  */
 import assert from "node:assert/strict";
 import { readdirSync, readFileSync, statSync } from "node:fs";
@@ -245,6 +245,43 @@ test("the device room (act pipeline, screen reads, evidence, sessions) imports n
       assert.ok(!resolved(file, spec).startsWith(join(SRC, "tools") + "/"), `${rel(file)} imports ${spec}`);
     }
   }
+});
+
+test("src/screen/mod.ts is the only door into the screen model from the rest of src (validate_selector.ts apart: it loads zod)", () => {
+  const doors = new Set([join(SRC, "screen", "mod.ts"), join(SRC, "screen", "validate_selector.ts")]);
+  const outside = sourceFiles(SRC).filter((file) => !file.startsWith(join(SRC, "screen") + "/"));
+  let reached = 0;
+  for (const file of outside) {
+    for (const spec of staticImports(file, { types: true })) {
+      const target = resolved(file, spec);
+      if (!target.startsWith(join(SRC, "screen") + "/")) continue;
+      reached++;
+      assert.ok(doors.has(target), `${rel(file)} imports ${spec}: import it from src/screen/mod.ts`);
+    }
+  }
+  assert.ok(reached > 10, "the walk met the screen model's users");
+});
+
+test("no test asserts a wall-clock figure: real deadlines go through tests/support/time_bounds.ts (the deadline plus a loaded machine's slack)", () => {
+  const wall = /\b(?:Date|performance)\.now\(\)/;
+  const found: string[] = [];
+  for (const file of sourceFiles(join(REPO_ROOT, "tests"))) {
+    if (file.endsWith("time_bounds.ts")) continue;
+    const lines = readFileSync(file, "utf8").split("\n");
+    // Durations measured on the wall clock in this file: `const took = Date.now() - started`.
+    const measured = [...lines.join("\n").matchAll(/\b(?:const|let)\s+(\w+)\s*=\s*(?:Date|performance)\.now\(\)\s*-/g)].map((m) => m[1]!);
+    const compared = measured.length === 0
+      ? null
+      : new RegExp(`\\b(?:${measured.join("|")})\\s*[<>]|[<>]=?\\s*(?:${measured.join("|")})\\b`);
+    for (const [i, line] of lines.entries()) {
+      // A poll's give-up (`assert.fail` once LOADED_WAIT_MS or a caller's wait has passed) catches a hang, not a figure.
+      if (!/\bassert(?:\.\w+)?\(/.test(line) || /\bassert\.fail\(/.test(line)) continue;
+      if (wall.test(line) || compared?.test(line) === true || /\b(?:duration_ms|tookMs)\s*[<>]/.test(line)) {
+        found.push(`${rel(file)}:${i + 1}`);
+      }
+    }
+  }
+  assert.deepEqual(found, []);
 });
 
 test("tool handlers never cast through unknown: their arguments and data are typed by the declaration", () => {

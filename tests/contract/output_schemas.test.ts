@@ -7,7 +7,10 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 // @ts-types="../../node_modules/@modelcontextprotocol/sdk/dist/esm/validation/ajv-provider.d.ts"
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
-import { AVAILABLE_TOOL_NAMES, type ToolName } from "../../contracts/tools.ts";
+import { Ajv } from "ajv";
+import { Ajv2020 } from "ajv/dist/2020.js";
+import { buildCatalog } from "../../contracts/catalog.ts";
+import { AVAILABLE_TOOL_NAMES, type ToolName, TOOLS } from "../../contracts/tools.ts";
 import { HarnessError } from "../../src/errors.ts";
 import { createHarnessServer } from "../../src/mcp/server.ts";
 import { type ActWorld, actWorld } from "../support/act_world.ts";
@@ -41,6 +44,35 @@ const SHOP_SUCCESSES: [ToolName, Record<string, unknown>][] = [
   ["app_clear", { package: "com.example.shop" }],
 ];
 
+type Validate = (envelope: Record<string, unknown>) => { valid: boolean; errorMessage?: string | undefined };
+
+/** The published output schema of a tool as the SDK client compiles it. */
+async function publishedValidators(c: Connected): Promise<(name: string) => Validate> {
+  const { tools } = await c.client.listTools();
+  const validator = new AjvJsonSchemaValidator();
+  return (name) => validator.getValidator(tools.find((t) => t.name === name)!.outputSchema!);
+}
+
+/**
+ * What tools/list names briefly, checked in full against ui_get_tree's schema (which says the summary, its action
+ * entry and the selector once): an act's or ui_wait's screen, ui_screenshot's actions, a target or found selector.
+ */
+function assertSharedShapesInFull(validate: (name: string) => Validate, envelope: Record<string, unknown>, label: string): void {
+  const data = envelope["data"] as Record<string, unknown>;
+  const asSummary = (summary: Record<string, unknown>, what: string) => {
+    const checked = validate("ui_get_tree")({ ...envelope, tool: "ui_get_tree", data: summary });
+    assert.equal(checked.valid, true, `${label}: ${what} against ui_get_tree's schema: ${checked.errorMessage}`);
+  };
+  if (data["screen"] !== undefined && "actions" in (data["screen"] as object)) {
+    asSummary(data["screen"] as Record<string, unknown>, "screen");
+  }
+  if (Array.isArray(data["actions"])) asSummary({ foreground_package: "p", texts: [], actions: data["actions"] }, "actions");
+  for (const key of ["target", "found"]) {
+    const selector = data[key];
+    if (selector !== undefined) asSummary({ foreground_package: "p", texts: [], actions: [{ selector, bounds: [0, 0, 1, 1] }] }, key);
+  }
+}
+
 async function withServer(world: ActWorld, body: (c: Connected) => Promise<void>): Promise<void> {
   const connected = await connectInMemory(createHarnessServer(world.deps));
   try {
@@ -56,10 +88,12 @@ test("the SDK client accepts a success and a failure of every tool against its p
   const world = actWorld({ scenario: "login" });
   const answered = new Set<string>();
   await withServer(world, async (c) => {
+    const validate = await publishedValidators(c);
     for (const [name, args] of SUCCESSES) {
       const envelope = envelopeOf(await c.client.callTool({ name, arguments: args }));
       assert.equal(envelope.ok, true, `${name}: ${JSON.stringify(envelope.error)}`);
       assert.notDeepEqual(envelope.data, {}, name);
+      assertSharedShapesInFull(validate, envelope, name);
       answered.add(name);
       if (name === "ui_session_open") {
         const closed = envelopeOf(
@@ -78,12 +112,23 @@ test("the SDK client accepts a success and a failure of every tool against its p
   });
   const shop = actWorld({ scenario: "shop" });
   await withServer(shop, async (c) => {
+    const validate = await publishedValidators(c);
     for (const [name, args] of SHOP_SUCCESSES) {
       const envelope = envelopeOf(await c.client.callTool({ name, arguments: args }));
       assert.equal(envelope.ok, true, `${name} ${JSON.stringify(args)}: ${JSON.stringify(envelope.error)}`);
+      assertSharedShapesInFull(validate, envelope, name);
       answered.add(name);
     }
   });
+  for (const name of AVAILABLE_TOOL_NAMES.filter((n) => !answered.has(n))) {
+    // A tool the sequences above leave out: its declared example (or no arguments) on a fresh device.
+    await withServer(actWorld({ scenario: "login" }), async (c) => {
+      const envelope = envelopeOf(await c.client.callTool({ name, arguments: TOOLS[name].example ?? {} }));
+      assert.equal(envelope.ok, true, `${name}: ${JSON.stringify(envelope.error)}`);
+      assertSharedShapesInFull(await publishedValidators(c), envelope, name);
+      answered.add(name);
+    });
+  }
   assert.deepEqual([...answered].sort(), [...AVAILABLE_TOOL_NAMES].sort(), "every served tool answered a success");
 });
 
@@ -101,6 +146,13 @@ test("a published output schema refuses data the tool does not declare (the chec
     assert.equal(validate("device_status")(tap).valid, false, "one tool's data under another's schema");
     const { data: _none, ...withoutData } = tap;
     assert.equal(validate("ui_tap")(withoutData).valid, false, "an envelope without data");
+    const screen = { ...(tap.data["screen"] as object), x: 1 };
+    assert.equal(validate("ui_tap")({ ...tap, data: { ...tap.data, screen } }).valid, false, "a key the screen summary lacks");
+    const treeOf = (summary: unknown) => ({ ...tap, tool: "ui_get_tree", data: summary });
+    const tapped = tap.data["screen"] as { actions: Record<string, unknown>[] };
+    const action = { ...tapped.actions[0], x: 1 };
+    assert.equal(validate("ui_get_tree")(treeOf(tapped)).valid, true, "the act's screen is ui_get_tree's summary");
+    assert.equal(validate("ui_get_tree")(treeOf({ ...tapped, actions: [action] })).valid, false, "a key an action entry lacks");
   });
 });
 
@@ -114,4 +166,15 @@ test("the SDK client accepts an act answered ok without its evidence (data.evide
     assert.equal(envelope.evidence, null);
     assert.equal((envelope.data["evidence_error"] as { code?: string } | undefined)?.code, "EVIDENCE_WRITE_FAILED");
   });
+});
+
+test("every published schema is a schema in both dialects clients read: draft-07 (the TypeScript SDK's Ajv) and 2020-12 (the MCP default, the Python SDK's jsonschema)", () => {
+  for (const ajv of [new Ajv({ strict: false }), new Ajv2020({ strict: false })]) {
+    for (const tool of buildCatalog().tools) {
+      for (const schema of [tool.inputSchema, tool.outputSchema]) {
+        assert.equal(ajv.validateSchema(schema), true, `${tool.name}: ${ajv.errorsText(ajv.errors)}`);
+        ajv.compile(schema);
+      }
+    }
+  }
 });

@@ -1,12 +1,13 @@
 /**
- * The text block a model reads (src/mcp/tool_text.ts): each thing once, the screen as selector lines without
- * rectangles, while structuredContent keeps the whole envelope. Over the real MCP server and SDK client
+ * The text block a model reads (src/mcp/response.ts, by what each tool declares it answers): each thing once,
+ * the screen as selector lines without rectangles, while structuredContent keeps the whole envelope. Over the real MCP server and SDK client
  * (in-memory transport) with the act world, and on envelopes built by hand for the failure form.
  */
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { createHarnessServer } from "../../src/mcp/server.ts";
-import { envelopeText } from "../../src/mcp/tool_text.ts";
+import { envelopeText } from "../../src/mcp/response.ts";
+import { renderSummaryText } from "../../src/screen/mod.ts";
 import { actWorld } from "../support/act_world.ts";
 import { connectInMemory } from "../support/mcp_client.ts";
 
@@ -111,4 +112,21 @@ test("a waited screen's text: the wait's fields, then the screen as lines (no ac
     }),
     `ui_wait: ok\nwaited_ms: 250\nscreen com.a · not scrollable · keyboard closed\nactions (1):\n  button {"text":"Go"}\n`,
   );
+});
+
+test("the text reads by what the tool declares it answers, not by the data's shape", () => {
+  const summary = { foreground_package: "com.example", texts: ["Hello"], actions: [] };
+  const base = { ok: true as const, operation_id: "00000000-0000-4000-8000-000000000001", evidence: null, error: null };
+  assert.equal(
+    envelopeText({ ...base, tool: "ui_get_tree", data: summary }),
+    "ui_get_tree: ok\n" + renderSummaryText(summary, { bounds: false }),
+  );
+  // The same keys under a tool that answers plain fields are its fields, not a screen.
+  assert.equal(
+    envelopeText({ ...base, tool: "app_list", data: summary }),
+    'app_list: ok\nforeground_package: "com.example"\ntexts: ["Hello"]\nactions: []\n',
+  );
+  const act = { foreground_package: "com.example", settled: true, changed: false, screen: summary };
+  assert.match(envelopeText({ ...base, tool: "device_back", data: act }), /^device_back: ok · unchanged · settled\n/);
+  assert.match(envelopeText({ ...base, tool: "ui_wait", data: { waited_ms: 0, screen: summary } }), /^ui_wait: ok\nwaited_ms: 0\n/);
 });

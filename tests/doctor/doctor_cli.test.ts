@@ -95,10 +95,7 @@ test("one hanging program (java) is stopped at its timeout while the other seven
   // "Stopped at its timeout, not before" is exact on the virtual clock (tests/doctor/run_doctor.test.ts); here the
   // real java is killed by the real runner, so its detail says the timeout ended it and the bound has a loaded machine's slack.
   assertEndedByDeadline(java.duration_ms, 2000, "the java check");
-  // In parallel: every other check ended before java's timeout, measured in this same run.
-  for (const check of report.checks.filter((c) => c.id !== "java" && c.id !== "uiautomator2")) {
-    assert.ok(check.duration_ms < java.duration_ms, `${check.id} waited for java: ${check.duration_ms} ms`);
-  }
+  // That the checks run at once (none waits for java) is exact on the virtual clock: tests/doctor/run_doctor.test.ts.
 });
 
 test("doctor --device sim with ANDROID_HOME unset and no Java: exit 0, each line says it is not needed for the simulated device", {

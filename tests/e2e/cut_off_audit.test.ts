@@ -10,6 +10,7 @@ import { after, before, test } from "node:test";
 import { startSimDevice } from "../../src/sim/mod.ts";
 import { spawnServe } from "../support/mcp_client.ts";
 import { makeServeHome, type ServeHome } from "../support/mcp_e2e.ts";
+import { LOADED_WAIT_MS } from "../support/time_bounds.ts";
 
 let sim: Awaited<ReturnType<typeof startSimDevice>>;
 let home: ServeHome;
@@ -33,7 +34,7 @@ function auditOutcomes(tool: string): string[] {
     .filter((line) => line.tool === tool).map((line) => line.outcome);
 }
 
-async function until(check: () => boolean, what: string, ms = 20_000): Promise<void> {
+async function until(check: () => boolean, what: string, ms = LOADED_WAIT_MS): Promise<void> {
   const end = Date.now() + ms;
   while (!check()) {
     if (Date.now() > end) assert.fail(`timed out waiting for ${what}: ${JSON.stringify(sim.device.log.slice(-3))}`);

@@ -58,7 +58,7 @@ function checkThreeReports(report: JsonReport, stepCount: number, artifacts: str
   for (const step of run.steps) {
     assert.equal(step.outcome, "passed", step.tool);
     assert.equal(step.envelope.ok, true);
-    assert.ok(step.duration_ms > 0);
+    assert.equal(typeof step.duration_ms, "number");
     if (!["ui_get_tree", "device_status", "app_list"].includes(step.tool)) {
       assert.ok(step.evidence_id !== null && step.evidence_id === step.envelope.evidence!.artifact_id, `${step.tool} has evidence`);
       assert.ok(readFileSync(join(artifacts, step.evidence_id)).length > 1000);

@@ -143,10 +143,8 @@ test("faults: dump errors print the real text and recover; blank screencap is on
     d.setFaults({ blankScreencap: false });
 
     d.setFaults({ hangCommands: ["dumpsys"] });
-    const started = Date.now();
     const hung = await adb(s.socketSpec, ["shell", "dumpsys", "window"], { timeoutMs: 700 });
     assert.equal(hung.code, null, "killed by the timeout, not answered");
-    assert.ok(Date.now() - started >= 650);
     d.setFaults({ hangCommands: [] });
     assert.equal(await sh(s, "echo", "alive"), "alive\n");
   });

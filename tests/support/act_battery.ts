@@ -160,7 +160,8 @@ export async function hungActFreesTheDevice(target: BatteryTarget, served: Serve
     const next = await callTool(served.server, "ui_get_tree");
     assert.equal(next.ok, true, JSON.stringify(next.error));
     const nextMs = Date.now() - freedAt;
-    assert.ok(nextMs < 3 * treeMs + 1000, `the next call is served as fast as one before the hang (${nextMs} ms, then ${treeMs} ms)`);
+    // Served without waiting for the hung act's cleanup: a bound with a loaded machine's slack, not a figure.
+    assertEndedByDeadline(nextMs, 3 * treeMs + 1000, `the next call after the hang (the one before it took ${treeMs} ms)`);
     assert.deepEqual(await appiumSessions(target.appiumUrl), sessionsBefore, "the timed-out act's session was deleted");
   } finally {
     target.sim.device.faults.hangCommands = [];

@@ -13,7 +13,7 @@ import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { fileURLToPath } from "node:url";
 import { type Envelope, EnvelopeSchema } from "../../contracts/envelope.ts";
-import { envelopeText } from "../../src/mcp/tool_text.ts";
+import { envelopeText } from "../../src/mcp/response.ts";
 
 export interface Connected {
   client: Client;
@@ -108,7 +108,7 @@ function killPid(pid: number | null): void {
 }
 
 /** The envelope of a tools/call result (structuredContent), checked against the strict schema (failures
- * too), told as the first text content (tool_text.ts) and with `isError = !ok`. */
+ * too), told as the first text content (src/mcp/response.ts) and with `isError = !ok`. */
 export function envelopeOf(result: unknown): Envelope {
   const r = result as { structuredContent?: unknown; content?: { type: string; text?: string }[]; isError?: boolean };
   const text = r.content?.[0];

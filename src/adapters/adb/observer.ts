@@ -13,7 +13,7 @@
 import { HarnessError } from "../../errors.ts";
 import type { Clock } from "../../ports/clock.ts";
 import type { DeviceObserver, DeviceStatus, ScreenGeometry, TreeCapture, WaitOptions } from "../../ports/device.ts";
-import type { KeyboardState } from "../../screen/types.ts";
+import type { KeyboardState } from "../../screen/mod.ts";
 import type { AdbClient } from "./adb_client.ts";
 import { ADB_COMMANDS, SCREEN_FACT_SECTIONS } from "./adb_commands.ts";
 import { dumpHierarchy } from "./capture_tree.ts";
