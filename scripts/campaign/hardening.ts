@@ -13,7 +13,7 @@ import { chmodSync, chownSync, existsSync, linkSync, mkdirSync, readdirSync, rea
 import { dirname, join } from "node:path";
 import { harnessCommand, MAIN_JS, spawnServe } from "../../tests/support/mcp_client.ts";
 import { makeServeHome } from "../../tests/support/mcp_e2e.ts";
-import { rawXmlMasking } from "./hardening_secrets.ts";
+import { rawXmlMasking, recordedSecrets } from "./hardening_secrets.ts";
 import { Lane, lockPathOf } from "./lane.ts";
 import type { Tally } from "./tally.ts";
 
@@ -33,6 +33,7 @@ export async function runHardening(tally: Tally): Promise<void> {
     await fifoArguments(tally, done);
     await squattedLocks(tally, done);
     await rawXmlMasking(tally, done);
+    await recordedSecrets(tally, done);
   } catch (error) {
     tally.violation("campaign errors", `hardening: ${(error as Error).stack ?? String(error)}`);
   } finally {

@@ -3,10 +3,11 @@
  * password masking (6, R48): a capture holding every node shape the attack used (a decoy ` text=` in an earlier
  * value, `password="&#x74;rue"`, password on a parent and a grandparent, a class-name tag, text as element content
  * and CDATA) through `tree --file --raw` and `serve --screen`'s `ui_get_tree include_raw`, and a DOCTYPE's entity
- * and an element beside the root, both refused by `tree --file`.
+ * and an element beside the root, both refused by `tree --file`. Recordings (3, 4; R49, R50): `--record-secrets env`
+ * on the shop's search that shows the query inside a longer text, and a default `--record` of a typed password.
  */
 import { spawn } from "node:child_process";
-import { writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { harnessCommand, spawnServe } from "../../tests/support/mcp_client.ts";
 import { makeServeHome } from "../../tests/support/mcp_e2e.ts";
@@ -69,6 +70,51 @@ export async function rawXmlMasking(tally: Tally, done: string[]): Promise<void>
       await served.close();
     }
     done.push(`raw XML: ${SHAPES.length} password shapes blanked (tree --raw, serve --screen), a DOCTYPE and a second root refused`);
+  } finally {
+    home.remove();
+  }
+}
+
+/** 3 and 4: what `serve --record` writes holds no text it wrote as a reference, and no password by default. */
+export async function recordedSecrets(tally: Tally, done: string[]): Promise<void> {
+  const home = makeServeHome();
+  try {
+    const query = "zebra-Geheimnis";
+    const search = join(home.root, "search.json");
+    const login = join(home.root, "login.json");
+    const sessions: [string[], [string, Record<string, unknown>][]][] = [
+      [["--scenario", "shop", "--record", search, "--record-secrets", "env"], [
+        ["ui_tap", { selector: { content_desc: "Search" } }],
+        ["ui_type_text", { selector: { resource_id: "search_field" }, text: query, submit: "search" }],
+      ]],
+      [["--scenario", "login", "--record", login], [
+        ["ui_type_text", { selector: { resource_id: "email" }, text: "zoe@example.com" }],
+        ["ui_type_text", { selector: { resource_id: "password" }, text: SECRET }],
+      ]],
+    ];
+    for (const [args, calls] of sessions) {
+      tally.inputsTried++;
+      const served = await spawnServe(["--device", "sim", ...args], home.env);
+      try {
+        for (const [name, callArgs] of calls) {
+          tally.callsMade++;
+          const answer = await served.client.callTool({ name, arguments: callArgs });
+          if ((answer.structuredContent as { ok?: unknown } | undefined)?.ok !== true) {
+            tally.violation("campaign errors", `hardening: ${name} failed while recording: ${JSON.stringify(answer).slice(0, 200)}`);
+          }
+        }
+      } finally {
+        await served.close();
+      }
+    }
+    if (readFileSync(search, "utf8").toLowerCase().includes(query.toLowerCase())) {
+      tally.violation("secrets leaked", "hardening: --record-secrets env wrote the typed text back in an expectation");
+    }
+    const recorded = readFileSync(login, "utf8");
+    if (recorded.includes(SECRET) || !recorded.includes('"env": "ANDROID_MCP_TEXT_2"')) {
+      tally.violation("secrets leaked", "hardening: serve --record wrote a password field's text, not a reference");
+    }
+    done.push("recordings: a referenced text in no expectation, a password a reference by default");
   } finally {
     home.remove();
   }

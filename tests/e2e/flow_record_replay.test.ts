@@ -72,13 +72,13 @@ test(
 );
 
 test(
-  "typed text is kept in the recording and redacted in the audit log; a login recording replays",
+  "--record-secrets keep: typed text, a password's too, is kept in the recording and redacted in the audit log; it replays",
   { skip: actToolsSkipReason() },
   async (t) => {
     const home = makeServeHome();
     t.after(() => home.remove());
     const file = join(home.root, "login.json");
-    const served = await spawnServe(["--device", "sim", "--scenario", "login", "--record", file], home.env);
+    const served = await spawnServe(["--device", "sim", "--scenario", "login", "--record", file, "--record-secrets", "keep"], home.env);
     t.after(() => served.close());
     const call = async (name: string, args: Record<string, unknown>) => {
       const envelope = envelopeOf(await served.client.callTool({ name, arguments: args }));
