@@ -1,5 +1,5 @@
 /**
- * Issue 25's secrets defects tried again in the hardening section (reliability R48–R51). The raw XML's
+ * Issue 25's secrets defects tried again in the hardening section (reliability R48–R50). The raw XML's
  * password masking (6, R48): a capture holding every node shape the attack used (a decoy ` text=` in an earlier
  * value, `password="&#x74;rue"`, password on a parent and a grandparent, a class-name tag, text as element content
  * and CDATA) through `tree --file --raw` and `serve --screen`'s `ui_get_tree include_raw`, and a DOCTYPE's entity
