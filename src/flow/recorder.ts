@@ -275,7 +275,8 @@ function holdsSecret(selector: Selector, secretTexts: ReadonlySet<string> | unde
 /**
  * Whether ui_type_text typed into a field the device marks `password`: the screen before or after it offers a password
  * field named by the selector (as offered, a resource id in its long or short form) or labelled as the answer's element,
- * or, after it, a password field holding exactly as many characters as were typed. A field seen on neither screen is not.
+ * or, after it, a password field holding exactly as many characters as were typed (and not before). A field seen on
+ * neither screen is not.
  */
 function typedIntoPassword(
   selector: Selector | undefined,
@@ -291,7 +292,9 @@ function typedIntoPassword(
   const label = "element_label" in data ? data.element_label : undefined;
   const length = [...text].length;
   const passwords = (screen: ScreenSummary | undefined) => (screen?.actions ?? []).filter((a) => a.password === true);
-  if (passwords(after).some((a) => a.text_length === length)) return true;
+  // A password field that now holds as many characters as were typed, and did not before (another field was not typed into).
+  const held = new Map(passwords(before).map((a) => [JSON.stringify(a.selector), a.text_length]));
+  if (passwords(after).some((a) => a.text_length === length && held.get(JSON.stringify(a.selector)) !== length)) return true;
   return [...passwords(before), ...passwords(after)].some((a) =>
     short(a.selector) === short(selector) || (label !== undefined && (a.label ?? Object.values(a.selector)[0]) === label)
   );

@@ -60,7 +60,8 @@ function hiddenTextSpans(document: string, hidden: readonly boolean[]): Span[] |
   };
   while (at < document.length) {
     if (document[at] !== "<") {
-      const end = document.indexOf("<", at) === -1 ? document.length : document.indexOf("<", at);
+      const next = document.indexOf("<", at);
+      const end = next === -1 ? document.length : next;
       if (inHidden() && document.slice(at, end).trim() !== "") spans.push({ start: at, end });
       at = end;
     } else if (document.startsWith("<!--", at)) {

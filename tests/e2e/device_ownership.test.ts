@@ -32,6 +32,14 @@ after(async () => {
   home?.remove();
 });
 
+/** Waits (at most 5 s) until the device has received a screencap since log entry `from`: the hung call holds the device. */
+async function untilScreencapSince(device: Sim["device"], from: number): Promise<void> {
+  const deadline = Date.now() + 5_000;
+  while (!device.log.slice(from).some((c) => c.command.includes("screencap")) && Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
 /** Command lines of the direct children of a process (Linux /proc via ps); null where ps is missing. */
 function childCommands(pid: number): string[] | null {
   if (!existsSync("/proc")) return null;
@@ -47,10 +55,7 @@ test("a second process gets EMULATOR_BUSY at once; the hung first one times out 
   const from = sim.device.log.length;
   let hungSettled = false;
   const hung = first.client.callTool({ name: "ui_screenshot", arguments: {} }).finally(() => void (hungSettled = true));
-  const deadline = Date.now() + 5_000;
-  while (!sim.device.log.slice(from).some((c) => c.command.includes("screencap")) && Date.now() < deadline) {
-    await new Promise((r) => setTimeout(r, 10));
-  }
+  await untilScreencapSince(sim.device, from);
   const busy = envelopeOf(await second.client.callTool({ name: "device_status", arguments: {} }));
   assert.equal(busy.error?.code, "EMULATOR_BUSY", JSON.stringify(busy));
   // "At once" measured against the holder, not a wall-clock figure: the answer came while the first call still hung.
@@ -87,10 +92,7 @@ test("two processes with different XDG_STATE_HOME and HOME and different spellin
       sim.device.faults.hangCommands = ["screencap"];
       const from = sim.device.log.length;
       const hung = holder.client.callTool({ name: "ui_screenshot", arguments: {} });
-      const deadline = Date.now() + 5_000;
-      while (!sim.device.log.slice(from).some((c) => c.command.includes("screencap")) && Date.now() < deadline) {
-        await new Promise((r) => setTimeout(r, 10));
-      }
+      await untilScreencapSince(sim.device, from);
       for (const [i, other] of servers.entries()) {
         if (i === holderIndex) continue;
         const busy = envelopeOf(await other.client.callTool({ name: "device_status", arguments: {} }));
@@ -142,10 +144,7 @@ test("two users of one adb server: the other user's call gets EMULATOR_BUSY whil
   shared.device.faults.hangCommands = ["screencap"];
   const from = shared.device.log.length;
   const hung = holder.client.callTool({ name: "ui_screenshot", arguments: {} });
-  const deadline = Date.now() + 5_000;
-  while (!shared.device.log.slice(from).some((c) => c.command.includes("screencap")) && Date.now() < deadline) {
-    await new Promise((r) => setTimeout(r, 10));
-  }
+  await untilScreencapSince(shared.device, from);
   const busy = envelopeOf(await other.client.callTool({ name: "device_status", arguments: {} }));
   shared.device.faults.hangCommands = [];
   await hung;

@@ -95,56 +95,6 @@ test("serve --record without --record-secrets warns on stderr that typed text is
   assert.match(served.stderr(), /typed text is KEPT in it as typed, except in password fields/);
 });
 
-test("serve --record (no --record-secrets): the password is a reference named on stderr, the e-mail kept; the replay needs it", {
-  skip: actToolsSkipReason(),
-  timeout: 120_000,
-}, async (t) => {
-  const home = makeServeHome();
-  t.after(() => home.remove());
-  const record = join(home.root, "login.json");
-  const served = await spawnServe(["--device", "sim", "--scenario", "login", "--record", record], home.env);
-  t.after(() => served.close());
-  const call = async (name: string, args: Record<string, unknown>) => envelopeOf(await served.client.callTool({ name, arguments: args }));
-  assert.equal((await call("ui_type_text", { selector: { resource_id: "email" }, text: "zoe@example.com" })).ok, true);
-  assert.equal((await call("ui_type_text", { selector: PASSWORD, text: SECRET })).ok, true);
-  assert.equal((await call("ui_tap", { selector: { resource_id: "sign_in" } })).ok, true);
-  await served.close();
-  const text = readFileSync(record, "utf8");
-  assertNoSecret(record, text);
-  const flow = JSON.parse(text) as { steps: { tool: string; args?: Record<string, unknown> }[] };
-  assert.deepEqual(flow.steps.map((s) => s.args?.["text"]), ["zoe@example.com", { env: "ANDROID_MCP_TEXT_2" }, undefined]);
-  assert.match(served.stderr(), /step 2 types into a password field, written as \{"env": "ANDROID_MCP_TEXT_2"\}; set ANDROID_MCP_TEXT_2/);
-  assertNoSecret("stderr", served.stderr());
-  const unset = await runBinary(["flow", record, "--device", "sim"], home.env);
-  assert.equal(unset.code, 1, unset.stderr);
-  assert.match(unset.stderr, /steps\.1\.args\.text: the environment variable ANDROID_MCP_TEXT_2 is not set/);
-  const replay = await runBinary(["flow", record, "--device", "sim"], { ...home.env, ANDROID_MCP_TEXT_2: SECRET });
-  assert.equal(replay.code, 0, replay.stderr + replay.stdout.slice(0, 2000));
-  assertNoSecret("the replay's stdout", replay.stdout);
-});
-
-test("--record-secrets env: a typed text the next screen shows inside a longer text is in no expectation (issue 25, 3)", {
-  skip: actToolsSkipReason(),
-  timeout: 60_000,
-}, async (t) => {
-  const home = makeServeHome();
-  t.after(() => home.remove());
-  const record = join(home.root, "search.json");
-  const query = "zebra-Geheimnis"; // no digits: the recorder prefers texts without them
-  const served = await spawnServe(["--device", "sim", "--scenario", "shop", "--record", record, "--record-secrets", "env"], home.env);
-  t.after(() => served.close());
-  const call = async (name: string, args: Record<string, unknown>) => envelopeOf(await served.client.callTool({ name, arguments: args }));
-  assert.equal((await call("ui_tap", { selector: { content_desc: "Search" } })).ok, true);
-  const typed = await call("ui_type_text", { selector: { resource_id: "search_field" }, text: query, submit: "search" });
-  assert.equal(typed.ok, true, JSON.stringify(typed.error));
-  assert.ok(JSON.stringify(typed.data["screen"]).includes(`No results for \u201c${query}\u201d`), "the next screen shows it");
-  await served.close();
-  const text = readFileSync(record, "utf8");
-  assert.ok(!text.toLowerCase().includes(query.toLowerCase()), text);
-  const flow = JSON.parse(text) as { steps: { tool: string; args?: Record<string, unknown> }[] };
-  assert.deepEqual(flow.steps[1]?.args?.["text"], { env: "ANDROID_MCP_TEXT_1" });
-});
-
 test("a password sent under a wrong argument name (value, password) is refused and not written to the audit log (a18)", {
   skip: actToolsSkipReason(),
   timeout: 60_000,

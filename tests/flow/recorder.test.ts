@@ -30,6 +30,27 @@ async function call<N extends ToolName>(
   return envelope;
 }
 
+/** A recorder of the login scenario into a new file (the default secrets unless given). */
+function loginRecording(t: Parameters<typeof tempDir>[0], secrets?: "keep" | "env") {
+  const dir = tempDir(t, "amh-record-");
+  const file = join(dir, "login.json");
+  const world = scenarioWorld("login", dir);
+  const recorder = createFlowRecorder({
+    path: file,
+    fs: createNodeFileSystem(),
+    logger: silentLogger,
+    device: "sim",
+    now: Date.now,
+    ...(secrets === undefined ? {} : { secrets }),
+  });
+  const typedTexts = () => {
+    const parsed = parseFlowText(readFileSync(file, "utf8"));
+    assert.ok(parsed.ok);
+    return parsed.flow.steps.map((s) => s.args?.["text"]);
+  };
+  return { world, recorder, typedTexts };
+}
+
 test("a recorded login session is a valid flow after every step, keeps typed text but a password's, and replays green", async (t) => {
   const dir = tempDir(t, "amh-record-");
   const file = join(dir, "login-session.json");
@@ -99,23 +120,11 @@ test("a recorded login session is a valid flow after every step, keeps typed tex
 
 test("--record-secrets keep writes a password field's text as typed; env writes every typed text as a reference", async (t) => {
   const texts = async (secrets: "keep" | "env", selector: Record<string, string>) => {
-    const dir = tempDir(t, "amh-record-");
-    const file = join(dir, "login.json");
-    const world = scenarioWorld("login", dir);
-    const recorder = createFlowRecorder({
-      path: file,
-      fs: createNodeFileSystem(),
-      logger: silentLogger,
-      device: "sim",
-      now: Date.now,
-      secrets,
-    });
+    const { world, recorder, typedTexts } = loginRecording(t, secrets);
     await call(world, recorder, "ui_get_tree", {});
     await call(world, recorder, "ui_type_text", { selector: { resource_id: "com.example.shop:id/email" }, text: "zoe@example.com" });
     await call(world, recorder, "ui_type_text", { selector, text: "pässwörd" });
-    const parsed = parseFlowText(readFileSync(file, "utf8"));
-    assert.ok(parsed.ok);
-    return parsed.flow.steps.map((s) => s.args?.["text"]);
+    return typedTexts();
   };
   assert.deepEqual(await texts("keep", { resource_id: "com.example.shop:id/password" }), ["zoe@example.com", "pässwörd"]);
   assert.deepEqual(await texts("env", { resource_id: "password" }), [{ env: "ANDROID_MCP_TEXT_1" }, { env: "ANDROID_MCP_TEXT_2" }]);
@@ -123,15 +132,10 @@ test("--record-secrets keep writes a password field's text as typed; env writes 
 
 test("a password field named in any form the locator takes is recognised: short or long id, its hint, or by the typed length", async (t) => {
   for (const selector of [{ resource_id: "password" }, { input_hint: "Password" }, { resource_id: "com.example.shop:id/password" }]) {
-    const dir = tempDir(t, "amh-record-");
-    const file = join(dir, "login.json");
-    const world = scenarioWorld("login", dir);
-    const recorder = createFlowRecorder({ path: file, fs: createNodeFileSystem(), logger: silentLogger, device: "sim", now: Date.now });
+    const { world, recorder, typedTexts } = loginRecording(t);
     // No screen read before: the answer's new screen alone says it.
     assert.equal((await call(world, recorder, "ui_type_text", { selector, text: "hunter22" })).ok, true);
-    const parsed = parseFlowText(readFileSync(file, "utf8"));
-    assert.ok(parsed.ok);
-    assert.deepEqual(parsed.flow.steps[0]!.args!["text"], { env: "ANDROID_MCP_TEXT_1" }, JSON.stringify(selector));
+    assert.deepEqual(typedTexts(), [{ env: "ANDROID_MCP_TEXT_1" }], JSON.stringify(selector));
   }
 });
 
@@ -158,6 +162,13 @@ test("the expectation prefers a stable selector that appeared, and only the pack
     visible: { text: "Alarm" },
   }, "no digits while a steady text exists");
   assert.equal(expectationFrom(undefined, undefined, undefined), undefined);
+});
+
+test("a text typed into another field is kept though a password field already holds as many characters", async (t) => {
+  const { world, recorder, typedTexts } = loginRecording(t);
+  await call(world, recorder, "ui_type_text", { selector: { resource_id: "password" }, text: "abcdefgh" });
+  await call(world, recorder, "ui_type_text", { selector: { resource_id: "email" }, text: "zo@e.com" });
+  assert.deepEqual(typedTexts(), [{ env: "ANDROID_MCP_TEXT_1" }, "zo@e.com"]);
 });
 
 test("no expectation holds a text written as a reference, even inside a longer text or in another case (issue 25, 3)", () => {
