@@ -5,13 +5,15 @@
  * (4), a cancelled call is audited `cancelled` (8), SIGHUP of a session holder leaves no session and no lock (5),
  * and the next server after a SIGKILLed session holder ends the session it left (9). Beside it: two
  * `serve --record` on one path, the second refused (3); a FIFO path argument refused at once (6); as root, a
- * lock directory squatted by root does not block another user (7; skipped, with the reason, otherwise).
+ * lock directory squatted by root does not block another user (7; skipped, with the reason, otherwise). Then issue
+ * 25's secrets defects (hardening_secrets.ts).
  */
 import { execFileSync, spawn } from "node:child_process";
 import { chmodSync, chownSync, existsSync, linkSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { harnessCommand, MAIN_JS, spawnServe } from "../../tests/support/mcp_client.ts";
 import { makeServeHome } from "../../tests/support/mcp_e2e.ts";
+import { rawXmlMasking, recordedSecrets } from "./hardening_secrets.ts";
 import { Lane, lockPathOf } from "./lane.ts";
 import type { Tally } from "./tally.ts";
 
@@ -30,6 +32,8 @@ export async function runHardening(tally: Tally): Promise<void> {
     await recordTwice(tally, done);
     await fifoArguments(tally, done);
     await squattedLocks(tally, done);
+    await rawXmlMasking(tally, done);
+    await recordedSecrets(tally, done);
   } catch (error) {
     tally.violation("campaign errors", `hardening: ${(error as Error).stack ?? String(error)}`);
   } finally {

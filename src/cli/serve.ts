@@ -5,7 +5,8 @@
  * `--device sim --screen dump.xml [--screenshot shot.png]` serves a replayed real capture (a still device),
  * `--device sim --scenario NAME|FILE` another scenario. `--record FILE` writes the session's acting calls as a
  * flow (src/flow/recorder.ts): FILE is created exclusively at start (an existing one or a missing directory is refused),
- * typed text kept (a stderr warning says so) or, with `--record-secrets env`, written as environment references.
+ * typed text kept (a stderr warning says so) except a password field's, written as an environment reference named on stderr;
+ * `--record-secrets env` writes every typed text so, `keep` none.
  * doctor://report runs the doctor on each read (of the simulated device with `--device sim`).
  * The transport bounds each frame (stdio_transport.ts): an oversized or malformed line is refused and serving
  * goes on. stdout carries only protocol; stderr says which artifacts directory is used, how much old evidence
@@ -62,8 +63,9 @@ export function registerServeCommand(cli: CAC, ctx: CliContext): void {
     )
     .option("--record <file>", "Write the session's acting calls as a new flow file (replayable with `flow FILE`), after each step")
     .option(
-      "--record-secrets <keep|env>",
-      `With --record: keep typed text in the file (default), or write it as {"env": "${RECORDED_TEXT_VARIABLE}1"} references`,
+      "--record-secrets <passwords|keep|env>",
+      `With --record: text typed into a password field as {"env": "${RECORDED_TEXT_VARIABLE}<n>"} references, other text as typed ` +
+        "(passwords, the default); keep: all as typed; env: all as references",
     )
     .example("android-mcp-harness serve --device sim")
     .example("android-mcp-harness serve --device sim --screen bug-report.xml --screenshot bug-report.png")
@@ -100,7 +102,9 @@ export async function runServe(flags: ServeFlags, ctx: CliContext): Promise<numb
   const secrets = recordSecretsOf(flags.recordSecrets);
   if (secrets === null) {
     ctx.stderr(
-      `serve: --record-secrets takes one of ${RECORD_SECRETS.join(", ")} (env writes typed text as environment variable references).\n`,
+      `serve: --record-secrets takes one of ${
+        RECORD_SECRETS.join(", ")
+      } (passwords, the default, writes a password field's text as an environment variable reference; env every typed text; keep none).\n`,
     );
     return EXIT.usage;
   }
@@ -150,7 +154,12 @@ export async function runServe(flags: ServeFlags, ctx: CliContext): Promise<numb
       }
       if (secrets === "keep") {
         ctx.logger.warn(
-          `recording the acting calls to ${recordPath}: typed text is KEPT in it as typed (--record-secrets env writes environment variable references instead)`,
+          `recording the acting calls to ${recordPath}: typed text is KEPT in it as typed, passwords too (--record-secrets keep)`,
+        );
+      } else if (secrets === "passwords") {
+        ctx.logger.warn(
+          `recording the acting calls to ${recordPath}: typed text is KEPT in it as typed, except in password fields ` +
+            `(${RECORDED_TEXT_VARIABLE}<n> references, each named on stderr; --record-secrets env does so for every text)`,
         );
       } else {
         ctx.logger.info(
@@ -210,7 +219,7 @@ async function pruneEvidence(harness: Harness, config: HarnessConfig, ctx: CliCo
 }
 
 function recordSecretsOf(flag: unknown): RecordSecrets | null {
-  if (flag === undefined) return "keep";
+  if (flag === undefined) return "passwords";
   return RECORD_SECRETS.find((mode) => mode === String(flag)) ?? null;
 }
 

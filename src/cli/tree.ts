@@ -2,7 +2,7 @@
  * `tree`: prints the screen summary of the live device (`--device`, ANDROID_UDID, else the only online
  * device; `--device sim` the built-in simulated one, said so on stderr), or of a dump given with `--file`;
  * `--device sim --screen dump.xml` reads a real capture through the simulated device. Text by default,
- * `--json` the summary object, `--raw` the XML as read; stdout carries only that. Flags override the
+ * `--json` the summary object, `--raw` the XML document (password texts blanked); stdout carries only that. Flags override the
  * device's (or the dump's) size, density and keyboard (tree_flags.ts checks them). Exit 1 with the typed
  * error's message when the device or file cannot be read (no device, several, adb missing, a file that is
  * binary or not XML, an unusable dump); 2 for usage.
@@ -48,7 +48,7 @@ export function registerTreeCommand(cli: CAC, ctx: CliContext): void {
     .option("--screenshot <shot.png>", "With --screen: the PNG taken with the dump")
     .option("--json", "Print the summary as JSON")
     .option("--text", "Print the compact line form (the default)")
-    .option("--raw", "Print the XML as read instead of the summary")
+    .option("--raw", "Print the XML document (password texts blanked) instead of the summary")
     .option("--density <dpi>", "Screen density in dpi, as `adb shell wm density` prints it (enables the 48 dp audit)")
     .option("--keyboard-top <y>", "Top edge of the open soft keyboard in px (default: from the device, or keyboard nodes in the dump)")
     .option("--width <px>", "Screen width in px (default: from the device or the dump)")
@@ -200,9 +200,9 @@ function printed(ctx: CliContext, render: () => string): number {
 
 /** The printed form of a dump's summary; reusable for a live capture. Throws UI_TREE_UNAVAILABLE. */
 export function renderTree(input: ScreenReadingInput, format: TreeFormat): string {
-  const { summary } = summaryFromXml(input); // parses even for --raw, so a broken dump is refused the same way
+  const { summary, tree } = summaryFromXml(input); // parses even for --raw, so a broken dump is refused the same way
   if (format === "raw") {
-    const xml = maskPasswordText(input.xml);
+    const xml = maskPasswordText(input.xml, tree);
     return xml.endsWith("\n") ? xml : xml + "\n";
   }
   if (format === "json") return JSON.stringify(summary, null, 2) + "\n";

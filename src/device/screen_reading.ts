@@ -2,7 +2,8 @@
  * Reading the current screen as a summary (SPEC §5) from a fresh capture, never an old screen: through
  * the UI session this server holds on the device when there is one (`uiautomator dump` can fail then: one
  * UiAutomation connection at a time), else through adb. Observing never opens a session. The XML answered
- * has password fields' text blanked (maskPasswordText); the summary never shows it either.
+ * is the document without what the device printed around it, with the text of password fields and of the nodes under
+ * them blanked (maskPasswordText); the summary never shows it either.
  */
 import { isHarnessError } from "../errors.ts";
 import type { DeviceObserver, WaitOptions } from "../ports/device.ts";
@@ -29,11 +30,13 @@ export async function readScreen(observer: DeviceObserver, wait: WaitOptions, ui
     const [source, context] = await Promise.allSettled([held.source(), observer.screenContext(wait)]);
     if (source.status === "fulfilled") {
       if (context.status === "rejected") throw context.reason;
-      return { ...summaryFromCapture({ xml: source.value, ...context.value }), xml: maskPasswordText(source.value) };
+      const read = summaryFromCapture({ xml: source.value, ...context.value });
+      return { ...read, xml: maskPasswordText(source.value, read.tree) };
     }
     const error: unknown = source.reason;
     if (!isHarnessError(error) || error.code !== "SESSION_NOT_FOUND") throw error; // else the session died: adb can dump again
   }
   const capture = await observer.captureTree(wait);
-  return { ...summaryFromCapture(capture), xml: maskPasswordText(capture.xml) };
+  const read = summaryFromCapture(capture);
+  return { ...read, xml: maskPasswordText(capture.xml, read.tree) };
 }

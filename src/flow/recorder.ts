@@ -1,11 +1,12 @@
 /**
  * `serve --record FILE`: turns the acting calls of a serve session into a version-1 flow, as they happen.
  * Every successful act (not the session tools) becomes a step with its arguments as sent (session_id
- * removed; typed text kept, or with secrets "env" written as `{"env": "ANDROID_MCP_TEXT_<n>"}` and the
- * variable named on stderr; a URL kept whole, replay needs it, with one stderr warning the first time one has a
+ * removed; typed text kept, except that a text typed into a password field is written as
+ * `{"env": "ANDROID_MCP_TEXT_<n>"}` and the variable named on stderr; secrets "env" does so for every typed text,
+ * "keep" for none; a URL kept whole, replay needs it, with one stderr warning the first time one has a
  * userinfo, query or fragment) and an expectation from the screen it led to: its foreground package and one
- * stable selector that appeared (new since the screen before), or, for a tap on a toggle, that toggle's new
- * `checked` state; a successful ui_wait is a step of its own (its condition is its check). `openFlowRecorder` claims FILE at start
+ * stable selector that appeared (new since the screen before; none that holds a text written as a reference), or,
+ * for a tap on a toggle, that toggle's new `checked` state; a successful ui_wait is a step of its own (its condition is its check). `openFlowRecorder` claims FILE at start
  * (created empty and exclusively, never in a directory it would have to create); the file (0600) is
  * replaced atomically after each step, only while it is still the one this recorder wrote, so a killed
  * server leaves a valid flow and a file put in its place is never replaced. Never throws after the claim.
@@ -38,15 +39,16 @@ export interface RecorderOptions {
   /** For the flow's description: which device, when. */
   device: string;
   now: () => number;
-  /** "keep" (default): typed text as typed; "env": each typed text as an environment variable reference. */
+  /** "passwords" (default): a text typed into a password field as an environment variable reference, other typed text as
+   * typed; "env": every typed text as a reference; "keep": every typed text as typed. */
   secrets?: RecordSecrets;
   /** The built-in scenario a simulated device plays (`serve --device sim --scenario NAME`): written as the flow's
    * `sim_scenario`, so the recording replays on the same scenario without naming it again. */
   simScenario?: string;
 }
 
-export type RecordSecrets = "keep" | "env";
-export const RECORD_SECRETS: readonly RecordSecrets[] = ["keep", "env"];
+export type RecordSecrets = "passwords" | "keep" | "env";
+export const RECORD_SECRETS: readonly RecordSecrets[] = ["passwords", "keep", "env"];
 /** Prefix of the variables `--record-secrets env` names, numbered from 1 in typing order. */
 export const RECORDED_TEXT_VARIABLE = "ANDROID_MCP_TEXT_";
 
@@ -87,8 +89,9 @@ function isStepTool(tool: string): tool is FlowStepTool {
 /** `claimed`: the identity of the file openFlowRecorder created (null: no file was there, none may appear). */
 export function createFlowRecorder(options: RecorderOptions, claimed: string | null = null): FlowRecorder {
   const steps: FlowFile["steps"] = [];
-  const secrets = options.secrets ?? "keep";
-  const typed = new Set<string>();
+  const secrets = options.secrets ?? "passwords";
+  /** The typed texts written as references: no expectation may write them back. */
+  const referenced = new Set<string>();
   let owned = claimed;
   let lost = false;
   let warnedUrl = false;
@@ -119,12 +122,15 @@ export function createFlowRecorder(options: RecorderOptions, claimed: string | n
       const args = { ...call.args };
       delete args["session_id"];
       if (tool === "ui_type_text" && typeof args["text"] === "string") {
-        typed.add(args["text"]);
-        if (secrets === "env") {
+        const text = args["text"];
+        const password = secrets === "passwords" && typedIntoPassword(args["selector"] as Selector, text, envelope.data, before, screen);
+        if (secrets === "env" || password) {
+          referenced.add(text);
           const name = `${RECORDED_TEXT_VARIABLE}${steps.filter((step) => step.tool === "ui_type_text").length + 1}`;
           args["text"] = { env: name };
           options.logger.warn(
-            `record: step ${steps.length + 1} types a text written as {"env": "${name}"}; set ${name} before replaying ${options.path}`,
+            `record: step ${steps.length + 1} types ${password ? "into a password field" : "a text"}, written as {"env": "${name}"}; ` +
+              `set ${name} before replaying ${options.path}`,
           );
         }
       }
@@ -139,9 +145,7 @@ export function createFlowRecorder(options: RecorderOptions, claimed: string | n
       const foreground = "foreground_package" in envelope.data ? envelope.data.foreground_package : undefined;
       packageName ??= tool === "app_launch" && typeof args["package"] === "string" ? args["package"] : foreground;
       const tapped = tool === "ui_tap" ? args["selector"] as Selector : undefined;
-      const expect = tool === "ui_wait"
-        ? undefined
-        : expectationFrom(before, screen, foreground, secrets === "env" ? typed : undefined, tapped);
+      const expect = tool === "ui_wait" ? undefined : expectationFrom(before, screen, foreground, referenced, tapped);
       steps.push({ tool, ...(Object.keys(args).length === 0 ? {} : { args }), ...(expect === undefined ? {} : { expect }) });
       if (screen !== undefined) before = screen;
       const flow: unknown = {
@@ -150,7 +154,10 @@ export function createFlowRecorder(options: RecorderOptions, claimed: string | n
         description: `Recorded by android-mcp-harness serve --record on ${options.device}, started ${started}. ` +
           (secrets === "env"
             ? `Typed text is read from the environment (${RECORDED_TEXT_VARIABLE}1, …) when the flow runs.`
-            : "Typed text is kept as typed (this file is yours; the audit log keeps only its length)."),
+            : secrets === "passwords"
+            ? `Typed text is kept as typed (this file is yours; the audit log keeps only its length), except a password's, read from the ` +
+              `environment (${RECORDED_TEXT_VARIABLE}<n>) when the flow runs.`
+            : "Typed text is kept as typed, passwords too (this file is yours; the audit log keeps only its length)."),
         package_name: packageName ?? "com.android.settings",
         ...(options.simScenario === undefined ? {} : { sim_scenario: options.simScenario }),
         steps,
@@ -215,7 +222,9 @@ export function expectationFrom(
   const toggle = tapped === undefined
     ? undefined
     : after?.actions.find((a) => a.role === "toggle" && JSON.stringify(a.selector) === JSON.stringify(tapped));
-  if (toggle !== undefined) return { ...expect, visible: toggle.selector, checked: toggle.checked === true };
+  if (toggle !== undefined && !holdsSecret(toggle.selector, secretTexts)) {
+    return { ...expect, visible: toggle.selector, checked: toggle.checked === true };
+  }
   if (after !== undefined) {
     const visible = appearedSelector(before, after, secretTexts);
     if (visible !== undefined) expect.visible = visible;
@@ -242,7 +251,51 @@ function appearedSelector(
     ...after.texts.filter((t) => t.trim() !== "" && !t.includes("\n")).map((text) => ({ text })),
   ].filter((s) => !seen.has(JSON.stringify(s)))
     // A typed text written as an env reference is not written back as the value an expectation checks.
-    .filter((s) => secretTexts === undefined || !Object.values(s).some((v) => typeof v === "string" && secretTexts.has(v)));
+    .filter((s) => !holdsSecret(s, secretTexts));
   const steady = candidates.find((s) => !/\d/.test(Object.values(s).join("")));
   return steady ?? candidates[0];
+}
+
+/**
+ * Whether a value of the selector holds one of the secret texts anywhere in it (`No results for “<secret>”`), in any
+ * case (an app may show it upper-cased: `ß` as `SS` too). A blank secret holds nothing.
+ */
+function holdsSecret(selector: Selector, secretTexts: ReadonlySet<string> | undefined): boolean {
+  if (secretTexts === undefined || secretTexts.size === 0) return false;
+  const values = Object.values(selector).filter((v): v is string => typeof v === "string").map((v) => v.normalize("NFC"));
+  for (const secret of secretTexts) {
+    const s = secret.normalize("NFC");
+    if (s.trim() === "") continue;
+    const lower = s.toLowerCase(), upper = s.toUpperCase();
+    if (values.some((v) => v.toLowerCase().includes(lower) || v.toUpperCase().includes(upper))) return true;
+  }
+  return false;
+}
+
+/**
+ * Whether ui_type_text typed into a field the device marks `password`: the screen before or after it offers a password
+ * field named by the selector (as offered, a resource id in its long or short form) or labelled as the answer's element,
+ * or, after it, a password field holding exactly as many characters as were typed (and not before). A field seen on
+ * neither screen is not.
+ */
+function typedIntoPassword(
+  selector: Selector | undefined,
+  text: string,
+  data: { element_label?: string } | object,
+  before: ScreenSummary | undefined,
+  after: ScreenSummary | undefined,
+): boolean {
+  const short = (s: Selector | undefined) =>
+    s === undefined
+      ? ""
+      : JSON.stringify({ ...s, ...(s.resource_id === undefined ? {} : { resource_id: s.resource_id.replace(/^.*:id\//, "") }) });
+  const label = "element_label" in data ? data.element_label : undefined;
+  const length = [...text].length;
+  const passwords = (screen: ScreenSummary | undefined) => (screen?.actions ?? []).filter((a) => a.password === true);
+  // A password field that now holds as many characters as were typed, and did not before (another field was not typed into).
+  const held = new Map(passwords(before).map((a) => [JSON.stringify(a.selector), a.text_length]));
+  if (passwords(after).some((a) => a.text_length === length && held.get(JSON.stringify(a.selector)) !== length)) return true;
+  return [...passwords(before), ...passwords(after)].some((a) =>
+    short(a.selector) === short(selector) || (label !== undefined && (a.label ?? Object.values(a.selector)[0]) === label)
+  );
 }

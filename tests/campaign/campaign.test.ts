@@ -43,7 +43,7 @@ test(
 );
 
 test(
-  "hardening: a typed password and a URL token in no answer or audit line, planted evidence neither listed nor served, a second --record refused, FIFOs refused at once, SIGHUP and SIGKILL of a session holder leave no session nor lock, a cancelled call audited cancelled, a squatted lock directory (root) (R29 R30 R31 R32 R33 R34 R36 R37 R38)",
+  "hardening: a typed password and a URL token in no answer or audit line, planted evidence neither listed nor served, a second --record refused, FIFOs refused at once, SIGHUP and SIGKILL of a session holder leave no session nor lock, a cancelled call audited cancelled, a squatted lock directory (root), password shapes blanked in the raw XML, recordings without secrets (R29 R30 R31 R32 R33 R34 R36 R37 R38 R48 R49 R50)",
   { skip, timeout: 300_000 },
   () => section("hardening"),
 );

@@ -13,6 +13,7 @@ import { envelopeOf, spawnServe } from "../support/mcp_client.ts";
 import { makeServeHome } from "../support/mcp_e2e.ts";
 import { runCli } from "../support/run_cli.ts";
 import { REPO_ROOT } from "../support/paths.ts";
+import { dump, label } from "../screen/dump_builder.ts";
 
 const SECRET = "Hunter2-S3cr3t!pw";
 const PASSWORD = { resource_id: "com.example.shop:id/password" };
@@ -83,13 +84,15 @@ test("a password typed over MCP is in no answer, raw XML, audit line, evidence n
   assert.deepEqual(flow.steps.find((s) => s.tool === "ui_type_text")?.args?.["text"], { env: "ANDROID_MCP_TEXT_1" });
 });
 
-test("serve --record without --record-secrets warns on stderr that typed text is kept", { skip: actToolsSkipReason() }, async (t) => {
+test("serve --record without --record-secrets warns on stderr that typed text is kept, except in password fields", {
+  skip: actToolsSkipReason(),
+}, async (t) => {
   const home = makeServeHome();
   t.after(() => home.remove());
   const served = await spawnServe(["--device", "sim", "--record", join(home.root, "kept.json")], home.env);
   t.after(() => served.close());
   await served.client.listTools();
-  assert.match(served.stderr(), /typed text is KEPT in it/);
+  assert.match(served.stderr(), /typed text is KEPT in it as typed, except in password fields/);
 });
 
 test("a password sent under a wrong argument name (value, password) is refused and not written to the audit log (a18)", {
@@ -113,6 +116,34 @@ test("a password sent under a wrong argument name (value, password) is refused a
   assert.equal(audit.length, 1, "an audit log was written");
   assertNoSecret(audit[0]!.path, audit[0]!.text);
   assert.match(audit[0]!.text, /"value":\{"redacted_length":17\}/);
+});
+
+test("serve --screen: a PIN view marked password whose digits are its children's text is in no ui_get_tree answer (issue 25, 6)", {
+  skip: actToolsSkipReason(),
+  timeout: 60_000,
+}, async (t) => {
+  const home = makeServeHome();
+  t.after(() => home.remove());
+  const file = join(home.root, "pin.xml");
+  writeFileSync(
+    file,
+    dump([
+      label("Enter your PIN", [40, 200, 1040, 300]),
+      {
+        cls: "com.example.PinView",
+        password: true,
+        bounds: [40, 360, 1040, 480],
+        children: [...SECRET].slice(0, 4).map((digit, i) => label(`${digit}${SECRET}`, [40 + i * 250, 360, 280 + i * 250, 480])),
+      },
+    ]),
+  );
+  const served = await spawnServe(["--device", "sim", "--screen", file], home.env);
+  t.after(() => served.close());
+  const result = await served.client.callTool({ name: "ui_get_tree", arguments: { include_raw: true } });
+  const tree = envelopeOf(result);
+  assert.equal(tree.ok, true, JSON.stringify(tree.error));
+  assert.match(String(tree.data["raw"]), /Enter your PIN/);
+  assertNoSecret("the ui_get_tree answer", JSON.stringify(result));
 });
 
 const runBinary = (args: string[], env: Record<string, string>) => runCli(args, env);

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
@@ -57,11 +57,31 @@ test("--keyboard-top and --width/--height override what the dump says", async ()
   assert.ok(summary.issues.some((i: { issue: string }) => i.issue === "off_screen"), "rows below y=900 are off a 500x900 screen");
 });
 
-test("tree --raw prints the XML as read", async () => {
+test("tree --raw prints the XML document as read, without the dump's trailer (as adb answers it through MCP)", async () => {
   const run = await runCliCaptured(["tree", "--file", SETTINGS, "--raw"]);
   assert.equal(run.code, 0);
-  assert.match(run.stdout, /^<\?xml/);
-  assert.match(run.stdout, /hierchary dumped to: \/dev\/tty\n$/);
+  const file = readFileSync(SETTINGS, "utf8");
+  assert.match(file, /<\/hierarchy>\nUI hierchary dumped to: \/dev\/tty\n$/);
+  assert.equal(run.stdout, file.replace(/UI hierchary dumped to: \/dev\/tty\n$/, ""));
+});
+
+test("tree --raw on a capture whose password field's text follows a decoy ' text=' (issue 25): the password is not printed", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "tree-raw-"));
+  try {
+    const file = join(dir, "login.xml");
+    const secret = "Hunter2-S3cr3t!pw";
+    writeFileSync(
+      file,
+      `<?xml version="1.0"?><hierarchy><node class="android.widget.EditText" content-desc="note text='x'" text="${secret}" ` +
+        `password="&#x74;rue" bounds="[0,0][1080,200]" /></hierarchy>`,
+    );
+    const run = await runCliCaptured(["tree", "--file", file, "--raw"]);
+    assert.equal(run.code, 0, run.stderr);
+    assert.ok(!run.stdout.includes(secret), run.stdout);
+    assert.match(run.stdout, / text="" password="&#x74;rue"/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 test("--file and --device together, or --file without a path, are usage errors (exit 2)", async () => {
