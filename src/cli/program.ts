@@ -11,7 +11,6 @@ import { type CAC, cac } from "cac";
 import { PROGRAM_NAME, VERSION, versionLine } from "../version.ts";
 import { type CliContext, EXIT } from "./context.ts";
 import { joinNegativeValues, repeatedFlag } from "./raw_arguments.ts";
-import { WEBDRIVER_SELFTEST_COMMAND } from "./webdriver_selftest.ts";
 
 export type CommandRegistrar = (cli: CAC, ctx: CliContext) => void;
 
@@ -43,10 +42,6 @@ const REPEATABLE: Readonly<Record<string, ReadonlySet<string>>> = { flow: new Se
 export { PROGRAM_NAME };
 
 export async function runCli(given: readonly string[], ctx: CliContext): Promise<number> {
-  if (given[0] === WEBDRIVER_SELFTEST_COMMAND) {
-    const { runWebdriverSelftest } = await import("./webdriver_selftest.ts");
-    return runWebdriverSelftest(given.slice(1), ctx);
-  }
   const cli = cac(PROGRAM_NAME);
   for (const register of await commandsFor(given)) register(cli, ctx);
   cli.help();
