@@ -146,3 +146,10 @@ test("--scenario, --screen and --latency without --device sim are refused alike,
     assert.equal(run.stderr.trim().split("\n").length, 1, run.stderr);
   }
 });
+
+test("tree with a dump as a bare argument names --file (not only cac's 'Unused args')", async () => {
+  const run = await runCliCaptured(["tree", "dump.xml"]);
+  assert.equal(run.code, 2, run.stderr);
+  assert.match(run.stderr, /tree reads a saved dump with --file: android-mcp-harness tree --file dump\.xml/);
+  assert.equal((await runCliCaptured(["tree", "a.xml", "b.xml"])).code, 2);
+});
