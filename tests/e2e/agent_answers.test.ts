@@ -1,28 +1,41 @@
 /**
- * What an agent reads, where it had to guess (issue 27), through `serve --device sim --scenario shop` over real
- * stdio: a scroll at the end of a list that moved nothing says so (`scrolled: false` beside `at_end: true`), and a
- * selector sent as a string is answered with the object to send.
+ * What an agent reads, where it had to guess (issue 27), through `serve` over real stdio on the simulated device's
+ * `shop` scenario: a scroll at the end of a list that moved nothing says so (`scrolled: false` beside
+ * `at_end: true`), a selector sent as a string is answered with the object to send, and a lookup whose words are on
+ * the screen under another key answers at once (no second page source read), naming that selector.
  */
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
-import { envelopeOf, type SpawnedServer, spawnServe } from "../support/mcp_client.ts";
-import { makeServeHome, type ServeHome } from "../support/mcp_e2e.ts";
+import { startSimDevice } from "../../src/sim/mod.ts";
+import { type BatteryTarget, callTool, type Served, serveOn } from "../support/act_battery.ts";
 
-let home: ServeHome;
-let served: SpawnedServer;
+let target: BatteryTarget;
+let served: Served;
 
 before(async () => {
-  home = makeServeHome();
-  served = await spawnServe(["--device", "sim", "--scenario", "shop"], home.env);
+  const sim = await startSimDevice({ scenario: "shop" });
+  target = { sim, appiumUrl: sim.appiumUrl };
+  served = await serveOn(target);
 });
 
 after(async () => {
   await served?.close();
-  home?.remove();
+  served?.home.remove();
+  await target?.sim.stop();
 });
 
-const call = async (name: string, args: Record<string, unknown> = {}) =>
-  envelopeOf(await served.client.callTool({ name, arguments: args }, undefined, { timeout: 120_000 }));
+const call = (name: string, args: Record<string, unknown> = {}) => callTool(served.server, name, args);
+
+test("a lookup whose words are on the screen under another key answers at once, naming that selector", async () => {
+  // The product row's photo is known by its content-desc; the agent tries it as a text.
+  const log = target.sim.device.log;
+  const from = log.length;
+  const missed = await call("ui_tap", { selector: { text: "Rain jacket photo" } });
+  assert.equal(missed.error?.code, "UI_ELEMENT_NOT_FOUND", JSON.stringify(missed));
+  assert.match(missed.error!.message, /\{"content_desc":"Rain jacket photo"\} names one\./);
+  const reads = log.slice(from).filter((e) => e.command.startsWith("get page source")).length;
+  assert.equal(reads, 1, "the screen before the act, and no second look: the answer did not wait for the element");
+});
 
 test("ui_scroll at the end of a list that moved nothing answers scrolled: false beside at_end: true and changed: false", async () => {
   let last: Awaited<ReturnType<typeof call>> | undefined;
