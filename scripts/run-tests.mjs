@@ -26,6 +26,7 @@ const SLOW = [
   "e2e/fresh_clone.test.js",
   "e2e/inspector_cli.test.js",
   "e2e/network_use.test.js",
+  "e2e/npm_pack.test.js",
   "e2e/real_device.test.js",
   "e2e/server_death.test.js",
   "e2e/signal_mid_call.test.js",

@@ -4,7 +4,7 @@
  * everything a device needs (adb observer, evidence store, audit log, device lock, Appium UI sessions)
  * and the served tools, for `serve`, `tree` and `flow`; `doctorPorts(ctx)` what `doctor` asks
  * through (HTTP, a TCP probe, a file probe, the runtime, adb clients). The simulated device is loaded only for
- * `--device sim`, the tools when a harness is opened, and the Appium adapter (webdriverio) on the first UI session,
+ * `--device sim`, the tools when a harness is opened, and the Appium adapter on the first UI session,
  * so a command loads only what it uses. Throws HarnessError (INVALID_ARGUMENT for a bad scenario, INTERNAL_ERROR
  * for an unusable directory).
  */
@@ -221,8 +221,8 @@ export async function openHarness(config: HarnessConfig, ctx: CliContext, option
 }
 
 /**
- * The Appium UiDriverFactory, loaded on its first `open`: webdriverio and its dependencies take about a second
- * to load, which `tree --file`, `doctor` and a `serve` that only observes never need. The endpoint is known at
+ * The Appium UiDriverFactory, loaded on its first `open`: code that `tree --file`, `doctor` and a `serve` that
+ * only observes never need. The endpoint is known at
  * once; `drain` has nothing to wait for before the adapter exists.
  */
 function lazyAppiumDriverFactory(options: AppiumDriverFactoryOptions): UiDriverFactory {

@@ -80,7 +80,7 @@ function endChildrenWithTheHarness(runner: NodeProcessRunner, waitsForStop: () =
 main(process.argv.slice(2)).then(
   (code) => {
     process.exitCode = code;
-    // Normally the event loop drains and the process ends here. A pooled keep-alive connection (webdriverio
+    // Normally the event loop drains and the process ends here. A pooled keep-alive connection (fetch
     // under Deno keeps one to Appium) must not keep a stopped server alive: end it a moment later regardless.
     setTimeout(() => process.exit(code), 1500).unref();
   },

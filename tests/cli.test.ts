@@ -124,3 +124,32 @@ test("option values keep their text: a numeric-looking serial keeps its leading 
   assert.match(inline.stderr, /\/007\b/);
   assert.doesNotMatch(inline.stderr, /needs a path/);
 });
+
+test("--scenario, --screen and --latency without --device sim are refused alike, before anything starts (serve, flow)", async () => {
+  const env = { ADB_SERVER_SOCKET: "tcp:127.0.0.1:9", ANDROID_UDID: "emulator-5554" }; // a real device: nothing to reach
+  const flowFile = join(REPO_ROOT, "docs", "flows", "settings-exploration.json");
+  const cases: [string[], number, RegExp][] = [
+    [["serve", "--scenario", "shop"], 2, /^serve: --scenario picks what the simulated device shows: add --device sim\.$/],
+    [
+      ["serve", "--device", "emulator-5554", "--scenario", "shop"],
+      2,
+      /^serve: --scenario picks what the simulated device shows: add --device sim\.$/,
+    ],
+    [["serve", "--latency", "device"], 2, /^serve: --latency is for the simulated device: add --device sim\.$/],
+    [["serve", "--screen", "dump.xml"], 2, /^serve: --screen replays a capture on the simulated device: add --device sim\.$/],
+    [["flow", flowFile, "--scenario", "shop"], 1, /^flow: --scenario picks what the simulated device shows: add --device sim\.$/],
+  ];
+  for (const [args, code, said] of cases) {
+    const run = await runCliCaptured(args, { env });
+    assert.equal(run.code, code, `${args.join(" ")}: ${run.stderr}`);
+    assert.match(run.stderr.trim(), said, args.join(" "));
+    assert.equal(run.stderr.trim().split("\n").length, 1, run.stderr);
+  }
+});
+
+test("tree with a dump as a bare argument names --file (not only cac's 'Unused args')", async () => {
+  const run = await runCliCaptured(["tree", "dump.xml"]);
+  assert.equal(run.code, 2, run.stderr);
+  assert.match(run.stderr, /tree reads a saved dump with --file: android-mcp-harness tree --file dump\.xml/);
+  assert.equal((await runCliCaptured(["tree", "a.xml", "b.xml"])).code, 2);
+});

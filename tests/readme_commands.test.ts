@@ -23,6 +23,13 @@ import { REPO_ROOT } from "./support/paths.ts";
 
 /** The README's stand-in for "where you put the executable". */
 const PLACEHOLDER = "/ABSOLUTE/PATH/android-mcp-harness";
+/** The MCP Inspector as the README runs it: by the package that provides it, pinned (the devDependency's version). */
+const INSPECTOR = "npx -y @modelcontextprotocol/inspector@0.15.0 --cli";
+
+/** The user's npm cache (the private HOME of a check has none): where `npm ci` left the Inspector's packages. */
+function npmCache(): string {
+  return process.env["npm_config_cache"] ?? join(process.env["HOME"] ?? tmpdir(), ".npm");
+}
 
 interface Outcome {
   code: number | null;
@@ -33,7 +40,13 @@ interface Outcome {
 type Check =
   | { by: "ci" } // every `&&` part of the line is a command .ci/run runs
   | { by: "device" } // needs a real emulator (KVM): the device workflow runs it (.github/workflows/device.yml)
-  | { by: "run"; expect(outcome: Outcome, home: string): void | Promise<void>; env?: (home: string) => Record<string, string> };
+  | {
+    by: "run";
+    expect(outcome: Outcome, home: string): void | Promise<void>;
+    env?: (home: string) => Record<string, string>;
+    /** How long the line may run (default 60 s). */
+    timeoutMs?: number;
+  };
 
 const serving = (o: Outcome) => {
   assert.equal(o.code, 0, o.stderr);
@@ -44,7 +57,7 @@ const serving = (o: Outcome) => {
 const CHECKS: Record<string, Check> = {
   "npm ci && npm run build && npx android-mcp-harness serve --device sim": { by: "ci" },
   "npm ci && npm test": { by: "ci" },
-  "npx mcp-inspector --cli npx android-mcp-harness serve --device sim --method tools/call --tool-name ui_get_tree": {
+  [`${INSPECTOR} node dist/src/main.js serve --device sim --method tools/call --tool-name ui_get_tree`]: {
     by: "run",
     expect: (o) => {
       assert.equal(o.code, 0, o.stderr);
@@ -74,6 +87,17 @@ const CHECKS: Record<string, Check> = {
     expect: (o) => {
       assert.equal(o.code, 0, o.stderr);
       assert.match(o.stdout, /^android-mcp-harness\/\d+\.\d+\.\d+ \(/);
+    },
+  },
+  // From `/`, npx fetches the pinned Inspector (the npm cache first): no name is left for the registry to guess.
+  [`cd / && ${INSPECTOR} ${PLACEHOLDER} serve --device sim --method tools/list`]: {
+    by: "run",
+    env: () => ({ npm_config_cache: npmCache(), npm_config_prefer_offline: "true" }),
+    timeoutMs: 240_000,
+    expect: (o) => {
+      assert.equal(o.code, 0, o.stderr);
+      const { tools } = JSON.parse(o.stdout) as { tools: { name: string }[] };
+      assert.deepEqual(tools.map((t) => t.name), AVAILABLE_TOOL_NAMES);
     },
   },
   [`cd / && ${PLACEHOLDER} doctor`]: {
@@ -143,7 +167,12 @@ function privateEnv(home: string): Record<string, string> {
   };
 }
 
-function capture(command: string, args: string[], options: { cwd: string; env: Record<string, string> }): Promise<Outcome> {
+function capture(
+  command: string,
+  args: string[],
+  options: { cwd: string; env: Record<string, string> },
+  timeoutMs = 60_000,
+): Promise<Outcome> {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, { ...options, stdio: ["ignore", "pipe", "pipe"] });
     let stdout = "";
@@ -152,8 +181,8 @@ function capture(command: string, args: string[], options: { cwd: string; env: R
     child.stderr.on("data", (c: Buffer) => void (stderr += c.toString("utf8")));
     const timer = setTimeout(() => {
       killQuietly(child.pid);
-      reject(new Error(`${command} ${args.join(" ")} did not end within 60 s:\n${stdout}\n${stderr}`));
-    }, 60_000);
+      reject(new Error(`${command} ${args.join(" ")} did not end within ${timeoutMs / 1000} s:\n${stdout}\n${stderr}`));
+    }, timeoutMs);
     child.once("error", reject);
     child.once("exit", (code) => {
       clearTimeout(timer);
@@ -195,13 +224,14 @@ test("the README commands that need a real emulator are what the device workflow
 
 for (const [line, check] of Object.entries(CHECKS)) {
   if (check.by !== "run") continue;
-  test(`README: ${line}`, async () => {
+  test(`README: ${line}`, { timeout: (check.timeoutMs ?? 60_000) + 30_000 }, async () => {
     const home = mkdtempSync(join(tmpdir(), "amh-readme-"));
     try {
       // `claude mcp add … -- COMMAND`: claude is not here; what it would start is the part after `--`.
       const shellLine = (line.includes(" -- ") ? line.slice(line.indexOf(" -- ") + 4) : line)
         .replaceAll(PLACEHOLDER, harness().map(shellQuote).join(" "));
-      const outcome = await capture("sh", ["-c", shellLine], { cwd: REPO_ROOT, env: { ...privateEnv(home), ...check.env?.(home) } });
+      const env = { ...privateEnv(home), ...check.env?.(home) };
+      const outcome = await capture("sh", ["-c", shellLine], { cwd: REPO_ROOT, env }, check.timeoutMs);
       await check.expect(outcome, home);
     } finally {
       rmSync(home, { recursive: true, force: true });
@@ -247,3 +277,9 @@ interface ServerEntry {
   command: string;
   args: string[];
 }
+
+test("the README's Inspector is the package's own name at the devDependency's version, never a bare bin name", () => {
+  const manifest = JSON.parse(readFileSync(join(REPO_ROOT, "package.json"), "utf8")) as { devDependencies: Record<string, string> };
+  assert.equal(INSPECTOR, `npx -y @modelcontextprotocol/inspector@${manifest.devDependencies["@modelcontextprotocol/inspector"]} --cli`);
+  assert.deepEqual(readmeCommands().filter((line) => /(^|\s)npx (-y )?mcp-inspector\b/.test(line)), []);
+});

@@ -24,6 +24,7 @@ import type { CliContext } from "./context.ts";
 import { readFileArgument, unreadableReason } from "./read_file_argument.ts";
 import { loadScenario } from "./sim.ts";
 import { artifactsHelp } from "./shared_options.ts";
+import { scenarioWithoutSim } from "./sim_screen.ts";
 
 interface FlowFlags {
   device?: unknown;
@@ -81,6 +82,9 @@ export async function runFlowCommand(file: string, flags: FlowFlags, ctx: CliCon
   } catch (error) {
     if (!isHarnessError(error)) throw error;
     return refused(ctx, flags, error.message);
+  }
+  if (flags.scenario !== undefined && !configs.some((c) => c.device.kind === "sim")) {
+    return refused(ctx, flags, scenarioWithoutSim().message);
   }
   const harnesses: Harness[] = [];
   try {
@@ -184,10 +188,6 @@ function scenarioFor(flag: unknown, flow: FlowFile, configs: HarnessConfig[], ct
  */
 async function simScenarios(flag: unknown, configs: HarnessConfig[], ctx: CliContext): Promise<(string | Scenario | undefined)[]> {
   const sims = configs.filter((c) => c.device.kind === "sim").length;
-  if (flag !== undefined && flag !== true && sims === 0) {
-    ctx.stderr("flow: --scenario applies to --device sim only; ignored.\n");
-    return configs.map(() => undefined);
-  }
   const chosen = await loadScenario(flag, ctx);
   if (sims <= 1) return configs.map((c) => c.device.kind === "sim" ? chosen : undefined);
   const { resolveScenario } = await import("../sim/mod.ts");

@@ -11,7 +11,6 @@ import { type CAC, cac } from "cac";
 import { PROGRAM_NAME, VERSION, versionLine } from "../version.ts";
 import { type CliContext, EXIT } from "./context.ts";
 import { joinNegativeValues, repeatedFlag } from "./raw_arguments.ts";
-import { WEBDRIVER_SELFTEST_COMMAND } from "./webdriver_selftest.ts";
 
 export type CommandRegistrar = (cli: CAC, ctx: CliContext) => void;
 
@@ -37,16 +36,17 @@ async function commandsFor(given: readonly string[]): Promise<CommandRegistrar[]
 /** Commands whose documented exit codes give 2 another meaning: their usage errors exit with this code. */
 const USAGE_EXIT: Readonly<Record<string, number>> = { flow: 1 };
 
+/** What a stray argument most likely meant, per command (cac says only "Unused args"). */
+const STRAY_ARGUMENT_HINT: Readonly<Record<string, (arg: string) => string>> = {
+  tree: (arg) => `tree reads a saved dump with --file: ${PROGRAM_NAME} tree --file ${arg}`,
+};
+
 /** The options a command takes more than once; any other flag given twice is a usage error. */
 const REPEATABLE: Readonly<Record<string, ReadonlySet<string>>> = { flow: new Set(["--device"]) };
 
 export { PROGRAM_NAME };
 
 export async function runCli(given: readonly string[], ctx: CliContext): Promise<number> {
-  if (given[0] === WEBDRIVER_SELFTEST_COMMAND) {
-    const { runWebdriverSelftest } = await import("./webdriver_selftest.ts");
-    return runWebdriverSelftest(given.slice(1), ctx);
-  }
   const cli = cac(PROGRAM_NAME);
   for (const register of await commandsFor(given)) register(cli, ctx);
   cli.help();
@@ -82,7 +82,11 @@ export async function runCli(given: readonly string[], ctx: CliContext): Promise
     const code = await cli.runMatchedCommand();
     return typeof code === "number" ? code : EXIT.ok;
   } catch (error) {
-    if ((error as Error).name === "CACError") return usageError(ctx, (error as Error).message, USAGE_EXIT[cli.matchedCommand.name]);
+    if ((error as Error).name === "CACError") {
+      const name = cli.matchedCommand.name;
+      const hint = /^Unused args/.test((error as Error).message) ? STRAY_ARGUMENT_HINT[name]?.(String(parsed.args[0])) : undefined;
+      return usageError(ctx, hint === undefined ? (error as Error).message : `${(error as Error).message}; ${hint}`, USAGE_EXIT[name]);
+    }
     throw error;
   }
 }

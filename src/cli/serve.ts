@@ -32,7 +32,7 @@ import { describeTransportError, warnWhenDeviceUnreachable } from "./serve_start
 import { type CliContext, EXIT } from "./context.ts";
 import { doctorReport, simEndpointsOf } from "./doctor.ts";
 import { loadScenario } from "./sim.ts";
-import { harnessScreenOptions, type ScreenFlags } from "./sim_screen.ts";
+import { harnessScreenOptions, scenarioWithoutSim, type ScreenFlags } from "./sim_screen.ts";
 import { withDeviceOptions } from "./shared_options.ts";
 
 /** As cac parses them: a value that looks like a number arrives as one. */
@@ -78,6 +78,7 @@ export async function runServe(flags: ServeFlags, ctx: CliContext): Promise<numb
   let options: HarnessOptions;
   try {
     config = loadConfig(ctx.env, cleanFlags(flags));
+    if (flags.scenario !== undefined && config.device.kind !== "sim") throw scenarioWithoutSim();
     options = await harnessScreenOptions(flags, config, ctx.cwd);
     if (flags.latency !== undefined) {
       if (config.device.kind !== "sim") {

@@ -47,6 +47,11 @@ async function readWhole(path: string, noun: string, what: string): Promise<Uint
   }
 }
 
+/** `--scenario` given for a device that is not the simulated one: refused like --screen and --latency (serve, flow). */
+export function scenarioWithoutSim(): HarnessError {
+  return new HarnessError("INVALID_ARGUMENT", "--scenario picks what the simulated device shows: add --device sim.");
+}
+
 /**
  * The composition options `serve`/`tree` pass for `--screen`: none without it; with it the device must
  * be the simulated one (`--device sim`), since only that one can show a capture.

@@ -28,6 +28,7 @@ import {
   type Selector,
   summaryFromCapture,
   type UiTree,
+  underAnotherKey,
 } from "../screen/mod.ts";
 import { xpathOf } from "./element_path.ts";
 import { type ReadTimer, readTimer } from "./read_timer.ts";
@@ -240,7 +241,9 @@ export async function findInSession(scope: ActScope, selector: Selector, tool: s
     // Another look only within the element wait, and only if a read and a find as long as the longest so far leave
     // 2 s of the call's time limit for the answer (the miss's screenshot, or the act, its settle and evidence).
     const room = scope.reads.fits(ctx.remainingMs(), 2000, ACT_DEFAULTS.pollIntervalMs + finds.longestMs());
-    if (waited + ACT_DEFAULTS.pollIntervalMs > ACT_DEFAULTS.elementWaitMs || !room) {
+    // The words are on the screen under another key: the answer already knows the selector to send, so it comes now.
+    const knownElsewhere = result.status === "not_found" && result.matched === undefined && underAnotherKey(tree, selector) !== null;
+    if (waited + ACT_DEFAULTS.pollIntervalMs > ACT_DEFAULTS.elementWaitMs || !room || knownElsewhere) {
       await attachMomentEvidence(ports, ctx, tool, scope.wait());
       if (result.status === "found") {
         throw new HarnessError(

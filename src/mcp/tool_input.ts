@@ -40,11 +40,31 @@ export function parseToolInput<N extends ToolName>(name: N, raw: unknown): ToolI
     return fail(code, `Unknown ${noun} ${keys} for ${where}; ${fix}.`, issue);
   }
   const argument = issue.path.length === 0 ? "arguments" : quote(issue.path.map(String).join("."));
+  if (codeFor(issue) === "INVALID_SELECTOR" && issue.code === "invalid_type" && issue.expected === "object") {
+    const given = valueAt(raw, issue.path);
+    const example = JSON.stringify({ text: typeof given === "string" && given.trim() !== "" ? given.slice(0, 80) : "Save" });
+    const got = given === null ? "null" : Array.isArray(given) ? "an array" : `a ${typeof given}`;
+    return fail(
+      "INVALID_SELECTOR",
+      `${argument} is an object naming one key, not ${got}: send ${example}; ${SELECTOR_KEYS_TEXT}.`,
+      issue,
+    );
+  }
   return fail(
     codeFor(issue),
     `Invalid ${argument} for ${name}: ${issue.message}. Send the value the tool's input schema describes (${acceptedText}).`,
     issue,
   );
+}
+
+/** The raw value at a zod issue's path (undefined where the path leaves the objects). */
+function valueAt(raw: unknown, path: readonly PropertyKey[]): unknown {
+  let at = raw;
+  for (const key of path) {
+    if (typeof at !== "object" || at === null) return undefined;
+    at = (at as Record<PropertyKey, unknown>)[key];
+  }
+  return at;
 }
 
 function fail(code: ErrorCode, message: string, issue: z.core.$ZodIssue): never {

@@ -1,6 +1,6 @@
 /**
  * Port: the hands — one UI automation session on one device (Appium 3 + UiAutomator2 through
- * webdriverio in src/adapters/appium/), with only the actions the act tools use, and the factory that
+ * a W3C client in src/adapters/appium/), with only the actions the act tools use, and the factory that
  * opens one. Elements are named by the absolute XPath of a node in the session's own page source,
  * never by coordinates. Every method throws only HarnessError: APPIUM_UNAVAILABLE (server down, driver
  * missing, HTTP 5xx), SESSION_NOT_FOUND (the session ended on the Appium side), UI_ELEMENT_NOT_FOUND (an

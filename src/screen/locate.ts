@@ -184,7 +184,7 @@ export function saidCover(cover: { label: string; selector?: Selector }): string
  * photo known by its content-desc, which the summary's texts list without saying the key), with the selector's
  * own `within` and `index`; else null.
  */
-function underAnotherKey(tree: UiTree, selector: Selector): Selector | null {
+export function underAnotherKey(tree: UiTree, selector: Selector): Selector | null {
   const [key, value] = keyOf(selector);
   if (!WORD_KEYS.includes(key as (typeof WORD_KEYS)[number])) return null;
   const { within, index } = selector;

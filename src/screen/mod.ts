@@ -6,7 +6,17 @@
 export { MAX_DUMP_BYTES, MAX_DUMP_DEPTH, parseDump } from "./parse_dump.ts";
 export { maskPasswordText } from "./password_fields.ts";
 export { summarize, summarizeWithNodes } from "./summarize.ts";
-export { type Candidate, coveredBy, drawerCover, findElement, type FindResult, locate, type LocatedElement, saidCover } from "./locate.ts";
+export {
+  type Candidate,
+  coveredBy,
+  drawerCover,
+  findElement,
+  type FindResult,
+  locate,
+  type LocatedElement,
+  saidCover,
+  underAnotherKey,
+} from "./locate.ts";
 export { renderSummaryText } from "./render_text.ts";
 export { keyboardInDump, screenSizeOf } from "./screen_geometry.ts";
 export { captureContext, type ScreenReadingInput, summaryFromCapture, summaryFromXml } from "./summary_from_xml.ts";

@@ -8,8 +8,9 @@
  * offers for it (`found`), or UI_ELEMENT_NOT_FOUND saying how far it went and whether the end was reached, or what
  * still covers it, or that it was under a cover at the start and went past (with a screenshot of that moment); a
  * scroll area under an open drawer (drawerCover) is refused before any swipe, the drawer named. `at_end: true` says the
- * area can go no further that way (it may still scroll back: the screen's `can_scroll` stays true). A
- * screen with nothing scrollable is `scrolled: false`. Errors: INVALID_SCROLL_DIRECTION, INVALID_SELECTOR
+ * area can go no further that way (it may still scroll back: the screen's `can_scroll` stays true); beside it,
+ * `scrolled` says whether the swipe moved the content at all (one more page source read, at the end only: false
+ * when it is the one before the swipe). A screen with nothing scrollable is `scrolled: false`. Errors: INVALID_SCROLL_DIRECTION, INVALID_SELECTOR
  * (validation), UI_ELEMENT_NOT_FOUND, UI_ELEMENT_AMBIGUOUS, APPIUM_UNAVAILABLE, EMULATOR_BUSY,
  * SESSION_NOT_FOUND, OPERATION_TIMEOUT.
  */
@@ -83,7 +84,8 @@ export const uiScrollTool = defineActTool("ui_scroll", {
       }
       const further = await checked(ctx, () => driver.scroll(id, direction));
       const atEnd = further ? {} : { at_end: true as const };
-      if (until === undefined) return { direction, scrolled: true, ...atEnd };
+      // At the end, the swipe may have moved nothing: one read says whether it did (`scrolled` is what the content did).
+      if (until === undefined) return { direction, scrolled: further || (await checked(ctx, () => driver.source())) !== source, ...atEnd };
       const next = await checked(ctx, () => driver.source());
       tree = parseDump(next);
       const shown = await offeredIfShown(scope, tree, until);

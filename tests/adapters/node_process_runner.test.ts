@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
-import { assertEndedByDeadline } from "../support/time_bounds.ts";
+import { assertEndedByDeadline, holdsWithin, LOADED_WAIT_MS } from "../support/time_bounds.ts";
 import { createNodeProcessRunner } from "../../src/adapters/node_process_runner.ts";
 import { printing, programDir, writeProgram } from "../support/fake_programs.ts";
 
@@ -48,8 +48,8 @@ test("a timeout kills the script and the child it started, and answers at once",
   assert.equal(result.timedOut, true);
   assertEndedByDeadline(took, 300, "the timed-out script");
   const childPid = Number(readFileSync(pidFile, "utf8"));
-  await new Promise((r) => setTimeout(r, 700)); // past the SIGKILL grace
-  assert.equal(isRunning(childPid), false, `the script's child ${childPid} is still running`);
+  // The group is killed after the answer (SIGTERM, SIGKILL after a grace): wait for the child to be gone.
+  assert.ok(await holdsWithin(() => !isRunning(childPid), LOADED_WAIT_MS), `the script's child ${childPid} is still running`);
 });
 
 /** Whether a process lives: gone, or a zombie nobody reaped yet (some container inits never reap), is not running. */

@@ -154,3 +154,34 @@ test("the session's idle timeout is the value read back: 3000 from the simulator
     await sim.stop();
   }
 });
+
+test("the W3C client's own failures keep their codes: a request unanswered past its limit is OPERATION_TIMEOUT, a closed port APPIUM_UNAVAILABLE", async () => {
+  const appium = await fakeAppium((req, _body, answer) => {
+    if (req.method === "POST" && req.url === "/session") return answer({ sessionId: "mute", capabilities: { platformName: "Android" } });
+    if (req.url?.endsWith("/source")) return; // a server that never answers this one
+    answer(null);
+  });
+  try {
+    const driver = await createAppiumDriverFactory({
+      appiumUrl: appium.url,
+      adbServer: "tcp:127.0.0.1:5037",
+      requestTimeoutMs: 1000,
+      newCommandTimeoutS: 90,
+    }).open("emulator-5554", { timeoutMs: 10_000 });
+    await assert.rejects(driver.source(), (e: unknown) => (e as HarnessError).code === "OPERATION_TIMEOUT");
+    await driver.delete();
+  } finally {
+    appium.close();
+  }
+  const closed = createAppiumDriverFactory({
+    appiumUrl: appium.url,
+    adbServer: "tcp:127.0.0.1:5037",
+    requestTimeoutMs: 1000,
+    newCommandTimeoutS: 90,
+  });
+  await assert.rejects(closed.open("emulator-5554", { timeoutMs: 10_000 }), (e: unknown) => {
+    assert.equal((e as HarnessError).code, "APPIUM_UNAVAILABLE");
+    assert.match((e as HarnessError).message, /Nothing answers at the Appium URL/);
+    return true;
+  });
+});

@@ -88,24 +88,38 @@ test("the entry point reaches the simulated device only through a dynamic import
   assert.ok(seen.size > 20, `walked ${seen.size} files`);
 });
 
-test("`--version` loads neither webdriverio nor the MCP SDK, nor the CLI parser (main.ts's static graph)", () => {
+test("`--version` loads neither the MCP SDK nor the CLI parser (main.ts's static graph)", () => {
   const { files, packages } = startupGraph({ mainDynamic: false });
-  const heavy = [...packages].filter((p) => p === "webdriverio" || p.startsWith("@modelcontextprotocol/") || p === "cac");
+  const heavy = [...packages].filter((p) => p.startsWith("@modelcontextprotocol/") || p === "cac");
   assert.deepEqual(heavy, [], `reached from main.ts statically (${files.size} files)`);
   assert.ok(files.size < 10, `main.ts statically reaches ${[...files].map(rel).join(", ")}`);
 });
 
-test("no command loads webdriverio at start: only the composition module's dynamic import on the first UI session", () => {
-  const { packages } = startupGraph({ mainDynamic: true });
+test("no command loads the Appium adapter at start: only the composition module's dynamic import on the first UI session", () => {
+  const { files, packages } = startupGraph({ mainDynamic: true });
   assert.ok(packages.has("cac"), "the walk reached the CLI");
-  assert.ok(!packages.has("webdriverio"), "webdriverio is statically reachable from a command's start");
+  const appium = [...files].filter((f) => f.startsWith(join(SRC, "adapters", "appium") + "/")).map(rel);
+  assert.deepEqual(appium, [], "the Appium adapter is statically reachable from a command's start");
   assert.match(readFileSync(join(SRC, "composition.ts"), "utf8"), /await import\("\.\/adapters\/appium\/mod\.ts"\)/);
+});
+
+/** What pulls browser drivers (edgedriver, geckodriver: install scripts a user is asked to allow) into an install. */
+const BROWSER_CLIENTS = /^(webdriverio|webdriver|@wdio\/.*|puppeteer.*|playwright.*|selenium-webdriver)$/;
+
+test("the product imports no browser-automation client, and the package's dependencies hold none (issue 27)", () => {
+  for (const file of [...sourceFiles(SRC), ...sourceFiles(join(REPO_ROOT, "contracts"))]) {
+    const text = readFileSync(file, "utf8");
+    const specs = [...text.matchAll(/(?:\sfrom\s+|\bimport\(\s*)"([^"]+)"/g)].map((m) => m[1]!.replace(/^((?:@[^/]+\/)?[^/]+).*$/, "$1"));
+    assert.deepEqual(specs.filter((spec) => BROWSER_CLIENTS.test(spec)), [], `${rel(file)} imports a browser-automation client`);
+  }
+  const manifest = JSON.parse(readFileSync(join(REPO_ROOT, "package.json"), "utf8")) as { dependencies: Record<string, string> };
+  assert.deepEqual(Object.keys(manifest.dependencies).filter((name) => BROWSER_CLIENTS.test(name)), []);
 });
 
 test("`tree --file` loads no zod (80 ms of a 0.4 s budget under Node): its start, the tree command and the screen model", () => {
   const { files, packages } = startupGraph({ mainDynamic: true, also: ["src/cli/tree.ts"] });
   assert.ok(files.has(join(SRC, "screen", "summarize.ts")), "the walk reached the screen model");
-  const heavy = [...packages].filter((p) => p === "zod" || p === "webdriverio" || p.startsWith("@modelcontextprotocol/"));
+  const heavy = [...packages].filter((p) => p === "zod" || p.startsWith("@modelcontextprotocol/"));
   assert.deepEqual(heavy, [], "reached from main.ts, the CLI, the composition module or tree.ts statically");
 });
 

@@ -103,3 +103,14 @@ test("a selector with unknown keys (coordinates) says which keys a selector take
   assert.match(refusal("ui_wait", { visible: { bounds: [0, 0, 1, 1] } }).message, /for 'visible'; a selector takes one of/);
   assert.match(refusal("ui_tap", { selector: { text: "OK", within: { x: 1 } } }).message, /for 'selector\.within'; a selector takes/);
 });
+
+test("a selector sent as a string (or any non-object) is INVALID_SELECTOR with an example of the object to send", () => {
+  const tap = refusal("ui_tap", { selector: "Network & internet" });
+  assert.equal(tap.code, "INVALID_SELECTOR");
+  assert.match(tap.message, /'selector' is an object naming one key, not a string: send \{"text":"Network & internet"\}/);
+  const wait = refusal("ui_wait", { visible: "Saved" });
+  assert.match(wait.message, /'visible' is an object naming one key, not a string: send \{"text":"Saved"\}/);
+  const within = refusal("ui_tap", { selector: { text: "OK", within: "Dialog" } });
+  assert.match(within.message, /'selector\.within' is an object naming one key, not a string: send \{"text":"Dialog"\}/);
+  assert.match(refusal("ui_tap", { selector: 7 }).message, /'selector' is an object naming one key, not a number: send \{"text":"Save"\}/);
+});

@@ -12,6 +12,7 @@ import { after, before, test } from "node:test";
 import { startSimDevice } from "../../src/sim/mod.ts";
 import { envelopeOf, MAIN_JS, type SpawnedServer, spawnServe } from "../support/mcp_client.ts";
 import { makeServeHome, type ServeHome } from "../support/mcp_e2e.ts";
+import { holdsWithin, LOADED_WAIT_MS } from "../support/time_bounds.ts";
 
 type Sim = Awaited<ReturnType<typeof startSimDevice>>;
 let sim: Sim;
@@ -66,9 +67,9 @@ test("a second process gets EMULATOR_BUSY at once; the hung first one times out 
   assert.equal(timedOut.evidence, null);
   sim.device.faults.hangCommands = [];
 
-  await new Promise((r) => setTimeout(r, 700)); // the runner's SIGTERM→SIGKILL grace
-  const children = childCommands(first.pid!);
-  if (children !== null) assert.deepEqual(children.filter((c) => c.includes("screencap")), [], "the hung adb child was killed");
+  // The runner kills the child's group after the answer (SIGTERM, SIGKILL after a grace): wait for it to be gone.
+  const hungChildGone = () => (childCommands(first.pid!) ?? []).every((c) => !c.includes("screencap"));
+  assert.ok(await holdsWithin(hungChildGone, LOADED_WAIT_MS), `the hung adb child was killed: ${childCommands(first.pid!)}`);
   const again = envelopeOf(await second.client.callTool({ name: "ui_screenshot", arguments: {} }));
   assert.equal(again.ok, true, JSON.stringify(again.error));
 });

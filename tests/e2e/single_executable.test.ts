@@ -2,12 +2,11 @@
  * The single executable (`npm run build:bin`), copied alone into an empty temporary folder with no
  * node_modules above it: --help, --version, help, tree --file on a real capture, doctor --json (when the
  * command exists), serve --device sim answering the SDK client over stdio (initialize, tools/list, an
- * observe and an act call: ui_tap goes through webdriverio's remote() inside the binary), and remote()
- * once more through the hidden selftest-webdriver against the binary's own `sim`. Runs when
+ * observe and an act call: ui_tap opens a W3C session from inside the binary). Runs when
  * ANDROID_MCP_BINARY names the built file (`npm run test:bin` and .ci/run set it); skipped otherwise.
  */
 import assert from "node:assert/strict";
-import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { copyFileSync, existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
@@ -19,7 +18,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { AVAILABLE_TOOL_NAMES } from "../../contracts/tools.ts";
 import { VERSION } from "../../src/version.ts";
 import { envelopeOf } from "../support/mcp_client.ts";
-import { exitWithin, killQuietly } from "../support/mcp_e2e.ts";
+import { killQuietly } from "../support/mcp_e2e.ts";
 import { CORPUS_DIR, OWN_FIXTURES } from "../support/paths.ts";
 
 const BINARY = process.env["ANDROID_MCP_BINARY"]?.trim();
@@ -114,7 +113,7 @@ test("serve --device sim answers initialize, tools/list, an observe call and an 
     assert.equal(shot.ok, true, JSON.stringify(shot.error));
     // Its folder is HOME, not a project: the evidence goes to the state directory, never a stray artifacts/.
     assert.ok(shot.evidence!.path.startsWith(join(folder, "state", "android-mcp-harness", "artifacts")), shot.evidence!.path);
-    // An act: a UI session through webdriverio's remote() against the sim's UiAutomator2 endpoint, from inside the binary.
+    // An act: a UI session (src/adapters/appium/w3c_session.ts) against the sim's UiAutomator2 endpoint, from inside the binary.
     const tapped = envelopeOf(
       await client.callTool({ name: "ui_tap", arguments: { selector: { text: "Network & internet" } } }, undefined, { timeout: 120_000 }),
     );
@@ -129,36 +128,3 @@ test("serve --device sim answers initialize, tools/list, an observe call and an 
     killQuietly(transport.pid);
   }
 });
-
-test("webdriverio's remote() works inside the binary (its own sim's UiAutomator2 endpoint)", { skip }, async () => {
-  let sim: ChildProcess | undefined;
-  try {
-    sim = spawn(copy, ["sim", "--json"], { cwd: folder, env, stdio: ["ignore", "pipe", "pipe"] });
-    const endpoints = await firstLine(sim);
-    const { appiumUrl } = JSON.parse(endpoints) as { appiumUrl: string };
-    const result = run(["selftest-webdriver", "--appium-url", appiumUrl], 30_000);
-    assert.equal(result.code, 0, result.stderr);
-    const report = JSON.parse(result.stdout) as { ok: boolean; page_source_chars: number };
-    assert.equal(report.ok, true);
-    assert.ok(report.page_source_chars > 1000, result.stdout);
-  } finally {
-    sim?.kill("SIGTERM");
-    if (sim !== undefined && (await exitWithin(sim, 5000)) === null) killQuietly(sim.pid);
-  }
-});
-
-function firstLine(child: ChildProcess): Promise<string> {
-  return new Promise((resolvePromise, reject) => {
-    let text = "";
-    const timer = setTimeout(() => reject(new Error(`no line from the binary within 20 s: ${text}`)), 20_000);
-    child.stdout!.on("data", (chunk: Buffer) => {
-      text += chunk.toString("utf8");
-      const end = text.indexOf("\n");
-      if (end !== -1) {
-        clearTimeout(timer);
-        resolvePromise(text.slice(0, end));
-      }
-    });
-    child.once("exit", (code) => reject(new Error(`the binary exited with ${code} before printing`)));
-  });
-}

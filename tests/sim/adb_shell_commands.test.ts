@@ -19,6 +19,7 @@ import { type AdbServer, startAdbServer } from "../../src/sim/adb/server.ts";
 import { resolveScenario } from "../../src/sim/scenario/load.ts";
 import { ScenarioDevice } from "../../src/sim/scenario_device.ts";
 import { ADB, adb, NO_ADB, text } from "./adb_cli.ts";
+import { holdsWithin, LOADED_WAIT_MS } from "../support/time_bounds.ts";
 
 const skip = NO_ADB;
 
@@ -233,8 +234,8 @@ test("am instrument -w ends when the UiAutomator2 server's session is deleted, a
     ], { env, stdio: "ignore" });
     try {
       const exited = new Promise<number | null>((resolve) => instrument.on("close", resolve));
-      await new Promise((r) => setTimeout(r, 300));
-      assert.match(await sh(s, "ps"), /io\.appium\.uiautomator2\.server\n/);
+      const serverRuns = async () => /io\.appium\.uiautomator2\.server\n/.test(await sh(s, "ps"));
+      assert.ok(await holdsWithin(serverRuns, LOADED_WAIT_MS), "am instrument started the server process"); // not a guessed time
       d.uia2ServerQuit(); // what the UiAutomator2 server signals after a successful DELETE /session
       assert.equal(await exited, 0);
       assert.doesNotMatch(await sh(s, "ps"), /io\.appium\.uiautomator2\.server/);

@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { currentUserFacts, lockDirectory, lockFileName } from "../../src/adapters/evidence/mod.ts";
 import { adbServerAddress } from "../../src/adapters/adb/mod.ts";
 import { envelopeOf, type SpawnedServer, spawnServe } from "./mcp_client.ts";
-import { assertEndedByDeadline } from "./time_bounds.ts";
+import { assertEndedByDeadline, LOADED_WAIT_MS } from "./time_bounds.ts";
 import { exitWithin, makeServeHome, pidGoneWithin, type ServeHome } from "./mcp_e2e.ts";
 
 export type Sim = Awaited<ReturnType<typeof startSimDevice>>;
@@ -150,6 +150,7 @@ export async function hungActFreesTheDevice(target: BatteryTarget, served: Serve
     const measuredAt = Date.now();
     assert.equal((await callTool(served.server, "ui_get_tree")).ok, true);
     const treeMs = Date.now() - measuredAt;
+    const sessionDeleted = uia2SessionDeleted(target.sim);
     target.sim.device.faults.hangCommands = ["screencap"];
     const started = Date.now();
     const hung = await callTool(quick.server, "device_back");
@@ -162,9 +163,33 @@ export async function hungActFreesTheDevice(target: BatteryTarget, served: Serve
     const nextMs = Date.now() - freedAt;
     // Served without waiting for the hung act's cleanup: a bound with a loaded machine's slack, not a figure.
     assertEndedByDeadline(nextMs, 3 * treeMs + 1000, `the next call after the hang (the one before it took ${treeMs} ms)`);
+    // The deletion runs after the lock is released (the device is free at once): wait for it, not for time.
+    assert.ok(await sessionDeleted.within(LOADED_WAIT_MS), "the timed-out act's session was deleted on the device");
     assert.deepEqual(await appiumSessions(target.appiumUrl), sessionsBefore, "the timed-out act's session was deleted");
   } finally {
     target.sim.device.faults.hangCommands = [];
     await quick.close();
   }
+}
+
+/**
+ * The next successful DELETE of a UiAutomator2 session on the simulated device (its server process quits),
+ * subscribed now: `within(ms)` is true once it happened, false if it did not within `ms`.
+ */
+export function uia2SessionDeleted(sim: Sim): { within(ms: number): Promise<boolean> } {
+  let seen!: () => void;
+  const happened = new Promise<void>((resolve) => (seen = resolve));
+  const unsubscribe = sim.device.onUia2ServerQuit(() => seen());
+  return {
+    within: async (ms) => {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const late = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), ms)));
+      try {
+        return await Promise.race([happened.then(() => true as const), late]);
+      } finally {
+        clearTimeout(timer);
+        unsubscribe();
+      }
+    },
+  };
 }

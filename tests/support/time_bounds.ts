@@ -19,3 +19,16 @@ export function assertEndedByDeadline(tookMs: number, limitMs: number, what: str
 /** The longest a child process may take to start, answer or exit on a loaded two-core machine before a
  * test calls it hung (serve took over 10 s to start at load 14). A hang is still caught, a minute later. */
 export const LOADED_WAIT_MS = 60_000;
+
+/**
+ * Whether `check` holds within `ms`, polled every 20 ms: for a cleanup that sends no event the test can hear
+ * (a process another one kills), so the test waits for the condition itself, not for a guessed time.
+ */
+export async function holdsWithin(check: () => boolean | Promise<boolean>, ms: number): Promise<boolean> {
+  const deadline = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > deadline) return false;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  return true;
+}

@@ -1,6 +1,6 @@
 /**
- * Appium's and webdriverio's failures, translated into the closed list of codes with a message that
- * says what to do (texts as Appium 3.8 + UiAutomator2 8.7 really answer, ../shared/notes). Only the
+ * Appium's failures and the W3C client's (w3c_session.ts, said as webdriverio said them), translated into the
+ * closed list of codes with a message that says what to do (texts as Appium 3.8 + UiAutomator2 8.7 really answer, ../shared/notes). Only the
  * first line of a foreign message is quoted, cut to a bound; no stack trace ever passes.
  */
 import { HarnessError } from "../../errors.ts";

@@ -1,6 +1,7 @@
 /**
- * The UiDriverFactory over webdriverio's `remote()` (Appium 3 + UiAutomator2, or any W3C endpoint that
- * speaks its dialect, like the simulated device's own server). Sessions start with no connection retries
+ * The UiDriverFactory over one W3C session each (w3c_session.ts, the protocol commands webdriverio's `remote()`
+ * sent before: Appium 3 + UiAutomator2, or any W3C endpoint that speaks its dialect, like the simulated device's
+ * own server). Sessions start with no connection retries
  * (nothing listening answers APPIUM_UNAVAILABLE in milliseconds), `noReset`, the adb server's port and
  * host when they are not the default, and a newCommandTimeout above the harness's idle expiry so the
  * harness, not Appium, ends idle sessions. Each new session is given UiAutomator2's `waitForIdleTimeout` setting
@@ -9,12 +10,12 @@
  * app, keyboard, scroll, long press, double tap, keys, editor action, notifications, deep links and app
  * state go through the UiAutomator2 driver's `mobile:` methods. Every failure is translated by appium_failure.ts.
  */
-import { remote } from "webdriverio";
 import { HarnessError } from "../../errors.ts";
 import type { DeviceKey, OpenDriverOptions, UiDriver, UiDriverFactory } from "../../ports/ui_driver.ts";
 import { appiumFailure } from "./appium_failure.ts";
+import { newW3cSession, type W3cSession } from "./w3c_session.ts";
 
-type Browser = Awaited<ReturnType<typeof remote>>;
+type Browser = W3cSession;
 
 const ELEMENT_KEY = "element-6066-11e4-a52e-4f735466cecf";
 /** Android's KeyEvent.KEYCODE_* of each key the port names. */
@@ -45,16 +46,10 @@ export function createAppiumDriverFactory(options: AppiumDriverFactoryOptions): 
     },
     async open(udid, open: OpenDriverOptions): Promise<UiDriver> {
       try {
-        const started = remote({
-          protocol: url.protocol === "https:" ? "https" : "http",
-          hostname: url.hostname.replace(/^\[|\]$/g, ""),
-          port: Number(url.port || (url.protocol === "https:" ? 443 : 80)),
-          path: url.pathname === "" ? "/" : url.pathname,
-          capabilities: capabilitiesFor(udid, options) as WebdriverIO.Capabilities,
-          logLevel: "silent",
-          connectionRetryCount: 0,
-          connectionRetryTimeout: Math.max(1000, Math.min(options.requestTimeoutMs, open.timeoutMs)),
-          waitforTimeout: 0,
+        const started = newW3cSession({
+          url,
+          capabilities: capabilitiesFor(udid, options),
+          requestTimeoutMs: Math.max(1000, Math.min(options.requestTimeoutMs, open.timeoutMs)),
         });
         const browser = await abortable(started, open.signal, (late) => {
           const cleanup = late.then((b) => b.deleteSession().then(() => {}, () => {}), () => {});
@@ -125,7 +120,7 @@ function driverOf(browser: Browser, endpoint: string, idleTimeoutMs: number | nu
     source: () => call("reading the page source", () => browser.getPageSource()),
     findElements: async (xpath) => {
       const found = await call("finding an element", () => browser.findElements("xpath", xpath));
-      return found.map((ref) => (ref as unknown as Record<string, string>)[ELEMENT_KEY]!).filter((id) => typeof id === "string");
+      return found.map((ref) => (ref as Record<string, unknown> | null)?.[ELEMENT_KEY]).filter((id) => typeof id === "string");
     },
     click: async (id) => void (await call("tapping", () => browser.elementClick(id))),
     replaceText: async (id, text) => {
