@@ -92,11 +92,13 @@ function performAct<E extends object>(
   changedBeyondSource?: (extra: E, screen: ScreenSummary) => boolean,
 ): Promise<ToolOutcome<ActData & E>> {
   const wait = (): WaitOptions => ({ timeoutMs: ctx.remainingMs(), signal: ctx.signal });
-  return ports.ui.withDriver(ctx.sessionId, ports.observer.udid, uiOperation(ctx), async (driver) => {
+  return ports.ui.withDriver(ctx.sessionId, ports.observer.udid, uiOperation(ctx), async (session) => {
+    const driver = watchGestures(session, () => ctx.noteActed("sent"));
     const reads = readTimer(ports.clock);
     const before = await reads.time(() => checked(ctx, () => driver.source()));
     const scope: ActScope = { driver, ports, ctx, before, reads, wait };
     const extra = await act(scope);
+    ctx.noteActed("done");
     const actedOn = scope.before;
     const after = await settleWithEvidence(tool, driver, ports, ctx, actedOn);
     if (after.evidence.saved !== null) ctx.attachEvidence(after.evidence.saved);
@@ -147,6 +149,43 @@ async function settleWithEvidence(
   return { source: confirmed.source, settled: confirmed.settled, summary, evidence };
 }
 
+/** Each driver call: a read of the screen or device, or a gesture that changes it (the compiler asks for every new call). */
+const DRIVER_CALLS: Record<Exclude<keyof UiDriver, "appiumSessionId" | "idleTimeoutMs">, "read" | "gesture"> = {
+  source: "read",
+  findElements: "read",
+  isKeyboardShown: "read",
+  currentPackage: "read",
+  delete: "read",
+  click: "gesture",
+  replaceText: "gesture",
+  appendText: "gesture",
+  scroll: "gesture",
+  longPress: "gesture",
+  doubleTap: "gesture",
+  editorAction: "gesture",
+  pressKey: "gesture",
+  openNotifications: "gesture",
+  deepLink: "gesture",
+  terminateApp: "gesture",
+  clearApp: "gesture",
+  back: "gesture",
+  activateApp: "gesture",
+  hideKeyboard: "gesture",
+};
+
+/** The driver, telling `onGesture` before each gesture goes to the device (from then on the act may have taken place). */
+function watchGestures(driver: UiDriver, onGesture: () => void): UiDriver {
+  const watched: Record<string, unknown> = { appiumSessionId: driver.appiumSessionId, idleTimeoutMs: driver.idleTimeoutMs };
+  for (const [name, kind] of Object.entries(DRIVER_CALLS)) {
+    const call = (driver as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>)[name]!.bind(driver);
+    watched[name] = kind === "read" ? call : (...args: unknown[]) => {
+      onGesture();
+      return call(...args);
+    };
+  }
+  return watched as unknown as UiDriver;
+}
+
 /** Both results once both are done; the first failure once both are done (nothing keeps running after the act). */
 async function allOrFirstError<A, B>(a: Promise<A>, b: Promise<B>): Promise<[A, B]> {
   const [ra, rb] = await Promise.allSettled([a, b]);
@@ -180,7 +219,7 @@ async function takeEvidence(tool: string, ports: ToolPorts, ctx: OperationContex
     if (ctx.signal.aborted || !(error instanceof HarnessError)) throw error;
     if (error.code === "OPERATION_TIMEOUT" && ctx.remainingMs() <= CALL_END_SLACK_MS) {
       // The screenshot was given the rest of the call's time and used it up: the call timed out, not only its evidence.
-      // Whichever of the two timers fired first, the answer is the call's own OPERATION_TIMEOUT (its deadline is due).
+      // Whichever of the two timers fired first, the answer is the deadline's own (its ACT_UNCONFIRMED: the act took place).
       await ports.clock.sleep(CALL_END_SLACK_MS * 2, ctx.signal).catch(() => {}); // ends when the deadline aborts the call
       throw ctx.signal.aborted ? ctx.signal.reason : error;
     }

@@ -241,7 +241,8 @@ test("an idle session expires and is deleted; a session ends at its action ceili
 test("an act that hangs past the time limit answers OPERATION_TIMEOUT, deletes its session and frees the device at once (R18)", async () => {
   const world = actWorld({ actionTimeoutMs: 1500 });
   await withActServer(world, async (c) => {
-    world.behaviour.beforeCall = (name) => name === "click" ? new Promise(() => {}) : Promise.resolve();
+    // Before the gesture (its element's find): after it, the answer is ACT_UNCONFIRMED (act_unconfirmed.test.ts).
+    world.behaviour.beforeCall = (name) => name.startsWith("findElements") ? new Promise(() => {}) : Promise.resolve();
     const started = world.clock.now();
     const hung = await call(c, "ui_tap", { selector: { text: "Network & internet" } });
     assert.equal(hung.error?.code, "OPERATION_TIMEOUT");
@@ -258,7 +259,7 @@ test("a timeout inside an explicit session revokes it", async () => {
   const world = actWorld({ actionTimeoutMs: 1500 });
   await withActServer(world, async (c) => {
     const id = (await call(c, "ui_session_open")).data["session_id"] as string;
-    world.behaviour.beforeCall = (name) => name === "back" ? new Promise(() => {}) : Promise.resolve();
+    world.behaviour.beforeCall = (name) => name === "source" ? new Promise(() => {}) : Promise.resolve(); // before the back
     assert.equal((await call(c, "device_back", { session_id: id })).error?.code, "OPERATION_TIMEOUT");
     delete world.behaviour.beforeCall;
     await world.clock.sleep(50);
@@ -274,7 +275,7 @@ test("a timeout inside an explicit session frees the device at once, even while 
   const world = actWorld({ actionTimeoutMs: 1500 });
   await withActServer(world, async (c) => {
     const id = (await call(c, "ui_session_open")).data["session_id"] as string;
-    world.behaviour.beforeCall = (name) => name === "back" ? new Promise(() => {}) : Promise.resolve();
+    world.behaviour.beforeCall = (name) => name === "source" ? new Promise(() => {}) : Promise.resolve(); // before the back
     world.behaviour.delete = () => world.clock.sleep(3000); // a hung Appium answers DELETE late
     assert.equal((await call(c, "device_back", { session_id: id })).error?.code, "OPERATION_TIMEOUT");
     delete world.behaviour.beforeCall;

@@ -139,8 +139,8 @@ export async function sigtermDeletesTheSession(
 export { existsSync, exitWithin };
 
 /**
- * An act that hangs past its timeout (the evidence screencap never comes) answers OPERATION_TIMEOUT by the
- * deadline, deletes its session, and the device is free at once: the next call takes no longer than a bound
+ * An act that hangs past its timeout after its gesture (the evidence screencap never comes) answers ACT_UNCONFIRMED
+ * (the back was done: never "cancelled … Retry") by the deadline, deletes its session, and the device is free at once: the next call takes no longer than a bound
  * measured in the same run (a ui_get_tree before the hang), never a wall-clock figure.
  */
 export async function hungActFreesTheDevice(target: BatteryTarget, served: Served, timeoutSeconds: number): Promise<void> {
@@ -153,8 +153,8 @@ export async function hungActFreesTheDevice(target: BatteryTarget, served: Serve
     target.sim.device.faults.hangCommands = ["screencap"];
     const started = Date.now();
     const hung = await callTool(quick.server, "device_back");
-    assert.equal(hung.error?.code, "OPERATION_TIMEOUT", JSON.stringify(hung));
-    assertEndedByDeadline(Date.now() - started, timeoutSeconds * 1000, "the hung act's OPERATION_TIMEOUT");
+    assert.equal(hung.error?.code, "ACT_UNCONFIRMED", JSON.stringify(hung));
+    assertEndedByDeadline(Date.now() - started, timeoutSeconds * 1000, "the hung act's ACT_UNCONFIRMED");
     target.sim.device.faults.hangCommands = [];
     const freedAt = Date.now();
     const next = await callTool(served.server, "ui_get_tree");
