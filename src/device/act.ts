@@ -19,6 +19,7 @@ import type { ToolInput, ToolName } from "../../contracts/tools.ts";
 import type { WaitOptions } from "../ports/device.ts";
 import type { OperationContext, ToolOutcome, ToolPorts } from "../ports/operation.ts";
 import type { UiDriver } from "../ports/ui_driver.ts";
+import type { UiOperation } from "../ports/ui_sessions.ts";
 import {
   findElement,
   locate,
@@ -29,6 +30,7 @@ import {
   summaryFromCapture,
   type UiTree,
 } from "../screen/mod.ts";
+import { aroundDriver } from "./driver_calls.ts";
 import { xpathOf } from "./element_path.ts";
 import { type ReadTimer, readTimer } from "./read_timer.ts";
 import { attachMomentEvidence, captureScreenshot } from "./screenshot.ts";
@@ -57,6 +59,8 @@ export interface ActData {
   screen: ScreenSummary;
   /** Only when the act took place and its evidence could not be taken (the envelope's `evidence` is null). */
   evidence_error?: EvidenceError;
+  /** Only when the warm UiAutomator2 session had ended (another client, its server gone) and was started again for it. */
+  session_restarted?: string;
 }
 
 export interface ActToolOptions<N extends ToolName, E extends object> {
@@ -92,7 +96,9 @@ function performAct<E extends object>(
   changedBeyondSource?: (extra: E, screen: ScreenSummary) => boolean,
 ): Promise<ToolOutcome<ActData & E>> {
   const wait = (): WaitOptions => ({ timeoutMs: ctx.remainingMs(), signal: ctx.signal });
-  return ports.ui.withDriver(ctx.sessionId, ports.observer.udid, uiOperation(ctx), async (session) => {
+  let restarted: string | undefined;
+  const op = { ...uiOperation(ctx), restarted: (why: string) => void (restarted = why) };
+  return ports.ui.withDriver(ctx.sessionId, ports.observer.udid, op, async (session) => {
     const driver = watchGestures(session, () => ctx.noteActed("sent"));
     const reads = readTimer(ports.clock);
     const before = await reads.time(() => checked(ctx, () => driver.source()));
@@ -110,6 +116,7 @@ function performAct<E extends object>(
         ...extra,
         screen: after.summary,
         ...(after.evidence.error === null ? {} : { evidence_error: after.evidence.error }),
+        ...(restarted === undefined ? {} : { session_restarted: restarted }),
       },
     };
   });
@@ -149,41 +156,12 @@ async function settleWithEvidence(
   return { source: confirmed.source, settled: confirmed.settled, summary, evidence };
 }
 
-/** Each driver call: a read of the screen or device, or a gesture that changes it (the compiler asks for every new call). */
-const DRIVER_CALLS: Record<Exclude<keyof UiDriver, "appiumSessionId" | "idleTimeoutMs">, "read" | "gesture"> = {
-  source: "read",
-  findElements: "read",
-  isKeyboardShown: "read",
-  currentPackage: "read",
-  delete: "read",
-  click: "gesture",
-  replaceText: "gesture",
-  appendText: "gesture",
-  scroll: "gesture",
-  longPress: "gesture",
-  doubleTap: "gesture",
-  editorAction: "gesture",
-  pressKey: "gesture",
-  openNotifications: "gesture",
-  deepLink: "gesture",
-  terminateApp: "gesture",
-  clearApp: "gesture",
-  back: "gesture",
-  activateApp: "gesture",
-  hideKeyboard: "gesture",
-};
-
 /** The driver, telling `onGesture` before each gesture goes to the device (from then on the act may have taken place). */
 function watchGestures(driver: UiDriver, onGesture: () => void): UiDriver {
-  const watched: Record<string, unknown> = { appiumSessionId: driver.appiumSessionId, idleTimeoutMs: driver.idleTimeoutMs };
-  for (const [name, kind] of Object.entries(DRIVER_CALLS)) {
-    const call = (driver as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>)[name]!.bind(driver);
-    watched[name] = kind === "read" ? call : (...args: unknown[]) => {
-      onGesture();
-      return call(...args);
-    };
-  }
-  return watched as unknown as UiDriver;
+  return aroundDriver(() => driver, (_name, kind, run) => {
+    if (kind === "gesture") onGesture();
+    return run(driver);
+  });
 }
 
 /** Both results once both are done; the first failure once both are done (nothing keeps running after the act). */
@@ -236,8 +214,8 @@ async function takeEvidence(tool: string, ports: ToolPorts, ctx: OperationContex
 /** How near the call's time limit a screenshot's timeout counts as the call's own (the two timers end together). */
 const CALL_END_SLACK_MS = 100;
 
-export function uiOperation(ctx: OperationContext) {
-  return { operationId: ctx.operationId, signal: ctx.signal, remainingMs: ctx.remainingMs, progress: ctx.progress };
+export function uiOperation(ctx: OperationContext): UiOperation {
+  return { operationId: ctx.operationId, signal: ctx.signal, remainingMs: ctx.remainingMs, progress: ctx.progress, lease: ctx.lease };
 }
 
 /** The summary of a page source read through a session, with the device's geometry, keyboard and foreground from adb. */
