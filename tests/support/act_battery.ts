@@ -35,6 +35,8 @@ export async function serveOn(target: BatteryTarget, env: Record<string, string>
     ADB_SERVER_SOCKET: target.sim.adbServerSocket,
     ANDROID_UDID: target.sim.device.serial,
     APPIUM_URL: target.appiumUrl,
+    // Several servers take turns on one device here: none keeps it warm after its act (tests/e2e/warm_sim.test.ts does).
+    ANDROID_MCP_WARM_IDLE_TIMEOUT: "0",
     ...env,
   });
   return { server, home, close: async () => void (await server.close()) };
@@ -140,12 +142,17 @@ export { existsSync, exitWithin };
 
 /**
  * An act that hangs past its timeout after its gesture (the evidence screencap never comes) answers ACT_UNCONFIRMED
- * (the back was done: never "cancelled … Retry") by the deadline, deletes its session, and the device is free at once: the next call takes no longer than a bound
- * measured in the same run (a ui_get_tree before the hang), never a wall-clock figure.
+ * (the back was done: never "cancelled … Retry") by the deadline, deletes its session, and the device is free at
+ * once: the next call takes no longer than a bound measured in the same run (a ui_get_tree before the hang), never a
+ * wall-clock figure.
  */
 export async function hungActFreesTheDevice(target: BatteryTarget, served: Served, timeoutSeconds: number): Promise<void> {
   const quick = await serveOn(target, { ANDROID_MCP_ACTION_TIMEOUT: String(timeoutSeconds) }, served.home);
   try {
+    // A first act loads the UiAutomator2 client (about a second): the hung act's limit is then spent after its gesture.
+    const warmUp = await callTool(quick.server, "ui_session_open");
+    assert.equal(warmUp.ok, true, JSON.stringify(warmUp.error));
+    await callTool(quick.server, "ui_session_close", { session_id: warmUp.data["session_id"] });
     const sessionsBefore = await appiumSessions(target.appiumUrl);
     const measuredAt = Date.now();
     assert.equal((await callTool(served.server, "ui_get_tree")).ok, true);
