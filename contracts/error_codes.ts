@@ -30,6 +30,11 @@ export const ERROR_CODES = {
   APP_NOT_FOUND: { meaning: "The package is not installed, or has no launchable activity.", retryable: false },
   SETTINGS_FOREGROUND_FAILED: { meaning: "Settings did not come to the foreground in time.", retryable: true },
   OPERATION_TIMEOUT: { meaning: "The operation exceeded its time limit and was cancelled; the device lock was released.", retryable: true },
+  ACT_UNCONFIRMED: {
+    meaning: "The act was sent to the device (it most likely took place), but the time limit passed before the screen it led " +
+      "to could be read: read the screen before acting again; repeating the act may undo it.",
+    retryable: false,
+  },
   EVIDENCE_WRITE_FAILED: {
     meaning: "The evidence screenshot could not be captured or written, or it shows nothing (one colour).",
     retryable: true,

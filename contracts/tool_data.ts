@@ -84,6 +84,9 @@ export const ACT_DATA_SHAPE = {
   changed: z.boolean(),
   screen: ScreenSummarySchema,
   evidence_error: EvidenceErrorSchema.optional(),
+  /** Only when the device's warm UiAutomator2 session had ended (another client ended it, its server exited) and was
+   * started again, once, for this act: why. */
+  session_restarted: z.string().optional(),
 };
 
 /** An act's data: the shape every act answers plus what this act adds. */

@@ -172,13 +172,15 @@ export async function openHarness(config: HarnessConfig, ctx: CliContext, option
         appiumUrl,
         adbServer: observer.adbServer,
         requestTimeoutMs: config.actionTimeoutSeconds * 1000,
-        newCommandTimeoutS: config.flowIdleTimeoutSeconds + 30,
+        // Appium ends a session idle past this: the warm one must outlive its own idle timeout.
+        newCommandTimeoutS: Math.max(config.flowIdleTimeoutSeconds, config.warmIdleTimeoutSeconds) + 30,
         uiIdleTimeoutMs: ACT_DEFAULTS.uiIdleTimeoutMs,
       }),
       lock: fileLock,
       clock: ctx.clock,
       logger: ctx.logger,
       idleTimeoutMs: config.flowIdleTimeoutSeconds * 1000,
+      warmIdleTimeoutMs: config.warmIdleTimeoutSeconds * 1000,
       newSessionId: () => `s-${randomUUID().replaceAll("-", "")}`,
     });
     const deps: OperationDeps = {

@@ -15,6 +15,9 @@ export interface HarnessConfig {
    * undefined: chosen by state_directories.ts. The only place the variable is read. */
   artifactsDir?: { path: string; source: "--artifacts" | "ANDROID_MCP_ARTIFACTS_DIR" };
   flowIdleTimeoutSeconds: number;
+  /** --warm-idle-timeout, else ANDROID_MCP_WARM_IDLE_TIMEOUT: how long the warm UiAutomator2 session outlives its last
+   * use; 0: every act starts and ends its own session. */
+  warmIdleTimeoutSeconds: number;
   actionTimeoutSeconds: number;
   /** Evidence PNGs older than this many days are removed at start-up; 0 keeps them forever. */
   evidenceRetentionDays: number;
@@ -25,11 +28,13 @@ export interface ConfigFlags {
   device?: string;
   appiumUrl?: string;
   artifacts?: string;
+  warmIdleTimeout?: string;
 }
 
 export const CONFIG_DEFAULTS = {
   appiumUrl: "http://127.0.0.1:4723",
   flowIdleTimeoutSeconds: 60,
+  warmIdleTimeoutSeconds: 300,
   actionTimeoutSeconds: 50,
   evidenceRetentionDays: 14,
 } as const;
@@ -53,6 +58,11 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>, fl
     "ANDROID_MCP_FLOW_IDLE_TIMEOUT",
     value("ANDROID_MCP_FLOW_IDLE_TIMEOUT"),
     CONFIG_DEFAULTS.flowIdleTimeoutSeconds,
+    problems,
+  );
+  const warmIdle = parseWarmIdle(
+    flags.warmIdleTimeout !== undefined ? "--warm-idle-timeout" : "ANDROID_MCP_WARM_IDLE_TIMEOUT",
+    flags.warmIdleTimeout ?? value("ANDROID_MCP_WARM_IDLE_TIMEOUT"),
     problems,
   );
   const action = parseSeconds(
@@ -93,6 +103,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>, fl
     device,
     appiumUrl,
     flowIdleTimeoutSeconds: flowIdle,
+    warmIdleTimeoutSeconds: warmIdle,
     actionTimeoutSeconds: action,
     evidenceRetentionDays: retention,
     adb,
@@ -133,6 +144,16 @@ function parseSeconds(name: string, raw: string | undefined, fallback: number, p
   if (!Number.isInteger(seconds) || seconds < 1 || seconds > 3600) {
     problems.push(`${name} must be a whole number of seconds between 1 and 3600, got "${raw}"`);
     return fallback;
+  }
+  return seconds;
+}
+
+function parseWarmIdle(name: string, raw: string | undefined, problems: string[]): number {
+  if (raw === undefined) return CONFIG_DEFAULTS.warmIdleTimeoutSeconds;
+  const seconds = /^\d{1,4}$/.test(raw) ? Number(raw) : Number.NaN;
+  if (!Number.isInteger(seconds) || seconds > 3600) {
+    problems.push(`${name} must be a whole number of seconds between 0 (no warm session) and 3600, got "${raw}"`);
+    return CONFIG_DEFAULTS.warmIdleTimeoutSeconds;
   }
   return seconds;
 }

@@ -13,11 +13,12 @@ function failure(env: Record<string, string>, flags = {}): HarnessError {
   assert.fail("expected the configuration to be refused");
 }
 
-test("defaults: the only online device, local Appium, 60 s idle, 50 s action (below the 60 s MCP clients commonly wait), evidence kept 14 days", () => {
+test("defaults: the only online device, local Appium, 60 s idle, a warm session held 300 s, 50 s action (below the 60 s MCP clients commonly wait), evidence kept 14 days", () => {
   assert.deepEqual(loadConfig({}), {
     device: { kind: "auto" },
     appiumUrl: "http://127.0.0.1:4723",
     flowIdleTimeoutSeconds: 60,
+    warmIdleTimeoutSeconds: 300,
     actionTimeoutSeconds: 50,
     evidenceRetentionDays: 14,
     adb: {},
@@ -31,6 +32,7 @@ test("every variable is read, and empty values count as unset", () => {
     APPIUM_URL: "http://grid:4444/wd/hub/",
     ANDROID_MCP_ARTIFACTS_DIR: "/tmp/ev",
     ANDROID_MCP_FLOW_IDLE_TIMEOUT: "30",
+    ANDROID_MCP_WARM_IDLE_TIMEOUT: "0",
     ANDROID_MCP_ACTION_TIMEOUT: "3600",
     ADB: "/opt/adb",
     ANDROID_HOME: "/sdk",
@@ -42,12 +44,23 @@ test("every variable is read, and empty values count as unset", () => {
     appiumUrl: "http://grid:4444/wd/hub",
     artifactsDir: { path: "/tmp/ev", source: "ANDROID_MCP_ARTIFACTS_DIR" },
     flowIdleTimeoutSeconds: 30,
+    warmIdleTimeoutSeconds: 0,
     actionTimeoutSeconds: 3600,
     evidenceRetentionDays: 0,
     adb: { path: "/opt/adb", androidHome: "/sdk", serverSocket: "tcp:10.0.0.5:5037" },
   });
   assert.deepEqual(loadConfig({ ANDROID_UDID: "", ANDROID_MCP_ACTION_TIMEOUT: " " }).device, { kind: "auto" });
   assert.deepEqual(loadConfig({ ADB_SERVER_SOCKET: "tcp:5038" }).adb, { serverSocket: "tcp:5038" });
+});
+
+test("the warm session's idle timeout: 0 to 3600 s from ANDROID_MCP_WARM_IDLE_TIMEOUT, --warm-idle-timeout winning; else refused", () => {
+  assert.equal(loadConfig({ ANDROID_MCP_WARM_IDLE_TIMEOUT: "600" }).warmIdleTimeoutSeconds, 600);
+  assert.equal(loadConfig({ ANDROID_MCP_WARM_IDLE_TIMEOUT: "600" }, { warmIdleTimeout: "5" }).warmIdleTimeoutSeconds, 5);
+  assert.match(
+    failure({ ANDROID_MCP_WARM_IDLE_TIMEOUT: "3601" }).message,
+    /ANDROID_MCP_WARM_IDLE_TIMEOUT must be a whole number of seconds between 0/,
+  );
+  assert.match(failure({}, { warmIdleTimeout: "-1" }).message, /--warm-idle-timeout must be a whole number of seconds between 0/);
 });
 
 test("flags override the environment; --device sim selects the simulated device", () => {

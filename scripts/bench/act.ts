@@ -152,6 +152,7 @@ async function measure(io: BenchIO, verdicts: Verdict[], scenario: string, rows:
     clock,
     logger: silentLogger,
     idleTimeoutMs: 600_000,
+    warmIdleTimeoutMs: 0, // every act its own session, as measured before the warm device
     newSessionId: () => `s-${randomUUID()}`,
   });
   const server = createHarnessServer({

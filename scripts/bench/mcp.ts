@@ -107,6 +107,7 @@ async function observeOverhead(io: BenchIO, latency: "none" | "device", repetiti
     clock,
     logger: silentLogger,
     idleTimeoutMs: 60_000,
+    warmIdleTimeoutMs: 0, // every act its own session, as measured before the warm device
     newSessionId: () => `s-${randomUUID()}`,
   });
   const server = createHarnessServer({

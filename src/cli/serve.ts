@@ -17,7 +17,7 @@ import { lstat, stat } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
 import type { CAC } from "cac";
 import { type Harness, type HarnessOptions, openHarness } from "../composition.ts";
-import { type HarnessConfig, loadConfig } from "../config.ts";
+import { type ConfigFlags, type HarnessConfig, loadConfig } from "../config.ts";
 import { HarnessError, isHarnessError } from "../errors.ts";
 import {
   type FlowRecorder,
@@ -44,10 +44,15 @@ interface ServeFlags extends ScreenFlags {
   recordSecrets?: unknown;
   scenario?: unknown;
   latency?: unknown;
+  warmIdleTimeout?: unknown;
 }
 
 export function registerServeCommand(cli: CAC, ctx: CliContext): void {
   withDeviceOptions(cli.command("serve", "MCP server on stdio (the main job); logs go to stderr"), "Evidence and audit")
+    .option(
+      "--warm-idle-timeout <seconds>",
+      "How long the warm UiAutomator2 session outlives its last use; 0: one per act (default: ANDROID_MCP_WARM_IDLE_TIMEOUT, else 300)",
+    )
     .option(
       "--scenario <name|file>",
       `For --device sim: a built-in scenario (${BUILTIN_SCENARIO_NAMES.join(", ")}) or a scenario JSON file (default: settings)`,
@@ -224,8 +229,9 @@ function recordSecretsOf(flag: unknown): RecordSecrets | null {
   return RECORD_SECRETS.find((mode) => mode === String(flag)) ?? null;
 }
 
-function cleanFlags(flags: ServeFlags): { device?: string; appiumUrl?: string; artifacts?: string } {
-  const out: { device?: string; appiumUrl?: string; artifacts?: string } = {};
+function cleanFlags(flags: ServeFlags): ConfigFlags {
+  const out: ConfigFlags = {};
+  if (flags.warmIdleTimeout !== undefined && flags.warmIdleTimeout !== true) out.warmIdleTimeout = String(flags.warmIdleTimeout);
   if (flags.device !== undefined && flags.device !== true) out.device = String(flags.device);
   if (flags.appiumUrl !== undefined && flags.appiumUrl !== true) out.appiumUrl = String(flags.appiumUrl);
   if (flags.artifacts !== undefined && flags.artifacts !== true) out.artifacts = String(flags.artifacts);

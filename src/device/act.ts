@@ -19,6 +19,7 @@ import type { ToolInput, ToolName } from "../../contracts/tools.ts";
 import type { WaitOptions } from "../ports/device.ts";
 import type { OperationContext, ToolOutcome, ToolPorts } from "../ports/operation.ts";
 import type { UiDriver } from "../ports/ui_driver.ts";
+import type { UiOperation } from "../ports/ui_sessions.ts";
 import {
   findElement,
   locate,
@@ -30,6 +31,7 @@ import {
   type UiTree,
   underAnotherKey,
 } from "../screen/mod.ts";
+import { aroundDriver } from "./driver_calls.ts";
 import { xpathOf } from "./element_path.ts";
 import { type ReadTimer, readTimer } from "./read_timer.ts";
 import { attachMomentEvidence, captureScreenshot } from "./screenshot.ts";
@@ -58,6 +60,8 @@ export interface ActData {
   screen: ScreenSummary;
   /** Only when the act took place and its evidence could not be taken (the envelope's `evidence` is null). */
   evidence_error?: EvidenceError;
+  /** Only when the warm UiAutomator2 session had ended (another client, its server gone) and was started again for it. */
+  session_restarted?: string;
 }
 
 export interface ActToolOptions<N extends ToolName, E extends object> {
@@ -93,11 +97,15 @@ function performAct<E extends object>(
   changedBeyondSource?: (extra: E, screen: ScreenSummary) => boolean,
 ): Promise<ToolOutcome<ActData & E>> {
   const wait = (): WaitOptions => ({ timeoutMs: ctx.remainingMs(), signal: ctx.signal });
-  return ports.ui.withDriver(ctx.sessionId, ports.observer.udid, uiOperation(ctx), async (driver) => {
+  let restarted: string | undefined;
+  const op = { ...uiOperation(ctx), restarted: (why: string) => void (restarted = why) };
+  return ports.ui.withDriver(ctx.sessionId, ports.observer.udid, op, async (session) => {
+    const driver = watchGestures(session, () => ctx.noteActed("sent"));
     const reads = readTimer(ports.clock);
     const before = await reads.time(() => checked(ctx, () => driver.source()));
     const scope: ActScope = { driver, ports, ctx, before, reads, wait };
     const extra = await act(scope);
+    ctx.noteActed("done");
     const actedOn = scope.before;
     const after = await settleWithEvidence(tool, driver, ports, ctx, actedOn);
     if (after.evidence.saved !== null) ctx.attachEvidence(after.evidence.saved);
@@ -109,6 +117,7 @@ function performAct<E extends object>(
         ...extra,
         screen: after.summary,
         ...(after.evidence.error === null ? {} : { evidence_error: after.evidence.error }),
+        ...(restarted === undefined ? {} : { session_restarted: restarted }),
       },
     };
   });
@@ -148,6 +157,14 @@ async function settleWithEvidence(
   return { source: confirmed.source, settled: confirmed.settled, summary, evidence };
 }
 
+/** The driver, telling `onGesture` before each gesture goes to the device (from then on the act may have taken place). */
+function watchGestures(driver: UiDriver, onGesture: () => void): UiDriver {
+  return aroundDriver(() => driver, (_name, kind, run) => {
+    if (kind === "gesture") onGesture();
+    return run(driver);
+  });
+}
+
 /** Both results once both are done; the first failure once both are done (nothing keeps running after the act). */
 async function allOrFirstError<A, B>(a: Promise<A>, b: Promise<B>): Promise<[A, B]> {
   const [ra, rb] = await Promise.allSettled([a, b]);
@@ -181,7 +198,7 @@ async function takeEvidence(tool: string, ports: ToolPorts, ctx: OperationContex
     if (ctx.signal.aborted || !(error instanceof HarnessError)) throw error;
     if (error.code === "OPERATION_TIMEOUT" && ctx.remainingMs() <= CALL_END_SLACK_MS) {
       // The screenshot was given the rest of the call's time and used it up: the call timed out, not only its evidence.
-      // Whichever of the two timers fired first, the answer is the call's own OPERATION_TIMEOUT (its deadline is due).
+      // Whichever of the two timers fired first, the answer is the deadline's own (its ACT_UNCONFIRMED: the act took place).
       await ports.clock.sleep(CALL_END_SLACK_MS * 2, ctx.signal).catch(() => {}); // ends when the deadline aborts the call
       throw ctx.signal.aborted ? ctx.signal.reason : error;
     }
@@ -198,8 +215,8 @@ async function takeEvidence(tool: string, ports: ToolPorts, ctx: OperationContex
 /** How near the call's time limit a screenshot's timeout counts as the call's own (the two timers end together). */
 const CALL_END_SLACK_MS = 100;
 
-export function uiOperation(ctx: OperationContext) {
-  return { operationId: ctx.operationId, signal: ctx.signal, remainingMs: ctx.remainingMs, progress: ctx.progress };
+export function uiOperation(ctx: OperationContext): UiOperation {
+  return { operationId: ctx.operationId, signal: ctx.signal, remainingMs: ctx.remainingMs, progress: ctx.progress, lease: ctx.lease };
 }
 
 /** The summary of a page source read through a session, with the device's geometry, keyboard and foreground from adb. */

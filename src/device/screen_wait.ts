@@ -31,14 +31,15 @@ export async function waitForCondition(
   ctx: OperationContext,
   ports: ToolPorts,
 ): Promise<ConditionMet> {
-  const room = Math.floor(ctx.remainingMs() - RESERVE_MS);
-  const timeoutMs = asked ?? Math.max(0, Math.min(WAIT_DEFAULTS.timeoutMs, room));
+  // What the limit leaves: never below 0 (one reading), so a short limit never refuses the default or a timeout_ms of 0.
+  const room = Math.max(0, Math.floor(ctx.remainingMs() - RESERVE_MS));
+  const timeoutMs = asked ?? Math.min(WAIT_DEFAULTS.timeoutMs, room);
   if (timeoutMs > room) {
     throw new HarnessError(
       "INVALID_ARGUMENT",
       `timeout_ms ${timeoutMs} does not fit in this call's time limit (ANDROID_MCP_ACTION_TIMEOUT): ` +
-        `send at most ${Math.max(0, room)}, or raise the limit.`,
-      { timeout_ms: timeoutMs, at_most: Math.max(0, room) },
+        `send at most ${room}, or raise the limit.`,
+      { timeout_ms: timeoutMs, at_most: room },
     );
   }
   const wait = () => ({ timeoutMs: ctx.remainingMs(), signal: ctx.signal });

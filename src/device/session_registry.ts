@@ -29,6 +29,8 @@ export interface OpenSession {
   timer: AbortController;
   /** The latest expiry note being written into the lock file (never rejects). */
   noted: Promise<void>;
+  /** Runs once when it ends (a lease on the warm driver gives the driver back). */
+  onEnd?: () => void;
 }
 
 export interface RegistryOptions {
@@ -61,6 +63,7 @@ export function createSessionRegistry(options: RegistryOptions) {
     ended.set(s.id, reason);
     if (ended.size > ENDED_REMEMBERED) ended.delete(ended.keys().next().value!);
     s.timer.abort();
+    s.onEnd?.();
     logger.info(`UI session ${s.id} ended: ${reason}`);
     const release = () =>
       s.lease.release().catch((error: unknown) => logger.warn(`releasing the device lock of ${s.id} failed: ${String(error)}`));

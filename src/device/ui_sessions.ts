@@ -1,9 +1,12 @@
 /**
- * UI sessions as leases: `createUiSessions` returns the UiSessions port the tools use and the
- * session-aware DeviceLock runOperation takes (session_lock.ts), over one registry of the sessions this
- * server holds (session_registry.ts: idle or in use, ended once). A session ends (deleted on the Appium
- * side, lock released) on close, idle expiry, its action ceiling, an operation in it timing out
- * (revoked), the Appium side ending it, or closeAll at shutdown.
+ * UI sessions over a warm device: `createUiSessions` returns the UiSessions port the tools use and the
+ * session-aware DeviceLock runOperation takes (session_lock.ts), over the warm drivers (warm_drivers.ts: one
+ * UiAutomator2 session per device, started by the first act, held until idle for ANDROID_MCP_WARM_IDLE_TIMEOUT) and
+ * the registry of explicit sessions (session_registry.ts), each a lease on its device's warm driver. A lease ends on
+ * close, idle expiry, its action ceiling, an operation in it timing out (revoked: the warm driver ends too), or
+ * closeAll at shutdown; the warm driver ends on its idle expiry, an operation using it timing out, or closeAll. A
+ * warm session that another client ended (or whose server is gone) is started again once, at the first call of an
+ * operation, and the operation hears why (`UiOperation.restarted`).
  */
 import { SESSION_DEFAULTS } from "../../contracts/act_defaults.ts";
 import { HarnessError } from "../errors.ts";
@@ -12,8 +15,10 @@ import type { DeviceLock } from "../ports/evidence.ts";
 import type { Logger } from "../ports/logger.ts";
 import type { UiDriver, UiDriverFactory } from "../ports/ui_driver.ts";
 import type { UiOperation, UiSessions } from "../ports/ui_sessions.ts";
+import { aroundDriver } from "./driver_calls.ts";
 import { createSessionAwareLock } from "./session_lock.ts";
 import { createSessionRegistry, type OpenSession } from "./session_registry.ts";
+import { createWarmDrivers, type WarmDriver } from "./warm_drivers.ts";
 
 export interface UiSessionsOptions {
   drivers: UiDriverFactory;
@@ -21,7 +26,10 @@ export interface UiSessionsOptions {
   lock: DeviceLock;
   clock: Clock;
   logger: Logger;
+  /** An explicit session's idle timeout (ANDROID_MCP_FLOW_IDLE_TIMEOUT). */
   idleTimeoutMs: number;
+  /** The warm driver's idle timeout (ANDROID_MCP_WARM_IDLE_TIMEOUT); 0: every act starts and ends its own session. */
+  warmIdleTimeoutMs: number;
   maxActions?: number;
   newSessionId: () => string;
 }
@@ -32,8 +40,10 @@ export interface UiSessionLayer {
   lock: DeviceLock;
   /** Ends every open session (shutdown, SIGINT/SIGTERM). */
   closeAll(reason: string): Promise<void>;
-  /** How many sessions are open (for tests and stderr). */
+  /** How many explicit sessions are open (for tests and stderr). */
   openCount(): number;
+  /** How many warm drivers this server holds (for tests). */
+  warmCount(): number;
 }
 
 /** How long stopping waits for abandoned driver starts to arrive and be deleted (real drivers start in 20–45 s). */
@@ -50,9 +60,20 @@ export function createUiSessions(options: UiSessionsOptions): UiSessionLayer {
     idleTimeoutMs: options.idleTimeoutMs,
     maxActions: options.maxActions ?? SESSION_DEFAULTS.maxActions,
   });
-  const { lock, leaseToKeep } = createSessionAwareLock(registry, options.lock);
-  const revokeFor = (s: OpenSession, operationId: string) => () =>
-    void registry.end(s, `revoked: operation ${operationId} ran past ANDROID_MCP_ACTION_TIMEOUT or was cancelled`, { releaseAtOnce: true });
+  const warms = createWarmDrivers({
+    clock,
+    logger: options.logger,
+    idleTimeoutMs: options.warmIdleTimeoutMs,
+    endpoint: options.drivers.endpoint,
+    endLease: (s, reason) => registry.end(s, reason),
+  });
+  const { lock, leaseToKeep } = createSessionAwareLock(registry, warms, options.lock);
+  /** An operation that ran past its limit in a warm driver (or a lease on it): both end, the device freed at once. */
+  const revokeFor = (w: WarmDriver, operationId: string) => () => {
+    const why = `revoked: operation ${operationId} ran past ANDROID_MCP_ACTION_TIMEOUT or was cancelled`;
+    if (w.leasedBy !== null) void registry.end(w.leasedBy, why, { releaseAtOnce: true });
+    void warms.end(w, why, { releaseAtOnce: true });
+  };
 
   /** Opens a driver, telling the client every PROGRESS_EVERY_MS how long it has been starting (20–45 s on real devices). */
   const openDriver = async (udid: string, op: UiOperation): Promise<UiDriver> => {
@@ -72,28 +93,88 @@ export function createUiSessions(options: UiSessionsOptions): UiSessionLayer {
     }
   };
 
+  /** The device's warm driver, started for this operation (keeping the file lease it holds) when there is none yet. */
+  const warmDriverFor = async (udid: string, op: UiOperation): Promise<WarmDriver | null> => {
+    const existing = warms.onUdid(udid);
+    if (existing !== undefined) return existing;
+    const entry = op.lease === undefined ? null : leaseToKeep(op.lease);
+    if (entry === null) return null;
+    const w = warms.start({ udid, address: entry.address, driver: await openDriver(udid, op), fileLease: entry.lease }, op.operationId);
+    entry.warmedBy = w;
+    return w;
+  };
+
+  /**
+   * The warm driver as one operation uses it: its first call, answered "session gone" (another client ended it, its
+   * server exited), starts the driver again once and is sent again; a session lost later in the operation ends it.
+   */
+  const usedBy = (w: WarmDriver, udid: string, op: UiOperation): UiDriver => {
+    let calls = 0;
+    return aroundDriver(() => w.driver, async (name, _kind, run) => {
+      if (name === "delete") return; // the warm driver outlives the operation
+      const first = calls++ === 0;
+      try {
+        return await run(w.driver);
+      } catch (error) {
+        if (!(error instanceof HarnessError) || !GONE.has(error.code) || op.signal.aborted) throw error;
+        if (!first) {
+          await warms.end(w, `the UiAutomator2 side ended it (${error.code})`);
+          throw error;
+        }
+        const why = `the UiAutomator2 session ${w.driver.appiumSessionId} had ended (${error.message}); a new one was started`;
+        options.logger.info(`warm session on ${udid}: ${why}`);
+        void w.driver.delete().catch(() => {});
+        try {
+          warms.replaced(w, await openDriver(udid, op));
+        } catch (failed) {
+          await warms.end(w, `starting it again failed (${failed instanceof Error ? failed.message : String(failed)})`);
+          throw failed;
+        }
+        op.restarted?.(why);
+        return await run(w.driver);
+      }
+    });
+  };
+
+  /** Runs `work` on a temporary driver, deleted after (no file lease to keep: a caller outside the gate). */
+  const temporary = async <T>(udid: string, op: UiOperation, work: (driver: UiDriver) => Promise<T>): Promise<T> => {
+    const driver = await openDriver(udid, op);
+    const onAbort = () => void driver.delete();
+    op.signal.addEventListener("abort", onAbort, { once: true });
+    try {
+      return await work(driver);
+    } finally {
+      op.signal.removeEventListener("abort", onAbort);
+      await driver.delete();
+    }
+  };
+
+  const warmOf = new WeakMap<OpenSession, WarmDriver>();
+
   const sessions: UiSessions = {
     async withDriver(sessionId, udid, op, work) {
       if (sessionId === undefined) {
-        const driver = await openDriver(udid, op);
-        const onAbort = () => void driver.delete();
-        op.signal.addEventListener("abort", onAbort, { once: true });
+        const w = await warmDriverFor(udid, op);
+        if (w === null) return temporary(udid, op, work);
+        const revoke = revokeFor(w, op.operationId);
+        if (op.signal.aborted) revoke();
+        op.signal.addEventListener("abort", revoke, { once: true });
         try {
-          return await work(driver);
+          return await work(usedBy(w, udid, op));
         } finally {
-          op.signal.removeEventListener("abort", onAbort);
-          await driver.delete();
+          op.signal.removeEventListener("abort", revoke);
         }
       }
       const s = registry.get(sessionId);
-      if (s === undefined) throw registry.notFound(sessionId);
-      const revoke = revokeFor(s, op.operationId);
+      const w = s === undefined ? undefined : warmOf.get(s);
+      if (s === undefined || w === undefined) throw registry.notFound(sessionId);
+      const revoke = revokeFor(w, op.operationId);
       op.signal.addEventListener("abort", revoke, { once: true });
       try {
-        return await work(s.driver);
+        return await work(usedBy(w, udid, op));
       } catch (error) {
         if (error instanceof HarnessError && error.code === "SESSION_NOT_FOUND") {
-          await registry.end(s, "the Appium server ended it");
+          await registry.end(s, "the UiAutomator2 side ended it");
           throw registry.notFound(sessionId);
         }
         throw error;
@@ -110,38 +191,35 @@ export function createUiSessions(options: UiSessionsOptions): UiSessionLayer {
       return registry.get(sessionId)?.udid ?? null;
     },
     heldDriver(udid) {
-      const s = registry.heldOnUdid(udid);
-      if (s === undefined) return null;
-      // A session Appium ended no longer holds the device: reading through it ends it here too.
-      const source = async () => {
-        try {
-          return await s.driver.source();
-        } catch (error) {
-          if (error instanceof HarnessError && error.code === "SESSION_NOT_FOUND") await registry.end(s, "the Appium server ended it");
-          throw error;
-        }
-      };
-      return { ...s.driver, source };
+      const w = warms.onUdid(udid);
+      // Observing reads through the warm driver as it is: never starts it (again); a failed read goes to adb.
+      return w === undefined
+        ? null
+        : aroundDriver(() => w.driver, (name, _kind, run) => name === "delete" ? Promise.resolve() : run(w.driver));
     },
     async open(udid, lease, op) {
-      const entry = lease === undefined ? null : leaseToKeep(lease);
-      if (entry === null) throw new HarnessError("INTERNAL_ERROR", "ui_session_open ran without holding the device lock of a free device.");
-      const driver = await openDriver(udid, op);
+      const w = await warmDriverFor(udid, { ...op, lease });
+      if (w === null) throw new HarnessError("INTERNAL_ERROR", "ui_session_open ran without holding the device lock of a free device.");
       const s = registry.add({
         id: options.newSessionId(),
         udid,
-        address: entry.address,
-        driver,
-        lease: entry.lease,
-        appium: { url: options.drivers.endpoint, sessionId: driver.appiumSessionId },
+        address: w.address,
+        driver: aroundDriver(() => w.driver, (name, _kind, run) => name === "delete" ? Promise.resolve() : run(w.driver)),
+        lease: { release: async () => {} }, // the warm driver keeps the device's file lease
+        onEnd: () => {
+          if (w.leasedBy !== s) return;
+          w.leasedBy = null;
+          void warms.rest(w);
+        },
       }, op.operationId);
-      entry.keptBy = s;
-      const revoke = revokeFor(s, op.operationId);
+      warmOf.set(s, w);
+      w.leasedBy = s;
+      const revoke = revokeFor(w, op.operationId);
       if (op.signal.aborted) revoke();
       else op.signal.addEventListener("abort", revoke, { once: true });
-      // Answered once the lock file names the Appium session: a server killed right after the answer
+      // Answered once the lock file names the UiAutomator2 session: a server killed right after the answer
       // leaves the id where the next owner's takeover finds it (device_lock.ts, stale_session.ts).
-      await s.noted;
+      await w.noted;
       return registry.info(s);
     },
     async close(sessionId, byOperation) {
@@ -164,6 +242,7 @@ export function createUiSessions(options: UiSessionsOptions): UiSessionLayer {
     lock,
     async closeAll(reason) {
       await Promise.all(registry.all().map((s) => registry.end(s, reason)));
+      await Promise.all(warms.all().map((w) => warms.end(w, reason)));
       // A session start that an operation abandoned (timeout, cancellation, shutdown) is deleted when it
       // arrives; wait for that, bounded, so stopping never leaves one on Appium.
       const limit = new AbortController();
@@ -176,5 +255,9 @@ export function createUiSessions(options: UiSessionsOptions): UiSessionLayer {
       limit.abort();
     },
     openCount: () => registry.count(),
+    warmCount: () => warms.count(),
   };
 }
+
+/** What a call answers when the session behind the warm driver is gone (ended by another client, its server exited). */
+const GONE: ReadonlySet<string> = new Set(["SESSION_NOT_FOUND", "APPIUM_UNAVAILABLE"]);

@@ -15,6 +15,8 @@ export const OUTCOME_OF_ERROR: Readonly<Record<ErrorCode, FlowOutcome>> = {
   APPIUM_UNAVAILABLE: "device_fault",
   OPERATION_TIMEOUT: "timed_out",
   SETTINGS_FOREGROUND_FAILED: "timed_out",
+  // The act was sent but the screen it led to was not read in time: it never showed settled.
+  ACT_UNCONFIRMED: "timed_out",
   // uiautomator could not dump ("could not get idle state", "null root node"): the screen never held still.
   UI_TREE_UNAVAILABLE: "timed_out",
   // The element the step names is not there (or not alone): something else is showing.

@@ -12,7 +12,7 @@ import { HarnessError, toHarnessError } from "../errors.ts";
 import type { Clock } from "../ports/clock.ts";
 import type { AuditLog, AuditOutcome, DeviceLease, DeviceLock } from "../ports/evidence.ts";
 import type { Logger } from "../ports/logger.ts";
-import type { OperationContext, ToolHandler, ToolOutcome, ToolPorts } from "../ports/operation.ts";
+import type { ActStage, OperationContext, ToolHandler, ToolOutcome, ToolPorts } from "../ports/operation.ts";
 import { failureEnvelope, successEnvelope } from "./envelope.ts";
 import type { ExtraContent } from "./response.ts";
 import { startDeadline } from "./operation_deadline.ts";
@@ -89,6 +89,7 @@ async function withLockAndDeadline<T>(
   const { tool, operationId, deps, call, sessionId } = gate;
   const deadline = startDeadline(tool, { clock: deps.clock, timeoutMs: deps.actionTimeoutMs, cancel: call.cancel });
   const access = TOOLS[tool].device;
+  let acted: ActStage | null = null;
   const ctx: OperationContext = {
     operationId,
     sessionId,
@@ -100,6 +101,9 @@ async function withLockAndDeadline<T>(
     },
     progress: (message) => {
       if (!deadline.signal.aborted) call.progress?.(message);
+    },
+    noteActed: (stage) => {
+      if (!deadline.signal.aborted && acted !== "done") acted = stage;
     },
   };
   let lease: DeviceLease | undefined;
@@ -124,10 +128,32 @@ async function withLockAndDeadline<T>(
   };
   try {
     return await Promise.race([locked(), deadline.expired]);
+  } catch (error) {
+    throw acted !== null && error === deadline.signal.reason ? actUnconfirmed(tool, acted, error) : error;
   } finally {
     deadline.dispose();
     await lease?.release().catch((error: unknown) => deps.logger.warn(`releasing the device lock failed: ${describe(error)}`));
   }
+}
+
+/**
+ * The time limit passed after the act's gesture went to the device: the act took place (or most likely did), so the
+ * answer must not read as "cancelled … Retry" (a retry would flip a switch back). A client's cancellation or the
+ * harness stopping stays OPERATION_TIMEOUT with `details.cancelled` (nobody reads that answer).
+ */
+function actUnconfirmed(tool: ToolName, stage: ActStage, timeout: unknown): unknown {
+  if (!(timeout instanceof HarnessError) || timeout.details?.["cancelled"] !== undefined) return timeout;
+  const seconds = timeout.details?.["timeout_s"];
+  const unconfirmed = stage === "sent"
+    ? "the device's answer to the gesture and the screen it led to"
+    : "the screen it led to (the settle read, the evidence screenshot or the device's facts)";
+  return new HarnessError(
+    "ACT_UNCONFIRMED",
+    `The ${tool} act was sent to the device${stage === "sent" ? " (most likely it took place)" : " and took place"}, ` +
+      `but ${unconfirmed} could not be read within ${String(seconds)} s (ANDROID_MCP_ACTION_TIMEOUT). Do not repeat it: ` +
+      "read the screen with ui_get_tree and go on from what it shows (raise the limit if the device is slow).",
+    { act: stage, unconfirmed: stage === "sent" ? "gesture" : "screen", timeout_s: seconds as number },
+  );
 }
 
 /** The argument names a tool declares (none for a name that is no tool): any other key is audited as a length. */

@@ -25,7 +25,15 @@ export interface OperationContext {
   attachEvidence(ref: EvidenceRef): void;
   /** An MCP progress notification, when the client asked for them (a no-op otherwise). */
   progress(message: string): void;
+  /**
+   * Says the act's gesture went to the device (`sent`) or was answered by it (`done`): the time limit passing
+   * after that is answered ACT_UNCONFIRMED (the act took place; read the screen), never OPERATION_TIMEOUT's "Retry".
+   */
+  noteActed(stage: ActStage): void;
 }
+
+/** How far an act got: its gesture sent and not yet answered, or answered (the settle read, evidence and facts follow). */
+export type ActStage = "sent" | "done";
 
 /** The ports tools use; built once by the composition module (real adapters) or by tests (fakes). */
 export interface ToolPorts {

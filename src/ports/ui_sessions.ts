@@ -1,9 +1,11 @@
 /**
- * Port: UI sessions as leases (SPEC §4). The act tools get their driver through `withDriver`: the named
- * session's (SESSION_NOT_FOUND when unknown, expired, revoked or closed), or a temporary one opened for
- * this operation and deleted when it ends, also on timeout. An explicit session holds the device for this
- * server until it is closed, idles past ANDROID_MCP_FLOW_IDLE_TIMEOUT, reaches its action ceiling, an
- * operation using it times out, or the server stops; each end deletes it on the Appium side.
+ * Port: UI sessions over a warm device (SPEC §4). The act tools get their driver through `withDriver`: the named
+ * session's (SESSION_NOT_FOUND when unknown, expired, revoked or closed), else the device's warm driver (one
+ * UiAutomator2 session per device, started by the first act that needs it and held until idle for
+ * ANDROID_MCP_WARM_IDLE_TIMEOUT or the server stops). An explicit session is a lease on the warm driver: it holds
+ * the device for this server until it is closed, idles past ANDROID_MCP_FLOW_IDLE_TIMEOUT, reaches its action
+ * ceiling, an operation using it times out, or the server stops. Observing reads through the warm driver and never
+ * starts it.
  */
 import type { DeviceLease } from "./evidence.ts";
 import type { UiDriver } from "./ui_driver.ts";
@@ -24,6 +26,10 @@ export interface UiOperation {
   remainingMs(): number;
   /** MCP progress while a driver starts. */
   progress?: (message: string) => void;
+  /** The device lock the operation holds (OperationContext.lease): a warm driver it starts keeps it. */
+  lease?: DeviceLease | undefined;
+  /** Hears why the warm session was started again during this operation (the act's `session_restarted`). */
+  restarted?: (why: string) => void;
 }
 
 export interface UiSessions {
@@ -33,10 +39,11 @@ export interface UiSessions {
   describe(sessionId: string): UiSessionInfo | null;
   /** The device an open session is on (it holds that device: a call naming it needs no device selection); null when it is not open. */
   udidOf(sessionId: string): string | null;
-  /** The driver of the session this server holds on `udid`, if any (ui_get_tree reads through it); a read that
-   * answers SESSION_NOT_FOUND ends the session (Appium ended it) and the caller may then read through adb. */
+  /** The warm driver this server holds on `udid`, if any (ui_get_tree reads through it); it is never started by a
+   * read: a read that fails leaves it to the next act (which starts it again) and the caller may read through adb. */
   heldDriver(udid: string): UiDriver | null;
-  /** Opens an explicit session on `udid`; it keeps `lease`, the device lock the operation took (OperationContext.lease). */
+  /** Opens an explicit session on `udid`: a lease on its warm driver, started first (keeping `lease`, the device lock
+   * the operation took: OperationContext.lease) when there is none. */
   open(udid: string, lease: DeviceLease | undefined, op: UiOperation): Promise<UiSessionInfo>;
   /** Closes it (deleting it on the Appium side); false when it was unknown or already ended. EMULATOR_BUSY while
    * another operation uses it; `byOperation` names the operation that may close it while using it (its opener). */

@@ -241,7 +241,8 @@ test("an idle session expires and is deleted; a session ends at its action ceili
 test("an act that hangs past the time limit answers OPERATION_TIMEOUT, deletes its session and frees the device at once (R18)", async () => {
   const world = actWorld({ actionTimeoutMs: 1500 });
   await withActServer(world, async (c) => {
-    world.behaviour.beforeCall = (name) => name === "click" ? new Promise(() => {}) : Promise.resolve();
+    // Before the gesture (its element's find): after it, the answer is ACT_UNCONFIRMED (act_unconfirmed.test.ts).
+    world.behaviour.beforeCall = (name) => name.startsWith("findElements") ? new Promise(() => {}) : Promise.resolve();
     const started = world.clock.now();
     const hung = await call(c, "ui_tap", { selector: { text: "Network & internet" } });
     assert.equal(hung.error?.code, "OPERATION_TIMEOUT");
@@ -258,7 +259,7 @@ test("a timeout inside an explicit session revokes it", async () => {
   const world = actWorld({ actionTimeoutMs: 1500 });
   await withActServer(world, async (c) => {
     const id = (await call(c, "ui_session_open")).data["session_id"] as string;
-    world.behaviour.beforeCall = (name) => name === "back" ? new Promise(() => {}) : Promise.resolve();
+    world.behaviour.beforeCall = (name) => name === "source" ? new Promise(() => {}) : Promise.resolve(); // before the back
     assert.equal((await call(c, "device_back", { session_id: id })).error?.code, "OPERATION_TIMEOUT");
     delete world.behaviour.beforeCall;
     await world.clock.sleep(50);
@@ -274,7 +275,7 @@ test("a timeout inside an explicit session frees the device at once, even while 
   const world = actWorld({ actionTimeoutMs: 1500 });
   await withActServer(world, async (c) => {
     const id = (await call(c, "ui_session_open")).data["session_id"] as string;
-    world.behaviour.beforeCall = (name) => name === "back" ? new Promise(() => {}) : Promise.resolve();
+    world.behaviour.beforeCall = (name) => name === "source" ? new Promise(() => {}) : Promise.resolve(); // before the back
     world.behaviour.delete = () => world.clock.sleep(3000); // a hung Appium answers DELETE late
     assert.equal((await call(c, "device_back", { session_id: id })).error?.code, "OPERATION_TIMEOUT");
     delete world.behaviour.beforeCall;
@@ -302,25 +303,29 @@ test("Appium failures are typed: unreachable → APPIUM_UNAVAILABLE; the session
     };
     const dead = await call(c, "device_back", { session_id: id });
     assert.equal(dead.error?.code, "SESSION_NOT_FOUND");
-    assert.match(dead.error!.message, /the Appium server ended it/);
+    assert.match(dead.error!.message, /the UiAutomator2 side ended it/);
     assert.equal(world.layer.openCount(), 0);
   });
 });
 
-test("ui_get_tree still observes when the session holding the device died on Appium's side", async () => {
+test("ui_get_tree still observes when the session holding the device died on the UiAutomator2 side; the next act starts it again", async () => {
   const world = actWorld();
   await withActServer(world, async (c) => {
     const id = (await call(c, "ui_session_open")).data["session_id"] as string;
-    world.behaviour.beforeCall = async (name) => {
-      if (name === "source") throw new HarnessError("SESSION_NOT_FOUND", "The Appium session ended on the server's side.");
-    };
+    world.endSession("appium-1"); // another client ended it
     const tree = await call(c, "ui_get_tree");
     assert.equal(tree.ok, true, JSON.stringify(tree.error));
     assert.deepEqual(tree.data, deviceScreen(world), "read by uiautomator dump instead");
-    delete world.behaviour.beforeCall;
+    assert.equal(world.calls.filter((n) => n === "open").length, 1, "observing never starts a session");
     const act = await call(c, "device_back", { session_id: id });
-    assert.equal(act.error?.code, "SESSION_NOT_FOUND", "the dead session is gone for acts too");
-    assert.equal((await call(c, "device_back")).ok, true, "and the device is free again");
+    assert.equal(act.ok, true, JSON.stringify(act.error));
+    assert.match(
+      act.data["session_restarted"] as string,
+      /^the UiAutomator2 session appium-1 had ended \(deleted\); a new one was started$/,
+    );
+    assert.deepEqual([...world.live], ["appium-2"]);
+    const next = await call(c, "device_back", { session_id: id });
+    assert.equal(next.data["session_restarted"], undefined, "said once");
   });
 });
 

@@ -25,6 +25,7 @@ function layerWith(starting: number) {
     clock: createVirtualClock(),
     logger: { info: (line) => lines.push(line), warn: (line) => lines.push(line), error: (line) => lines.push(line) },
     idleTimeoutMs: 60_000,
+    warmIdleTimeoutMs: 0,
     newSessionId: () => "s-1",
   });
   return { layer, lines };

@@ -56,4 +56,4 @@ test("with the device profile, an act in an open session answers the settled scr
 });
 
 test("with the device profile, an act that hangs past its timeout frees the device within a second of it", () =>
-  hungActFreesTheDevice(target, served, 4));
+  hungActFreesTheDevice(target, served, 20));

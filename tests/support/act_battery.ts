@@ -35,6 +35,8 @@ export async function serveOn(target: BatteryTarget, env: Record<string, string>
     ADB_SERVER_SOCKET: target.sim.adbServerSocket,
     ANDROID_UDID: target.sim.device.serial,
     APPIUM_URL: target.appiumUrl,
+    // Several servers take turns on one device here: none keeps it warm after its act (tests/e2e/warm_sim.test.ts does).
+    ANDROID_MCP_WARM_IDLE_TIMEOUT: "0",
     ...env,
   });
   return { server, home, close: async () => void (await server.close()) };
@@ -139,13 +141,18 @@ export async function sigtermDeletesTheSession(
 export { existsSync, exitWithin };
 
 /**
- * An act that hangs past its timeout (the evidence screencap never comes) answers OPERATION_TIMEOUT by the
- * deadline, deletes its session, and the device is free at once: the next call takes no longer than a bound
- * measured in the same run (a ui_get_tree before the hang), never a wall-clock figure.
+ * An act that hangs past its timeout after its gesture (the evidence screencap never comes) answers ACT_UNCONFIRMED
+ * (the back was done: never "cancelled … Retry") by the deadline, deletes its session, and the device is free at
+ * once: the next call takes no longer than a bound measured in the same run (a ui_get_tree before the hang), never a
+ * wall-clock figure.
  */
 export async function hungActFreesTheDevice(target: BatteryTarget, served: Served, timeoutSeconds: number): Promise<void> {
   const quick = await serveOn(target, { ANDROID_MCP_ACTION_TIMEOUT: String(timeoutSeconds) }, served.home);
   try {
+    // A first act loads the UiAutomator2 client (about a second): the hung act's limit is then spent after its gesture.
+    const warmUp = await callTool(quick.server, "ui_session_open");
+    assert.equal(warmUp.ok, true, JSON.stringify(warmUp.error));
+    await callTool(quick.server, "ui_session_close", { session_id: warmUp.data["session_id"] });
     const sessionsBefore = await appiumSessions(target.appiumUrl);
     const measuredAt = Date.now();
     assert.equal((await callTool(served.server, "ui_get_tree")).ok, true);
@@ -154,8 +161,8 @@ export async function hungActFreesTheDevice(target: BatteryTarget, served: Serve
     target.sim.device.faults.hangCommands = ["screencap"];
     const started = Date.now();
     const hung = await callTool(quick.server, "device_back");
-    assert.equal(hung.error?.code, "OPERATION_TIMEOUT", JSON.stringify(hung));
-    assertEndedByDeadline(Date.now() - started, timeoutSeconds * 1000, "the hung act's OPERATION_TIMEOUT");
+    assert.equal(hung.error?.code, "ACT_UNCONFIRMED", JSON.stringify(hung));
+    assertEndedByDeadline(Date.now() - started, timeoutSeconds * 1000, "the hung act's ACT_UNCONFIRMED");
     target.sim.device.faults.hangCommands = [];
     const freedAt = Date.now();
     const next = await callTool(served.server, "ui_get_tree");

@@ -44,12 +44,16 @@ export interface ActWorld {
   behaviour: DriverBehaviour;
   /** The world's time, also the device's (its timed screens): sleep on it to let time pass (a slow driver, an idle session). */
   clock: Clock;
+  /** Ends a session as another client would (its DELETE): every later call on it answers SESSION_NOT_FOUND. */
+  endSession(id: string): void;
 }
 
 export interface ActWorldOptions {
   scenario?: string | Scenario;
   actionTimeoutMs?: number;
   idleTimeoutMs?: number;
+  /** The warm driver's idle timeout (default 0: each session-less act starts and ends its own session). */
+  warmIdleTimeoutMs?: number;
   maxActions?: number;
   clock?: Clock;
   /**
@@ -68,6 +72,7 @@ export function actWorld(options: ActWorldOptions = {}): ActWorld {
   const live = new Set<string>();
   const behaviour: DriverBehaviour = {};
   let sessions = 0;
+  const endedElsewhere = new Set<string>();
   const idleTimeoutMs = options.uiIdleTimeoutMs === undefined ? ACT_DEFAULTS.uiIdleTimeoutMs : options.uiIdleTimeoutMs;
   const drivers: UiDriverFactory = {
     endpoint: "in-process",
@@ -77,7 +82,7 @@ export function actWorld(options: ActWorldOptions = {}): ActWorld {
       await behaviour.open?.();
       const id = `appium-${++sessions}`;
       live.add(id);
-      return scenarioDriver(device, { id, calls, behaviour, onDelete: () => live.delete(id), clock, idleTimeoutMs });
+      return scenarioDriver(device, { id, calls, behaviour, onDelete: () => live.delete(id), clock, idleTimeoutMs, endedElsewhere });
     },
   };
   const lock = fakeLock();
@@ -87,6 +92,7 @@ export function actWorld(options: ActWorldOptions = {}): ActWorld {
     clock,
     logger: silentLogger,
     idleTimeoutMs: options.idleTimeoutMs ?? 60_000,
+    warmIdleTimeoutMs: options.warmIdleTimeoutMs ?? 0,
     ...(options.maxActions === undefined ? {} : { maxActions: options.maxActions }),
     newSessionId: () => `s-test${sessions + 1}`,
   });
@@ -102,7 +108,11 @@ export function actWorld(options: ActWorldOptions = {}): ActWorld {
     actionTimeoutMs: options.actionTimeoutMs ?? 10_000,
     newOperationId: () => operationId(++next),
   };
-  return { deps, device, layer, evidence, lock, audit, calls, live, behaviour, clock };
+  const endSession = (id: string) => {
+    endedElsewhere.add(id);
+    live.delete(id);
+  };
+  return { deps, device, layer, evidence, lock, audit, calls, live, behaviour, clock, endSession };
 }
 
 /** An observer of the scenario device: what adb would read from it. */
@@ -146,6 +156,8 @@ interface DriverWorld {
   clock: Clock;
   /** The session's waitForIdleTimeout as the harness knows it (null: unknown; the device then waits the default). */
   idleTimeoutMs: number | null;
+  /** Sessions another client ended. */
+  endedElsewhere: ReadonlySet<string>;
 }
 
 function scenarioDriver(device: ScenarioDevice, world: DriverWorld): UiDriver {
@@ -160,7 +172,7 @@ function scenarioDriver(device: ScenarioDevice, world: DriverWorld): UiDriver {
   let deleted = false;
   const call = async (name: string) => {
     calls.push(name);
-    if (deleted) throw new HarnessError("SESSION_NOT_FOUND", "deleted");
+    if (deleted || world.endedElsewhere.has(id)) throw new HarnessError("SESSION_NOT_FOUND", "deleted");
     await behaviour.beforeCall?.(name);
   };
   const node = (elementId: string) => {

@@ -3,7 +3,7 @@
  * recording what it was asked, for contract tests that assert whole envelopes. No disk, no adb.
  */
 import type { EvidenceRef } from "../../src/ports/evidence.ts";
-import type { AuditRecord, DeviceLock, EvidenceStore } from "../../src/ports/evidence.ts";
+import type { AppiumSessionNote, AuditRecord, DeviceLock, EvidenceStore } from "../../src/ports/evidence.ts";
 import type { DeviceObserver, DeviceStatus, TreeCapture, WaitOptions } from "../../src/ports/device.ts";
 import { HarnessError } from "../../src/errors.ts";
 import type { UiSessions } from "../../src/ports/ui_sessions.ts";
@@ -146,6 +146,8 @@ export interface FakeLock extends DeviceLock {
   held: Set<string>;
   acquisitions: number;
   releases: number;
+  /** What the holders wrote into the lock (a UI session's expiry and the session a takeover would end). */
+  notes: { expiresAt: string; appium?: AppiumSessionNote }[];
 }
 
 export function fakeLock(): FakeLock {
@@ -153,6 +155,7 @@ export function fakeLock(): FakeLock {
     held: new Set(),
     acquisitions: 0,
     releases: 0,
+    notes: [],
     async acquire(device, owner) {
       const { udid } = device;
       const key = `${device.adbServer} ${udid}`;
@@ -167,6 +170,7 @@ export function fakeLock(): FakeLock {
           lock.held.delete(key);
           lock.releases++;
         },
+        noteSessionExpiry: async (expiresAt, appium) => void lock.notes.push({ expiresAt, ...(appium === undefined ? {} : { appium }) }),
       };
     },
   };
