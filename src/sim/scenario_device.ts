@@ -89,6 +89,8 @@ export class ScenarioDevice implements SimDevice {
   #overlay: Overlay | null = null;
   /** Each package's data flags (`sets`, `data`), kept across force-stop, forgotten by `pm clear`. */
   readonly #data = new Map<string, Set<string>>();
+  /** A finger put down by `input motionevent DOWN` and not lifted yet: where and when (device clock). */
+  #finger: { from: Point; downAt: number } | null = null;
   /** The last plain tap (place, when its finger lifted, the node under it): the first half of a double tap. */
   #lastTap: (TapRecord & { under: SimNode | null }) | null = null;
 
@@ -308,6 +310,22 @@ export class ScenarioDevice implements SimDevice {
   tapAt(x: number, y: number): void {
     const now = this.#now();
     this.#tapAt({ x, y }, now, now);
+  }
+
+  /**
+   * `input motionevent DOWN|MOVE|UP|CANCEL x y`, one event per command: the finger's DOWN … UP is a stroke held for
+   * the time between them on the device's clock (on a phone each `input` takes about a second, so two commands are a
+   * long press there); the UP's point says where it lifted (a MOVE changes nothing more); CANCEL drops it.
+   */
+  motionEvent(action: "DOWN" | "MOVE" | "UP" | "CANCEL", at: Point): void {
+    if (action === "DOWN") this.#finger = { from: at, downAt: this.#now() };
+    else if (action === "CANCEL") this.#finger = null;
+    else if (action === "UP" && this.#finger !== null) {
+      const { from, downAt } = this.#finger;
+      this.#finger = null;
+      const heldMs = Math.max(0, this.#now() - downAt);
+      this.stroke({ from, to: at, heldMs, afterMs: -heldMs });
+    }
   }
 
   /**

@@ -315,3 +315,26 @@ test("double tap: two taps 40 to 300 ms apart (first up to second down, device c
   twice(150);
   assert.equal(liked(), true, "150 ms apart at one place: a double tap");
 });
+
+test("input motionevent DOWN … UP is a stroke held for the time between them on the device's clock", () => {
+  let now = 5_000;
+  const d = new ScenarioDevice(resolveScenario("shop"), { now: () => now });
+  const shell = new DeviceShell(d);
+  const hold = (ms: number) => {
+    assert.equal(shell.run("input motionevent DOWN 658 880").kind, "exit");
+    now += ms;
+    shell.run("input motionevent UP 658 880");
+  };
+  hold(150);
+  assert.equal(d.screenId(), "shop_home", "150 ms: a tap, which does nothing on Rain jacket");
+  hold(450);
+  assert.equal(d.screenId(), "product_menu", "450 ms, past the 400 ms timeout: a long press");
+  d.back();
+  shell.run("input motionevent DOWN 658 880");
+  now += 900;
+  shell.run("input motionevent CANCEL 658 880");
+  shell.run("input motionevent UP 658 880");
+  assert.equal(d.screenId(), "shop_home", "a cancelled finger lifts to nothing");
+  const bad = shell.run("input motionevent PRESS 1 2");
+  assert.ok(bad.kind === "exit" && bad.code === 1 && /Usage: input motionevent <DOWN\|UP\|MOVE\|CANCEL> <x> <y>/.test(bad.stderr));
+});

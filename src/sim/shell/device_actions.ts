@@ -62,6 +62,16 @@ export function runInput(device: ScenarioDevice, args: string[]): ShellOutcome {
       device.stroke({ from: { x: n[0]!, y: n[1]! }, to: { x: n[2]!, y: n[3]! }, heldMs });
       return exit();
     }
+    case "motionevent": {
+      // One event at a time (Android 11+): DOWN … UP is a stroke held for the time between them on the device's clock.
+      const action = rest[0]?.toUpperCase();
+      const xy = n.slice(1, 3);
+      if (!["DOWN", "MOVE", "UP", "CANCEL"].includes(action ?? "") || xy.length < 2 || xy.some(Number.isNaN)) {
+        return usage("input motionevent <DOWN|UP|MOVE|CANCEL> <x> <y>");
+      }
+      device.motionEvent(action as "DOWN" | "MOVE" | "UP" | "CANCEL", { x: xy[0]!, y: xy[1]! });
+      return exit();
+    }
     case "text":
       if (rest[0] === undefined) return usage("input text <string>");
       device.typeText(rest.join(" ").replaceAll("%s", " "));
