@@ -19,21 +19,20 @@ import {
   isAncestor,
   isInput,
   markShownHints,
-  nodeAt,
   nodeFromSpec,
   setInputText,
   type SimNode,
-  tapReceiver,
 } from "./scenario/sim_node.ts";
 import type { AndroidSpec, PackageSpec, Scenario, ScreenSpec, TransitionSpec, TransitionTrigger } from "./scenario/types.ts";
 import { notificationShade, type Overlay, recentsScreen } from "./scenario/overlays.ts";
 import { drawScreenPng, stampSimulatedBadge } from "./png/screencap.ts";
-import type { EditorAction, NodeAttributes, ScrollDirection, SimDevice, SimFaults } from "./sim_device.ts";
+import type { EditorAction, NodeAttributes, Point, ScrollDirection, SimDevice, SimFaults, Stroke } from "./sim_device.ts";
 import { CommandLog } from "./command_log.ts";
 import { DeviceFiles } from "./scenario/device_files.ts";
 import { shortComponent } from "./scenario/component_name.ts";
 import { filterRows, prependRow } from "./scenario/list_rows.ts";
-import { onDrawerScrim, visibleCentreOf } from "./scenario/touch_point.ts";
+import { clicks, nodeUnderFinger, onDrawerScrim, takesTouch, touchTarget, visibleCentreOf } from "./scenario/touch_point.ts";
+import { isDoubleTap, strokeKind, type TapRecord, type TouchConfig } from "./scenario/gestures.ts";
 
 export type ConnectionState = "device" | "offline" | "unauthorized";
 
@@ -90,6 +89,10 @@ export class ScenarioDevice implements SimDevice {
   #overlay: Overlay | null = null;
   /** Each package's data flags (`sets`, `data`), kept across force-stop, forgotten by `pm clear`. */
   readonly #data = new Map<string, Set<string>>();
+  /** A finger put down by `input motionevent DOWN` and not lifted yet: where and when (device clock). */
+  #finger: { from: Point; downAt: number } | null = null;
+  /** The last plain tap (place, when its finger lifted, the node under it): the first half of a double tap. */
+  #lastTap: (TapRecord & { under: SimNode | null }) | null = null;
 
   constructor(scenario: Scenario, options: ScenarioDeviceOptions = {}) {
     this.scenario = scenario;
@@ -300,17 +303,42 @@ export class ScenarioDevice implements SimDevice {
     const target = this.#find(node);
     if (target === null) return;
     const at = visibleCentreOf(target);
-    if (at === null) this.#dispatchTap(target);
+    if (at === null) this.#dispatchTap([target, ...ancestors(target)].find(takesTouch) ?? null);
     else this.tapAt(at.x, at.y);
   }
 
-  /**
-   * A finger at a point (`input tap`, W3C taps): on an open drawer's scrim the DrawerLayout takes it and closes the
-   * drawer; else the node drawn there, then its nearest clickable, enabled ancestor.
-   */
   tapAt(x: number, y: number): void {
-    if (this.#closesDrawer(x, y)) return;
-    this.#dispatchTap(nodeAt(this.#current().roots, x, y));
+    const now = this.#now();
+    this.#tapAt({ x, y }, now, now);
+  }
+
+  /**
+   * `input motionevent DOWN|MOVE|UP|CANCEL x y`, one event per command: the finger's DOWN … UP is a stroke held for
+   * the time between them on the device's clock (on a phone each `input` takes about a second, so two commands are a
+   * long press there); the UP's point says where it lifted (a MOVE changes nothing more); CANCEL drops it.
+   */
+  motionEvent(action: "DOWN" | "MOVE" | "UP" | "CANCEL", at: Point): void {
+    if (action === "DOWN") this.#finger = { from: at, downAt: this.#now() };
+    else if (action === "CANCEL") this.#finger = null;
+    else if (action === "UP" && this.#finger !== null) {
+      const { from, downAt } = this.#finger;
+      this.#finger = null;
+      const heldMs = Math.max(0, this.#now() - downAt);
+      this.stroke({ from, to: at, heldMs, afterMs: -heldMs });
+    }
+  }
+
+  /**
+   * One finger's stroke (`input tap` / `input swipe`, W3C pointer actions), read as a phone reads it
+   * (scenario/gestures.ts): a swipe scrolls the list under its start, a long press goes to the view that takes the
+   * touch, a tap too, and a tap soon after another at the same place is a double tap.
+   */
+  stroke(stroke: Stroke): void {
+    const kind = strokeKind(stroke, this.#touchConfig());
+    if (kind === "swipe") return this.#swipe(stroke.from, stroke.to);
+    if (kind === "long_press") return this.#longPressAt(stroke.from);
+    const downAt = this.#now() + (stroke.afterMs ?? 0);
+    this.#tapAt(stroke.from, downAt, downAt + stroke.heldMs);
   }
 
   setText(node: NodeAttributes, text: string): void {
@@ -365,23 +393,24 @@ export class ScenarioDevice implements SimDevice {
     this.#fire(`scroll_${direction}`, container === null ? null : this.#find(container), true);
   }
 
-  /** A long press at the element's centre: the nearest long-clickable, enabled node there receives it. */
-  longPress(node: NodeAttributes): void {
-    if (this.#pressClosesDrawer(node)) return;
-    const under = this.#nodeUnder(node);
-    if (this.#frozen || under === null || this.#overlay !== null) return;
-    const receiver = [under, ...ancestors(under)].find((n) => n.attrs["long-clickable"] === "true") ?? null;
-    if (receiver !== null && receiver.attrs["enabled"] !== "false") this.#fire("long_press", receiver);
+  /**
+   * A finger held still at the centre of the element's visible bounds (UiObject2.longClick) for `heldMs` (default: a
+   * long press): read as any stroke, so a hold shorter than the long-press timeout is a tap.
+   */
+  longPress(node: NodeAttributes, heldMs?: number): void {
+    const at = this.#pressPoint(node);
+    if (at === null) return;
+    if (heldMs === undefined) this.#longPressAt(at);
+    else this.stroke({ from: at, to: at, heldMs });
   }
 
-  /** Two taps in quick succession: a double-tap handler there answers it, else the node gets two taps. */
+  /** Two taps at the centre of the element's visible bounds, 100 ms apart: a double-tap handler there answers them. */
   doubleTap(node: NodeAttributes): void {
-    if (this.#pressClosesDrawer(node)) return;
-    const under = this.#nodeUnder(node);
-    if (this.#frozen || under === null) return;
-    if (this.#overlay === null && this.#transitionFor("double_tap", under) !== undefined) return this.#fire("double_tap", under);
-    this.#dispatchTap(under);
-    this.#dispatchTap(this.#nodeUnder(node));
+    const at = this.#pressPoint(node);
+    if (at === null) return;
+    const now = this.#now();
+    this.#tapAt(at, now, now);
+    this.#tapAt(at, now + 100, now + 100);
   }
 
   /**
@@ -653,19 +682,68 @@ export class ScenarioDevice implements SimDevice {
     return this.#packages.find((p) => p.name === packageName)?.label ?? packageName.split(".").pop() ?? packageName;
   }
 
-  /** The node a press at the element's visible centre lands on. */
-  #nodeUnder(node: NodeAttributes): SimNode | null {
+  /** Where an element click presses: the centre of the element's visible bounds; null when it is not on the screen. */
+  #pressPoint(node: NodeAttributes): Point | null {
     const target = this.#find(node);
-    if (target === null) return null;
-    const at = visibleCentreOf(target);
-    return at === null ? target : nodeAt(this.#current().roots, at.x, at.y);
+    return target === null ? null : visibleCentreOf(target);
   }
 
-  /** A press at an element whose visible centre is on a drawer's scrim: the drawer closes (the press reaches nothing). */
-  #pressClosesDrawer(node: NodeAttributes): boolean {
-    const target = this.#find(node);
-    const at = target === null ? null : visibleCentreOf(target);
-    return at !== null && this.#closesDrawer(at.x, at.y);
+  #touchConfig(): TouchConfig {
+    return { api: this.android.api, density: this.android.density };
+  }
+
+  /**
+   * A tap whose finger went down at `downAt` and up at `upAt` (device clock): the scrim of an open drawer takes it,
+   * else, when it comes soon after the last tap on the same view, a double-tap handler under the finger answers
+   * it; otherwise the view that takes the touch there clicks.
+   */
+  #tapAt(at: Point, downAt: number, upAt: number): void {
+    const previous = this.#lastTap;
+    this.#lastTap = null;
+    if (this.#frozen || this.#closesDrawer(at.x, at.y)) return;
+    const under = nodeUnderFinger(this.#current().roots, at.x, at.y);
+    // The two taps of a double tap reach the same view (its GestureDetector sees both): not across a screen change.
+    const again = previous !== null && previous.under === under && isDoubleTap(previous, { ...at, downAt }, this.#touchConfig());
+    if (again && this.#doubleTapped(at)) return;
+    this.#lastTap = { ...at, upAt, under };
+    this.#dispatchTap(touchTarget(this.#current().roots, at.x, at.y));
+  }
+
+  /** Fires the `double_tap` transition naming the node drawn under the finger or the view that takes the touch; false when none does. */
+  #doubleTapped(at: Point): boolean {
+    if (this.#overlay !== null) return false;
+    const roots = this.#current().roots;
+    for (const subject of [nodeUnderFinger(roots, at.x, at.y), touchTarget(roots, at.x, at.y)]) {
+      if (subject === null || this.#transitionFor("double_tap", subject) === undefined) continue;
+      this.#fire("double_tap", subject);
+      return true;
+    }
+    return false;
+  }
+
+  /**
+   * A finger held still past the long-press timeout: the view that takes the touch gets it. A long-clickable one
+   * performs its long click (its `long_press` transition); a clickable one without a long-click handler clicks when
+   * the finger lifts (View.onTouchEvent: no long press was performed, so the up performs the click).
+   */
+  #longPressAt(at: Point): void {
+    this.#lastTap = null;
+    if (this.#frozen || this.#closesDrawer(at.x, at.y) || this.#overlay !== null) return;
+    const taker = touchTarget(this.#current().roots, at.x, at.y);
+    if (taker === null || taker.attrs["enabled"] === "false") return;
+    if (taker.attrs["long-clickable"] === "true") this.#fire("long_press", taker);
+    else this.#dispatchTap(taker);
+  }
+
+  /** A finger that moved past the touch slop: the list under its start scrolls the other way (a finger moving up shows what is below). */
+  #swipe(from: Point, to: Point): void {
+    this.#lastTap = null;
+    if (this.#frozen || this.#overlay !== null) return;
+    const dx = to.x - from.x, dy = to.y - from.y;
+    const shows: ScrollDirection = Math.abs(dy) >= Math.abs(dx) ? (dy < 0 ? "down" : "up") : (dx < 0 ? "right" : "left");
+    const under = nodeUnderFinger(this.#current().roots, from.x, from.y);
+    const list = under === null ? null : [under, ...ancestors(under)].find((n) => n.attrs["scrollable"] === "true") ?? null;
+    this.#fire(`scroll_${shows}`, list, true);
   }
 
   /**
@@ -689,11 +767,10 @@ export class ScenarioDevice implements SimDevice {
     if (this.#current().spec.keyboard !== undefined) this.#keyboardOpen = true;
   }
 
-  /** The one tap dispatch: the node under the finger → the clickable, enabled node that receives it → its effects. */
-  #dispatchTap(under: SimNode | null): void {
-    if (this.#frozen) return;
-    const receiver = under === null ? null : tapReceiver(under);
-    if (receiver !== null) this.#tapNode(receiver);
+  /** The one click: the view that took the touch clicks when it is enabled and clickable (touch_point.ts `clicks`). */
+  #dispatchTap(taker: SimNode | null): void {
+    if (this.#frozen || taker === null || taker.attrs["enabled"] === "false") return;
+    if (clicks(taker)) this.#tapNode(taker);
   }
 
   #tapNode(node: SimNode): void {

@@ -44,6 +44,24 @@ export type EditorAction = typeof EDITOR_ACTIONS[number];
 /** Attributes of a dump node as the XML carries them (`resource-id`, `text`, `content-desc`, `bounds`, ...). */
 export type NodeAttributes = Readonly<Record<string, string>>;
 
+/** A point on the screen in px. */
+export interface Point {
+  x: number;
+  y: number;
+}
+
+/**
+ * One finger on the screen: down at `from`, up at `to` `heldMs` later (a finger that stays within the touch slop is
+ * a tap or a long press, one that moves further a swipe). `afterMs`: the down comes that long after now, on the
+ * device's clock (a later stroke of one W3C action sequence).
+ */
+export interface Stroke {
+  from: Point;
+  to: Point;
+  heldMs: number;
+  afterMs?: number;
+}
+
 export interface SimDevice {
   readonly serial: string;
   readonly model: string;
@@ -77,10 +95,12 @@ export interface SimDevice {
   scroll(direction: ScrollDirection, container?: NodeAttributes | null): void;
   /** Whether another scroll that way would show another part of the screen (UiAutomator2's "can still scroll"). */
   canScroll(direction: ScrollDirection, container?: NodeAttributes | null): boolean;
-  /** A long press on the node (the nearest long-clickable node at its centre receives it). */
-  longPress(node: NodeAttributes): void;
-  /** Two quick taps on the node (a double-tap handler, else two taps). */
+  /** A finger held at the centre of the node (`heldMs`, default past the long-press timeout): read as any stroke. */
+  longPress(node: NodeAttributes, heldMs?: number): void;
+  /** Two quick taps at the centre of the node (a double-tap handler, else two taps). */
   doubleTap(node: NodeAttributes): void;
+  /** One finger's stroke, read as a phone reads it: a tap, a long press or a swipe (scenario/gestures.ts). */
+  stroke(stroke: Stroke): void;
   /** The IME's editor action on the focused input (search, go, send, done, next, …). */
   editorAction(action: EditorAction): void;
   /** A key event by Android key code (HOME 3, BACK 4, ENTER 66, DEL 67, APP_SWITCH 187; others change nothing). */
@@ -98,8 +118,8 @@ export interface SimDevice {
   /** Brings a package to the foreground; false when it is not installed. */
   launch(packageName: string): boolean;
   /**
-   * A finger at this point (W3C pointer actions, `input tap`, clickGesture): the node drawn there receives
-   * it, or its nearest clickable, enabled ancestor; a disabled receiver or none means nothing happens.
+   * A quick tap at this point (`input tap`, clickGesture): the view that takes the touch there (touch_point.ts:
+   * ViewGroup.dispatchTouchEvent's order) clicks when it is clickable and enabled; otherwise nothing happens.
    */
   tapAt(x: number, y: number): void;
 

@@ -110,3 +110,26 @@ test("key events: APP_SWITCH shows recents, HOME the launcher; cmd statusbar exp
     assert.match(window.stdout, /mCurrentFocus=Window\{[0-9a-f]{7} u0 com\.android\.systemui\//);
   });
 });
+
+test(
+  "a finger held still is a long press, whoever sends it: `input swipe 658 880 658 880 1000` on Rain jacket opens its menu",
+  { skip },
+  async () => {
+    await withShop(async (s, d) => {
+      // As adb users and mobile-mcp long-press: a swipe that does not move, held past the long-press timeout (400 ms).
+      assert.equal((await shell(s, "input swipe 658 880 658 880 1000")).code, 0);
+      assert.equal(d.screenId(), "product_menu");
+      d.back();
+      await shell(s, "input swipe 658 880 658 880 100"); // held 100 ms: a tap, which does nothing on Rain jacket
+      assert.equal(d.screenId(), "shop_home");
+      await shell(s, "input swipe 658 880 658 880"); // no duration: input holds 300 ms, below the timeout
+      assert.equal(d.screenId(), "shop_home");
+      await shell(s, "input touchscreen swipe 658 880 660 884 600"); // a few px of wobble stay within the touch slop
+      assert.equal(d.screenId(), "product_menu");
+      d.back();
+      // Past the touch slop (8 dp = 21 px at 420 dpi) the finger scrolls the list under it, however long it was held.
+      await shell(s, "input swipe 540 1800 540 1760 1000");
+      assert.equal(d.screenId(), "shop_home_2");
+    });
+  },
+);

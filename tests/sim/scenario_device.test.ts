@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { resolveScenario } from "../../src/sim/scenario/load.ts";
 import { ScenarioDevice } from "../../src/sim/scenario_device.ts";
+import { DeviceShell } from "../../src/sim/shell/device_shell.ts";
 import { BUILTIN_SCENARIOS } from "../../src/sim/scenarios/mod.ts";
 import { demoScenario } from "../fixtures/uia2_demo_scenario.ts";
 
@@ -287,4 +288,53 @@ test("shop: the search result Hiking boots opens its own product page, which a d
   assert.equal(attrsOf(d.hierarchyXml(), 'resource-id="com.example.shop:id/favourite"')["checked"], "true");
   d.back();
   assert.equal(d.screenId(), "search_results");
+});
+
+test("double tap: two taps 40 to 300 ms apart (first up to second down, device clock) at one place; other timings are two taps", () => {
+  let now = 1_000;
+  const d = new ScenarioDevice(resolveScenario("shop"), { now: () => now });
+  const shell = new DeviceShell(d);
+  const photo = () => {
+    d.tap(attrsOf(d.hierarchyXml(), 'text="Canvas sneakers"'));
+    assert.equal(d.screenId(), "product_42");
+  };
+  const liked = () => attrsOf(d.hierarchyXml(), 'resource-id="com.example.shop:id/favourite"')["checked"] === "true";
+  const twice = (gapMs: number, second = "540 700") => {
+    shell.run("input tap 540 700");
+    now += gapMs;
+    shell.run(`input tap ${second}`);
+    now += 1_000;
+  };
+  photo();
+  twice(10);
+  assert.equal(liked(), false, "10 ms apart: under DOUBLE_TAP_MIN_TIME (40 ms), two taps");
+  twice(400);
+  assert.equal(liked(), false, "400 ms apart: past DOUBLE_TAP_TIMEOUT (300 ms), two taps");
+  twice(150, "540 1000");
+  assert.equal(liked(), false, "300 px apart: beyond the double-tap slop (100 dp = 263 px), two taps");
+  twice(150);
+  assert.equal(liked(), true, "150 ms apart at one place: a double tap");
+});
+
+test("input motionevent DOWN … UP is a stroke held for the time between them on the device's clock", () => {
+  let now = 5_000;
+  const d = new ScenarioDevice(resolveScenario("shop"), { now: () => now });
+  const shell = new DeviceShell(d);
+  const hold = (ms: number) => {
+    assert.equal(shell.run("input motionevent DOWN 658 880").kind, "exit");
+    now += ms;
+    shell.run("input motionevent UP 658 880");
+  };
+  hold(150);
+  assert.equal(d.screenId(), "shop_home", "150 ms: a tap, which does nothing on Rain jacket");
+  hold(450);
+  assert.equal(d.screenId(), "product_menu", "450 ms, past the 400 ms timeout: a long press");
+  d.back();
+  shell.run("input motionevent DOWN 658 880");
+  now += 900;
+  shell.run("input motionevent CANCEL 658 880");
+  shell.run("input motionevent UP 658 880");
+  assert.equal(d.screenId(), "shop_home", "a cancelled finger lifts to nothing");
+  const bad = shell.run("input motionevent PRESS 1 2");
+  assert.ok(bad.kind === "exit" && bad.code === 1 && /Usage: input motionevent <DOWN\|UP\|MOVE\|CANCEL> <x> <y>/.test(bad.stderr));
 });

@@ -210,3 +210,52 @@ test("shop search: a second search from the results closes the keyboard as the f
   assert.equal(d.screenId(), "search_results");
   assert.equal(d.keyboard().open, false, "the second search closes it too");
 });
+
+/** A page whose button lies under a full-screen frame drawn last (drawing-order 3), as on the Pixel's "Security & privacy". */
+function coveredButton(cover: Partial<{ clickable: boolean; enabled: boolean; scrollable: boolean }>): ScenarioDevice {
+  const { width, height } = PIXEL_API35;
+  const scenario: Scenario = {
+    name: "cover",
+    description: "a button under a frame drawn after it",
+    android: PIXEL_API35,
+    start: "page",
+    screens: {
+      page: {
+        package: "com.example.cover",
+        activity: ".Main",
+        root: {
+          class: "android.widget.FrameLayout",
+          bounds: [0, 0, width, height],
+          children: [
+            { class: "android.view.View", bounds: [0, 0, width, 200] },
+            {
+              class: "android.widget.LinearLayout",
+              bounds: [0, 200, width, height],
+              children: [{ class: "android.widget.Button", text: "Set screen lock", clickable: true, bounds: [40, 600, 1040, 760] }],
+            },
+            { class: "android.widget.FrameLayout", id: "com.example.cover:id/overlay", bounds: [0, 0, width, height], ...cover },
+          ],
+        },
+      },
+      lock: { package: "com.example.cover", activity: ".Lock", root: { text: "Choose a screen lock", bounds: [0, 0, width, height] } },
+    },
+    packages: [{ name: "com.example.cover", screen: "page" }],
+    transitions: [{ from: "page", on: "tap", selector: { text: "Set screen lock" }, to: "lock" }],
+  };
+  return new ScenarioDevice(resolveScenario(scenario));
+}
+
+test("a tap the view drawn on top does not take falls through to the views below (ViewGroup.dispatchTouchEvent)", () => {
+  const plain = coveredButton({});
+  assert.match(plain.hierarchyXml(), /resource-id="com\.example\.cover:id\/overlay"[^>]*drawing-order="3"/);
+  plain.tapAt(540, 680);
+  assert.equal(plain.screenId(), "lock", "a non-clickable frame drawn last lets the tap through to the button");
+  const clicked = coveredButton({});
+  clicked.tap(attrsOf(clicked.hierarchyXml(), 'text="Set screen lock"'));
+  assert.equal(clicked.screenId(), "lock", "so does the element click");
+  for (const cover of [{ clickable: true }, { clickable: true, enabled: false }, { scrollable: true }]) {
+    const d = coveredButton(cover);
+    d.tapAt(540, 680);
+    assert.equal(d.screenId(), "page", `a frame that takes touches swallows the tap: ${JSON.stringify(cover)}`);
+  }
+});

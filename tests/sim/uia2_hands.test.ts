@@ -76,6 +76,38 @@ test("long and double click also take a point, as the driver allows; the node dr
   });
 });
 
+test("W3C pointer actions are read as a phone reads them: a pause between down and up is a long press, a short one a tap", async () => {
+  await withShop(async (b, device) => {
+    const press = (ms: number) =>
+      b.action("pointer", { parameters: { pointerType: "touch" } }).move({ x: 658, y: 880 }).down().pause(ms).up().perform();
+    await press(100);
+    assert.equal(device.screenId(), "shop_home", "held 100 ms: a tap, which does nothing on Rain jacket");
+    await press(1000);
+    assert.equal(device.screenId(), "product_menu", "held 1 s, past the long-press timeout: its menu");
+    device.back();
+    await (await b.$('android=new UiSelector().text("Wool beanie")')).longPress(); // webdriverio: down, pause(1500), up
+    assert.equal(device.screenId(), "product_menu");
+    device.back();
+    await b.executeScript("mobile: longClickGesture", [{ x: 658, y: 880, duration: 100 }]);
+    assert.equal(device.screenId(), "shop_home", "the driver's long click held 100 ms is a tap");
+    await b.executeScript("mobile: longClickGesture", [{ x: 658, y: 880 }]);
+    assert.equal(device.screenId(), "product_menu", "its default hold (500 ms) is a long press");
+  });
+});
+
+test("W3C pointer actions: two taps 100 ms apart on the photo are a double tap (it likes the product); 500 ms apart two taps", async () => {
+  await withShop(async (b, device) => {
+    device.tap(nodeOf(device, "text", "Canvas sneakers"));
+    const taps = (gapMs: number) =>
+      b.action("pointer", { parameters: { pointerType: "touch" } }).move({ x: 540, y: 700 }).down().up().pause(gapMs).down().up()
+        .perform();
+    await taps(500);
+    assert.equal(nodeOf(device, "resource-id", "com.example.shop:id/favourite")["checked"], "false");
+    await taps(100);
+    assert.equal(nodeOf(device, "resource-id", "com.example.shop:id/favourite")["checked"], "true");
+  });
+});
+
 test("timed screens follow the device's clock: the order confirmation 3 s later, the cart drawer frame by frame", () => {
   let now = 1_000_000;
   const device = new ScenarioDevice(resolveScenario("shop"), { now: () => now });

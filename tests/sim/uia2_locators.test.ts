@@ -9,7 +9,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { isHarnessError } from "../../src/errors.ts";
 import { findNodes } from "../../src/sim/uia2/locate.ts";
-import { pointerGestures } from "../../src/sim/uia2/pointer_actions.ts";
+import { pointerStrokes } from "../../src/sim/uia2/pointer_actions.ts";
 import { readSnapshot } from "../../src/sim/uia2/screen_snapshot.ts";
 import { parseUiAutomator } from "../../src/sim/uia2/ui_selector_parser.ts";
 import { CORPUS_DIR, corpusSkipReason } from "../support/paths.ts";
@@ -103,31 +103,35 @@ test("childSelector searches inside the matches; fromParent among their siblings
   );
 });
 
-test("pointer actions: down/up in place is a tap; a long move is a swipe; element origins use the centre", () => {
-  const move = (x: number, y: number, origin: unknown = "viewport") => ({ type: "pointerMove", x, y, origin });
+test("pointer actions: each finger's down … up is a stroke with where it went, how long it was held and when it began", () => {
+  const move = (x: number, y: number, origin: unknown = "viewport", duration?: number) => ({ type: "pointerMove", x, y, origin, duration });
   const source = (actions: unknown[]) => [{ type: "pointer", id: "finger1", parameters: { pointerType: "touch" }, actions }];
+  const none = () => ({ x: 0, y: 0 });
   assert.deepEqual(
-    pointerGestures(
-      source([move(10, 20), { type: "pointerDown" }, { type: "pause", duration: 80 }, { type: "pointerUp" }]),
-      () => ({ x: 0, y: 0 }),
-    ),
-    [{ kind: "tap", at: { x: 10, y: 20 } }],
+    pointerStrokes(source([move(10, 20), { type: "pointerDown" }, { type: "pause", duration: 80 }, { type: "pointerUp" }]), none),
+    [{ from: { x: 10, y: 20 }, to: { x: 10, y: 20 }, heldMs: 80, afterMs: 0 }],
   );
   assert.deepEqual(
-    pointerGestures(
-      source([move(500, 2000), { type: "pointerDown" }, move(0, -1200, "pointer"), { type: "pointerUp" }]),
-      () => ({ x: 0, y: 0 }),
-    ),
-    [{ kind: "swipe", from: { x: 500, y: 2000 }, to: { x: 500, y: 800 } }],
+    pointerStrokes(source([move(500, 2000), { type: "pointerDown" }, move(0, -1200, "pointer", 250), { type: "pointerUp" }]), none),
+    [{ from: { x: 500, y: 2000 }, to: { x: 500, y: 800 }, heldMs: 250, afterMs: 0 }],
   );
   const onElement = move(5, 0, { "element-6066-11e4-a52e-4f735466cecf": "e1" });
   assert.deepEqual(
-    pointerGestures(
+    pointerStrokes(
       source([onElement, { type: "pointerDown" }, { type: "pointerUp" }]),
       (id) => (id === "e1" ? { x: 100, y: 200 } : { x: -1, y: -1 }),
     ),
-    [{ kind: "tap", at: { x: 105, y: 200 } }],
+    [{ from: { x: 105, y: 200 }, to: { x: 105, y: 200 }, heldMs: 0, afterMs: 0 }],
   );
-  assert.deepEqual(pointerGestures([{ type: "key", actions: [{ type: "keyDown", value: "a" }] }], () => ({ x: 0, y: 0 })), []);
-  assert.equal(w3cKind(() => pointerGestures("nope", () => ({ x: 0, y: 0 }))), "invalid argument");
+  // A double tap: the second down comes after the pause; a key source's pause in the same tick lengthens it (W3C ticks).
+  const twice = [
+    ...source([move(7, 9), { type: "pointerDown" }, { type: "pointerUp" }, { type: "pause", duration: 10 }, { type: "pointerDown" }, {
+      type: "pointerUp",
+    }]),
+    { type: "key", id: "keys", actions: [{ type: "pause" }, { type: "pause" }, { type: "pause" }, { type: "pause", duration: 120 }] },
+  ];
+  assert.deepEqual(pointerStrokes(twice, none).map((s) => [s.afterMs, s.heldMs]), [[0, 0], [120, 0]]);
+  assert.deepEqual(pointerStrokes([{ type: "key", actions: [{ type: "keyDown", value: "a" }] }], none), []);
+  assert.equal(w3cKind(() => pointerStrokes("nope", none)), "invalid argument");
+  assert.equal(w3cKind(() => pointerStrokes(source([{ type: "pause", duration: -5 }]), none)), "invalid argument");
 });

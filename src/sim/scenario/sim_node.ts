@@ -120,27 +120,6 @@ export function isAncestor(candidate: SimNode, node: SimNode): boolean {
   return ancestors(node).includes(candidate);
 }
 
-/** The node a finger at (x, y) lands on: the deepest node whose bounds contain the point (last drawn wins among siblings). */
-export function nodeAt(roots: readonly SimNode[], x: number, y: number): SimNode | null {
-  let found: SimNode | null = null;
-  for (const node of allNodes(roots)) {
-    const r = boundsOf(node);
-    if (r !== null && x >= r.left && x < r.right && y >= r.top && y < r.bottom) found = node;
-  }
-  return found;
-}
-
-/**
- * Where Android delivers a tap that lands on `node`: the node itself or its nearest clickable ancestor
- * (an input counts as clickable); null when there is none or that one is disabled (it eats the touch).
- */
-export function tapReceiver(node: SimNode): SimNode | null {
-  for (let n: SimNode | null = node; n !== null; n = n.parent) {
-    if (n.attrs["clickable"] === "true" || isInput(n)) return n.attrs["enabled"] === "false" ? null : n;
-  }
-  return null;
-}
-
 /** The centre of a node's bounds (where an element click presses), or null without usable bounds. */
 export function centreOf(node: SimNode): { x: number; y: number } | null {
   const r = boundsOf(node);

@@ -1,11 +1,12 @@
 /**
- * Shell commands that act on the simulated device's state: `input` (tap, swipe, text, keyevent),
+ * Shell commands that act on the simulated device's state: `input` (tap, swipe — a held one is a long press —, text, keyevent),
  * `am` (start, start-activity, force-stop, broadcast, instrument) and `monkey -p PKG … 1`. Output
  * and exit codes follow the real tools; `am instrument -w` blocks until a force-stop ends it.
  */
 import type { ScenarioDevice } from "../scenario_device.ts";
 import { exit, type ShellOutcome } from "./outcome.ts";
 import { startView, VIEW_ACTION } from "./app_intents.ts";
+import { INPUT_SWIPE_DEFAULT_MS } from "../scenario/gestures.ts";
 
 const KEYCODES: Record<string, number> = {
   KEYCODE_HOME: 3,
@@ -55,9 +56,20 @@ export function runInput(device: ScenarioDevice, args: string[]): ShellOutcome {
       return exit();
     case "swipe": {
       if (n.length < 4 || n.slice(0, 4).some(Number.isNaN)) return usage("input swipe <x1> <y1> <x2> <y2> [duration(ms)]");
-      const dy = n[3]! - n[1]!;
-      if (Math.abs(dy) < 10 && Math.abs(n[2]! - n[0]!) < 10) device.tapAt(n[0]!, n[1]!);
-      else if (Math.abs(dy) >= 10) device.scroll(dy < 0 ? "down" : "up");
+      // The finger goes down at the start, moves to the end over the duration and lifts: a phone reads it (a swipe
+      // that stays within the touch slop is a press, a long one past the long-press timeout).
+      const heldMs = n[4] === undefined || Number.isNaN(n[4]) ? INPUT_SWIPE_DEFAULT_MS : Math.max(0, n[4]);
+      device.stroke({ from: { x: n[0]!, y: n[1]! }, to: { x: n[2]!, y: n[3]! }, heldMs });
+      return exit();
+    }
+    case "motionevent": {
+      // One event at a time (Android 11+): DOWN … UP is a stroke held for the time between them on the device's clock.
+      const action = rest[0]?.toUpperCase();
+      const xy = n.slice(1, 3);
+      if (!["DOWN", "MOVE", "UP", "CANCEL"].includes(action ?? "") || xy.length < 2 || xy.some(Number.isNaN)) {
+        return usage("input motionevent <DOWN|UP|MOVE|CANCEL> <x> <y>");
+      }
+      device.motionEvent(action as "DOWN" | "MOVE" | "UP" | "CANCEL", { x: xy[0]!, y: xy[1]! });
       return exit();
     }
     case "text":

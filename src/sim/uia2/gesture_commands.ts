@@ -1,15 +1,15 @@
 /**
- * Session commands that touch the screen by position or gesture: W3C actions (a tap is the device's
- * own `tapAt`; a swipe scrolls the list under the finger, four ways), `mobile:` methods through
+ * Session commands that touch the screen by position or gesture: W3C actions (each finger's stroke goes to the
+ * device, which reads a tap, a long press or a swipe as a phone does), `mobile:` methods through
  * execute/sync (click here, the other hands in hand_commands.ts), and the driver's device-side
  * `appium/gestures/{click,scroll,swipe,long_click,double_click}`. A scroll answers what real UiAutomator2
  * answers: whether the object can STILL scroll that way afterwards (false once the end is reached).
  */
 import type { SessionCommand, SessionRoute } from "./command.ts";
 import { activateApp, hideKeyboard } from "./device_commands.ts";
-import { doubleClickGesture, HAND_METHODS, holds, longClickGesture, runHandMethod, scrollGesture, swipeGesture } from "./hand_commands.ts";
+import { doubleClickGesture, HAND_METHODS, longClickGesture, runHandMethod, scrollGesture, swipeGesture } from "./hand_commands.ts";
 import { elementIdOf } from "./element_store.ts";
-import { type Point, pointerGestures } from "./pointer_actions.ts";
+import { type Point, pointerStrokes } from "./pointer_actions.ts";
 import type { SnapshotNode } from "./screen_snapshot.ts";
 import { w3cError } from "./w3c_error.ts";
 
@@ -18,29 +18,16 @@ function centre(node: SnapshotNode): Point {
   return { x: r.x + r.width / 2, y: r.y + r.height / 2 };
 }
 
-/** A finger at a point: the device's own hit test (nearest clickable, enabled ancestor). */
+/** A quick tap at a point: the device's own touch dispatch. */
 function tapAt(c: SessionCommand, at: Point): void {
   c.device.tapAt(Math.round(at.x), Math.round(at.y));
 }
 
+/** Each finger's stroke goes to the device, which reads a tap, a long press (held past the timeout) or a swipe. */
 function performActions(c: SessionCommand): null {
-  const gestures = pointerGestures(c.body["actions"], (id) => centre(c.session.elements.resolve(id, c.screen.read())));
-  for (const g of gestures) {
-    if (g.kind === "tap") tapAt(c, g.at);
-    else {
-      // A finger moving up shows what is below; the list under the finger's start point scrolls.
-      const dx = g.to.x - g.from.x;
-      const dy = g.to.y - g.from.y;
-      const shows = Math.abs(dy) >= Math.abs(dx) ? (dy < 0 ? "down" : "up") : (dx < 0 ? "right" : "left");
-      c.device.scroll(shows, scrollableAt(c, g.from));
-    }
-  }
+  const strokes = pointerStrokes(c.body["actions"], (id) => centre(c.session.elements.resolve(id, c.screen.read())));
+  for (const stroke of strokes) c.device.stroke(stroke);
   return null;
-}
-
-/** The innermost scrollable node under a point (null: the screen's main list). */
-function scrollableAt(c: SessionCommand, at: Point): SnapshotNode["attrs"] | null {
-  return c.screen.read().nodes.filter((n) => n.attrs["scrollable"] === "true" && holds(n, at.x, at.y)).at(-1)?.attrs ?? null;
 }
 
 function clickGesture(c: SessionCommand, args: Record<string, unknown>): null {

@@ -11,7 +11,10 @@ import { elementIdOf } from "./element_store.ts";
 import type { SnapshotNode } from "./screen_snapshot.ts";
 import { w3cError } from "./w3c_error.ts";
 import { safeUri } from "../shell/app_intents.ts";
-import { EDITOR_ACTIONS, type EditorAction, type NodeAttributes, type ScrollDirection } from "../sim_device.ts";
+import { EDITOR_ACTIONS, type EditorAction, type NodeAttributes, type Point, type ScrollDirection } from "../sim_device.ts";
+
+/** How long the driver's longClickGesture holds without a `duration` (its documented default). */
+const LONG_CLICK_DEFAULT_MS = 500;
 
 type Args = Readonly<Record<string, unknown>>;
 const DIRECTIONS: readonly ScrollDirection[] = ["up", "down", "left", "right"];
@@ -31,17 +34,16 @@ function nodeAtPoint(c: SessionCommand, x: number, y: number): SnapshotNode | un
   return c.screen.read().nodes.findLast((n) => holds(n, x, y));
 }
 
-/** A press target: the element (`origin` or `elementId`), else the node at the offset point; `what` names the gesture in errors. */
-function pressTarget(c: SessionCommand, args: Args, what: string): NodeAttributes {
+/** A press target: the element (`origin` or `elementId`), else the point `x`, `y` (or the offset); `what` names the gesture in errors. */
+function pressTarget(c: SessionCommand, args: Args, what: string): { node: NodeAttributes } | { point: Point } {
   const id = elementIdOf(args["origin"] ?? args["elementId"]);
-  if (id !== null) return c.session.elements.resolve(id, c.screen.read()).attrs;
+  if (id !== null) return { node: c.session.elements.resolve(id, c.screen.read()).attrs };
   const offset = (args["offset"] ?? {}) as Args;
   const x = num(args["x"]) ?? num(offset["x"]);
   const y = num(args["y"]) ?? num(offset["y"]);
   if (x === undefined || y === undefined) throw w3cError("invalid argument", `${what} needs an element or both 'x' and 'y' coordinates.`);
-  const node = nodeAtPoint(c, x, y);
-  if (node === undefined) throw w3cError("invalid argument", `The point (${x}, ${y}) of ${what} is outside the screen.`);
-  return node.attrs;
+  if (nodeAtPoint(c, x, y) === undefined) throw w3cError("invalid argument", `The point (${x}, ${y}) of ${what} is outside the screen.`);
+  return { point: { x, y } };
 }
 
 function directionOf(value: unknown, what: string): ScrollDirection {
@@ -103,13 +105,24 @@ export function swipeGesture(c: SessionCommand, args: Args): null {
   return null;
 }
 
+/** The driver's long click: the finger held `duration` ms (500 by default), read by the device as any stroke. */
 export function longClickGesture(c: SessionCommand, args: Args): null {
-  c.device.longPress(pressTarget(c, args, "longClickGesture"));
+  const duration = num(args["duration"]);
+  if (duration !== undefined && duration < 0) {
+    throw w3cError("invalid argument", `longClickGesture's 'duration' must be 0 or more milliseconds, got ${duration}.`);
+  }
+  const heldMs = duration ?? LONG_CLICK_DEFAULT_MS;
+  const target = pressTarget(c, args, "longClickGesture");
+  if ("node" in target) c.device.longPress(target.node, heldMs);
+  else c.device.stroke({ from: target.point, to: target.point, heldMs });
   return null;
 }
 
+/** The driver's double click: two taps 100 ms apart, within the double-tap timeout. */
 export function doubleClickGesture(c: SessionCommand, args: Args): null {
-  c.device.doubleTap(pressTarget(c, args, "doubleClickGesture"));
+  const target = pressTarget(c, args, "doubleClickGesture");
+  if ("node" in target) c.device.doubleTap(target.node);
+  else for (const afterMs of [0, 100]) c.device.stroke({ from: target.point, to: target.point, heldMs: 0, afterMs });
   return null;
 }
 
