@@ -5,7 +5,8 @@
  * (4), a cancelled call is audited `cancelled` (8), SIGHUP of a session holder leaves no session and no lock (5),
  * and the next server after a SIGKILLed session holder ends the session it left (9). Beside it: two
  * `serve --record` on one path, the second refused (3); a FIFO path argument refused at once (6); as root, a
- * lock directory squatted by root does not block another user (7; skipped, with the reason, otherwise).
+ * lock directory squatted by root does not block another user (7; skipped, with the reason, otherwise). Then
+ * issue 25's cases (leaks.ts).
  */
 import { execFileSync, spawn } from "node:child_process";
 import { chmodSync, chownSync, existsSync, linkSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
@@ -13,6 +14,7 @@ import { dirname, join } from "node:path";
 import { harnessCommand, MAIN_JS, spawnServe } from "../../tests/support/mcp_client.ts";
 import { makeServeHome } from "../../tests/support/mcp_e2e.ts";
 import { Lane, lockPathOf } from "./lane.ts";
+import { runLeaks } from "./leaks.ts";
 import type { Tally } from "./tally.ts";
 
 const SECRET = "Hunter2-S3cr3t!pw";
@@ -30,6 +32,7 @@ export async function runHardening(tally: Tally): Promise<void> {
     await recordTwice(tally, done);
     await fifoArguments(tally, done);
     await squattedLocks(tally, done);
+    await runLeaks(tally, done);
   } catch (error) {
     tally.violation("campaign errors", `hardening: ${(error as Error).stack ?? String(error)}`);
   } finally {
