@@ -25,6 +25,7 @@ import { currentRuntime } from "./adapters/runtime_facts.ts";
 import { createSystemClock } from "./adapters/system_clock.ts";
 import { createTcpSocketProbe } from "./adapters/tcp_socket_probe.ts";
 import type { CliContext } from "./cli/context.ts";
+import { appiumTarget } from "./appium_url.ts";
 import type { HarnessConfig } from "./config.ts";
 import type { DoctorPorts } from "./doctor/types.ts";
 import type { OperationDeps } from "./mcp/run_operation.ts";
@@ -230,7 +231,7 @@ function lazyAppiumDriverFactory(options: AppiumDriverFactoryOptions): UiDriverF
   // `await import("…")` as written: the single executable's build makes exactly this form static.
   const real = () => loaded ??= (async () => (await import("./adapters/appium/mod.ts")).createAppiumDriverFactory(options))();
   return {
-    endpoint: options.appiumUrl,
+    endpoint: appiumTarget(options.appiumUrl).endpoint,
     open: async (udid, open) => (await real()).open(udid, open),
     drain: async (onWait) => {
       if (loaded !== undefined) await (await loaded).drain(onWait);

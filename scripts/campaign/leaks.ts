@@ -1,7 +1,12 @@
 /**
  * Issue 25's defects of leaking and lingering, tried again on every run (reliability R41–R45), beside the
- * hardening section's: a 1.5 GB path argument refused from its size (R44).
+ * hardening section's: credentials in the Appium URL said nowhere (R42), a 1.5 GB path argument refused from
+ * its size (R44).
  */
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { startSimDevice } from "../../src/sim/mod.ts";
+import { spawnServe } from "../../tests/support/mcp_client.ts";
 import { truncateSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { makeServeHome } from "../../tests/support/mcp_e2e.ts";
@@ -12,6 +17,7 @@ import type { Tally } from "./tally.ts";
 const WAIT_MS = 60_000;
 
 export async function runLeaks(tally: Tally, done: string[]): Promise<void> {
+  await credentialedAppiumUrl(tally, done);
   await hugeArguments(tally, done);
 }
 
@@ -37,6 +43,39 @@ async function hugeArguments(tally: Tally, done: string[]): Promise<void> {
     }
     done.push("1.5 GB path arguments refused from their size");
   } finally {
+    home.remove();
+  }
+}
+
+/** R42: `http://user:key@host:port` with nothing listening: APPIUM_UNAVAILABLE, doctor://report and stderr name no credentials. */
+async function credentialedAppiumUrl(tally: Tally, done: string[]): Promise<void> {
+  const key = "k3y-5ecr3t-campaign";
+  const closed = createServer();
+  await new Promise<void>((resolve) => closed.listen(0, "127.0.0.1", resolve));
+  const { port } = closed.address() as AddressInfo;
+  await new Promise((resolve) => closed.close(resolve));
+  const sim = await startSimDevice({ scenario: "settings" });
+  const home = makeServeHome();
+  try {
+    const env = { ...home.env, ADB_SERVER_SOCKET: sim.adbServerSocket, APPIUM_URL: `http://cloud-user:${key}@127.0.0.1:${port}` };
+    const served = await spawnServe([], env);
+    try {
+      tally.inputsTried++;
+      tally.callsMade++;
+      const opened = await served.client.callTool({ name: "ui_session_open", arguments: {} }, undefined, { timeout: WAIT_MS });
+      const code = (opened.structuredContent as { error?: { code?: unknown } } | undefined)?.error?.code;
+      if (code !== "APPIUM_UNAVAILABLE") tally.violation("wrong fault outcome", `leaks: a closed credentialed Appium URL answered ${code}`);
+      const report = await served.client.readResource({ uri: "doctor://report" });
+      for (const [where, text] of [["the answer", JSON.stringify(opened)], ["doctor://report", JSON.stringify(report)]]) {
+        if (text!.includes(key)) tally.violation("secrets leaked", `leaks: the Appium URL's key is in ${where}`);
+      }
+    } finally {
+      await served.close();
+    }
+    if (served.stderr().includes(key)) tally.violation("secrets leaked", "leaks: the Appium URL's key is on serve's stderr");
+    done.push("an Appium URL's credentials said nowhere");
+  } finally {
+    await sim.stop();
     home.remove();
   }
 }

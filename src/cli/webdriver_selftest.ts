@@ -4,6 +4,7 @@
  * the page source length, deletes the session, and prints one JSON line. It proves that webdriverio's
  * run-time protocol import works inside the single executable. Exit 0 on success, 1 with one stderr line.
  */
+import { appiumTarget, shownAppiumUrl } from "../appium_url.ts";
 import { loadConfig } from "../config.ts";
 import { isHarnessError } from "../errors.ts";
 import { type CliContext, EXIT } from "./context.ts";
@@ -21,16 +22,18 @@ export async function runWebdriverSelftest(args: readonly string[], ctx: CliCont
     ctx.stderr(`${WEBDRIVER_SELFTEST_COMMAND}: ${error.message}\n`);
     return EXIT.usage;
   }
-  const url = new URL(appiumUrl);
+  const target = appiumTarget(appiumUrl);
+  const shown = shownAppiumUrl(appiumUrl);
   const started = ctx.clock.now();
   try {
     // Loaded only here: webdriverio is large, and no other command needs it at start-up.
     const { remote } = await import("webdriverio");
     const browser = await remote({
-      protocol: url.protocol === "https:" ? "https" : "http",
-      hostname: url.hostname,
-      port: Number(url.port || (url.protocol === "https:" ? 443 : 80)),
-      path: url.pathname === "" ? "/" : url.pathname,
+      protocol: target.protocol,
+      hostname: target.hostname,
+      port: target.port,
+      path: target.path,
+      ...(target.credentials === undefined ? {} : { user: target.credentials.user, key: target.credentials.key }),
       capabilities: { platformName: "Android", "appium:automationName": "UiAutomator2" },
       connectionRetryCount: 0,
       logLevel: "silent",
@@ -40,7 +43,7 @@ export async function runWebdriverSelftest(args: readonly string[], ctx: CliCont
     ctx.stdout(
       JSON.stringify({
         ok: true,
-        appium_url: appiumUrl,
+        appium_url: shown,
         session_id: browser.sessionId,
         page_source_chars: source.length,
         duration_ms: Math.round(ctx.clock.now() - started),
@@ -49,7 +52,7 @@ export async function runWebdriverSelftest(args: readonly string[], ctx: CliCont
     return EXIT.ok;
   } catch (error) {
     ctx.stderr(
-      `${WEBDRIVER_SELFTEST_COMMAND}: webdriverio could not open a session at ${appiumUrl}: ${(error as Error).message.split("\n")[0]}\n`,
+      `${WEBDRIVER_SELFTEST_COMMAND}: webdriverio could not open a session at ${shown}: ${(error as Error).message.split("\n")[0]}\n`,
     );
     return EXIT.failure;
   }

@@ -10,6 +10,7 @@
  * state go through the UiAutomator2 driver's `mobile:` methods. Every failure is translated by appium_failure.ts.
  */
 import { remote } from "webdriverio";
+import { appiumTarget, shownAppiumUrl } from "../../appium_url.ts";
 import { HarnessError } from "../../errors.ts";
 import type { DeviceKey, OpenDriverOptions, UiDriver, UiDriverFactory } from "../../ports/ui_driver.ts";
 import { appiumFailure } from "./appium_failure.ts";
@@ -34,8 +35,11 @@ export interface AppiumDriverFactoryOptions {
 }
 
 export function createAppiumDriverFactory(options: AppiumDriverFactoryOptions): UiDriverFactory {
-  const url = new URL(options.appiumUrl);
-  const endpoint = options.appiumUrl;
+  // The credentials of a cloud's URL go to webdriverio as user/key (Basic auth on the new-session request); the
+  // endpoint (the lock's note of the session) has none, and failures say scheme, host and port only.
+  const target = appiumTarget(options.appiumUrl);
+  const endpoint = target.endpoint;
+  const shown = shownAppiumUrl(endpoint);
   const abandoned = new Set<Promise<void>>();
   return {
     endpoint,
@@ -46,10 +50,11 @@ export function createAppiumDriverFactory(options: AppiumDriverFactoryOptions): 
     async open(udid, open: OpenDriverOptions): Promise<UiDriver> {
       try {
         const started = remote({
-          protocol: url.protocol === "https:" ? "https" : "http",
-          hostname: url.hostname.replace(/^\[|\]$/g, ""),
-          port: Number(url.port || (url.protocol === "https:" ? 443 : 80)),
-          path: url.pathname === "" ? "/" : url.pathname,
+          protocol: target.protocol,
+          hostname: target.hostname,
+          port: target.port,
+          path: target.path,
+          ...(target.credentials === undefined ? {} : { user: target.credentials.user, key: target.credentials.key }),
           capabilities: capabilitiesFor(udid, options) as WebdriverIO.Capabilities,
           logLevel: "silent",
           connectionRetryCount: 0,
@@ -67,9 +72,9 @@ export function createAppiumDriverFactory(options: AppiumDriverFactoryOptions): 
           abandoned.add(cleanup);
           void cleanup.finally(() => abandoned.delete(cleanup));
         });
-        return driverOf(browser, endpoint, idleTimeoutMs);
+        return driverOf(browser, shown, idleTimeoutMs);
       } catch (error) {
-        throw appiumFailure(error, endpoint, "starting a UiAutomator2 session");
+        throw appiumFailure(error, shown, "starting a UiAutomator2 session");
       }
     },
   };
@@ -104,7 +109,8 @@ async function setIdleTimeout(browser: Browser, ms: number | undefined): Promise
   }
 }
 
-function driverOf(browser: Browser, endpoint: string, idleTimeoutMs: number | null): UiDriver {
+/** `shown`: the Appium URL as failures say it (scheme, host and port). */
+function driverOf(browser: Browser, shown: string, idleTimeoutMs: number | null): UiDriver {
   let deleted: Promise<void> | undefined;
   const call = async <T>(doing: string, work: () => Promise<T>): Promise<T> => {
     if (deleted !== undefined) throw new HarnessError("SESSION_NOT_FOUND", `The UI session was already closed when ${doing} was asked.`);
@@ -114,7 +120,7 @@ function driverOf(browser: Browser, endpoint: string, idleTimeoutMs: number | nu
       if (typeof failed === "string") throw Object.assign(new Error((value as { message?: string }).message ?? failed), { name: failed });
       return value;
     } catch (error) {
-      throw appiumFailure(error, endpoint, doing);
+      throw appiumFailure(error, shown, doing);
     }
   };
   const mobile = <T>(method: MobileMethod, args: Record<string, unknown> = {}) =>
