@@ -125,6 +125,7 @@ export async function openHarness(config: HarnessConfig, ctx: CliContext, option
     createStaleSessionEnder,
     currentUserFacts,
     lockDirectory,
+    othersCanWrite,
     pruneOldEvidence,
     resolveArtifactsDirectory,
     sweepStaleLocks,
@@ -132,7 +133,11 @@ export async function openHarness(config: HarnessConfig, ctx: CliContext, option
   // Before any device starts: an artifacts directory that cannot be used is refused at once, the only line said.
   const fs = createNodeFileSystem();
   const probe = createNodeFileProbe();
-  const disk = { isWritableDirectory: fs.isWritableDirectory, exists: async (path: string) => (await probe.kindOf(path)) !== "missing" };
+  const disk = {
+    isWritableDirectory: fs.isWritableDirectory,
+    exists: async (path: string) => (await probe.kindOf(path)) !== "missing",
+    othersCanWrite: async (path: string) => othersCanWrite(path),
+  };
   const artifacts = await resolveArtifactsDirectory(platformFacts(ctx), disk, config.artifactsDir);
   if (config.device.kind === "sim") {
     const sim = await startSimulatedDevice(options.sim ?? {});

@@ -1,13 +1,14 @@
 /**
  * Issue 25's defects of leaking and lingering, tried again on every run (reliability R41–R45), beside the
- * hardening section's: credentials in the Appium URL said nowhere (R42), a 1.5 GB path argument refused from
+ * hardening section's: an artifacts directory another user owns (as root) or anyone can write refused at start
+ * (R41), credentials in the Appium URL said nowhere (R42), a 1.5 GB path argument refused from
  * its size (R44).
  */
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { startSimDevice } from "../../src/sim/mod.ts";
 import { spawnServe } from "../../tests/support/mcp_client.ts";
-import { truncateSync, writeFileSync } from "node:fs";
+import { chmodSync, chownSync, mkdirSync, truncateSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { makeServeHome } from "../../tests/support/mcp_e2e.ts";
 import { runCli } from "../../tests/support/run_cli.ts";
@@ -17,6 +18,7 @@ import type { Tally } from "./tally.ts";
 const WAIT_MS = 60_000;
 
 export async function runLeaks(tally: Tally, done: string[]): Promise<void> {
+  await foreignArtifacts(tally, done);
   await credentialedAppiumUrl(tally, done);
   await hugeArguments(tally, done);
 }
@@ -76,6 +78,39 @@ async function credentialedAppiumUrl(tally: Tally, done: string[]): Promise<void
     done.push("an Appium URL's credentials said nowhere");
   } finally {
     await sim.stop();
+    home.remove();
+  }
+}
+
+/** R41: `serve --artifacts` of a 0777 directory, and as root of another uid's, exits 1 with the reason before serving. */
+async function foreignArtifacts(tally: Tally, done: string[]): Promise<void> {
+  if (process.platform === "win32") return void done.push("foreign artifacts directory: skipped (no uids here)");
+  const home = makeServeHome();
+  try {
+    const open = join(home.root, "open");
+    mkdirSync(open);
+    chmodSync(open, 0o777);
+    const cases: [string, RegExp][] = [[open, /other users can write/]];
+    if (process.getuid?.() === 0) {
+      const hers = join(home.root, "hers");
+      mkdirSync(hers);
+      chownSync(hers, 54_331, 54_331);
+      cases.push([hers, /belongs to user 54331/]);
+    }
+    for (const [dir, says] of cases) {
+      tally.inputsTried++;
+      const ran = await runCli(["serve", "--device", "sim", "--artifacts", dir], home.env, { limitMs: WAIT_MS });
+      if (ran.hung) tally.violation("hangs", `leaks: serve with a foreign artifacts directory still ran after ${WAIT_MS / 1000} s`);
+      else if (ran.code !== 1 || !says.test(ran.stderr)) {
+        tally.violation("file rules broken", `leaks: serve --artifacts ${dir} exited ${ran.code}: ${ran.stderr.slice(0, 200)}`);
+      }
+    }
+    done.push(
+      `artifacts directories others can write refused (${
+        cases.length === 1 ? "0777; another uid's skipped: needs root" : "0777, another uid's"
+      })`,
+    );
+  } finally {
     home.remove();
   }
 }

@@ -79,6 +79,8 @@ export interface ReadLimits {
   singleLink?: boolean;
   /** Read only this many bytes from the start (a signature check). */
   firstBytes?: number;
+  /** A file of another user (planted or swapped by her) is refused. */
+  ownedByUs?: boolean;
 }
 
 /**
@@ -100,6 +102,8 @@ export interface FileSystem {
   writeNewFile(path: string, bytes: Uint8Array | string): Promise<void>;
   /** Replaces the file's content atomically (a reader sees the old or the new bytes, never a mix). */
   replaceFile(path: string, bytes: Uint8Array | string): Promise<void>;
+  /** Appends to this user's own regular file (created 0600): a symlink is not followed, a file of another user
+   * or with several links is refused (code "EUNSAFE"). */
   appendText(path: string, text: string): Promise<void>;
   readBytes(path: string): Promise<Uint8Array>;
   /**

@@ -23,6 +23,7 @@ export {
   type ConfiguredDirectory,
   currentUserFacts,
   lockDirectory,
+  othersCanWrite,
   type PlatformFacts,
   resolveArtifactsDirectory,
   type UserFacts,
