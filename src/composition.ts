@@ -128,6 +128,7 @@ export async function openHarness(config: HarnessConfig, ctx: CliContext, option
     othersCanWrite,
     pruneOldEvidence,
     resolveArtifactsDirectory,
+    sweepDrafts,
     sweepStaleLocks,
   } = await import("./adapters/evidence/mod.ts");
   // Before any device starts: an artifacts directory that cannot be used is refused at once, the only line said.
@@ -172,6 +173,9 @@ export async function openHarness(config: HarnessConfig, ctx: CliContext, option
     // left one per random adb port, which no later acquire would take over).
     const socket = createTcpSocketProbe();
     await sweepStaleLocks({ ...lockOptions, adbServerGone: (server) => localAdbServerGone(socket, server) });
+    // Drafts a killed writer left (issue 25 item 7): this user's, older than any live write (draft_sweep.ts).
+    const drafts = await sweepDrafts({ directories: [artifacts.path, locks], fs, nowMs: ctx.clock.now() });
+    if (drafts.removed > 0) ctx.logger.info(`removed ${drafts.removed} draft file(s) killed processes left (older than 2 h)`);
     const fileLock = createDeviceLock(lockOptions);
     const ui = createUiSessions({
       drivers: lazyAppiumDriverFactory({

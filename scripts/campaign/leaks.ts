@@ -1,14 +1,15 @@
 /**
  * Issue 25's defects of leaking and lingering, tried again on every run (reliability R41–R45), beside the
  * hardening section's: an artifacts directory another user owns (as root) or anyone can write refused at start
- * (R41), credentials in the Appium URL said nowhere (R42), a 1.5 GB path argument refused from
+ * (R41), credentials in the Appium URL said nowhere (R42), an old draft of ours swept at start (R43), a 1.5 GB path argument refused from
  * its size (R44).
  */
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
+import { DRAFT_MAX_AGE_MS } from "../../src/adapters/evidence/draft_sweep.ts";
 import { startSimDevice } from "../../src/sim/mod.ts";
 import { spawnServe } from "../../tests/support/mcp_client.ts";
-import { chmodSync, chownSync, mkdirSync, truncateSync, writeFileSync } from "node:fs";
+import { chmodSync, chownSync, existsSync, mkdirSync, truncateSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { makeServeHome } from "../../tests/support/mcp_e2e.ts";
 import { runCli } from "../../tests/support/run_cli.ts";
@@ -20,6 +21,7 @@ const WAIT_MS = 60_000;
 export async function runLeaks(tally: Tally, done: string[]): Promise<void> {
   await foreignArtifacts(tally, done);
   await credentialedAppiumUrl(tally, done);
+  await oldDrafts(tally, done);
   await hugeArguments(tally, done);
 }
 
@@ -110,6 +112,28 @@ async function foreignArtifacts(tally: Tally, done: string[]): Promise<void> {
         cases.length === 1 ? "0777; another uid's skipped: needs root" : "0777, another uid's"
       })`,
     );
+  } finally {
+    home.remove();
+  }
+}
+
+/** R43: a draft of ours older than DRAFT_MAX_AGE_MS in the artifacts directory is gone once `serve` has started; a young one stays. */
+async function oldDrafts(tally: Tally, done: string[]): Promise<void> {
+  const home = makeServeHome();
+  try {
+    mkdirSync(home.artifacts, { mode: 0o700 });
+    const old = join(home.artifacts, ".20260101-000000-000000-ui_tap.png.4242-1.draft");
+    const young = join(home.artifacts, ".20260101-000000-000000-ui_tap.png.4242-2.draft");
+    writeFileSync(old, "half a png");
+    writeFileSync(young, "half a png");
+    const then = (Date.now() - DRAFT_MAX_AGE_MS - 60_000) / 1000;
+    utimesSync(old, then, then);
+    tally.inputsTried++;
+    const served = await spawnServe(["--device", "sim"], home.env);
+    await served.close();
+    if (existsSync(old)) tally.violation("lost evidence", "leaks: an old draft in the artifacts directory was not swept at start");
+    if (!existsSync(young)) tally.violation("file rules broken", "leaks: a young draft (a live writer's) was swept");
+    done.push("old drafts swept at start");
   } finally {
     home.remove();
   }

@@ -113,6 +113,8 @@ export interface FileSystem {
   readRegularFile(path: string, limits?: ReadLimits): Promise<Uint8Array>;
   /** `path` itself (not a link's target) as `device:inode:size:ctime`, or null when nothing is there: tells a file we wrote from one put in its place. */
   fileIdentity(path: string): Promise<string | null>;
+  /** What `path` itself is (not a link's target): a regular file, this user's, last modified when; null when nothing is there. */
+  fileFacts(path: string): Promise<{ regular: boolean; ownedByUs: boolean; modifiedMs: number } | null>;
   /** True when `path` itself (not a link's target) is a regular file. */
   isRegularFile(path: string): Promise<boolean>;
   readText(path: string): Promise<string>;

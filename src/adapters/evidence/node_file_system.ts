@@ -38,6 +38,12 @@ export function createNodeFileSystem(): FileSystem {
       // An inode freed by a delete is reused at once (tmpfs, ext4): the change time and size tell the new file apart.
       return info === null ? null : `${info.dev}:${info.ino}:${info.size}:${info.ctimeMs}`;
     },
+    fileFacts: async (path) => {
+      const info = await lstat(path).catch(() => null);
+      if (info === null) return null;
+      const uid = process.getuid?.();
+      return { regular: info.isFile(), ownedByUs: uid === undefined || info.uid === uid, modifiedMs: info.mtimeMs };
+    },
     isRegularFile: async (path) => (await lstat(path).catch(() => null))?.isFile() === true,
     readText: (path) => readFile(path, "utf8"),
     realPath: (path) => realpath(path),
