@@ -155,6 +155,7 @@ export async function openHarness(config: HarnessConfig, ctx: CliContext, option
   try {
     // Loaded here, not at start: the observer and the UI sessions are for a device.
     const { createAdbObserver } = await import("./adapters/adb/observer.ts");
+    const { openLinkThroughAdb } = await import("./adapters/adb/open_link.ts");
     const { createUiSessions } = await import("./device/ui_sessions.ts");
     const adb = createAdbClient({ runner: ctx.runner, program, ...(serverSocket === undefined ? {} : { serverSocket }) });
     const observer = createAdbObserver({
@@ -184,6 +185,8 @@ export async function openHarness(config: HarnessConfig, ctx: CliContext, option
         requestTimeoutMs: config.actionTimeoutSeconds * 1000,
         newCommandTimeoutS: config.flowIdleTimeoutSeconds + 30,
         uiIdleTimeoutMs: ACT_DEFAULTS.uiIdleTimeoutMs,
+        // Deep links through our adb, the URL quoted (issue 25 item 9): the driver's shell line escapes only `&`.
+        openLink: (link, limits) => openLinkThroughAdb(adb, link, limits),
       }),
       lock: fileLock,
       clock: ctx.clock,

@@ -6,8 +6,8 @@
  * harness, not Appium, ends idle sessions. Each new session is given UiAutomator2's `waitForIdleTimeout` setting
  * through the settings API (a setting, not a capability: the server resets it on every new session) and reads
  * it back; `idleTimeoutMs` is null when the server refused or ignored it. Actions use single protocol commands (no implicit waits);
- * app, keyboard, scroll, long press, double tap, keys, editor action, notifications, deep links and app
- * state go through the UiAutomator2 driver's `mobile:` methods. Every failure is translated by appium_failure.ts.
+ * app, keyboard, scroll, long press, double tap, keys, editor action, notifications and app state go through the
+ * UiAutomator2 driver's `mobile:` methods; deep links through the harness's adb (`openLink`: the URL quoted). Every failure is translated by appium_failure.ts.
  */
 import { remote } from "webdriverio";
 import { appiumTarget, shownAppiumUrl } from "../../appium_url.ts";
@@ -32,6 +32,12 @@ export interface AppiumDriverFactoryOptions {
   newCommandTimeoutS: number;
   /** The `waitForIdleTimeout` setting given to each new session (ms); absent: left as the server has it (unknown). */
   uiIdleTimeoutMs?: number;
+  /**
+   * Opens a deep link on the device through the harness's own adb, the URL quoted (composition.ts gives it): the
+   * driver's `mobile: deepLink` puts it on a device shell line with only `&` escaped, so `?`, `[` and `]` could glob.
+   * Absent (the adapter tested alone against a UiAutomator2 endpoint), `mobile: deepLink` is used.
+   */
+  openLink?: (link: { udid: string; url: string; packageName?: string }, options: { timeoutMs: number }) => Promise<void>;
 }
 
 export function createAppiumDriverFactory(options: AppiumDriverFactoryOptions): UiDriverFactory {
@@ -72,7 +78,13 @@ export function createAppiumDriverFactory(options: AppiumDriverFactoryOptions): 
           abandoned.add(cleanup);
           void cleanup.finally(() => abandoned.delete(cleanup));
         });
-        return driverOf(browser, shown, idleTimeoutMs);
+        const openLink = options.openLink === undefined
+          ? undefined
+          : (url: string, packageName?: string) =>
+            options.openLink!({ udid, url, ...(packageName === undefined ? {} : { packageName }) }, {
+              timeoutMs: options.requestTimeoutMs,
+            });
+        return driverOf(browser, shown, idleTimeoutMs, openLink);
       } catch (error) {
         throw appiumFailure(error, shown, "starting a UiAutomator2 session");
       }
@@ -110,7 +122,12 @@ async function setIdleTimeout(browser: Browser, ms: number | undefined): Promise
 }
 
 /** `shown`: the Appium URL as failures say it (scheme, host and port). */
-function driverOf(browser: Browser, shown: string, idleTimeoutMs: number | null): UiDriver {
+function driverOf(
+  browser: Browser,
+  shown: string,
+  idleTimeoutMs: number | null,
+  openLink?: (url: string, packageName?: string) => Promise<void>,
+): UiDriver {
   let deleted: Promise<void> | undefined;
   const call = async <T>(doing: string, work: () => Promise<T>): Promise<T> => {
     if (deleted !== undefined) throw new HarnessError("SESSION_NOT_FOUND", `The UI session was already closed when ${doing} was asked.`);
@@ -146,7 +163,9 @@ function driverOf(browser: Browser, shown: string, idleTimeoutMs: number | null)
     pressKey: async (key) => void (await mobile("pressKey", { keycode: KEYCODES[key] })),
     openNotifications: async () => void (await mobile("openNotifications")),
     deepLink: async (url, packageName) =>
-      void (await mobile("deepLink", packageName === undefined ? { url } : { url, package: packageName })),
+      openLink !== undefined
+        ? await call(MOBILE_DOING.deepLink, () => openLink(url, packageName))
+        : void (await mobile("deepLink", packageName === undefined ? { url } : { url, package: packageName })),
     terminateApp: async (packageName) => Boolean(await mobile<unknown>("terminateApp", { appId: packageName })),
     clearApp: async (packageName) => void (await mobile("clearApp", { appId: packageName })),
     back: async () => void (await call("pressing Back", () => browser.back())),
