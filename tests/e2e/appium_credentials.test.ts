@@ -71,7 +71,7 @@ const credentialed = (url: string) => url.replace("http://", `http://${USER}:${K
 
 test("a credentialed Appium URL is used for sessions and doctor's probe, and said as scheme, host and port only (R42)", {
   skip: actToolsSkipReason(),
-  timeout: 240_000,
+  timeout: 480_000,
 }, async (t) => {
   const sim = await startSimDevice({ scenario: "settings" });
   t.after(() => sim.stop());
@@ -95,13 +95,16 @@ test("a credentialed Appium URL is used for sessions and doctor's probe, and sai
   assertNoCredentials("serve's stderr", served.stderr());
 
   // doctor: the working credentialed URL is reachable (the probe sends Basic auth), and said without them.
-  const doctor = await runCli(["doctor", "--json"], { ...env, APPIUM_URL: credentialed(front.url) }, { limitMs: 60_000 });
+  // A generous per-check time: on a loaded machine the stand-in and the simulated device answer /status slowly.
+  const doctor = await runCli(["doctor", "--json", "--timeout", "30"], { ...env, APPIUM_URL: credentialed(front.url) }, {
+    limitMs: 120_000,
+  });
   assertNoCredentials("doctor --json", doctor.stdout + doctor.stderr);
   const checks = (JSON.parse(doctor.stdout) as { checks: { id: string; ok: boolean; detail: string }[] }).checks;
   const appium = checks.find((c) => c.id === "appium");
   assert.equal(appium?.ok, true, JSON.stringify(appium));
   assert.deepEqual(front.refused, [], "doctor's probe carried the credentials");
-  const text = await runCli(["doctor"], { ...env, APPIUM_URL: credentialed(front.url) }, { limitMs: 60_000 });
+  const text = await runCli(["doctor", "--timeout", "30"], { ...env, APPIUM_URL: credentialed(front.url) }, { limitMs: 120_000 });
   assertNoCredentials("doctor", text.stdout + text.stderr);
 
   // Nothing answers: APPIUM_UNAVAILABLE names scheme, host and port, in the answer and in flow's outputs.
