@@ -25,6 +25,7 @@ import { currentRuntime } from "./adapters/runtime_facts.ts";
 import { createSystemClock } from "./adapters/system_clock.ts";
 import { createTcpSocketProbe } from "./adapters/tcp_socket_probe.ts";
 import type { CliContext } from "./cli/context.ts";
+import { appiumTarget } from "./appium_url.ts";
 import type { HarnessConfig } from "./config.ts";
 import type { DoctorPorts } from "./doctor/types.ts";
 import type { OperationDeps } from "./mcp/run_operation.ts";
@@ -124,14 +125,20 @@ export async function openHarness(config: HarnessConfig, ctx: CliContext, option
     createStaleSessionEnder,
     currentUserFacts,
     lockDirectory,
+    othersCanWrite,
     pruneOldEvidence,
     resolveArtifactsDirectory,
+    sweepDrafts,
     sweepStaleLocks,
   } = await import("./adapters/evidence/mod.ts");
   // Before any device starts: an artifacts directory that cannot be used is refused at once, the only line said.
   const fs = createNodeFileSystem();
   const probe = createNodeFileProbe();
-  const disk = { isWritableDirectory: fs.isWritableDirectory, exists: async (path: string) => (await probe.kindOf(path)) !== "missing" };
+  const disk = {
+    isWritableDirectory: fs.isWritableDirectory,
+    exists: async (path: string) => (await probe.kindOf(path)) !== "missing",
+    othersCanWrite: async (path: string) => othersCanWrite(path),
+  };
   const artifacts = await resolveArtifactsDirectory(platformFacts(ctx), disk, config.artifactsDir);
   if (config.device.kind === "sim") {
     const sim = await startSimulatedDevice(options.sim ?? {});
@@ -148,6 +155,7 @@ export async function openHarness(config: HarnessConfig, ctx: CliContext, option
   try {
     // Loaded here, not at start: the observer and the UI sessions are for a device.
     const { createAdbObserver } = await import("./adapters/adb/observer.ts");
+    const { openLinkThroughAdb } = await import("./adapters/adb/open_link.ts");
     const { createUiSessions } = await import("./device/ui_sessions.ts");
     const adb = createAdbClient({ runner: ctx.runner, program, ...(serverSocket === undefined ? {} : { serverSocket }) });
     const observer = createAdbObserver({
@@ -166,6 +174,9 @@ export async function openHarness(config: HarnessConfig, ctx: CliContext, option
     // left one per random adb port, which no later acquire would take over).
     const socket = createTcpSocketProbe();
     await sweepStaleLocks({ ...lockOptions, adbServerGone: (server) => localAdbServerGone(socket, server) });
+    // Drafts a killed writer left (issue 25 item 7): this user's, older than any live write (draft_sweep.ts).
+    const drafts = await sweepDrafts({ directories: [artifacts.path, locks], fs, nowMs: ctx.clock.now() });
+    if (drafts.removed > 0) ctx.logger.info(`removed ${drafts.removed} draft file(s) killed processes left (older than 2 h)`);
     const fileLock = createDeviceLock(lockOptions);
     const ui = createUiSessions({
       drivers: lazyAppiumDriverFactory({
@@ -175,6 +186,8 @@ export async function openHarness(config: HarnessConfig, ctx: CliContext, option
         // Appium ends a session idle past this: the warm one must outlive its own idle timeout.
         newCommandTimeoutS: Math.max(config.flowIdleTimeoutSeconds, config.warmIdleTimeoutSeconds) + 30,
         uiIdleTimeoutMs: ACT_DEFAULTS.uiIdleTimeoutMs,
+        // Deep links through our adb, the URL quoted (issue 25 item 9): the driver's shell line escapes only `&`.
+        openLink: (link, limits) => openLinkThroughAdb(adb, link, limits),
       }),
       lock: fileLock,
       clock: ctx.clock,
@@ -232,7 +245,7 @@ function lazyAppiumDriverFactory(options: AppiumDriverFactoryOptions): UiDriverF
   // `await import("…")` as written: the single executable's build makes exactly this form static.
   const real = () => loaded ??= (async () => (await import("./adapters/appium/mod.ts")).createAppiumDriverFactory(options))();
   return {
-    endpoint: options.appiumUrl,
+    endpoint: appiumTarget(options.appiumUrl).endpoint,
     open: async (udid, open) => (await real()).open(udid, open),
     drain: async (onWait) => {
       if (loaded !== undefined) await (await loaded).drain(onWait);

@@ -162,11 +162,23 @@ const sessionId: fc.Arbitrary<unknown> = fc.oneof(
 
 const maybe = <T>(arb: fc.Arbitrary<T>) => fc.option(arb, { nil: undefined, freq: 2 });
 
-/** Deep links: ones the device handles or not, refused schemes, shell bits, and the hostile strings. */
+/** Deep links: ones the device handles or not, refused schemes, shell bits, glob characters an allowed URL may hold
+ * (issue 25: `? [ ]` reached the device's shell unquoted; the invariants ask for the URL as one quoted word), and the
+ * hostile strings. */
 const url: fc.Arbitrary<unknown> = fc.oneof(
   {
     weight: 2,
     arbitrary: fc.constantFrom("https://example.com/a?b=1&c=2", "https://www.android.com", "myapp://page/1", "nowhere://x", "tel:123"),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom(
+      "https://example.com/?",
+      "https://example.com/?q=[a]&p=?#[x]",
+      "https://example.com/[ab]",
+      "myapp://x?y[]=1",
+      "http://[::1]:8080/?",
+    ),
   },
   {
     weight: 2,

@@ -6,7 +6,7 @@
  * and the next server after a SIGKILLed session holder ends the session it left (9). Beside it: two
  * `serve --record` on one path, the second refused (3); a FIFO path argument refused at once (6); as root, a
  * lock directory squatted by root does not block another user (7; skipped, with the reason, otherwise). Then issue
- * 25's secrets defects (hardening_secrets.ts).
+ * 25's secrets defects (hardening_secrets.ts) and its leaks (leaks.ts).
  */
 import { execFileSync, spawn } from "node:child_process";
 import { chmodSync, chownSync, existsSync, linkSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
@@ -15,6 +15,7 @@ import { harnessCommand, MAIN_JS, spawnServe } from "../../tests/support/mcp_cli
 import { makeServeHome } from "../../tests/support/mcp_e2e.ts";
 import { rawXmlMasking, recordedSecrets } from "./hardening_secrets.ts";
 import { Lane, lockPathOf } from "./lane.ts";
+import { runLeaks } from "./leaks.ts";
 import type { Tally } from "./tally.ts";
 
 const SECRET = "Hunter2-S3cr3t!pw";
@@ -34,6 +35,7 @@ export async function runHardening(tally: Tally): Promise<void> {
     await squattedLocks(tally, done);
     await rawXmlMasking(tally, done);
     await recordedSecrets(tally, done);
+    await runLeaks(tally, done);
   } catch (error) {
     tally.violation("campaign errors", `hardening: ${(error as Error).stack ?? String(error)}`);
   } finally {

@@ -148,9 +148,15 @@ export function commandsOutsideSlots(entries: readonly LogEntry[], slots: Slots)
     if (source === "adb") {
       const shell = command.endsWith(END) ? command.slice(0, -END.length) : null;
       const resolve = shell === null ? null : /^cmd package resolve-activity --brief (\S+)$/.exec(shell)?.[1];
+      // A deep link through adb (open_link.ts): the call's own URL as one quoted word (no glob reaches sh), its package.
+      const view = shell === null
+        ? null
+        : /^am start -W -a android\.intent\.action\.VIEW -d (?:'([^']*)'|([A-Za-z0-9_@%+=:,./-]+))(?: (\S+))?$/.exec(shell);
+      const viewUrl = view === null ? undefined : view[1] ?? view[2];
       const fine = shell !== null
         ? SHELL_READS.some((p) => p.test(shell)) || shell === SCREEN_FACTS ||
-          (resolve !== undefined && resolve !== null && slotPackage(resolve, slots))
+          (resolve !== undefined && resolve !== null && slotPackage(resolve, slots)) ||
+          (view !== null && linkInSlot(view[3] === undefined ? { url: viewUrl } : { url: viewUrl, package: view[3] }, slots))
         : EXEC_OUT.some((p) => p.test(command));
       if (!fine) wrong.push(`adb: ${command.slice(0, 200)}`);
       continue;

@@ -2,7 +2,10 @@
  * The real HttpClient over the runtime's `fetch` (Node 20, Deno 2, Bun): one GET (or DELETE) bounded by the
  * deadline and the caller's signal, the body read as text (at most 1 MiB), every failure as data —
  * ECONNREFUSED is "refused", the deadline "timeout", the caller's abort "aborted", the rest "unreachable".
+ * Credentials in the URL (a device cloud's Appium URL) are sent as HTTP Basic auth: fetch refuses a URL that
+ * holds them ("cannot be constructed from a URL that includes credentials"), and no message says them.
  */
+import { appiumTarget, basicAuthorization } from "../appium_url.ts";
 import type { HttpAnswer, HttpClient, HttpDeleteClient, HttpFailureReason } from "../ports/http_client.ts";
 
 const MAX_BODY_CHARS = 1024 * 1024;
@@ -20,7 +23,10 @@ async function request(method: string, url: string, options: { timeoutMs: number
   const deadline = AbortSignal.timeout(options.timeoutMs);
   const signal = options.signal === undefined ? deadline : AbortSignal.any([deadline, options.signal]);
   try {
-    const response = await fetch(url, { method, signal, headers: { accept: "application/json" }, redirect: "follow" });
+    const { endpoint, credentials } = appiumTarget(url);
+    const headers: Record<string, string> = { accept: "application/json" };
+    if (credentials !== undefined) headers["authorization"] = basicAuthorization(credentials);
+    const response = await fetch(credentials === undefined ? url : endpoint, { method, signal, headers, redirect: "follow" });
     const body = (await response.text()).slice(0, MAX_BODY_CHARS);
     return { kind: "response" as const, status: response.status, body, durationMs: elapsed() };
   } catch (error) {

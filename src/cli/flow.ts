@@ -21,7 +21,7 @@ import { writeFlowReports } from "../flow/write_reports.ts";
 import type { Scenario } from "../sim/mod.ts";
 import { BUILTIN_SCENARIO_NAMES } from "../../contracts/scenario_names.ts";
 import type { CliContext } from "./context.ts";
-import { readFileArgument, unreadableReason } from "./read_file_argument.ts";
+import { FILE_LIMITS, readFileArgument, unreadableReason } from "./read_file_argument.ts";
 import { loadScenario } from "./sim.ts";
 import { artifactsHelp } from "./shared_options.ts";
 import { scenarioWithoutSim } from "./sim_screen.ts";
@@ -64,7 +64,7 @@ export async function runFlowCommand(file: string, flags: FlowFlags, ctx: CliCon
   const path = resolve(ctx.cwd, String(file));
   let text: string;
   try {
-    text = new TextDecoder().decode(await readFileArgument(path));
+    text = new TextDecoder().decode(await readFileArgument(path, FILE_LIMITS.flow));
   } catch (error) {
     return refused(ctx, flags, `cannot read ${path} (${unreadableReason(error)}); pass the path of a flow file.`);
   }

@@ -13,7 +13,7 @@ import { BUILTIN_SCENARIO_NAMES } from "../../contracts/scenario_names.ts";
 import type { Scenario } from "../sim/mod.ts";
 import { type CliContext, EXIT } from "./context.ts";
 import { readCapturedScreen, type ScreenFlags } from "./sim_screen.ts";
-import { readFileArgument, unreadableReason } from "./read_file_argument.ts";
+import { FILE_LIMITS, readFileArgument, unreadableReason } from "./read_file_argument.ts";
 
 interface SimFlags extends ScreenFlags {
   scenario?: unknown;
@@ -48,7 +48,7 @@ export async function loadScenario(value: unknown, ctx: Pick<CliContext, "cwd">)
   const path = isAbsolute(name) ? name : resolve(ctx.cwd, name);
   let text: string;
   try {
-    text = new TextDecoder().decode(await readFileArgument(path));
+    text = new TextDecoder().decode(await readFileArgument(path, FILE_LIMITS.scenario));
   } catch (error) {
     throw new HarnessError(
       "INVALID_ARGUMENT",

@@ -8,7 +8,7 @@ import type { HarnessConfig } from "../config.ts";
 import { isAbsolute, resolve } from "node:path";
 import { HarnessError } from "../errors.ts";
 import type { CapturedScreen } from "../sim/mod.ts";
-import { readFileArgument, unreadableReason } from "./read_file_argument.ts";
+import { FILE_LIMITS, type FileLimit, readFileArgument, unreadableReason } from "./read_file_argument.ts";
 
 export interface ScreenFlags {
   screen?: unknown;
@@ -27,10 +27,17 @@ export async function readCapturedScreen(flags: ScreenFlags, cwd: string): Promi
     return undefined;
   }
   const xmlPath = pathOf(flags.screen, "--screen", "a uiautomator dump or Appium page source (.xml)", cwd);
-  const xml = new TextDecoder().decode(await readWhole(xmlPath, "screen dump", "a uiautomator dump or Appium page source (.xml)"));
+  const xml = new TextDecoder().decode(
+    await readWhole(xmlPath, FILE_LIMITS.screenDump, "screen dump", "a uiautomator dump or Appium page source (.xml)"),
+  );
   if (flags.screenshot === undefined) return { xml, xmlName: xmlPath };
   const pngPath = pathOf(flags.screenshot, "--screenshot", "the PNG taken with the dump", cwd);
-  const png = await readWhole(pngPath, "screenshot", "the PNG taken with the dump (adb exec-out screencap -p > shot.png)");
+  const png = await readWhole(
+    pngPath,
+    FILE_LIMITS.screenshot,
+    "screenshot",
+    "the PNG taken with the dump (adb exec-out screencap -p > shot.png)",
+  );
   return { xml, xmlName: xmlPath, png, pngName: pngPath };
 }
 
@@ -39,9 +46,9 @@ function pathOf(value: unknown, flag: string, what: string, cwd: string): string
   return isAbsolute(value) ? value : resolve(cwd, value);
 }
 
-async function readWhole(path: string, noun: string, what: string): Promise<Uint8Array> {
+async function readWhole(path: string, limit: FileLimit, noun: string, what: string): Promise<Uint8Array> {
   try {
-    return await readFileArgument(path);
+    return await readFileArgument(path, limit);
   } catch (error) {
     throw new HarnessError("INVALID_ARGUMENT", `Cannot read the ${noun} ${path} (${unreadableReason(error)}). Pass the path of ${what}.`);
   }

@@ -14,7 +14,7 @@ import type { Harness, HarnessOptions } from "../composition.ts";
 import { isHarnessError } from "../errors.ts";
 import { maskPasswordText, parseDump, renderSummaryText, type ScreenReadingInput, screenSizeOf, summaryFromXml } from "../screen/mod.ts";
 import { type CliContext, EXIT } from "./context.ts";
-import { readFileArgument } from "./read_file_argument.ts";
+import { FILE_LIMITS, readFileArgument } from "./read_file_argument.ts";
 import { keyboardTopProblem, parseScreenFlags } from "./tree_flags.ts";
 import { harnessScreenOptions, type ScreenFlags } from "./sim_screen.ts";
 import { DEVICE_HELP } from "./shared_options.ts";
@@ -89,7 +89,7 @@ async function treeOfFile(file: string, context: ScreenReadingInput["context"], 
   const path = resolve(ctx.cwd, file);
   let bytes: Buffer;
   try {
-    bytes = Buffer.from(await readFileArgument(path));
+    bytes = Buffer.from(await readFileArgument(path, FILE_LIMITS.dump));
   } catch (error) {
     ctx.stderr(`tree: cannot read ${path}: ${(error as Error).message}. Check the path and try again.\n`);
     return (error as NodeJS.ErrnoException).code === "ENOTREGULAR" ? EXIT.usage : EXIT.failure;

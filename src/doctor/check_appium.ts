@@ -2,9 +2,11 @@
  * Check 6, Appium reachable: `GET {APPIUM_URL}/status` answers `ready: true`, with the version it
  * reports (Appium's `build.version`, a Grid's node version). A Selenium Grid in front and the simulated
  * device's UiAutomator2 server (`--device sim`: it is the Appium endpoint) are accepted and said so.
- * Nothing listening, no answer in time, not ready, Appium 1, or not WebDriver at that path is a miss.
+ * Nothing listening, no answer in time, not ready, Appium 1, or not WebDriver at that path is a miss. The URL is
+ * said as scheme, host and port (shownAppiumUrl: a cloud's credentials are sent, never printed).
  */
-import { askStatus, statusUrl } from "./appium_status.ts";
+import { shownAppiumUrl } from "../appium_url.ts";
+import { askStatus } from "./appium_status.ts";
 import { knownSdk } from "./check_android_sdk.ts";
 import type { CheckOutcome, DoctorCheck, DoctorInputs } from "./types.ts";
 import { formatSeconds } from "./units.ts";
@@ -24,7 +26,7 @@ export const appiumCheck: DoctorCheck = {
   id: "appium",
   name: "Appium",
   run: async (inputs, budget) => {
-    const url = inputs.config.appiumUrl;
+    const url = shownAppiumUrl(inputs.config.appiumUrl);
     const status = await askStatus(inputs, budget);
     const facts = { url };
     switch (status.kind) {
@@ -39,7 +41,7 @@ export const appiumCheck: DoctorCheck = {
       case "not-webdriver":
         return {
           ok: false,
-          detail: `${statusUrl(url)} answered HTTP ${status.status}${
+          detail: `${shownStatusUrl(inputs.config.appiumUrl)} answered HTTP ${status.status}${
             status.excerpt === "" ? "" : ` (${status.excerpt})`
           }, not a WebDriver status`,
           remedy:
@@ -80,12 +82,15 @@ export const appiumCheck: DoctorCheck = {
       }
     }
   },
-  timedOut: (inputs, timeoutMs) => ({
-    ok: false,
-    detail: `${statusUrl(inputs.config.appiumUrl)} did not answer within ${formatSeconds(timeoutMs)}`,
-    remedy: `Check that Appium runs there and is not stuck (curl ${statusUrl(inputs.config.appiumUrl)}); restart it if it hangs`,
-    facts: { url: inputs.config.appiumUrl },
-  }),
+  timedOut: (inputs, timeoutMs) => {
+    const status = shownStatusUrl(inputs.config.appiumUrl);
+    return {
+      ok: false,
+      detail: `${status} did not answer within ${formatSeconds(timeoutMs)}`,
+      remedy: `Check that Appium runs there and is not stuck (curl ${status}); restart it if it hangs`,
+      facts: { url: shownAppiumUrl(inputs.config.appiumUrl) },
+    };
+  },
 };
 
 function notReady(url: string, message: string, facts: Record<string, string>): CheckOutcome {
@@ -103,4 +108,10 @@ function safeUrl(text: string): URL | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** The status URL as it may be said: scheme, host and port, `/…` for a base path (not said), then `/status`. */
+function shownStatusUrl(appiumUrl: string): string {
+  const path = safeUrl(appiumUrl)?.pathname.replace(/\/+$/, "") ?? "";
+  return `${shownAppiumUrl(appiumUrl)}${path === "" ? "" : "/…"}/status`;
 }

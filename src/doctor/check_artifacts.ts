@@ -2,10 +2,11 @@
  * Check 8, artifacts: the directory evidence and the audit log would go to — chosen by the same rule
  * as `serve` (--artifacts, ANDROID_MCP_ARTIFACTS_DIR, ./artifacts in a project, the user state directory) — can be
  * written, and has at least 100 MB free. Nothing is created: a missing directory counts as writable
- * when its nearest existing parent is (an empty probe file is created and removed there).
+ * when its nearest existing parent is (an empty probe file is created and removed there). A directory another user
+ * owns or can write is a miss, as `serve` refuses it.
  */
 import { dirname } from "node:path";
-import { resolveArtifactsDirectory } from "../adapters/evidence/mod.ts";
+import { othersCanWrite, resolveArtifactsDirectory } from "../adapters/evidence/mod.ts";
 import { isHarnessError } from "../errors.ts";
 import type { DoctorCheck, DoctorInputs } from "./types.ts";
 import { formatBytes, formatSeconds } from "./units.ts";
@@ -42,13 +43,16 @@ export const artifactsCheck: DoctorCheck = {
       chosen = await resolveArtifactsDirectory(facts, {
         isWritableDirectory: (path) => wouldBeWritable(inputs, path),
         exists: async (path) => (await inputs.files.kindOf(path)) !== "missing",
+        othersCanWrite: async (path) => othersCanWrite(path),
       }, inputs.config.artifactsDir);
     } catch (error) {
       if (!isHarnessError(error)) throw error;
       return {
         ok: false,
         detail: error.message.replace(/;.*$/, ""),
-        remedy: inputs.platform === "win32"
+        remedy: /another user could/.test(error.message)
+          ? error.message.replace(/^.*?; /, "").replace(/^./, (c) => c.toUpperCase())
+          : inputs.platform === "win32"
           ? 'setx ANDROID_MCP_ARTIFACTS_DIR "%LOCALAPPDATA%\\android-mcp-artifacts" (a folder you can write), or pass --artifacts <dir>'
           : "mkdir -p ~/android-mcp-artifacts && export ANDROID_MCP_ARTIFACTS_DIR=~/android-mcp-artifacts (or make the named directory writable: chmod u+w <dir>)",
         facts: { path: inputs.config.artifactsDir?.path ?? null },

@@ -5,6 +5,7 @@
  * local `appium driver list --installed --json` says (the project's node_modules/.bin/appium first, else
  * the one on PATH; APPIUM_HOME as the environment has it). A remote Appium cannot be asked: a miss saying so.
  */
+import { shownAppiumUrl } from "../appium_url.ts";
 import { join } from "node:path";
 import { askStatus, isLoopbackUrl } from "./appium_status.ts";
 import { findOnPath } from "./find_program.ts";
@@ -93,7 +94,7 @@ export const uiautomator2Check: DoctorCheck = {
   id: "uiautomator2",
   name: "UiAutomator2 driver",
   run: async (inputs, budget) => {
-    const url = inputs.config.appiumUrl;
+    const url = shownAppiumUrl(inputs.config.appiumUrl);
     // On this machine the local CLI may have to answer: ask it at the same time, with the whole budget,
     // and call it off when the server answers for itself.
     const local = new AbortController();

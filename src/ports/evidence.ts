@@ -79,6 +79,8 @@ export interface ReadLimits {
   singleLink?: boolean;
   /** Read only this many bytes from the start (a signature check). */
   firstBytes?: number;
+  /** A file of another user (planted or swapped by her) is refused. */
+  ownedByUs?: boolean;
 }
 
 /**
@@ -100,6 +102,8 @@ export interface FileSystem {
   writeNewFile(path: string, bytes: Uint8Array | string): Promise<void>;
   /** Replaces the file's content atomically (a reader sees the old or the new bytes, never a mix). */
   replaceFile(path: string, bytes: Uint8Array | string): Promise<void>;
+  /** Appends to this user's own regular file (created 0600): a symlink is not followed, a file of another user
+   * or with several links is refused (code "EUNSAFE"). */
   appendText(path: string, text: string): Promise<void>;
   readBytes(path: string): Promise<Uint8Array>;
   /**
@@ -109,6 +113,8 @@ export interface FileSystem {
   readRegularFile(path: string, limits?: ReadLimits): Promise<Uint8Array>;
   /** `path` itself (not a link's target) as `device:inode:size:ctime`, or null when nothing is there: tells a file we wrote from one put in its place. */
   fileIdentity(path: string): Promise<string | null>;
+  /** What `path` itself is (not a link's target): a regular file, this user's, last modified when; null when nothing is there. */
+  fileFacts(path: string): Promise<{ regular: boolean; ownedByUs: boolean; modifiedMs: number } | null>;
   /** True when `path` itself (not a link's target) is a regular file. */
   isRegularFile(path: string): Promise<boolean>;
   readText(path: string): Promise<string>;

@@ -67,7 +67,7 @@ export interface OpenDriverOptions {
 }
 
 export interface UiDriverFactory {
-  /** The Appium endpoint, for messages. */
+  /** The Appium endpoint without credentials (path kept): what the lock notes for a takeover; never printed whole. */
   readonly endpoint: string;
   /** Opens a session on the device with this serial (checked online by the caller through adb first). */
   open(udid: string, options: OpenDriverOptions): Promise<UiDriver>;

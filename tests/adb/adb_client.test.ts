@@ -62,15 +62,19 @@ test("the closed list: every command is an argument array with no shell metachar
     ADB_COMMANDS.uiautomatorDumpCompressed(),
     ADB_COMMANDS.screencap(),
     ADB_COMMANDS.screenFacts(),
+    ADB_COMMANDS.startView("https://shop.example/?q=[a]&b=?", "com.android.chrome"),
   ];
   assert.equal(commands.length, Object.keys(ADB_COMMANDS).length + 1, "every builder is covered (listPackages twice)");
   for (const command of commands) {
     // One shell may run several commands of the list (screen-facts): `;` only as a word of its own, between them.
-    for (const arg of command.args) if (arg !== ";") assert.doesNotMatch(arg, /[;&|`$<>\\'"\s]/, `${command.name}: ${arg}`);
+    // A free value (startView's URL) is one single-quoted word with no quote inside (shellWord).
+    for (const arg of command.args) {
+      if (arg !== ";" && !/^'[^']*'$/.test(arg)) assert.doesNotMatch(arg, /[;&|`$<>\\'"\s?*[\]]/, `${command.name}: ${arg}`);
+    }
     if (command.device) assert.ok(["shell", "exec-out"].includes(command.args[0]!), command.name);
   }
-  // Observation never sends input or starts anything.
-  const words = commands.flatMap((c) => c.args);
+  // Observation never sends input or starts anything: only startView (a UI session's deep link) starts an activity.
+  const words = commands.filter((c) => c.name !== "am-start-view").flatMap((c) => c.args);
   for (const forbidden of ["input", "am", "start", "monkey", "reboot", "install", "uninstall", "rm", "push"]) {
     assert.ok(!words.includes(forbidden), forbidden);
   }

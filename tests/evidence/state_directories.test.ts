@@ -6,6 +6,7 @@ import { createNodeFileSystem } from "../../src/adapters/evidence/node_file_syst
 import {
   currentUserFacts,
   lockDirectory,
+  othersCanWrite,
   resolveArtifactsDirectory,
   userStateDirectory,
 } from "../../src/adapters/evidence/state_directories.ts";
@@ -167,4 +168,28 @@ test("artifacts: a working directory that is not a project, / or the home direct
   }
   assert.deepEqual(readdirSync(plain), [], "nothing created in the plain directory");
   assert.deepEqual(readdirSync(home), [".git"], "nothing created in the home directory");
+});
+
+test("artifacts: a directory another user owns or can write is refused, saying what to do; a missing one is not judged", {
+  skip: process.platform === "win32" ? "no uids" : false,
+}, async (t) => {
+  const root = tempDir(t);
+  const uid = process.getuid!();
+  const dir = join(root, "ev");
+  mkdirSync(dir);
+  chmodSync(dir, 0o755);
+  assert.equal(othersCanWrite(dir, uid), null);
+  assert.equal(othersCanWrite(join(root, "missing"), uid), null);
+  assert.match(othersCanWrite(dir, uid + 1)!, new RegExp(`belongs to user ${uid}, not to this user \\(${uid + 1}\\)`));
+  chmodSync(dir, 0o775);
+  assert.match(othersCanWrite(dir, uid)!, /its group can write .* \(mode 0775\)/);
+  chmodSync(dir, 0o1777);
+  assert.match(othersCanWrite(dir, uid)!, /other users can write .* \(mode 0777\)/);
+  const disk = { ...createNodeFileSystem(), exists: async () => true, othersCanWrite: async (path: string) => othersCanWrite(path, uid) };
+  await assert.rejects(
+    resolveArtifactsDirectory({ platform: "linux", homeDir: root, cwd: root, env: {} }, disk, { path: dir, source: "--artifacts" }),
+    (error: HarnessError) =>
+      error.code === "EVIDENCE_WRITE_FAILED" && /other users can write/.test(error.message) && /chmod go-w/.test(error.message) &&
+      /point --artifacts at a directory of your own/.test(error.message),
+  );
 });

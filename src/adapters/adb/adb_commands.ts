@@ -1,8 +1,12 @@
 /**
  * The closed list of adb commands the harness can run (SPEC §7: no arbitrary shell). Each entry
  * builds an argument array from validated, typed values; nothing else in the code base can reach
- * adb. Device commands are prefixed with `-s <serial>` by the client. All are read-only.
+ * adb. Device commands are prefixed with `-s <serial>` by the client. All are read-only but `startView` (a deep
+ * link, opened for the UI session: issue 25). `adb shell` joins its arguments with spaces into one line the
+ * device's sh reads (adb does not quote them, as ssh does not), so every word of a `shell` command goes through
+ * `shellWord` (quoted unless it holds only characters sh reads literally); `exec-out` quotes each argument itself.
  */
+import { HarnessError } from "../../errors.ts";
 import { checkPackageName, checkPropertyKey } from "./adb_arguments.ts";
 import { sectionArgs } from "./shell_sections.ts";
 
@@ -18,7 +22,20 @@ export interface AdbCommand {
 }
 
 const host = (name: string, args: string[]): AdbCommand => ({ name, args, device: false });
-const shell = (name: string, args: string[]): AdbCommand => ({ name, args: ["shell", ...args], device: true });
+/** Characters a POSIX sh (and Android's mksh) reads literally in an unquoted word: no globbing, expansion or operator. */
+const LITERAL_WORD = /^[A-Za-z0-9_@%+=:,./-]+$/;
+
+/**
+ * One word for a device shell line, read back by sh as exactly `word`: as it is when every character is literal,
+ * else in single quotes (each `'` as `'\''`), so `? [ ] * $ ; & | \` ' "`, spaces and newlines reach the command
+ * unexpanded. A NUL cannot be passed at all: refused (INVALID_ARGUMENT).
+ */
+export function shellWord(word: string): string {
+  if (word.includes("\0")) throw new HarnessError("INVALID_ARGUMENT", "A NUL character cannot be passed to the device's shell; remove it.");
+  return LITERAL_WORD.test(word) ? word : `'${word.replaceAll("'", "'\\''")}'`;
+}
+
+const shell = (name: string, args: string[]): AdbCommand => ({ name, args: ["shell", ...args.map(shellWord)], device: true });
 const execOut = (name: string, args: string[], binary = false): AdbCommand =>
   binary ? { name, args: ["exec-out", ...args], device: true, binary } : { name, args: ["exec-out", ...args], device: true };
 
@@ -45,7 +62,11 @@ export const ADB_COMMANDS = {
   dumpsysInputMethod: () => shell("dumpsys-input-method", ["dumpsys", "input_method"]),
   /** What a summary needs besides the XML in one shell (shell_sections.ts): `wm size`, `wm density`, `dumpsys
    * input_method`, `dumpsys window InputMethod`, `dumpsys window displays`, in SCREEN_FACT_SECTIONS order. */
-  screenFacts: () => shell("screen-facts", sectionArgs(SCREEN_FACT_COMMANDS)),
+  screenFacts: () => ({
+    name: "screen-facts",
+    args: ["shell", ...sectionArgs(SCREEN_FACT_COMMANDS.map((words) => words.map(shellWord)))],
+    device: true,
+  }),
   dumpsysActivities: () => shell("dumpsys-activities", ["dumpsys", "activity", "activities"]),
   listPackages: (includeSystem: boolean) =>
     shell("pm-list-packages", includeSystem ? ["pm", "list", "packages"] : ["pm", "list", "packages", "-3"]),
@@ -55,6 +76,19 @@ export const ADB_COMMANDS = {
   uiautomatorDump: () => execOut("uiautomator-dump", ["uiautomator", "dump", "/dev/tty"]),
   uiautomatorDumpCompressed: () => execOut("uiautomator-dump-compressed", ["uiautomator", "dump", "--compressed", "/dev/tty"]),
   screencap: () => execOut("screencap", ["screencap", "-p"], true),
+  /** Opens a deep link (`am start -W -a VIEW -d URL [PKG]`, what the UiAutomator2 driver's `mobile: deepLink` runs, but
+   * with the URL quoted: the driver escapes only `&`, so a `?` or `[` in it reached sh as a glob). */
+  startView: (url: string, packageName?: string) =>
+    shell("am-start-view", [
+      "am",
+      "start",
+      "-W",
+      "-a",
+      "android.intent.action.VIEW",
+      "-d",
+      url,
+      ...(packageName === undefined ? [] : [checkPackageName(packageName)]),
+    ]),
 } as const satisfies Record<string, (...args: never[]) => AdbCommand>;
 
 export type AdbCommandName = keyof typeof ADB_COMMANDS;

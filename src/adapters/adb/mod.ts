@@ -2,7 +2,8 @@
  * The adb adapter's entry: the closed command list, the client, device selection, the observer and
  * the pure parsers (also used by `doctor` and the simulated device's tests).
  */
-export { ADB_COMMANDS, type AdbCommand, type AdbCommandName } from "./adb_commands.ts";
+export { ADB_COMMANDS, type AdbCommand, type AdbCommandName, shellWord } from "./adb_commands.ts";
+export { openLinkThroughAdb } from "./open_link.ts";
 export { checkPackageName, checkSerial, isDeviceSerial } from "./adb_arguments.ts";
 export { type AdbClient, type AdbClientOptions, createAdbClient } from "./adb_client.ts";
 export { type AdbProgram, findAdbProgram } from "./adb_program.ts";

@@ -10,8 +10,10 @@
  */
 
 export interface W3cSessionOptions {
-  /** The server's base URL (scheme, host, port, path); credentials in it are not sent. */
+  /** The server's base URL (scheme, host, port, path); credentials in it are not sent (see `authorization`). */
   url: URL;
+  /** An `Authorization` header sent with every request (a device cloud's Basic auth: appium_url.ts). */
+  authorization?: string;
   capabilities: Record<string, unknown>;
   /** Each request's own limit, in ms. */
   requestTimeoutMs: number;
@@ -36,7 +38,7 @@ type Send = (method: "GET" | "POST" | "DELETE", path: string, body?: unknown) =>
 
 /** Starts a session; rejects with the server's W3C error, a TimeoutError or a connection failure. */
 export async function newW3cSession(options: W3cSessionOptions): Promise<W3cSession> {
-  const send = sender(options.url, options.requestTimeoutMs);
+  const send = sender(options.url, options.requestTimeoutMs, options.authorization);
   const started = await send("POST", "/session", { capabilities: { alwaysMatch: options.capabilities, firstMatch: [{}] } });
   const sessionId = (started as { sessionId?: unknown } | null)?.sessionId;
   if (typeof sessionId !== "string" || sessionId === "") {
@@ -68,7 +70,7 @@ function base(url: URL): string {
   return `${url.protocol}//${url.host}${url.pathname.replace(/\/+$/, "")}`;
 }
 
-function sender(url: URL, timeoutMs: number): Send {
+function sender(url: URL, timeoutMs: number, authorization?: string): Send {
   const root = base(url);
   return async (method, path, body) => {
     const target = `${root}${path}`;
@@ -77,7 +79,10 @@ function sender(url: URL, timeoutMs: number): Send {
     try {
       response = await fetch(target, {
         method,
-        headers: body === undefined ? {} : { "content-type": "application/json; charset=utf-8" },
+        headers: {
+          ...(body === undefined ? {} : { "content-type": "application/json; charset=utf-8" }),
+          ...(authorization === undefined ? {} : { authorization }),
+        },
         ...(body === undefined ? {} : { body: JSON.stringify(body) }),
         signal: AbortSignal.timeout(timeoutMs),
       });

@@ -7,9 +7,10 @@
  * harness, not Appium, ends idle sessions. Each new session is given UiAutomator2's `waitForIdleTimeout` setting
  * through the settings API (a setting, not a capability: the server resets it on every new session) and reads
  * it back; `idleTimeoutMs` is null when the server refused or ignored it. Actions use single protocol commands (no implicit waits);
- * app, keyboard, scroll, long press, double tap, keys, editor action, notifications, deep links and app
- * state go through the UiAutomator2 driver's `mobile:` methods. Every failure is translated by appium_failure.ts.
+ * app, keyboard, scroll, long press, double tap, keys, editor action, notifications and app state go through the
+ * UiAutomator2 driver's `mobile:` methods; deep links through the harness's adb (`openLink`: the URL quoted). Every failure is translated by appium_failure.ts.
  */
+import { appiumTarget, basicAuthorization, shownAppiumUrl } from "../../appium_url.ts";
 import { HarnessError } from "../../errors.ts";
 import type { DeviceKey, OpenDriverOptions, UiDriver, UiDriverFactory } from "../../ports/ui_driver.ts";
 import { appiumFailure } from "./appium_failure.ts";
@@ -32,11 +33,20 @@ export interface AppiumDriverFactoryOptions {
   newCommandTimeoutS: number;
   /** The `waitForIdleTimeout` setting given to each new session (ms); absent: left as the server has it (unknown). */
   uiIdleTimeoutMs?: number;
+  /**
+   * Opens a deep link on the device through the harness's own adb, the URL quoted (composition.ts gives it): the
+   * driver's `mobile: deepLink` puts it on a device shell line with only `&` escaped, so `?`, `[` and `]` could glob.
+   * Absent (the adapter tested alone against a UiAutomator2 endpoint), `mobile: deepLink` is used.
+   */
+  openLink?: (link: { udid: string; url: string; packageName?: string }, options: { timeoutMs: number }) => Promise<void>;
 }
 
 export function createAppiumDriverFactory(options: AppiumDriverFactoryOptions): UiDriverFactory {
-  const url = new URL(options.appiumUrl);
-  const endpoint = options.appiumUrl;
+  // The credentials of a cloud's URL go as HTTP Basic auth on every request of the session, as webdriverio's user/key did; the
+  // endpoint (the lock's note of the session) has none, and failures say scheme, host and port only.
+  const target = appiumTarget(options.appiumUrl);
+  const endpoint = target.endpoint;
+  const shown = shownAppiumUrl(endpoint);
   const abandoned = new Set<Promise<void>>();
   return {
     endpoint,
@@ -47,7 +57,8 @@ export function createAppiumDriverFactory(options: AppiumDriverFactoryOptions): 
     async open(udid, open: OpenDriverOptions): Promise<UiDriver> {
       try {
         const started = newW3cSession({
-          url,
+          url: new URL(endpoint),
+          ...(target.credentials === undefined ? {} : { authorization: basicAuthorization(target.credentials) }),
           capabilities: capabilitiesFor(udid, options),
           requestTimeoutMs: Math.max(1000, Math.min(options.requestTimeoutMs, open.timeoutMs)),
         });
@@ -62,9 +73,15 @@ export function createAppiumDriverFactory(options: AppiumDriverFactoryOptions): 
           abandoned.add(cleanup);
           void cleanup.finally(() => abandoned.delete(cleanup));
         });
-        return driverOf(browser, endpoint, idleTimeoutMs);
+        const openLink = options.openLink === undefined
+          ? undefined
+          : (url: string, packageName?: string) =>
+            options.openLink!({ udid, url, ...(packageName === undefined ? {} : { packageName }) }, {
+              timeoutMs: options.requestTimeoutMs,
+            });
+        return driverOf(browser, shown, idleTimeoutMs, openLink);
       } catch (error) {
-        throw appiumFailure(error, endpoint, "starting a UiAutomator2 session");
+        throw appiumFailure(error, shown, "starting a UiAutomator2 session");
       }
     },
   };
@@ -99,7 +116,13 @@ async function setIdleTimeout(browser: Browser, ms: number | undefined): Promise
   }
 }
 
-function driverOf(browser: Browser, endpoint: string, idleTimeoutMs: number | null): UiDriver {
+/** `shown`: the Appium URL as failures say it (scheme, host and port). */
+function driverOf(
+  browser: Browser,
+  shown: string,
+  idleTimeoutMs: number | null,
+  openLink?: (url: string, packageName?: string) => Promise<void>,
+): UiDriver {
   let deleted: Promise<void> | undefined;
   const call = async <T>(doing: string, work: () => Promise<T>): Promise<T> => {
     if (deleted !== undefined) throw new HarnessError("SESSION_NOT_FOUND", `The UI session was already closed when ${doing} was asked.`);
@@ -109,7 +132,7 @@ function driverOf(browser: Browser, endpoint: string, idleTimeoutMs: number | nu
       if (typeof failed === "string") throw Object.assign(new Error((value as { message?: string }).message ?? failed), { name: failed });
       return value;
     } catch (error) {
-      throw appiumFailure(error, endpoint, doing);
+      throw appiumFailure(error, shown, doing);
     }
   };
   const mobile = <T>(method: MobileMethod, args: Record<string, unknown> = {}) =>
@@ -135,7 +158,9 @@ function driverOf(browser: Browser, endpoint: string, idleTimeoutMs: number | nu
     pressKey: async (key) => void (await mobile("pressKey", { keycode: KEYCODES[key] })),
     openNotifications: async () => void (await mobile("openNotifications")),
     deepLink: async (url, packageName) =>
-      void (await mobile("deepLink", packageName === undefined ? { url } : { url, package: packageName })),
+      openLink !== undefined
+        ? await call(MOBILE_DOING.deepLink, () => openLink(url, packageName))
+        : void (await mobile("deepLink", packageName === undefined ? { url } : { url, package: packageName })),
     terminateApp: async (packageName) => Boolean(await mobile<unknown>("terminateApp", { appId: packageName })),
     clearApp: async (packageName) => void (await mobile("clearApp", { appId: packageName })),
     back: async () => void (await call("pressing Back", () => browser.back())),

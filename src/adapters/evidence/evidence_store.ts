@@ -4,7 +4,8 @@
  * create, so two captures in the same microsecond (or from two processes) get distinct files (`-2`,
  * `-3`, …). `resolve` serves only ids of the issued form (no separator, so the file is in the directory)
  * naming a file the harness could have written: a regular file with one link (not a symlink, FIFO, directory
- * or hard link to another file someone planted: read without following or blocking), at most
+ * or hard link to another file someone planted: read without following or blocking), owned by the server's user
+ * (another user's swapped PNG is not served), at most
  * MAX_EVIDENCE_BYTES, starting with the PNG signature; `listRecent` lists only those. Throws
  * EVIDENCE_WRITE_FAILED; `resolve` returns null instead.
  */
@@ -28,7 +29,7 @@ const MAX_COLLISIONS = 1000;
 /** No screenshot the harness writes comes near this (a 4K RGBA screen is ~33 MB raw, far less as PNG). */
 export const MAX_EVIDENCE_BYTES = 32 * 1024 * 1024;
 const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
-const EVIDENCE_FILE = { maxBytes: MAX_EVIDENCE_BYTES, singleLink: true } as const;
+const EVIDENCE_FILE = { maxBytes: MAX_EVIDENCE_BYTES, singleLink: true, ownedByUs: true } as const;
 
 function isPng(bytes: Uint8Array): boolean {
   return bytes.length >= PNG_SIGNATURE.length && PNG_SIGNATURE.every((byte, i) => bytes[i] === byte);

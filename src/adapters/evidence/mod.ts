@@ -5,6 +5,7 @@
 export { createEvidenceStore, type EvidenceStoreOptions } from "./evidence_store.ts";
 export { EVIDENCE_ID, evidenceId, evidenceTimeMs, isEvidenceId, toolSlug } from "./evidence_id.ts";
 export { pruneOldEvidence, type RetentionResult } from "./evidence_retention.ts";
+export { DRAFT_MAX_AGE_MS, type DraftSweepResult, sweepDrafts } from "./draft_sweep.ts";
 export { AUDIT_FILE_NAME, createAuditLog } from "./audit_log.ts";
 export {
   createDeviceLock,
@@ -23,6 +24,7 @@ export {
   type ConfiguredDirectory,
   currentUserFacts,
   lockDirectory,
+  othersCanWrite,
   type PlatformFacts,
   resolveArtifactsDirectory,
   type UserFacts,

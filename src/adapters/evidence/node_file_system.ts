@@ -3,25 +3,12 @@
  * that run the real store in a temporary directory). Errors keep node's `code` ("EEXIST", "ENOENT").
  * Directories are created one level at a time, never with `mkdir({recursive: true})`: under /proc and
  * similar file systems Node's recursive mkdir retries forever at 100 % CPU (`--artifacts /proc/nope`).
- * Files are created owner-only (0600): screenshots, reports and recordings can show what a user typed.
+ * Files are created owner-only (0600): screenshots, reports and recordings can show what a user typed; directories
+ * 0755 at most (never group- or world-writable, whatever the umask: another user must not plant files in them).
+ * The audit log is appended to without following a link, and only when it is this user's own regular file.
  */
 import { constants } from "node:fs";
-import {
-  appendFile,
-  chmod,
-  link,
-  lstat,
-  mkdir,
-  open,
-  readdir,
-  readFile,
-  realpath,
-  rename,
-  rm,
-  stat,
-  unlink,
-  writeFile,
-} from "node:fs/promises";
+import { chmod, link, lstat, mkdir, open, readdir, readFile, realpath, rename, rm, stat, unlink, writeFile } from "node:fs/promises";
 import { basename, dirname, join, resolve } from "node:path";
 import type { FileSystem, ReadLimits } from "../../ports/evidence.ts";
 
@@ -43,13 +30,19 @@ export function createNodeFileSystem(): FileSystem {
         throw error;
       }
     },
-    appendText: (path, text) => appendFile(path, text, { encoding: "utf8", mode: PRIVATE_FILE }),
+    appendText: appendPrivateText,
     readBytes: async (path) => new Uint8Array(await readFile(path)),
     readRegularFile,
     fileIdentity: async (path) => {
       const info = await lstat(path).catch(() => null);
       // An inode freed by a delete is reused at once (tmpfs, ext4): the change time and size tell the new file apart.
       return info === null ? null : `${info.dev}:${info.ino}:${info.size}:${info.ctimeMs}`;
+    },
+    fileFacts: async (path) => {
+      const info = await lstat(path).catch(() => null);
+      if (info === null) return null;
+      const uid = process.getuid?.();
+      return { regular: info.isFile(), ownedByUs: uid === undefined || info.uid === uid, modifiedMs: info.mtimeMs };
     },
     isRegularFile: async (path) => (await lstat(path).catch(() => null))?.isFile() === true,
     readText: (path) => readFile(path, "utf8"),
@@ -89,7 +82,7 @@ async function makeDirectoryTree(path: string): Promise<void> {
   }
   for (const level of missing.reverse()) {
     try {
-      await mkdir(level);
+      await mkdir(level, { mode: 0o755 });
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error; // another process made it meanwhile
     }
@@ -110,6 +103,8 @@ async function readRegularFile(path: string, limits: ReadLimits = {}): Promise<U
     const info = await handle.stat();
     if (!info.isFile()) throw notRegular(path);
     if (limits.singleLink === true && info.nlink > 1) throw notRegular(path, `has ${info.nlink} hard links`);
+    const uid = process.getuid?.();
+    if (limits.ownedByUs === true && uid !== undefined && info.uid !== uid) throw notRegular(path, `belongs to user ${info.uid}`);
     if (limits.maxBytes !== undefined && info.size > limits.maxBytes) throw notRegular(path, `is larger than ${limits.maxBytes} bytes`);
     if (limits.firstBytes !== undefined) {
       const head = new Uint8Array(limits.firstBytes);
@@ -117,6 +112,32 @@ async function readRegularFile(path: string, limits: ReadLimits = {}): Promise<U
       return head.subarray(0, bytesRead);
     }
     return new Uint8Array(await handle.readFile());
+  } finally {
+    await handle.close();
+  }
+}
+
+/**
+ * Appends to this user's own regular file, creating it 0600: a symbolic link there is not followed (O_NOFOLLOW:
+ * ELOOP), and a file of another user, with several links, or not regular, is refused (code "EUNSAFE") before a
+ * byte is written; one of ours that others may read is narrowed to 0600 first. One write in append mode.
+ */
+async function appendPrivateText(path: string, text: string): Promise<void> {
+  const flags = constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
+  let handle;
+  try {
+    handle = await open(path, flags, PRIVATE_FILE);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ELOOP") throw unsafe(`"${path}" is a symbolic link; remove it`);
+    throw error;
+  }
+  try {
+    const info = await handle.stat();
+    const uid = process.getuid?.();
+    if (!info.isFile() || info.nlink > 1) throw unsafe(`"${path}" is not a regular file of its own; remove it`);
+    if (uid !== undefined && info.uid !== uid) throw unsafe(`"${path}" belongs to user ${info.uid}, not to this user (${uid}); remove it`);
+    if (uid !== undefined && (info.mode & 0o077) !== 0) await handle.chmod(PRIVATE_FILE);
+    await handle.appendFile(text, "utf8");
   } finally {
     await handle.close();
   }

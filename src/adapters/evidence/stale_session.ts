@@ -1,8 +1,10 @@
 /**
  * Ends the Appium session a dead lock holder left (a server killed by SIGKILL cannot delete its own): one
  * bounded `DELETE <url>/session/<id>`, best effort, logged on stderr, never throwing. Only a recorded id
- * of a plain shape, on a recorded http(s) URL whose host is a loopback or the configured APPIUM_URL's.
+ * of a plain shape, on a recorded http(s) URL whose host is a loopback or the configured APPIUM_URL's (the
+ * lock notes no credentials: those of APPIUM_URL go with a DELETE to its host, as Basic auth).
  */
+import { appiumTarget } from "../../appium_url.ts";
 import type { HttpDeleteClient } from "../../ports/http_client.ts";
 import type { Logger } from "../../ports/logger.ts";
 import type { LockHolder } from "./device_lock.ts";
@@ -56,7 +58,7 @@ export function createStaleSessionEnder(options: StaleSessionOptions): (holder: 
       options.logger.warn(`the dead lock holder ${holder.pid}'s Appium session was not ended: ${target.refused}`);
       return;
     }
-    const answer = await options.http.delete(target.url, { timeoutMs: STALE_SESSION_DELETE_MS });
+    const answer = await options.http.delete(withCredentials(target.url, options.appiumUrl), { timeoutMs: STALE_SESSION_DELETE_MS });
     const how = answer.kind === "response" ? `HTTP ${answer.status}` : `${answer.reason}: ${answer.message}`;
     options.logger.info(`ended the Appium session ${holder.appium_session_id} left by dead process ${holder.pid} (${how})`);
   };
@@ -67,5 +69,19 @@ function safeHost(url: string): string | null {
     return new URL(url).host;
   } catch {
     return null;
+  }
+}
+
+/** `url` with APPIUM_URL's credentials when it is on APPIUM_URL's host (the HTTP client sends them as Basic auth). */
+function withCredentials(url: string, appiumUrl: string): string {
+  try {
+    const { credentials } = appiumTarget(appiumUrl);
+    const target = new URL(url);
+    if (credentials === undefined || target.host !== new URL(appiumUrl).host) return url;
+    target.username = encodeURIComponent(credentials.user);
+    target.password = encodeURIComponent(credentials.key);
+    return target.href;
+  } catch {
+    return url;
   }
 }

@@ -6,9 +6,11 @@
  * `artifacts/` there. The state directory: `$XDG_STATE_HOME/android-mcp-harness`, `~/.local/state/…`,
  * `~/Library/Application Support/…`, `%LOCALAPPDATA%\…`. Device locks: one place per user and machine that
  * no environment variable moves and no other user can squat (see lockDirectory), so every harness process of
- * the user meets there; never under artifacts. Each answer says which rule chose it.
+ * the user meets there; never under artifacts. Each answer says which rule chose it. An artifacts directory another
+ * local user owns or can write is refused whichever rule chose it (issue 25: she could plant `audit.jsonl` as a
+ * symlink or swap an evidence PNG): `othersCanWrite`.
  */
-import { lstatSync } from "node:fs";
+import { lstatSync, statSync } from "node:fs";
 import { hostname, userInfo } from "node:os";
 import { isAbsolute, join, resolve } from "node:path";
 import { HarnessError } from "../../errors.ts";
@@ -52,6 +54,40 @@ export interface ConfiguredDirectory {
 export interface ArtifactsDisk extends Pick<FileSystem, "isWritableDirectory"> {
   /** True when something (a file or a directory) is at `path`. */
   exists(path: string): Promise<boolean>;
+  /** Why another local user could plant or swap files in this existing directory, or null (othersCanWrite). */
+  othersCanWrite?(path: string): Promise<string | null>;
+}
+
+/**
+ * Why another local user could plant or swap files in the directory at `path` (a link is followed: what counts is
+ * the directory written to), as a sentence, or null: it belongs to another user, or its mode lets its group or
+ * everyone write it. Null when nothing is there (the harness creates it, 0755 at most) and where the platform
+ * has no uids (Windows: the profile's ACLs). `uid` defaults to the process's.
+ */
+export function othersCanWrite(path: string, uid: number | undefined = process.getuid?.()): string | null {
+  if (uid === undefined) return null;
+  let info;
+  try {
+    info = statSync(path);
+  } catch {
+    return null;
+  }
+  const mode = `mode 0${(info.mode & 0o777).toString(8)}`;
+  if (info.uid !== uid) return `"${path}" belongs to user ${info.uid}, not to this user (${uid})`;
+  if ((info.mode & 0o002) !== 0) return `other users can write "${path}" (${mode})`;
+  if ((info.mode & 0o020) !== 0) return `its group can write "${path}" (${mode})`;
+  return null;
+}
+
+/** The refusal of a directory another user could write into, saying what to do. */
+async function refuseForeign(disk: ArtifactsDisk, path: string, source: string): Promise<void> {
+  const problem = await disk.othersCanWrite?.(path);
+  if (problem === undefined || problem === null) return;
+  throw new HarnessError(
+    "EVIDENCE_WRITE_FAILED",
+    `The artifacts directory cannot be used: ${problem}, so another user could plant or swap the audit log and the evidence; ` +
+      `make it yours alone (chown, then chmod go-w) or point ${source} at a directory of your own.`,
+  );
 }
 
 /** What makes the working directory a project whose `./artifacts` is the evidence's home. */
@@ -81,17 +117,22 @@ export async function resolveArtifactsDirectory(
         `The artifacts directory "${path}" (from ${source}) cannot be created or written (not a directory, no permission, or a file system that refuses new files); fix that or point ${source} elsewhere.`,
       );
     }
+    await refuseForeign(fs, path, source);
     return { path, reason: `set by ${source}` };
   }
   const local = resolve(facts.cwd, "artifacts");
   const marker = await projectMarker(facts, fs);
-  if (marker !== null && await fs.isWritableDirectory(local)) return { path: local, reason: `./artifacts in the project (its ${marker})` };
+  if (marker !== null && await fs.isWritableDirectory(local)) {
+    await refuseForeign(fs, local, "--artifacts or ANDROID_MCP_ARTIFACTS_DIR");
+    return { path: local, reason: `./artifacts in the project (its ${marker})` };
+  }
   const state = userStateDirectory(facts);
   const path = join(state.path, "artifacts");
   if (!(await fs.isWritableDirectory(path))) {
     const refused = marker === null ? `"${path}" cannot be written` : `Neither "${local}" nor "${path}" can be written`;
     throw new HarnessError("EVIDENCE_WRITE_FAILED", `${refused}; set ANDROID_MCP_ARTIFACTS_DIR to a writable directory.`);
   }
+  await refuseForeign(fs, path, "--artifacts or ANDROID_MCP_ARTIFACTS_DIR");
   const why = marker === null
     ? `the working directory "${facts.cwd}" is not a project (no ${PROJECT_MARKERS.join(" or ")}, or / or the home directory)`
     : `the working directory "${facts.cwd}" is not writable`;

@@ -3,7 +3,8 @@
  * send: words with '…', "…" and backslash quoting (exec-out quotes every argument), commands joined by
  * `;`, `&&` or `||`, trailing `| grep [-i -E -v -c] PATTERN` filters, and redirections dropped
  * (`2>/dev/null`, and a lone `>`/`2>`/`>>` with the word after it). Anything fancier is taken literally.
- * A grep whose -E pattern does not compile answers toybox's `grep: bad regex '…'` with exit 2.
+ * A grep whose -E pattern does not compile answers toybox's `grep: bad regex '…'` with exit 2. An unquoted word
+ * holding `*`, `?` or `[` is a glob, as sh reads it: replaced by the device's files it matches (`glob`), if any.
  */
 
 export interface SimpleCommand {
@@ -14,16 +15,18 @@ export interface SimpleCommand {
   greps: { pattern: string; ignoreCase: boolean; regex: boolean; invert: boolean; count: boolean }[];
 }
 
-type Token = { word: string } | { op: ";" | "&&" | "||" | "|" };
+type Token = { word: string; glob?: boolean } | { op: ";" | "&&" | "||" | "|" };
 
 function lex(line: string): Token[] {
   const tokens: Token[] = [];
   let word = "";
   let inWord = false;
+  let glob = false;
   const flush = () => {
-    if (inWord) tokens.push({ word });
+    if (inWord) tokens.push(glob ? { word, glob } : { word });
     word = "";
     inWord = false;
+    glob = false;
   };
   for (let i = 0; i < line.length; i++) {
     const c = line[i]!;
@@ -57,6 +60,7 @@ function lex(line: string): Token[] {
       flush();
       tokens.push({ op: "|" });
     } else {
+      if (c === "*" || c === "?" || c === "[") glob = true;
       word += c;
       inWord = true;
     }
@@ -65,7 +69,32 @@ function lex(line: string): Token[] {
   return tokens;
 }
 
-export function parseCommandLine(line: string): SimpleCommand[] {
+/** The paths a glob pattern matches (sorted), none when nothing does; a relative pattern is relative to `/` (adb shell's). */
+export function globPaths(pattern: string, paths: Iterable<string>): string[] {
+  const absolute = pattern.startsWith("/");
+  const wanted = pattern.replace(/\/+/g, "/");
+  let source = "";
+  for (let i = 0; i < wanted.length; i++) {
+    const c = wanted[i]!;
+    const close = c === "[" ? wanted.indexOf("]", i + 2) : -1;
+    if (c === "*") source += "[^/]*";
+    else if (c === "?") source += "[^/]";
+    else if (close !== -1) {
+      const set = wanted.slice(i + 1, close);
+      source += `[${set.startsWith("!") ? `^${set.slice(1)}` : set}]`.replace(/\\/g, "\\\\");
+      i = close;
+    } else source += c.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  }
+  let re: RegExp;
+  try {
+    re = new RegExp(`^${source}$`);
+  } catch {
+    return []; // a bracket sh reads literally (e.g. a reversed range): no match, the word stays
+  }
+  return [...paths].map((p) => (absolute ? p : p.replace(/^\/+/, ""))).filter((p) => re.test(p)).sort();
+}
+
+export function parseCommandLine(line: string, glob?: (pattern: string) => string[]): SimpleCommand[] {
   const commands: SimpleCommand[] = [];
   let current: SimpleCommand = { argv: [], joiner: ";", greps: [] };
   let piping: string[] | null = null;
@@ -91,7 +120,8 @@ export function parseCommandLine(line: string): SimpleCommand[] {
         continue;
       }
       if (/^\d?>>?/.test(token.word) || /^&?>/.test(token.word)) continue;
-      (piping ?? current.argv).push(token.word);
+      const matched = token.glob === true && glob !== undefined ? glob(token.word) : [];
+      (piping ?? current.argv).push(...(matched.length > 0 ? matched : [token.word]));
     } else if (token.op === "|") {
       finishPipe();
       piping = [];

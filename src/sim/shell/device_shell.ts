@@ -10,7 +10,7 @@
  */
 import type { ScenarioDevice } from "../scenario_device.ts";
 import { EDITOR_ACTIONS, type EditorAction } from "../sim_device.ts";
-import { applyGreps, parseCommandLine } from "./command_line.ts";
+import { applyGreps, globPaths, parseCommandLine } from "./command_line.ts";
 import { Instrumentations, runAm, runInput, runMonkey } from "./device_actions.ts";
 import { exit, notFound, type ShellOutcome } from "./outcome.ts";
 import { PHYSICAL_DISPLAY_ID } from "./outputs/displays.ts";
@@ -76,7 +76,7 @@ export class DeviceShell {
     this.device.log.push({ source: "adb", command: commandLine });
     // `adb shell` with no command (a terminal, or commands piped on stdin) asks for an interactive shell.
     if (commandLine.trim() === "") return exit("", NO_INTERACTIVE_SHELL, 1);
-    const commands = parseCommandLine(commandLine);
+    const commands = parseCommandLine(commandLine, (pattern) => globPaths(pattern, this.device.files.keys()));
     const hang = this.device.faults.hangCommands ?? [];
     if (commands.some((c) => hang.includes(c.argv[0]!))) return { kind: "hang" };
     if (commands.length === 0) return exit();
