@@ -79,6 +79,7 @@ test("no command loads webdriverio at start: only the composition module's dynam
   assert.ok(packages.has("cac"), "the walk reached the CLI");
   assert.ok(!packages.has("webdriverio"), "webdriverio is statically reachable from a command's start");
   assert.match(readFileSync(join(SRC, "composition.ts"), "utf8"), /await import\("\.\/adapters\/appium\/mod\.ts"\)/);
+  assert.match(readFileSync(join(SRC, "composition.ts"), "utf8"), /await import\("\.\/adapters\/uia2_direct\/mod\.ts"\)/);
 });
 
 test("`tree --file` loads no zod (80 ms of a 0.4 s budget under Node): its start, the tree command and the screen model", () => {
@@ -90,7 +91,7 @@ test("`tree --file` loads no zod (80 ms of a 0.4 s budget under Node): its start
 
 test("only the composition module builds real adapters", () => {
   const builders =
-    /\bcreate(NodeProcessRunner|SystemClock|StderrLogger|AdbClient|AdbObserver|EvidenceStore|AuditLog|DeviceLock|NodeFileSystem|NodeProcessProbe|AppiumDriverFactory)\s*\(/;
+    /\bcreate(NodeProcessRunner|SystemClock|StderrLogger|AdbClient|AdbObserver|EvidenceStore|AuditLog|DeviceLock|NodeFileSystem|NodeProcessProbe|AppiumDriverFactory|DirectDriverFactory)\s*\(/;
   for (const file of sourceFiles(SRC)) {
     const path = rel(file);
     if (path.startsWith("src/adapters/") || path === "src/composition.ts") continue;

@@ -1,8 +1,12 @@
 /**
  * The closed list of adb commands the harness can run (SPEC §7: no arbitrary shell). Each entry
  * builds an argument array from validated, typed values; nothing else in the code base can reach
- * adb. Device commands are prefixed with `-s <serial>` by the client. All are read-only.
+ * adb. Device commands are prefixed with `-s <serial>` by the client. The observe commands are read-only; the
+ * direct backend's (the UiAutomator2 server's install, forward and instrumentation, and what the Appium driver
+ * does with adb: deep links, keys, force-stop, clear, launch) change the device, each with its own entry.
+ * Every free-form value on a device shell line (a link's URL) is single-quoted by `shellQuote`.
  */
+import { HarnessError } from "../../errors.ts";
 import { checkPackageName, checkPropertyKey } from "./adb_arguments.ts";
 import { sectionArgs } from "./shell_sections.ts";
 
@@ -55,6 +59,78 @@ export const ADB_COMMANDS = {
   uiautomatorDump: () => execOut("uiautomator-dump", ["uiautomator", "dump", "/dev/tty"]),
   uiautomatorDumpCompressed: () => execOut("uiautomator-dump-compressed", ["uiautomator", "dump", "--compressed", "/dev/tty"]),
   screencap: () => execOut("screencap", ["screencap", "-p"], true),
+  /** The installed version of one package (`versionCode=`, `versionName=` lines; nothing when not installed). */
+  dumpsysPackage: (packageName: string) => shell("dumpsys-package", ["dumpsys", "package", checkPackageName(packageName)]),
+  /** `package:NAME` lines of the installed packages whose name contains the filter. */
+  listPackagesMatching: (filter: string) => shell("pm-list-packages-matching", ["pm", "list", "packages", checkPackageName(filter)]),
+  /** Streams a local APK to the device's package manager (`-r`: replace an installed one, keeping its data). */
+  install: (apkPath: string) => ({ name: "install", args: ["install", "-r", checkApkPath(apkPath)], device: true }),
+  uninstall: (packageName: string) => ({ name: "uninstall", args: ["uninstall", checkPackageName(packageName)], device: true }),
+  /** A free local port forwarded to the device's TCP port; adb prints the port it chose. */
+  forwardFreePort: (devicePort: number) => ({ name: "forward", args: ["forward", "tcp:0", `tcp:${checkPort(devicePort)}`], device: true }),
+  forwardRemove: (localPort: number) => ({
+    name: "forward-remove",
+    args: ["forward", "--remove", `tcp:${checkPort(localPort)}`],
+    device: true,
+  }),
+  /** Blocks while the instrumentation runs (`-w`): the UiAutomator2 server lives as long as this command. */
+  instrument: (target: InstrumentationTarget) =>
+    shell("am-instrument", ["am", "instrument", "-w", "-e", "disableAnalytics", "true", `${target.testPackage}/${target.runner}`]),
+  forceStop: (packageName: string) => shell("am-force-stop", ["am", "force-stop", checkPackageName(packageName)]),
+  /** `Success`, or `Failed` for a package that is not installed. */
+  clearPackage: (packageName: string) => shell("pm-clear", ["pm", "clear", checkPackageName(packageName)]),
+  /** Process ids of a running package (exit 1 and nothing when it is not running). */
+  pidof: (packageName: string) => shell("pidof", ["pidof", checkPackageName(packageName)]),
+  /** The launcher's way to start an app: one LAUNCHER intent to the package. */
+  launchPackage: (packageName: string) =>
+    shell("monkey-launch", ["monkey", "-p", checkPackageName(packageName), "-c", "android.intent.category.LAUNCHER", "1"]),
+  keyevent: (keycode: number) => shell("input-keyevent", ["input", "keyevent", String(checkKeycode(keycode))]),
+  /** A VIEW intent for a link, waited for (`-W`), optionally to one package; the URL is quoted for the device shell. */
+  viewLink: (url: string, packageName?: string) =>
+    shell("am-start-view", [
+      "am",
+      "start",
+      "-W",
+      "-a",
+      "android.intent.action.VIEW",
+      "-d",
+      shellQuote(url),
+      ...(packageName === undefined ? [] : [checkPackageName(packageName)]),
+    ]),
 } as const satisfies Record<string, (...args: never[]) => AdbCommand>;
 
 export type AdbCommandName = keyof typeof ADB_COMMANDS;
+
+/** The test package and runner `am instrument` starts (fixed: the harness starts only the UiAutomator2 server). */
+export interface InstrumentationTarget {
+  testPackage: "io.appium.uiautomator2.server.test";
+  runner: "androidx.test.runner.AndroidJUnitRunner";
+}
+
+/**
+ * One argument for a device shell line, which adb joins with spaces and the device's shell splits again: single
+ * quotes around it, each quote inside closed, escaped and reopened. A NUL or a line break is refused.
+ */
+export function shellQuote(value: string): string {
+  if (/[\0\r\n]/.test(value)) {
+    throw new HarnessError("INVALID_ARGUMENT", "A value with a line break or NUL cannot be passed to the device's shell; remove it.");
+  }
+  return `'${value.replaceAll("'", `'\\''`)}'`;
+}
+
+function checkApkPath(path: string): string {
+  if (!/^(\/|[A-Za-z]:[\\/])/.test(path) || !/\.apk$/.test(path) || /[\0\r\n]/.test(path)) {
+    throw new HarnessError("INTERNAL_ERROR", `The APK to install must be an absolute path to a .apk file, got "${path}".`);
+  }
+  return path;
+}
+
+function checkPort(port: number): number {
+  if (!Number.isInteger(port) || port < 1 || port > 65535) throw new HarnessError("INVALID_ARGUMENT", `${port} is not a TCP port.`);
+  return port;
+}
+
+function checkKeycode(code: number): number {
+  if (!Number.isInteger(code) || code < 0 || code > 400) throw new HarnessError("INVALID_ARGUMENT", `${code} is not an Android key code.`);
+  return code;
+}
