@@ -63,7 +63,27 @@ test("the closed list: every command is an argument array with no shell metachar
     ADB_COMMANDS.screencap(),
     ADB_COMMANDS.screenFacts(),
   ];
-  assert.equal(commands.length, Object.keys(ADB_COMMANDS).length + 1, "every builder is covered (listPackages twice)");
+  // The direct backend's commands (they install, forward, start and act: tests/adb/direct_commands.test.ts).
+  const direct = [
+    ADB_COMMANDS.dumpsysPackage("io.appium.uiautomator2.server"),
+    ADB_COMMANDS.listPackagesMatching("io.appium.uiautomator2.server"),
+    ADB_COMMANDS.install("/opt/h/server.apk"),
+    ADB_COMMANDS.uninstall("io.appium.uiautomator2.server"),
+    ADB_COMMANDS.forwardFreePort(6790),
+    ADB_COMMANDS.forwardRemove(40000),
+    ADB_COMMANDS.instrument({ testPackage: "io.appium.uiautomator2.server.test", runner: "androidx.test.runner.AndroidJUnitRunner" }),
+    ADB_COMMANDS.forceStop("com.a.b"),
+    ADB_COMMANDS.clearPackage("com.a.b"),
+    ADB_COMMANDS.pidof("com.a.b"),
+    ADB_COMMANDS.launchPackage("com.a.b"),
+    ADB_COMMANDS.keyevent(66),
+    ADB_COMMANDS.viewLink("https://x.example/a b?c='d'&e=$(f)", "com.a.b"),
+  ];
+  assert.equal(commands.length + direct.length, Object.keys(ADB_COMMANDS).length + 1, "every builder is covered (listPackages twice)");
+  for (const command of direct) {
+    // The one free-form value, the link's URL, is a single-quoted word (shellQuote); nothing else has a metacharacter.
+    for (const arg of command.args) if (!/^'.*'$/s.test(arg)) assert.doesNotMatch(arg, /[;&|`$<>\\'"\s]/, `${command.name}: ${arg}`);
+  }
   for (const command of commands) {
     // One shell may run several commands of the list (screen-facts): `;` only as a word of its own, between them.
     for (const arg of command.args) if (arg !== ";") assert.doesNotMatch(arg, /[;&|`$<>\\'"\s]/, `${command.name}: ${arg}`);
