@@ -3,7 +3,7 @@
  * simulated device through the UiAutomator2 server it installs and starts itself over the real adb client, no
  * Appium process anywhere. The simulated device's log shows the APK install stream (the package's own APKs,
  * read back from their manifests by the simulated package manager), the forward and the `am instrument` line;
- * stderr names what was installed and how to remove it; a second server on the same device installs nothing;
+ * the steps arrive as MCP progress; stderr names what was installed and how to remove it; a second server on the same device installs nothing;
  * the act battery's promises hold; stopping the server ends the instrumentation it started.
  */
 import assert from "node:assert/strict";
@@ -20,6 +20,7 @@ import {
   serveOn,
   sigtermDeletesTheSession,
 } from "../support/act_battery.ts";
+import { envelopeOf } from "../support/mcp_client.ts";
 import { adb, NO_ADB, text } from "../sim/adb_cli.ts";
 
 let target: BatteryTarget;
@@ -44,8 +45,19 @@ const adbLog = () => target.sim.device.log.slice().filter((e) => e.source === "a
 test("the first act installs the package's two APKs over adb, forwards a port to tcp:6790 and starts the instrumentation", {
   skip,
 }, async () => {
-  const tapped = await callTool(served.server, "ui_tap", { selector: { text: "Network & internet" } });
+  const progress: string[] = [];
+  const tapped = envelopeOf(
+    await served.server.client.callTool({ name: "ui_tap", arguments: { selector: { text: "Network & internet" } } }, undefined, {
+      timeout: 120_000,
+      onprogress: (p) => void progress.push(p.message ?? ""),
+    }),
+  );
   assert.equal(tapped.ok, true, JSON.stringify(tapped.error));
+  // The client asked for progress: the install and start steps arrive as MCP progress notifications, in order.
+  const steps = ["checking the UiAutomator2 server", "installing io.appium.uiautomator2.server on", "installed the UiAutomator2 server"]
+    .concat(["forwarding a local port", "starting the UiAutomator2 server", "waiting for the UiAutomator2 server"]);
+  const at = steps.map((step) => progress.findIndex((m) => m.startsWith(step)));
+  assert.ok(at.every((i, n) => i !== -1 && (n === 0 || i > at[n - 1]!)), `progress in order: ${JSON.stringify(progress)}`);
   assert.equal(target.sim.device.screenId(), "network");
   const apks = packagedServerApks();
   const log = adbLog();

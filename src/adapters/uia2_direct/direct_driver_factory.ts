@@ -73,11 +73,16 @@ export function createDirectDriverFactory(options: DirectDriverFactoryOptions): 
       while (abandoned.size > 0) await Promise.all([...abandoned]);
     },
     async open(udid, open: OpenDriverOptions): Promise<UiDriver> {
+      // Each step to the server's log (stderr) and, when the client asked for them, as the call's MCP progress.
+      const report = (progress: StartProgress) => {
+        options.onProgress?.(progress);
+        open.progress?.(progress.message);
+      };
       const started = async () =>
         await servers.start(udid, {
           timeoutMs: open.timeoutMs,
           ...(open.signal === undefined ? {} : { signal: open.signal }),
-          ...(options.onProgress === undefined ? {} : { report: options.onProgress }),
+          report,
         });
       let baseUrl = await started();
       let browser: Browser;
