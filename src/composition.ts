@@ -181,7 +181,10 @@ export async function openHarness(config: HarnessConfig, ctx: CliContext, option
       : lazyDirectDriverFactory({
         adb,
         clock: ctx.clock,
-        apks: async () => (await import("./adapters/uia2_direct/mod.ts")).packagedServerApksWithSizes(),
+        apks: async () => {
+          const direct = await import("./adapters/uia2_direct/mod.ts");
+          return await direct.serverApksIn(direct.apkCacheDirectory(platform(), homedir(), ctx.env));
+        },
         requestTimeoutMs: config.actionTimeoutSeconds * 1000,
         uiIdleTimeoutMs: ACT_DEFAULTS.uiIdleTimeoutMs,
         onProgress: (progress) => ctx.logger.info(progress.message),

@@ -6,12 +6,14 @@
 export { createDirectDriverFactory, type DirectDriverFactory, type DirectDriverFactoryOptions } from "./direct_driver_factory.ts";
 export type { StartProgress } from "./device_server.ts";
 export {
+  apkCacheDirectory,
   INSTRUMENTATION,
   packagedServerApks,
   packagedServerApksWithSizes,
   SERVER_PACKAGE,
   SERVER_VERSION,
   type ServerApks,
+  serverApksIn,
   TEST_PACKAGE,
   uninstallCommand,
 } from "./server_package.ts";

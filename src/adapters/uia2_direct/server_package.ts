@@ -4,9 +4,10 @@
  * version as its manifest says it (tests/adapters/server_apks.test.ts reads both manifests with `aapt dump
  * badging`), the instrumentation `am instrument` starts, and the device port its HTTP server listens on.
  */
-import { stat } from "node:fs/promises";
+import { mkdir, readFile, rename, stat, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
+import { EMBEDDED_APKS } from "./embedded_apks.ts";
 import type { InstrumentationTarget } from "../adb/adb_commands.ts";
 
 export const SERVER_PACKAGE = "io.appium.uiautomator2.server";
@@ -50,4 +51,32 @@ export async function packagedServerApksWithSizes(): Promise<ServerApks & { byte
   const apks = packagedServerApks();
   const [server, test] = await Promise.all([stat(apks.server), stat(apks.test)]);
   return { ...apks, bytes: { server: server.size, test: test.size } };
+}
+
+/** The APKs with their sizes in the real file system: the package's files, or the binary's own copied to `cacheDir`. */
+export async function serverApksIn(cacheDir: string): Promise<ServerApks & { bytes: { server: number; test: number } }> {
+  if (EMBEDDED_APKS === null) return await packagedServerApksWithSizes();
+  const folder = join(cacheDir, `apks-${SERVER_VERSION.name}`);
+  await mkdir(folder, { recursive: true, mode: 0o700 });
+  const copy = async (embedded: string, name: string): Promise<{ path: string; size: number }> => {
+    const path = join(folder, name);
+    const content = await readFile(embedded);
+    const present = await stat(path).then((s) => s.size, () => -1);
+    if (present !== content.length || !(await readFile(path)).equals(content)) {
+      const partial = `${path}.${process.pid}.partial`;
+      await writeFile(partial, content, { mode: 0o600 });
+      await rename(partial, path); // a reader never sees half a file
+    }
+    return { path, size: content.length };
+  };
+  const [server, test] = [await copy(EMBEDDED_APKS.server, APK_FILES.server), await copy(EMBEDDED_APKS.test, APK_FILES.test)];
+  return { server: server.path, test: test.path, bytes: { server: server.size, test: test.size } };
+}
+
+/** Where the single executable keeps its APK copies: the user's cache folder of this platform. */
+export function apkCacheDirectory(platform: string, homeDir: string, env: Readonly<Record<string, string | undefined>>): string {
+  if (platform === "win32") return join(env["LOCALAPPDATA"] ?? join(homeDir, "AppData", "Local"), "android-mcp-harness", "cache");
+  if (platform === "darwin") return join(homeDir, "Library", "Caches", "android-mcp-harness");
+  const xdg = env["XDG_CACHE_HOME"]?.trim();
+  return join(xdg !== undefined && xdg.startsWith("/") ? xdg : join(homeDir, ".cache"), "android-mcp-harness");
 }
