@@ -5,12 +5,14 @@
  * simulated device, the contracts and every command are code, so they are inside the binary; webdriverio's
  * run-time protocol import is made static (scripts/bin/webdriver_static_import.mjs) so `remote()` works in it,
  * and so are the sources' own relative dynamic imports (scripts/bin/static_relative_imports.mjs, a Bun bug).
+ * The UiAutomator2 server's two APKs are embedded files (scripts/bin/embedded_apks.mjs), for the direct backend.
  *   bun scripts/build-bin.mjs                       host target → dist/android-mcp-harness
  *   bun scripts/build-bin.mjs --target bun-linux-arm64 [--outfile PATH]
  *   bun scripts/build-bin.mjs --all                 the four release targets → dist/bin/ (fetches their runtimes from npm)
  */
 import { mkdir, stat } from "node:fs/promises";
 import { join } from "node:path";
+import { embeddedApks } from "./bin/embedded_apks.mjs";
 import { staticRelativeImports } from "./bin/static_relative_imports.mjs";
 import { webdriverStaticImport } from "./bin/webdriver_static_import.mjs";
 
@@ -32,7 +34,7 @@ async function buildOne(outfile, target) {
     format: "esm",
     bytecode: true,
     minify: false,
-    plugins: [webdriverStaticImport, staticRelativeImports],
+    plugins: [webdriverStaticImport, staticRelativeImports, embeddedApks(ROOT)],
     // An optional peer of webdriverio, used only by getPuppeteer() (never called by the harness).
     external: ["puppeteer-core"],
     // ws's optional native add-ons are looked up with require() in try/catch; say they are absent.

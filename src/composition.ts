@@ -17,6 +17,7 @@ import { findAdbProgram } from "./adapters/adb/adb_program.ts";
 import { localAdbServerGone } from "./adapters/adb/adb_server_probe.ts";
 import type { PlatformFacts, RetentionResult } from "./adapters/evidence/mod.ts";
 import type { AppiumDriverFactoryOptions } from "./adapters/appium/mod.ts";
+import type { DirectDriverFactory, DirectDriverFactoryOptions } from "./adapters/uia2_direct/mod.ts";
 import { createFetchHttpClient } from "./adapters/fetch_http_client.ts";
 import { createNodeFileProbe } from "./adapters/node_file_probe.ts";
 import { createNodeProcessRunner, type NodeProcessRunner } from "./adapters/node_process_runner.ts";
@@ -145,11 +146,12 @@ export async function openHarness(config: HarnessConfig, ctx: CliContext, option
     stopSim = () => sim.stop();
     missingPackageHint = (await import("./sim/mod.ts")).missingPackageHint;
     serverSocket = sim.adbServerSocket;
-    appiumUrl = sim.appiumUrl;
+    if (config.backend === "appium") appiumUrl = sim.appiumUrl;
     requestedUdid = sim.device.serial;
     description = `simulated device ${sim.device.serial}`;
     ctx.logger.info(
-      `the device is SIMULATED: ${sim.device.serial} (${sim.device.model}) at ADB_SERVER_SOCKET=${sim.adbServerSocket}, APPIUM_URL=${sim.appiumUrl}`,
+      `the device is SIMULATED: ${sim.device.serial} (${sim.device.model}) at ADB_SERVER_SOCKET=${sim.adbServerSocket}` +
+        (config.backend === "appium" ? `, APPIUM_URL=${sim.appiumUrl}` : " (UI sessions: direct, the harness's own UiAutomator2 server)"),
     );
   }
   try {
@@ -178,8 +180,9 @@ export async function openHarness(config: HarnessConfig, ctx: CliContext, option
     const drafts = await sweepDrafts({ directories: [artifacts.path, locks], fs, nowMs: ctx.clock.now() });
     if (drafts.removed > 0) ctx.logger.info(`removed ${drafts.removed} draft file(s) killed processes left (older than 2 h)`);
     const fileLock = createDeviceLock(lockOptions);
-    const ui = createUiSessions({
-      drivers: lazyAppiumDriverFactory({
+    // Without an Appium URL the harness starts the device's UiAutomator2 server itself (only adb needed).
+    const drivers = config.backend === "appium"
+      ? lazyAppiumDriverFactory({
         appiumUrl,
         adbServer: observer.adbServer,
         requestTimeoutMs: config.actionTimeoutSeconds * 1000,
@@ -188,7 +191,20 @@ export async function openHarness(config: HarnessConfig, ctx: CliContext, option
         uiIdleTimeoutMs: ACT_DEFAULTS.uiIdleTimeoutMs,
         // Deep links through our adb, the URL quoted (issue 25 item 9): the driver's shell line escapes only `&`.
         openLink: (link, limits) => openLinkThroughAdb(adb, link, limits),
-      }),
+      })
+      : lazyDirectDriverFactory({
+        adb,
+        clock: ctx.clock,
+        apks: async () => {
+          const direct = await import("./adapters/uia2_direct/mod.ts");
+          return await direct.serverApksIn(direct.apkCacheDirectory(platform(), homedir(), ctx.env));
+        },
+        requestTimeoutMs: config.actionTimeoutSeconds * 1000,
+        uiIdleTimeoutMs: ACT_DEFAULTS.uiIdleTimeoutMs,
+        onProgress: (progress) => ctx.logger.info(progress.message),
+      });
+    const ui = createUiSessions({
+      drivers,
       lock: fileLock,
       clock: ctx.clock,
       logger: ctx.logger,
@@ -224,6 +240,7 @@ export async function openHarness(config: HarnessConfig, ctx: CliContext, option
       close: async () => {
         try {
           await ui.closeAll("the harness is stopping");
+          await drivers.stop();
         } finally {
           await stopSim();
         }
@@ -235,12 +252,45 @@ export async function openHarness(config: HarnessConfig, ctx: CliContext, option
   }
 }
 
+/** A UiDriverFactory that can also end what it started on the device (the direct backend's instrumentations). */
+type StoppableFactory = UiDriverFactory & { stop(): Promise<void> };
+
+/**
+ * The direct UiDriverFactory (the harness's own UiAutomator2 server over adb), loaded on its first `open` like the
+ * Appium one: webdriverio is for the first UI session. Its endpoint is the server's forwarded URL once started.
+ */
+function lazyDirectDriverFactory(options: DirectDriverFactoryOptions): StoppableFactory {
+  let loaded: Promise<DirectDriverFactory> | undefined;
+  // `await import("…")` as written: the single executable's build makes exactly this form static.
+  const real = () => loaded ??= (async () => (await import("./adapters/uia2_direct/mod.ts")).createDirectDriverFactory(options))();
+  let endpoint = DIRECT_BACKEND;
+  return {
+    get endpoint() {
+      return endpoint;
+    },
+    open: async (udid, open) => {
+      const factory = await real();
+      const driver = await factory.open(udid, open);
+      endpoint = factory.endpoint;
+      return driver;
+    },
+    drain: async (onWait) => {
+      if (loaded !== undefined) await (await loaded).drain(onWait);
+    },
+    stop: async () => {
+      if (loaded !== undefined) await (await loaded).stop();
+    },
+  };
+}
+
+const DIRECT_BACKEND = "direct (the harness's own UiAutomator2 server over adb)";
+
 /**
  * The Appium UiDriverFactory, loaded on its first `open`: code that `tree --file`, `doctor` and a `serve` that
  * only observes never need. The endpoint is known at
  * once; `drain` has nothing to wait for before the adapter exists.
  */
-function lazyAppiumDriverFactory(options: AppiumDriverFactoryOptions): UiDriverFactory {
+function lazyAppiumDriverFactory(options: AppiumDriverFactoryOptions): StoppableFactory {
   let loaded: Promise<UiDriverFactory> | undefined;
   // `await import("…")` as written: the single executable's build makes exactly this form static.
   const real = () => loaded ??= (async () => (await import("./adapters/appium/mod.ts")).createAppiumDriverFactory(options))();
@@ -250,5 +300,6 @@ function lazyAppiumDriverFactory(options: AppiumDriverFactoryOptions): UiDriverF
     drain: async (onWait) => {
       if (loaded !== undefined) await (await loaded).drain(onWait);
     },
+    stop: async () => {},
   };
 }

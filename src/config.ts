@@ -10,7 +10,13 @@ import { HarnessError } from "./errors.ts";
 export interface HarnessConfig {
   /** `auto`: the only online device; `udid`: ANDROID_UDID / --device; `sim`: the built-in simulated device. */
   device: { kind: "auto" } | { kind: "udid"; udid: string } | { kind: "sim" };
+  /** The Appium endpoint (or Grid) when `backend` is "appium"; else the default, for messages only. */
   appiumUrl: string;
+  /**
+   * "appium" when --appium-url or APPIUM_URL is given: UI sessions go through that server. Otherwise "direct": the
+   * harness installs and starts the on-device UiAutomator2 server itself over adb (only adb needed).
+   */
+  backend: "direct" | "appium";
   /** --artifacts, else ANDROID_MCP_ARTIFACTS_DIR (trimmed; blank is unset), and which one said it;
    * undefined: chosen by state_directories.ts. The only place the variable is read. */
   artifactsDir?: { path: string; source: "--artifacts" | "ANDROID_MCP_ARTIFACTS_DIR" };
@@ -49,8 +55,9 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>, fl
   };
 
   const device = parseDevice(flags.device ?? value("ANDROID_UDID"), flags.device !== undefined ? "--device" : "ANDROID_UDID", problems);
+  const givenAppiumUrl = flags.appiumUrl ?? value("APPIUM_URL");
   const appiumUrl = parseHttpUrl(
-    flags.appiumUrl ?? value("APPIUM_URL"),
+    givenAppiumUrl,
     flags.appiumUrl !== undefined ? "--appium-url" : "APPIUM_URL",
     problems,
   );
@@ -102,6 +109,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>, fl
   const config: HarnessConfig = {
     device,
     appiumUrl,
+    backend: givenAppiumUrl === undefined ? "direct" : "appium",
     flowIdleTimeoutSeconds: flowIdle,
     warmIdleTimeoutSeconds: warmIdle,
     actionTimeoutSeconds: action,

@@ -13,10 +13,11 @@ function failure(env: Record<string, string>, flags = {}): HarnessError {
   assert.fail("expected the configuration to be refused");
 }
 
-test("defaults: the only online device, local Appium, 60 s idle, a warm session held 300 s, 50 s action (below the 60 s MCP clients commonly wait), evidence kept 14 days", () => {
+test("defaults: the only online device, the direct backend (no Appium), 60 s idle, a warm session held 300 s, 50 s action (below the 60 s MCP clients commonly wait), evidence kept 14 days", () => {
   assert.deepEqual(loadConfig({}), {
     device: { kind: "auto" },
     appiumUrl: "http://127.0.0.1:4723",
+    backend: "direct",
     flowIdleTimeoutSeconds: 60,
     warmIdleTimeoutSeconds: 300,
     actionTimeoutSeconds: 50,
@@ -42,6 +43,7 @@ test("every variable is read, and empty values count as unset", () => {
   assert.deepEqual(config, {
     device: { kind: "udid", udid: "emulator-5556" },
     appiumUrl: "http://grid:4444/wd/hub",
+    backend: "appium",
     artifactsDir: { path: "/tmp/ev", source: "ANDROID_MCP_ARTIFACTS_DIR" },
     flowIdleTimeoutSeconds: 30,
     warmIdleTimeoutSeconds: 0,
@@ -50,6 +52,8 @@ test("every variable is read, and empty values count as unset", () => {
     adb: { path: "/opt/adb", androidHome: "/sdk", serverSocket: "tcp:10.0.0.5:5037" },
   });
   assert.deepEqual(loadConfig({ ANDROID_UDID: "", ANDROID_MCP_ACTION_TIMEOUT: " " }).device, { kind: "auto" });
+  assert.equal(loadConfig({ APPIUM_URL: " " }).backend, "direct", "a blank APPIUM_URL is unset: the direct backend");
+  assert.equal(loadConfig({}, { appiumUrl: "http://127.0.0.1:4723" }).backend, "appium", "--appium-url, even the old default");
   assert.deepEqual(loadConfig({ ADB_SERVER_SOCKET: "tcp:5038" }).adb, { serverSocket: "tcp:5038" });
 });
 

@@ -87,7 +87,8 @@ export function createUiSessions(options: UiSessionsOptions): UiSessionLayer {
       }
     })();
     try {
-      return await options.drivers.open(udid, { timeoutMs: op.remainingMs(), signal: op.signal });
+      const progress = op.progress === undefined ? {} : { progress: op.progress };
+      return await options.drivers.open(udid, { timeoutMs: op.remainingMs(), signal: op.signal, ...progress });
     } finally {
       done.abort();
     }

@@ -54,6 +54,7 @@ async function remedyFor(inputs: DoctorInputs, problem: "unset" | "broken"): Pro
 export const androidSdkCheck: DoctorCheck = {
   id: "android_sdk",
   name: "Android SDK",
+  direct: "optional",
   neededBySimulatedDevice: false,
   run: async (inputs) => {
     const home = nonEmpty(inputs.env["ANDROID_HOME"]);

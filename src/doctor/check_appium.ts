@@ -25,6 +25,7 @@ export async function startAppiumRemedy(inputs: DoctorInputs): Promise<string> {
 export const appiumCheck: DoctorCheck = {
   id: "appium",
   name: "Appium",
+  direct: "not_needed",
   run: async (inputs, budget) => {
     const url = shownAppiumUrl(inputs.config.appiumUrl);
     const status = await askStatus(inputs, budget);

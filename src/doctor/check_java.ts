@@ -74,6 +74,7 @@ async function locateJava(inputs: DoctorInputs): Promise<LocatedJava | CheckOutc
 export const javaCheck: DoctorCheck = {
   id: "java",
   name: "Java",
+  direct: "not_needed",
   neededBySimulatedDevice: false,
   run: async (inputs, budget) => {
     const located = await locateJava(inputs);

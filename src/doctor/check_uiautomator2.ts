@@ -4,10 +4,12 @@
  * node. Appium's /status lists no drivers, so for an Appium on this machine (or none answering yet) the
  * local `appium driver list --installed --json` says (the project's node_modules/.bin/appium first, else
  * the one on PATH; APPIUM_HOME as the environment has it). A remote Appium cannot be asked: a miss saying so.
+ * With the direct backend (no Appium URL) it reports the harness's own helper on the device (direct_helper.ts).
  */
 import { shownAppiumUrl } from "../appium_url.ts";
 import { join } from "node:path";
 import { askStatus, isLoopbackUrl } from "./appium_status.ts";
+import { directHelperCheck } from "./direct_helper.ts";
 import { findOnPath } from "./find_program.ts";
 import type { CheckBudget, CheckOutcome, DoctorCheck, DoctorInputs } from "./types.ts";
 import { formatSeconds } from "./units.ts";
@@ -94,6 +96,7 @@ export const uiautomator2Check: DoctorCheck = {
   id: "uiautomator2",
   name: "UiAutomator2 driver",
   run: async (inputs, budget) => {
+    if (inputs.config.backend === "direct") return await directHelperCheck(inputs, budget);
     const url = shownAppiumUrl(inputs.config.appiumUrl);
     // On this machine the local CLI may have to answer: ask it at the same time, with the whole budget,
     // and call it off when the server answers for itself.

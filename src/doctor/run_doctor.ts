@@ -3,7 +3,8 @@
  * signal that cancels it (killing its child processes), and a backstop a moment later reports the
  * check as timed out even if its work ignores the signal. A check that throws is a miss naming the
  * fault. Never stops at the first miss; the report lists all eight in order. With the simulated device, a
- * miss of a check it does not need (Java, the Android SDK) is reported as not needed and does not block.
+ * miss of a check it does not need (Java, the Android SDK) is reported as not needed and does not block; with the
+ * direct backend (no Appium URL) Java and Appium are not run ("not needed (direct)") and an SDK miss does not block.
  */
 import type { CheckOutcome, CheckResult, DoctorCheck, DoctorInputs, DoctorReport } from "./types.ts";
 
@@ -37,7 +38,10 @@ async function runOne(check: DoctorCheck, inputs: DoctorInputs, timeoutMs: numbe
   const started = inputs.clock.now();
   const controller = new AbortController();
   const backstop = new AbortController();
-  const work = check.run(inputs, { timeoutMs, signal: controller.signal }).catch((error: unknown): CheckOutcome => ({
+  const skipped = inputs.config.backend === "direct" && check.direct === "not_needed";
+  const work = (skipped ? Promise.resolve(NOT_NEEDED_DIRECT) : check.run(inputs, { timeoutMs, signal: controller.signal })).catch((
+    error: unknown,
+  ): CheckOutcome => ({
     ok: false,
     detail: `the check failed: ${(error as Error)?.message ?? String(error)}`,
     remedy: "Report this as a bug of android-mcp-harness doctor, with this line",
@@ -51,7 +55,7 @@ async function runOne(check: DoctorCheck, inputs: DoctorInputs, timeoutMs: numbe
   );
   late.catch(() => {}); // the backstop's own cancellation when the work finished first
   try {
-    const outcome = notNeededOnSim(check, inputs, await Promise.race([work, late]));
+    const outcome = notNeededDirect(check, inputs, notNeededOnSim(check, inputs, await Promise.race([work, late])));
     return {
       id: check.id,
       name: check.name,
@@ -65,6 +69,24 @@ async function runOne(check: DoctorCheck, inputs: DoctorInputs, timeoutMs: numbe
     backstop.abort();
     controller.abort();
   }
+}
+
+/** What a check Appium alone needs reads with the direct backend. */
+const NOT_NEEDED_DIRECT: CheckOutcome = {
+  ok: true,
+  detail: "not needed (direct): the harness installs and starts the device's UiAutomator2 server itself over adb; " +
+    "give --appium-url (or APPIUM_URL) to use Appium",
+  facts: { not_needed: true, backend: "direct" },
+};
+
+/** A miss the direct backend does not care about (the Android SDK): ok, the finding kept. */
+function notNeededDirect(check: DoctorCheck, inputs: DoctorInputs, outcome: CheckOutcome): CheckOutcome {
+  if (outcome.ok || inputs.config.backend !== "direct" || check.direct !== "optional") return outcome;
+  return {
+    ok: true,
+    detail: `not needed (direct: only adb is used; Appium would need it: ${outcome.detail})`,
+    facts: { ...outcome.facts, not_needed: true, backend: "direct" },
+  };
 }
 
 /** A miss the simulated device does not care about: ok, the finding kept, said to be for real devices only. */

@@ -68,6 +68,11 @@ export interface DoctorCheck {
   /** False for what only a real device's Appium needs (Java, the SDK): with `--device sim` a miss is
    * reported as not needed and does not block. */
   neededBySimulatedDevice?: false;
+  /**
+   * With the direct backend (no Appium URL): "not_needed" is not run and reads "not needed (direct)" (Java,
+   * Appium); "optional" runs and a miss does not block (the Android SDK: adb alone is used).
+   */
+  direct?: "not_needed" | "optional";
 }
 
 export interface CheckResult {

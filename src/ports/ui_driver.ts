@@ -64,6 +64,8 @@ export interface UiDriver {
 export interface OpenDriverOptions {
   timeoutMs: number;
   signal?: AbortSignal;
+  /** MCP progress of the operation that opens it (the direct backend says its install and start steps there). */
+  progress?: (message: string) => void;
 }
 
 export interface UiDriverFactory {

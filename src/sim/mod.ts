@@ -3,7 +3,7 @@
  * imports (tests/contract/layering.test.ts holds it; tests/sim/, the package's own tests, may reach inside).
  * `startSimDevice({scenario?, screen?, faults?, latency?, clock?})` builds a ScenarioDevice (from a scenario, or a
  * still one from a real capture), starts the simulated UiAutomator2 server and the fake adb server on loopback
- * ephemeral ports (adb's device-side tcp:6790 tunnels to the UiAutomator2 server), and returns how to reach them
+ * ephemeral ports (adb's device-side tcp:6790 tunnels to the UiAutomator2 server while its `am instrument -w` runs, as on a device), and returns how to reach them
  * plus `stop()`; `device` is the running device: its command log (`device.log`) and faults (`device.setFaults`).
  * Scenario and capture errors are HarnessError INVALID_ARGUMENT; nothing listens after `stop()` resolves.
  */
@@ -54,7 +54,13 @@ export async function startSimDevice(options: SimDeviceOptions = {}): Promise<Ru
   const uia2 = await startUia2Server(device, { host, port: 0, delays });
   let adb;
   try {
-    adb = await startAdbServer(device, { host, port: 0, devicePorts: { [UIA2_DEVICE_PORT]: uia2.port }, delays });
+    adb = await startAdbServer(device, {
+      host,
+      port: 0,
+      devicePorts: { [UIA2_DEVICE_PORT]: uia2.port },
+      instrumentedPorts: [UIA2_DEVICE_PORT],
+      delays,
+    });
   } catch (error) {
     await uia2.stop();
     throw error;

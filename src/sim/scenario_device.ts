@@ -70,6 +70,7 @@ export class ScenarioDevice implements SimDevice {
 
   readonly #screens = new Map<string, LiveScreen>();
   readonly #packages: PackageSpec[];
+  readonly #versions = new Map<string, { code: number; name: string }>();
   /** Tasks in recency order: the one in front is last. */
   #tasks: Task[] = [];
   #keyboardOpen = false;
@@ -227,9 +228,24 @@ export class ScenarioDevice implements SimDevice {
     return shortComponent(this.foregroundPackage(), this.foregroundActivity());
   }
 
-  /** Records a package installed over adb (streamed install); it is not launchable. */
-  addPackage(name: string): void {
+  /** Records a package installed over adb (streamed install) with its manifest's version; it is not launchable. */
+  addPackage(name: string, version: { code: number; name: string } = { code: 1, name: "1.0" }): void {
     if (!this.#packages.some((p) => p.name === name)) this.#packages.push({ name });
+    this.#versions.set(name, version);
+  }
+
+  /** `pm uninstall`: false when the package was not installed (a scenario's own packages included). */
+  removePackage(name: string): boolean {
+    const at = this.#packages.findIndex((p) => p.name === name);
+    if (at === -1) return false;
+    this.#packages.splice(at, 1);
+    this.#versions.delete(name);
+    return true;
+  }
+
+  /** The installed version (versionCode, versionName): an installed APK's own, else 1 and "1.0". */
+  packageVersion(name: string): { code: number; name: string } {
+    return this.#versions.get(name) ?? { code: 1, name: "1.0" };
   }
 
   /** The PNG of the current screen; the last one is reused while the screen is unchanged. */

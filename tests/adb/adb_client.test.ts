@@ -64,7 +64,26 @@ test("the closed list: every command is an argument array with no shell metachar
     ADB_COMMANDS.screenFacts(),
     ADB_COMMANDS.startView("https://shop.example/?q=[a]&b=?", "com.android.chrome"),
   ];
-  assert.equal(commands.length, Object.keys(ADB_COMMANDS).length + 1, "every builder is covered (listPackages twice)");
+  // The direct backend's commands (they install, forward, start and act: tests/adb/direct_commands.test.ts).
+  const direct = [
+    ADB_COMMANDS.dumpsysPackage("io.appium.uiautomator2.server"),
+    ADB_COMMANDS.listPackagesMatching("io.appium.uiautomator2.server"),
+    ADB_COMMANDS.install("/opt/h/server.apk"),
+    ADB_COMMANDS.uninstall("io.appium.uiautomator2.server"),
+    ADB_COMMANDS.forwardFreePort(6790),
+    ADB_COMMANDS.forwardRemove(40000),
+    ADB_COMMANDS.instrument({ testPackage: "io.appium.uiautomator2.server.test", runner: "androidx.test.runner.AndroidJUnitRunner" }),
+    ADB_COMMANDS.forceStop("com.a.b"),
+    ADB_COMMANDS.clearPackage("com.a.b"),
+    ADB_COMMANDS.pidof("com.a.b"),
+    ADB_COMMANDS.launchPackage("com.a.b"),
+    ADB_COMMANDS.keyevent(66),
+  ];
+  assert.equal(commands.length + direct.length, Object.keys(ADB_COMMANDS).length + 1, "every builder is covered (listPackages twice)");
+  for (const command of direct) {
+    // No free-form value among them: fixed words and validated names, no metacharacter.
+    for (const arg of command.args) assert.doesNotMatch(arg, /[;&|`$<>\\'"\s]/, `${command.name}: ${arg}`);
+  }
   for (const command of commands) {
     // One shell may run several commands of the list (screen-facts): `;` only as a word of its own, between them.
     // A free value (startView's URL) is one single-quoted word with no quote inside (shellWord).

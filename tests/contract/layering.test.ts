@@ -101,6 +101,7 @@ test("no command loads the Appium adapter at start: only the composition module'
   const appium = [...files].filter((f) => f.startsWith(join(SRC, "adapters", "appium") + "/")).map(rel);
   assert.deepEqual(appium, [], "the Appium adapter is statically reachable from a command's start");
   assert.match(readFileSync(join(SRC, "composition.ts"), "utf8"), /await import\("\.\/adapters\/appium\/mod\.ts"\)/);
+  assert.match(readFileSync(join(SRC, "composition.ts"), "utf8"), /await import\("\.\/adapters\/uia2_direct\/mod\.ts"\)/);
 });
 
 /** What pulls browser drivers (edgedriver, geckodriver: install scripts a user is asked to allow) into an install. */
@@ -125,7 +126,7 @@ test("`tree --file` loads no zod (80 ms of a 0.4 s budget under Node): its start
 
 test("only the composition module builds real adapters", () => {
   const builders =
-    /\bcreate(NodeProcessRunner|SystemClock|StderrLogger|AdbClient|AdbObserver|EvidenceStore|AuditLog|DeviceLock|NodeFileSystem|NodeProcessProbe|AppiumDriverFactory)\s*\(/;
+    /\bcreate(NodeProcessRunner|SystemClock|StderrLogger|AdbClient|AdbObserver|EvidenceStore|AuditLog|DeviceLock|NodeFileSystem|NodeProcessProbe|AppiumDriverFactory|DirectDriverFactory)\s*\(/;
   for (const file of sourceFiles(SRC)) {
     const path = rel(file);
     if (path.startsWith("src/adapters/") || path === "src/composition.ts") continue;

@@ -83,7 +83,20 @@ test("one hanging program (java) is stopped at its timeout while the other seven
   writeProgram(bin, "java", HANGING);
   env["PATH"] = `${bin}:${env["PATH"]}`;
   const started = Date.now();
-  const run = await runCliCaptured(["doctor", "--json", "--timeout", "2", "--device", "sim", "--artifacts", scratch(t)], { env });
+  // With an Appium URL (the simulated device's own endpoint replaces it): Java is asked, as for Appium.
+  const args = [
+    "doctor",
+    "--json",
+    "--timeout",
+    "2",
+    "--device",
+    "sim",
+    "--appium-url",
+    "http://127.0.0.1:4723",
+    "--artifacts",
+    scratch(t),
+  ];
+  const run = await runCliCaptured(args, { env });
   const took = Date.now() - started;
   const report = JSON.parse(run.stdout) as DoctorReport;
   const java = report.checks[1]!;
@@ -98,26 +111,31 @@ test("one hanging program (java) is stopped at its timeout while the other seven
   // That the checks run at once (none waits for java) is exact on the virtual clock: tests/doctor/run_doctor.test.ts.
 });
 
-test("doctor --device sim with ANDROID_HOME unset and no Java: exit 0, each line says it is not needed for the simulated device", {
-  skip: NO_ADB,
-}, async (t) => {
-  const env = healthyEnv(t);
-  delete env["ANDROID_HOME"];
-  env["PATH"] = programDir(t); // nothing on PATH (adb is named by ADB): no java anywhere
-  const run = await runCliCaptured(["doctor", "--device", "sim", "--artifacts", scratch(t)], { env, cwd: scratch(t) });
-  assert.equal(run.code, 0, run.stdout);
-  const lines = run.stdout.trimEnd().split("\n");
-  assert.match(lines[1]!, /^\[ok {2}\] Java +not needed for the simulated device \(a real device's Appium needs it: /);
-  assert.match(
-    lines[3]!,
-    /^\[ok {2}\] Android SDK +not needed for the simulated device \(a real device's Appium needs it: neither ANDROID_HOME nor ANDROID_SDK_ROOT is set/,
-  );
-  assert.match(run.stdout, /0 of 8 checks block/);
-  // Without --device sim the same machine is not ready for a real device: the SDK blocks.
-  const real = await runCliCaptured(["doctor", "--json", "--artifacts", scratch(t)], { env, cwd: scratch(t) });
-  const sdk = (JSON.parse(real.stdout) as DoctorReport).checks.find((c) => c.id === "android_sdk")!;
-  assert.deepEqual([real.code, sdk.ok], [1, false]);
-});
+test(
+  "doctor --device sim --appium-url with ANDROID_HOME unset and no Java: exit 0, each line says it is not needed for the simulated device",
+  {
+    skip: NO_ADB,
+  },
+  async (t) => {
+    const env = healthyEnv(t);
+    delete env["ANDROID_HOME"];
+    env["PATH"] = programDir(t); // nothing on PATH (adb is named by ADB): no java anywhere
+    const appium = ["--appium-url", "http://127.0.0.1:4723"];
+    const run = await runCliCaptured(["doctor", "--device", "sim", ...appium, "--artifacts", scratch(t)], { env, cwd: scratch(t) });
+    assert.equal(run.code, 0, run.stdout);
+    const lines = run.stdout.trimEnd().split("\n");
+    assert.match(lines[1]!, /^\[ok {2}\] Java +not needed for the simulated device \(a real device's Appium needs it: /);
+    assert.match(
+      lines[3]!,
+      /^\[ok {2}\] Android SDK +not needed for the simulated device \(a real device's Appium needs it: neither ANDROID_HOME nor ANDROID_SDK_ROOT is set/,
+    );
+    assert.match(run.stdout, /0 of 8 checks block/);
+    // Without --device sim the same machine is not ready for a real device: the SDK blocks.
+    const real = await runCliCaptured(["doctor", "--json", ...appium, "--artifacts", scratch(t)], { env, cwd: scratch(t) });
+    const sdk = (JSON.parse(real.stdout) as DoctorReport).checks.find((c) => c.id === "android_sdk")!;
+    assert.deepEqual([real.code, sdk.ok], [1, false]);
+  },
+);
 
 test(
   "--json prints only the report as data: the same checks, details and remedies, blocking count and simulated flag",
@@ -162,4 +180,40 @@ test("bad options and configuration exit 2 with the reason; --help lists doctor"
   assert.match(url.stderr, /^doctor: APPIUM_URL must be an http:\/\/ or https:\/\/ URL/);
   const help = await runCliCaptured(["--help"]);
   assert.match(help.stdout, /\n\s+doctor\s+Check the eight prerequisites/);
+});
+
+test("without an Appium URL, only adb and a device: exit 0; Java and Appium read 'not needed (direct)', the helper's state is reported", {
+  skip: NO_ADB,
+}, async (t) => {
+  const { startSimDevice } = await import("../../src/sim/mod.ts");
+  const sim = await startSimDevice({});
+  t.after(() => sim.stop());
+  // A real-looking device (not --device sim) on an adb server, adb named by ADB, nothing else: no Java, no SDK, no Appium.
+  const env = { PATH: programDir(t), ADB: ADB!, ADB_SERVER_SOCKET: sim.adbServerSocket };
+  const doctor = async () => await runCliCaptured(["doctor", "--json", "--artifacts", scratch(t)], { env, cwd: scratch(t) });
+  const run = await doctor();
+  const report = JSON.parse(run.stdout) as DoctorReport;
+  assert.equal(run.code, 0, run.stdout);
+  const detail = (id: string) => report.checks.find((c) => c.id === id)!.detail;
+  assert.match(detail("java"), /^not needed \(direct\): the harness installs and starts the device's UiAutomator2 server itself over adb/);
+  assert.match(detail("appium"), /^not needed \(direct\)/);
+  assert.match(detail("android_sdk"), /^not needed \(direct: only adb is used; Appium would need it: neither ANDROID_HOME/);
+  assert.match(
+    detail("uiautomator2"),
+    /^direct: not installed on emulator-5554 yet; the first act installs io\.appium\.uiautomator2\.server 10\.6\.6/,
+  );
+  // Once the helper is on the device (as the first act leaves it), the check names it, its version and its removal.
+  sim.device.addPackage("io.appium.uiautomator2.server", { code: 278, name: "10.6.6" });
+  sim.device.addPackage("io.appium.uiautomator2.server.test", { code: 0, name: "" });
+  const after = JSON.parse((await doctor()).stdout) as DoctorReport;
+  const helper = after.checks.find((c) => c.id === "uiautomator2")!;
+  assert.match(
+    helper.detail,
+    /^direct: io\.appium\.uiautomator2\.server 10\.6\.6 and io\.appium\.uiautomator2\.server\.test installed on emulator-5554; remove with: adb -s emulator-5554 uninstall io\.appium\.uiautomator2\.server\.test && adb -s emulator-5554 uninstall io\.appium\.uiautomator2\.server$/,
+  );
+  assert.deepEqual([helper.facts["installed"], helper.facts["version"], helper.facts["version_code"]], [true, "10.6.6", 278]);
+  // An older server is not a miss either: the first act replaces it.
+  sim.device.addPackage("io.appium.uiautomator2.server", { code: 250, name: "9.1.0" });
+  const older = (JSON.parse((await doctor()).stdout) as DoctorReport).checks.find((c) => c.id === "uiautomator2")!;
+  assert.deepEqual([older.ok, older.detail.endsWith("the first act installs 10.6.6")], [true, true], older.detail);
 });

@@ -26,12 +26,20 @@ export function scratch(t: TestContext, prefix = "amh-doctor-"): string {
   return dir;
 }
 
-export function doctorInputs(t: TestContext, env: Env, overrides: Partial<DoctorInputs> & { flags?: ConfigFlags } = {}): DoctorInputs {
-  const { flags, ...rest } = overrides;
+/**
+ * The inputs a check gets; the backend is Appium's (what most checks' tests are about) unless `direct` asks for
+ * the default a user without an Appium URL gets.
+ */
+export function doctorInputs(
+  t: TestContext,
+  env: Env,
+  overrides: Partial<DoctorInputs> & { flags?: ConfigFlags; direct?: true } = {},
+): DoctorInputs {
+  const { flags, direct, ...rest } = overrides;
   const home = scratch(t, "amh-doctor-home-");
   const runner = createNodeProcessRunner();
   return {
-    config: loadConfig(env, flags ?? {}),
+    config: { ...loadConfig(env, flags ?? {}), backend: direct === true ? "direct" : "appium" },
     env,
     platform: "linux",
     cwd: home,

@@ -79,7 +79,7 @@ test("an act that hangs past ANDROID_MCP_ACTION_TIMEOUT after its gesture answer
 test("SIGTERM during an open session deletes it on the UiAutomator2 side (R20)", () => sigtermDeletesTheSession(target));
 
 test("SIGHUP (a closed terminal) during an open session deletes it and releases the lock, like SIGTERM", () =>
-  sigtermDeletesTheSession(target, target.appiumUrl, "SIGHUP"));
+  sigtermDeletesTheSession(target, target.sim.appiumUrl, "SIGHUP"));
 
 test("nothing listening at APPIUM_URL is APPIUM_UNAVAILABLE at once, not after a timeout, with the lock released", async () => {
   const nowhere = await serveOn({ ...target, appiumUrl: "http://127.0.0.1:9" }, {}, served.home);

@@ -39,13 +39,13 @@ async function waitForExit(pid: number): Promise<void> {
 async function settledSessions(): Promise<string[]> {
   // The device may still be answering a create the server sent before it died: let it land, then look.
   await new Promise((r) => setTimeout(r, 1500));
-  return appiumSessions(target.appiumUrl);
+  return appiumSessions(target.sim.appiumUrl);
 }
 
 for (const signal of ["SIGHUP", "SIGTERM"] as const) {
   for (const delayMs of [0, 20, 150]) {
     test(`${signal} ${delayMs} ms after ui_session_open was sent leaves no session and no lock (a18)`, async () => {
-      const before = await appiumSessions(target.appiumUrl);
+      const before = await appiumSessions(target.sim.appiumUrl);
       const served = await serveOn(target);
       try {
         await served.server.client.listTools();

@@ -2,12 +2,13 @@
  * The single executable (`npm run build:bin`), copied alone into an empty temporary folder with no
  * node_modules above it: --help, --version, help, tree --file on a real capture, doctor --json (when the
  * command exists), serve --device sim answering the SDK client over stdio (initialize, tools/list, an
- * observe and an act call: ui_tap opens a W3C session from inside the binary). Runs when
+ * observe and an act call: ui_tap opens a W3C session from inside the binary, on the UiAutomator2 server the binary
+ * installs from the two APKs it carries). Runs when
  * ANDROID_MCP_BINARY names the built file (`npm run test:bin` and .ci/run set it); skipped otherwise.
  */
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { copyFileSync, existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { after, before, test } from "node:test";
@@ -16,6 +17,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 // @ts-types="../../node_modules/@modelcontextprotocol/sdk/dist/esm/client/stdio.d.ts"
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { AVAILABLE_TOOL_NAMES } from "../../contracts/tools.ts";
+import { APK_FILES, packagedServerApks } from "../../src/adapters/uia2_direct/server_package.ts";
 import { VERSION } from "../../src/version.ts";
 import { envelopeOf } from "../support/mcp_client.ts";
 import { killQuietly } from "../support/mcp_e2e.ts";
@@ -123,6 +125,17 @@ test("serve --device sim answers initialize, tools/list, an observe call and an 
     const back = envelopeOf(await client.callTool({ name: "device_back", arguments: {} }, undefined, { timeout: 120_000 }));
     assert.equal(back.ok, true, JSON.stringify(back.error));
     assert.match(stderr, /SIMULATED/);
+    // No Appium anywhere: the act went through the direct backend, whose APKs come from inside the binary, copied
+    // to the user's cache folder for adb to stream (the same bytes as the package's files).
+    assert.match(
+      stderr,
+      /installed the UiAutomator2 server 10\.6\.6 \(io\.appium\.uiautomator2\.server, io\.appium\.uiautomator2\.server\.test\)/,
+    );
+    const cached = join(folder, ".cache", "android-mcp-harness", "apks-10.6.6");
+    const packaged = packagedServerApks();
+    for (const [name, original] of [[APK_FILES.server, packaged.server], [APK_FILES.test, packaged.test]] as const) {
+      assert.ok(readFileSync(join(cached, name)).equals(readFileSync(original)), `${name} is the package's own APK`);
+    }
   } finally {
     await client.close().catch(() => {});
     killQuietly(transport.pid);

@@ -46,7 +46,7 @@ function lockFile(): string {
 
 /** Whether the UiAutomator2 endpoint still serves a command in this session (a page source read). */
 async function serves(sessionId: string): Promise<boolean> {
-  const answer = await fetch(`${target.appiumUrl}/session/${sessionId}/source`);
+  const answer = await fetch(`${target.sim.appiumUrl}/session/${sessionId}/source`);
   await answer.arrayBuffer();
   return answer.status === 200;
 }
@@ -67,7 +67,7 @@ async function killedHolder(): Promise<string> {
   process.kill(holder.server.pid!, "SIGKILL");
   await waitForExit(holder.server.pid!);
   // The precondition the test stands on: the dead client's session is still there and served, as on Appium.
-  assert.ok((await appiumSessions(target.appiumUrl)).includes(id), "the dead holder's session is still listed");
+  assert.ok((await appiumSessions(target.sim.appiumUrl)).includes(id), "the dead holder's session is still listed");
   assert.equal(await serves(id), true, "the dead holder's session is still served");
   return id;
 }
@@ -77,20 +77,20 @@ test("SIGKILL of a server holding a UI session: the next server's first call end
   const next = await serve();
   const status = await callTool(next.server, "device_status");
   assert.equal(status.ok, true, JSON.stringify(status.error));
-  assert.equal((await appiumSessions(target.appiumUrl)).includes(left), false, "the dead owner's session is no longer listed");
+  assert.equal((await appiumSessions(target.sim.appiumUrl)).includes(left), false, "the dead owner's session is no longer listed");
   assert.equal(await serves(left), false, "the dead owner's session is no longer served");
   assert.match(next.server.stderr(), new RegExp(`ended the Appium session ${left} left by dead process \\d+ \\(HTTP 200\\)`));
 });
 
 test("a takeover that opens a session of its own ends the dead owner's first, so it is not merely replaced (R37)", async () => {
-  const before = await appiumSessions(target.appiumUrl);
+  const before = await appiumSessions(target.sim.appiumUrl);
   const left = await killedHolder();
   const next = await serve();
   const opened = await callTool(next.server, "ui_session_open");
   assert.equal(opened.ok, true, JSON.stringify(opened.error));
-  const now = await appiumSessions(target.appiumUrl);
+  const now = await appiumSessions(target.sim.appiumUrl);
   assert.equal(now.includes(left), false, "the dead owner's session is no longer listed");
   assert.equal(now.length, before.filter((id) => id !== left).length + 1, `only the new session is added: ${JSON.stringify(now)}`);
   await callTool(next.server, "ui_session_close", { session_id: opened.data["session_id"] });
-  assert.deepEqual(await appiumSessions(target.appiumUrl), before, "nothing is left behind");
+  assert.deepEqual(await appiumSessions(target.sim.appiumUrl), before, "nothing is left behind");
 });

@@ -12,7 +12,7 @@ import { after, before, test } from "node:test";
 import { adbServerAddress } from "../../src/adapters/adb/mod.ts";
 import { currentUserFacts, lockDirectory, lockFileName } from "../../src/adapters/evidence/mod.ts";
 import { startSimDevice } from "../../src/sim/mod.ts";
-import { appiumSessions, type BatteryTarget, callTool, type Served, serveOn } from "../support/act_battery.ts";
+import { appiumSessions, type BatteryTarget, callTool, type Served, serveOn, sessionsAt } from "../support/act_battery.ts";
 import { pidGoneWithin } from "../support/mcp_e2e.ts";
 import { LOADED_WAIT_MS } from "../support/time_bounds.ts";
 
@@ -50,7 +50,7 @@ function lockNote(): { pid: number; appium_session_id?: string } {
 }
 
 test("one POST /session serves many session-less acts; SIGKILL of that server: the next one's first call ends its warm session", async () => {
-  const before = await appiumSessions(target.appiumUrl);
+  const before = await appiumSessions(sessionsAt(target));
   const from = target.sim.device.log.length;
   const warm = await serve("300");
   const calls: [string, Record<string, unknown>][] = [
@@ -66,7 +66,7 @@ test("one POST /session serves many session-less acts; SIGKILL of that server: t
     assert.equal(answer.ok, true, `${name}: ${JSON.stringify(answer.error)}`);
   }
   assert.equal(sessionStarts(from), 1, "one session start for five acts");
-  const live = (await appiumSessions(target.appiumUrl)).filter((id) => !before.includes(id));
+  const live = (await appiumSessions(sessionsAt(target))).filter((id) => !before.includes(id));
   assert.equal(live.length, 1, "the warm session stays between acts");
   const note = lockNote();
   assert.equal(note.pid, warm.server.pid, "the warm session holds the device's lock");
@@ -74,10 +74,10 @@ test("one POST /session serves many session-less acts; SIGKILL of that server: t
 
   process.kill(warm.server.pid!, "SIGKILL");
   if (!(await pidGoneWithin(warm.server.pid!, LOADED_WAIT_MS))) assert.fail("serve still runs after SIGKILL");
-  assert.ok((await appiumSessions(target.appiumUrl)).includes(live[0]!), "the dead server's warm session is still there");
+  assert.ok((await appiumSessions(sessionsAt(target))).includes(live[0]!), "the dead server's warm session is still there");
   const next = await serve("0");
   const status = await callTool(next.server, "device_status");
   assert.equal(status.ok, true, JSON.stringify(status.error));
-  assert.deepEqual(await appiumSessions(target.appiumUrl), before, "the takeover ended the dead owner's warm session");
+  assert.deepEqual(await appiumSessions(sessionsAt(target)), before, "the takeover ended the dead owner's warm session");
   assert.match(next.server.stderr(), new RegExp(`ended the Appium session ${live[0]} left by dead process \\d+ \\(HTTP 200\\)`));
 });

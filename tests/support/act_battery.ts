@@ -1,7 +1,8 @@
 /**
  * The end-to-end battery of the act tools' promises (SPEC §10, issue 7), run over real stdio against a
  * simulated device through a given Appium endpoint: the simulated device's own UiAutomator2 server, or
- * the real Appium 3.8 + UiAutomator2 driver in front of it. Each promise is a function the test files
+ * the real Appium 3.8 + UiAutomator2 driver in front of it; or with none, through the direct backend (the
+ * harness installs and starts the simulated device's UiAutomator2 server itself over adb). Each promise is a function the test files
  * call as their own test, so a failure names the promise and the endpoint.
  */
 import assert from "node:assert/strict";
@@ -18,9 +19,12 @@ export type Sim = Awaited<ReturnType<typeof startSimDevice>>;
 
 export interface BatteryTarget {
   sim: Sim;
-  /** What the harness is told APPIUM_URL is. */
-  appiumUrl: string;
+  /** What the harness is told APPIUM_URL is; null: none, the direct backend (the harness starts the sim's server over adb). */
+  appiumUrl: string | null;
 }
+
+/** Where the target's UiAutomator2 sessions are listed: the Appium endpoint, or the simulated device's own server. */
+export const sessionsAt = (target: BatteryTarget): string => target.appiumUrl ?? target.sim.appiumUrl;
 
 export interface Served {
   server: SpawnedServer;
@@ -34,7 +38,7 @@ export async function serveOn(target: BatteryTarget, env: Record<string, string>
     ...home.env,
     ADB_SERVER_SOCKET: target.sim.adbServerSocket,
     ANDROID_UDID: target.sim.device.serial,
-    APPIUM_URL: target.appiumUrl,
+    ...(target.appiumUrl === null ? {} : { APPIUM_URL: target.appiumUrl }),
     // Several servers take turns on one device here: none keeps it warm after its act (tests/e2e/warm_sim.test.ts does).
     ANDROID_MCP_WARM_IDLE_TIMEOUT: "0",
     ...env,
@@ -70,7 +74,7 @@ export async function navigationArrivesWithEvidence(target: BatteryTarget, serve
 }
 
 /** After a batch of successes and failures, Appium holds exactly the sessions it held before. */
-export async function noSessionLeftBehind(target: BatteryTarget, served: Served, appiumUrl = target.appiumUrl): Promise<void> {
+export async function noSessionLeftBehind(target: BatteryTarget, served: Served, appiumUrl = sessionsAt(target)): Promise<void> {
   const s = served.server;
   const before = await appiumSessions(appiumUrl);
   const outcomes: string[] = [];
@@ -111,7 +115,7 @@ export async function noSessionLeftBehind(target: BatteryTarget, served: Served,
  */
 export async function sigtermDeletesTheSession(
   target: BatteryTarget,
-  appiumUrl = target.appiumUrl,
+  appiumUrl = sessionsAt(target),
   signal: "SIGTERM" | "SIGINT" | "SIGHUP" = "SIGTERM",
 ): Promise<void> {
   const served = await serveOn(target);
@@ -153,7 +157,7 @@ export async function hungActFreesTheDevice(target: BatteryTarget, served: Serve
     const warmUp = await callTool(quick.server, "ui_session_open");
     assert.equal(warmUp.ok, true, JSON.stringify(warmUp.error));
     await callTool(quick.server, "ui_session_close", { session_id: warmUp.data["session_id"] });
-    const sessionsBefore = await appiumSessions(target.appiumUrl);
+    const sessionsBefore = await appiumSessions(sessionsAt(target));
     const measuredAt = Date.now();
     assert.equal((await callTool(served.server, "ui_get_tree")).ok, true);
     const treeMs = Date.now() - measuredAt;
@@ -172,7 +176,7 @@ export async function hungActFreesTheDevice(target: BatteryTarget, served: Serve
     assertEndedByDeadline(nextMs, 3 * treeMs + 1000, `the next call after the hang (the one before it took ${treeMs} ms)`);
     // The deletion runs after the lock is released (the device is free at once): wait for it, not for time.
     assert.ok(await sessionDeleted.within(LOADED_WAIT_MS), "the timed-out act's session was deleted on the device");
-    assert.deepEqual(await appiumSessions(target.appiumUrl), sessionsBefore, "the timed-out act's session was deleted");
+    assert.deepEqual(await appiumSessions(sessionsAt(target)), sessionsBefore, "the timed-out act's session was deleted");
   } finally {
     target.sim.device.faults.hangCommands = [];
     await quick.close();

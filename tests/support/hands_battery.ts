@@ -33,7 +33,7 @@ interface Summary {
 }
 
 /** A simulated shop device, a `serve` on it through `appiumUrlOf(sim)`, and one UI session on the shop. */
-export async function startShop(appiumUrlOf: (sim: Sim) => string): Promise<ShopRun> {
+export async function startShop(appiumUrlOf: (sim: Sim) => string | null): Promise<ShopRun> {
   const sim = await startSimDevice({ scenario: "shop" });
   const served = await serveOn({ sim, appiumUrl: appiumUrlOf(sim) });
   const opened = await callTool(served.server, "ui_session_open", { package: SHOP });
@@ -209,7 +209,7 @@ export const HAND_TASKS: HandTask[] = [
  * the summaries of both sources agree, and a tap with that selector in the session finds its element
  * (the act checks the session element's rectangle against the node's).
  */
-export async function dumpIndexNamesTheSessionElement(appiumUrlOf: (sim: Sim) => string): Promise<void> {
+export async function dumpIndexNamesTheSessionElement(appiumUrlOf: (sim: Sim) => string | null): Promise<void> {
   const sim = await startSimDevice({ scenario: "flutter" });
   const served = await serveOn({ sim, appiumUrl: appiumUrlOf(sim) });
   try {

@@ -1,8 +1,10 @@
 /**
  * The closed list of adb commands the harness can run (SPEC §7: no arbitrary shell). Each entry
  * builds an argument array from validated, typed values; nothing else in the code base can reach
- * adb. Device commands are prefixed with `-s <serial>` by the client. All are read-only but `startView` (a deep
- * link, opened for the UI session: issue 25). `adb shell` joins its arguments with spaces into one line the
+ * adb. Device commands are prefixed with `-s <serial>` by the client. The observe commands are read-only; `startView`
+ * (a deep link, opened for the UI session: issue 25) and the direct backend's (the UiAutomator2 server's install,
+ * forward and instrumentation, and what the Appium driver does with adb: keys, force-stop, clear, launch) change the
+ * device, each with its own entry. `adb shell` joins its arguments with spaces into one line the
  * device's sh reads (adb does not quote them, as ssh does not), so every word of a `shell` command goes through
  * `shellWord` (quoted unless it holds only characters sh reads literally); `exec-out` quotes each argument itself.
  */
@@ -89,6 +91,55 @@ export const ADB_COMMANDS = {
       url,
       ...(packageName === undefined ? [] : [checkPackageName(packageName)]),
     ]),
+  /** The installed version of one package (`versionCode=`, `versionName=` lines; nothing when not installed). */
+  dumpsysPackage: (packageName: string) => shell("dumpsys-package", ["dumpsys", "package", checkPackageName(packageName)]),
+  /** `package:NAME` lines of the installed packages whose name contains the filter. */
+  listPackagesMatching: (filter: string) => shell("pm-list-packages-matching", ["pm", "list", "packages", checkPackageName(filter)]),
+  /** Streams a local APK to the device's package manager (`-r`: replace an installed one, keeping its data). */
+  install: (apkPath: string) => ({ name: "install", args: ["install", "-r", checkApkPath(apkPath)], device: true }),
+  uninstall: (packageName: string) => ({ name: "uninstall", args: ["uninstall", checkPackageName(packageName)], device: true }),
+  /** A free local port forwarded to the device's TCP port; adb prints the port it chose. */
+  forwardFreePort: (devicePort: number) => ({ name: "forward", args: ["forward", "tcp:0", `tcp:${checkPort(devicePort)}`], device: true }),
+  forwardRemove: (localPort: number) => ({
+    name: "forward-remove",
+    args: ["forward", "--remove", `tcp:${checkPort(localPort)}`],
+    device: true,
+  }),
+  /** Blocks while the instrumentation runs (`-w`): the UiAutomator2 server lives as long as this command. */
+  instrument: (target: InstrumentationTarget) =>
+    shell("am-instrument", ["am", "instrument", "-w", "-e", "disableAnalytics", "true", `${target.testPackage}/${target.runner}`]),
+  forceStop: (packageName: string) => shell("am-force-stop", ["am", "force-stop", checkPackageName(packageName)]),
+  /** `Success`, or `Failed` for a package that is not installed. */
+  clearPackage: (packageName: string) => shell("pm-clear", ["pm", "clear", checkPackageName(packageName)]),
+  /** Process ids of a running package (exit 1 and nothing when it is not running). */
+  pidof: (packageName: string) => shell("pidof", ["pidof", checkPackageName(packageName)]),
+  /** The launcher's way to start an app: one LAUNCHER intent to the package. */
+  launchPackage: (packageName: string) =>
+    shell("monkey-launch", ["monkey", "-p", checkPackageName(packageName), "-c", "android.intent.category.LAUNCHER", "1"]),
+  keyevent: (keycode: number) => shell("input-keyevent", ["input", "keyevent", String(checkKeycode(keycode))]),
 } as const satisfies Record<string, (...args: never[]) => AdbCommand>;
 
 export type AdbCommandName = keyof typeof ADB_COMMANDS;
+
+/** The test package and runner `am instrument` starts (fixed: the harness starts only the UiAutomator2 server). */
+export interface InstrumentationTarget {
+  testPackage: "io.appium.uiautomator2.server.test";
+  runner: "androidx.test.runner.AndroidJUnitRunner";
+}
+
+function checkApkPath(path: string): string {
+  if (!/^(\/|[A-Za-z]:[\\/])/.test(path) || !/\.apk$/.test(path) || /[\0\r\n]/.test(path)) {
+    throw new HarnessError("INTERNAL_ERROR", `The APK to install must be an absolute path to a .apk file, got "${path}".`);
+  }
+  return path;
+}
+
+function checkPort(port: number): number {
+  if (!Number.isInteger(port) || port < 1 || port > 65535) throw new HarnessError("INVALID_ARGUMENT", `${port} is not a TCP port.`);
+  return port;
+}
+
+function checkKeycode(code: number): number {
+  if (!Number.isInteger(code) || code < 0 || code > 400) throw new HarnessError("INVALID_ARGUMENT", `${code} is not an Android key code.`);
+  return code;
+}

@@ -16,7 +16,7 @@ import type { DeviceKey, OpenDriverOptions, UiDriver, UiDriverFactory } from "..
 import { appiumFailure } from "./appium_failure.ts";
 import { newW3cSession, type W3cSession } from "./w3c_session.ts";
 
-type Browser = W3cSession;
+export type Browser = W3cSession;
 
 const ELEMENT_KEY = "element-6066-11e4-a52e-4f735466cecf";
 /** Android's KeyEvent.KEYCODE_* of each key the port names. */
@@ -105,7 +105,7 @@ function capabilitiesFor(udid: string, options: AppiumDriverFactoryOptions): Rec
 }
 
 /** Sets UiAutomator2's waitForIdleTimeout and reads it back: the value the server holds, or null when unknown. */
-async function setIdleTimeout(browser: Browser, ms: number | undefined): Promise<number | null> {
+export async function setIdleTimeout(browser: Browser, ms: number | undefined): Promise<number | null> {
   if (ms === undefined) return null;
   try {
     await browser.updateSettings({ waitForIdleTimeout: ms });
@@ -116,12 +116,19 @@ async function setIdleTimeout(browser: Browser, ms: number | undefined): Promise
   }
 }
 
-/** `shown`: the Appium URL as failures say it (scheme, host and port). */
-function driverOf(
+/**
+ * The UiDriver over one W3C session: W3C commands for the page source, elements, typing and Back, the
+ * UiAutomator2 driver's `mobile:` methods for the rest, unless `hands` gives them another way (the direct backend
+ * talks to the on-device server, which answers no `mobile:` script: its own routes and adb do those). `hands` is
+ * handed the guarded call, so a closed session and a failure read the same whichever way an action goes.
+ * `shown`: the server's URL as failures say it (scheme, host and port).
+ */
+export function driverOf(
   browser: Browser,
   shown: string,
   idleTimeoutMs: number | null,
   openLink?: (url: string, packageName?: string) => Promise<void>,
+  hands?: (call: GuardedCall) => Partial<UiDriver>,
 ): UiDriver {
   let deleted: Promise<void> | undefined;
   const call = async <T>(doing: string, work: () => Promise<T>): Promise<T> => {
@@ -137,7 +144,8 @@ function driverOf(
   };
   const mobile = <T>(method: MobileMethod, args: Record<string, unknown> = {}) =>
     call(MOBILE_DOING[method], () => browser.executeScript(`mobile: ${method}`, [args]) as Promise<T>);
-  return {
+  const own = hands?.(call) ?? {};
+  const driver: UiDriver = {
     appiumSessionId: browser.sessionId,
     idleTimeoutMs,
     source: () => call("reading the page source", () => browser.getPageSource()),
@@ -174,7 +182,11 @@ function driverOf(
         new Promise<void>((resolve) => setTimeout(resolve, DELETE_LIMIT_MS).unref?.()),
       ]),
   };
+  return { ...driver, ...own };
 }
+
+/** Runs one step of an action: refused once the session was deleted, failures translated by appium_failure.ts. */
+export type GuardedCall = <T>(doing: string, work: () => Promise<T>) => Promise<T>;
 
 /** Each `mobile:` command the driver sends, said as a failure message reads it ("… while opening the link"). */
 const MOBILE_DOING = {
@@ -195,7 +207,7 @@ const MOBILE_DOING = {
 type MobileMethod = keyof typeof MOBILE_DOING;
 
 /** Resolves with the work, or rejects with the signal's reason; `abandoned` gets the late work to clean up. */
-function abortable<T>(work: Promise<T>, signal: AbortSignal | undefined, abandoned: (late: Promise<T>) => void): Promise<T> {
+export function abortable<T>(work: Promise<T>, signal: AbortSignal | undefined, abandoned: (late: Promise<T>) => void): Promise<T> {
   if (signal === undefined) return work;
   if (signal.aborted) {
     abandoned(work);

@@ -8,8 +8,12 @@ import type { ScenarioDevice } from "../scenario_device.ts";
 import type { ShellOutcome } from "../shell/outcome.ts";
 import { type HostContext, hostService } from "./host_services.ts";
 import type { SocketReader } from "./socket_reader.ts";
+import { readApkManifest } from "../shell/apk_manifest.ts";
 import { serveSync } from "./sync_service.ts";
 import { fail, OKAY, readRequest, SHELL_STDERR, SHELL_STDOUT, shellExit, shellPackets } from "./wire.ts";
+
+/** Larger streamed installs are consumed without being read (no real APK the harness streams comes near it). */
+const APK_READ_LIMIT = 64 * 1024 * 1024;
 
 export async function deviceService(socket: Socket, reader: SocketReader, ctx: HostContext, device: ScenarioDevice): Promise<void> {
   const request = await readRequest(reader);
@@ -81,10 +85,20 @@ async function runShellService(
     case "hang":
       await reader.untilClosed();
       return;
-    case "install":
-      await reader.skip(outcome.bytes);
+    case "install": {
+      // The package manager reads the APK's own manifest: the package (and its version) is installed from then on.
+      const apk = outcome.bytes <= APK_READ_LIMIT ? await reader.read(outcome.bytes) : (await reader.skip(outcome.bytes), null);
+      const manifest = apk === null ? null : readApkManifest(apk);
+      if (manifest !== null) {
+        device.addPackage(manifest.packageName, { code: manifest.versionCode, name: manifest.versionName });
+        device.log.push({
+          source: "adb",
+          command: `installed ${[manifest.packageName, manifest.versionName].filter((w) => w !== "").join(" ")} (${outcome.bytes} bytes)`,
+        });
+      }
       stdout("Success\n");
       return finish(0);
+    }
     case "block": {
       stdout(outcome.stdout);
       const ended = await Promise.race([outcome.ended, reader.untilClosed().then(() => null)]);

@@ -21,9 +21,17 @@ export interface HostContext {
   shells: Map<ScenarioDevice, DeviceShell>;
   forwards: PortForwards;
   devicePorts: Readonly<Record<number, number>>;
+  /** Device ports that answer only while an instrumentation runs (server.ts). */
+  instrumentedPorts: readonly number[];
   state: { kills: number };
   /** The latency profile's wait before a device service answers (latency.ts). */
   delays: AnswerDelays;
+}
+
+/** The loopback port behind a device port, or undefined when nothing listens there on the device now. */
+function servedPort(ctx: HostContext, device: ScenarioDevice, port: number): number | undefined {
+  if (ctx.instrumentedPorts.includes(port) && (ctx.shells.get(device)?.instrumentations.count ?? 0) === 0) return undefined;
+  return ctx.devicePorts[port];
 }
 
 function featuresOf(device: ScenarioDevice): string {
@@ -98,7 +106,13 @@ export async function hostService(
   const forward = /^forward:(norebind:)?([^;]+);(.+)$/.exec(command);
   if (forward !== null) {
     try {
-      const port = await ctx.forwards.add(device.serial, forward[2]!, forward[3]!, (p) => ctx.devicePorts[p], forward[1] !== undefined);
+      const port = await ctx.forwards.add(
+        device.serial,
+        forward[2]!,
+        forward[3]!,
+        (p) => servedPort(ctx, device, p),
+        forward[1] !== undefined,
+      );
       device.log.push({ source: "adb", command: `forward ${forward[2]} ${forward[3]}` });
       const resolved = forward[2] === "tcp:0" ? lengthPrefixed(String(port)) : Buffer.alloc(0);
       return reply(Buffer.concat([OKAY, OKAY, resolved]));

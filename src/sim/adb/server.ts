@@ -23,6 +23,11 @@ export interface AdbServerOptions {
   port?: number;
   /** Device-side TCP ports the sim serves, mapped to loopback ports (e.g. {6790: uia2Port}). */
   devicePorts?: Readonly<Record<number, number>>;
+  /**
+   * Device ports served only while an `am instrument -w` runs on the device (the UiAutomator2 server lives in its
+   * instrumentation): a forwarded connection before it starts, or after it ended, is closed at once.
+   */
+  instrumentedPorts?: readonly number[];
   /** Waits before each shell/exec answer (the latency profile); none by default. */
   delays?: AnswerDelays;
 }
@@ -48,6 +53,7 @@ export async function startAdbServer(devices: ScenarioDevice | ScenarioDevice[],
     shells,
     forwards,
     devicePorts: options.devicePorts ?? {},
+    instrumentedPorts: options.instrumentedPorts ?? [],
     state,
     delays: options.delays ?? NO_DELAYS,
   };

@@ -60,7 +60,11 @@ export function runPackageManager(d: ScenarioDevice, args: string[]): ShellOutco
   }
   if (verb === "clear") return clearPackage(d, rest.filter((a) => !a.startsWith("-")).at(-1));
   if (verb === "grant" || verb === "revoke" || verb === "disable-user" || verb === "enable") return exit();
-  if (verb === "install" || verb === "uninstall") return exit("Success\n");
+  if (verb === "install") return exit("Success\n");
+  if (verb === "uninstall") {
+    const pkg = rest.filter((a) => !a.startsWith("-")).at(-1) ?? "";
+    return d.removePackage(pkg) ? exit("Success\n") : exit("Failure [DELETE_FAILED_INTERNAL_ERROR]\n", "", 1);
+  }
   return exit("", `Unknown command: ${verb ?? ""}\n`, 1);
 }
 

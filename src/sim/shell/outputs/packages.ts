@@ -16,7 +16,9 @@ export function renderPackageList(device: ScenarioDevice, args: string[]): strin
     .filter((p) => (!thirdParty || !p.system) && (!system || p.system) && (filter === undefined || p.name.includes(filter)))
     .map((p) => p.name)
     .sort()
-    .map((name) => `package:${withPath ? `${apkPath(name)}=` : ""}${name}${versions ? " versionCode:1" : ""}\n`)
+    .map((name) =>
+      `package:${withPath ? `${apkPath(name)}=` : ""}${name}${versions ? ` versionCode:${device.packageVersion(name).code}` : ""}\n`
+    )
     .join("");
 }
 
@@ -42,8 +44,8 @@ export function renderDumpsysPackage(device: ScenarioDevice, packageName: string
     `    userId=10${100 + (parseInt(hashOf(pkg.name), 16) % 800)}`,
     `    pkg=Package{${hashOf("p" + pkg.name)} ${pkg.name}}`,
     `    codePath=${apkPath(pkg.name).replace(/\/base\.apk$/, "")}`,
-    "    versionCode=1 minSdk=24 targetSdk=34",
-    "    versionName=1.0",
+    `    versionCode=${device.packageVersion(pkg.name).code} minSdk=24 targetSdk=34`,
+    `    versionName=${device.packageVersion(pkg.name).name}`,
     `    flags=[ ${pkg.system ? "SYSTEM " : ""}HAS_CODE ALLOW_CLEAR_USER_DATA ]`,
     "",
   ].join("\n") + "\n";
