@@ -222,6 +222,10 @@ function laneEnv(
     APPIUM_URL: sim.appiumUrl,
     ANDROID_MCP_ACTION_TIMEOUT: String(actionTimeoutS),
     ANDROID_MCP_FLOW_IDLE_TIMEOUT: String(options.idleTimeoutS ?? 5),
+    // One UiAutomator2 session per act, as the invariants (no session and no lock left between calls) were written;
+    // the warm device (a session and the lock held between calls) is held by tests/e2e/warm_sim.test.ts and
+    // tests/contract/warm_device.test.ts. A lane may set it (options.env).
+    ANDROID_MCP_WARM_IDLE_TIMEOUT: "0",
     ...options.env,
   };
 }

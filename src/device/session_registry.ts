@@ -29,8 +29,8 @@ export interface OpenSession {
   timer: AbortController;
   /** The latest expiry note being written into the lock file (never rejects). */
   noted: Promise<void>;
-  /** Runs once when it ends (a lease on the warm driver gives the driver back). */
-  onEnd?: () => void;
+  /** Runs once when it ends (a lease on the warm driver gives the driver back); the end waits for it. */
+  onEnd?: () => void | Promise<void>;
 }
 
 export interface RegistryOptions {
@@ -63,19 +63,24 @@ export function createSessionRegistry(options: RegistryOptions) {
     ended.set(s.id, reason);
     if (ended.size > ENDED_REMEMBERED) ended.delete(ended.keys().next().value!);
     s.timer.abort();
-    s.onEnd?.();
+    // Waited for last: with no warm device the driver given back ends too, and ui_session_close answers only once
+    // the device is free (the next call must not meet the lock a closing lease still holds).
+    const handedBack = Promise.resolve(s.onEnd?.()).catch((error: unknown) =>
+      logger.warn(`giving back the warm driver of ${s.id} failed: ${String(error)}`)
+    );
     logger.info(`UI session ${s.id} ended: ${reason}`);
     const release = () =>
       s.lease.release().catch((error: unknown) => logger.warn(`releasing the device lock of ${s.id} failed: ${String(error)}`));
     const deleting = s.driver.delete();
     if (how.releaseAtOnce === true) {
-      await Promise.all([deleting, release()]);
+      await Promise.all([deleting, release(), handedBack]);
       return;
     }
     try {
       await deleting;
     } finally {
       await release();
+      await handedBack;
     }
   };
 

@@ -207,10 +207,10 @@ export function createUiSessions(options: UiSessionsOptions): UiSessionLayer {
         address: w.address,
         driver: aroundDriver(() => w.driver, (name, _kind, run) => name === "delete" ? Promise.resolve() : run(w.driver)),
         lease: { release: async () => {} }, // the warm driver keeps the device's file lease
-        onEnd: () => {
+        onEnd: async () => {
           if (w.leasedBy !== s) return;
           w.leasedBy = null;
-          void warms.rest(w);
+          await warms.rest(w);
         },
       }, op.operationId);
       warmOf.set(s, w);

@@ -199,7 +199,7 @@ test("4: the flow's UI session dying mid-flow (UiAutomator2 crashed, the Appium 
   const run = out.report.runs[0]!;
   assert.equal(run.failure!.outcome, "device_fault");
   assert.equal(run.failure!.step, 2);
-  assert.match(run.failure!.reason, /SESSION_NOT_FOUND: .*the Appium server ended it/);
+  assert.match(run.failure!.reason, /SESSION_NOT_FOUND: .*the UiAutomator2 side ended it/);
 });
 
 test("5: a scroll that changes nothing is no progress", { skip }, async (t) => {

@@ -49,7 +49,8 @@ async function doctorWaitingOnJava(t: TestContext): Promise<{ harness: ChildProc
   const [command, ...prefix] = harnessCommand();
   // Its own process group, as a shell runs a foreground job: a group signal reaches the harness only.
   const harness = spawn(command, [...prefix, "doctor", "--timeout", "30"], {
-    env: { ...home.env, PATH: `${bin}:${home.env["PATH"]}`, JAVA_HOME: "" },
+    // With an Appium URL doctor runs java (the direct backend needs none: "not needed (direct)"); nothing listens there.
+    env: { ...home.env, PATH: `${bin}:${home.env["PATH"]}`, JAVA_HOME: "", APPIUM_URL: "http://127.0.0.1:9" },
     cwd: home.root,
     stdio: "ignore",
     detached: true,
