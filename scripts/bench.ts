@@ -8,6 +8,7 @@ import { CORPUS_DIR } from "../tests/support/paths.ts";
 import type { BenchSection } from "./bench/section.ts";
 import { actSection } from "./bench/act.ts";
 import { actTasksSection } from "./bench/act_tasks.ts";
+import { firstUseSection } from "./bench/first_use.ts";
 import { mcpSection } from "./bench/mcp.ts";
 import { pngSection } from "./bench/png.ts";
 import { screenSummarySection } from "./bench/screen_summary.ts";
@@ -20,6 +21,7 @@ const SECTIONS: BenchSection[] = [
   mcpSection,
   actSection,
   actTasksSection,
+  firstUseSection,
   startupSection,
 ];
 

@@ -19,6 +19,10 @@ export interface LatencyProfile {
   /** Milliseconds a UiAutomator2 request takes, from its route name (routes.ts; `execute script <script>` for a script)
    * and the bytes of its answer. */
   uia2Request(route: string, answerBytes: number): number;
+  /** Milliseconds a streamed APK install takes: its bytes over adb, then the package manager's verify and dexopt. */
+  apkInstall(bytes: number): number;
+  /** Milliseconds from `am instrument -w` until the UiAutomator2 server it starts answers on its port. */
+  instrumentationStart(): number;
 }
 
 /** The "device" profile's figures (ms); docs/simulated-device.md gives the source of each. */
@@ -33,7 +37,17 @@ export const DEVICE_FIGURES = {
   uia2Transport: 2,
   pageSourceBase: 50,
   pageSourcePerKb: 3,
-  newSession: 20_000,
+  /** POST /session on a UiAutomator2 server already running (its instrumentation started): the server's own work. */
+  newSession: 300,
+  /** POST /session with no instrumentation running: the sim stands in for Appium and the driver (`--appium-url` at the
+   * sim's UiAutomator2 URL), so it charges Appium's whole session start (install checks, instrumentation, session). */
+  appiumSessionStart: 20_000,
+  /** adb's streamed install over USB 2.0, bytes per millisecond (25 MB/s). */
+  apkBytesPerMs: 25_000,
+  /** The package manager's work per install beyond the bytes (session commit, signature verify, dexopt). */
+  apkInstallBase: 1_500,
+  /** `am instrument -w` until the UiAutomator2 server answers `/status`. */
+  instrumentationStart: 3_000,
   clickQuiet: 500,
 } as const;
 
@@ -41,7 +55,16 @@ export const DEVICE_FIGURES = {
  * isSoftKeyboardPresent: `dumpsys input_method`; getFocusedPackageAndActivity: `dumpsys window`). */
 const ADB_BACKED_SCRIPTS = new Set(["execute script mobile: isKeyboardShown", "execute script mobile: getCurrentPackage"]);
 
-const NONE: LatencyProfile = { name: "none", adbCommand: () => 0, uia2Request: () => 0 };
+/** The route name the UiAutomator2 server prices a POST /session under when no instrumentation runs (uia2/server.ts). */
+export const APPIUM_NEW_SESSION = "new session without instrumentation";
+
+const NONE: LatencyProfile = {
+  name: "none",
+  adbCommand: () => 0,
+  uia2Request: () => 0,
+  apkInstall: () => 0,
+  instrumentationStart: () => 0,
+};
 
 const DEVICE: LatencyProfile = {
   name: "device",
@@ -52,7 +75,8 @@ const DEVICE: LatencyProfile = {
   },
   uia2Request(route, answerBytes) {
     const f = DEVICE_FIGURES;
-    if (route === "new session") return f.newSession;
+    if (route === "new session") return f.uia2Transport + f.newSession;
+    if (route === APPIUM_NEW_SESSION) return f.appiumSessionStart;
     if (route === "get page source") return f.uia2Transport + f.pageSourceBase + Math.round((answerBytes / 1024) * f.pageSourcePerKb);
     if (route === "take screenshot") return f.uia2Transport + f.screencap;
     // The click's own accessibility events restart the quiet period UiAutomator2 waits for after a click.
@@ -60,6 +84,8 @@ const DEVICE: LatencyProfile = {
     if (ADB_BACKED_SCRIPTS.has(route)) return f.uia2Transport + f.dumpsys;
     return f.uia2Transport;
   },
+  apkInstall: (bytes) => DEVICE_FIGURES.apkInstallBase + Math.round(bytes / DEVICE_FIGURES.apkBytesPerMs),
+  instrumentationStart: () => DEVICE_FIGURES.instrumentationStart,
 };
 
 /** A single command's time on the device beyond the adb round trip (DEVICE_FIGURES). */
@@ -92,9 +118,18 @@ export interface SimClock {
 export interface AnswerDelays {
   adb(command: string, outputBytes: number): Promise<void>;
   uia2(route: string, answerBytes: number): Promise<void>;
+  /** After a streamed install's bytes arrived, before its "Success". */
+  install(bytes: number): Promise<void>;
+  /** After `am instrument -w` arrived, before its server answers on its port. */
+  instrumentation(): Promise<void>;
 }
 
-export const NO_DELAYS: AnswerDelays = { adb: async () => {}, uia2: async () => {} };
+export const NO_DELAYS: AnswerDelays = {
+  adb: async () => {},
+  uia2: async () => {},
+  install: async () => {},
+  instrumentation: async () => {},
+};
 
 export function answerDelays(profile: LatencyProfile, clock: SimClock = timerClock()): AnswerDelays {
   if (profile.name === "none") return NO_DELAYS;
@@ -102,6 +137,8 @@ export function answerDelays(profile: LatencyProfile, clock: SimClock = timerClo
   return {
     adb: (command, bytes) => wait(profile.adbCommand(command, bytes)),
     uia2: (route, bytes) => wait(profile.uia2Request(route, bytes)),
+    install: (bytes) => wait(profile.apkInstall(bytes)),
+    instrumentation: () => wait(profile.instrumentationStart()),
   };
 }
 

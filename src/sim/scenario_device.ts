@@ -77,6 +77,7 @@ export class ScenarioDevice implements SimDevice {
   #focused: SimNode | null = null;
   #serviceRequests = 0;
   readonly #serverQuitListeners = new Set<() => void>();
+  #uia2Instrumented = false;
   #lastPng: { key: string; png: Uint8Array } | null = null;
   readonly #frozen: boolean;
   readonly #givenScreenshots: ReadonlyMap<string, Uint8Array>;
@@ -506,6 +507,15 @@ export class ScenarioDevice implements SimDevice {
   /** Whether a scroll that way would show another part of the screen (UiAutomator2's "can still scroll"). */
   uia2ServerQuit(): void {
     for (const listener of [...this.#serverQuitListeners]) listener();
+  }
+
+  /** Whether an `am instrument -w` of the UiAutomator2 server has started and runs (told by the adb server's shell). */
+  get uia2Instrumented(): boolean {
+    return this.#uia2Instrumented;
+  }
+
+  setUia2Instrumented(running: boolean): void {
+    this.#uia2Instrumented = running;
   }
 
   onUia2ServerQuit(listener: () => void): () => void {

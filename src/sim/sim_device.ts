@@ -133,4 +133,7 @@ export interface SimDevice {
   uia2ServerQuit(): void;
   /** Calls `listener` each time the UiAutomator2 server quits; returns the unsubscribe. */
   onUia2ServerQuit(listener: () => void): () => void;
+  /** Whether the UiAutomator2 server's instrumentation has started and runs (the latency profile prices a session by it). */
+  readonly uia2Instrumented: boolean;
+  setUia2Instrumented(running: boolean): void;
 }

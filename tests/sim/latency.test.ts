@@ -6,7 +6,11 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { HarnessError } from "../../src/errors.ts";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { DEVICE_FIGURES, latencyProfile, type SimClock, startSimDevice } from "../../src/sim/mod.ts";
+import { APPIUM_NEW_SESSION } from "../../src/sim/latency.ts"; // internal: the sim's public entry does not name it
 import { adb, NO_ADB } from "./adb_cli.ts";
 
 /** A clock whose sleeps wait until the test releases them, and say how long they asked for. */
@@ -31,7 +35,11 @@ test("profiles: none adds nothing, device grows with the page source's size, an 
   assert.equal(device.uia2Request("get page source", 54_619), 212, "the published figure: 212 ms for a 54,619-byte source");
   assert.ok(device.adbCommand("uiautomator dump /dev/tty", 100_000) > device.adbCommand("uiautomator dump /dev/tty", 10_000));
   assert.equal(device.adbCommand("input tap 540 1200", 0), DEVICE_FIGURES.adbShell + DEVICE_FIGURES.input);
-  assert.equal(device.uia2Request("new session", 900), DEVICE_FIGURES.newSession);
+  // A session on a running UiAutomator2 server is the server's own work; with no instrumentation running the sim
+  // stands in for Appium and charges its whole session start.
+  assert.equal(device.uia2Request("new session", 900), DEVICE_FIGURES.uia2Transport + DEVICE_FIGURES.newSession);
+  assert.ok(device.uia2Request("new session", 900) < 1000);
+  assert.equal(device.uia2Request(APPIUM_NEW_SESSION, 900), DEVICE_FIGURES.appiumSessionStart);
   // Commands joined in one shell: one round trip, each command's own device time (an echo adds none).
   const f = DEVICE_FIGURES;
   assert.equal(
@@ -52,7 +60,7 @@ test("profiles: none adds nothing, device grows with the page source's size, an 
   );
 });
 
-test("with the device profile a UiAutomator2 answer waits on the sim's clock for its figure", async () => {
+test("with the device profile a UiAutomator2 answer waits on the sim's clock for its figure (no instrumentation: Appium's start)", async () => {
   const clock = heldClock();
   const sim = await startSimDevice({ latency: "device", clock });
   try {
@@ -66,7 +74,7 @@ test("with the device profile a UiAutomator2 answer waits on the sim's clock for
       return (await r.json()) as { value: { sessionId: string } };
     });
     const sessionWait = await nextSleep(clock);
-    assert.equal(sessionWait.ms, DEVICE_FIGURES.newSession);
+    assert.equal(sessionWait.ms, DEVICE_FIGURES.appiumSessionStart, "no instrumentation runs: the sim stands in for Appium");
     await new Promise((resolve) => setTimeout(resolve, 20));
     assert.equal(answered, false, "no answer before the clock lets it go");
     sessionWait.release();
@@ -120,3 +128,92 @@ test("without a profile nothing waits: the clock is never asked", async () => {
     await sim.stop();
   }
 });
+
+/** Releases every sleep the sim asks for until `run` settles; returns the figures asked, in order. */
+async function releaseUntil<T>(clock: ReturnType<typeof heldClock>, run: Promise<T>): Promise<{ result: T; waits: number[] }> {
+  const waits: number[] = [];
+  let done = false;
+  const settled = run.finally(() => (done = true));
+  while (!done) {
+    const held = clock.pending.shift();
+    if (held === undefined) await new Promise((resolve) => setTimeout(resolve, 2));
+    else {
+      waits.push(held.ms);
+      held.release();
+    }
+  }
+  return { result: await settled, waits };
+}
+
+test("the device profile's APK install grows with the bytes streamed over adb", () => {
+  const device = latencyProfile("device");
+  const f = DEVICE_FIGURES;
+  const server = device.apkInstall(18_000_000), testApk = device.apkInstall(197_000);
+  assert.equal(testApk, f.apkInstallBase + Math.round(197_000 / f.apkBytesPerMs));
+  assert.ok(server - testApk >= 700, `18 MB: ${server} ms, 197 KB: ${testApk} ms`);
+  assert.equal(latencyProfile("none").apkInstall(18_000_000), 0);
+});
+
+test("with the device profile a streamed adb install waits for its bytes on the sim's clock", { skip: NO_ADB }, async () => {
+  const clock = heldClock();
+  const sim = await startSimDevice({ latency: "device", clock });
+  const dir = mkdtempSync(join(tmpdir(), "lat-apk-"));
+  try {
+    const installed: number[] = [];
+    for (const bytes of [100_000, 3_000_000]) {
+      const apk = join(dir, `a${bytes}.apk`);
+      writeFileSync(apk, Buffer.alloc(bytes, 1));
+      const { result, waits } = await releaseUntil(clock, adb(sim.adbServerSocket, ["install", apk], { timeoutMs: 60_000 }));
+      assert.equal(result.code, 0, result.stderr);
+      assert.ok(waits.includes(latencyProfile("device").apkInstall(bytes)), `waits ${waits.join(", ")} for ${bytes} bytes`);
+      installed.push(waits.reduce((a, b) => a + b, 0));
+    }
+    assert.ok(installed[1]! - installed[0]! >= (3_000_000 - 100_000) / DEVICE_FIGURES.apkBytesPerMs - 1, installed.join(" < "));
+  } finally {
+    for (const held of clock.pending) held.release();
+    rmSync(dir, { recursive: true, force: true });
+    await sim.stop();
+  }
+});
+
+test(
+  "with the device profile the instrumentation start is charged once, then sessions on its server are short",
+  { skip: NO_ADB },
+  async () => {
+    const clock = heldClock();
+    const sim = await startSimDevice({ latency: "device", clock });
+    const target = "io.appium.uiautomator2.server.test/androidx.test.runner.AndroidJUnitRunner";
+    const instrument = adb(sim.adbServerSocket, ["shell", "am", "instrument", "-w", target], { timeoutMs: 60_000 });
+    try {
+      const shellWait = await nextSleep(clock);
+      assert.equal(shellWait.ms, DEVICE_FIGURES.adbShell);
+      shellWait.release();
+      const startWait = await nextSleep(clock);
+      assert.equal(startWait.ms, DEVICE_FIGURES.instrumentationStart);
+      assert.equal(sim.device.uia2Instrumented, false, "the server does not answer before its instrumentation started");
+      startWait.release();
+      while (!sim.device.uia2Instrumented) await new Promise((resolve) => setTimeout(resolve, 2));
+
+      const sessionWaits: number[] = [];
+      for (let i = 0; i < 2; i++) {
+        const created = fetch(`${sim.appiumUrl}/session`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ capabilities: { alwaysMatch: { platformName: "Android" } } }),
+        }).then((r) => r.json() as Promise<{ value: { sessionId: string } }>);
+        const { result, waits } = await releaseUntil(clock, created);
+        sessionWaits.push(...waits);
+        // Ending the first session would quit the server (uia2 server.ts); keep both, as a warm driver keeps one.
+        assert.ok(result.value.sessionId !== "");
+      }
+      const short = DEVICE_FIGURES.uia2Transport + DEVICE_FIGURES.newSession;
+      assert.deepEqual(sessionWaits, [short, short], "each session on the running server: the short figure, no second start");
+      assert.ok(short < 1000);
+    } finally {
+      const stop = adb(sim.adbServerSocket, ["shell", "am", "force-stop", "io.appium.uiautomator2.server"], { timeoutMs: 60_000 });
+      await releaseUntil(clock, Promise.all([stop, instrument]));
+      for (const held of clock.pending) held.release();
+      await sim.stop();
+    }
+  },
+);

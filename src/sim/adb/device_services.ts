@@ -8,6 +8,7 @@ import type { ScenarioDevice } from "../scenario_device.ts";
 import type { ShellOutcome } from "../shell/outcome.ts";
 import { type HostContext, hostService } from "./host_services.ts";
 import type { SocketReader } from "./socket_reader.ts";
+import type { AnswerDelays } from "../latency.ts";
 import { readApkManifest } from "../shell/apk_manifest.ts";
 import { serveSync } from "./sync_service.ts";
 import { fail, OKAY, readRequest, SHELL_STDERR, SHELL_STDOUT, shellExit, shellPackets } from "./wire.ts";
@@ -31,7 +32,7 @@ export async function deviceService(socket: Socket, reader: SocketReader, ctx: H
   const run = async (command: string, mode: "v2" | "raw") => {
     const outcome = shell.run(command);
     await ctx.delays.adb(command, outcome.kind === "exit" ? outcome.stdout.length : 0); // the device's own time
-    return runShellService(socket, reader, device, outcome, mode);
+    return runShellService(socket, reader, device, outcome, mode, ctx.delays);
   };
   const v2 = /^shell,v2,([^:]*):(.*)$/s.exec(request);
   if (v2 !== null) return run(v2[2]!, "v2");
@@ -53,6 +54,7 @@ async function runShellService(
   device: ScenarioDevice,
   outcome: ShellOutcome,
   mode: "v2" | "raw",
+  delays: AnswerDelays,
 ): Promise<void> {
   socket.write(OKAY);
   let dropped = false;
@@ -96,10 +98,15 @@ async function runShellService(
           command: `installed ${[manifest.packageName, manifest.versionName].filter((w) => w !== "").join(" ")} (${outcome.bytes} bytes)`,
         });
       }
+      await delays.install(outcome.bytes); // the bytes over USB, then the package manager's verify and dexopt
       stdout("Success\n");
       return finish(0);
     }
     case "block": {
+      if (outcome.started !== undefined) {
+        await delays.instrumentation(); // the instrumentation's process starts; its server answers from then on
+        outcome.started();
+      }
       stdout(outcome.stdout);
       const ended = await Promise.race([outcome.ended, reader.untilClosed().then(() => null)]);
       if (ended === null) return;

@@ -18,31 +18,49 @@ const KEYCODES: Record<string, number> = {
   KEYCODE_MENU: 82,
 };
 
-/** Blocked `am instrument -w` runs, ended by `am force-stop` of their package. */
+/** Blocked `am instrument -w` runs, ended by `am force-stop` of their package. A run serves its port once the adb
+ * server says it has started (`started()`, after the latency profile's instrumentation start); `changed` hears the count. */
 export class Instrumentations {
   readonly #running = new Map<string, Set<(text: string) => void>>();
+  readonly #started = new Set<(text: string) => void>();
+  readonly #changed: (count: number) => void;
 
-  start(target: string): Promise<string> {
-    return new Promise((resolve) => {
+  constructor(changed: (count: number) => void = () => {}) {
+    this.#changed = changed;
+  }
+
+  start(target: string): { ended: Promise<string>; started: () => void } {
+    let end!: (text: string) => void;
+    const ended = new Promise<string>((resolve) => {
+      end = resolve;
       const set = this.#running.get(target) ?? new Set();
       set.add(resolve);
       this.#running.set(target, set);
     });
+    const started = () => {
+      if (![...this.#running.values()].some((set) => set.has(end))) return; // force-stopped while it started
+      this.#started.add(end);
+      this.#changed(this.count);
+    };
+    return { ended, started };
   }
 
   stop(packageName: string): void {
     for (const [target, waiters] of this.#running) {
       const pkg = target.split("/")[0]!;
       if (pkg !== packageName && pkg !== `${packageName}.test`) continue;
-      for (const end of waiters) end("INSTRUMENTATION_RESULT: shortMsg=Process crashed.\nINSTRUMENTATION_CODE: 0\n");
+      for (const end of waiters) {
+        end("INSTRUMENTATION_RESULT: shortMsg=Process crashed.\nINSTRUMENTATION_CODE: 0\n");
+        this.#started.delete(end);
+      }
       this.#running.delete(target);
     }
+    this.#changed(this.count);
   }
 
+  /** Runs that have started (their server answers). */
   get count(): number {
-    let n = 0;
-    for (const set of this.#running.values()) n += set.size;
-    return n;
+    return this.#started.size;
   }
 }
 
@@ -147,7 +165,8 @@ export function runAm(device: ScenarioDevice, args: string[], instrumentations: 
     case "instrument": {
       const target = rest.filter((a) => !a.startsWith("-")).at(-1) ?? "";
       if (!rest.includes("-w")) return exit();
-      return { kind: "block", stdout: "", ended: instrumentations.start(target) };
+      const { ended, started } = instrumentations.start(target);
+      return { kind: "block", stdout: "", ended, started };
     }
     case "get-current-user":
       return exit("0\n");

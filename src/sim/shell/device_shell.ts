@@ -56,12 +56,13 @@ const QUIET = new Set(["true", "mkdir", "chmod", "touch", "sleep", "svc", "appop
 
 export class DeviceShell {
   readonly device: ScenarioDevice;
-  readonly instrumentations = new Instrumentations();
+  readonly instrumentations: Instrumentations;
   readonly #settings = new Map<string, string>();
   readonly #unsubscribe: () => void;
 
   constructor(device: ScenarioDevice) {
     this.device = device;
+    this.instrumentations = new Instrumentations((count) => device.setUia2Instrumented(count > 0));
     // A real UiAutomator2 server process quits when its session is deleted; Appium waits for that.
     // Told by the server after the DELETE succeeded, never by the command log (a refused DELETE is logged too).
     this.#unsubscribe = device.onUia2ServerQuit(() => this.instrumentations.stop(UIA2_SERVER));

@@ -8,7 +8,7 @@
 import { Buffer } from "node:buffer";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { type AnswerDelays, NO_DELAYS } from "../latency.ts";
+import { type AnswerDelays, APPIUM_NEW_SESSION, NO_DELAYS } from "../latency.ts";
 import type { SimDevice } from "../sim_device.ts";
 import type { CommandInput, Route, ServerState, SessionCommand } from "./command.ts";
 import { describeCommand } from "./command_log.ts";
@@ -142,6 +142,8 @@ export async function startUia2Server(device: SimDevice, options: Uia2ServerOpti
       body = failure.body;
     }
     const text = JSON.stringify(body);
+    // No instrumentation runs: this server stands in for Appium and its driver, whose session start starts one.
+    if (routeName === "new session" && !device.uia2Instrumented) routeName = APPIUM_NEW_SESSION;
     await delays.uia2(routeName, text.length); // the device's own time
     res.writeHead(status, { "content-type": "application/json; charset=utf-8", "content-length": Buffer.byteLength(text) });
     res.end(text);

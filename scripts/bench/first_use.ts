@@ -1,0 +1,122 @@
+/**
+ * Bench section "first use": the direct backend (no Appium) on the simulated device with the phone profile
+ * (`--latency device`) and the warm device on (the default 5-minute idle timeout). The first `ui_tap` without
+ * `session_id` on a fresh device installs the UiAutomator2 server's two APKs, starts its instrumentation, opens
+ * the warm session and taps: its total, and its parts from the server's progress steps (time from each step to
+ * the next). Then the same `ui_tap` warm (the held session), median/p95 over the repetitions. Issue 24's target
+ * row "first act on a fresh device (install + start + first tap): reported, with its parts".
+ */
+import { randomUUID } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { ACT_DEFAULTS } from "../../contracts/act_defaults.ts";
+import { createAdbClient, createAdbObserver, findAdbProgram } from "../../src/adapters/adb/mod.ts";
+import { createDirectDriverFactory } from "../../src/adapters/uia2_direct/mod.ts";
+import { packagedServerApksWithSizes } from "../../src/adapters/uia2_direct/server_package.ts";
+import {
+  createAuditLog,
+  createDeviceLock,
+  createEvidenceStore,
+  createNodeFileSystem,
+  createNodeProcessProbe,
+} from "../../src/adapters/evidence/mod.ts";
+import { createNodeProcessRunner } from "../../src/adapters/node_process_runner.ts";
+import { createSystemClock } from "../../src/adapters/system_clock.ts";
+import { createUiSessions } from "../../src/device/ui_sessions.ts";
+import { createHarnessServer } from "../../src/mcp/server.ts";
+import type { UiDriverFactory } from "../../src/ports/ui_driver.ts";
+import { startSimDevice } from "../../src/sim/mod.ts";
+import { connectInMemory } from "../../tests/support/mcp_client.ts";
+import { silentLogger } from "../../tests/support/silent_logger.ts";
+import { type BenchIO, type BenchSection, median, p95 } from "./section.ts";
+
+/** The warm device's idle timeout serve uses by default (5 minutes). */
+const WARM_IDLE_MS = 300_000;
+const TAP = { selector: { text: "Network & internet" } };
+
+export const firstUseSection: BenchSection = {
+  name: "first use: install + start + first ui_tap on a fresh device, then warm ui_tap (direct backend, phone profile)",
+  async run(io: BenchIO) {
+    const sim = await startSimDevice({ scenario: "settings", latency: "device" });
+    const root = mkdtempSync(join(tmpdir(), "amh-bench-first-"));
+    const clock = createSystemClock();
+    const fs = createNodeFileSystem();
+    const adb = createAdbClient({
+      runner: createNodeProcessRunner(),
+      program: findAdbProgram({ ADB: process.env["ADB"] }, { exists: () => false }),
+      serverSocket: sim.adbServerSocket,
+    });
+    const observer = createAdbObserver({ adb, clock, requestedUdid: sim.device.serial, simulated: true });
+    const steps: { at: number; message: string }[] = [];
+    const direct = createDirectDriverFactory({
+      adb,
+      clock,
+      apks: packagedServerApksWithSizes, // the package's own APK files (appium-uiautomator2-server), as serve streams them
+      requestTimeoutMs: 60_000,
+      uiIdleTimeoutMs: ACT_DEFAULTS.uiIdleTimeoutMs,
+      onProgress: (progress) => steps.push({ at: performance.now(), message: progress.message }),
+    });
+    let opened = 0;
+    const drivers: UiDriverFactory = {
+      endpoint: direct.endpoint,
+      drain: () => direct.drain(),
+      async open(udid, options) {
+        const driver = await direct.open(udid, options);
+        opened = performance.now();
+        return driver;
+      },
+    };
+    const hands = createUiSessions({
+      drivers,
+      lock: createDeviceLock({ directory: join(root, "locks"), fs, clock, probe: createNodeProcessProbe() }),
+      clock,
+      logger: silentLogger,
+      idleTimeoutMs: 600_000,
+      warmIdleTimeoutMs: WARM_IDLE_MS,
+      newSessionId: () => `s-${randomUUID()}`,
+    });
+    const server = createHarnessServer({
+      ports: { observer, evidence: createEvidenceStore({ directory: join(root, "artifacts"), fs, clock }), ui: hands.sessions, clock },
+      lock: hands.lock,
+      audit: createAuditLog({ directory: join(root, "artifacts"), fs }),
+      clock,
+      logger: silentLogger,
+      actionTimeoutMs: 120_000,
+      newOperationId: randomUUID,
+    });
+    const connected = await connectInMemory(server);
+    const call = async (name: string, args: Record<string, unknown>) => {
+      const result = await connected.client.callTool({ name, arguments: args });
+      if (result.isError) throw new Error(`${name} failed: ${JSON.stringify(result.structuredContent)}`);
+    };
+    try {
+      io.print("simulated device with the phone profile, direct backend (no Appium), warm idle timeout 5 min, in-memory MCP (ms)");
+      const start = performance.now();
+      await call("ui_tap", TAP);
+      const end = performance.now();
+      io.print(`first ui_tap on a fresh device (no session_id)  total ${(end - start).toFixed(0)}`);
+      const marks = [...steps, { at: opened, message: "warm session open (server answered /status, POST /session)" }];
+      for (let i = 0; i < marks.length; i++) {
+        const next = marks[i + 1]?.at ?? end;
+        const label = i === marks.length - 1 ? `${marks[i]!.message}, then the tap` : marks[i]!.message;
+        io.print(`  ${(marks[i]!.at - start).toFixed(0).padStart(6)}  +${(next - marks[i]!.at).toFixed(0).padStart(6)}  ${label}`);
+      }
+      await call("device_back", {});
+      const totals: number[] = [];
+      for (let i = 0; i < io.repetitions; i++) {
+        const t0 = performance.now();
+        await call("ui_tap", TAP);
+        totals.push(performance.now() - t0);
+        await call("device_back", {}); // back to where the row starts (not timed)
+      }
+      io.print(`warm ui_tap (no session_id), ${io.repetitions} calls  median ${median(totals).toFixed(0)}  p95 ${p95(totals).toFixed(0)}`);
+    } finally {
+      await connected.close();
+      await hands.closeAll("bench over");
+      await direct.stop();
+      await sim.stop();
+      rmSync(root, { recursive: true, force: true });
+    }
+  },
+};
