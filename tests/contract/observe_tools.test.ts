@@ -13,6 +13,7 @@ import { type Connected, connectInMemory, envelopeOf } from "../support/mcp_clie
 import { findMark } from "../png/mark_reader.ts";
 import { makePng } from "../png/png_samples.ts";
 import { FAKE_PNG, FAKE_STATUS, FAKE_UDID, FAKE_XML, type FakeWorld, fakeWorld, operationId } from "../support/mcp_fakes.ts";
+import { ARGUMENT_FREE_OBSERVE_TOOLS } from "../support/observe_tools.ts";
 
 async function withServer(world: FakeWorld, body: (c: Connected) => Promise<void>): Promise<void> {
   const connected = await connectInMemory(createHarnessServer(world.deps));
@@ -298,7 +299,7 @@ test("app_list answers sorted packages; filter and include_system reach the devi
   ]);
 });
 
-for (const tool of ["device_status", "ui_get_tree", "ui_screenshot", "app_list"]) {
+for (const tool of ARGUMENT_FREE_OBSERVE_TOOLS) {
   test(`${tool}: no device is EMULATOR_UNAVAILABLE, before any lock is taken`, async () => {
     const world = fakeWorld();
     const message = "No Android device is online: adb lists 0 devices. Start an emulator or connect a device, or set ANDROID_UDID.";

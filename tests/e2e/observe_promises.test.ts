@@ -13,6 +13,7 @@ import { LOADED_WAIT_MS } from "../support/time_bounds.ts";
 import { startSimDevice } from "../../src/sim/mod.ts";
 import { envelopeOf, type SpawnedServer, spawnServe } from "../support/mcp_client.ts";
 import { makeServeHome, type ServeHome } from "../support/mcp_e2e.ts";
+import { ARGUMENT_FREE_OBSERVE_TOOLS } from "../support/observe_tools.ts";
 
 type Sim = Awaited<ReturnType<typeof startSimDevice>>;
 let sim: Sim;
@@ -42,7 +43,7 @@ test("observing does not change the foreground app: the device receives no input
   const before = { pkg: sim.device.foregroundPackage(), xml: sim.device.hierarchyXml() };
   const from = sim.device.log.length;
   for (let round = 0; round < 2; round++) {
-    for (const tool of ["device_status", "ui_get_tree", "ui_screenshot", "app_list"]) {
+    for (const tool of ARGUMENT_FREE_OBSERVE_TOOLS) {
       const envelope = await call(tool);
       assert.equal(envelope.ok, true, `${tool}: ${JSON.stringify(envelope.error)}`);
     }

@@ -9,12 +9,13 @@ import { runCliCaptured } from "../support/cli.ts";
 import { envelopeOf, spawnServe } from "../support/mcp_client.ts";
 import { makeServeHome } from "../support/mcp_e2e.ts";
 import { freePort } from "../support/outcomes.ts";
+import { ARGUMENT_FREE_OBSERVE_TOOLS } from "../support/observe_tools.ts";
 
 test("with no adb server reachable, every observe tool answers EMULATOR_UNAVAILABLE", async () => {
   const home = makeServeHome();
   const served = await spawnServe([], { ...home.env, ADB_SERVER_SOCKET: `tcp:127.0.0.1:${await freePort()}` });
   try {
-    for (const tool of ["device_status", "ui_get_tree", "ui_screenshot", "app_list"]) {
+    for (const tool of ARGUMENT_FREE_OBSERVE_TOOLS) {
       const envelope = envelopeOf(await served.client.callTool({ name: tool, arguments: {} }));
       assert.equal(envelope.ok, false, tool);
       assert.equal(envelope.error?.code, "EMULATOR_UNAVAILABLE", `${tool}: ${JSON.stringify(envelope.error)}`);
