@@ -28,6 +28,7 @@ const SOURCES = [
   "tsconfig.json",
   "tsconfig.pack.json",
   "README.md",
+  "LICENSE",
   "src",
   "contracts",
   "scripts",
@@ -83,6 +84,7 @@ test("npm pack builds the package itself and ships the built code and docs only,
   const paths = packed.map((f) => f.path);
   assert.ok(paths.includes("dist/src/main.js"), "the bin is built by prepack");
   assert.ok(paths.includes("dist/contracts/tools.js"));
+  assert.ok(paths.includes("LICENSE"), "the licence package.json names (Apache-2.0) ships with the code");
   const unexpected = paths.filter((p) =>
     !/^(package\.json|README\.md|LICENSE|dist\/src\/.+\.js|dist\/contracts\/.+\.js|docs\/[^/]+\.md|docs\/flows\/[^/]+\.json)$/.test(p)
   );
