@@ -102,7 +102,7 @@ export function locate(tree: UiTree, selector: Selector, options: { waitedMs?: n
   if (result.status === "not_found") {
     const waited = options.waitedMs === undefined ? "" : ` within ${Math.round(options.waitedMs)} ms`;
     const offered = withSelectors(tree, result.offered);
-    const offers = offered.slice(0, OFFERS_SAID).map((o) => `'${oneLine(o.label)}' (${o.role}) ${JSON.stringify(o.selector)}`);
+    const offers = offered.slice(0, OFFERS_SAID).map((o) => saidOffer(o.label, o.role, o.selector!));
     const more = result.offered.length > OFFERS_SAID ? `, and ${result.offered.length - OFFERS_SAID} more` : "";
     const screen = offers.length === 0 ? "The screen offers no named actions." : `The screen offers: ${offers.join(", ")}${more}.`;
     const foundAs = underAnotherKey(tree, selector);
@@ -173,6 +173,14 @@ function coverEntity(analysis: ScreenAnalysis, cover: UiNode): Entity | undefine
   const root = analysis.entityOf[cover.id] ?? -1;
   const entity = root === -1 ? undefined : analysis.entities.get(root);
   return entity?.target === true && entity.listed ? entity : undefined;
+}
+
+/**
+ * One element as "The screen offers: …" says it: its label (one line, cut at 60 characters), its role and the selector the
+ * summary offers for it. The failed lookup's message and a flow's failure (`describeScreen`) both say offers so.
+ */
+export function saidOffer(label: string, role: Role, selector: Selector): string {
+  return `'${oneLine(label.replace(/\s+/g, " ").trim())}' (${role}) ${JSON.stringify(selector)}`;
 }
 
 /** A cover as a message says it: its label, and the selector the summary offers for it when there is one. */
