@@ -22,6 +22,7 @@ export const ActionEntrySchema = z.object({
   selector: SelectorDataSchema,
   label: z.string().optional(),
   role: z.enum(["input", "toggle"]).optional(),
+  long_press: z.literal(true).optional(),
   enabled: z.literal(false).optional(),
   checked: z.literal(true).optional(),
   selected: z.literal(true).optional(),

@@ -110,7 +110,7 @@ export const TOOLS = {
     available: true,
     description: "Texts and every actionable element, each with the selector naming it alone (for ui_tap). " +
       "Read-only; include_raw adds the XML. Actions: bounds [left, top, width, height] px; absent role = button, " +
-      "enabled = true, label = the selector's value; checked, selected, focused, password, covered_by_keyboard only when true; " +
+      "enabled = true, label = the selector's value; long_press, checked, selected, focused, password, covered_by_keyboard only when true; " +
       "covered_by: what is drawn over it (tap refused). Absent: can_scroll false, keyboard closed, issues none.",
     input: z.strictObject({ include_raw: z.boolean().optional() }),
     data: ScreenSummarySchema.extend({ raw: z.string().optional() }),
@@ -278,12 +278,18 @@ export const TOOLS = {
     title: "Open session",
     access: "act",
     device: "open_session",
-    answers: "fields",
+    answers: "screen",
     available: true,
-    description: "Opens a UI session for several actions; returns its session_id and expiry.",
+    description:
+      "Opens a UI session for several actions; returns its session_id and expiry; with package, launches it and returns the screen.",
     input: z.strictObject({ package: PackageNameSchema.optional() }),
     argumentErrors: { package: "INVALID_PACKAGE" },
-    data: z.object({ ...SessionInfoShape, package: z.string().optional(), foreground_package: z.string().optional() }),
+    data: z.object({
+      ...SessionInfoShape,
+      package: z.string().optional(),
+      foreground_package: z.string().optional(),
+      screen: ScreenSummarySchema.optional(),
+    }),
   }),
   ui_session_close: declare({
     title: "Close session",

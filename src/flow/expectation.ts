@@ -6,7 +6,7 @@
  * words; a value equal to a text the flow types is said as its length only (`[typed text, 17 characters]`).
  */
 import { EXPECT_STATE_KEYS, type FlowExpect } from "../../contracts/flow.ts";
-import { findElement, type LocatedElement, parseDump, summarizeWithNodes } from "../screen/mod.ts";
+import { findElement, type LocatedElement, parseDump, saidOffer, summarizeWithNodes } from "../screen/mod.ts";
 import type { ActionEntry, ScreenSummary, UiTree } from "../screen/mod.ts";
 
 /** What the runner read: the summary and the XML it was made from (ui_get_tree with include_raw). */
@@ -83,10 +83,13 @@ export function describeExpectation(given: FlowExpect, typed: TypedTexts = NONE)
   return parts.join(", ");
 }
 
-/** What the screen offers, in one line: the package, then each action's label and role, then texts. */
+/**
+ * What the screen offers, in one line: the package, then each action as a failed lookup's "The screen offers" says it
+ * (label, role, the summary's selector: saidOffer), then texts.
+ */
 export function describeScreen(summary: ScreenSummary, limit = 20): string {
   const actions = summary.actions.slice(0, limit).map((a) =>
-    `'${oneLine(a.label ?? Object.values(a.selector).find((v) => typeof v === "string") ?? "")}' (${a.role ?? "button"})`
+    saidOffer(a.label ?? Object.values(a.selector).find((v) => typeof v === "string") ?? "", a.role ?? "button", a.selector)
   );
   const more = summary.actions.length > limit ? `, and ${summary.actions.length - limit} more` : "";
   const texts = summary.texts.slice(0, limit).map((t) => `'${oneLine(t)}'`);

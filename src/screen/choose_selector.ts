@@ -34,6 +34,14 @@ export function withinBudget(steps: number = WITHIN_SEARCH_STEPS): WithinBudget 
   return { steps };
 }
 
+/**
+ * The selector the summary offers for each listed target (`analysis.listed`, same order), chosen in that order under
+ * one budget: the summary's actions and the locator's "The screen offers: …" both read them here, so they say the same.
+ */
+export function offeredSelectors(analysis: ScreenAnalysis, budget: WithinBudget = withinBudget()): Selector[] {
+  return analysis.listed.map((target) => chooseSelector(analysis, target, budget));
+}
+
 /** The selector naming `entity` alone: a unique key, else a key with a `within`, else a key with an `index`. */
 export function chooseSelector(analysis: ScreenAnalysis, entity: Entity, budget: WithinBudget = withinBudget()): Selector {
   const candidates = candidateKeys(analysis, entity);
@@ -176,7 +184,7 @@ const INPUT_WORD_KEYS = ["input_hint", "content_desc", "text"] as const;
 /**
  * Every single attribute key that matches some member of the element, in preference order, each once:
  * the element's own resource id; then text, content_desc and input_hint over its members (itself
- * first, words before icon-font glyphs; for an input input_hint, content_desc, then text); then its members' resource ids (a member's id names the part,
+ * first; never an icon-font glyph's; for an input input_hint, content_desc, then text); then its members' resource ids (a member's id names the part,
  * not the element, so it comes after the element's words).
  */
 function wordAndIdKeys(analysis: ScreenAnalysis, entity: Entity): SelectorKeyValue[] {
@@ -191,18 +199,17 @@ function wordAndIdKeys(analysis: ScreenAnalysis, entity: Entity): SelectorKeyVal
   };
   ownKeys(nodes[entity.root]!, ["resource_id"]).forEach(offer);
   for (const key of entity.role === "input" ? INPUT_WORD_KEYS : WORD_KEYS) {
-    for (const readable of [true, false]) {
-      for (const id of entity.members) {
-        for (const candidate of ownKeys(nodes[id]!, [key])) {
-          if (isReadable(Object.values(candidate)[0]!) === readable) offer(candidate);
-        }
-      }
-    }
+    for (const id of entity.members) ownKeys(nodes[id]!, [key]).forEach(offer);
   }
   for (const id of entity.members) ownKeys(nodes[id]!, ["resource_id"]).forEach(offer);
   return out;
 }
 
+/** The node's keys in `order` whose value may be sent and can be read: an icon-font glyph (private-use characters) shows as
+ * nothing or a box to whoever reads the selector, so an element is never offered by it. */
 function ownKeys(node: UiNode, order: readonly AttributeKey[]): SelectorKeyValue[] {
-  return order.filter((key) => isAcceptableSelectorValue(KEY_ATTRIBUTE[key](node))).map((key) => ({ [key]: KEY_ATTRIBUTE[key](node) }));
+  return order.filter((key) => {
+    const value = KEY_ATTRIBUTE[key](node);
+    return isAcceptableSelectorValue(value) && isReadable(value);
+  }).map((key) => ({ [key]: KEY_ATTRIBUTE[key](node) }));
 }

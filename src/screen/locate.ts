@@ -1,19 +1,19 @@
 /**
  * The locator of SPEC §6 on one tree, without waiting: `findElement` returns found / not_found /
  * ambiguous as data (what a poller needs to decide to look again), `locate` returns the one element or
- * throws UI_ELEMENT_NOT_FOUND ("The screen offers: …", each with its selector when its label does not
- * name it as a text, the offered actions in details; the same words under another key when they name one
+ * throws UI_ELEMENT_NOT_FOUND ("The screen offers: …", each by its label, role and the selector the summary
+ * offers for it, the offered actions in details; the same words under another key when they name one
  * element there, `found_as`; an index past
  * the last match says how many there are) or UI_ELEMENT_AMBIGUOUS (numbered candidates, each with the
  * full selector that names it alone: the key with a separating `within`, else with its `index`).
  * Waiting and polling live with the act tools; they call these on each fresh tree.
  */
 import { HarnessError } from "../errors.ts";
-import { chooseSelector, separatingWithin, withinBudget } from "./choose_selector.ts";
+import { chooseSelector, offeredSelectors, separatingWithin, withinBudget } from "./choose_selector.ts";
 import { coveringNode, openDrawersOver } from "./occlusion.ts";
-import { labelFrom } from "./node_kinds.ts";
+import { labelFrom, ownName } from "./node_kinds.ts";
 import { analyzeScreen, type Entity, type ScreenAnalysis } from "./screen_analysis.ts";
-import { keyOf, matchInAnalysis } from "./selector_match.ts";
+import { KEY_ATTRIBUTE, keyOf, matchInAnalysis } from "./selector_match.ts";
 import type { ElementRect, Role, Selector, SelectorKeyValue, UiNode, UiTree } from "./types.ts";
 
 export interface LocatedElement {
@@ -59,11 +59,14 @@ export function findElement(tree: UiTree, selector: Selector): FindResult {
     return match.beforeIndex ? { status: "not_found", offered, matched: match.beforeIndex } : { status: "not_found", offered };
   }
   if (match.entities.length === 1) {
+    const root = match.entities[0]!;
+    const described = describe(analysis, root);
     return {
       status: "found",
       element: {
-        ...describe(analysis, match.entities[0]!),
-        node: analysis.tree.nodes[match.entities[0]!]!,
+        ...described,
+        label: wordsNamed(analysis, selector, root) ?? described.label,
+        node: analysis.tree.nodes[root]!,
         partial: match.tier === "partial",
       },
     };
@@ -98,10 +101,8 @@ export function locate(tree: UiTree, selector: Selector, options: { waitedMs?: n
   }
   if (result.status === "not_found") {
     const waited = options.waitedMs === undefined ? "" : ` within ${Math.round(options.waitedMs)} ms`;
-    const offered = withSelectors(tree, result.offered.slice(0, OFFERS_SAID));
-    const offers = offered.map((o) =>
-      `'${oneLine(o.label)}' (${o.role})${o.selector === undefined ? "" : ` ${JSON.stringify(o.selector)}`}`
-    );
+    const offered = withSelectors(tree, result.offered);
+    const offers = offered.slice(0, OFFERS_SAID).map((o) => saidOffer(o.label, o.role, o.selector!));
     const more = result.offered.length > OFFERS_SAID ? `, and ${result.offered.length - OFFERS_SAID} more` : "";
     const screen = offers.length === 0 ? "The screen offers no named actions." : `The screen offers: ${offers.join(", ")}${more}.`;
     const foundAs = underAnotherKey(tree, selector);
@@ -109,7 +110,7 @@ export function locate(tree: UiTree, selector: Selector, options: { waitedMs?: n
     throw new HarnessError("UI_ELEMENT_NOT_FOUND", `No visible element matched ${shown}${waited}.${hint} ${screen}`, {
       selector,
       ...(foundAs === null ? {} : { found_as: foundAs }),
-      offered: [...offered, ...result.offered.slice(OFFERS_SAID).map(({ root: _root, ...said }) => said)],
+      offered,
     });
   }
   const said = result.candidates.slice(0, OFFERS_SAID);
@@ -174,6 +175,14 @@ function coverEntity(analysis: ScreenAnalysis, cover: UiNode): Entity | undefine
   return entity?.target === true && entity.listed ? entity : undefined;
 }
 
+/**
+ * One element as "The screen offers: …" says it: its label (one line, cut at 60 characters), its role and the selector the
+ * summary offers for it. The failed lookup's message and a flow's failure (`describeScreen`) both say offers so.
+ */
+export function saidOffer(label: string, role: Role, selector: Selector): string {
+  return `'${oneLine(label.replace(/\s+/g, " ").trim())}' (${role}) ${JSON.stringify(selector)}`;
+}
+
 /** A cover as a message says it: its label, and the selector the summary offers for it when there is one. */
 export function saidCover(cover: { label: string; selector?: Selector }): string {
   return cover.selector === undefined ? `'${cover.label}'` : `'${cover.label}' ${JSON.stringify(cover.selector)}`;
@@ -202,21 +211,30 @@ const WORD_KEYS = ["text", "content_desc", "input_hint"] as const;
 /** How many offered elements a not-found message names, and how many candidates an ambiguous one lists. */
 const OFFERS_SAID = 25;
 
-/**
- * The offers with, for each whose label does not name it alone as a `text` (a row labelled by its photo,
- * an input by its hint, a tab by its content-desc), the selector the summary offers for it: the message
- * never sends an agent back with a label that fails as a selector.
- */
+/** The offers, each with the selector the summary offers for it (offeredSelectors), its node left out. */
 function withSelectors(tree: UiTree, offers: Offer[]): Offer[] {
   const analysis = analyzeScreen(tree);
-  const budget = withinBudget();
-  return offers.map((offer) => {
-    if (offer.root === undefined) return offer;
-    const { root, ...said } = offer;
-    const byText = matchInAnalysis(analysis, { text: offer.label });
-    if (byText.entities.length === 1 && byText.entities[0] === root) return said;
-    return { ...said, selector: chooseSelector(analysis, analysis.entities.get(root)!, budget) };
-  });
+  const selectors = offeredSelectors(analysis);
+  const byRoot = new Map(analysis.listed.map((target, i) => [target.root, selectors[i]!]));
+  return offers.map(({ root, ...said }) => (root === undefined ? said : { ...said, selector: byRoot.get(root)! }));
+}
+
+/**
+ * The words a selector by words names the element by, as its label, when the element's label is a part's description
+ * (a row labelled by the photo before its title): `{"text":"Rain jacket"}` names "Rain jacket", not "Rain jacket
+ * photo". Null otherwise: a selector by id or role, a label that is words on the element (a row "Android Auto" named by
+ * its "Connected" keeps its name), or words no part holds exactly (the partial tier).
+ */
+function wordsNamed(analysis: ScreenAnalysis, selector: Selector, root: number): string | null {
+  const [key, value] = keyOf(selector);
+  if (!(WORD_KEYS as readonly string[]).includes(key)) return null;
+  const { nodes } = analysis.tree;
+  const members = analysis.entities.get(root)!.members;
+  const namer = members.find((id) => labelFrom(ownName(nodes[id]!)) !== "");
+  if (namer === undefined || namer === root || ownName(nodes[namer]!) !== nodes[namer]!.contentDesc) return null;
+  const attribute = KEY_ATTRIBUTE[key as (typeof WORD_KEYS)[number]];
+  const label = members.some((id) => attribute(nodes[id]!) === value) ? labelFrom(value) : "";
+  return label === "" ? null : label;
 }
 
 function describe(analysis: ScreenAnalysis, root: number): Omit<Candidate, "selector"> {

@@ -15,6 +15,7 @@ export {
   locate,
   type LocatedElement,
   saidCover,
+  saidOffer,
   underAnotherKey,
 } from "./locate.ts";
 export { renderSummaryText } from "./render_text.ts";

@@ -42,6 +42,7 @@ export function renderSummaryText(summary: ScreenSummary, options: SummaryTextOp
 function actionLine(action: ActionEntry, bounds: boolean): string {
   const [left, top, width, height] = action.bounds;
   const flags = [
+    action.long_press ? "long-press" : "",
     action.enabled === false ? "disabled" : "",
     action.checked ? "checked" : "",
     action.selected ? "selected" : "",

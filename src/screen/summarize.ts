@@ -7,7 +7,7 @@
  * left out (see docs/screen-model.md for every omission rule). Pure.
  */
 import { auditScreen } from "./audit.ts";
-import { chooseSelector, WITHIN_SEARCH_STEPS, withinBudget } from "./choose_selector.ts";
+import { offeredSelectors, WITHIN_SEARCH_STEPS, withinBudget } from "./choose_selector.ts";
 import { coverLabel } from "./locate.ts";
 import { isInputNode, labelFrom, tidyName } from "./node_kinds.ts";
 import { coveringNode } from "./occlusion.ts";
@@ -38,12 +38,13 @@ export function summarizeWithNodes(
   const chosen = new Map<number, Selector>();
   const actions: ActionEntry[] = [];
   const actionNodes: number[] = [];
-  for (const target of analysis.listed) {
-    const selector = chooseSelector(analysis, target, budget);
+  const selectors = offeredSelectors(analysis, budget);
+  analysis.listed.forEach((target, i) => {
+    const selector = selectors[i]!;
     chosen.set(target.root, selector);
     actions.push(toAction(analysis, target, selector, context));
     actionNodes.push(target.root);
-  }
+  });
   const issues = auditScreen(analysis, context, chosen);
   const scroll = scrollFields(analysis, actionNodes.map((node, i) => ({ node, selector: actions[i]!.selector })), budget);
   const summary: ScreenSummary = {
@@ -57,7 +58,7 @@ export function summarizeWithNodes(
   return { summary, actionNodes, scrollAreaNodes: scroll.nodes };
 }
 
-/** One action, its fields in the documented order: selector, label, role, enabled, checked, selected, focused, password, text_length, bounds, covered_by_keyboard, covered_by. */
+/** One action, its fields in the documented order: selector, label, role, long_press, enabled, checked, selected, focused, password, text_length, bounds, covered_by_keyboard, covered_by. */
 function toAction(analysis: ScreenAnalysis, target: Entity, selector: Selector, context: ScreenContext): ActionEntry {
   const { nodes } = analysis.tree;
   const node = nodes[target.root]!;
@@ -69,6 +70,7 @@ function toAction(analysis: ScreenAnalysis, target: Entity, selector: Selector, 
     selector,
     ...(target.label !== "" && (value === null || target.label !== labelFrom(value)) ? { label: target.label } : {}),
     ...(target.role === "button" ? {} : { role: target.role }),
+    ...(node.longClickable ? { long_press: true as const } : {}),
     ...(node.enabled ? {} : { enabled: false as const }),
     ...(on ? { checked: true as const } : {}),
     ...(node.selected && !MARQUEE_CLASS.test(node.className) ? { selected: true as const } : {}),

@@ -75,6 +75,8 @@ export interface ActionEntry {
   label?: string;
   /** Absent means "button" (the documented default); `input` and `toggle` are always present. */
   role?: Exclude<Role, "button">;
+  /** It takes a long press (`long-clickable`: `ui_tap` with `gesture: "long_press"`, a context menu); absent means it does not. */
+  long_press?: true;
   /** Present (as false) only for a disabled element: absent means enabled. */
   enabled?: false;
   /** A toggle that is on; absent means off (or not a toggle). */

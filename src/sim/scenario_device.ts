@@ -847,6 +847,7 @@ export class ScenarioDevice implements SimDevice {
     }
     const typed = trigger === "submit" && tapped !== null ? { id: tapped.attrs["resource-id"] ?? "", text: inputText(tapped) } : null;
     const saved = t.saves === undefined ? null : this.#inputTexts(t.saves.texts);
+    const header = t.header === undefined || tapped === null ? null : pressedText(tapped, t.header.from);
     if (t.saves !== undefined) this.#screens.delete(here); // a saved editor is done: it opens empty next time
     if (t.to === "@back") {
       this.#keyboardOpen = false;
@@ -860,6 +861,9 @@ export class ScenarioDevice implements SimDevice {
       this.#enterFocus(); // submitted to the screen it is on (a search from its results): its keyboard as on entry, as the first time
     }
     if (saved !== null && t.saves !== undefined) prependRow(this.#current().roots, t.saves.list, saved);
+    if (header !== null) {
+      for (const n of allNodes(this.#current().roots)) if (n.attrs["resource-id"] === t.header!.into) n.attrs["text"] = header;
+    }
     // A submitted query stays in its field on the results screen (the same activity's state), which may filter by it.
     if (typed !== null && typed.id !== "") {
       if (this.#current().spec.filter?.field === typed.id) this.#rebuild(typed.text);
@@ -908,6 +912,15 @@ export class ScenarioDevice implements SimDevice {
     if (!this.#generated.has(id)) this.#generated.set(id, placeholderScreen(pkg, this.android));
     return id;
   }
+}
+
+/** The text of the node with resource-id `id` in the pressed node, else in the nearest element around it that holds one. */
+function pressedText(pressed: SimNode, id: string): string | null {
+  for (const scope of [pressed, ...ancestors(pressed)]) {
+    const found = allNodes([scope]).find((n) => n.attrs["resource-id"] === id);
+    if (found !== undefined) return found.attrs["text"] ?? "";
+  }
+  return null;
 }
 
 function soleCheckableInside(node: SimNode): SimNode | null {

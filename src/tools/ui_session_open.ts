@@ -1,16 +1,17 @@
 /**
  * `ui_session_open`: opens a UI session (an Appium session) that holds the device for this server until
  * closed or idle for ANDROID_MCP_FLOW_IDLE_TIMEOUT; sends MCP progress while the driver starts. With
- * `package`, launches it and waits for the foreground (the session is closed again if that fails).
- * Answers `session_id` and its expiry. Errors: INVALID_PACKAGE, APP_NOT_FOUND, OPERATION_TIMEOUT,
+ * `package`, launches it and waits for the foreground (the session is closed again if that fails), then reads the
+ * screen through the new session. Answers `session_id` and its expiry, and with `package` the screen summary (`screen`). Errors: INVALID_PACKAGE, APP_NOT_FOUND, OPERATION_TIMEOUT,
  * APPIUM_UNAVAILABLE, EMULATOR_BUSY (another owner, or a session already open here).
  */
 import { ACT_DEFAULTS } from "../../contracts/act_defaults.ts";
-import { uiOperation } from "../device/act.ts";
+import { checked, summaryOf, uiOperation } from "../device/act.ts";
 import { checkInstalled, launchAndWait } from "../device/launch.ts";
 import { HarnessError } from "../errors.ts";
 import { captureScreenshot } from "../device/screenshot.ts";
 import type { ToolHandler } from "../ports/operation.ts";
+import type { ScreenSummary } from "../screen/mod.ts";
 
 export const uiSessionOpenTool: ToolHandler<"ui_session_open"> = {
   name: "ui_session_open",
@@ -20,8 +21,9 @@ export const uiSessionOpenTool: ToolHandler<"ui_session_open"> = {
     const session = await ports.ui.open(ports.observer.udid, ctx.lease, uiOperation(ctx));
     if (args.package === undefined) return { data: { ...session } };
     const pkg = args.package;
+    let screen: ScreenSummary;
     try {
-      await ports.ui.withDriver(session.session_id, ports.observer.udid, uiOperation(ctx), async (driver) => {
+      screen = await ports.ui.withDriver(session.session_id, ports.observer.udid, uiOperation(ctx), async (driver) => {
         if (!(await launchAndWait(driver, pkg, ports, ctx))) {
           throw new HarnessError(
             "OPERATION_TIMEOUT",
@@ -31,6 +33,7 @@ export const uiSessionOpenTool: ToolHandler<"ui_session_open"> = {
             { package: pkg },
           );
         }
+        return summaryOf(await checked(ctx, () => driver.source()), ports, wait());
       });
       const shot = await captureScreenshot(ports.observer, ports.evidence, "ui_session_open", wait());
       ctx.attachEvidence(shot.evidence);
@@ -38,6 +41,6 @@ export const uiSessionOpenTool: ToolHandler<"ui_session_open"> = {
       await ports.ui.close(session.session_id, ctx.operationId).catch(() => {});
       throw error;
     }
-    return { data: { ...(ports.ui.describe(session.session_id) ?? session), package: pkg, foreground_package: pkg } };
+    return { data: { ...(ports.ui.describe(session.session_id) ?? session), package: pkg, foreground_package: pkg, screen } };
   },
 };

@@ -42,7 +42,7 @@ test("ui_tap long_press opens the product's menu and double_tap likes the photo,
     assert.equal(world.device.screenId(), "product_menu");
     assert.deepEqual(
       pressed,
-      actEnvelope(world, 1, "ui_tap", { target: { text: "Rain jacket" }, element_label: "Rain jacket photo", gesture: "long_press" }),
+      actEnvelope(world, 1, "ui_tap", { target: { text: "Rain jacket" }, element_label: "Rain jacket", gesture: "long_press" }),
     );
     assert.ok(deviceScreen(world).actions.some((a) => a.selector.text === "Add to wishlist"), "the menu's choices are on the new screen");
     assert.equal(world.calls.filter((n) => n === "longPress").length, 1);

@@ -110,6 +110,11 @@ test("a dialog appearing after the act is an unexpected screen (3), and the repo
     failure.screen_offers!,
     /com\.google\.android\.permissioncontroller offers .*'While using the app' \(button\).*'Don’t allow'/,
   );
+  assert.match(
+    failure.screen_offers!,
+    /'While using the app' \(button\) \{"[a-z_]+":/,
+    "each action with its selector, as a failed lookup says it",
+  );
   assert.equal(failure.screen!.foreground_package, "com.google.android.permissioncontroller");
   assert.ok(failure.evidence?.artifact_id.endsWith("ui-screenshot.png"), "a screenshot of the failing screen");
   // The runner's stop rule on the virtual clock (timeout_ms 300, a poll each 50 ms): readings at 0, 50, … 300 ms,

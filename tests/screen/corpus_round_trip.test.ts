@@ -14,6 +14,7 @@ import { test } from "node:test";
 import { keyboardInDump, locate, parseDump, screenSizeOf, scrollContainerOf, summarizeWithNodes } from "../../src/screen/mod.ts";
 import type { Selector, SelectorKeyValue, UiNode, UiTree } from "../../src/screen/types.ts";
 import { analyzeScreen } from "../../src/screen/screen_analysis.ts";
+import { isReadable } from "../../src/screen/node_kinds.ts";
 import { matchSelector } from "../../src/screen/selector_match.ts";
 import { scrollAreaIds } from "../../src/screen/scroll_areas.ts";
 import { CORPUS_DIR, corpusSkipReason } from "../support/paths.ts";
@@ -32,9 +33,10 @@ function keysOf(node: UiNode): SelectorKeyValue[] {
     const at = node.resourceId.indexOf(":id/");
     if (at > 0) keys.push({ resource_id: node.resourceId.slice(at + 4) });
   }
-  if (node.text.trim() !== "") keys.push({ text: node.text });
-  if (node.contentDesc.trim() !== "") keys.push({ content_desc: node.contentDesc });
-  if (node.hint.trim() !== "") keys.push({ input_hint: node.hint });
+  // Words only: an icon-font glyph (private-use characters) is never offered, so it may name an element offered by index.
+  if (isReadable(node.text)) keys.push({ text: node.text });
+  if (isReadable(node.contentDesc)) keys.push({ content_desc: node.contentDesc });
+  if (isReadable(node.hint)) keys.push({ input_hint: node.hint });
   return keys;
 }
 

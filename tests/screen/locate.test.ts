@@ -3,9 +3,9 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import { HarnessError } from "../../src/errors.ts";
-import { findElement, locate, parseDump } from "../../src/screen/mod.ts";
+import { findElement, locate, parseDump, summarize } from "../../src/screen/mod.ts";
 import type { Selector } from "../../src/screen/types.ts";
-import { button, dump, input, label, type N } from "./dump_builder.ts";
+import { button, dump, input, label, type N, SCREEN } from "./dump_builder.ts";
 import { CORPUS_DIR, corpusSkipReason } from "../support/paths.ts";
 
 /** Gmail's compose form: a "To" label beside a nameless recipient field, a Subject field, and a body. */
@@ -107,19 +107,24 @@ test("hidden elements never match", () => {
   assert.equal(findElement(tree, { text: "Hidden" }).status, "not_found");
 });
 
-test("nothing matches: UI_ELEMENT_NOT_FOUND lists what the screen offers", () => {
+test("nothing matches: UI_ELEMENT_NOT_FOUND lists what the screen offers, each by the summary's selector", () => {
   const error = expectError({ input_hint: "Email" }, "UI_ELEMENT_NOT_FOUND");
   assert.match(error.message, /^No visible element matched \{"input_hint":"Email"\}\./);
   assert.match(
     error.message,
-    /The screen offers: 'Calendar' \(button\), 'Calendar settings' \(button\), 'Search…' \(input\) \{"resource_id":"search"\}, 'Historial' \(button\) \{"content_desc":"Historial\\nTab 2 of 3"\}, 'Android Auto' \(button\), 'Save' \(button\) \{"text":"Save","within":\{"content_desc":"Personal profile"\}\}/,
+    /The screen offers: 'Calendar' \(button\) \{"resource_id":"calendar"\}, 'Calendar settings' \(button\) \{"text":"Calendar settings"\}, 'Search…' \(input\) \{"resource_id":"search"\}, 'Historial' \(button\) \{"content_desc":"Historial\\nTab 2 of 3"\}, 'Android Auto' \(button\) \{"text":"Android Auto"\}, 'Save' \(button\) \{"text":"Save","within":\{"content_desc":"Personal profile"\}\}/,
   );
-  const offered = error.details?.["offered"] as { label: string; role: string }[];
+  const offered = error.details?.["offered"] as { label: string; role: string; selector: unknown }[];
   assert.deepEqual(offered[2], { label: "Search…", role: "input", selector: { resource_id: "search" } });
-  assert.deepEqual(offered[0], { label: "Calendar", role: "button" }, "a label that names it as a text needs no selector");
+  assert.deepEqual(
+    offered[0],
+    { label: "Calendar", role: "button", selector: { resource_id: "calendar" } },
+    "its id, as the summary offers",
+  );
+  assert.deepEqual(offered.map((o) => o.selector), summarize(tree, SCREEN).actions.map((a) => a.selector), "one rendering: the summary's");
 });
 
-test("UI_ELEMENT_NOT_FOUND gives the selector of an offered element its label does not name as a text", () => {
+test("UI_ELEMENT_NOT_FOUND gives every offered element its selector, also one its label does not name as a text", () => {
   // A product row named by its title but labelled by its photo, a Flutter field typed into, a tab by content-desc.
   const screen = parseDump(dump([
     {
@@ -139,12 +144,12 @@ test("UI_ELEMENT_NOT_FOUND gives the selector of an offered element its label do
     error.message,
     'No visible element matched {"text":"Buscar movimientos"}. {"input_hint":"Buscar movimientos"} names one. The screen offers: ' +
       `'Canvas sneakers photo' (button) {"text":"Canvas sneakers"}, 'Buscar movimientos' (input) {"input_hint":"Buscar movimientos"}, ` +
-      "'Save' (button).",
+      `'Save' (button) {"text":"Save"}.`,
   );
   assert.deepEqual(error.details?.["offered"], [
     { label: "Canvas sneakers photo", role: "button", selector: { text: "Canvas sneakers" } },
     { label: "Buscar movimientos", role: "input", selector: { input_hint: "Buscar movimientos" } },
-    { label: "Save", role: "button" },
+    { label: "Save", role: "button", selector: { text: "Save" } },
   ]);
 });
 

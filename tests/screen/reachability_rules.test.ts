@@ -165,7 +165,7 @@ test("identical cards: each card's buttons are reachable by their index among th
   assert.equal(locate(tree, { text: "Snooze", index: 2 }).bounds.top, 1050);
 });
 
-test("a long-clickable element (a chat message) is a target; a plain text is not", () => {
+test("a long-clickable element (a chat message) is a target that says it takes a long press; a plain text is not", () => {
   const s = summaryOf([
     {
       cls: "android.view.ViewGroup",
@@ -175,7 +175,7 @@ test("a long-clickable element (a chat message) is a target; a plain text is not
     },
     label("Today", [400, 100, 700, 180]),
   ]);
-  assert.deepEqual(s.actions, [{ selector: { text: "See you at 8" }, bounds: [0, 200, 1080, 200] }]);
+  assert.deepEqual(s.actions, [{ selector: { text: "See you at 8" }, long_press: true, bounds: [0, 200, 1080, 200] }], "it says so");
   assert.deepEqual(s.texts, ["Today"]);
 });
 

@@ -14,7 +14,7 @@ const described = TOOL_CONTRACTS.find((tool) => tool.name === "ui_get_tree")!.de
 test("ui_get_tree's description states the bounds tuple and the defaults an action leaves out", () => {
   assert.match(described, /bounds \[left, top, width, height\]/);
   assert.match(described, /absent role = button, enabled = true, label = the selector's value/);
-  assert.match(described, /checked, selected, focused, password, covered_by_keyboard only when true/);
+  assert.match(described, /long_press, checked, selected, focused, password, covered_by_keyboard only when true/);
   assert.match(described, /Absent: can_scroll false, keyboard closed, issues none/);
 });
 

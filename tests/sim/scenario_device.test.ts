@@ -329,6 +329,7 @@ test("input motionevent DOWN … UP is a stroke held for the time between them o
   assert.equal(d.screenId(), "shop_home", "150 ms: a tap, which does nothing on Rain jacket");
   hold(450);
   assert.equal(d.screenId(), "product_menu", "450 ms, past the 400 ms timeout: a long press");
+  assert.equal(attrsOf(d.hierarchyXml(), 'resource-id="android:id/alertTitle"')["text"], "Rain jacket", "its menu's header names the row");
   d.back();
   shell.run("input motionevent DOWN 658 880");
   now += 900;

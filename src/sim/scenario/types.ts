@@ -119,6 +119,12 @@ export interface TransitionSpec {
   ime_action?: EditorAction;
   /** `tap` only: the inputs' texts are saved as a new row of a list on the next screen (a note saved). */
   saves?: SaveSpec;
+  /**
+   * `tap` / `long_press`: the new screen names what was pressed, as a context menu's header does
+   * (`ContextMenu.setHeaderTitle`): its node with resource-id `into` shows the text of the node with resource-id `from`
+   * in the pressed element (or around it).
+   */
+  header?: { from: string; into: string };
 }
 
 export interface PackageSpec {

@@ -118,6 +118,7 @@ const scenarioSchema = z.object({
       replace: z.boolean().optional(),
       ime_action: z.enum(EDITOR_ACTIONS).optional(),
       saves: z.object({ list: z.string().min(1), texts: z.record(z.string().min(1), z.string().min(1)) }).strict().optional(),
+      header: z.object({ from: z.string().min(1), into: z.string().min(1) }).strict().optional(),
     }).strict(),
   ),
   links: z.array(
@@ -186,6 +187,9 @@ function crossReferenceProblems(s: Scenario): string[] {
     if (!t.on.startsWith("scroll_") && t.selector === undefined) problems.push(`transitions.${i}: a "${t.on}" transition needs a selector`);
     if (t.saves !== undefined && t.on !== "tap") problems.push(`transitions.${i}.saves: only a "tap" transition saves`);
     if (t.saves !== undefined) problems.push(...savesProblems(s, t.saves, [t.from ?? []].flat(), t.to, `transitions.${i}.saves`));
+    if (t.header !== undefined && t.on !== "tap" && t.on !== "long_press") {
+      problems.push(`transitions.${i}.header: only a "tap" or "long_press" transition names what was pressed`);
+    }
     if (t.ime_action !== undefined && t.on !== "submit") {
       problems.push(`transitions.${i}.ime_action: only a "submit" transition answers an IME action`);
     }

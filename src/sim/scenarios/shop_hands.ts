@@ -164,10 +164,15 @@ function product(title: string, price: string, liked: boolean): NodeSpec {
   ]);
 }
 
+/** A product's context menu: its header names the product (set by the long press, `header` below), then its choices. */
 const productMenu: NodeSpec = {
   class: "android.widget.FrameLayout",
-  bounds: [340, 900, 1000, 1400],
+  bounds: [340, 770, 1000, 1400],
   children: [{
+    class: "android.widget.TextView",
+    id: "android:id/alertTitle",
+    bounds: [400, 790, 960, 880],
+  }, {
     class: "android.widget.ListView",
     id: "android:id/list",
     bounds: [340, 900, 1000, 1400],
@@ -345,6 +350,7 @@ const transitions: TransitionSpec[] = [
     on: "long_press",
     selector: { resource_id: id("product_row") },
     to: "product_menu",
+    header: { from: id("product_title"), into: "android:id/alertTitle" },
   },
   { from: "product_menu", on: "tap", selector: { resource_id: "android:id/title" }, to: "@back" },
   { from: [...HOME_PARTS, "shop_home_chips", "search_results"], on: "tap", selector: { text: "Canvas sneakers" }, to: "product_42" },
