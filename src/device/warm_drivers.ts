@@ -45,6 +45,14 @@ export type WarmDrivers = ReturnType<typeof createWarmDrivers>;
 export function createWarmDrivers(options: WarmDriversOptions) {
   const { clock, logger } = options;
   const warm = new Map<string, WarmDriver>();
+  /** Ended drivers whose session the UiAutomator2 side refused to delete: sent again before a new start and at stop. */
+  const lingering = new Set<UiDriver>();
+  /** Deletes a driver's session; one the server refused to delete is kept to be deleted again later. */
+  const discard = (driver: UiDriver): Promise<void> =>
+    driver.delete().then(() => void lingering.delete(driver), (error: unknown) => {
+      lingering.add(driver);
+      logger.warn(`the UiAutomator2 session ${driver.appiumSessionId} was not deleted (${String(error)}); it is sent again later`);
+    });
   const key = (address: DeviceAddress) => `${address.adbServer}\n${address.udid}`;
 
   const note = (w: WarmDriver) => {
@@ -63,7 +71,7 @@ export function createWarmDrivers(options: WarmDriversOptions) {
     logger.info(`the warm UiAutomator2 session on ${w.udid} ended: ${reason}`);
     const release = () =>
       w.fileLease.release().catch((error: unknown) => logger.warn(`releasing the device lock failed: ${String(error)}`));
-    const deleting = w.driver.delete().catch(() => {});
+    const deleting = discard(w.driver);
     if (how.releaseAtOnce === true) {
       await Promise.all([deleting, release()]);
       return;
@@ -87,6 +95,9 @@ export function createWarmDrivers(options: WarmDriversOptions) {
 
   return {
     end,
+    discard,
+    /** Deletes again the sessions the UiAutomator2 side refused to delete (before a new warm start, and at stop). */
+    retryLingering: () => Promise.all([...lingering].map(discard)).then(() => {}),
     onAddress: (address: DeviceAddress) => warm.get(key(address)),
     onUdid: (udid: string) => [...warm.values()].find((w) => w.udid === udid),
     all: () => [...warm.values()],
