@@ -90,7 +90,8 @@ export async function openBenchHarness(sim: RunningSim, options: BenchHarnessOpt
   return {
     client: connected.client,
     async call(name, args) {
-      const result = await connected.client.callTool({ name, arguments: args });
+      // The client waits as long as the harness may work (the SDK's own 60 s cut a first use on a loaded machine short).
+      const result = await connected.client.callTool({ name, arguments: args }, undefined, { timeout: options.actionTimeoutMs + 10_000 });
       if (result.isError) throw new Error(`${name} failed: ${JSON.stringify(result.structuredContent)}`);
       return result.structuredContent as { data: Record<string, unknown> };
     },
