@@ -46,7 +46,8 @@ export async function runHardening(tally: Tally): Promise<void> {
 }
 
 async function onOneLane(tally: Tally, done: string[]): Promise<void> {
-  const lane = await Lane.open({ name: "hardening", sim: { scenario: "login" } });
+  // A lease lives 60 s unused: spawning a second server on a loaded machine took past the default 5 s.
+  const lane = await Lane.open({ name: "hardening", sim: { scenario: "login" }, idleTimeoutS: 60 });
   const audit = () => {
     const path = join(lane.home.artifacts, "audit.jsonl");
     return existsSync(path) ? readFileSync(path, "utf8") : "";
