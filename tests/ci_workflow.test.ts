@@ -1,7 +1,8 @@
 /**
  * .github/workflows/ci.yml (issue 27): the tests run on every push and pull request, on Node 20 and 22 on
  * ubuntu, with `adb` installed as .ci/run installs it, and the job runs the README's test command (`npm ci`,
- * then `npm test`). Parsed as YAML, not matched as text.
+ * then `npm test`). .github/workflows/device.yml (issue 24): the real-device campaign runs the direct backend
+ * (no APPIUM_URL) first, then the Appium path once. Parsed as YAML, not matched as text.
  */
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
@@ -18,7 +19,10 @@ interface Step {
 }
 interface Workflow {
   on: Record<string, unknown>;
-  jobs: Record<string, { "runs-on": string; strategy?: { matrix?: Record<string, unknown[]> }; steps: Step[] }>;
+  jobs: Record<
+    string,
+    { "runs-on": string; env?: Record<string, string>; strategy?: { matrix?: Record<string, unknown[]> }; steps: Step[] }
+  >;
 }
 
 const workflow = parse(readFileSync(join(REPO_ROOT, ".github", "workflows", "ci.yml"), "utf8")) as Workflow;
@@ -57,4 +61,24 @@ test("ci.yml installs adb as .ci/run does, then runs the README's test command i
   const ci = lines.findIndex((l) => /^npm ci(\s|$)/.test(l));
   const npmTest = lines.indexOf("npm test");
   assert.ok(adb < ci && ci !== -1 && ci < npmTest, `adb, then npm ci, then npm test: ${JSON.stringify(lines)}`);
+});
+
+const device = parse(readFileSync(join(REPO_ROOT, ".github", "workflows", "device.yml"), "utf8")) as Workflow;
+const PACKAGE = JSON.parse(readFileSync(join(REPO_ROOT, "package.json"), "utf8")) as { scripts: Record<string, string> };
+
+test("device.yml runs the real-device campaign on the direct backend (no APPIUM_URL), then once through Appium", () => {
+  assert.doesNotMatch(PACKAGE.scripts["test:device"]!, /APPIUM_URL/, "npm run test:device sets no Appium URL");
+  const job = Object.values(device.jobs)[0]!;
+  assert.equal(job.env?.["APPIUM_URL"], undefined, "the job's environment names no Appium URL");
+  const emulator = job.steps.find((s) => s.uses?.startsWith("reactivecircus/android-emulator-runner@"));
+  const script = String(emulator?.with?.["script"] ?? "").split("\n").map((l) => l.trim()).filter((l) => l !== "");
+  const runs = (line: string) => /(^|\s)npm run test:device$/.test(line);
+  const direct = script.findIndex((l) => runs(l) && !/APPIUM_URL=/.test(l));
+  const appium = script.findIndex((l) => runs(l) && /^APPIUM_URL=http:\/\/127\.0\.0\.1:4723 /.test(l));
+  assert.ok(direct !== -1, `the campaign without an Appium URL: ${JSON.stringify(script)}`);
+  assert.ok(script.slice(0, direct).includes("node dist/src/main.js doctor"), "doctor passes on the direct backend first");
+  assert.ok(appium > direct, `then the Appium path once: ${JSON.stringify(script)}`);
+  assert.equal(script.filter((l) => /APPIUM_URL=/.test(l)).length, 1, "one line names Appium");
+  const start = commands(job.steps).findIndex((l) => /npx appium --address 127\.0\.0\.1 --port 4723/.test(l));
+  assert.ok(start !== -1, "Appium is started for that line");
 });

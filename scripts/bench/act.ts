@@ -8,30 +8,14 @@
  * Targets (issue 17): harness-own time under 10 ms median per act, at most 2 adb processes per act in a session;
  * a verdict line per act row after the tables says met or MISSED.
  */
-import { randomUUID } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { ACT_DEFAULTS } from "../../contracts/act_defaults.ts";
-import { createAdbClient, createAdbObserver, findAdbProgram } from "../../src/adapters/adb/mod.ts";
-import { createAppiumDriverFactory } from "../../src/adapters/appium/mod.ts";
-import {
-  createAuditLog,
-  createDeviceLock,
-  createEvidenceStore,
-  createNodeFileSystem,
-  createNodeProcessProbe,
-} from "../../src/adapters/evidence/mod.ts";
 import { createNodeProcessRunner } from "../../src/adapters/node_process_runner.ts";
 import { createSystemClock } from "../../src/adapters/system_clock.ts";
-import { createUiSessions } from "../../src/device/ui_sessions.ts";
-import { createHarnessServer } from "../../src/mcp/server.ts";
 import type { Clock } from "../../src/ports/clock.ts";
 import type { ProcessRunner } from "../../src/ports/process_runner.ts";
 import type { UiDriver, UiDriverFactory } from "../../src/ports/ui_driver.ts";
 import { type ScenarioDevice as SimDevice, startSimDevice } from "../../src/sim/mod.ts";
-import { connectInMemory } from "../../tests/support/mcp_client.ts";
-import { silentLogger } from "../../tests/support/silent_logger.ts";
+import { openBenchHarness, simAppiumDrivers } from "./in_memory_harness.ts";
 import { type BenchIO, type BenchSection, median, p95, unionLength } from "./section.ts";
 
 type Interval = [number, number];
@@ -123,53 +107,20 @@ type Row = [tool: string, args: (i: number) => Record<string, unknown>, options?
 
 async function measure(io: BenchIO, verdicts: Verdict[], scenario: string, rows: Row[]): Promise<void> {
   const sim = await startSimDevice({ scenario });
-  const root = mkdtempSync(join(tmpdir(), "amh-bench-act-"));
   const waits: Interval[] = [];
   const busy: Interval[] = [];
   let adbRuns = 0;
   let requests = 0;
-  const clock = timedClock(createSystemClock(), waits);
-  const fs = createNodeFileSystem();
-  const adb = createAdbClient({
+  const harness = await openBenchHarness(sim, {
+    folder: "amh-bench-act-",
+    clock: timedClock(createSystemClock(), waits),
     runner: timedRunner(createNodeProcessRunner(), busy, () => adbRuns++),
-    program: findAdbProgram({ ADB: process.env["ADB"] }, { exists: () => false }),
-    serverSocket: sim.adbServerSocket,
-  });
-  const observer = createAdbObserver({ adb, clock, requestedUdid: sim.device.serial, simulated: true });
-  const hands = createUiSessions({
-    drivers: timedDrivers(
-      createAppiumDriverFactory({
-        appiumUrl: sim.appiumUrl,
-        adbServer: observer.adbServer,
-        requestTimeoutMs: 30_000,
-        newCommandTimeoutS: 600,
-        uiIdleTimeoutMs: ACT_DEFAULTS.uiIdleTimeoutMs, // as composition.ts: the settle rule serve runs
-      }),
-      busy,
-      () => requests++,
-    ),
-    lock: createDeviceLock({ directory: join(root, "locks"), fs, clock, probe: createNodeProcessProbe() }),
-    clock,
-    logger: silentLogger,
+    drivers: (adb, observer) => timedDrivers(simAppiumDrivers(sim, 600)(adb, observer), busy, () => requests++),
     idleTimeoutMs: 600_000,
     warmIdleTimeoutMs: 0, // every act its own session, as measured before the warm device
-    newSessionId: () => `s-${randomUUID()}`,
-  });
-  const server = createHarnessServer({
-    ports: { observer, evidence: createEvidenceStore({ directory: join(root, "artifacts"), fs, clock }), ui: hands.sessions, clock },
-    lock: hands.lock,
-    audit: createAuditLog({ directory: join(root, "artifacts"), fs }),
-    clock,
-    logger: silentLogger,
     actionTimeoutMs: 50_000,
-    newOperationId: randomUUID,
   });
-  const connected = await connectInMemory(server);
-  const call = async (name: string, args: Record<string, unknown>) => {
-    const result = await connected.client.callTool({ name, arguments: args });
-    if (result.isError) throw new Error(`${name} failed: ${JSON.stringify(result.structuredContent)}`);
-    return result.structuredContent as { data: Record<string, unknown> };
-  };
+  const call = (name: string, args: Record<string, unknown>) => harness.call(name, args);
   try {
     /** ui_session_open, each one closed again (not timed). */
     const timedOpen = async () => {
@@ -227,10 +178,7 @@ async function measure(io: BenchIO, verdicts: Verdict[], scenario: string, rows:
     await call("ui_session_close", { session_id: session });
     await timed(`${rows[0]![2]?.label ?? rows[0]![0]} (own session)`, rows[0]![0], rows[0]![1], {}, rows[0]![2]?.setup);
   } finally {
-    await connected.close();
-    await hands.closeAll("bench over");
-    await sim.stop();
-    rmSync(root, { recursive: true, force: true });
+    await harness.close();
   }
 }
 

@@ -6,29 +6,12 @@
  * the next). Then the same `ui_tap` warm (the held session), median/p95 over the repetitions. Issue 24's target
  * row "first act on a fresh device (install + start + first tap): reported, with its parts".
  */
-import { randomUUID } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { ACT_DEFAULTS } from "../../contracts/act_defaults.ts";
-import { createAdbClient, createAdbObserver, findAdbProgram } from "../../src/adapters/adb/mod.ts";
 import { createDirectDriverFactory } from "../../src/adapters/uia2_direct/mod.ts";
 import { packagedServerApksWithSizes } from "../../src/adapters/uia2_direct/server_package.ts";
-import {
-  createAuditLog,
-  createDeviceLock,
-  createEvidenceStore,
-  createNodeFileSystem,
-  createNodeProcessProbe,
-} from "../../src/adapters/evidence/mod.ts";
-import { createNodeProcessRunner } from "../../src/adapters/node_process_runner.ts";
-import { createSystemClock } from "../../src/adapters/system_clock.ts";
-import { createUiSessions } from "../../src/device/ui_sessions.ts";
-import { createHarnessServer } from "../../src/mcp/server.ts";
 import type { UiDriverFactory } from "../../src/ports/ui_driver.ts";
 import { startSimDevice } from "../../src/sim/mod.ts";
-import { connectInMemory } from "../../tests/support/mcp_client.ts";
-import { silentLogger } from "../../tests/support/silent_logger.ts";
+import { openBenchHarness } from "./in_memory_harness.ts";
 import { type BenchIO, type BenchSection, median, p95 } from "./section.ts";
 
 /** The warm device's idle timeout serve uses by default (5 minutes). */
@@ -39,57 +22,37 @@ export const firstUseSection: BenchSection = {
   name: "first use: install + start + first ui_tap on a fresh device, then warm ui_tap (direct backend, phone profile)",
   async run(io: BenchIO) {
     const sim = await startSimDevice({ scenario: "settings", latency: "device" });
-    const root = mkdtempSync(join(tmpdir(), "amh-bench-first-"));
-    const clock = createSystemClock();
-    const fs = createNodeFileSystem();
-    const adb = createAdbClient({
-      runner: createNodeProcessRunner(),
-      program: findAdbProgram({ ADB: process.env["ADB"] }, { exists: () => false }),
-      serverSocket: sim.adbServerSocket,
-    });
-    const observer = createAdbObserver({ adb, clock, requestedUdid: sim.device.serial, simulated: true });
     const steps: { at: number; message: string }[] = [];
-    const direct = createDirectDriverFactory({
-      adb,
-      clock,
-      apks: packagedServerApksWithSizes, // the package's own APK files (appium-uiautomator2-server), as serve streams them
-      requestTimeoutMs: 60_000,
-      uiIdleTimeoutMs: ACT_DEFAULTS.uiIdleTimeoutMs,
-      onProgress: (progress) => steps.push({ at: performance.now(), message: progress.message }),
-    });
+    let direct: ReturnType<typeof createDirectDriverFactory> | undefined;
     let opened = 0;
-    const drivers: UiDriverFactory = {
-      endpoint: direct.endpoint,
-      drain: () => direct.drain(),
-      async open(udid, options) {
-        const driver = await direct.open(udid, options);
-        opened = performance.now();
-        return driver;
+    const harness = await openBenchHarness(sim, {
+      folder: "amh-bench-first-",
+      drivers: (adb, _observer, clock): UiDriverFactory => {
+        const factory = createDirectDriverFactory({
+          adb,
+          clock,
+          apks: packagedServerApksWithSizes, // the package's own APK files (appium-uiautomator2-server), as serve streams them
+          requestTimeoutMs: 60_000,
+          uiIdleTimeoutMs: ACT_DEFAULTS.uiIdleTimeoutMs,
+          onProgress: (progress) => steps.push({ at: performance.now(), message: progress.message }),
+        });
+        direct = factory;
+        return {
+          endpoint: factory.endpoint,
+          drain: () => factory.drain(),
+          async open(udid, options) {
+            const driver = await factory.open(udid, options);
+            opened = performance.now();
+            return driver;
+          },
+        };
       },
-    };
-    const hands = createUiSessions({
-      drivers,
-      lock: createDeviceLock({ directory: join(root, "locks"), fs, clock, probe: createNodeProcessProbe() }),
-      clock,
-      logger: silentLogger,
       idleTimeoutMs: 600_000,
       warmIdleTimeoutMs: WARM_IDLE_MS,
-      newSessionId: () => `s-${randomUUID()}`,
-    });
-    const server = createHarnessServer({
-      ports: { observer, evidence: createEvidenceStore({ directory: join(root, "artifacts"), fs, clock }), ui: hands.sessions, clock },
-      lock: hands.lock,
-      audit: createAuditLog({ directory: join(root, "artifacts"), fs }),
-      clock,
-      logger: silentLogger,
       actionTimeoutMs: 120_000,
-      newOperationId: randomUUID,
+      stop: () => direct?.stop() ?? Promise.resolve(),
     });
-    const connected = await connectInMemory(server);
-    const call = async (name: string, args: Record<string, unknown>) => {
-      const result = await connected.client.callTool({ name, arguments: args });
-      if (result.isError) throw new Error(`${name} failed: ${JSON.stringify(result.structuredContent)}`);
-    };
+    const call = (name: string, args: Record<string, unknown>) => harness.call(name, args);
     try {
       io.print("simulated device with the phone profile, direct backend (no Appium), warm idle timeout 5 min, in-memory MCP (ms)");
       const start = performance.now();
@@ -112,11 +75,7 @@ export const firstUseSection: BenchSection = {
       }
       io.print(`warm ui_tap (no session_id), ${io.repetitions} calls  median ${median(totals).toFixed(0)}  p95 ${p95(totals).toFixed(0)}`);
     } finally {
-      await connected.close();
-      await hands.closeAll("bench over");
-      await direct.stop();
-      await sim.stop();
-      rmSync(root, { recursive: true, force: true });
+      await harness.close();
     }
   },
 };

@@ -6,29 +6,12 @@
  * (overlapping adb runs counted once), median and p95 over the repetitions; then the same calls with the
  * simulator's device latency profile (`--latency device`: a real phone's waits, docs/simulated-device.md).
  */
-import { randomUUID } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { AVAILABLE_TOOL_NAMES, TOOL_CONTRACT_BY_NAME, TOOL_CONTRACTS, type ToolName } from "../../contracts/tools.ts";
-import { createAdbClient, createAdbObserver, findAdbProgram } from "../../src/adapters/adb/mod.ts";
-import {
-  createAuditLog,
-  createDeviceLock,
-  createEvidenceStore,
-  createNodeFileSystem,
-  createNodeProcessProbe,
-} from "../../src/adapters/evidence/mod.ts";
-import { ACT_DEFAULTS } from "../../contracts/act_defaults.ts";
-import { createAppiumDriverFactory } from "../../src/adapters/appium/mod.ts";
 import { createNodeProcessRunner } from "../../src/adapters/node_process_runner.ts";
-import { createUiSessions } from "../../src/device/ui_sessions.ts";
-import { createSystemClock } from "../../src/adapters/system_clock.ts";
-import { createHarnessServer, publishedTool } from "../../src/mcp/server.ts";
-import { silentLogger } from "../../tests/support/silent_logger.ts";
+import { publishedTool } from "../../src/mcp/server.ts";
 import type { ProcessRunner } from "../../src/ports/process_runner.ts";
 import { startSimDevice } from "../../src/sim/mod.ts";
-import { connectInMemory } from "../../tests/support/mcp_client.ts";
+import { openBenchHarness, simAppiumDrivers } from "./in_memory_harness.ts";
 import { SCREENSHOT_TARGET_MS } from "./png.ts";
 import { type BenchIO, type BenchSection, median, p95, unionLength } from "./section.ts";
 
@@ -85,41 +68,15 @@ function timedRunner(inner: ProcessRunner, intervals: [number, number][]): Proce
 
 async function observeOverhead(io: BenchIO, latency: "none" | "device", repetitions: number): Promise<void> {
   const sim = await startSimDevice({ latency });
-  const root = mkdtempSync(join(tmpdir(), "amh-bench-"));
   const intervals: [number, number][] = [];
-  const clock = createSystemClock();
-  const fs = createNodeFileSystem();
-  const adb = createAdbClient({
+  const bench = await openBenchHarness(sim, {
+    folder: "amh-bench-",
     runner: timedRunner(createNodeProcessRunner(), intervals),
-    program: findAdbProgram({ ADB: process.env["ADB"] }, { exists: () => false }),
-    serverSocket: sim.adbServerSocket,
-  });
-  const observer = createAdbObserver({ adb, clock, requestedUdid: sim.device.serial, simulated: true });
-  const hands = createUiSessions({
-    drivers: createAppiumDriverFactory({
-      appiumUrl: sim.appiumUrl,
-      adbServer: observer.adbServer,
-      requestTimeoutMs: 30_000,
-      newCommandTimeoutS: 90,
-      uiIdleTimeoutMs: ACT_DEFAULTS.uiIdleTimeoutMs, // as composition.ts
-    }),
-    lock: createDeviceLock({ directory: join(root, "locks"), fs, clock, probe: createNodeProcessProbe() }),
-    clock,
-    logger: silentLogger,
+    drivers: simAppiumDrivers(sim, 90),
     idleTimeoutMs: 60_000,
     warmIdleTimeoutMs: 0, // every act its own session, as measured before the warm device
-    newSessionId: () => `s-${randomUUID()}`,
-  });
-  const server = createHarnessServer({
-    ports: { observer, evidence: createEvidenceStore({ directory: join(root, "artifacts"), fs, clock }), ui: hands.sessions, clock },
-    lock: hands.lock,
-    audit: createAuditLog({ directory: join(root, "artifacts"), fs }),
-    clock,
-    logger: silentLogger,
     actionTimeoutMs: 90_000,
-    newOperationId: randomUUID,
   });
-  const connected = await connectInMemory(server);
   try {
     io.print(
       `simulated device ${sim.device.serial} (latency profile ${latency}), real adb client, in-memory MCP transport, ${repetitions} calls per tool (ms)`,
@@ -128,7 +85,7 @@ async function observeOverhead(io: BenchIO, latency: "none" | "device", repetiti
     const screenshotTotals: number[] = [];
     for (const tool of AVAILABLE_TOOL_NAMES.filter((name) => TOOL_CONTRACT_BY_NAME[name].annotations.readOnlyHint)) {
       const args = OBSERVE_ARGUMENTS[tool] ?? {};
-      await connected.client.callTool({ name: tool, arguments: args }); // warm-up
+      await bench.client.callTool({ name: tool, arguments: args }); // warm-up
       const totals: number[] = [];
       const inAdb: number[] = [];
       const harness: number[] = [];
@@ -136,7 +93,7 @@ async function observeOverhead(io: BenchIO, latency: "none" | "device", repetiti
       for (let i = 0; i < repetitions; i++) {
         intervals.length = 0;
         const start = performance.now();
-        const result = await connected.client.callTool({ name: tool, arguments: args });
+        const result = await bench.client.callTool({ name: tool, arguments: args });
         const total = performance.now() - start;
         if (result.isError) throw new Error(`${tool} failed: ${JSON.stringify(result.structuredContent)}`);
         const adbMs = unionLength(intervals);
@@ -159,8 +116,6 @@ async function observeOverhead(io: BenchIO, latency: "none" | "device", repetiti
       );
     }
   } finally {
-    await connected.close();
-    await sim.stop();
-    rmSync(root, { recursive: true, force: true });
+    await bench.close();
   }
 }

@@ -3,9 +3,13 @@
  * or the environment, for observe and act tools: adb hangs, the device dropping mid-output and mid-action,
  * unauthorized, offline, dump failures, a one-colour screenshot, UiAutomator2 answering 500, the session dying
  * mid-flow, Appium down, the artifacts folder unwritable. Each must give its typed code (an act whose evidence
- * alone failed: ok with data.evidence_error, since the act took place), release the lock,
- * leave no session behind, and the very next call must succeed once the fault is cleared; no evidence may be
- * half-written. (A full disk is a write error like an unwritable folder; ENOSPC itself is unit-tested.)
+ * alone failed: ok with data.evidence_error, since the act took place), leave the device holding only what it may
+ * between calls (the warm session and the lock naming it, or nothing), and the very next call must succeed once the
+ * fault is cleared; no evidence may be half-written. The server keeps the warm device; before a call sent on another
+ * server (Appium down) it is stopped normally (it must leave no session and no lock) and started again, since
+ * another process meets a warm device's lock as EMULATOR_BUSY; so too before a dump fault (while warm, ui_get_tree
+ * reads the session's page source, no dump). (A full disk is a write error like an unwritable
+ * folder; ENOSPC itself is unit-tested.)
  */
 import { renameSync, rmSync, writeFileSync } from "node:fs";
 import type { ErrorCode } from "../../contracts/error_codes.ts";
@@ -28,6 +32,8 @@ interface FaultCase {
   auditLost?: boolean;
   /** Sent on another server process (e.g. one told a dead APPIUM_URL). */
   via?: (context: FaultContext) => SpawnedServer;
+  /** Needs a device without the warm session: ui_get_tree reads the warm session's page source, not a dump. */
+  cold?: boolean;
 }
 
 interface FaultContext {
@@ -75,6 +81,7 @@ export const FAULT_CASES: readonly FaultCase[] = [
     call: { name: "ui_get_tree", arguments: {} },
     expect: ["OPERATION_TIMEOUT"],
     inject: simFault({ hangCommands: ["uiautomator"] }),
+    cold: true,
   },
   {
     name: "adb hangs (dumpsys) · device_status",
@@ -136,6 +143,7 @@ export const FAULT_CASES: readonly FaultCase[] = [
     call: { name: "ui_get_tree", arguments: {} },
     expect: ["UI_TREE_UNAVAILABLE"],
     inject: simFault({ dumpError: { kind: "null root node", count: 5 } }),
+    cold: true,
   },
   {
     name: "one-colour screenshot · ui_screenshot",
@@ -201,12 +209,12 @@ export async function runFaults(options: { rounds: number }, tally: Tally): Prom
   const appiumDown = await lane.spawnSibling({ env: { APPIUM_URL: `http://127.0.0.1:${await freePort()}` } });
   const auditLost = new Set<string>();
   try {
-    const baseline = await lane.sessions();
     for (let round = 0; round < options.rounds; round++) {
       for (const fault of FAULT_CASES) {
         resetScreen(lane);
         tally.inputsTried++;
         tally.faultsInjected++;
+        if ((fault.via !== undefined || fault.cold === true) && lane.lockHeld()) await lane.restart(tally, `before ${fault.name}`);
         const server = fault.via?.({ appiumDown }) ?? lane.server;
         const clear = await fault.inject(lane, { appiumDown });
         let answer;
@@ -238,11 +246,7 @@ export async function runFaults(options: { rounds: number }, tally: Tally): Prom
         if (answer.kind === "envelope" && answer.envelope.evidence !== null && code !== "UI_ELEMENT_NOT_FOUND") {
           tally.violation("lost evidence", `${fault.name}: a failure named evidence ${answer.envelope.evidence.artifact_id}`);
         }
-        if (lane.lockHeld()) tally.violation("leaked locks", `${fault.name}: the lock is still held after the answer`);
-        const sessions = await settledSessions(lane, baseline);
-        if (sessions > baseline) {
-          tally.violation("orphaned sessions", `${fault.name}: ${sessions - baseline} session(s) left on the UiAutomator2 server`);
-        }
+        await lane.checkLeftovers(tally, `${fault.name}: after the answer`);
         const next = await lane.call(fault.call, tally);
         if (next.kind !== "envelope" || !next.envelope.ok) {
           tally.violation(
@@ -258,7 +262,7 @@ export async function runFaults(options: { rounds: number }, tally: Tally): Prom
       }
     }
     await appiumDown.close();
-    const unnamed = await lane.finish(tally, { sessionsBefore: baseline, expectMissingAudit: auditLost });
+    const unnamed = await lane.finish(tally, { expectMissingAudit: auditLost });
     if (unnamed > 0) {
       tally.figure(`faults: ${unnamed} evidence PNG(s) written by work abandoned at a timeout (no envelope names them; each is whole)`);
     }
@@ -275,15 +279,4 @@ export async function runFaults(options: { rounds: number }, tally: Tally): Prom
 function resetScreen(lane: Lane): void {
   lane.sim.device.forceStop("com.android.settings");
   lane.sim.device.launch("com.android.settings");
-}
-
-/** The session count once deletions in flight have landed (up to 3 s). */
-async function settledSessions(lane: Lane, baseline: number): Promise<number> {
-  const deadline = Date.now() + 3000;
-  let count = await lane.sessions();
-  while (count > baseline && Date.now() < deadline) {
-    await new Promise((r) => setTimeout(r, 100));
-    count = await lane.sessions();
-  }
-  return count;
 }

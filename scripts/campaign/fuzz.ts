@@ -32,7 +32,14 @@ export async function runFuzz(options: FuzzOptions, tally: Tally): Promise<void>
 }
 
 async function fuzzLane(index: number, options: FuzzOptions, tally: Tally): Promise<void> {
-  const lane = await Lane.open({ name: `fuzz#${index}`, actionTimeoutS: 20, idleTimeoutS: 3 });
+  // Even lanes keep the warm device, odd ones run a session per act; each checks the device after every call.
+  const lane = await Lane.open({
+    name: `fuzz#${index}`,
+    actionTimeoutS: 20,
+    idleTimeoutS: 3,
+    perAct: index % 2 === 1,
+    checkBetweenCalls: true,
+  });
   const budget = { act: options.actBudget, observe: options.observeBudget };
   const seed = options.seed + index;
   try {

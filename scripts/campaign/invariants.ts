@@ -192,3 +192,47 @@ function safeJson(text: string): unknown {
     return undefined;
   }
 }
+
+/** What the device's lock file says between calls (null: no lock file). */
+export interface LockNote {
+  pid: number;
+  /** The UiAutomator2 session the holder keeps (the warm one, or a lease on it), noted for a takeover. */
+  appium_session_id?: string;
+}
+
+export type Leftover = { kind: "orphaned sessions" | "leaked locks"; detail: string };
+
+/**
+ * What a device may hold between calls (no call running on it): with the warm device (`warm`), at most one session
+ * beyond those listed before the lane began, the warm one, and then the lock is held and its note names exactly that
+ * session; otherwise (one session per act, or after the server stopped) no session beyond them and no lock. A lock
+ * held with no session, or naming another, is a leak too. Null when the device holds only what it may.
+ */
+export function leftoversBetweenCalls(
+  listed: readonly string[],
+  before: ReadonlySet<string>,
+  lock: LockNote | null,
+  warm: boolean,
+): Leftover | null {
+  const added = listed.filter((id) => !before.has(id));
+  if (!warm) {
+    if (added.length > 0) return { kind: "orphaned sessions", detail: `${added.length} UiAutomator2 session(s) left: ${added.join(", ")}` };
+    return lock === null ? null : { kind: "leaked locks", detail: `the lock of process ${lock.pid} is left` };
+  }
+  if (added.length > 1) {
+    return { kind: "orphaned sessions", detail: `${added.length} UiAutomator2 sessions listed at once (one warm session at most)` };
+  }
+  if (lock === null) {
+    return added.length === 0 ? null : { kind: "orphaned sessions", detail: `the session ${added[0]} is listed while no lock is held` };
+  }
+  if (added.length === 0) {
+    return {
+      kind: "leaked locks",
+      detail: `the lock of process ${lock.pid} is held with no session (it names ${lock.appium_session_id ?? "none"})`,
+    };
+  }
+  return lock.appium_session_id === added[0] ? null : {
+    kind: "orphaned sessions",
+    detail: `the session ${added[0]} is listed but the lock of process ${lock.pid} names ${lock.appium_session_id ?? "no session"}`,
+  };
+}

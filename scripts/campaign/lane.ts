@@ -4,6 +4,8 @@
  * APPIUM_URL pointing at the device's own adb and UiAutomator2 servers) with a private artifacts home, and
  * the MCP SDK client. `call` sends one tools/call as given and checks its answer and the device commands it
  * caused; the checks of the lane's end (audit lines, evidence files, sessions, lock) count what they find.
+ * A lane's server keeps the warm device (the default: one UiAutomator2 session held between calls, its id in the
+ * lock's note) unless the lane is `perAct` (ANDROID_MCP_WARM_IDLE_TIMEOUT=0: a session per act, nothing between calls).
  */
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { homedir, platform } from "node:os";
@@ -17,7 +19,17 @@ import { decodePng } from "../../src/png/mod.ts";
 import { type RunningSim, type SimDeviceOptions, startSimDevice } from "../../src/sim/mod.ts";
 import { type SpawnedServer, spawnServe } from "../../tests/support/mcp_client.ts";
 import { makeServeHome, type ServeHome } from "../../tests/support/mcp_e2e.ts";
-import { type Answer, classifyAnswer, commandsOutsideSlots, type RawOutcome, refusalOverreach, type ToolCallParams } from "./invariants.ts";
+import {
+  type Answer,
+  classifyAnswer,
+  commandsOutsideSlots,
+  type Leftover,
+  leftoversBetweenCalls,
+  type LockNote,
+  type RawOutcome,
+  refusalOverreach,
+  type ToolCallParams,
+} from "./invariants.ts";
 import type { Tally } from "./tally.ts";
 
 const LooseResult = z.looseObject({});
@@ -29,8 +41,14 @@ export interface LaneOptions {
   shared?: RunningSim;
   actionTimeoutS?: number;
   idleTimeoutS?: number;
+  /** One UiAutomator2 session per act (ANDROID_MCP_WARM_IDLE_TIMEOUT=0) instead of the warm device. */
+  perAct?: boolean;
+  /** After every call on the lane's own server, check what the device holds between calls (leftoversBetweenCalls, warm). */
+  checkBetweenCalls?: boolean;
   env?: Record<string, string>;
 }
+
+type ServerOptions = Pick<LaneOptions, "actionTimeoutS" | "idleTimeoutS" | "perAct" | "env">;
 
 export class Lane {
   readonly name: string;
@@ -42,24 +60,32 @@ export class Lane {
   readonly operations = new Set<string>();
   /** Evidence paths the envelopes named. */
   readonly evidence = new Set<string>();
+  /** Whether the lane's server keeps the warm device between calls (not `perAct`). */
+  readonly warm: boolean;
+  /** The sessions the device listed when the lane opened (a shared device's, before any of its lanes called). */
+  readonly sessionsBefore: ReadonlySet<string>;
   readonly #ownsSim: boolean;
+  readonly #options: LaneOptions;
 
-  private constructor(name: string, sim: RunningSim, home: ServeHome, server: SpawnedServer, actionTimeoutMs: number, ownsSim: boolean) {
-    this.name = name;
+  private constructor(sim: RunningSim, home: ServeHome, server: SpawnedServer, before: ReadonlySet<string>, options: LaneOptions) {
+    this.name = options.name;
     this.sim = sim;
     this.home = home;
     this.server = server;
-    this.actionTimeoutMs = actionTimeoutMs;
-    this.#ownsSim = ownsSim;
+    this.actionTimeoutMs = (options.actionTimeoutS ?? 20) * 1000;
+    this.warm = options.perAct !== true;
+    this.sessionsBefore = before;
+    this.#ownsSim = options.shared === undefined;
+    this.#options = options;
   }
 
   static async open(options: LaneOptions): Promise<Lane> {
     const sim = options.shared ?? await startSimDevice(options.sim ?? {});
     const home = makeServeHome();
-    const actionTimeoutS = options.actionTimeoutS ?? 20;
     try {
-      const server = await spawnServe([], laneEnv(sim, home, actionTimeoutS, options));
-      return new Lane(options.name, sim, home, server, actionTimeoutS * 1000, options.shared === undefined);
+      const before = new Set(await listSessions(sim));
+      const server = await spawnServe([], laneEnv(sim, home, options));
+      return new Lane(sim, home, server, before, options);
     } catch (error) {
       if (options.shared === undefined) await sim.stop();
       home.remove();
@@ -67,9 +93,23 @@ export class Lane {
     }
   }
 
-  /** Another `serve` process on the same device and home (a second process racing this one). */
+  /** Another `serve` process on the same device and home (a second process racing this one), the lane's own settings by default. */
   async spawnSibling(options: Omit<LaneOptions, "name" | "sim" | "shared"> = {}): Promise<SpawnedServer> {
-    return spawnServe([], laneEnv(this.sim, this.home, options.actionTimeoutS ?? this.actionTimeoutMs / 1000, options));
+    const { actionTimeoutS, idleTimeoutS, perAct, env } = this.#options;
+    return spawnServe(
+      [],
+      laneEnv(this.sim, this.home, { actionTimeoutS, idleTimeoutS, perAct, ...options, env: { ...env, ...options.env } }),
+    );
+  }
+
+  /**
+   * Stops the lane's server normally (stdin closed) and checks it left no session and no lock (`label` says when),
+   * then starts another on the same device and home.
+   */
+  async restart(tally: Tally, label: string): Promise<void> {
+    await this.server.close();
+    await this.checkLeftovers(tally, `${label}: after a normal stop`, { warm: false });
+    this.server = await this.spawnSibling();
   }
 
   /** Sends one tools/call as given; checks the answer and every device command it caused; `violations` is how many this call found. */
@@ -110,6 +150,11 @@ export class Lane {
       ...(params.name === "app_open_url" && typeof args["url"] === "string" ? { url: args["url"] } : {}),
     };
     for (const wrong of commandsOutsideSlots(entries, slots)) flag("text outside its slot", `${label} → ${wrong}`);
+    if (this.#options.checkBetweenCalls === true && server === this.server) {
+      // The warm rule in both modes: a lease (ui_session_open) holds a session and the lock between calls per act too.
+      const left = await this.leftovers({ warm: true });
+      if (left !== null) flag(left.kind, `${label}: between calls: ${left.detail}`);
+    }
     if (answer.kind === "envelope") {
       this.operations.add(answer.envelope.operation_id);
       if (answer.envelope.evidence !== null) this.evidence.add(answer.envelope.evidence.path);
@@ -169,8 +214,7 @@ export class Lane {
 
   /** Sessions the device's UiAutomator2 server lists (live or dead, not deleted). */
   async sessions(): Promise<number> {
-    const answer = await fetch(`${this.sim.appiumUrl}/appium/sessions`).then((r) => r.json()) as { value: unknown[] };
-    return answer.value.length;
+    return (await listSessions(this.sim)).length;
   }
 
   /** Whether a lock file for this device is in the user's lock directory. */
@@ -178,18 +222,47 @@ export class Lane {
     return existsSync(lockPathOf(this.sim));
   }
 
+  /** The device's lock file as its holder wrote it (null: none, or gone while read). */
+  lockNote(): LockNote | null {
+    try {
+      return JSON.parse(readFileSync(lockPathOf(this.sim), "utf8")) as LockNote;
+    } catch {
+      return null;
+    }
+  }
+
   /**
-   * Stops the server gracefully (stdin closed: it deletes its sessions), then checks what it left: audit lines,
-   * evidence, sessions on the device, its lock. Returns the PNGs no envelope named. Then cleans up.
+   * What the device holds beyond what it may between calls (invariants.ts leftoversBetweenCalls; `warm`: the lane's
+   * mode unless said), looked at again every 100 ms for up to `settleMs` while it is wrong (a deletion or a note in
+   * flight when the answer went out: an idle expiry ends the session, then releases the lock). Null when all is well.
    */
-  async finish(tally: Tally, options: { sessionsBefore?: number; expectMissingAudit?: Set<string> } = {}): Promise<number> {
+  async leftovers(options: { warm?: boolean; settleMs?: number } = {}): Promise<Leftover | null> {
+    const deadline = Date.now() + (options.settleMs ?? 1000);
+    for (;;) {
+      const left = leftoversBetweenCalls(await listSessions(this.sim), this.sessionsBefore, this.lockNote(), options.warm ?? this.warm);
+      if (left === null || Date.now() >= deadline) return left;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+
+  /** Counts what `leftovers` finds (settling up to 3 s). */
+  async checkLeftovers(tally: Tally, label: string, options: { warm?: boolean } = {}): Promise<void> {
+    const left = await this.leftovers({ ...options, settleMs: 3000 });
+    if (left !== null) tally.violation(left.kind, `${this.name} ${label}: ${left.detail}`);
+  }
+
+  /**
+   * Stops the server gracefully (stdin closed: it deletes its sessions, the warm one too), then checks what it left:
+   * audit lines, evidence, sessions on the device beyond those before the lane opened, its lock. Returns the PNGs no
+   * envelope named. Then cleans up. `othersStopped`: the device's other lanes have stopped too (a shared device's
+   * sessions and lock are judged by its last lane).
+   */
+  async finish(tally: Tally, options: { expectMissingAudit?: Set<string>; othersStopped?: boolean } = {}): Promise<number> {
     try {
       await this.server.close();
       this.checkAudit(tally, options.expectMissingAudit);
       const unnamed = this.checkEvidence(tally);
-      const left = (await this.sessions()) - (options.sessionsBefore ?? 0);
-      if (left > 0) tally.violation("orphaned sessions", `${this.name}: ${left} UiAutomator2 session(s) left after the server stopped`);
-      if (this.lockHeld()) tally.violation("leaked locks", `${this.name}: ${lockPathOf(this.sim)} is left after the server stopped`);
+      if (this.#ownsSim || options.othersStopped === true) await this.checkLeftovers(tally, "after the server stopped", { warm: false });
       return unnamed;
     } finally {
       await this.dispose();
@@ -209,23 +282,22 @@ export function lockPathOf(sim: RunningSim): string {
   return join(directory, lockFileName({ adbServer: adbServerAddress(sim.adbServerSocket, thisMachineHosts()), udid: sim.device.serial }));
 }
 
-function laneEnv(
-  sim: RunningSim,
-  home: ServeHome,
-  actionTimeoutS: number,
-  options: Pick<LaneOptions, "idleTimeoutS" | "env">,
-): Record<string, string> {
+/** Sessions the device's UiAutomator2 server lists (live or dead, not deleted), by id. */
+async function listSessions(sim: RunningSim): Promise<string[]> {
+  const answer = await fetch(`${sim.appiumUrl}/appium/sessions`).then((r) => r.json()) as { value: { id: string }[] };
+  return answer.value.map((s) => s.id);
+}
+
+function laneEnv(sim: RunningSim, home: ServeHome, options: ServerOptions): Record<string, string> {
   return {
     ...home.env,
     ADB_SERVER_SOCKET: sim.adbServerSocket,
     ANDROID_UDID: sim.device.serial,
     APPIUM_URL: sim.appiumUrl,
-    ANDROID_MCP_ACTION_TIMEOUT: String(actionTimeoutS),
+    ANDROID_MCP_ACTION_TIMEOUT: String(options.actionTimeoutS ?? 20),
     ANDROID_MCP_FLOW_IDLE_TIMEOUT: String(options.idleTimeoutS ?? 5),
-    // One UiAutomator2 session per act, as the invariants (no session and no lock left between calls) were written;
-    // the warm device (a session and the lock held between calls) is held by tests/e2e/warm_sim.test.ts and
-    // tests/contract/warm_device.test.ts. A lane may set it (options.env).
-    ANDROID_MCP_WARM_IDLE_TIMEOUT: "0",
+    // The warm device is the default (serve's own, 300 s); a per-act lane keeps the other mode covered.
+    ...(options.perAct === true ? { ANDROID_MCP_WARM_IDLE_TIMEOUT: "0" } : {}),
     ...options.env,
   };
 }

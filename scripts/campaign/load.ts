@@ -2,9 +2,12 @@
  * The load section: `clients` MCP clients, each with its own `serve` process, drive one simulated device at
  * once for a bounded time with a mix of observe and act calls. Invariants: every answer is `ok` or
  * EMULATOR_BUSY (any other code means two operations met on the device), EMULATOR_BUSY comes at once (no
- * queue), every call answers (no deadlock), the UiAutomator2 server never lists two sessions at once. Then a
- * holder is killed with SIGKILL in the middle of a call: its adb child must die with it, the next call of
- * another process must succeed (the dead holder's lock is taken over), and no lock is left afterwards.
+ * queue), every call answers (no deadlock), the UiAutomator2 server never lists two sessions at once. The odd
+ * lanes run one session per act, the even ones keep the warm device (the lock held from their first act on, so the
+ * first even lane to act serves the rest of the run and the others meet EMULATOR_BUSY). Then the lock's holder is
+ * killed with SIGKILL in the middle of a call: its adb child must die with it, the next call of another process
+ * must succeed (the dead holder's lock is taken over, its warm session ended), and no session and no lock are
+ * left afterwards.
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { startSimDevice } from "../../src/sim/mod.ts";
@@ -48,7 +51,7 @@ export async function runLoad(options: LoadOptions, tally: Tally): Promise<void>
   const lanes: Lane[] = [];
   try {
     for (let i = 0; i < options.clients; i++) {
-      lanes.push(await Lane.open({ name: `load#${i}`, shared: sim, actionTimeoutS: 20, idleTimeoutS: 30 }));
+      lanes.push(await Lane.open({ name: `load#${i}`, shared: sim, actionTimeoutS: 20, idleTimeoutS: 30, perAct: i % 2 === 1 }));
     }
     tally.concurrentClients = Math.max(tally.concurrentClients, options.clients);
     const baseline = await lanes[0]!.sessions();
@@ -101,7 +104,7 @@ export async function runLoad(options: LoadOptions, tally: Tally): Promise<void>
         } session(s) listed at once`,
     );
     await killHolder(lanes, tally);
-    for (const lane of lanes) await lane.finish(tally, { sessionsBefore: baseline });
+    for (const [i, lane] of lanes.entries()) await lane.finish(tally, { othersStopped: i === lanes.length - 1 });
   } catch (error) {
     tally.violation("campaign errors", `load: ${(error as Error).stack ?? String(error)}`);
     for (const lane of lanes) await lane.dispose();
@@ -111,9 +114,14 @@ export async function runLoad(options: LoadOptions, tally: Tally): Promise<void>
   }
 }
 
-/** SIGKILL of a server holding the device in a hung screencap: no adb child, no lock left, the device usable. */
+/**
+ * SIGKILL of the server holding the device (the warm one, if a lane kept it) in a hung screencap: no adb child, the
+ * device usable by the next call of another process, and after it no session and no lock left.
+ */
 async function killHolder(lanes: Lane[], tally: Tally): Promise<void> {
-  const [victim, other] = [lanes[0]!, lanes[1]!];
+  const holder = lanes[0]!.lockNote()?.pid;
+  const victim = lanes.find((lane) => lane.server.pid === holder) ?? lanes[0]!;
+  const other = lanes.find((lane) => lane !== victim)!;
   const sim = victim.sim;
   sim.device.setFaults({ hangCommands: ["screencap"] });
   tally.faultsInjected++;
@@ -147,7 +155,7 @@ async function killHolder(lanes: Lane[], tally: Tally): Promise<void> {
       }`,
     );
   }
-  if (victim.lockHeld()) tally.violation("leaked locks", "load: a lock is left after the killed holder's lock was taken over and released");
+  await other.checkLeftovers(tally, "after the killed holder's lock was taken over and released", { warm: false });
   tally.figure(
     `load: holder SIGKILLed in a hung screencap: ${children.length} adb child(ren) before, ${orphans.length} left; the next call of another process: ${
       next.kind === "envelope" ? next.envelope.error?.code ?? "ok" : next.kind

@@ -31,6 +31,7 @@ import {
   type UiTree,
   underAnotherKey,
 } from "../screen/mod.ts";
+import { deviceOf } from "./device_handle.ts";
 import { aroundDriver } from "./driver_calls.ts";
 import { xpathOf } from "./element_path.ts";
 import { type ReadTimer, readTimer } from "./read_timer.ts";
@@ -88,7 +89,7 @@ export function defineActTool<N extends ToolName, E extends object>(name: N, opt
   };
 }
 
-/** Runs `act` in the session the call names (ctx.sessionId) or a temporary one, and answers the settled screen. */
+/** Runs `act` through the operation's device handle (the session the call names, else the warm driver), and answers the settled screen. */
 function performAct<E extends object>(
   tool: string,
   ctx: OperationContext,
@@ -99,7 +100,7 @@ function performAct<E extends object>(
   const wait = (): WaitOptions => ({ timeoutMs: ctx.remainingMs(), signal: ctx.signal });
   let restarted: string | undefined;
   const op = { ...uiOperation(ctx), restarted: (why: string) => void (restarted = why) };
-  return ports.ui.withDriver(ctx.sessionId, ports.observer.udid, op, async (session) => {
+  return deviceOf(ctx).withDriver(op, async (session) => {
     const driver = watchGestures(session, () => ctx.noteActed("sent"));
     const reads = readTimer(ports.clock);
     const before = await reads.time(() => checked(ctx, () => driver.source()));
@@ -216,7 +217,7 @@ async function takeEvidence(tool: string, ports: ToolPorts, ctx: OperationContex
 const CALL_END_SLACK_MS = 100;
 
 export function uiOperation(ctx: OperationContext): UiOperation {
-  return { operationId: ctx.operationId, signal: ctx.signal, remainingMs: ctx.remainingMs, progress: ctx.progress, lease: ctx.lease };
+  return { operationId: ctx.operationId, signal: ctx.signal, remainingMs: ctx.remainingMs, progress: ctx.progress };
 }
 
 /** The summary of a page source read through a session, with the device's geometry, keyboard and foreground from adb. */

@@ -7,7 +7,7 @@
  */
 import { isHarnessError } from "../errors.ts";
 import type { DeviceObserver, WaitOptions } from "../ports/device.ts";
-import type { UiSessions } from "../ports/ui_sessions.ts";
+import type { DeviceHandle } from "../ports/ui_sessions.ts";
 import { maskPasswordText, summaryFromCapture } from "../screen/mod.ts";
 import type { ScreenSummary, UiTree } from "../screen/mod.ts";
 
@@ -23,8 +23,8 @@ export interface ScreenReading {
  * does). While this server holds a UI session on the device, the XML is the session's page source.
  * A session that Appium ended is dropped and the screen is dumped through adb instead.
  */
-export async function readScreen(observer: DeviceObserver, wait: WaitOptions, ui?: UiSessions): Promise<ScreenReading> {
-  const held = ui?.heldDriver(observer.udid) ?? null;
+export async function readScreen(observer: DeviceObserver, wait: WaitOptions, device?: DeviceHandle): Promise<ScreenReading> {
+  const held = device?.heldDriver() ?? null;
   if (held !== null) {
     // The device's facts through adb beside the page source through the session: one wait instead of two.
     const [source, context] = await Promise.allSettled([held.source(), observer.screenContext(wait)]);

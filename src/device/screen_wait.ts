@@ -47,7 +47,7 @@ export async function waitForCondition(
   const reads = readTimer(ports.clock);
   for (;;) {
     const readAt = ports.clock.now();
-    const reading = await reads.time(() => readScreen(ports.observer, wait(), ports.ui));
+    const reading = await reads.time(() => readScreen(ports.observer, wait(), ctx.device));
     const waitedMs = Math.round(ports.clock.now() - started);
     const result = findElement(reading.tree, "visible" in condition ? condition.visible : condition.gone);
     const present = result.status !== "not_found";

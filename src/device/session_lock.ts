@@ -64,6 +64,7 @@ export function createSessionAwareLock(registry: SessionRegistry, warms: WarmDri
         return { release: () => giveBack(warm, owner.operationId) };
       }
       if (held !== undefined) return { release: () => registry.free(held, owner.operationId) }; // a session without a warm driver
+      await warms.retryLingering(); // a session whose DELETE was refused keeps the file lock until it is gone
       const entry: KeepableLease = { address, lease: await fileLock.acquire(address, owner) };
       const lease: DeviceLease = {
         release: async () => {

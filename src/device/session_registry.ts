@@ -71,7 +71,7 @@ export function createSessionRegistry(options: RegistryOptions) {
     logger.info(`UI session ${s.id} ended: ${reason}`);
     const release = () =>
       s.lease.release().catch((error: unknown) => logger.warn(`releasing the device lock of ${s.id} failed: ${String(error)}`));
-    const deleting = s.driver.delete();
+    const deleting = s.driver.delete().catch((error: unknown) => logger.warn(`ending UI session ${s.id} failed: ${String(error)}`));
     if (how.releaseAtOnce === true) {
       await Promise.all([deleting, release(), handedBack]);
       return;

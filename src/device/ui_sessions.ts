@@ -6,15 +6,16 @@
  * close, idle expiry, its action ceiling, an operation in it timing out (revoked: the warm driver ends too), or
  * closeAll at shutdown; the warm driver ends on its idle expiry, an operation using it timing out, or closeAll. A
  * warm session that another client ended (or whose server is gone) is started again once, at the first call of an
- * operation, and the operation hears why (`UiOperation.restarted`).
+ * operation, and the operation hears why (`UiOperation.restarted`). `handle` is the one place an operation's session
+ * and warm driver are resolved (the gate calls it once per call, after the lock).
  */
 import { SESSION_DEFAULTS } from "../../contracts/act_defaults.ts";
 import { HarnessError } from "../errors.ts";
 import type { Clock } from "../ports/clock.ts";
-import type { DeviceLock } from "../ports/evidence.ts";
+import type { DeviceLease, DeviceLock } from "../ports/evidence.ts";
 import type { Logger } from "../ports/logger.ts";
 import type { UiDriver, UiDriverFactory } from "../ports/ui_driver.ts";
-import type { UiOperation, UiSessions } from "../ports/ui_sessions.ts";
+import type { DeviceHandle, UiOperation, UiSessions } from "../ports/ui_sessions.ts";
 import { aroundDriver } from "./driver_calls.ts";
 import { createSessionAwareLock } from "./session_lock.ts";
 import { createSessionRegistry, type OpenSession } from "./session_registry.ts";
@@ -95,11 +96,12 @@ export function createUiSessions(options: UiSessionsOptions): UiSessionLayer {
   };
 
   /** The device's warm driver, started for this operation (keeping the file lease it holds) when there is none yet. */
-  const warmDriverFor = async (udid: string, op: UiOperation): Promise<WarmDriver | null> => {
+  const warmDriverFor = async (udid: string, lease: DeviceLease | undefined, op: UiOperation): Promise<WarmDriver | null> => {
     const existing = warms.onUdid(udid);
     if (existing !== undefined) return existing;
-    const entry = op.lease === undefined ? null : leaseToKeep(op.lease);
+    const entry = lease === undefined ? null : leaseToKeep(lease);
     if (entry === null) return null;
+    await warms.retryLingering(); // an old session the server refused to delete goes before a new one starts
     const w = warms.start({ udid, address: entry.address, driver: await openDriver(udid, op), fileLease: entry.lease }, op.operationId);
     entry.warmedBy = w;
     return w;
@@ -124,7 +126,7 @@ export function createUiSessions(options: UiSessionsOptions): UiSessionLayer {
         }
         const why = `the UiAutomator2 session ${w.driver.appiumSessionId} had ended (${error.message}); a new one was started`;
         options.logger.info(`warm session on ${udid}: ${why}`);
-        void w.driver.delete().catch(() => {});
+        void warms.discard(w.driver);
         try {
           warms.replaced(w, await openDriver(udid, op));
         } catch (failed) {
@@ -140,49 +142,112 @@ export function createUiSessions(options: UiSessionsOptions): UiSessionLayer {
   /** Runs `work` on a temporary driver, deleted after (no file lease to keep: a caller outside the gate). */
   const temporary = async <T>(udid: string, op: UiOperation, work: (driver: UiDriver) => Promise<T>): Promise<T> => {
     const driver = await openDriver(udid, op);
-    const onAbort = () => void driver.delete();
+    const onAbort = () => void driver.delete().catch(() => {});
     op.signal.addEventListener("abort", onAbort, { once: true });
     try {
       return await work(driver);
     } finally {
       op.signal.removeEventListener("abort", onAbort);
-      await driver.delete();
+      await driver.delete().catch(() => {});
     }
   };
 
   const warmOf = new WeakMap<OpenSession, WarmDriver>();
 
+  /** Runs `work` in the warm driver `w` (an operation past its limit revokes it). */
+  const inWarm = async <T>(w: WarmDriver, udid: string, op: UiOperation, work: (driver: UiDriver) => Promise<T>): Promise<T> => {
+    const revoke = revokeFor(w, op.operationId);
+    if (op.signal.aborted) revoke();
+    op.signal.addEventListener("abort", revoke, { once: true });
+    try {
+      return await work(usedBy(w, udid, op));
+    } finally {
+      op.signal.removeEventListener("abort", revoke);
+    }
+  };
+
+  /** Runs `work` in the explicit session `s`, a lease on `w` (a session the UiAutomator2 side ended is ended here too). */
+  const inLease = async <T>(s: OpenSession, w: WarmDriver, udid: string, op: UiOperation, work: (driver: UiDriver) => Promise<T>) => {
+    const revoke = revokeFor(w, op.operationId);
+    op.signal.addEventListener("abort", revoke, { once: true });
+    try {
+      return await work(usedBy(w, udid, op));
+    } catch (error) {
+      if (error instanceof HarnessError && error.code === "SESSION_NOT_FOUND") {
+        await registry.end(s, "the UiAutomator2 side ended it");
+        throw registry.notFound(s.id);
+      }
+      throw error;
+    } finally {
+      op.signal.removeEventListener("abort", revoke);
+      await registry.used(s);
+    }
+  };
+
+  /** Opens an explicit session on `w` for the operation `op` (its opener), answered once the lock names the session. */
+  const lease = async (w: WarmDriver, udid: string, op: UiOperation): Promise<OpenSession> => {
+    const s = registry.add({
+      id: options.newSessionId(),
+      udid,
+      address: w.address,
+      driver: aroundDriver(() => w.driver, (name, _kind, run) => name === "delete" ? Promise.resolve() : run(w.driver)),
+      lease: { release: async () => {} }, // the warm driver keeps the device's file lease
+      onEnd: async () => {
+        if (w.leasedBy !== s) return;
+        w.leasedBy = null;
+        await warms.rest(w);
+      },
+    }, op.operationId);
+    warmOf.set(s, w);
+    w.leasedBy = s;
+    const revoke = revokeFor(w, op.operationId);
+    if (op.signal.aborted) revoke();
+    else op.signal.addEventListener("abort", revoke, { once: true });
+    // Answered once the lock file names the UiAutomator2 session: a server killed right after the answer
+    // leaves the id where the next owner's takeover finds it (device_lock.ts, stale_session.ts).
+    await w.noted;
+    return s;
+  };
+
+  /** Observing reads through a warm driver as it is: never starts it (again); a failed read goes to adb. */
+  const reader = (w: WarmDriver): UiDriver =>
+    aroundDriver(() => w.driver, (name, _kind, run) => name === "delete" ? Promise.resolve() : run(w.driver));
+
   const sessions: UiSessions = {
-    async withDriver(sessionId, udid, op, work) {
-      if (sessionId === undefined) {
-        const w = await warmDriverFor(udid, op);
-        if (w === null) return temporary(udid, op, work);
-        const revoke = revokeFor(w, op.operationId);
-        if (op.signal.aborted) revoke();
-        op.signal.addEventListener("abort", revoke, { once: true });
-        try {
-          return await work(usedBy(w, udid, op));
-        } finally {
-          op.signal.removeEventListener("abort", revoke);
-        }
-      }
-      const s = registry.get(sessionId);
-      const w = s === undefined ? undefined : warmOf.get(s);
-      if (s === undefined || w === undefined) throw registry.notFound(sessionId);
-      const revoke = revokeFor(w, op.operationId);
-      op.signal.addEventListener("abort", revoke, { once: true });
-      try {
-        return await work(usedBy(w, udid, op));
-      } catch (error) {
-        if (error instanceof HarnessError && error.code === "SESSION_NOT_FOUND") {
-          await registry.end(s, "the UiAutomator2 side ended it");
-          throw registry.notFound(sessionId);
-        }
-        throw error;
-      } finally {
-        op.signal.removeEventListener("abort", revoke);
-        await registry.used(s);
-      }
+    handle(udid, sessionId, deviceLease): DeviceHandle {
+      // Resolved once for the operation: the session the call names and the warm driver it leases, else the warm driver.
+      let named = sessionId === undefined ? undefined : registry.get(sessionId);
+      let warm = named !== undefined ? warmOf.get(named) : sessionId === undefined ? warms.onUdid(udid) : undefined;
+      const live = () => (warm === undefined || warm.ended ? undefined : warm);
+      return {
+        udid,
+        get sessionId() {
+          return named?.id ?? sessionId;
+        },
+        async withDriver(op, work) {
+          if (named !== undefined || sessionId !== undefined) {
+            const w = live();
+            if (named === undefined || w === undefined || registry.get(named.id) !== named) {
+              throw registry.notFound(named?.id ?? sessionId!);
+            }
+            return inLease(named, w, udid, op, work);
+          }
+          warm = live() ?? (await warmDriverFor(udid, deviceLease, op)) ?? undefined;
+          return warm === undefined ? temporary(udid, op, work) : inWarm(warm, udid, op, work);
+        },
+        heldDriver() {
+          const w = live();
+          return w === undefined ? null : reader(w);
+        },
+        async open(op) {
+          warm = live() ?? (await warmDriverFor(udid, deviceLease, op)) ?? undefined;
+          if (warm === undefined) {
+            throw new HarnessError("INTERNAL_ERROR", "ui_session_open ran without holding the device lock of a free device.");
+          }
+          named = await lease(warm, udid, op);
+          return registry.info(named);
+        },
+      };
     },
     describe(sessionId) {
       const s = registry.get(sessionId);
@@ -190,38 +255,6 @@ export function createUiSessions(options: UiSessionsOptions): UiSessionLayer {
     },
     udidOf(sessionId) {
       return registry.get(sessionId)?.udid ?? null;
-    },
-    heldDriver(udid) {
-      const w = warms.onUdid(udid);
-      // Observing reads through the warm driver as it is: never starts it (again); a failed read goes to adb.
-      return w === undefined
-        ? null
-        : aroundDriver(() => w.driver, (name, _kind, run) => name === "delete" ? Promise.resolve() : run(w.driver));
-    },
-    async open(udid, lease, op) {
-      const w = await warmDriverFor(udid, { ...op, lease });
-      if (w === null) throw new HarnessError("INTERNAL_ERROR", "ui_session_open ran without holding the device lock of a free device.");
-      const s = registry.add({
-        id: options.newSessionId(),
-        udid,
-        address: w.address,
-        driver: aroundDriver(() => w.driver, (name, _kind, run) => name === "delete" ? Promise.resolve() : run(w.driver)),
-        lease: { release: async () => {} }, // the warm driver keeps the device's file lease
-        onEnd: async () => {
-          if (w.leasedBy !== s) return;
-          w.leasedBy = null;
-          await warms.rest(w);
-        },
-      }, op.operationId);
-      warmOf.set(s, w);
-      w.leasedBy = s;
-      const revoke = revokeFor(w, op.operationId);
-      if (op.signal.aborted) revoke();
-      else op.signal.addEventListener("abort", revoke, { once: true });
-      // Answered once the lock file names the UiAutomator2 session: a server killed right after the answer
-      // leaves the id where the next owner's takeover finds it (device_lock.ts, stale_session.ts).
-      await w.noted;
-      return registry.info(s);
     },
     async close(sessionId, byOperation) {
       const s = registry.get(sessionId);
@@ -244,6 +277,7 @@ export function createUiSessions(options: UiSessionsOptions): UiSessionLayer {
     async closeAll(reason) {
       await Promise.all(registry.all().map((s) => registry.end(s, reason)));
       await Promise.all(warms.all().map((w) => warms.end(w, reason)));
+      await warms.retryLingering();
       // A session start that an operation abandoned (timeout, cancellation, shutdown) is deleted when it
       // arrives; wait for that, bounded, so stopping never leaves one on Appium.
       const limit = new AbortController();

@@ -4,7 +4,8 @@
  * driver is `idle` or `in_use` by one operation; it keeps the device's cross-process file lease while it lives and
  * notes its session id in the lock file (so whoever takes over after a SIGKILL ends it); an explicit session
  * (`ui_session_open`) is a lease on it (`leasedBy`), while which it never expires. It ends exactly once: deleted on
- * the UiAutomator2 side, then the file lease released. Knows nothing of tools nor of the lock's policy.
+ * the UiAutomator2 side, then the file lease released (a DELETE the server refuses keeps the lease, its note naming the
+ * session, until a later one succeeds: `retryLingering`). Knows nothing of tools nor of the lock's policy.
  */
 import type { Clock } from "../ports/clock.ts";
 import type { DeviceAddress, DeviceLease } from "../ports/evidence.ts";
@@ -45,6 +46,25 @@ export type WarmDrivers = ReturnType<typeof createWarmDrivers>;
 export function createWarmDrivers(options: WarmDriversOptions) {
   const { clock, logger } = options;
   const warm = new Map<string, WarmDriver>();
+  /**
+   * Ended drivers whose session the UiAutomator2 side refused to delete, each with the device's file lease it keeps
+   * until then (null: released already), its note still naming that session: deleted again before this server takes
+   * the device again and at stop; a server killed meanwhile leaves it to the takeover.
+   */
+  const lingering = new Map<UiDriver, DeviceLease | null>();
+  const releasing = (lease: DeviceLease | null | undefined) =>
+    lease?.release().catch((error: unknown) => logger.warn(`releasing the device lock failed: ${String(error)}`));
+  /** Deletes a driver's session (then releases `lease`); one the server refused to delete is kept, with the lease. */
+  const discard = (driver: UiDriver, lease: DeviceLease | null = null): Promise<boolean> =>
+    driver.delete().then(async () => {
+      lingering.delete(driver);
+      await releasing(lease);
+      return true;
+    }, (error: unknown) => {
+      lingering.set(driver, lease);
+      logger.warn(`the UiAutomator2 session ${driver.appiumSessionId} was not deleted (${String(error)}); it is sent again later`);
+      return false;
+    });
   const key = (address: DeviceAddress) => `${address.adbServer}\n${address.udid}`;
 
   const note = (w: WarmDriver) => {
@@ -61,15 +81,11 @@ export function createWarmDrivers(options: WarmDriversOptions) {
     w.timer.abort();
     if (w.leasedBy !== null) await options.endLease(w.leasedBy, reason).catch(() => {});
     logger.info(`the warm UiAutomator2 session on ${w.udid} ended: ${reason}`);
-    const release = () =>
-      w.fileLease.release().catch((error: unknown) => logger.warn(`releasing the device lock failed: ${String(error)}`));
-    const deleting = w.driver.delete().catch(() => {});
     if (how.releaseAtOnce === true) {
-      await Promise.all([deleting, release()]);
+      await Promise.all([discard(w.driver), releasing(w.fileLease)]);
       return;
     }
-    await deleting;
-    await release();
+    await discard(w.driver, w.fileLease); // the lease is released once the session is gone
   };
 
   /** (Re)starts the idle timer of a driver nobody uses: past it, unless used or leased meanwhile, it ends. */
@@ -87,6 +103,10 @@ export function createWarmDrivers(options: WarmDriversOptions) {
 
   return {
     end,
+    discard: (driver: UiDriver) => discard(driver).then(() => {}),
+    /** Deletes again the sessions the UiAutomator2 side refused to delete, releasing the leases they kept (before this
+     * server takes the device again, and at stop). */
+    retryLingering: () => Promise.all([...lingering].map(([driver, lease]) => discard(driver, lease))).then(() => {}),
     onAddress: (address: DeviceAddress) => warm.get(key(address)),
     onUdid: (udid: string) => [...warm.values()].find((w) => w.udid === udid),
     all: () => [...warm.values()],

@@ -4,6 +4,8 @@
  * (EMULATOR_BUSY at once if held), run the handler on exactly that device (the observer bound to the
  * locked serial) within the deadline (OPERATION_TIMEOUT: the handler's signal is aborted and the lock
  * released), append one audit line, answer with the envelope. Never throws.
+ * Once the lock is taken, the device handle (the session the call names, else the device's warm driver) is
+ * resolved here, once, and handed down in the context (OperationContext.device): `session_id` is read here alone.
  */
 import type { Envelope, Evidence, ToolEnvelope } from "../../contracts/envelope.ts";
 import { redactArguments } from "../../contracts/tool_inputs.ts";
@@ -92,8 +94,7 @@ async function withLockAndDeadline<T>(
   let acted: ActStage | null = null;
   const ctx: OperationContext = {
     operationId,
-    sessionId,
-    lease: undefined,
+    device: undefined,
     signal: deadline.signal,
     remainingMs: deadline.remainingMs,
     attachEvidence: (ref) => {
@@ -124,7 +125,9 @@ async function withLockAndDeadline<T>(
       throw deadline.signal.reason;
     }
     lease = acquired;
-    return work({ ...ctx, lease: acquired }, { ...deps.ports, observer: deps.ports.observer.bind(udid) });
+    // The device handle, resolved once here from the session the call names (or the device's warm driver) and handed down.
+    const device = deps.ports.ui.handle(udid, sessionId, acquired);
+    return work({ ...ctx, device }, { ...deps.ports, observer: deps.ports.observer.bind(udid) });
   };
   try {
     return await Promise.race([locked(), deadline.expired]);

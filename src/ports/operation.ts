@@ -1,6 +1,6 @@
 /**
- * What one operation is to the code below the gate: its context (id, deadline signal, the UI session the
- * call names, evidence slot, progress), the ports a handler may use, and a tool's handler typed by its
+ * What one operation is to the code below the gate: its context (id, deadline signal, the device handle the gate
+ * resolved, evidence slot, progress), the ports a handler may use, and a tool's handler typed by its
  * declaration in contracts/tools.ts (validated arguments in, `data` as declared out; only HarnessError thrown).
  */
 // @ts-types="../../node_modules/@modelcontextprotocol/sdk/dist/esm/types.d.ts"
@@ -8,17 +8,18 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { ActToolName, ToolData, ToolInput, ToolName } from "../../contracts/tools.ts";
 import type { Clock } from "./clock.ts";
 import type { DeviceObserver } from "./device.ts";
-import type { DeviceLease, EvidenceRef, EvidenceStore } from "./evidence.ts";
-import type { UiSessions } from "./ui_sessions.ts";
+import type { EvidenceRef, EvidenceStore } from "./evidence.ts";
+import type { DeviceHandle, UiSessions } from "./ui_sessions.ts";
 
 export interface OperationContext {
   readonly operationId: string;
   /** Aborted when the operation's time limit passes; pass it to every port call. */
   readonly signal: AbortSignal;
-  /** The UI session the call names (its `session_id`), read once by the gate; undefined when none. */
-  readonly sessionId: string | undefined;
-  /** The device lock the gate took for this operation (ui_session_open hands it to the session); undefined for a tool of no device. */
-  readonly lease: DeviceLease | undefined;
+  /**
+   * The device as this operation holds it, resolved once by the gate after it took the device lock: the UI session the
+   * call names (its `session_id`, read by the gate alone) or the device's warm driver. Undefined for a tool of no device.
+   */
+  readonly device: DeviceHandle | undefined;
   /** Milliseconds left before OPERATION_TIMEOUT; give it to port calls as their `timeoutMs`. */
   remainingMs(): number;
   /** Ties a saved PNG to this operation: it goes into the envelope, also on failure. */

@@ -57,7 +57,9 @@ export interface UiDriver {
   hideKeyboard(): Promise<void>;
   isKeyboardShown(): Promise<boolean>;
   currentPackage(): Promise<string>;
-  /** Deletes the session on the Appium side; idempotent, bounded in time, tolerates a session Appium already forgot. */
+  /** Deletes the session on the Appium side; idempotent, bounded in time, tolerates a session Appium already forgot.
+   * Rejects (APPIUM_UNAVAILABLE) when the server answered the DELETE with an error of its own (the session may still be
+   * there); called again, it is sent again. */
   delete(): Promise<void>;
 }
 

@@ -9,7 +9,7 @@ import type { ToolHandler } from "../ports/operation.ts";
 export const uiGetTreeTool: ToolHandler<"ui_get_tree"> = {
   name: "ui_get_tree",
   async run(args, ctx, ports) {
-    const { summary, xml } = await readScreen(ports.observer, { timeoutMs: ctx.remainingMs(), signal: ctx.signal }, ports.ui);
+    const { summary, xml } = await readScreen(ports.observer, { timeoutMs: ctx.remainingMs(), signal: ctx.signal }, ctx.device);
     return { data: args.include_raw === true ? { ...summary, raw: xml } : { ...summary } };
   },
 };

@@ -7,6 +7,7 @@
  */
 import { ACT_DEFAULTS } from "../../contracts/act_defaults.ts";
 import { checked, summaryOf, uiOperation } from "../device/act.ts";
+import { deviceOf } from "../device/device_handle.ts";
 import { checkInstalled, launchAndWait } from "../device/launch.ts";
 import { HarnessError } from "../errors.ts";
 import { captureScreenshot } from "../device/screenshot.ts";
@@ -18,12 +19,13 @@ export const uiSessionOpenTool: ToolHandler<"ui_session_open"> = {
   async run(args, ctx, ports) {
     const wait = () => ({ timeoutMs: ctx.remainingMs(), signal: ctx.signal });
     if (args.package !== undefined) await checkInstalled(args.package, ports, wait());
-    const session = await ports.ui.open(ports.observer.udid, ctx.lease, uiOperation(ctx));
+    const device = deviceOf(ctx);
+    const session = await device.open(uiOperation(ctx));
     if (args.package === undefined) return { data: { ...session } };
     const pkg = args.package;
     let screen: ScreenSummary;
     try {
-      screen = await ports.ui.withDriver(session.session_id, ports.observer.udid, uiOperation(ctx), async (driver) => {
+      screen = await device.withDriver(uiOperation(ctx), async (driver) => { // in the session just opened
         if (!(await launchAndWait(driver, pkg, ports, ctx))) {
           throw new HarnessError(
             "OPERATION_TIMEOUT",

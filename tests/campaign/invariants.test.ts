@@ -1,10 +1,11 @@
 /**
  * The campaign's refusal rule: an argument error found by validation sent nothing to the device; one found
- * after looking (a selector that names a non-input, a password append) may have read the device, never changed it.
+ * after looking (a selector that names a non-input, a password append) may have read the device, never changed it. What a
+ * device may hold between calls: with the warm device one session, the one its lock names; without, nothing.
  */
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { refusalOverreach } from "../../scripts/campaign/invariants.ts";
+import { leftoversBetweenCalls, type LockNote, refusalOverreach } from "../../scripts/campaign/invariants.ts";
 import type { LogEntry } from "../../src/sim/mod.ts";
 
 const uia2 = (command: string): LogEntry => ({ source: "uia2", command });
@@ -26,4 +27,23 @@ test("a refusal by validation alone (INVALID_TEXT, INVALID_PACKAGE, INVALID_SCRO
 
 test("other failures are not judged by this rule", () => {
   assert.equal(refusalOverreach("UI_ELEMENT_NOT_FOUND", [uia2("click")]), null);
+});
+
+test("between calls, with the warm device: at most one new session, the one the lock's note names; no lock, no session", () => {
+  const before = new Set(["old"]);
+  const lock = (id?: string): LockNote => ({ pid: 42, ...(id === undefined ? {} : { appium_session_id: id }) });
+  assert.equal(leftoversBetweenCalls(["old"], before, null, true), null);
+  assert.equal(leftoversBetweenCalls(["old", "w1"], before, lock("w1"), true), null);
+  assert.equal(leftoversBetweenCalls(["old", "w1", "w2"], before, lock("w2"), true)?.kind, "orphaned sessions");
+  assert.equal(leftoversBetweenCalls(["old", "w1"], before, null, true)?.kind, "orphaned sessions");
+  assert.equal(leftoversBetweenCalls(["old", "w1"], before, lock("w0"), true)?.kind, "orphaned sessions");
+  assert.equal(leftoversBetweenCalls(["old", "w1"], before, lock(), true)?.kind, "orphaned sessions");
+  assert.equal(leftoversBetweenCalls(["old"], before, lock("w1"), true)?.kind, "leaked locks");
+});
+
+test("between calls, one session per act (or once the server stopped): no session beyond those before, no lock", () => {
+  const before = new Set(["old"]);
+  assert.equal(leftoversBetweenCalls(["old"], before, null, false), null);
+  assert.equal(leftoversBetweenCalls(["old", "w1"], before, { pid: 1, appium_session_id: "w1" }, false)?.kind, "orphaned sessions");
+  assert.equal(leftoversBetweenCalls(["old"], before, { pid: 1 }, false)?.kind, "leaked locks");
 });

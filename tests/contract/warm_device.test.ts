@@ -9,6 +9,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { callEnvelope as call, withActServer } from "../support/act_calls.ts";
 import { actWorld } from "../support/act_world.ts";
+import { HarnessError } from "../../src/errors.ts";
 
 const WARM_MS = 300_000;
 const opens = (calls: string[]) => calls.filter((n) => n === "open").length;
@@ -62,6 +63,31 @@ test("a warm session another client ended is started again once, transparently, 
     const next = await call(c, "device_back");
     assert.equal(next.data["session_restarted"], undefined);
     assert.equal(opens(world.calls), 2);
+  });
+});
+
+test("a warm session whose DELETE the server refused (a 5xx) keeps the lock naming it, and is deleted again before the next start and at stop", async () => {
+  const world = actWorld({ warmIdleTimeoutMs: WARM_MS });
+  const refused = () => Promise.reject(new HarnessError("APPIUM_UNAVAILABLE", "HTTP 500 (simulated)"));
+  await withActServer(world, async (c) => {
+    assert.equal((await call(c, "device_back")).ok, true);
+    Object.assign(world.behaviour, { beforeCall: refused, open: refused, delete: refused }); // the server answers 500 to all
+    assert.equal((await call(c, "device_back")).error?.code, "APPIUM_UNAVAILABLE");
+    assert.deepEqual([...world.live], ["appium-1"], "its DELETE was refused: the session is still there");
+    assert.equal(world.lock.held.size, 1, "its lock kept, still naming it, until it is gone");
+    assert.deepEqual(world.lock.notes.at(-1)?.appium?.sessionId, "appium-1");
+    for (const key of ["beforeCall", "open", "delete"] as const) delete world.behaviour[key];
+    world.calls.length = 0;
+    assert.equal((await call(c, "device_back")).ok, true);
+    assert.deepEqual(world.calls.slice(0, 2), ["delete", "open"], "the old session deleted before the new one starts");
+    assert.deepEqual([...world.live], ["appium-2"]);
+    assert.equal(world.lock.held.size, 1, "one lock: the new warm session's");
+    Object.assign(world.behaviour, { beforeCall: refused, open: refused, delete: refused });
+    assert.equal((await call(c, "device_back")).error?.code, "APPIUM_UNAVAILABLE");
+    delete world.behaviour.delete;
+    await world.layer.closeAll("stopping");
+    assert.deepEqual([...world.live], [], "stopping deletes it again");
+    assert.equal(world.lock.held.size, 0, "and releases the lock it kept");
   });
 });
 

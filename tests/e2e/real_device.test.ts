@@ -2,7 +2,8 @@
  * The campaign against a REAL emulator or device, gated by ANDROID_MCP_RUN_EMULATOR=1 (`npm run test:device`;
  * no emulator can run on our own machines: no KVM; .github/workflows/device.yml runs it on a hosted runner with
  * KVM). It spawns `serve` without `--device sim`, so the harness picks ANDROID_UDID or the only online device
- * through the real adb server and APPIUM_URL's Appium. Observe first, then every act tool in one UI session on
+ * through the real adb server, and the direct backend (the harness's own UiAutomator2 server over adb, no Appium,
+ * no Java) unless APPIUM_URL names an Appium (device.yml runs it both ways). Observe first, then every act tool in one UI session on
  * Android Settings (the one app every device has), the new hands included; app_clear only with
  * ANDROID_MCP_DEVICE_DESTRUCTIVE=1 (it wipes Settings' data: for a throwaway emulator). Evidence goes to
  * ANDROID_MCP_DEVICE_ARTIFACTS when set (CI uploads it). Skipped with its reason otherwise, never faked as passing.
@@ -250,3 +251,21 @@ test("real device: the session closes, and observing afterwards needs none", { s
   assert.equal(closed.data["closed"], true);
   assert.equal((await call("device_status")).ok, true);
 });
+
+test(
+  "real device: the backend the environment names (without APPIUM_URL the harness's own server: no Java, no Appium), and a session-less act on the warm device",
+  { skip },
+  async () => {
+    const read = await served!.client.readResource({ uri: "doctor://report" });
+    const report = JSON.parse(String((read.contents[0] as { text?: string }).text)) as {
+      checks: { id: string; ok: boolean; detail: string; facts: Record<string, unknown> }[];
+    };
+    const check = (id: string) => report.checks.find((c) => c.id === id)!;
+    const direct = process.env["APPIUM_URL"] === undefined;
+    for (const id of ["java", "appium"]) assert.equal(check(id).facts["backend"] === "direct", direct, `${id}: ${check(id).detail}`);
+    assert.equal(check("uiautomator2").ok, true, check("uiautomator2").detail);
+    const back = await call("device_back");
+    acted(back, "a session-less device_back");
+    assert.equal(back.data["session_restarted"] ?? null, null, "the warm session served it without a restart");
+  },
+);

@@ -26,7 +26,7 @@ export interface DriverBehaviour {
   open?: () => Promise<void>;
   /** Runs before every driver call with its name (throw or hang to inject a fault). */
   beforeCall?: (name: string) => Promise<void>;
-  /** Runs when a session is deleted, before it is gone (delay it to play a slow Appium). */
+  /** Runs when a session is deleted, before it is gone (delay it to play a slow Appium; throw: the server refused it). */
   delete?: () => Promise<void>;
 }
 
@@ -268,7 +268,12 @@ function scenarioDriver(device: ScenarioDevice, world: DriverWorld): UiDriver {
       if (deleted) return;
       calls.push("delete");
       deleted = true;
-      await behaviour.delete?.();
+      try {
+        await behaviour.delete?.();
+      } catch (error) {
+        deleted = false; // refused (a 5xx): the session stays, and a later delete is sent again
+        throw error;
+      }
       onDelete();
     },
   };

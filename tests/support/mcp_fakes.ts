@@ -208,11 +208,15 @@ export function fakeWorld(options: { actionTimeoutMs?: number; clock?: Clock } =
 
 /** A UiSessions port for observe-only worlds: holds no session, and any use is a test failure. */
 export const noHands: UiSessions = {
-  withDriver: () => Promise.reject(new Error("an observe tool asked for a UI session")),
-  heldDriver: () => null,
+  handle: (udid, sessionId) => ({
+    udid,
+    sessionId,
+    withDriver: () => Promise.reject(new Error("an observe tool asked for a UI session")),
+    heldDriver: () => null,
+    open: () => Promise.reject(new Error("an observe tool asked for a UI session")),
+  }),
   udidOf: () => null,
   describe: () => null,
-  open: () => Promise.reject(new Error("an observe tool asked for a UI session")),
   close: () => Promise.reject(new Error("an observe tool asked for a UI session")),
 };
 

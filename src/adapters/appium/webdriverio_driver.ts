@@ -130,9 +130,10 @@ export function driverOf(
   openLink?: (url: string, packageName?: string) => Promise<void>,
   hands?: (call: GuardedCall) => Partial<UiDriver>,
 ): UiDriver {
-  let deleted: Promise<void> | undefined;
+  let deleted = false;
+  let deleting: Promise<void> | undefined;
   const call = async <T>(doing: string, work: () => Promise<T>): Promise<T> => {
-    if (deleted !== undefined) throw new HarnessError("SESSION_NOT_FOUND", `The UI session was already closed when ${doing} was asked.`);
+    if (deleted) throw new HarnessError("SESSION_NOT_FOUND", `The UI session was already closed when ${doing} was asked.`);
     try {
       const value = await work();
       const failed = (value as { error?: unknown } | null)?.error;
@@ -176,11 +177,20 @@ export function driverOf(
     hideKeyboard: async () => void (await mobile("hideKeyboard")),
     isKeyboardShown: async () => Boolean(await mobile<unknown>("isKeyboardShown")),
     currentPackage: async () => String(await mobile<unknown>("getCurrentPackage") ?? ""),
-    delete: () =>
-      deleted ??= Promise.race([
-        browser.deleteSession().then(() => {}, () => {}), // a zombie (404) or a dead server: nothing left to delete
+    // Resolves once the session is gone (or nothing answers: a zombie's 404, a dead server). A server that answers the
+    // DELETE with an error of its own ("unknown error": a 5xx) still holds the session: rejected (APPIUM_UNAVAILABLE),
+    // and a later delete() sends it again.
+    delete: () => {
+      deleted = true;
+      return deleting ??= Promise.race([
+        browser.deleteSession().then(() => {}, (error: unknown) => {
+          if ((error as { name?: unknown } | null)?.name !== "unknown error") return;
+          deleting = undefined;
+          throw appiumFailure(error, shown, "ending the UI session");
+        }),
         new Promise<void>((resolve) => setTimeout(resolve, DELETE_LIMIT_MS).unref?.()),
-      ]),
+      ]);
+    },
   };
   return { ...driver, ...own };
 }
