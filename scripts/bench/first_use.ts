@@ -12,6 +12,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ACT_DEFAULTS } from "../../contracts/act_defaults.ts";
 import { createAdbClient, createAdbObserver, findAdbProgram } from "../../src/adapters/adb/mod.ts";
+import { createAdbAppPackages } from "../../src/adapters/adb/app_packages.ts";
 import { createDirectDriverFactory } from "../../src/adapters/uia2_direct/mod.ts";
 import { packagedServerApksWithSizes } from "../../src/adapters/uia2_direct/server_package.ts";
 import {
@@ -77,7 +78,13 @@ export const firstUseSection: BenchSection = {
       newSessionId: () => `s-${randomUUID()}`,
     });
     const server = createHarnessServer({
-      ports: { observer, evidence: createEvidenceStore({ directory: join(root, "artifacts"), fs, clock }), ui: hands.sessions, clock },
+      ports: {
+        observer,
+        evidence: createEvidenceStore({ directory: join(root, "artifacts"), fs, clock }),
+        ui: hands.sessions,
+        clock,
+        apps: createAdbAppPackages(adb),
+      },
       lock: hands.lock,
       audit: createAuditLog({ directory: join(root, "artifacts"), fs }),
       clock,
