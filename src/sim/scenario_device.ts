@@ -243,6 +243,7 @@ export class ScenarioDevice implements SimDevice {
     if (!this.#packages.some((p) => p.name === name)) {
       this.#packages.push({ name, ...(app.launchable ? { activity: app.activity ?? ".MainActivity", label: app.label ?? name } : {}) });
       this.#generated.delete(`@app:${name}`); // a placeholder of an earlier install under this name
+      this.#screens.delete(`@app:${name}`);
     }
     this.#versions.set(name, version);
   }

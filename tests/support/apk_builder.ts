@@ -14,6 +14,8 @@ export interface ApkSpec {
   label?: string;
   /** An activity with the MAIN action and the LAUNCHER category. */
   launcherActivity?: string;
+  /** Activities without an intent filter (none of them launchable), written before the launcher one. */
+  activities?: string[];
 }
 
 const ANDROID_NS = "http://schemas.android.com/apk/res/android";
@@ -41,7 +43,12 @@ export function binaryManifest(spec: ApkSpec): Uint8Array {
     ...(spec.versionName === undefined ? [] : [{ android: true, name: "versionName", value: spec.versionName }]),
     { android: false, name: "package", value: spec.package },
   ];
-  const activity: Element[] = spec.launcherActivity === undefined ? [] : [{
+  const plain: Element[] = (spec.activities ?? []).map((name) => ({
+    name: "activity",
+    attributes: [{ android: true, name: "name", value: name }],
+    children: [],
+  }));
+  const activity: Element[] = spec.launcherActivity === undefined ? plain : [...plain, {
     name: "activity",
     attributes: [{ android: true, name: "name", value: spec.launcherActivity }],
     children: [{

@@ -14,7 +14,7 @@ export interface ApkManifest {
   versionName: string;
   /** `<application android:label>` when written as a string. */
   label?: string;
-  /** The first activity with a LAUNCHER category. */
+  /** The first activity with an intent filter of the MAIN action and the LAUNCHER category. */
   activity?: string;
   /** Whether a launcher opens it: a launcher activity, or an app APK that declares no activity. */
   launchable: boolean;
@@ -59,6 +59,8 @@ function manifestAttributes(xml: Buffer): ApkManifest | null {
   let activity: string | undefined;
   let activities = false;
   let instrumentation = false;
+  let main = false; // the current intent filter's MAIN action and LAUNCHER category: both make a launcher activity
+  let launcher = false;
   let at = xml.readUInt16LE(2); // the document chunk's header size
   while (at + 8 <= xml.length) {
     const type = xml.readUInt16LE(at);
@@ -78,9 +80,10 @@ function manifestAttributes(xml: Buffer): ApkManifest | null {
       if (element === "activity" || element === "activity-alias") (activity = text("name")), (activities = true);
       if (element === "service" || element === "receiver" || element === "provider") activity = undefined;
       if (element === "instrumentation") instrumentation = true;
-      if (element === "category" && text("name") === "android.intent.category.LAUNCHER" && out.activity === undefined) {
-        out.activity = activity;
-      }
+      if (element === "intent-filter") (main = false), (launcher = false);
+      if (element === "action" && text("name") === "android.intent.action.MAIN") main = true;
+      if (element === "category" && text("name") === "android.intent.category.LAUNCHER") launcher = true;
+      if (main && launcher && out.activity === undefined) out.activity = activity;
     }
     if (size <= 0) break;
     at += size;
