@@ -4,8 +4,10 @@
  * `replace: false` an installed package is refused. Then, inside the act pipeline, the copy is installed (an
  * installed package is replaced, its data kept) and the settled screen answered with the package, its version
  * and whether it replaced one. Errors: INVALID_ARGUMENT (the path, the APK, replace: false, the device's refusal),
+ * INVALID_PACKAGE (the APK is one of the harness's helpers),
  * EMULATOR_BUSY, SESSION_NOT_FOUND, EMULATOR_UNAVAILABLE, APPIUM_UNAVAILABLE, OPERATION_TIMEOUT, ACT_UNCONFIRMED.
  */
+import { HARNESS_HELPER_PACKAGES } from "../../contracts/tool_inputs.ts";
 import { checked, defineActTool } from "../device/act.ts";
 import { HarnessError } from "../errors.ts";
 import type { PreparedApk } from "../ports/app_packages.ts";
@@ -15,6 +17,14 @@ export const appInstallTool = defineActTool("app_install", {
     const wait = { timeoutMs: ctx.remainingMs(), signal: ctx.signal };
     const apk = await ports.apps.prepare(args.path, wait);
     try {
+      if ((HARNESS_HELPER_PACKAGES as readonly string[]).includes(apk.packageName)) {
+        throw new HarnessError(
+          "INVALID_PACKAGE",
+          `${args.path} is ${apk.packageName}, a helper the harness acts through: replacing it ends the UI session. ` +
+            "The harness installs its own helpers; give the APK of the app under test.",
+          { package: apk.packageName },
+        );
+      }
       const found = await ports.observer.listPackages({ filter: apk.packageName, includeSystem: true }, wait);
       const replaced = found.includes(apk.packageName);
       if (replaced && args.replace === false) {

@@ -10,6 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
 import { createSystemClock } from "../../src/adapters/system_clock.ts";
+import { packagedServerApks } from "../../src/adapters/uia2_direct/server_package.ts";
 import { callEnvelope as call, deviceScreen, evidenceRef, withActServer } from "../support/act_calls.ts";
 import { actWorld } from "../support/act_world.ts";
 import { buildApk } from "../support/apk_builder.ts";
@@ -81,7 +82,7 @@ test(
   }),
 );
 
-test("app_uninstall of a package not installed is APP_NOT_FOUND saying to list packages with app_list, before any session", async () => {
+test("app_uninstall of a package not installed is APP_NOT_FOUND naming app_list; the harness's helpers are refused both ways", async () => {
   const world = realTimeWorld();
   await withActServer(world, async (c) => {
     const envelope = await call(c, "app_uninstall", { package: "com.example.nothere" });
@@ -90,6 +91,9 @@ test("app_uninstall of a package not installed is APP_NOT_FOUND saying to list p
     assert.deepEqual(world.calls, [], "no UI session was opened");
     const helper = await call(c, "app_uninstall", { package: "io.appium.uiautomator2.server" });
     assert.equal(helper.error?.code, "INVALID_PACKAGE", "the harness's own helpers are refused");
+    const server = await call(c, "app_install", { path: packagedServerApks().server });
+    assert.equal(server.error?.code, "INVALID_PACKAGE", "nor is one of them replaced");
+    assert.match(server.error!.message, /is io\.appium\.uiautomator2\.server, a helper the harness acts through/);
   });
 });
 
