@@ -23,6 +23,9 @@ export const HARNESS_HELPER_PACKAGES = [
 ] as const;
 
 /** A package an act may stop or clear: an application id that is not one of HARNESS_HELPER_PACKAGES. */
+/** app_install's APK: a path on the harness's machine (checked as a file when the call runs, src/adapters/apk/apk_file.ts). */
+export const ApkPathSchema = z.string().min(1).max(4096).refine((path) => !path.includes("\0"), { message: "a path has no NUL character" });
+
 export const StoppablePackageSchema = PackageNameSchema.refine(
   (name) => !(HARNESS_HELPER_PACKAGES as readonly string[]).includes(name),
   {

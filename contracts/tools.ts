@@ -8,6 +8,7 @@ import * as z from "zod";
 import type { ErrorCode } from "./error_codes.ts";
 import { actData, DeviceStatusDataSchema, ScreenSummarySchema, SelectorDataSchema, SessionInfoShape } from "./tool_data.ts";
 import {
+  ApkPathSchema,
   PackageNameSchema,
   publishedSelector,
   PublishedSelectorSchema,
@@ -270,6 +271,28 @@ export const TOOLS = {
     answers: "act",
     available: true,
     description: "Stops a package and deletes all its data (signed out, as installed). Returns the new screen summary.",
+    input: z.strictObject({ package: StoppablePackageSchema, session_id }),
+    argumentErrors: { package: "INVALID_PACKAGE" },
+    data: actData({ package: z.string() }),
+  }),
+  app_install: declare({
+    title: "Install app",
+    access: "act",
+    device: "act",
+    answers: "act",
+    available: true,
+    description: "Installs an APK file of this machine (absolute path); replace: false refuses an installed package. " +
+      "Returns its package, version and the new screen summary.",
+    input: z.strictObject({ path: ApkPathSchema, replace: z.boolean().optional(), session_id }),
+    data: actData({ package: z.string(), version_name: z.string().optional(), version_code: z.int().optional(), replaced: z.boolean() }),
+  }),
+  app_uninstall: declare({
+    title: "Uninstall app",
+    access: "destructive",
+    device: "act",
+    answers: "act",
+    available: true,
+    description: "Removes an installed package and all its data. Returns the new screen summary.",
     input: z.strictObject({ package: StoppablePackageSchema, session_id }),
     argumentErrors: { package: "INVALID_PACKAGE" },
     data: actData({ package: z.string() }),

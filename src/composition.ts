@@ -158,6 +158,7 @@ export async function openHarness(config: HarnessConfig, ctx: CliContext, option
     // Loaded here, not at start: the observer and the UI sessions are for a device.
     const { createAdbObserver } = await import("./adapters/adb/observer.ts");
     const { openLinkThroughAdb } = await import("./adapters/adb/open_link.ts");
+    const { createAdbAppPackages } = await import("./adapters/adb/app_packages.ts");
     const { createUiSessions } = await import("./device/ui_sessions.ts");
     const adb = createAdbClient({ runner: ctx.runner, program, ...(serverSocket === undefined ? {} : { serverSocket }) });
     const observer = createAdbObserver({
@@ -218,6 +219,7 @@ export async function openHarness(config: HarnessConfig, ctx: CliContext, option
         evidence: createEvidenceStore({ directory: artifacts.path, fs, clock: ctx.clock }),
         ui: ui.sessions,
         clock: ctx.clock,
+        apps: createAdbAppPackages(adb),
       },
       lock: ui.lock,
       audit: createAuditLog({ directory: artifacts.path, fs }),

@@ -12,6 +12,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ACT_DEFAULTS } from "../../contracts/act_defaults.ts";
 import { type AdbClient, createAdbClient, createAdbObserver, findAdbProgram } from "../../src/adapters/adb/mod.ts";
+import { createAdbAppPackages } from "../../src/adapters/adb/app_packages.ts";
 import { createAppiumDriverFactory } from "../../src/adapters/appium/mod.ts";
 import {
   createAuditLog,
@@ -78,7 +79,13 @@ export async function openBenchHarness(sim: RunningSim, options: BenchHarnessOpt
     newSessionId: () => `s-${randomUUID()}`,
   });
   const server = createHarnessServer({
-    ports: { observer, evidence: createEvidenceStore({ directory: join(root, "artifacts"), fs, clock }), ui: hands.sessions, clock },
+    ports: {
+      observer,
+      evidence: createEvidenceStore({ directory: join(root, "artifacts"), fs, clock }),
+      ui: hands.sessions,
+      clock,
+      apps: createAdbAppPackages(adb),
+    },
     lock: hands.lock,
     audit: createAuditLog({ directory: join(root, "artifacts"), fs }),
     clock,

@@ -243,6 +243,21 @@ const writtenArguments: Partial<Record<ToolName, fc.Arbitrary<Record<string, unk
     session_id: maybe(sessionId),
   }),
   app_open_url: fc.record({ url, package: maybe(packageName), session_id: maybe(sessionId) }),
+  // Paths on this machine that are no APK (each refused before the device), and hostile strings.
+  app_install: fc.record({
+    path: fc.oneof(
+      fc.constantFrom("/dev/zero", "/dev/null", "/etc/passwd", "/tmp", "/nonexistent/app.apk", "app-debug.apk", "", "/proc/self/environ"),
+      hostileString,
+      fc.anything({ maxDepth: 1 }),
+    ),
+    replace: maybe(fc.oneof(fc.boolean(), fc.anything({ maxDepth: 1 }))),
+    session_id: maybe(sessionId),
+  }),
+  // Never an installed package: removing one would change what every later call of the run meets.
+  app_uninstall: fc.record({
+    package: fc.oneof(fc.constantFrom("com.example.notinstalled", "a.b", "io.appium.uiautomator2.server"), hostileString),
+    session_id: maybe(sessionId),
+  }),
 };
 
 /** One argument's values from its JSON schema: by its name where the campaign has a generator, else by its type. */

@@ -65,11 +65,13 @@ export interface ActData {
   session_restarted?: string;
 }
 
-export interface ActToolOptions<N extends ToolName, E extends object> {
-  /** Checks before any driver is taken (e.g. that the package is installed). */
-  before?(args: ToolInput<N>, ctx: OperationContext, ports: ToolPorts): Promise<void>;
+export interface ActToolOptions<N extends ToolName, E extends object, B = void> {
+  /** Checks before any driver is taken (e.g. that the package is installed); what it answers goes to `act`. */
+  before?(args: ToolInput<N>, ctx: OperationContext, ports: ToolPorts): Promise<B>;
   /** The act itself, inside the pipeline; answers what it adds to the act's data. */
-  act(scope: ActScope, args: ToolInput<N>): Promise<E>;
+  act(scope: ActScope, args: ToolInput<N>, prepared: B): Promise<E>;
+  /** Runs after the act, also when it failed, with what `before` answered (e.g. removes a file it made). */
+  release?(prepared: B): Promise<void>;
   /**
    * A visible change the page source does not show (the soft keyboard is another window), from what `act`
    * answered and the settled screen: `changed` is true when the source differs or this says so.
@@ -78,13 +80,17 @@ export interface ActToolOptions<N extends ToolName, E extends object> {
 }
 
 /** An act tool's handler: `before`, then `act` inside performAct. The handlers record checks its data against the declaration. */
-export function defineActTool<N extends ToolName, E extends object>(name: N, options: ActToolOptions<N, E>) {
+export function defineActTool<N extends ToolName, E extends object, B = void>(name: N, options: ActToolOptions<N, E, B>) {
   return {
     name,
     pipeline: "act" as const,
     async run(args: ToolInput<N>, ctx: OperationContext, ports: ToolPorts): Promise<ToolOutcome<ActData & E>> {
-      await options.before?.(args, ctx, ports);
-      return performAct(name, ctx, ports, (scope) => options.act(scope, args), options.changedBeyondSource);
+      const prepared = (await options.before?.(args, ctx, ports)) as B;
+      try {
+        return await performAct(name, ctx, ports, (scope) => options.act(scope, args, prepared), options.changedBeyondSource);
+      } finally {
+        await options.release?.(prepared);
+      }
     },
   };
 }

@@ -6,6 +6,7 @@
 // @ts-types="../../node_modules/@modelcontextprotocol/sdk/dist/esm/types.d.ts"
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { ActToolName, ToolData, ToolInput, ToolName } from "../../contracts/tools.ts";
+import type { AppPackages } from "./app_packages.ts";
 import type { Clock } from "./clock.ts";
 import type { DeviceObserver } from "./device.ts";
 import type { EvidenceRef, EvidenceStore } from "./evidence.ts";
@@ -43,6 +44,8 @@ export interface ToolPorts {
   /** UI sessions through Appium: the act tools' hands; ui_get_tree reads through a held session. */
   ui: UiSessions;
   clock: Clock;
+  /** Installing and removing apps (app_install, app_uninstall). */
+  apps: AppPackages;
 }
 
 export interface ToolOutcome<D> {

@@ -12,6 +12,7 @@ import { readDump, writeDump } from "./scenario/dump_xml.ts";
 import { matchesSelector } from "./scenario/selector_match.ts";
 import { findByAttributes } from "./scenario/find_node.ts";
 import { placeholderScreen } from "./scenario/placeholder_screen.ts";
+import { type ApkManifest, readApkManifest } from "./shell/apk_manifest.ts";
 import {
   allNodes,
   ancestors,
@@ -229,18 +230,39 @@ export class ScenarioDevice implements SimDevice {
     return shortComponent(this.foregroundPackage(), this.foregroundActivity());
   }
 
-  /** Records a package installed over adb (streamed install) with its manifest's version; it is not launchable. */
-  addPackage(name: string, version: { code: number; name: string } = { code: 1, name: "1.0" }): void {
-    if (!this.#packages.some((p) => p.name === name)) this.#packages.push({ name });
+  /**
+   * Records a package installed over adb (streamed install) with its manifest's version. A launchable one (apk_manifest.ts
+   * says which) opens on a placeholder screen showing its label, else its package name. A scenario's own package keeps
+   * its screens.
+   */
+  addPackage(
+    name: string,
+    version: { code: number; name: string } = { code: 1, name: "1.0" },
+    app: { launchable: boolean; label?: string; activity?: string } = { launchable: false },
+  ): void {
+    if (!this.#packages.some((p) => p.name === name)) {
+      this.#packages.push({ name, ...(app.launchable ? { activity: app.activity ?? ".MainActivity", label: app.label ?? name } : {}) });
+      this.#generated.delete(`@app:${name}`); // a placeholder of an earlier install under this name
+      this.#screens.delete(`@app:${name}`);
+    }
     this.#versions.set(name, version);
   }
 
-  /** `pm uninstall`: false when the package was not installed (a scenario's own packages included). */
+  /** The package manager given an APK's bytes: installs what its manifest names (null, nothing installed, when unreadable). */
+  installApk(apk: Uint8Array): ApkManifest | null {
+    const manifest = readApkManifest(apk);
+    if (manifest !== null) this.addPackage(manifest.packageName, { code: manifest.versionCode, name: manifest.versionName }, manifest);
+    return manifest;
+  }
+
+  /** `pm uninstall`: false when the package was not installed (a scenario's own packages included); its screens and data go. */
   removePackage(name: string): boolean {
     const at = this.#packages.findIndex((p) => p.name === name);
     if (at === -1) return false;
+    this.forceStop(name);
     this.#packages.splice(at, 1);
     this.#versions.delete(name);
+    this.#data.delete(name);
     return true;
   }
 

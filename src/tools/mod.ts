@@ -6,9 +6,11 @@
 import { AVAILABLE_TOOL_NAMES } from "../../contracts/tools.ts";
 import type { AnyToolHandler, ToolHandlers } from "../ports/operation.ts";
 import { appClearTool } from "./app_clear.ts";
+import { appInstallTool } from "./app_install.ts";
 import { appLaunchTool } from "./app_launch.ts";
 import { appListTool } from "./app_list.ts";
 import { appOpenUrlTool } from "./app_open_url.ts";
+import { appUninstallTool } from "./app_uninstall.ts";
 import { deviceBackTool } from "./device_back.ts";
 import { devicePressTool } from "./device_press.ts";
 import { deviceStatusTool } from "./device_status.ts";
@@ -37,6 +39,8 @@ export const TOOL_HANDLERS: ToolHandlers = {
   device_press: devicePressTool,
   app_open_url: appOpenUrlTool,
   app_clear: appClearTool,
+  app_install: appInstallTool,
+  app_uninstall: appUninstallTool,
   ui_session_open: uiSessionOpenTool,
   ui_session_close: uiSessionCloseTool,
 };

@@ -1,8 +1,8 @@
 /**
  * The catalog promises: every declared tool is in docs/contract.md's table, with a name clients accept, the committed
  * contracts/catalog.json is what the contract generates, the server publishes exactly the available
- * tools with their declared metadata and output schemas, tools/list stays under 25,000 characters (each shared
- * shape said once) and what a model reads of it (everything but the output schemas) under 10,000.
+ * tools with their declared metadata and output schemas, tools/list stays under 30,000 characters (each shared
+ * shape said once) and what a model reads of it (everything but the output schemas) under 12,000 (issue 26).
  */
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
@@ -111,7 +111,7 @@ test("a tool the contract does not declare cannot be called: an unknown tool is 
 
 const figure = (cell: string) => Number(cell.replaceAll(",", ""));
 
-test("tools/list in full is under 25,000 characters and what a model reads of it under 10,000; docs/contract.md states each tool's share", async () => {
+test("tools/list in full is under 30,000 characters and what a model reads of it under 12,000; docs/contract.md states each tool's share", async () => {
   const connected = await connectInMemory(createHarnessServer(fakeWorld().deps));
   try {
     const list = await connected.client.listTools();
@@ -119,8 +119,8 @@ test("tools/list in full is under 25,000 characters and what a model reads of it
     const full = JSON.stringify({ tools: list.tools }).length;
     const read = JSON.stringify({ tools: list.tools.map(({ outputSchema: _programs, ...rest }) => rest) }).length;
     const output = JSON.stringify(list.tools.map((tool) => tool.outputSchema)).length;
-    assert.ok(full < 25_000, `tools/list is ${full} characters in full (output schemas ${output})`);
-    assert.ok(read < 10_000, `names, titles, descriptions, input schemas and annotations are ${read} characters`);
+    assert.ok(full < 30_000, `tools/list is ${full} characters in full (output schemas ${output})`);
+    assert.ok(read < 12_000, `names, titles, descriptions, input schemas and annotations are ${read} characters`);
     // The size section's table pins each tool's share, so a change of the catalog's size is a decision stated there.
     const shares = list.tools.map((
       { outputSchema, ...rest },
@@ -153,7 +153,7 @@ test("each shared shape is said in full once in tools/list, by the tool that des
     const summaryKeys = Object.keys(tree.properties).filter((key) => key !== "raw");
     const summaryIn = (name: string) => (dataOf(name).properties["screen"]?.["properties"] as JsonSchema | undefined)?.["actions"];
     const withScreen = tools.map((t) => t.name).filter((name) => summaryIn(name) !== undefined);
-    assert.equal(withScreen.length, 10, "ui_wait and the nine act tools answer a screen");
+    assert.equal(withScreen.length, 12, "ui_wait and the eleven act tools answer a screen");
     for (const name of withScreen) {
       const screen = dataOf(name).properties["screen"]!;
       assert.deepEqual(Object.keys(screen["properties"] as JsonSchema), summaryKeys, `${name} names the summary's keys`);

@@ -4,6 +4,9 @@
  * served tool, and the same published schema refuses an envelope whose data is not what the tool declares.
  */
 import assert from "node:assert/strict";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { test } from "node:test";
 // @ts-types="../../node_modules/@modelcontextprotocol/sdk/dist/esm/validation/ajv-provider.d.ts"
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
@@ -13,7 +16,9 @@ import { buildCatalog } from "../../contracts/catalog.ts";
 import { AVAILABLE_TOOL_NAMES, type ToolName, TOOLS } from "../../contracts/tools.ts";
 import { HarnessError } from "../../src/errors.ts";
 import { createHarnessServer } from "../../src/mcp/server.ts";
+import { createSystemClock } from "../../src/adapters/system_clock.ts";
 import { type ActWorld, actWorld } from "../support/act_world.ts";
+import { buildApk } from "../support/apk_builder.ts";
 import { type Connected, connectInMemory, envelopeOf } from "../support/mcp_client.ts";
 
 /** A call of every tool that succeeds on the scenario, in an order that leaves each one's screen for the next. */
@@ -120,6 +125,23 @@ test("the SDK client accepts a success and a failure of every tool against its p
       answered.add(name);
     }
   });
+  // app_install reads a real file (an APK built here): a world on the system clock, as in app_install.test.ts.
+  const dir = mkdtempSync(join(tmpdir(), "output-schemas-"));
+  try {
+    const path = join(dir, "hello.apk");
+    writeFileSync(path, buildApk({ package: "com.example.hello", versionCode: 3, versionName: "0.3" }));
+    await withServer(actWorld({ scenario: "login", clock: createSystemClock() }), async (c) => {
+      const validate = await publishedValidators(c);
+      for (const [name, args] of [["app_install", { path }], ["app_uninstall", { package: "com.example.hello" }]] as const) {
+        const envelope = envelopeOf(await c.client.callTool({ name, arguments: args }));
+        assert.equal(envelope.ok, true, `${name}: ${JSON.stringify(envelope.error)}`);
+        assertSharedShapesInFull(validate, envelope, name);
+        answered.add(name);
+      }
+    });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
   for (const name of AVAILABLE_TOOL_NAMES.filter((n) => !answered.has(n))) {
     // A tool the sequences above leave out: its declared example (or no arguments) on a fresh device.
     await withServer(actWorld({ scenario: "login" }), async (c) => {

@@ -19,6 +19,9 @@ const KEYCODES: Record<DeviceKey, number> = { home: 3, back: 4, enter: 66, delet
 import { parseDump, type UiNode, type UiTree } from "../../src/screen/mod.ts";
 import { type FakeEvidence, fakeEvidence, type FakeLock, fakeLock, operationId } from "./mcp_fakes.ts";
 import { silentLogger } from "./silent_logger.ts";
+import { prepareApk } from "../../src/adapters/apk/apk_file.ts";
+import type { AppPackages } from "../../src/ports/app_packages.ts";
+import { readFileSync } from "node:fs";
 import { createVirtualClock } from "./virtual_clock.ts";
 
 export interface DriverBehaviour {
@@ -100,7 +103,7 @@ export function actWorld(options: ActWorldOptions = {}): ActWorld {
   const audit: AuditRecord[] = [];
   let next = 0;
   const deps: OperationDeps = {
-    ports: { observer: deviceObserver(device), evidence, ui: layer.sessions, clock },
+    ports: { observer: deviceObserver(device), evidence, ui: layer.sessions, clock, apps: scenarioApps(device) },
     lock: layer.lock,
     audit: { append: async (record) => void audit.push(record) },
     clock,
@@ -275,6 +278,17 @@ function scenarioDriver(device: ScenarioDevice, world: DriverWorld): UiDriver {
         throw error;
       }
       onDelete();
+    },
+  };
+}
+
+/** The product's APK check and copy, then the scenario device's package manager given the copy's bytes. */
+function scenarioApps(device: ScenarioDevice): AppPackages {
+  return {
+    prepare: prepareApk,
+    install: async (_udid, apk) => void device.installApk(readFileSync(apk.file)),
+    uninstall: async (_udid, packageName) => {
+      if (!device.removePackage(packageName)) throw new HarnessError("APP_NOT_FOUND", `${packageName} is not installed.`);
     },
   };
 }

@@ -7,6 +7,7 @@ import type { AppiumSessionNote, AuditRecord, DeviceLock, EvidenceStore } from "
 import type { DeviceObserver, DeviceStatus, TreeCapture, WaitOptions } from "../../src/ports/device.ts";
 import { HarnessError } from "../../src/errors.ts";
 import type { UiSessions } from "../../src/ports/ui_sessions.ts";
+import type { AppPackages } from "../../src/ports/app_packages.ts";
 import type { OperationDeps } from "../../src/mcp/run_operation.ts";
 import { createSystemClock } from "../../src/adapters/system_clock.ts";
 import type { Clock } from "../../src/ports/clock.ts";
@@ -195,7 +196,7 @@ export function fakeWorld(options: { actionTimeoutMs?: number; clock?: Clock } =
   let next = 0;
   const deps: OperationDeps = {
     // Observe tools never open a UI session: hands that refuse prove it.
-    ports: { observer, evidence, ui: noHands, clock },
+    ports: { observer, evidence, ui: noHands, clock, apps: noApps },
     lock,
     audit: { append: async (record) => void audit.push(record) },
     clock,
@@ -205,6 +206,13 @@ export function fakeWorld(options: { actionTimeoutMs?: number; clock?: Clock } =
   };
   return { deps, observer, evidence, lock, audit };
 }
+
+/** An AppPackages port for observe-only worlds: any use is a test failure. */
+export const noApps: AppPackages = {
+  prepare: () => Promise.reject(new Error("an observe tool asked to prepare an APK")),
+  install: () => Promise.reject(new Error("an observe tool asked to install an APK")),
+  uninstall: () => Promise.reject(new Error("an observe tool asked to uninstall a package")),
+};
 
 /** A UiSessions port for observe-only worlds: holds no session, and any use is a test failure. */
 export const noHands: UiSessions = {

@@ -16,6 +16,7 @@ import { HarnessError } from "../../errors.ts";
 import type { Clock } from "../../ports/clock.ts";
 import { ADB_COMMANDS } from "../adb/adb_commands.ts";
 import type { AdbClient } from "../adb/adb_client.ts";
+import { streamInstall } from "../adb/install_apk.ts";
 import { installPlan, parseDumpsysPackage, parsePackageNames, serverState } from "./install_state.ts";
 import {
   INSTRUMENTATION,
@@ -120,13 +121,8 @@ export function createDeviceServers(options: DeviceServerOptions): DeviceServers
   async function installOne(serial: string, pkg: string, path: string, bytes: number, start: StartOptions): Promise<void> {
     for (let attempt = 0; attempt < 2; attempt++) {
       start.report?.({ step: "installing", message: `installing ${pkg} on ${serial} (${megabytes(bytes)})`, bytes });
-      const result = await adb.run(ADB_COMMANDS.install(path), {
-        serial,
-        timeoutMs: start.timeoutMs,
-        ...(start.signal ? { signal: start.signal } : {}),
-      });
-      const said = `${result.stdout.toString("utf8")}\n${result.stderr}`;
-      if (result.exitCode === 0 && !/Failure \[|INSTALL_[A-Z_]*FAILED/.test(said)) return;
+      const said = await streamInstall(adb, serial, path, start);
+      if (said === null) return;
       // Another build of the package, signed with another key: only a fresh install replaces it (its data goes).
       if (attempt === 0 && /INSTALL_FAILED_UPDATE_INCOMPATIBLE|signatures do not match/i.test(said)) {
         await uninstall(serial, pkg, start);

@@ -9,7 +9,6 @@ import type { ShellOutcome } from "../shell/outcome.ts";
 import { type HostContext, hostService } from "./host_services.ts";
 import type { SocketReader } from "./socket_reader.ts";
 import type { AnswerDelays } from "../latency.ts";
-import { readApkManifest } from "../shell/apk_manifest.ts";
 import { serveSync } from "./sync_service.ts";
 import { fail, OKAY, readRequest, SHELL_STDERR, SHELL_STDOUT, shellExit, shellPackets } from "./wire.ts";
 
@@ -90,9 +89,8 @@ async function runShellService(
     case "install": {
       // The package manager reads the APK's own manifest: the package (and its version) is installed from then on.
       const apk = outcome.bytes <= APK_READ_LIMIT ? await reader.read(outcome.bytes) : (await reader.skip(outcome.bytes), null);
-      const manifest = apk === null ? null : readApkManifest(apk);
+      const manifest = apk === null ? null : device.installApk(apk);
       if (manifest !== null) {
-        device.addPackage(manifest.packageName, { code: manifest.versionCode, name: manifest.versionName });
         device.log.push({
           source: "adb",
           command: `installed ${[manifest.packageName, manifest.versionName].filter((w) => w !== "").join(" ")} (${outcome.bytes} bytes)`,
