@@ -33,6 +33,7 @@ import { type ScenarioDevice as SimDevice, startSimDevice } from "../../src/sim/
 import { connectInMemory } from "../../tests/support/mcp_client.ts";
 import { silentLogger } from "../../tests/support/silent_logger.ts";
 import { type BenchIO, type BenchSection, median, p95, unionLength } from "./section.ts";
+import { createPendingEvidence } from "../../src/mcp/pending_evidence.ts";
 
 type Interval = [number, number];
 
@@ -163,6 +164,7 @@ async function measure(io: BenchIO, verdicts: Verdict[], scenario: string, rows:
     logger: silentLogger,
     actionTimeoutMs: 50_000,
     newOperationId: randomUUID,
+    pending: createPendingEvidence({ clock, logger: silentLogger }),
   });
   const connected = await connectInMemory(server);
   const call = async (name: string, args: Record<string, unknown>) => {

@@ -30,6 +30,7 @@ import { startSimDevice } from "../../src/sim/mod.ts";
 import { connectInMemory } from "../../tests/support/mcp_client.ts";
 import { silentLogger } from "../../tests/support/silent_logger.ts";
 import { type BenchIO, type BenchSection, median, p95 } from "./section.ts";
+import { createPendingEvidence } from "../../src/mcp/pending_evidence.ts";
 
 /** The warm device's idle timeout serve uses by default (5 minutes). */
 const WARM_IDLE_MS = 300_000;
@@ -84,6 +85,7 @@ export const firstUseSection: BenchSection = {
       logger: silentLogger,
       actionTimeoutMs: 120_000,
       newOperationId: randomUUID,
+      pending: createPendingEvidence({ clock, logger: silentLogger }),
     });
     const connected = await connectInMemory(server);
     const call = async (name: string, args: Record<string, unknown>) => {

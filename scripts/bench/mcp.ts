@@ -31,6 +31,7 @@ import { startSimDevice } from "../../src/sim/mod.ts";
 import { connectInMemory } from "../../tests/support/mcp_client.ts";
 import { SCREENSHOT_TARGET_MS } from "./png.ts";
 import { type BenchIO, type BenchSection, median, p95, unionLength } from "./section.ts";
+import { createPendingEvidence } from "../../src/mcp/pending_evidence.ts";
 
 export const TOOLS_LIST_TARGET_CHARS = 10_000;
 export const TOOLS_LIST_FULL_TARGET_CHARS = 25_000;
@@ -118,6 +119,7 @@ async function observeOverhead(io: BenchIO, latency: "none" | "device", repetiti
     logger: silentLogger,
     actionTimeoutMs: 90_000,
     newOperationId: randomUUID,
+    pending: createPendingEvidence({ clock, logger: silentLogger }),
   });
   const connected = await connectInMemory(server);
   try {
