@@ -159,7 +159,12 @@ async function withLockAndDeadline<T>(
   };
   let lease: DeviceLease | undefined;
   const locked = async () => {
-    if (access === "none") return work(ctx, deps.ports);
+    if (access === "none") {
+      // ui_session_close touches no device, but its session is in use until an act's evidence in it is stored.
+      const held = sessionId === undefined ? null : deps.ports.ui.udidOf(sessionId);
+      if (held !== null) state.previous = await deps.pending.settle(deviceKey({ adbServer: deps.ports.observer.adbServer, udid: held }));
+      return work(ctx, deps.ports);
+    }
     // A call naming an open session is on that session's device (the session holds it; a device gone since
     // fails its first command with EMULATOR_UNAVAILABLE): no `adb devices` on each act of a session.
     const udid = (sessionId === undefined ? null : deps.ports.ui.udidOf(sessionId)) ??

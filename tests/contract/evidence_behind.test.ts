@@ -153,3 +153,18 @@ test("a capture that hangs ends at its own limit, half the action limit: the nex
     assert.match(next.previous_evidence_error!.message, /within 2000 ms/);
   });
 });
+
+test("ui_session_close right after an act in its session waits for the act's evidence instead of answering EMULATOR_BUSY", async () => {
+  const world = actWorld();
+  slowScreenshots(world, 2_000);
+  await withActServer(world, async (c) => {
+    const opened = await call(c, "ui_session_open");
+    const session = opened.data["session_id"] as string;
+    const back = await call(c, "device_back", { session_id: session });
+    assert.equal(back.ok, true, JSON.stringify(back.error));
+    const closed = await call(c, "ui_session_close", { session_id: session });
+    assert.equal(closed.ok, true, JSON.stringify(closed.error));
+    assert.equal(closed.data["closed"], true);
+    assert.notEqual(await world.evidence.resolve(back.evidence!.artifact_id), null);
+  });
+});
