@@ -154,7 +154,9 @@ export const firstUseSection: BenchSection = {
       for (const task of TASKS) {
         const walls: number[] = [];
         for (let r = 0; r < runs; r++) {
-          await call("app_launch", { package: "com.google.android.apps.nexuslauncher" }); // from the launcher (not timed)
+          // From the launcher, Settings restarted on its home (not timed): every run starts where the first did.
+          await call("app_launch", { package: "com.android.settings", restart: true });
+          await call("app_launch", { package: "com.google.android.apps.nexuslauncher" });
           await pending.drain();
           const t0 = performance.now();
           for (const [tool, args] of task.steps) await call(tool, args);
