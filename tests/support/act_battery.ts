@@ -77,6 +77,8 @@ export async function navigationArrivesWithEvidence(target: BatteryTarget, serve
 /** After a batch of successes and failures, Appium holds exactly the sessions it held before. */
 export async function noSessionLeftBehind(target: BatteryTarget, served: Served, appiumUrl = sessionsAt(target)): Promise<void> {
   const s = served.server;
+  // An earlier act's session is kept until its evidence, taken behind its answer, is stored: a call waits for it.
+  assert.equal((await callTool(s, "device_status")).ok, true);
   const before = await appiumSessions(appiumUrl);
   const outcomes: string[] = [];
   const note = async (name: string, args: Record<string, unknown> = {}) => {
