@@ -33,6 +33,16 @@ export function envelopeJsonSchema(data: Record<string, unknown>, $defs?: Record
   };
 }
 
+/**
+ * An earlier act's evidence on the same device, captured after that act answered, could not be stored: said once,
+ * in the next answer on that device (success or failure), beside the six keys (docs/contract.md "The envelope").
+ */
+export const PreviousEvidenceErrorSchema = z.strictObject({
+  artifact_id: z.string(),
+  code: z.enum(ERROR_CODE_LIST),
+  message: z.string().min(1),
+});
+
 export const EnvelopeSchema = z.strictObject({
   ok: z.boolean(),
   operation_id: z.uuid(),
@@ -40,11 +50,13 @@ export const EnvelopeSchema = z.strictObject({
   data: z.record(z.string(), z.unknown()),
   evidence: EvidenceSchema.nullable(),
   error: EnvelopeErrorSchema.nullable(),
+  previous_evidence_error: PreviousEvidenceErrorSchema.optional(),
 }).refine((e) => e.ok === (e.error === null), { message: "ok is true exactly when error is null" })
   .refine((e) => e.ok || Object.keys(e.data).length === 0, { message: "a failure carries empty data" });
 
 export type Evidence = z.infer<typeof EvidenceSchema>;
 export type EnvelopeError = z.infer<typeof EnvelopeErrorSchema>;
+export type PreviousEvidenceError = z.infer<typeof PreviousEvidenceErrorSchema>;
 export type Envelope = z.infer<typeof EnvelopeSchema>;
 
 /** One tool's envelope with its `data` typed by the tool's declaration: the declared data on success, empty on failure. */

@@ -67,7 +67,8 @@ export interface Harness {
   /** Removes evidence older than ANDROID_MCP_EVIDENCE_RETENTION_DAYS from the artifacts directory (reports
    * and the audit log stay); `serve` calls it at start. Never throws. */
   pruneOldEvidence(): Promise<RetentionResult>;
-  /** Closes every open UI session (deleting it on the Appium side) and stops an in-process simulated device. */
+  /** Finishes the evidence captures still under way, closes every open UI session (deleting it on the Appium side)
+   * and stops an in-process simulated device. */
   close(): Promise<void>;
 }
 
@@ -160,6 +161,7 @@ export async function openHarness(config: HarnessConfig, ctx: CliContext, option
     const { openLinkThroughAdb } = await import("./adapters/adb/open_link.ts");
     const { createAdbAppPackages } = await import("./adapters/adb/app_packages.ts");
     const { createUiSessions } = await import("./device/ui_sessions.ts");
+    const { createPendingEvidence } = await import("./mcp/pending_evidence.ts");
     const adb = createAdbClient({ runner: ctx.runner, program, ...(serverSocket === undefined ? {} : { serverSocket }) });
     const observer = createAdbObserver({
       adb,
@@ -227,6 +229,7 @@ export async function openHarness(config: HarnessConfig, ctx: CliContext, option
       logger: ctx.logger,
       actionTimeoutMs: config.actionTimeoutSeconds * 1000,
       newOperationId: randomUUID,
+      pending: createPendingEvidence({ clock: ctx.clock, logger: ctx.logger }),
     };
     const { SERVED_TOOLS } = await import("./tools/mod.ts");
     return {
@@ -241,6 +244,7 @@ export async function openHarness(config: HarnessConfig, ctx: CliContext, option
         pruneOldEvidence({ directory: artifacts.path, fs, nowMs: ctx.clock.now(), maxAgeDays: config.evidenceRetentionDays }),
       close: async () => {
         try {
+          await deps.pending.drain(); // evidence still being captured behind its answers is stored first
           await ui.closeAll("the harness is stopping");
           await drivers.stop();
         } finally {

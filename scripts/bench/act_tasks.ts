@@ -19,7 +19,7 @@ import { type BenchIO, type BenchSection, median } from "./section.ts";
 type Step = [tool: string, args: Record<string, unknown>];
 
 /** The tasks of issue 17's token table, as an agent does them on the settings scenario, with their targets. */
-const TASKS: { name: string; steps: Step[]; tokenTarget: number }[] = [
+export const TASKS: { name: string; steps: Step[]; tokenTarget: number }[] = [
   {
     name: "T1 Airplane mode on",
     tokenTarget: 885,

@@ -13,6 +13,7 @@ import { join } from "node:path";
 import { ACT_DEFAULTS } from "../../contracts/act_defaults.ts";
 import { type AdbClient, createAdbClient, createAdbObserver, findAdbProgram } from "../../src/adapters/adb/mod.ts";
 import { createAdbAppPackages } from "../../src/adapters/adb/app_packages.ts";
+import { createPendingEvidence, type PendingEvidence } from "../../src/mcp/pending_evidence.ts";
 import { createAppiumDriverFactory } from "../../src/adapters/appium/mod.ts";
 import {
   createAuditLog,
@@ -54,6 +55,8 @@ export interface BenchHarnessOptions {
 
 export interface BenchHarness {
   client: Awaited<ReturnType<typeof connectInMemory>>["client"];
+  /** The evidence captures behind the answers (a timed call drains them first). */
+  pending: PendingEvidence;
   /** A tools/call that must succeed: its envelope's data. */
   call(name: string, args: Record<string, unknown>): Promise<{ data: Record<string, unknown> }>;
   close(): Promise<void>;
@@ -78,6 +81,7 @@ export async function openBenchHarness(sim: RunningSim, options: BenchHarnessOpt
     warmIdleTimeoutMs: options.warmIdleTimeoutMs,
     newSessionId: () => `s-${randomUUID()}`,
   });
+  const pending = createPendingEvidence({ clock, logger: silentLogger });
   const server = createHarnessServer({
     ports: {
       observer,
@@ -92,10 +96,12 @@ export async function openBenchHarness(sim: RunningSim, options: BenchHarnessOpt
     logger: silentLogger,
     actionTimeoutMs: options.actionTimeoutMs,
     newOperationId: randomUUID,
+    pending,
   });
   const connected = await connectInMemory(server);
   return {
     client: connected.client,
+    pending,
     async call(name, args) {
       // The client waits as long as the harness may work (the SDK's own 60 s cut a first use on a loaded machine short).
       const result = await connected.client.callTool({ name, arguments: args }, undefined, { timeout: options.actionTimeoutMs + 10_000 });

@@ -4,10 +4,11 @@
  * driver (the session the call names, from the operation context, or a temporary one), read the screen before,
  * act, read it once more and settle (settle.ts: that read is final when UiAutomator2 answered it within the
  * session's idle timeout or it shows only a flip; a confirming read only when the screen may still be moving),
- * while the evidence PNG is taken and stored and the device's facts are read (one adb process each, beside the
- * confirming read), and answer the new screen summary with `settled` and `changed`; a screen that moved after
- * the first read is captured again once settled, so the evidence is the answered screen (an act that happened
- * is answered ok also when only its evidence failed: `evidence: null` and `data.evidence_error`). Also the
+ * while the device's facts are read (one adb process, beside the confirming read), and answer the new screen summary
+ * with `settled` and `changed`; once the screen is settled its evidence PNG is named in the answer and taken behind
+ * it (the gate's `captureLater`: the next operation on the device waits for it), so the evidence is the answered
+ * screen (an act that happened is answered ok also when its evidence cannot even be named: `evidence: null` and
+ * `data.evidence_error`). Also the
  * element wait of ui_tap / ui_type_text: poll the page source until the locator finds exactly one
  * element; a miss is UI_ELEMENT_NOT_FOUND with a screenshot of that moment, several UI_ELEMENT_AMBIGUOUS.
  */
@@ -35,7 +36,7 @@ import { deviceOf } from "./device_handle.ts";
 import { aroundDriver } from "./driver_calls.ts";
 import { xpathOf } from "./element_path.ts";
 import { type ReadTimer, readTimer } from "./read_timer.ts";
-import { attachMomentEvidence, captureScreenshot } from "./screenshot.ts";
+import { attachMomentEvidence } from "./screenshot.ts";
 import { confirmSettled, readIsFinal } from "./settle.ts";
 
 export interface ActScope {
@@ -115,7 +116,6 @@ function performAct<E extends object>(
     ctx.noteActed("done");
     const actedOn = scope.before;
     const after = await settleWithEvidence(tool, driver, ports, ctx, actedOn);
-    if (after.evidence.saved !== null) ctx.attachEvidence(after.evidence.saved);
     return {
       data: {
         foreground_package: after.summary.foreground_package,
@@ -138,9 +138,9 @@ interface SettledMoment {
 }
 
 /**
- * The first read after the act, then at once and side by side: the screenshot (stored as evidence), the
- * device's facts and the summary, and a confirming read when settle.ts does not take the first read as final.
- * A screen that changed after the first read is captured and summarized again from its settled read.
+ * The first read after the act, then the summary beside a confirming read when settle.ts does not take the first
+ * read as final (a screen that changed after it is summarized again from its settled read); once the screen is
+ * settled its evidence capture starts behind the answer (`ctx.captureLater`), beside the summary's device facts.
  */
 async function settleWithEvidence(
   tool: string,
@@ -151,16 +151,18 @@ async function settleWithEvidence(
 ): Promise<SettledMoment> {
   const wait = (): WaitOptions => ({ timeoutMs: ctx.remainingMs(), signal: ctx.signal });
   const read = () => checked(ctx, () => driver.source());
-  const moment = (source: string) => Promise.all([takeEvidence(tool, ports, ctx, wait), summaryOf(source, ports, wait())]);
   const startedAt = ports.clock.now();
   const first = await read();
   const firstRead = { source: first, tookMs: ports.clock.now() - startedAt };
-  const final = readIsFinal(before, firstRead, driver.idleTimeoutMs);
-  const [captured, confirmed] = await allOrFirstError(
-    moment(first),
-    final ? Promise.resolve({ source: first, settled: true }) : confirmSettled(firstRead, read, ports, ctx),
+  if (readIsFinal(before, firstRead, driver.idleTimeoutMs)) {
+    const [evidence, summary] = await allOrFirstError(evidenceBehind(tool, ports, ctx), summaryOf(first, ports, wait()));
+    return { source: first, settled: true, summary, evidence };
+  }
+  const [summarized, confirmed] = await allOrFirstError(summaryOf(first, ports, wait()), confirmSettled(firstRead, read, ports, ctx));
+  const [evidence, summary] = await allOrFirstError(
+    evidenceBehind(tool, ports, ctx),
+    confirmed.source === first ? Promise.resolve(summarized) : summaryOf(confirmed.source, ports, wait()),
   );
-  const [evidence, summary] = confirmed.source === first ? captured : await moment(confirmed.source);
   return { source: confirmed.source, settled: confirmed.settled, summary, evidence };
 }
 
@@ -192,23 +194,20 @@ interface TakenEvidence {
 }
 
 /**
- * The act's evidence PNG, stored; or, once the act happened, why not (a full disk, a screenshot refused): such a
- * failure must not turn the answer into ok:false, which an agent would retry (EVIDENCE_WRITE_FAILED is declared
- * retryable): the act is answered ok with `evidence: null` and this error. A cancelled or timed-out operation
- * still ends as such.
+ * The act's evidence PNG, named now and taken behind the answer (the screen is settled): its id is reserved in the
+ * store and the gate runs the capture after the answer went (a capture that fails is said in the next answer on
+ * the device). Only a reservation that fails (an artifacts directory that cannot be written) is said in this
+ * answer: `evidence: null` and `data.evidence_error`, never ok:false, which an agent would retry.
  */
-async function takeEvidence(tool: string, ports: ToolPorts, ctx: OperationContext, wait: () => WaitOptions): Promise<TakenEvidence> {
+async function evidenceBehind(tool: string, ports: ToolPorts, ctx: OperationContext): Promise<TakenEvidence> {
   try {
-    const shot = await captureScreenshot(ports.observer, ports.evidence, tool, wait());
-    return { saved: shot.evidence, error: null };
+    const reserved = await ports.evidence.reservePng(tool);
+    ctx.captureLater(reserved, async (wait) => {
+      await ports.evidence.savePngAs(reserved, await ports.observer.screenshot(wait));
+    });
+    return { saved: reserved, error: null };
   } catch (error) {
     if (ctx.signal.aborted || !(error instanceof HarnessError)) throw error;
-    if (error.code === "OPERATION_TIMEOUT" && ctx.remainingMs() <= CALL_END_SLACK_MS) {
-      // The screenshot was given the rest of the call's time and used it up: the call timed out, not only its evidence.
-      // Whichever of the two timers fired first, the answer is the deadline's own (its ACT_UNCONFIRMED: the act took place).
-      await ports.clock.sleep(CALL_END_SLACK_MS * 2, ctx.signal).catch(() => {}); // ends when the deadline aborts the call
-      throw ctx.signal.aborted ? ctx.signal.reason : error;
-    }
     return {
       saved: null,
       error: {
@@ -218,9 +217,6 @@ async function takeEvidence(tool: string, ports: ToolPorts, ctx: OperationContex
     };
   }
 }
-
-/** How near the call's time limit a screenshot's timeout counts as the call's own (the two timers end together). */
-const CALL_END_SLACK_MS = 100;
 
 export function uiOperation(ctx: OperationContext): UiOperation {
   return { operationId: ctx.operationId, signal: ctx.signal, remainingMs: ctx.remainingMs, progress: ctx.progress };

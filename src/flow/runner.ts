@@ -4,7 +4,8 @@
  * closed (another owner gets EMULATOR_BUSY: exit 4), runs every step through the one gate (runOperation)
  * with that session_id, polls each expectation with `ui_get_tree` until its timeout_ms, stops at the first
  * failing step (the rest are "skipped"), and always closes the session (releasing the lock), also when
- * `stop` cancels the run (SIGINT/SIGTERM: an `error` at the step in flight). Never
+ * `stop` cancels the run (SIGINT/SIGTERM: an `error` at the step in flight). A step's evidence PNG, taken behind
+ * its answer, is awaited before the step is recorded: the report names only PNGs that exist. Never
  * throws: faults become the run's outcome (step_outcome.ts decides it) and are named in the result.
  */
 import { DEFAULT_EXPECT_TIMEOUT_MS, type FlowFile, type FlowOutcome, type FlowStep, typedTexts } from "../../contracts/flow.ts";
@@ -187,7 +188,7 @@ async function runStep(step: FlowStep, index: number, total: number, ctx: StepCo
   const started = clock.now();
   const args: Record<string, unknown> = { ...(step.args ?? {}) };
   if (TOOLS[step.tool].device === "act") args["session_id"] = ctx.sessionId; // acts run in the flow's session
-  const envelope = await callUnder(gate, step.tool, args, options.stop);
+  const envelope = await withStoredEvidence(gate, await callUnder(gate, step.tool, args, options.stop));
   const record: StepRecord = {
     index,
     tool: step.tool,
@@ -280,6 +281,15 @@ async function pollExpectation(
     }
     await clock.sleep(intervalMs, stop).catch(() => {});
   }
+}
+
+/**
+ * The step's answer once its evidence PNG is stored (an act's is taken behind its answer): a report never names a PNG
+ * that does not exist, so a capture that failed leaves the step without evidence (the next answer says why).
+ */
+async function withStoredEvidence<E extends { evidence: { artifact_id: string } | null }>(gate: InProcessClient, envelope: E): Promise<E> {
+  if (envelope.evidence === null) return envelope;
+  return (await gate.deps.pending.outcome(envelope.evidence.artifact_id)) === null ? envelope : { ...envelope, evidence: null };
 }
 
 /** A screenshot of the screen the flow failed on, unless the step's own evidence already shows it. */

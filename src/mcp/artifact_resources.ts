@@ -7,8 +7,10 @@
 // @ts-types="../../node_modules/@modelcontextprotocol/sdk/dist/esm/server/mcp.d.ts"
 import { type McpServer, ResourceTemplate } from "@modelcontextprotocol/sdk/server/mcp.js";
 // @ts-types="../../node_modules/@modelcontextprotocol/sdk/dist/esm/types.d.ts"
-import type { ReadResourceResult } from "@modelcontextprotocol/sdk/types.js";
+import { ErrorCode, type ReadResourceResult } from "@modelcontextprotocol/sdk/types.js";
 import type { EvidenceStore } from "../ports/evidence.ts";
+import { ARTIFACT_READ_WAIT_MS, failedCaptureSentence, type PendingEvidence } from "./pending_evidence.ts";
+import { protocolError } from "./protocol_error.ts";
 import { quote } from "./quote.ts";
 import { isRefusal, type Refusal, type ResourceReader } from "./resource_reads.ts";
 
@@ -17,7 +19,7 @@ const RECENT_LIMIT = 50;
 const SCHEME = "artifact://";
 
 /** Registers the template (so resources/list lists the recent evidence) and returns its reader. */
-export function registerArtifactResources(server: McpServer, evidence: EvidenceStore): ResourceReader {
+export function registerArtifactResources(server: McpServer, evidence: EvidenceStore, pending: PendingEvidence): ResourceReader {
   const template = new ResourceTemplate(`${SCHEME}{id}`, {
     list: async () => ({
       resources: (await evidence.listRecent(RECENT_LIMIT)).map((ref) => ({
@@ -30,7 +32,7 @@ export function registerArtifactResources(server: McpServer, evidence: EvidenceS
   const reader: ResourceReader = {
     serves: "artifact://<id> (evidence an envelope named)",
     claims: (uri) => uri.startsWith(SCHEME),
-    read: (uri) => readArtifact(evidence, uri),
+    read: (uri) => readArtifact(evidence, pending, uri),
   };
   server.registerResource(
     "artifact",
@@ -49,8 +51,19 @@ export function registerArtifactResources(server: McpServer, evidence: EvidenceS
   return reader;
 }
 
-async function readArtifact(evidence: EvidenceStore, uri: string): Promise<ReadResourceResult | Refusal> {
-  const found = await evidence.resolve(uri.slice(SCHEME.length));
+async function readArtifact(evidence: EvidenceStore, pending: PendingEvidence, uri: string): Promise<ReadResourceResult | Refusal> {
+  const id = uri.slice(SCHEME.length);
+  const state = await pending.awaitArtifact(id, ARTIFACT_READ_WAIT_MS);
+  if (state === "pending") {
+    throw protocolError(
+      ErrorCode.InternalError,
+      `The evidence ${quote(uri, 120)} is still being captured after ${ARTIFACT_READ_WAIT_MS / 1000} s; read it again in a moment.`,
+      { code: "OPERATION_TIMEOUT", uri: uri.slice(0, 200) },
+    );
+  }
+  const failure = state === "failed" ? await pending.outcome(id) : null;
+  if (failure !== null) return { refused: failedCaptureSentence(failure) };
+  const found = await evidence.resolve(id);
   if (found === null) {
     return {
       refused: `No evidence ${

@@ -5,7 +5,8 @@
  * the tool declares it answers (`answers` in contracts/tools.ts), never guessed from the data's shape: a header
  * line (`tool: ok`, with changed/settled for an act, or `tool: failed CODE`), the error's message (its details
  * repeat it for programs), each data field as `key: JSON` (an element label equal to the target's text or
- * description is left out), the evidence as its `artifact://` URI, and a screen summary in the `tree --text`
+ * description is left out), an earlier act's evidence that could not be stored (`previous_evidence_error`, its
+ * sentence), the evidence as its `artifact://` URI, and a screen summary in the `tree --text`
  * form without the actions' rectangles. Pure.
  */
 // @ts-types="../../node_modules/@modelcontextprotocol/sdk/dist/esm/types.d.ts"
@@ -37,9 +38,12 @@ function answerOf(tool: string): ToolAnswer {
 }
 
 export function envelopeText(envelope: Envelope): string {
+  const previous = envelope.previous_evidence_error === undefined
+    ? []
+    : [`previous_evidence_error: ${envelope.previous_evidence_error.message}`];
   if (!envelope.ok) {
     const error = envelope.error!;
-    const lines = [`${envelope.tool}: failed ${error.code}`, error.message];
+    const lines = [`${envelope.tool}: failed ${error.code}`, error.message, ...previous];
     if (envelope.evidence !== null) lines.push(`evidence: ${envelope.evidence.uri}`);
     return lines.join("\n") + "\n";
   }
@@ -60,6 +64,7 @@ export function envelopeText(envelope: Envelope): string {
     if (answer === "summary" && key === "raw" && typeof value === "string") raw = value;
     else lines.push(`${key}: ${JSON.stringify(value)}`);
   }
+  lines.push(...previous);
   if (envelope.evidence !== null) lines.push(`evidence: ${envelope.evidence.uri}`);
   let text = lines.join("\n") + "\n";
   if (screen !== undefined) text += renderSummaryText(screen as ScreenSummary, { bounds: false });

@@ -6,19 +6,25 @@
  * released), append one audit line, answer with the envelope. Never throws.
  * Once the lock is taken, the device handle (the session the call names, else the device's warm driver) is
  * resolved here, once, and handed down in the context (OperationContext.device): `session_id` is read here alone.
+ * Evidence behind the answer (pending_evidence.ts): before the lock, the call waits for the device's captures still
+ * under way and says one that failed (`previous_evidence_error`); an act's capture started after its answer holds the
+ * operation's lock, and its audit line waits, until the PNG is stored (or said failed), so nothing else touches the
+ * device in between.
  */
-import type { Envelope, Evidence, ToolEnvelope } from "../../contracts/envelope.ts";
+import type { Envelope, Evidence, PreviousEvidenceError, ToolEnvelope } from "../../contracts/envelope.ts";
 import { redactArguments } from "../../contracts/tool_inputs.ts";
 import { type ToolData, type ToolName, TOOLS } from "../../contracts/tools.ts";
 import { HarnessError, toHarnessError } from "../errors.ts";
 import type { Clock } from "../ports/clock.ts";
-import type { AuditLog, AuditOutcome, DeviceLease, DeviceLock } from "../ports/evidence.ts";
+import type { WaitOptions } from "../ports/device.ts";
+import type { AuditLog, AuditOutcome, DeviceLease, DeviceLock, EvidenceRef } from "../ports/evidence.ts";
 import type { Logger } from "../ports/logger.ts";
 import type { ActStage, OperationContext, ToolHandler, ToolOutcome, ToolPorts } from "../ports/operation.ts";
 import { failureEnvelope, successEnvelope } from "./envelope.ts";
 import type { ExtraContent } from "./response.ts";
 import { startDeadline } from "./operation_deadline.ts";
 import { parseToolInput } from "./tool_input.ts";
+import { EVIDENCE_CAPTURE_LIMIT_MS, type EvidenceFailure, type PendingEvidence } from "./pending_evidence.ts";
 
 export interface OperationDeps {
   ports: ToolPorts;
@@ -29,6 +35,8 @@ export interface OperationDeps {
   /** ANDROID_MCP_ACTION_TIMEOUT in milliseconds. */
   actionTimeoutMs: number;
   newOperationId: () => string;
+  /** Evidence captures still under way after their answers (one per server: the gate, artifact reads, a stop). */
+  pending: PendingEvidence;
 }
 
 export interface OperationAnswer<D = Record<string, unknown>> {
@@ -52,21 +60,57 @@ export async function runOperation<N extends ToolName>(
 ): Promise<OperationAnswer<ToolData<N>>> {
   const operationId = deps.newOperationId();
   const started = deps.clock.now();
-  let evidence: Evidence | null = null;
+  const state: OperationState = { evidence: null };
   let answer: OperationAnswer<ToolData<N>>;
   try {
     const args = parseToolInput(tool.name, rawArgs);
     const gate: Gate = { tool: tool.name, operationId, deps, call, sessionId: sessionIdOf(args) };
-    const outcome: ToolOutcome<ToolData<N>> = await withLockAndDeadline(gate, (ctx, ports) => tool.run(args, ctx, ports), (ref) => {
-      evidence = ref;
-    });
-    answer = { envelope: successEnvelope(operationId, tool.name, outcome.data, evidence), content: outcome.content ?? [] };
+    const outcome: ToolOutcome<ToolData<N>> = await withLockAndDeadline(gate, (ctx, ports) => tool.run(args, ctx, ports), state);
+    answer = { envelope: successEnvelope(operationId, tool.name, outcome.data, state.evidence), content: outcome.content ?? [] };
   } catch (thrown) {
     if (!(thrown instanceof HarnessError)) deps.logger.error(`${tool.name} ${operationId}: ${describe(thrown)}`);
-    answer = { envelope: failureEnvelope(operationId, tool.name, thrown, evidence), content: [] };
+    answer = { envelope: failureEnvelope(operationId, tool.name, thrown, state.evidence), content: [] };
   }
-  await appendAudit(deps, answer.envelope, rawArgs, deps.clock.now() - started);
+  if (state.previous !== undefined) answer.envelope.previous_evidence_error = previousEvidenceError(state.previous);
+  const durationMs = deps.clock.now() - started;
+  const capture = state.capture;
+  if (capture === undefined) {
+    await appendAudit(deps, answer.envelope, rawArgs, durationMs);
+    return answer;
+  }
+  // The answer goes now; the audit line (with the capture's fate) and the lock's release follow the stored PNG.
+  const done = capture.stored.then(async (failure) => {
+    await appendAudit(deps, answer.envelope, rawArgs, durationMs, failure);
+    await capture.release();
+    return failure;
+  });
+  deps.pending.track(capture.device, capture.ref.artifact_id, done);
   return answer;
+}
+
+/** What the gate learns of one operation while it runs: the evidence to name, a capture behind the answer, a past failure to say. */
+interface OperationState {
+  evidence: Evidence | null;
+  capture?: {
+    device: string;
+    ref: EvidenceRef;
+    /** Settles when the PNG is stored (null) or could not be (never rejects). */
+    stored: Promise<EvidenceFailure | null>;
+    /** Releases the operation's device lock (held until then). */
+    release: () => Promise<void>;
+  };
+  /** A capture of an earlier operation on this device that failed, said in this answer. */
+  previous?: EvidenceFailure;
+}
+
+/** The envelope's `previous_evidence_error`: a sentence no agent reads as "the act failed". */
+function previousEvidenceError(failure: EvidenceFailure): PreviousEvidenceError {
+  return {
+    artifact_id: failure.artifact_id,
+    code: failure.code,
+    message: `The evidence screenshot ${failure.artifact_id} of the earlier ${failure.tool} (operation ${failure.operation_id}) ` +
+      `could not be stored: ${failure.message} That act took place; do not repeat it.`,
+  };
 }
 
 interface Gate {
@@ -86,19 +130,26 @@ function sessionIdOf(args: object): string | undefined {
 async function withLockAndDeadline<T>(
   gate: Gate,
   work: (ctx: OperationContext, ports: ToolPorts) => Promise<T>,
-  attachEvidence: (ref: Evidence) => void,
+  state: OperationState,
 ): Promise<T> {
   const { tool, operationId, deps, call, sessionId } = gate;
   const deadline = startDeadline(tool, { clock: deps.clock, timeoutMs: deps.actionTimeoutMs, cancel: call.cancel });
   const access = TOOLS[tool].device;
   let acted: ActStage | null = null;
+  let device: string | undefined;
+  let capture: { ref: EvidenceRef; stored: Promise<EvidenceFailure | null> } | undefined;
   const ctx: OperationContext = {
     operationId,
     device: undefined,
     signal: deadline.signal,
     remainingMs: deadline.remainingMs,
     attachEvidence: (ref) => {
-      if (!deadline.signal.aborted) attachEvidence(ref); // abandoned work does not name evidence
+      if (!deadline.signal.aborted) state.evidence = ref; // abandoned work does not name evidence
+    },
+    captureLater: (ref, take) => {
+      if (deadline.signal.aborted || device === undefined || capture !== undefined) return;
+      state.evidence = ref;
+      capture = { ref, stored: captureBehind(gate, ref, take) };
     },
     progress: (message) => {
       if (!deadline.signal.aborted) call.progress?.(message);
@@ -109,12 +160,22 @@ async function withLockAndDeadline<T>(
   };
   let lease: DeviceLease | undefined;
   const locked = async () => {
-    if (access === "none") return work(ctx, deps.ports);
+    if (access === "none") {
+      // ui_session_close touches no device, but its session is in use until an act's evidence in it is stored.
+      const held = sessionId === undefined ? null : deps.ports.ui.udidOf(sessionId);
+      if (held !== null) state.previous = await deps.pending.settle(deviceKey({ adbServer: deps.ports.observer.adbServer, udid: held }));
+      return work(ctx, deps.ports);
+    }
     // A call naming an open session is on that session's device (the session holds it; a device gone since
     // fails its first command with EMULATOR_UNAVAILABLE): no `adb devices` on each act of a session.
     const udid = (sessionId === undefined ? null : deps.ports.ui.udidOf(sessionId)) ??
       await deps.ports.observer.resolveUdid({ timeoutMs: ctx.remainingMs(), signal: ctx.signal });
-    const acquired = await deps.lock.acquire({ adbServer: deps.ports.observer.adbServer, udid }, {
+    const address = { adbServer: deps.ports.observer.adbServer, udid };
+    // An earlier act's evidence still being captured keeps the device (and its lock) until its PNG is stored.
+    state.previous = await deps.pending.settle(deviceKey(address));
+    if (deadline.signal.aborted) throw deadline.signal.reason;
+    device = deviceKey(address);
+    const acquired = await deps.lock.acquire(address, {
       operationId,
       tool,
       access,
@@ -126,8 +187,8 @@ async function withLockAndDeadline<T>(
     }
     lease = acquired;
     // The device handle, resolved once here from the session the call names (or the device's warm driver) and handed down.
-    const device = deps.ports.ui.handle(udid, sessionId, acquired);
-    return work({ ...ctx, device }, { ...deps.ports, observer: deps.ports.observer.bind(udid) });
+    const handle = deps.ports.ui.handle(udid, sessionId, acquired);
+    return work({ ...ctx, device: handle }, { ...deps.ports, observer: deps.ports.observer.bind(udid) });
   };
   try {
     return await Promise.race([locked(), deadline.expired]);
@@ -135,8 +196,30 @@ async function withLockAndDeadline<T>(
     throw acted !== null && error === deadline.signal.reason ? actUnconfirmed(tool, acted, error) : error;
   } finally {
     deadline.dispose();
-    await lease?.release().catch((error: unknown) => deps.logger.warn(`releasing the device lock failed: ${describe(error)}`));
+    const release = async () => {
+      await lease?.release().catch((error: unknown) => deps.logger.warn(`releasing the device lock failed: ${describe(error)}`));
+    };
+    if (capture === undefined || device === undefined) await release();
+    else state.capture = { device, ...capture, release };
   }
+}
+
+/** The device as the pending captures know it: the lock's key (adb server and serial). */
+function deviceKey(address: { adbServer: string; udid: string }): string {
+  return `${address.adbServer} ${address.udid}`;
+}
+
+/**
+ * Starts an act's evidence capture behind its answer, under its own time limit (EVIDENCE_CAPTURE_LIMIT_MS, at most half
+ * the action limit, so the next call, which waits for it, keeps half of its own; no call's deadline or cancellation
+ * cuts it: the screen it shows is already settled).
+ */
+function captureBehind(gate: Gate, ref: EvidenceRef, take: (wait: WaitOptions) => Promise<void>): Promise<EvidenceFailure | null> {
+  const timeoutMs = Math.min(EVIDENCE_CAPTURE_LIMIT_MS, gate.deps.actionTimeoutMs / 2);
+  return take({ timeoutMs }).then(() => null, (error: unknown) => {
+    const failure = toHarnessError(error);
+    return { artifact_id: ref.artifact_id, tool: gate.tool, operation_id: gate.operationId, code: failure.code, message: failure.message };
+  });
 }
 
 /**
@@ -165,7 +248,13 @@ function argumentNamesOf(tool: string): ReadonlySet<string> {
   return new Set(Object.keys(input?.shape ?? {}));
 }
 
-async function appendAudit(deps: OperationDeps, envelope: Envelope, rawArgs: unknown, durationMs: number): Promise<void> {
+async function appendAudit(
+  deps: OperationDeps,
+  envelope: Envelope,
+  rawArgs: unknown,
+  durationMs: number,
+  evidenceFailure: EvidenceFailure | null = null,
+): Promise<void> {
   try {
     await deps.audit.append({
       ts: new Date(deps.clock.now()).toISOString(),
@@ -174,6 +263,7 @@ async function appendAudit(deps: OperationDeps, envelope: Envelope, rawArgs: unk
       arguments: redactArguments(rawArgs, argumentNamesOf(envelope.tool)),
       outcome: auditOutcome(envelope),
       evidence_id: envelope.evidence?.artifact_id ?? null,
+      ...(evidenceFailure === null ? {} : { evidence_error: { code: evidenceFailure.code, message: evidenceFailure.message } }),
       duration_ms: Math.round(durationMs),
     });
   } catch (error) {

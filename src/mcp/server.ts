@@ -65,7 +65,7 @@ export function createHarnessServer(
       },
     })),
   );
-  const readers = [registerArtifactResources(server, deps.ports.evidence)];
+  const readers = [registerArtifactResources(server, deps.ports.evidence, deps.pending)];
   if (resources.doctorReport !== undefined) readers.push(registerDoctorResource(server, resources.doctorReport));
   answerResourceReads(server, readers);
   return server;

@@ -15,6 +15,13 @@ export interface EvidenceStore {
   readonly directory: string;
   /** Checks the PNG is decodable and not one flat colour, then writes it. Throws EVIDENCE_WRITE_FAILED. */
   savePng(tool: string, png: Uint8Array): Promise<EvidenceRef>;
+  /**
+   * Claims a new id for a PNG still to be taken (an act's, named in its answer before the capture ends): an empty
+   * placeholder holds the name, which is neither served nor listed until `savePngAs` fills it. Throws EVIDENCE_WRITE_FAILED.
+   */
+  reservePng(tool: string): Promise<EvidenceRef>;
+  /** Writes the PNG under a reserved id, checked as savePng does; on failure the placeholder goes. Throws EVIDENCE_WRITE_FAILED. */
+  savePngAs(ref: EvidenceRef, png: Uint8Array): Promise<void>;
   /** Resolves an `artifact://` id to its file; null for anything not of the issued form or outside the directory. */
   resolve(id: string): Promise<{ path: string; bytes: Uint8Array } | null>;
   listRecent(limit: number): Promise<EvidenceRef[]>;
@@ -29,6 +36,8 @@ export interface AuditRecord {
   /** "ok", the error code, or what cut the call off: "cancelled" (the client) or "shutdown" (the harness stopping). */
   outcome: AuditOutcome;
   evidence_id: string | null;
+  /** Only when the evidence named was captured behind the answer and could not be stored. */
+  evidence_error?: { code: ErrorCode; message: string };
   duration_ms: number;
 }
 

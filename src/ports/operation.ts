@@ -8,7 +8,7 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { ActToolName, ToolData, ToolInput, ToolName } from "../../contracts/tools.ts";
 import type { AppPackages } from "./app_packages.ts";
 import type { Clock } from "./clock.ts";
-import type { DeviceObserver } from "./device.ts";
+import type { DeviceObserver, WaitOptions } from "./device.ts";
 import type { EvidenceRef, EvidenceStore } from "./evidence.ts";
 import type { DeviceHandle, UiSessions } from "./ui_sessions.ts";
 
@@ -25,6 +25,12 @@ export interface OperationContext {
   remainingMs(): number;
   /** Ties a saved PNG to this operation: it goes into the envelope, also on failure. */
   attachEvidence(ref: EvidenceRef): void;
+  /**
+   * Names a reserved PNG as this operation's evidence and has the gate run `take` (which stores it) behind the
+   * answer, under the capture's own time limit: the answer does not wait for it; the next operation on the device
+   * does, and one that fails is said in that answer (src/mcp/pending_evidence.ts). Ignored once the limit passed.
+   */
+  captureLater(ref: EvidenceRef, take: (wait: WaitOptions) => Promise<void>): void;
   /** An MCP progress notification, when the client asked for them (a no-op otherwise). */
   progress(message: string): void;
   /**

@@ -181,8 +181,8 @@ test("a published output schema refuses data the tool does not declare (the chec
 test("the SDK client accepts an act answered ok without its evidence (data.evidence_error) against the published schema", async () => {
   const world = actWorld();
   await withServer(world, async (c) => {
-    // The disk refuses every PNG: the act happened, its evidence did not.
-    world.evidence.savePng = () => Promise.reject(new HarnessError("EVIDENCE_WRITE_FAILED", "the disk is full"));
+    // The disk refuses every PNG, even the act's reserved name: the act happened, its evidence did not.
+    world.evidence.reservePng = () => Promise.reject(new HarnessError("EVIDENCE_WRITE_FAILED", "the disk is full"));
     const envelope = envelopeOf(await c.client.callTool({ name: "ui_tap", arguments: { selector: { text: "Network & internet" } } }));
     assert.equal(envelope.ok, true, JSON.stringify(envelope.error));
     assert.equal(envelope.evidence, null);

@@ -62,10 +62,11 @@ export async function navigationArrivesWithEvidence(target: BatteryTarget, serve
   assert.equal(target.sim.device.screenId(), "network");
   assert.equal(tapped.data["changed"], true);
   assert.equal(tapped.data["settled"], true);
+  assert.ok(tapped.evidence!.path.startsWith(served.home.artifacts));
+  // The PNG is taken behind the answer; the next call on the device waits for it (docs/contract.md, act fields).
+  const observed = await callTool(s, "ui_get_tree");
   const png = readFileSync(tapped.evidence!.path);
   assert.deepEqual([...png.subarray(0, 8)], [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a], "the evidence is a PNG on disk");
-  assert.ok(tapped.evidence!.path.startsWith(served.home.artifacts));
-  const observed = await callTool(s, "ui_get_tree");
   assert.deepEqual(tapped.data["screen"], observed.data, "the act's summary is the screen ui_get_tree sees next");
   const back = await callTool(s, "device_back");
   assert.equal(back.ok, true, JSON.stringify(back.error));
@@ -76,6 +77,8 @@ export async function navigationArrivesWithEvidence(target: BatteryTarget, serve
 /** After a batch of successes and failures, Appium holds exactly the sessions it held before. */
 export async function noSessionLeftBehind(target: BatteryTarget, served: Served, appiumUrl = sessionsAt(target)): Promise<void> {
   const s = served.server;
+  // An earlier act's session is kept until its evidence, taken behind its answer, is stored: a call waits for it.
+  assert.equal((await callTool(s, "device_status")).ok, true);
   const before = await appiumSessions(appiumUrl);
   const outcomes: string[] = [];
   const note = async (name: string, args: Record<string, unknown> = {}) => {
@@ -94,6 +97,8 @@ export async function noSessionLeftBehind(target: BatteryTarget, served: Served,
   await note("ui_session_close", { session_id: id });
   await note("app_launch", { package: "com.example.notinstalled" });
   await note("settings_open");
+  // The last act's evidence is taken behind its answer, its session kept until then: the next call waits for it.
+  assert.equal((await callTool(s, "device_status")).ok, true);
   assert.deepEqual(outcomes, [
     "ok",
     "INVALID_SELECTOR",
@@ -145,7 +150,8 @@ export async function sigtermDeletesTheSession(
 export { existsSync, exitWithin };
 
 /**
- * An act that hangs past its timeout after its gesture (the evidence screencap never comes) answers ACT_UNCONFIRMED
+ * An act that hangs past its timeout after its gesture (the device's facts, `wm` and `dumpsys` in one adb shell, never
+ * come; the evidence screencap is taken behind the answer) answers ACT_UNCONFIRMED
  * (the back was done: never "cancelled … Retry") by the deadline, deletes its session, and the device is free at
  * once: the next call takes no longer than a bound measured in the same run (a ui_get_tree before the hang), never a
  * wall-clock figure.
@@ -162,7 +168,7 @@ export async function hungActFreesTheDevice(target: BatteryTarget, served: Serve
     assert.equal((await callTool(served.server, "ui_get_tree")).ok, true);
     const treeMs = Date.now() - measuredAt;
     const sessionDeleted = uia2SessionDeleted(target.sim);
-    target.sim.device.faults.hangCommands = ["screencap"];
+    target.sim.device.faults.hangCommands = ["wm"];
     const started = Date.now();
     const hung = await callTool(quick.server, "device_back");
     assert.equal(hung.error?.code, "ACT_UNCONFIRMED", JSON.stringify(hung));

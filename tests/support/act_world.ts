@@ -5,6 +5,7 @@
  * lets a test make the driver fail or hang. Evidence and audit are the recording fakes. Time is virtual
  * (virtual_clock.ts) unless a clock is given: a world with real I/O (tests/flow/scenario_world.ts) passes the real one.
  */
+import { createPendingEvidence } from "../../src/mcp/pending_evidence.ts";
 import { ACT_DEFAULTS } from "../../contracts/act_defaults.ts";
 import { DEFAULT_WAIT_FOR_IDLE_TIMEOUT_MS, IDLE_QUIET_MS, resolveScenario, type Scenario, ScenarioDevice } from "../../src/sim/mod.ts";
 import { createUiSessions, type UiSessionLayer } from "../../src/device/ui_sessions.ts";
@@ -110,6 +111,7 @@ export function actWorld(options: ActWorldOptions = {}): ActWorld {
     logger: silentLogger,
     actionTimeoutMs: options.actionTimeoutMs ?? 10_000,
     newOperationId: () => operationId(++next),
+    pending: createPendingEvidence({ clock, logger: silentLogger }),
   };
   const endSession = (id: string) => {
     endedElsewhere.add(id);

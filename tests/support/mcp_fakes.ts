@@ -2,6 +2,7 @@
  * Plain fakes of the ports the MCP server uses (device observer, evidence store, lock, audit log), each
  * recording what it was asked, for contract tests that assert whole envelopes. No disk, no adb.
  */
+import { createPendingEvidence } from "../../src/mcp/pending_evidence.ts";
 import type { EvidenceRef } from "../../src/ports/evidence.ts";
 import type { AppiumSessionNote, AuditRecord, DeviceLock, EvidenceStore } from "../../src/ports/evidence.ts";
 import type { DeviceObserver, DeviceStatus, TreeCapture, WaitOptions } from "../../src/ports/device.ts";
@@ -109,32 +110,46 @@ export function fakeObserver(): FakeObserver {
 }
 
 export interface FakeEvidence extends EvidenceStore {
-  saved: { tool: string; bytes: Uint8Array }[];
+  /** Every PNG stored, in order of its id (a reserved one holds no bytes until it is filled). */
+  saved: { tool: string; bytes: Uint8Array | undefined }[];
   failNext?: HarnessError;
 }
 
 export function fakeEvidence(directory = "/artifacts"): FakeEvidence {
+  const nameAt = (i: number) => `20261129-231622-${String(282674 + i).padStart(6, "0")}-${store.saved[i]!.tool.replaceAll("_", "-")}.png`;
+  const failure = () => {
+    const error = store.failNext;
+    delete store.failNext;
+    return error;
+  };
   const store: FakeEvidence = {
     directory,
     saved: [],
     async savePng(tool, png) {
-      if (store.failNext) {
-        const error = store.failNext;
-        delete store.failNext;
-        throw error;
-      }
+      const error = failure();
+      if (error) throw error;
       store.saved.push({ tool, bytes: png });
-      return refFor(directory, `20261129-231622-${String(282673 + store.saved.length).padStart(6, "0")}-${tool.replaceAll("_", "-")}.png`);
+      return refFor(directory, nameAt(store.saved.length - 1));
+    },
+    async reservePng(tool) {
+      store.saved.push({ tool, bytes: undefined });
+      return refFor(directory, nameAt(store.saved.length - 1));
+    },
+    async savePngAs(ref, png) {
+      const index = store.saved.findIndex((_, i) => nameAt(i) === ref.artifact_id);
+      const error = failure();
+      if (error || index === -1) throw error ?? new HarnessError("EVIDENCE_WRITE_FAILED", `${ref.artifact_id} was not reserved`);
+      store.saved[index]!.bytes = png;
     },
     async resolve(id) {
-      const index = store.saved.findIndex((_, i) => refFor(directory, nameAt(i)).artifact_id === id);
-      return index === -1 ? null : { path: `${directory}/${id}`, bytes: store.saved[index]!.bytes };
+      const index = store.saved.findIndex((_, i) => nameAt(i) === id);
+      const bytes = store.saved[index]?.bytes;
+      return bytes === undefined ? null : { path: `${directory}/${id}`, bytes };
     },
     async listRecent(limit) {
-      return store.saved.map((_, i) => refFor(directory, nameAt(i))).reverse().slice(0, limit);
+      return store.saved.flatMap((slot, i) => slot.bytes === undefined ? [] : [refFor(directory, nameAt(i))]).reverse().slice(0, limit);
     },
   };
-  const nameAt = (i: number) => `20261129-231622-${String(282674 + i).padStart(6, "0")}-${store.saved[i]!.tool.replaceAll("_", "-")}.png`;
   return store;
 }
 
@@ -203,6 +218,7 @@ export function fakeWorld(options: { actionTimeoutMs?: number; clock?: Clock } =
     logger: silentLogger,
     actionTimeoutMs: options.actionTimeoutMs ?? 5_000,
     newOperationId: () => operationId(++next),
+    pending: createPendingEvidence({ clock, logger: silentLogger }),
   };
   return { deps, observer, evidence, lock, audit };
 }

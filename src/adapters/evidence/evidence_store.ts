@@ -7,7 +7,8 @@
  * or hard link to another file someone planted: read without following or blocking), owned by the server's user
  * (another user's swapped PNG is not served), at most
  * MAX_EVIDENCE_BYTES, starting with the PNG signature; `listRecent` lists only those. Throws
- * EVIDENCE_WRITE_FAILED; `resolve` returns null instead.
+ * EVIDENCE_WRITE_FAILED; `resolve` returns null instead. `reservePng` claims an id with an empty placeholder for a PNG
+ * taken behind an answer (neither served nor listed: no PNG signature), `savePngAs` fills it (or removes it on failure).
  */
 import { join } from "node:path";
 import { HarnessError } from "../../errors.ts";
@@ -40,31 +41,48 @@ export function createEvidenceStore(options: EvidenceStoreOptions): EvidenceStor
   const nowMicros = options.nowMicros ??
     (() => Math.floor(options.clock.now()) * 1000 + Math.floor((performance.now() % 1) * 1000));
   const ref = (id: string): EvidenceRef => ({ artifact_id: id, path: join(directory, id), uri: `artifact://${id}` });
+  const writeFailed = (error: Error) =>
+    new HarnessError(
+      "EVIDENCE_WRITE_FAILED",
+      `Cannot write the screenshot to "${directory}" (${error.message}); free disk space or set ANDROID_MCP_ARTIFACTS_DIR to a writable directory.`,
+    );
+  /** Writes the bytes under a new id at this moment (exclusive create: a taken name gets the next `-N`). */
+  const writeUnder = async (tool: string, bytes: Uint8Array): Promise<EvidenceRef> => {
+    const micros = nowMicros();
+    try {
+      await fs.makeDirectory(directory);
+      for (let collision = 0; collision < MAX_COLLISIONS; collision++) {
+        const id = evidenceId(micros, tool, collision);
+        try {
+          await fs.writeNewFile(join(directory, id), bytes);
+          return ref(id);
+        } catch (error) {
+          if ((error as { code?: string }).code !== "EEXIST") throw error;
+        }
+      }
+      throw new Error(`${MAX_COLLISIONS} files already use this timestamp`);
+    } catch (error) {
+      throw writeFailed(error as Error);
+    }
+  };
 
   return {
     directory,
     async savePng(tool, png) {
       checkScreenshotShowsSomething(png);
-      const micros = nowMicros();
+      return await writeUnder(tool, png);
+    },
+    // An empty placeholder claims the name (exclusive create, as savePng): resolve and listRecent skip it (no PNG signature).
+    reservePng: (tool) => writeUnder(tool, new Uint8Array()),
+    async savePngAs(reserved, png) {
       try {
-        await fs.makeDirectory(directory);
-        for (let collision = 0; collision < MAX_COLLISIONS; collision++) {
-          const id = evidenceId(micros, tool, collision);
-          try {
-            await fs.writeNewFile(join(directory, id), png);
-            return ref(id);
-          } catch (error) {
-            if ((error as { code?: string }).code !== "EEXIST") throw error;
-          }
-        }
-        throw new Error(`${MAX_COLLISIONS} files already use this timestamp`);
+        checkScreenshotShowsSomething(png);
+        await fs.replaceFile(reserved.path, png).catch((error: Error) => {
+          throw writeFailed(error);
+        });
       } catch (error) {
-        throw new HarnessError(
-          "EVIDENCE_WRITE_FAILED",
-          `Cannot write the screenshot to "${directory}" (${
-            (error as Error).message
-          }); free disk space or set ANDROID_MCP_ARTIFACTS_DIR to a writable directory.`,
-        );
+        await fs.removeFile(reserved.path).catch(() => {});
+        throw error;
       }
     },
     async resolve(id) {
