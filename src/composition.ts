@@ -181,7 +181,7 @@ export async function openHarness(config: HarnessConfig, ctx: CliContext, option
     const drafts = await sweepDrafts({ directories: [artifacts.path, locks], fs, nowMs: ctx.clock.now() });
     if (drafts.removed > 0) ctx.logger.info(`removed ${drafts.removed} draft file(s) killed processes left (older than 2 h)`);
     // The per-user file lock, then the lock on the device every user of its adb server sees (issue 25 defect 5).
-    const { createDeviceSideLock, withDeviceSideLock } = await import("./adapters/adb/device_side_lock.ts");
+    const { createDeviceSideLock, DEVICE_LEASE_MS, withDeviceSideLock } = await import("./adapters/adb/device_side_lock.ts");
     const fileLock = withDeviceSideLock(
       createDeviceLock(lockOptions),
       createDeviceSideLock({
@@ -190,6 +190,8 @@ export async function openHarness(config: HarnessConfig, ctx: CliContext, option
         probe: lockOptions.probe,
         uid: user.uid,
         logger: ctx.logger,
+        // An operation renotes nothing: another host's holder must keep the device for the longest one.
+        leaseMs: Math.max(DEVICE_LEASE_MS, config.actionTimeoutSeconds * 1000 + 60_000),
         endStaleSession,
       }),
     );

@@ -34,7 +34,11 @@ after(async () => {
 });
 
 /** A client of the sim's adb server as process `pid` of `uid` on `host`; `alive` says which pids live there. */
-function client(who: { host: string; uid: number; pid: number; alive?: number[] }, now: () => number = Date.now) {
+/** `ended`: collects the operation ids of the holders whose Appium session a takeover ended. */
+function client(
+  who: { host: string; uid: number; pid: number; alive?: number[]; leaseMs?: number; ended?: string[] },
+  now: () => number = Date.now,
+) {
   const probe: ProcessProbe = {
     pid: who.pid,
     hostName: who.host,
@@ -51,6 +55,8 @@ function client(who: { host: string; uid: number; pid: number; alive?: number[] 
     probe,
     uid: who.uid,
     logger: silentLogger,
+    ...(who.leaseMs === undefined ? {} : { leaseMs: who.leaseMs }),
+    endStaleSession: async (holder) => void who.ended?.push(holder.operation_id),
   };
   return createDeviceSideLock(options);
 }
@@ -85,16 +91,20 @@ test("another user on this host gets EMULATOR_BUSY naming the holder while it li
 test("a holder whose process died on this host is taken over (SIGKILL of another user's server)", { skip }, async () => {
   const dead = client({ host: "here", uid: 0, pid: 100 });
   await dead.acquire(address(), owner("op-dead")); // never released: its process is gone for the next client
-  const alice = client({ host: "here", uid: 1000, pid: 200, alive: [200] });
+  const ended: string[] = [];
+  const alice = client({ host: "here", uid: 1000, pid: 200, alive: [200], ended });
   const lease = (await alice.acquire(address(), owner("op-alice")))!;
   assert.match(text(sim!.device.files.get(HOLDER)) ?? "", /"operation_id":"op-alice"/);
+  assert.deepEqual(ended, ["op-dead"], "the dead holder's Appium session is ended by the takeover");
   await lease.release();
 });
 
 test("this user's own leftover (it holds the per-user lock) is taken over; a reused pid is not its holder", { skip }, async () => {
   await client({ host: "here", uid: 1000, pid: 300 }).acquire(address(), owner("op-left"));
-  const again = client({ host: "here", uid: 1000, pid: 301, alive: [300, 301] });
+  const ended: string[] = [];
+  const again = client({ host: "here", uid: 1000, pid: 301, alive: [300, 301], ended });
   await (await again.acquire(address(), owner("op-again")))!.release();
+  assert.deepEqual(ended, [], "this user's leftover's session was the file lock takeover's to end");
   // Another user's pid 400 is alive but its start stamp differs from the note's: a later process, not the holder.
   const before = client({ host: "here", uid: 0, pid: 400 });
   await before.acquire(address(), owner("op-before"));
@@ -114,6 +124,20 @@ test("a holder on another host is honoured until the lease in its note, then tak
     (e: unknown) => busy(e) && e.details?.["holder_host"] === "elsewhere" && e.details?.["lease_expires_at"] === "2026-12-03T20:05:00.000Z",
   );
   now += 2000;
+  await (await near.acquire(address(), owner("op-near")))!.release();
+});
+
+test("a lease longer than the default (a long ANDROID_MCP_ACTION_TIMEOUT) keeps another host's holder that long", { skip }, async () => {
+  let now = Date.UTC(2026, 11, 3, 22, 0, 0);
+  const far = client({ host: "elsewhere", uid: 0, pid: 100, leaseMs: 20 * 60_000 }, () => now);
+  const near = client({ host: "here", uid: 1000, pid: 200 }, () => now);
+  await far.acquire(address(), owner("op-far"));
+  now += 19 * 60_000;
+  await assert.rejects(
+    near.acquire(address(), owner("op-near")),
+    (e: unknown) => busy(e) && e.details?.["lease_expires_at"] === "2026-12-03T22:20:00.000Z",
+  );
+  now += 2 * 60_000;
   await (await near.acquire(address(), owner("op-near")))!.release();
 });
 

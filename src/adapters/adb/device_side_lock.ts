@@ -22,7 +22,7 @@ import { type AdbCommand, shellWord } from "./adb_commands.ts";
 
 export const DEVICE_LOCK_DIRECTORY = "/data/local/tmp/android-mcp-harness.lock";
 const HOLDER_FILE = `${DEVICE_LOCK_DIRECTORY}/holder`;
-/** How long a note keeps the device for a holder on another host without being pushed on. */
+/** How long a note keeps the device for a holder on another host without being pushed on (at least; see `leaseMs`). */
 export const DEVICE_LEASE_MS = 5 * 60_000;
 /** A note is rewritten (one round trip) only when the wanted expiry comes within this of the written lease. */
 const LEASE_MARGIN_MS = 60_000;
@@ -42,6 +42,8 @@ export interface DeviceSideLockOptions {
   probe: ProcessProbe;
   uid: number | null;
   logger: Logger;
+  /** The lease a note gives (default DEVICE_LEASE_MS): longer than the longest operation, which renotes nothing. */
+  leaseMs?: number;
   /** Ends the Appium session a stale holder noted (stale_session.ts); absent, a takeover only removes the lock. */
   endStaleSession?: (holder: LockHolder) => Promise<void>;
 }
@@ -71,6 +73,7 @@ export type DeviceSideLock = { acquire(device: DeviceAddress, owner: LockOwner):
 
 export function createDeviceSideLock(options: DeviceSideLockOptions): DeviceSideLock {
   const { adb, clock, probe, logger } = options;
+  const leaseMs = options.leaseMs ?? DEVICE_LEASE_MS;
   const warned = new Set<string>();
   const shell = (command: AdbCommand, serial: string) => adb.run(command, { timeoutMs: ROUND_TRIP_TIMEOUT_MS, serial });
   const withoutDeviceLock = (device: DeviceAddress, why: string): null => {
@@ -94,7 +97,7 @@ export function createDeviceSideLock(options: DeviceSideLockOptions): DeviceSide
         udid: device.udid,
         adb_server: device.adbServer,
         acquired_at: new Date(now).toISOString(),
-        lease_expires_at: new Date(now + DEVICE_LEASE_MS).toISOString(),
+        lease_expires_at: new Date(now + leaseMs).toISOString(),
         token: randomUUID(),
       };
       for (let attempt = 0; attempt < TAKEOVER_ATTEMPTS; attempt++) {
@@ -121,7 +124,8 @@ export function createDeviceSideLock(options: DeviceSideLockOptions): DeviceSide
           return withoutDeviceLock(device, `adb shell failed: ${(error as Error).message}`);
         }
         logger.info(`took over the lock on device ${device.udid} from ${describe(holder)} (${staleWhy(holder, options)})`);
-        await options.endStaleSession?.(holder).catch(() => {});
+        // This user's leftover's session was ended by the file lock's takeover, which came first.
+        if (!ownLeftover(holder, options)) await options.endStaleSession?.(holder).catch(() => {});
       }
       throw new HarnessError("EMULATOR_BUSY", `Device "${device.udid}" lock changed hands while acquiring it; retry.`, {
         udid: device.udid,
@@ -145,7 +149,7 @@ export function createDeviceSideLock(options: DeviceSideLockOptions): DeviceSide
           const next: DeviceHolder = {
             ...written,
             session_expires_at: expiresAt,
-            lease_expires_at: new Date(Math.max(wanted, clock.now()) + DEVICE_LEASE_MS).toISOString(),
+            lease_expires_at: new Date(Math.max(wanted, clock.now()) + leaseMs).toISOString(),
             ...(appium === undefined ? {} : { appium_url: appium.url, appium_session_id: appium.sessionId }),
           };
           await shell(DEVICE_LOCK_COMMANDS.renote(mine.token, JSON.stringify(next)), device.udid);
@@ -212,15 +216,19 @@ function isStale(holder: DeviceHolder, options: DeviceSideLockOptions, nowMs: nu
     const lease = Date.parse(holder.lease_expires_at);
     return Number.isNaN(lease) || lease < nowMs;
   }
-  if (holder.uid === options.uid) return true;
+  if (ownLeftover(holder, options)) return true;
   if (!options.probe.isProcessAlive(holder.pid)) return true;
   const start = holder.pid_start === undefined || holder.pid_start === null ? null : options.probe.startStamp(holder.pid);
   return start !== null && start !== holder.pid_start;
 }
 
+function ownLeftover(holder: DeviceHolder, options: DeviceSideLockOptions): boolean {
+  return holder.host === options.probe.hostName && holder.uid === options.uid;
+}
+
 function staleWhy(holder: DeviceHolder, options: DeviceSideLockOptions): string {
   if (holder.host !== options.probe.hostName) return `its lease ended at ${holder.lease_expires_at}`;
-  return holder.uid === options.uid ? "a leftover of this user" : "its process is gone";
+  return ownLeftover(holder, options) ? "a leftover of this user" : "its process is gone";
 }
 
 function describe(holder: DeviceHolder): string {
