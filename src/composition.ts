@@ -171,7 +171,8 @@ export async function openHarness(config: HarnessConfig, ctx: CliContext, option
       ...(missingPackageHint === undefined ? {} : { missingPackageHint }),
     });
     // This user's lock directory on this machine, the same whatever the environment (state_directories.ts).
-    const locks = lockDirectory(currentUserFacts(platform(), homedir())).path;
+    const user = currentUserFacts(platform(), homedir());
+    const locks = lockDirectory(user).path;
     // A takeover of a dead holder's lock ends the Appium session it noted (issue 18 defect 9).
     const endStaleSession = createStaleSessionEnder({ http: createFetchHttpClient(), logger: ctx.logger, appiumUrl });
     const lockOptions = { directory: locks, fs, clock: ctx.clock, probe: createNodeProcessProbe(), endStaleSession };
@@ -182,7 +183,21 @@ export async function openHarness(config: HarnessConfig, ctx: CliContext, option
     // Drafts a killed writer left (issue 25 item 7): this user's, older than any live write (draft_sweep.ts).
     const drafts = await sweepDrafts({ directories: [artifacts.path, locks], fs, nowMs: ctx.clock.now() });
     if (drafts.removed > 0) ctx.logger.info(`removed ${drafts.removed} draft file(s) killed processes left (older than 2 h)`);
-    const fileLock = createDeviceLock(lockOptions);
+    // The per-user file lock, then the lock on the device every user of its adb server sees (issue 25 defect 5).
+    const { createDeviceSideLock, DEVICE_LEASE_MS, withDeviceSideLock } = await import("./adapters/adb/device_side_lock.ts");
+    const fileLock = withDeviceSideLock(
+      createDeviceLock(lockOptions),
+      createDeviceSideLock({
+        adb,
+        clock: ctx.clock,
+        probe: lockOptions.probe,
+        uid: user.uid,
+        logger: ctx.logger,
+        // An operation renotes nothing: another host's holder must keep the device for the longest one.
+        leaseMs: Math.max(DEVICE_LEASE_MS, config.actionTimeoutSeconds * 1000 + 60_000),
+        endStaleSession,
+      }),
+    );
     // Without an Appium URL the harness starts the device's UiAutomator2 server itself (only adb needed).
     const drivers = config.backend === "appium"
       ? lazyAppiumDriverFactory({

@@ -6,12 +6,15 @@
  * and the next server after a SIGKILLed session holder ends the session it left (9: its warm session, leased;
  * after that takeover no session and no lock remain). Beside it: two
  * `serve --record` on one path, the second refused (3); a FIFO path argument refused at once (6); as root, a
- * lock directory squatted by root does not block another user (7; skipped, with the reason, otherwise). Then issue
- * 25's secrets defects (hardening_secrets.ts) and its leaks (leaks.ts).
+ * lock directory squatted by root does not block another user (7; skipped, with the reason, otherwise); a holder of
+ * the device's own lock on another machine is honoured until its lease, then taken over (issue 25 defect 5). Then
+ * issue 25's secrets defects (hardening_secrets.ts) and its leaks (leaks.ts).
  */
 import { execFileSync, spawn } from "node:child_process";
 import { chmodSync, chownSync, existsSync, linkSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
+import { DEVICE_LOCK_DIRECTORY } from "../../src/adapters/adb/device_side_lock.ts";
+import { startSimDevice } from "../../src/sim/mod.ts";
 import { harnessCommand, MAIN_JS, spawnServe } from "../../tests/support/mcp_client.ts";
 import { makeServeHome } from "../../tests/support/mcp_e2e.ts";
 import { rawXmlMasking, recordedSecrets } from "./hardening_secrets.ts";
@@ -34,6 +37,7 @@ export async function runHardening(tally: Tally): Promise<void> {
     await recordTwice(tally, done);
     await fifoArguments(tally, done);
     await squattedLocks(tally, done);
+    await lockOnTheDevice(tally, done);
     await rawXmlMasking(tally, done);
     await recordedSecrets(tally, done);
     await runLeaks(tally, done);
@@ -277,6 +281,53 @@ async function squattedLocks(tally: Tally, done: string[]): Promise<void> {
     done.push("a lock directory squatted by root does not block another user");
   } finally {
     rmSync(squatted, { recursive: true, force: true });
+    home.remove();
+  }
+}
+
+/** Issue 25 defect 5: another machine's holder of the lock on the device (its note planted there, as every client of
+ * the adb server sees it) keeps the device until its lease: EMULATOR_BUSY naming it; past the lease, taken over. */
+async function lockOnTheDevice(tally: Tally, done: string[]): Promise<void> {
+  const sim = await startSimDevice({});
+  const home = makeServeHome();
+  tally.faultsInjected++;
+  try {
+    const served = await spawnServe([], { ...home.env, ADB_SERVER_SOCKET: sim.adbServerSocket, ANDROID_UDID: sim.device.serial });
+    const plant = (leaseMs: number) => {
+      sim.device.files.directories.add(DEVICE_LOCK_DIRECTORY);
+      const note = { pid: 4242, host: "campaign-other-machine", uid: 1001, operation_id: "op-far", tool: "ui_tap", token: "far" };
+      const lease = new Date(Date.now() + leaseMs).toISOString();
+      const text = JSON.stringify({ ...note, acquired_at: lease, lease_expires_at: lease });
+      sim.device.files.set(`${DEVICE_LOCK_DIRECTORY}/holder`, new TextEncoder().encode(text));
+    };
+    const status = async () => {
+      tally.inputsTried++;
+      tally.callsMade++;
+      const answer = await served.client.callTool({ name: "device_status", arguments: {} });
+      return answer.structuredContent as { ok?: boolean; error?: { code?: string; details?: Record<string, unknown> } };
+    };
+    try {
+      plant(3_600_000);
+      const held = await status();
+      if (held.error?.code !== "EMULATOR_BUSY" || held.error.details?.["holder_host"] !== "campaign-other-machine") {
+        tally.violation(
+          "contention failures",
+          `hardening: another machine's live lock on the device was not honoured: ${JSON.stringify(held)}`,
+        );
+      }
+      plant(-1000);
+      if ((await status()).ok !== true) {
+        tally.violation("contention failures", "hardening: a lock on the device past its lease was not taken over");
+      }
+      if (sim.device.files.directories.has(DEVICE_LOCK_DIRECTORY)) {
+        tally.violation("leaked locks", "hardening: the lock on the device stayed after the call");
+      }
+    } finally {
+      await served.close();
+    }
+    done.push("a lock on the device held by another machine is honoured until its lease, then taken over");
+  } finally {
+    await sim.stop();
     home.remove();
   }
 }

@@ -9,6 +9,7 @@ import { type Envelope, EnvelopeSchema } from "../../contracts/envelope.ts";
 import { PACKAGE_NAME_PATTERN, UrlSchema } from "../../contracts/tool_inputs.ts";
 import { AVAILABLE_TOOL_NAMES } from "../../contracts/tools.ts";
 import { ADB_COMMANDS } from "../../src/adapters/adb/adb_commands.ts";
+import { DEVICE_LOCK_DIRECTORY } from "../../src/adapters/adb/device_side_lock.ts";
 import { END_MARKER_ARGS } from "../../src/adapters/adb/stream_end.ts";
 import { MAX_FRAME_BYTES } from "../../src/mcp/stdio_transport.ts";
 import { envelopeText } from "../../src/mcp/response.ts";
@@ -103,6 +104,29 @@ const UIA2_FIXED = [
   /^execute script mobile: openNotifications \{\}$/,
 ];
 
+/** The device-side lock's lines (device_side_lock.ts), with a holder's note (JSON, one quoted word) or a token in their slots. */
+const LOCK = DEVICE_LOCK_DIRECTORY.replaceAll(".", "\\.");
+/** One single-quoted shell word (shellWord: each `'` inside as `'\''`). */
+const QUOTED = String.raw`'((?:[^']|'\\'')*)'`;
+const LOCK_LINES = [
+  new RegExp(`^mkdir ${LOCK} && echo ${QUOTED} > ${LOCK}/holder ; cat ${LOCK}/holder$`),
+  new RegExp(String.raw`^cat ${LOCK}/holder \| grep -c [0-9a-f-]{36} && echo ${QUOTED} > ${LOCK}/holder$`),
+  new RegExp(String.raw`^cat ${LOCK}/holder \| grep -c [0-9a-f-]{36} && rm -r ${LOCK}$`),
+  new RegExp(`^rmdir ${LOCK}$`),
+];
+
+/** Whether an adb command is the device lock's own bookkeeping (never the app's state), its note a JSON object. */
+export function isDeviceLockLine({ source, command }: LogEntry): boolean {
+  if (source !== "adb" || !command.endsWith(END)) return false;
+  const shell = command.slice(0, -END.length);
+  return LOCK_LINES.some((p) => {
+    const match = p.exec(shell);
+    if (match === null) return false;
+    const note = match[1]?.replaceAll("'\\''", "'");
+    return note === undefined || (note.startsWith("{") && typeof safeJson(note) === "object");
+  });
+}
+
 /** Codes only validation gives: the call was refused before any device command. */
 const REFUSED_BEFORE_DEVICE = new Set(["INVALID_TEXT", "INVALID_PACKAGE", "INVALID_SCROLL_DIRECTION"]);
 /** Codes also given after a read (a selector that names a non-input, append on a password that holds text, a
@@ -129,8 +153,9 @@ export function onlyReads({ source, command }: LogEntry): boolean {
 /** What a refusal with `code` did to the device that it should not have (null: nothing): an argument error
  * refused by validation sent no command; one refused after looking only read. */
 export function refusalOverreach(code: string, entries: readonly LogEntry[]): string | null {
-  if (REFUSED_BEFORE_DEVICE.has(code)) return entries.find((e) => e.command !== "delete session")?.command ?? null;
-  if (REFUSED_BEFORE_CHANGE.has(code)) return entries.find((e) => !onlyReads(e))?.command ?? null;
+  const sent = entries.filter((e) => !isDeviceLockLine(e));
+  if (REFUSED_BEFORE_DEVICE.has(code)) return sent.find((e) => e.command !== "delete session")?.command ?? null;
+  if (REFUSED_BEFORE_CHANGE.has(code)) return sent.find((e) => !onlyReads(e))?.command ?? null;
   return null;
 }
 
@@ -144,7 +169,7 @@ export interface Slots {
 /** A description of each command that is not one of the closed list's shapes with its slots filled validly. */
 export function commandsOutsideSlots(entries: readonly LogEntry[], slots: Slots): string[] {
   const wrong: string[] = [];
-  for (const { source, command } of entries) {
+  for (const { source, command } of entries.filter((e) => !isDeviceLockLine(e))) {
     if (source === "adb") {
       const shell = command.endsWith(END) ? command.slice(0, -END.length) : null;
       const resolve = shell === null ? null : /^cmd package resolve-activity --brief (\S+)$/.exec(shell)?.[1];

@@ -29,6 +29,9 @@ export interface SimFaults {
    * (dump, page source, screenshot): a screen that never settles, as a live stopwatch or ticker makes it.
    */
   tickingClock?: boolean;
+  /** Directories the device's shell user cannot write (mkdir and `>` in them fail: `Permission denied`), e.g. a device
+   * without write access to /data/local/tmp. */
+  readOnlyDirectories?: string[];
   /** The UiAutomator2 server answers HTTP 500 to every command. */
   uia2Error500?: boolean;
   /** The UiAutomator2 session dies after this many commands. */

@@ -5,7 +5,16 @@
  */
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { leftoversBetweenCalls, type LockNote, refusalOverreach } from "../../scripts/campaign/invariants.ts";
+import {
+  commandsOutsideSlots,
+  isDeviceLockLine,
+  leftoversBetweenCalls,
+  type LockNote,
+  refusalOverreach,
+} from "../../scripts/campaign/invariants.ts";
+import type { AdbCommand } from "../../src/adapters/adb/adb_commands.ts";
+import { DEVICE_LOCK_COMMANDS } from "../../src/adapters/adb/device_side_lock.ts";
+import { END_MARKER_ARGS } from "../../src/adapters/adb/stream_end.ts";
 import type { LogEntry } from "../../src/sim/mod.ts";
 
 const uia2 = (command: string): LogEntry => ({ source: "uia2", command });
@@ -46,4 +55,29 @@ test("between calls, one session per act (or once the server stopped): no sessio
   assert.equal(leftoversBetweenCalls(["old"], before, null, false), null);
   assert.equal(leftoversBetweenCalls(["old", "w1"], before, { pid: 1, appium_session_id: "w1" }, false)?.kind, "orphaned sessions");
   assert.equal(leftoversBetweenCalls(["old"], before, { pid: 1 }, false)?.kind, "leaked locks");
+});
+
+test("the device lock's own lines (issue 25 defect 5) are bookkeeping: in no slot, never an overreach; anything else on them is", () => {
+  const adb = (command: AdbCommand): LogEntry => ({
+    source: "adb",
+    command: [...command.args.slice(1), ...END_MARKER_ARGS].join(" "),
+  });
+  const token = "0f1e2d3c-4b5a-6978-8796-a5b4c3d2e1f0";
+  const note = JSON.stringify({ pid: 1, host: "h", token, tool: "x' ; reboot", operation_id: "$(id)" });
+  const lines = [
+    adb(DEVICE_LOCK_COMMANDS.acquire(note)),
+    adb(DEVICE_LOCK_COMMANDS.renote(token, note)),
+    adb(DEVICE_LOCK_COMMANDS.remove(token)),
+    adb(DEVICE_LOCK_COMMANDS.removeEmpty()),
+  ];
+  assert.deepEqual(commandsOutsideSlots(lines, { packages: [] }), []);
+  assert.equal(refusalOverreach("INVALID_TEXT", lines), null);
+  assert.equal(lines.every(isDeviceLockLine), true);
+  // Another command riding on a lock line, or a note that is not JSON, is not one.
+  const tampered = [
+    { ...lines[2]!, command: lines[2]!.command.replace(" && rm -r", " && reboot ; rm -r") },
+    adb(DEVICE_LOCK_COMMANDS.acquire("not json")),
+  ];
+  assert.equal(tampered.some(isDeviceLockLine), false);
+  assert.equal(commandsOutsideSlots(tampered, { packages: [] }).length, 2);
 });

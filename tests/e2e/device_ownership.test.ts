@@ -9,6 +9,7 @@ import { execFileSync } from "node:child_process";
 import { chmodSync, existsSync, statSync } from "node:fs";
 import { dirname } from "node:path";
 import { after, before, test } from "node:test";
+import { DEVICE_LOCK_DIRECTORY } from "../../src/adapters/adb/device_side_lock.ts";
 import { startSimDevice } from "../../src/sim/mod.ts";
 import { envelopeOf, MAIN_JS, type SpawnedServer, spawnServe } from "../support/mcp_client.ts";
 import { makeServeHome, type ServeHome } from "../support/mcp_e2e.ts";
@@ -37,6 +38,20 @@ after(async () => {
 async function untilScreencapSince(device: Sim["device"], from: number): Promise<void> {
   const deadline = Date.now() + 5_000;
   while (!device.log.slice(from).some((c) => c.command.includes("screencap")) && Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+/** Waits (at most 5 s) until no process has this pid (the runner reaps its killed child). */
+async function untilGone(pid: number): Promise<void> {
+  const deadline = Date.now() + 5_000;
+  for (;;) {
+    try {
+      process.kill(pid, 0);
+    } catch {
+      return;
+    }
+    if (Date.now() > deadline) return;
     await new Promise((r) => setTimeout(r, 10));
   }
 }
@@ -125,9 +140,6 @@ function otherUserSkip(): string | false {
 
 test("two users of one adb server: the other user's call gets EMULATOR_BUSY while root's holds the device (issue 25, 5)", {
   skip: otherUserSkip(),
-  todo: "open (issue 25, defect 5): device locks live in a directory per user (state_directories.ts lockDirectory), so another " +
-    "user's server never sees root's lock and both act; the design (a lock on the device, kept beside the per-user one) is in " +
-    "docs/oracle/ownership.md",
   timeout: 60_000,
 }, async (t) => {
   const shared = await startSimDevice({});
@@ -148,6 +160,56 @@ test("two users of one adb server: the other user's call gets EMULATOR_BUSY whil
   await untilScreencapSince(shared.device, from);
   const busy = envelopeOf(await other.client.callTool({ name: "device_status", arguments: {} }));
   shared.device.faults.hangCommands = [];
-  await hung;
   assert.equal(busy.error?.code, "EMULATOR_BUSY", JSON.stringify(busy));
+  assert.equal(busy.error?.details?.["holder_pid"], holder.pid, "it names root's server");
+  assert.equal(busy.error?.details?.["holder_uid"], 0);
+  assert.equal(envelopeOf(await hung).error?.code, "OPERATION_TIMEOUT");
+  // Released with root's call: the other user's server now has the device.
+  const free = envelopeOf(await other.client.callTool({ name: "device_status", arguments: {} }));
+  assert.equal(free.ok, true, JSON.stringify(free.error));
+  // Root SIGKILLed while holding: the other user takes the device over (the holder's process is gone on this host).
+  shared.device.faults.hangCommands = ["screencap"];
+  const killedFrom = shared.device.log.length;
+  void holder.client.callTool({ name: "ui_screenshot", arguments: {} }).catch(() => {});
+  await untilScreencapSince(shared.device, killedFrom);
+  process.kill(holder.pid!, "SIGKILL");
+  await untilGone(holder.pid!);
+  shared.device.faults.hangCommands = [];
+  const taken = envelopeOf(await other.client.callTool({ name: "device_status", arguments: {} }));
+  assert.equal(taken.ok, true, JSON.stringify(taken.error));
+});
+
+test("a holder on another machine of the same adb server (its note on the device) is honoured until its lease, then taken over", {
+  timeout: 60_000,
+}, async (t) => {
+  const shared = await startSimDevice({});
+  t.after(() => shared.stop());
+  const h = makeServeHome();
+  t.after(() => h.remove());
+  const server = await spawnServe([], { ...h.env, ADB_SERVER_SOCKET: shared.adbServerSocket, ANDROID_UDID: shared.device.serial });
+  t.after(() => server.close());
+  const plant = (leaseExpiresAt: string) => {
+    shared.device.files.directories.add(DEVICE_LOCK_DIRECTORY);
+    const note = {
+      pid: 4242,
+      host: "build-agent-7",
+      uid: 1001,
+      operation_id: "op-far",
+      tool: "ui_tap",
+      udid: shared.device.serial,
+      acquired_at: "2026-12-03T20:00:00.000Z",
+      lease_expires_at: leaseExpiresAt,
+      token: "far-token",
+    };
+    shared.device.files.set(`${DEVICE_LOCK_DIRECTORY}/holder`, new TextEncoder().encode(JSON.stringify(note) + "\n"));
+  };
+  plant(new Date(Date.now() + 3_600_000).toISOString());
+  const busy = envelopeOf(await server.client.callTool({ name: "device_status", arguments: {} }));
+  assert.equal(busy.error?.code, "EMULATOR_BUSY", JSON.stringify(busy));
+  assert.equal(busy.error?.details?.["holder_host"], "build-agent-7");
+  assert.match(busy.error?.message ?? "", /ui_tap \(operation op-far\) of process 4242 of uid 1001 on build-agent-7/);
+  plant(new Date(Date.now() - 1000).toISOString());
+  const taken = envelopeOf(await server.client.callTool({ name: "device_status", arguments: {} }));
+  assert.equal(taken.ok, true, JSON.stringify(taken.error));
+  assert.equal(shared.device.files.directories.has(DEVICE_LOCK_DIRECTORY), false, "released after the call");
 });

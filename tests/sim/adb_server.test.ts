@@ -231,7 +231,34 @@ test("shell edge cases: a bad grep -E pattern is grep's error (exit 2) and the c
     assert.doesNotMatch(bad.stderr, /protocol fault/);
     const spaced = await adb(s.socketSpec, ["shell", "echo hi 2> /dev/null"]);
     assert.equal(text(spaced), "hi\n");
-    assert.equal(text(await adb(s.socketSpec, ["shell", "echo a > /sdcard/out.txt ; echo b >> /sdcard/out.txt"])), "a\nb\n");
+    // Stdout sent to a file is written there (the device lock's note), not printed.
+    assert.equal(text(await adb(s.socketSpec, ["shell", "echo a > /sdcard/out.txt ; echo b >> /sdcard/out.txt"])), "");
+    assert.equal(text(await adb(s.socketSpec, ["shell", "cat /sdcard/out.txt"])), "a\nb\n");
+    const nowhere = await adb(s.socketSpec, ["shell", "echo a > /nowhere/out.txt"]);
+    assert.equal(nowhere.stderr, "/system/bin/sh: can't create /nowhere/out.txt: No such file or directory\n");
+  });
+});
+
+test("mkdir is atomic as toybox's: a second mkdir of one directory fails with `File exists`; rmdir and rm -r remove it", {
+  skip,
+}, async () => {
+  await withServer([makeDevice()], async (s) => {
+    const dir = "/data/local/tmp/lockdir";
+    assert.equal((await adb(s.socketSpec, ["shell", `mkdir ${dir}`])).code, 0);
+    const again = await adb(s.socketSpec, ["shell", `mkdir ${dir} && echo won`]);
+    assert.equal(again.code, 1);
+    assert.equal(again.stderr, `mkdir: '${dir}': File exists\n`);
+    assert.equal(text(again), "");
+    assert.equal((await adb(s.socketSpec, ["shell", `mkdir -p ${dir}/a/b`])).code, 0, "-p: no error for what exists");
+    assert.equal((await adb(s.socketSpec, ["shell", `rmdir ${dir}`])).stderr, `rmdir: ${dir}: Directory not empty\n`);
+    assert.equal((await adb(s.socketSpec, ["shell", `mkdir /data/nope/x`])).stderr, "mkdir: '/data/nope/x': No such file or directory\n");
+    await adb(s.socketSpec, ["shell", `echo note > ${dir}/holder`]);
+    assert.equal(
+      text(await adb(s.socketSpec, ["shell", `cat ${dir}/holder | grep -c note && rm -r ${dir} ; mkdir ${dir} && echo won`])),
+      "1\nwon\n",
+    );
+    assert.equal((await adb(s.socketSpec, ["shell", `rmdir ${dir}`])).code, 0);
+    assert.equal((await adb(s.socketSpec, ["shell", `ls ${dir}`])).code, 1);
   });
 });
 

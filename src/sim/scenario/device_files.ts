@@ -13,6 +13,8 @@ export const NO_SPACE = "write failed: No space left on device";
 
 export class DeviceFiles extends Map<string, Uint8Array> {
   readonly capacity: number;
+  /** Directories made by `mkdir` (besides those every device has and those holding files). */
+  readonly directories = new Set<string>();
   #used = 0;
 
   constructor(capacity = DEVICE_STORAGE_BYTES) {
@@ -52,6 +54,7 @@ export class DeviceFiles extends Map<string, Uint8Array> {
 
   override clear(): void {
     this.#used = 0;
+    this.directories.clear();
     super.clear();
   }
 }

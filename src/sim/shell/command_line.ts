@@ -1,8 +1,9 @@
 /**
  * Splits a device shell command line the way /system/bin/sh would for the simple forms adb clients
  * send: words with '…', "…" and backslash quoting (exec-out quotes every argument), commands joined by
- * `;`, `&&` or `||`, trailing `| grep [-i -E -v -c] PATTERN` filters, and redirections dropped
- * (`2>/dev/null`, and a lone `>`/`2>`/`>>` with the word after it). Anything fancier is taken literally.
+ * `;`, `&&` or `||`, trailing `| grep [-i -E -v -c] PATTERN` filters, stdout sent to a file (`> PATH`, `>> PATH`:
+ * `redirect`), other redirections dropped (`2>/dev/null`, `> /dev/null`, a lone `2>` with the word after it).
+ * Anything fancier is taken literally.
  * A grep whose -E pattern does not compile answers toybox's `grep: bad regex '…'` with exit 2. An unquoted word
  * holding `*`, `?` or `[` is a glob, as sh reads it: replaced by the device's files it matches (`glob`), if any.
  */
@@ -13,6 +14,8 @@ export interface SimpleCommand {
   joiner: ";" | "&&" | "||";
   /** `| grep` filters applied to stdout, in order. */
   greps: { pattern: string; ignoreCase: boolean; regex: boolean; invert: boolean; count: boolean }[];
+  /** `> PATH` or `>> PATH` (append) on stdout, a path other than /dev/null: the shell writes the output there. */
+  redirect?: { path: string; append: boolean };
 }
 
 type Token = { word: string; glob?: boolean } | { op: ";" | "&&" | "||" | "|" };
@@ -108,18 +111,24 @@ export function parseCommandLine(line: string, glob?: (pattern: string) => strin
     }
     piping = null;
   };
-  let redirectTarget = false;
+  let redirectTarget: { stdout: boolean; append: boolean } | null = null;
+  const redirect = (how: { stdout: boolean; append: boolean }, path: string) => {
+    if (how.stdout && path !== "/dev/null" && !path.startsWith("&")) current.redirect = { path, append: how.append };
+  };
   for (const token of lex(line)) {
     if ("word" in token) {
-      if (redirectTarget) {
-        redirectTarget = false;
+      if (redirectTarget !== null) {
+        redirect(redirectTarget, token.word);
+        redirectTarget = null;
         continue;
       }
-      if (/^(\d?>>?|&>>?)$/.test(token.word)) {
-        redirectTarget = true;
+      const operator = /^(\d?|&)(>>?)(.*)$/.exec(token.word);
+      if (operator !== null) {
+        const how = { stdout: operator[1] === "" || operator[1] === "1", append: operator[2] === ">>" };
+        if (operator[3] === "") redirectTarget = how;
+        else redirect(how, operator[3]!);
         continue;
       }
-      if (/^\d?>>?/.test(token.word) || /^&?>/.test(token.word)) continue;
       const matched = token.glob === true && glob !== undefined ? glob(token.word) : [];
       (piping ?? current.argv).push(...(matched.length > 0 ? matched : [token.word]));
     } else if (token.op === "|") {

@@ -8,6 +8,7 @@
  * emulator's defaults (`user_rotation` 0, …) until a value is put (`settings put`, `content insert`).
  * Fault switches: hangCommands, dumpError, blankScreencap, bootCompleted.
  */
+import type { DeviceFiles } from "../scenario/device_files.ts";
 import type { ScenarioDevice } from "../scenario_device.ts";
 import { EDITOR_ACTIONS, type EditorAction } from "../sim_device.ts";
 import { applyGreps, globPaths, parseCommandLine } from "./command_line.ts";
@@ -44,15 +45,22 @@ const DIRECTORIES = [
   "/cache",
 ];
 
-function isKnownDirectory(dir: string, files: Iterable<string>): boolean {
+function isKnownDirectory(dir: string, files: DeviceFiles): boolean {
   const path = dir.length > 1 ? dir.replace(/\/+$/, "") : dir;
-  if (DIRECTORIES.includes(path)) return true;
-  for (const file of files) if (file.startsWith(path + "/")) return true;
+  return DIRECTORIES.includes(path) || files.directories.has(path) || hasEntriesUnder(path, files);
+}
+
+function hasEntriesUnder(dir: string, files: DeviceFiles): boolean {
+  const prefix = dir === "/" ? "/" : dir + "/";
+  for (const file of files.keys()) if (file.startsWith(prefix)) return true;
+  for (const made of files.directories) if (made.startsWith(prefix)) return true;
   return false;
 }
 
+const parentOf = (path: string) => path.slice(0, path.lastIndexOf("/")) || "/";
+
 /** Programs the shell silently accepts (exit 0, no output) because clients only run them for effect. */
-const QUIET = new Set(["true", "mkdir", "chmod", "touch", "sleep", "svc", "appops", "setprop", "log", "sync", "am_", "wait"]);
+const QUIET = new Set(["true", "chmod", "touch", "sleep", "svc", "appops", "setprop", "log", "sync", "am_", "wait"]);
 
 export class DeviceShell {
   readonly device: ScenarioDevice;
@@ -96,27 +104,89 @@ export class DeviceShell {
       const outcome = program === "cd" ? this.#cd(args) : this.#runOne(argv);
       if (outcome.kind !== "exit") return outcome;
       stderr += outcome.stderr;
-      if (command.greps.length === 0) {
-        stdout.push(outcome.stdout);
-        code = outcome.code;
-        continue;
+      let out = outcome.stdout;
+      code = outcome.code;
+      if (command.greps.length > 0) {
+        const filtered = applyGreps(decoder.decode(outcome.stdout), command.greps);
+        if (!filtered.ok) {
+          stderr += filtered.error;
+          code = 2;
+          continue;
+        }
+        out = encoder.encode(filtered.text);
+        code = filtered.text === "" || filtered.text === "0\n" ? 1 : outcome.code;
       }
-      const filtered = applyGreps(decoder.decode(outcome.stdout), command.greps);
-      if (!filtered.ok) {
-        stderr += filtered.error;
-        code = 2;
-        continue;
+      if (command.redirect === undefined) stdout.push(out);
+      else {
+        const failed = this.#writeTo(command.redirect.path, out, command.redirect.append);
+        if (failed !== null) [stderr, code] = [stderr + failed, 1];
       }
-      stdout.push(encoder.encode(filtered.text));
-      code = filtered.text === "" || filtered.text === "0\n" ? 1 : outcome.code;
     }
     return { kind: "exit", stdout: concat(stdout), stderr, code };
+  }
+
+  /** `> PATH` (`>>`: appended): null when written, else mksh's error (the directory is missing, or PATH is one). */
+  #writeTo(path: string, bytes: Uint8Array, append: boolean): string | null {
+    const files = this.device.files;
+    if (!isKnownDirectory(parentOf(path), files)) return `/system/bin/sh: can't create ${path}: No such file or directory\n`;
+    if (this.#readOnly(parentOf(path))) return `/system/bin/sh: can't create ${path}: Permission denied\n`;
+    if (isKnownDirectory(path, files)) return `/system/bin/sh: can't create ${path}: Is a directory\n`;
+    const before = append ? files.get(path) : undefined;
+    files.set(path, before === undefined ? bytes : concat([before, bytes]));
+    return null;
+  }
+
+  #readOnly(dir: string): boolean {
+    return (this.device.faults.readOnlyDirectories ?? []).some((d) => dir === d || dir.startsWith(d.replace(/\/?$/, "/")));
+  }
+
+  /** toybox `mkdir [-p] DIR…`: atomic, so a second mkdir of one directory fails (`File exists`, exit 1) unless -p. */
+  #mkdir(args: string[]): ShellOutcome {
+    const files = this.device.files;
+    const parents = args.includes("-p");
+    let stderr = "";
+    for (const raw of args.filter((a) => !a.startsWith("-"))) {
+      const dir = raw.length > 1 ? raw.replace(/\/+$/, "") : raw;
+      if (isKnownDirectory(dir, files) || files.has(dir)) {
+        if (!parents || files.has(dir)) stderr += `mkdir: '${raw}': File exists\n`;
+      } else if (!parents && !isKnownDirectory(parentOf(dir), files)) stderr += `mkdir: '${raw}': No such file or directory\n`;
+      else if (this.#readOnly(parentOf(dir))) stderr += `mkdir: '${raw}': Permission denied\n`;
+      else for (let d = dir; !isKnownDirectory(d, files); d = parentOf(d)) files.directories.add(d);
+    }
+    return exit("", stderr, stderr === "" ? 0 : 1);
+  }
+
+  /** toybox `rmdir DIR…`: only an empty directory made by mkdir. */
+  #rmdir(args: string[]): ShellOutcome {
+    const files = this.device.files;
+    let stderr = "";
+    for (const raw of args.filter((a) => !a.startsWith("-"))) {
+      const dir = raw.replace(/\/+$/, "");
+      if (!isKnownDirectory(dir, files)) stderr += `rmdir: ${raw}: No such file or directory\n`;
+      else if (!files.directories.has(dir) || hasEntriesUnder(dir, files)) stderr += `rmdir: ${raw}: Directory not empty\n`;
+      else files.directories.delete(dir);
+    }
+    return exit("", stderr, stderr === "" ? 0 : 1);
+  }
+
+  /** `rm [-r] [-f] PATH…`: files; with -r, a directory made by mkdir and everything under it. */
+  #rm(args: string[]): ShellOutcome {
+    const files = this.device.files;
+    const recursive = args.some((a) => /^-\w*r/i.test(a));
+    for (const raw of args.filter((a) => !a.startsWith("-"))) {
+      const path = raw.replace(/\/+$/, "");
+      files.delete(path);
+      if (!recursive || !files.directories.has(path)) continue;
+      for (const file of [...files.keys()]) if (file.startsWith(path + "/")) files.delete(file);
+      for (const dir of [...files.directories]) if (dir === path || dir.startsWith(path + "/")) files.directories.delete(dir);
+    }
+    return exit();
   }
 
   /** `cd DIR` changes nothing (every command runs in its own shell) but fails like mksh for a missing directory. */
   #cd(args: string[]): ShellOutcome {
     const dir = args[0];
-    if (dir === undefined || isKnownDirectory(dir, this.device.files.keys())) return exit();
+    if (dir === undefined || isKnownDirectory(dir, this.device.files)) return exit();
     return exit("", `/system/bin/sh: cd: ${dir}: No such file or directory\n`, 1);
   }
 
@@ -183,8 +253,11 @@ export class DeviceShell {
       case "ls":
         return this.#ls(args);
       case "rm":
-        for (const path of args.filter((a) => !a.startsWith("-"))) d.files.delete(path);
-        return exit();
+        return this.#rm(args);
+      case "mkdir":
+        return this.#mkdir(args);
+      case "rmdir":
+        return this.#rmdir(args);
       case "ime":
         return this.#ime(args);
       case "getenforce":
