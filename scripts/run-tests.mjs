@@ -3,17 +3,25 @@
 // CI reads. Without arguments: every file but the slow batteries in SLOW (`npm test`, a few minutes on two
 // busy cores); `--slow`: only those (`npm run test:slow`, which .ci/run adds); `--all`: both (`npm run
 // test:full`). Other arguments filter all files by substring, slow or not: `npm test -- screen`.
-import { spawnSync } from "node:child_process";
+// `--profile` (Linux): the same files one process each, then a table of every file's wall and CPU seconds
+// (user + system, with the processes it started and waited for), the costliest first.
+import { spawn, spawnSync } from "node:child_process";
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { join, relative, resolve, sep } from "node:path";
 import { pathToFileURL } from "node:url";
 
 // The slow batteries (paths under tests/, a folder ends in "/"): the campaign, the real-Appium runs, the
 // end-to-end tests that spawn many processes or wait out real timeouts, and those that need a built binary
-// or a fresh clone. The end-to-end tests not named here are `npm test`'s representative set.
+// or a fresh clone. The end-to-end tests not named here are `npm test`'s representative set. A file moved
+// here for its cost (`--profile` measures it) says why `npm test` keeps the promise without it.
 const SLOW = [
   "campaign/",
   "sim/appium_uia2.test.js",
+  // A corpus-wide battery (every offered action of the 38 real captures pressed twice, 18 s of CPU); npm test keeps
+  // the sim's touch dispatch in sim/uia2_hands and sim/adb_hands, and the corpus is absent in a fresh clone anyway.
+  "sim/touch_corpus.test.js",
+  // The takeover of a SIGKILLed server's session (R37): e2e/warm_sim proves it end to end in npm test.
+  "e2e/stale_session.test.js",
   "e2e/act_promises.test.js",
   "e2e/act_real_appium.test.js",
   "e2e/appium_credentials.test.js",
@@ -69,7 +77,7 @@ const take = (flag) => {
   if (at !== -1) argv.splice(at, 1);
   return at !== -1;
 };
-const [all, slowOnly] = [take("--all"), take("--slow")];
+const [all, slowOnly, profile] = [take("--all"), take("--slow"), take("--profile")];
 const filters = argv;
 const testsDir = join(dist, "tests");
 const isSlow = (file) => SLOW.some((entry) => relative(testsDir, file).split(sep).join("/").startsWith(entry));
@@ -96,8 +104,50 @@ if (missing.length > 0) console.error(`run-tests: ${paths.corpusMissingLine(miss
 // The fresh clone's test (npm run test:clone) runs a whole `npm ci` and `npm test` inside (over 5 minutes): the
 // file's own limit there is 20 minutes (a timeout cancels a whole file in the runner's process isolation).
 const fileLimitMs = env.ANDROID_MCP_CLONE_TEST === "1" ? 1_200_000 : 240_000;
+if (profile) process.exit(await profileFiles(files));
 const result = spawnSync(process.execPath, ["--test", "--test-concurrency=2", `--test-timeout=${fileLimitMs}`, ...files], {
   stdio: "inherit",
   env,
 });
 process.exit(result.status ?? 1);
+
+// One wrapper process per file runs `node --test FILE` and, once it has been waited for, reads its own
+// /proc/self/stat: cutime and cstime (fields 16 and 17, in clock ticks of 1/100 s) are the CPU the file's
+// process and every descendant it reaped used. Two files at a time, as the plain run does.
+async function profileFiles(list) {
+  const wrapper = `
+    const { spawnSync } = require("node:child_process");
+    const started = Date.now();
+    const r = spawnSync(process.execPath, ["--test", "--test-timeout=${fileLimitMs}", process.argv[1]], { stdio: "inherit", env: process.env });
+    const wall = (Date.now() - started) / 1000;
+    const f = require("node:fs").readFileSync("/proc/self/stat", "utf8").split(") ")[1].split(" ");
+    console.error("PROFILE " + JSON.stringify({ wall, user: Number(f[13]) / 100, sys: Number(f[14]) / 100, status: r.status }));`;
+  const rows = [];
+  let next = 0;
+  const one = () =>
+    new Promise((done) => {
+      const file = list[next++];
+      const child = spawn(process.execPath, ["-e", wrapper, file], { env, stdio: ["ignore", "pipe", "pipe"] });
+      let text = "";
+      child.stdout.on("data", (b) => (text += b));
+      child.stderr.on("data", (b) => (text += b));
+      child.on("close", () => {
+        const line = text.split("\n").find((l) => l.startsWith("PROFILE "));
+        const row = line ? JSON.parse(line.slice(8)) : { wall: NaN, user: NaN, sys: NaN, status: null };
+        const tests = Number(/^# tests (\d+)/m.exec(text)?.[1] ?? NaN);
+        rows.push({ file: relative(testsDir, file), tests, ...row });
+        if (row.status !== 0) console.error(`run-tests: ${relative(testsDir, file)} failed:\n${text.slice(-4000)}`);
+        done();
+      });
+    });
+  const lane = async () => {
+    while (next < list.length) await one();
+  };
+  await Promise.all([lane(), lane()]);
+  rows.sort((a, b) => b.user + b.sys - (a.user + a.sys));
+  const sum = (key) => rows.reduce((n, r) => n + r[key], 0);
+  console.log("cpu_s\twall_s\ttests\tfile");
+  for (const r of rows) console.log(`${(r.user + r.sys).toFixed(1)}\t${r.wall.toFixed(1)}\t${r.tests}\t${r.file}`);
+  console.log(`${(sum("user") + sum("sys")).toFixed(1)}\t${sum("wall").toFixed(1)}\t${sum("tests")}\ttotal (${rows.length} files)`);
+  return rows.every((r) => r.status === 0) ? 0 : 1;
+}

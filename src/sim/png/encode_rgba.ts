@@ -13,8 +13,9 @@ export function encodeRgbaPng(rgba: Uint8Array, width: number, height: number): 
   const filtered = new Uint8Array((stride + 1) * height);
   for (let y = 0; y < height; y++) {
     const from = y * stride, to = y * (stride + 1);
-    filtered[to] = 1; // Sub: each byte minus the same channel of the pixel to its left
-    for (let i = 0; i < stride; i++) filtered[to + 1 + i] = (rgba[from + i]! - (i >= 4 ? rgba[from + i - 4]! : 0)) & 255;
+    filtered[to] = 1; // Sub: each byte minus the same channel of the pixel to its left (the first pixel as it is)
+    filtered.set(rgba.subarray(from, from + Math.min(4, stride)), to + 1);
+    for (let i = 4; i < stride; i++) filtered[to + 1 + i] = (rgba[from + i]! - rgba[from + i - 4]!) & 255;
   }
   const header = new Uint8Array(13);
   const view = new DataView(header.buffer);
