@@ -54,10 +54,15 @@ export async function startShop(appiumUrlOf: (sim: Sim) => string | null): Promi
   };
 }
 
-/** The act succeeded, its evidence is a PNG on disk in the server's artifacts, and its summary is answered. */
-function arrived(run: ShopRun, envelope: Envelope, what: string): Summary {
+/**
+ * The act succeeded, its evidence is a PNG on disk in the server's artifacts, and its summary is answered. The PNG is
+ * taken behind the answer: reading its `artifact://` resource waits for it (docs/contract.md, act fields).
+ */
+async function arrived(run: ShopRun, envelope: Envelope, what: string): Promise<Summary> {
   assert.equal(envelope.ok, true, `${what}: ${JSON.stringify(envelope.error)}`);
   assert.ok(envelope.evidence !== null, `${what}: evidence`);
+  const read = await run.served.server.client.readResource({ uri: envelope.evidence.uri });
+  assert.equal(read.contents[0]?.mimeType, "image/png", `${what}: served as a PNG`);
   const path = envelope.evidence.path;
   assert.ok(path.startsWith(run.served.home.artifacts) && existsSync(path), `${what}: the PNG is on disk`);
   assert.equal(readFileSync(envelope.evidence.path).subarray(1, 4).toString(), "PNG", `${what}: a PNG`);
@@ -70,7 +75,7 @@ const says = (summary: Summary, text: string) =>
 /** Back to the shop's first screen, the app started afresh (app_launch restart). */
 async function freshShop(run: ShopRun): Promise<Summary> {
   const launched = await run.call("app_launch", { package: SHOP, restart: true });
-  const screen = arrived(run, launched, "app_launch restart");
+  const screen = await arrived(run, launched, "app_launch restart");
   assert.equal(run.sim.device.screenId(), "shop_home");
   return screen;
 }
@@ -85,9 +90,9 @@ export const HAND_TASKS: HandTask[] = [
     name: "search with submit shows results (they come only on the keyboard's search action)",
     async run(run) {
       await freshShop(run);
-      arrived(run, await run.call("ui_tap", { selector: { content_desc: "Search" } }), "open search");
+      await arrived(run, await run.call("ui_tap", { selector: { content_desc: "Search" } }), "open search");
       const typed = await run.call("ui_type_text", { selector: { resource_id: id("search_field") }, text: "boots", submit: "search" });
-      const screen = arrived(run, typed, "type and submit");
+      const screen = await arrived(run, typed, "type and submit");
       assert.equal(run.sim.device.screenId(), "search_results");
       assert.ok(says(screen, "1 result") && says(screen, "Hiking boots"), JSON.stringify(screen.texts));
     },
@@ -97,7 +102,7 @@ export const HAND_TASKS: HandTask[] = [
     async run(run) {
       await freshShop(run);
       const pressed = await run.call("ui_tap", { selector: { text: "Canvas sneakers" }, gesture: "long_press" });
-      const screen = arrived(run, pressed, "long press");
+      const screen = await arrived(run, pressed, "long press");
       assert.equal(pressed.data["gesture"], "long_press");
       assert.equal(run.sim.device.screenId(), "product_menu");
       assert.ok(says(screen, "Add to wishlist") && says(screen, "Share"), JSON.stringify(screen.actions));
@@ -111,16 +116,16 @@ export const HAND_TASKS: HandTask[] = [
       assert.ok(row !== undefined, `the summary lists the sideways chip row: ${JSON.stringify(home.scroll_areas)}`);
       assert.equal(says(home, "Sale"), false, "the last chip starts off screen");
       const scrolled = await run.call("ui_scroll", { direction: "right", container: row.selector });
-      const screen = arrived(run, scrolled, "scroll right");
+      const screen = await arrived(run, scrolled, "scroll right");
       assert.equal(scrolled.data["scrolled"], true);
       assert.equal(run.sim.device.screenId(), "shop_home_chips");
       assert.ok(says(screen, "Sale"), JSON.stringify(screen.actions));
       assert.ok(says(screen, "Canvas sneakers"), "the page did not move");
       // Back, and the same row again without naming it: left/right take the largest sideways area, not the page.
-      arrived(run, await run.call("ui_scroll", { direction: "left" }), "scroll left, no container");
+      await arrived(run, await run.call("ui_scroll", { direction: "left" }), "scroll left, no container");
       assert.equal(run.sim.device.screenId(), "shop_home");
       const found = await run.call("ui_scroll", { direction: "right", until: { text: "Sale" } });
-      arrived(run, found, "scroll right until Sale, no container");
+      await arrived(run, found, "scroll right until Sale, no container");
       assert.deepEqual(found.data["found"], { text: "Sale" });
       assert.equal(run.sim.device.screenId(), "shop_home_chips");
     },
@@ -129,12 +134,12 @@ export const HAND_TASKS: HandTask[] = [
     name: "the filter sheet's list scrolls while the page behind it does not",
     async run(run) {
       await freshShop(run);
-      const sheet = arrived(run, await run.call("ui_tap", { selector: { content_desc: "Filters" } }), "open filters");
+      const sheet = await arrived(run, await run.call("ui_tap", { selector: { content_desc: "Filters" } }), "open filters");
       const list = sheet.scroll_areas?.find((area) => JSON.stringify(area.selector).includes("sheet_list"));
       assert.ok(list !== undefined, `the summary lists the sheet's own list: ${JSON.stringify(sheet.scroll_areas)}`);
       assert.equal(says(sheet, "Discount"), false);
       const scrolled = await run.call("ui_scroll", { direction: "down", container: list.selector });
-      const screen = arrived(run, scrolled, "scroll the sheet");
+      const screen = await arrived(run, scrolled, "scroll the sheet");
       assert.equal(run.sim.device.screenId(), "filters_sheet_2");
       assert.ok(says(screen, "Discount"), "the sheet's list moved");
       assert.ok(says(screen, "Canvas sneakers"), "the page behind kept its first product");
@@ -146,7 +151,7 @@ export const HAND_TASKS: HandTask[] = [
       const home = await freshShop(run);
       assert.equal(says(home, "Daypack"), false);
       const scrolled = await run.call("ui_scroll", { direction: "down", until: { text: "Daypack" } });
-      const screen = arrived(run, scrolled, "scroll until");
+      const screen = await arrived(run, scrolled, "scroll until");
       assert.deepEqual(scrolled.data["found"], { text: "Daypack" });
       assert.ok((scrolled.data["swipes"] as number) >= 2, `it took several pages: ${scrolled.data["swipes"]}`);
       assert.equal(run.sim.device.screenId(), "shop_home_3");
@@ -158,7 +163,7 @@ export const HAND_TASKS: HandTask[] = [
     async run(run) {
       await freshShop(run);
       const pressed = await run.call("device_press", { key: "home" });
-      const screen = arrived(run, pressed, "home");
+      const screen = await arrived(run, pressed, "home");
       assert.equal(screen.foreground_package, "com.google.android.apps.nexuslauncher");
       assert.equal(run.sim.device.screenId(), "launcher");
       assert.ok(says(screen, "Shop"));
@@ -167,8 +172,8 @@ export const HAND_TASKS: HandTask[] = [
   {
     name: "ui_wait returns when the late order confirmation appears, and fails typed when what it waits for never comes",
     async run(run) {
-      arrived(run, await run.call("app_open_url", { url: "https://shop.example/checkout" }), "open the checkout");
-      const placing = arrived(run, await run.call("ui_tap", { selector: { text: "Place order" } }), "place the order");
+      await arrived(run, await run.call("app_open_url", { url: "https://shop.example/checkout" }), "open the checkout");
+      const placing = await arrived(run, await run.call("ui_tap", { selector: { text: "Place order" } }), "place the order");
       assert.ok(says(placing, "Placing your order") && !says(placing, "Order confirmed"), "the confirmation comes later");
       const waited = await run.call("ui_wait", { visible: { text: "Order confirmed" }, timeout_ms: 10_000 });
       assert.equal(waited.ok, true, JSON.stringify(waited.error));
@@ -184,7 +189,7 @@ export const HAND_TASKS: HandTask[] = [
     name: "the deep link opens its product page",
     async run(run) {
       const opened = await run.call("app_open_url", { url: "shop://product/42" });
-      const screen = arrived(run, opened, "deep link");
+      const screen = await arrived(run, opened, "deep link");
       assert.equal(run.sim.device.screenId(), "product_42");
       assert.equal(screen.foreground_package, SHOP);
       assert.ok(says(screen, "Canvas sneakers") && says(screen, "Add to cart"));
@@ -194,9 +199,9 @@ export const HAND_TASKS: HandTask[] = [
     name: "app_clear signs the user out (the next launch shows the sign-in form)",
     async run(run) {
       await freshShop(run);
-      arrived(run, await run.call("app_clear", { package: SHOP }), "app_clear");
+      await arrived(run, await run.call("app_clear", { package: SHOP }), "app_clear");
       const launched = await run.call("app_launch", { package: SHOP });
-      const screen = arrived(run, launched, "launch after clear");
+      const screen = await arrived(run, launched, "launch after clear");
       assert.equal(run.sim.device.screenId(), "shop_login");
       assert.ok(says(screen, "Sign in"), JSON.stringify(screen));
     },
