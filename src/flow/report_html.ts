@@ -2,7 +2,7 @@
  * The HTML report of a flow: one self-contained page (inline CSS, screenshots embedded as `data:` URIs,
  * no script, no external request) readable from disk without a server. Per device: the outcome and exit
  * code, the failure (step, what was expected, what the screen offered, its screenshot), then every step
- * with its number, tool, arguments (typed text redacted), expectation, outcome, duration and thumbnail; each
+ * with its number, tool, arguments (a secret typed text redacted), expectation, outcome, duration and thumbnail; each
  * thumbnail links to the full-size PNG next to the reports (`../<evidence id>`).
  * Everything from the device or the flow file is HTML-escaped. Pure: thumbnails are given by evidence id.
  */
