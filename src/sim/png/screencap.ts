@@ -295,15 +295,15 @@ function drawWallpaper(canvas: Canvas): void {
 }
 
 /**
- * A panel drawn over views before it: a container (not clickable: a clickable one has its own fill) with children that
- * overlaps an earlier sibling and is smaller than its parent (a layout's full-size content view is not one). Its
- * background covers what the earlier siblings drew there, as a bottom sheet's or a card's does on a phone.
+ * A bottom sheet drawn over the views before it: a container named as one (Material's `design_bottom_sheet`, an app's
+ * `bottom_sheet…` id, a `…BottomSheet…` class), not clickable (a clickable one has its own fill), with children, that
+ * overlaps an earlier sibling. Its background covers what the earlier siblings drew there, as on a phone. Only a sheet:
+ * a dump does not say which other views have a background (a launcher's hotseat over its workspace has none).
  */
 function isPanelOver(node: SimNode, rect: Rect): boolean {
   const parent = node.parent;
   if (parent === null || node.children.length === 0 || node.attrs["clickable"] === "true") return false;
-  const box = boundsOf(parent);
-  if (box !== null && rect.left <= box.left && rect.top <= box.top && rect.right >= box.right && rect.bottom >= box.bottom) return false;
+  if (!BOTTOM_SHEET.test(node.attrs["resource-id"] ?? "") && !/BottomSheet/.test(node.attrs["class"] ?? "")) return false;
   const before = parent.children.slice(0, parent.children.indexOf(node));
   return before.some((sibling) => {
     const b = boundsOf(sibling);
@@ -311,6 +311,8 @@ function isPanelOver(node: SimNode, rect: Rect): boolean {
       Math.min(b.bottom, rect.bottom) > Math.max(b.top, rect.top);
   });
 }
+
+const BOTTOM_SHEET = /(^|[:/_])bottom_?sheet/i;
 
 /** An opaque raised surface: a soft shadow above it, rounded top corners, and a drag handle when it rises from the bottom edge (a sheet). */
 function drawPanel(canvas: Canvas, rect: Rect, unit: number): void {
