@@ -201,16 +201,6 @@ export function resolveFlowEnv(flow: FlowFile, env: Readonly<Record<string, stri
   return problems.length > 0 ? { ok: false, problems } : { ok: true, flow: { ...flow, steps } };
 }
 
-/** Every text the flow types (after resolveFlowEnv), so reports can show their lengths instead. */
-export function typedTexts(flow: FlowFile): Set<string> {
-  const out = new Set<string>();
-  for (const step of flow.steps) {
-    const text = step.tool === "ui_type_text" ? step.args?.["text"] : undefined;
-    if (typeof text === "string" && text !== "") out.add(text);
-  }
-  return out;
-}
-
 /** Validates an already parsed JSON value as a version-1 flow. */
 export function parseFlow(value: unknown): FlowParse {
   const result = FlowFileSchema.safeParse(value);

@@ -103,12 +103,18 @@ export async function runFlowCommand(file: string, flags: FlowFlags, ctx: CliCon
       ctx.stderr(`flow: ${reason}: stopping; closing the UI session and writing the reports (again to quit at once)\n`);
       stop.abort(reason);
     });
+    const envTexts = parsed.ok ? flowEnvTexts(parsed.flow, ctx.env) : [];
     const runs = await Promise.all(
       harnesses.map((harness) =>
-        runFlow(flow, harness, { file: String(file), onProgress: progressPrinter(ctx, harness, harnesses.length > 1), stop: stop.signal })
+        runFlow(flow, harness, {
+          file: String(file),
+          onProgress: progressPrinter(ctx, harness, harnesses.length > 1),
+          stop: stop.signal,
+          envTexts: new Set(envTexts.map((t) => t.value)),
+        })
       ),
     );
-    return await finish(runs, harnesses[0]!, flags, ctx, parsed.ok ? flowEnvTexts(parsed.flow, ctx.env) : []);
+    return await finish(runs, harnesses[0]!, flags, ctx, envTexts);
   } catch (error) {
     if (!isHarnessError(error)) throw error;
     return refused(ctx, flags, `${error.code}: ${error.message}`);

@@ -3,7 +3,7 @@
  * locator finds one or several elements the selector names, `not_visible` when it finds none,
  * `foreground_package` when the focused app is that package; `checked` / `selected` / `focused` when
  * the one element `visible` names is an action whose summary entry says so. Answers every unmet part in
- * words; a value equal to a text the flow types is said as its length only (`[typed text, 17 characters]`).
+ * words; a value equal to a secret text the flow types is said as its length only (`[typed text, 17 characters]`).
  */
 import { EXPECT_STATE_KEYS, type FlowExpect } from "../../contracts/flow.ts";
 import { findElement, type LocatedElement, parseDump, saidOffer, summarizeWithNodes } from "../screen/mod.ts";
@@ -21,7 +21,7 @@ export interface ExpectationVerdict {
   unmet: string[];
 }
 
-/** Texts the flow types, shown in words only as their length. */
+/** Secret texts the flow types (runner.ts: from the environment, into a password field, never typed), shown in words only as their length. */
 export type TypedTexts = ReadonlySet<string>;
 const NONE: TypedTexts = new Set();
 

@@ -1,7 +1,7 @@
 /**
  * What a flow run produced on one device, as plain data: the input of every report writer (JSON, HTML,
- * JUnit) and of `--json`. Typed text never appears: step args are redacted (`{redacted_length: N}`)
- * and acts echo only `typed_length`; a URL (step args and app_open_url's `data.url`) keeps only its scheme,
+ * JUnit) and of `--json`. A secret typed text (from the environment, into a password field, or never typed) never
+ * appears: step args keep it as `{redacted_length: N}` (runner.ts), another is shown as typed; acts echo only `typed_length`; a URL (step args and app_open_url's `data.url`) keeps only its scheme,
  * host and path (`<redacted N chars>` for userinfo, query and fragment).
  */
 import type { Envelope, Evidence } from "../../contracts/envelope.ts";
@@ -14,7 +14,7 @@ export interface StepRecord {
   /** 1-based, as progress and reports count. */
   index: number;
   tool: string;
-  /** The step's arguments as written in the flow, typed text and URLs redacted (the runner adds session_id). */
+  /** The step's arguments as written in the flow, a secret typed text and URLs redacted (the runner adds session_id). */
   args: Record<string, unknown>;
   expect?: FlowExpect;
   /** The expectation in words. */

@@ -278,7 +278,7 @@ function holdsSecret(selector: Selector, secretTexts: ReadonlySet<string> | unde
  * or, after it, a password field holding exactly as many characters as were typed (and not before). A field seen on
  * neither screen is not.
  */
-function typedIntoPassword(
+export function typedIntoPassword(
   selector: Selector | undefined,
   text: string,
   data: { element_label?: string } | object,

@@ -1,9 +1,10 @@
 /**
  * The HTML report of a flow: one self-contained page (inline CSS, screenshots embedded as `data:` URIs,
  * no script, no external request) readable from disk without a server. Per device: the outcome and exit
- * code, the failure (step, what was expected, what the screen offered, its screenshot), then every step
- * with its number, tool, arguments (typed text redacted), expectation, outcome, duration and thumbnail; each
- * thumbnail links to the full-size PNG next to the reports (`../<evidence id>`).
+ * code, the failure (step, what was expected, what the screen offered, its screenshot), then every step as one
+ * compact row: its number, tool, arguments (a secret typed text redacted), expectation, outcome, duration and a small
+ * thumbnail (48 px high, so 30 steps stay one readable table); the step that failed is expanded (its reason and its
+ * thumbnail at full thumbnail size). Every thumbnail links to the full-size PNG next to the reports (`../<evidence id>`).
  * Everything from the device or the flow file is HTML-escaped. Pure: thumbnails are given by evidence id.
  */
 import { FLOW_EXIT_MEANINGS } from "../../contracts/flow.ts";
@@ -60,7 +61,7 @@ function deviceSection(run: FlowRun, thumbnails: Thumbnails): string {
   }</p>
 ${run.failure === undefined ? "" : failureBlock(run, thumbnails)}
 <table>
-<thead><tr><th>#</th><th>step</th><th>expected</th><th>outcome</th><th>time</th><th>screenshot</th></tr></thead>
+<thead><tr><th>#</th><th>step</th><th>expected</th><th>outcome</th><th>time</th><th>screen</th></tr></thead>
 <tbody>
 ${run.steps.map((step) => stepRow(step, run.steps.length, thumbnails)).join("\n")}
 </tbody>
@@ -71,14 +72,14 @@ ${run.steps.map((step) => stepRow(step, run.steps.length, thumbnails)).join("\n"
 function failureBlock(run: FlowRun, thumbnails: Thumbnails): string {
   const f = run.failure!;
   const where = f.step === undefined ? "before the first step" : `at step ${f.step} of ${run.steps.length} (${esc(f.tool ?? "")})`;
-  const shot = f.evidence ? image(f.evidence.artifact_id, thumbnails, "the screen at the failure") : "";
+  const shot = f.evidence ? figure(f.evidence.artifact_id, thumbnails, "the screen at the failure") : "";
   return `<div class="failure">
+${shot}
 <h3>Failed ${where}: ${esc(f.outcome)} (exit ${run.exit_code})</h3>
 <p>${esc(FLOW_EXIT_MEANINGS[f.outcome])}</p>
 <p><b>Why:</b> ${esc(f.reason)}</p>
 ${f.expected === undefined ? "" : `<p><b>Expected:</b> ${esc(f.expected)}</p>`}
 ${f.screen_offers === undefined ? "" : `<p><b>The screen offers:</b> ${esc(f.screen_offers)}</p>`}
-${shot}
 </div>`;
 }
 
@@ -90,23 +91,37 @@ function stepRow(step: StepRecord, total: number, thumbnails: Thumbnails): strin
     : ` <span class="meta">(${step.expectation.readings} reading${step.expectation.readings === 1 ? "" : "s"}, ${
       ms(step.expectation.waited_ms)
     })</span>`;
-  return `<tr class="${step.outcome}">
+  const failed = step.outcome !== "passed" && step.outcome !== "skipped";
+  const shot = step.evidence_id === null
+    ? ""
+    : failed
+    ? figure(step.evidence_id, thumbnails, `after step ${step.index}`)
+    : image(step.evidence_id, thumbnails, `after step ${step.index}`, ROW_THUMBNAIL_HEIGHT);
+  return `<tr class="${step.outcome}${failed ? " expanded" : ""}">
 <td>${step.index}/${total}</td>
 <td><b>${esc(step.tool)}</b> ${args}</td>
 <td>${step.expected === undefined ? "" : esc(step.expected) + waited}</td>
 <td class="outcome">${esc(step.outcome)}${reason}</td>
 <td>${step.outcome === "skipped" ? "" : ms(step.duration_ms)}</td>
-<td>${step.evidence_id === null ? "" : image(step.evidence_id, thumbnails, `after step ${step.index}`)}</td>
+<td class="shot">${shot}</td>
 </tr>`;
 }
 
-function image(evidenceId: string, thumbnails: Thumbnails, caption: string): string {
+/** How tall a passed or skipped step's thumbnail is drawn in its row (the link opens the full-size PNG). */
+export const ROW_THUMBNAIL_HEIGHT = 48;
+
+/** A thumbnail linking to its full-size PNG, drawn `height` px tall (default: the thumbnail's own size). */
+function image(evidenceId: string, thumbnails: Thumbnails, caption: string, height?: number): string {
   const thumb = thumbnails.get(evidenceId);
   if (thumb === undefined) return `<span class="meta">${esc(evidenceId)} (image unavailable)</span>`;
-  return `<figure><a href="${esc(thumb.href)}" title="the full-size screenshot"><img src="${
-    esc(thumb.dataUri)
-  }" width="${thumb.width}" height="${thumb.height}" ` +
-    `alt="${esc(`${caption}: ${evidenceId}`)}"></a><figcaption>${esc(evidenceId)}</figcaption></figure>`;
+  const h = height ?? thumb.height, w = Math.max(1, Math.round((thumb.width * h) / thumb.height));
+  return `<a href="${esc(thumb.href)}" title="the full-size screenshot"><img src="${esc(thumb.dataUri)}" width="${w}" height="${h}" ` +
+    `alt="${esc(`${caption}: ${evidenceId}`)}"></a>`;
+}
+
+/** A thumbnail at its own size with its evidence id under it. */
+function figure(evidenceId: string, thumbnails: Thumbnails, caption: string): string {
+  return `<figure>${image(evidenceId, thumbnails, caption)}<figcaption>${esc(evidenceId)}</figcaption></figure>`;
 }
 
 function ms(value: number): string {
@@ -123,15 +138,17 @@ h1.ok{color:#1a7f37}h1.bad{color:#c62828}
 .meta{color:#555}
 .badge{font-size:13px;padding:2px 8px;border-radius:4px;color:#fff}
 .badge.ok{background:#1a7f37}.badge.bad{background:#c62828}
-.failure{border:2px solid #c62828;background:#fff3f3;padding:8px 12px;margin:8px 0}
+.failure{border:2px solid #c62828;background:#fff3f3;padding:8px 12px;margin:8px 0;overflow:auto}
+.failure figure{float:right;margin:0 0 8px 12px}
 table{border-collapse:collapse;width:100%}
-th,td{border:1px solid #ccc;padding:4px 6px;vertical-align:top;text-align:left}
+th,td{border:1px solid #ccc;padding:3px 6px;vertical-align:top;text-align:left}
+td.shot{width:1%;white-space:nowrap}
 tr.passed td.outcome{color:#1a7f37;font-weight:bold}
 tr.skipped{color:#888}
 tr:not(.passed):not(.skipped) td.outcome{color:#c62828;font-weight:bold}
 tr:not(.passed):not(.skipped){background:#fff3f3}
 code{font-size:12px;word-break:break-all}
 figure{margin:0}figcaption{font-size:11px;color:#777}
-img{border:1px solid #999}
+img{border:1px solid #999;display:block}
 .reason{font-weight:normal;font-size:12px}
 `;

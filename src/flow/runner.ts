@@ -7,8 +7,12 @@
  * `stop` cancels the run (SIGINT/SIGTERM: an `error` at the step in flight). A step's evidence PNG, taken behind
  * its answer, is awaited before the step is recorded: the report names only PNGs that exist. Never
  * throws: faults become the run's outcome (step_outcome.ts decides it) and are named in the result.
+ * A text the flow types is shown in the run's record (a step's `text`, an expectation naming it) unless it is a
+ * secret: it came from the environment (`envTexts`), went into a password field (the screen before or after the
+ * step says so), or was never typed (its step failed or did not run: where it would have gone is not known);
+ * a secret is kept as its length only (`{redacted_length: N}`, `[typed text, N characters]`).
  */
-import { DEFAULT_EXPECT_TIMEOUT_MS, type FlowFile, type FlowOutcome, type FlowStep, typedTexts } from "../../contracts/flow.ts";
+import { DEFAULT_EXPECT_TIMEOUT_MS, type FlowFile, type FlowOutcome, type FlowStep } from "../../contracts/flow.ts";
 import type { Envelope, ToolEnvelope } from "../../contracts/envelope.ts";
 import { redactArguments, redactUrl } from "../../contracts/tool_inputs.ts";
 import { type ToolData, type ToolName, TOOLS } from "../../contracts/tools.ts";
@@ -17,7 +21,7 @@ import { StopRequested } from "../mcp/operation_deadline.ts";
 import { type InProcessClient, inProcessClient } from "../mcp/in_process_client.ts";
 import type { OperationDeps } from "../mcp/run_operation.ts";
 import type { AnyToolHandler } from "../ports/operation.ts";
-import type { ScreenSummary } from "../screen/mod.ts";
+import type { ScreenSummary, Selector } from "../screen/mod.ts";
 import {
   checkExpectation,
   describeExpectation,
@@ -25,10 +29,10 @@ import {
   type ExpectationVerdict,
   maskTyped,
   type ScreenReading,
-  type TypedTexts,
 } from "./expectation.ts";
 import { type ActEffect, decideStep, effectOf, exitCodeOf, OUTCOME_OF_ERROR } from "./step_outcome.ts";
 import type { FlowFailure, FlowRun, StepRecord } from "./flow_run.ts";
+import { typedIntoPassword } from "./recorder.ts";
 
 /** What the runner needs of an opened harness (src/composition.ts). */
 export interface FlowHarness {
@@ -61,6 +65,8 @@ export interface RunFlowOptions {
    * the signal's name.
    */
   stop?: AbortSignal;
+  /** The texts the flow's `{"env": NAME}` references resolved to: secrets, kept in the record as their length only. */
+  envTexts?: ReadonlySet<string>;
 }
 
 const OBSERVE_TOOL_FOR_EXPECT = "ui_get_tree" satisfies ToolName;
@@ -82,19 +88,21 @@ export async function runFlow(flow: FlowFile, harness: FlowHarness, options: Run
     outcome: "passed",
     exit_code: 0,
     session: { session_id: null, closed: false },
-    steps: flow.steps.map((step, i) => skippedStep(step, i + 1, typedTexts(flow))),
+    steps: flow.steps.map((step, i) => skippedStep(step, i + 1)),
   };
+  const secrets = new Set(options.envTexts ?? []);
   try {
     // One device for the whole flow: resolved once, every operation bound to that serial.
     const { observer } = harness.deps.ports;
     const udid = await observer.resolveUdid({ timeoutMs: harness.deps.actionTimeoutMs });
     run.device.udid = udid;
     const deps: OperationDeps = { ...harness.deps, ports: { ...harness.deps.ports, observer: observer.bind(udid) } };
-    await runSteps(flow, inProcessClient(harness.tools, deps), run, options);
+    await runSteps(flow, inProcessClient(harness.tools, deps), run, { ...options, secrets });
   } catch (error) {
     const fault = toHarnessError(error);
     fail(run, { outcome: OUTCOME_OF_ERROR[fault.code], reason: `${fault.code}: ${fault.message}` });
   } finally {
+    maskSecrets(flow, run, secrets);
     const finished = clock.now();
     run.finished_at = new Date(finished).toISOString();
     run.duration_ms = Math.round(finished - started);
@@ -102,7 +110,12 @@ export async function runFlow(flow: FlowFile, harness: FlowHarness, options: Run
   return run;
 }
 
-async function runSteps(flow: FlowFile, gate: InProcessClient, run: FlowRun, options: RunFlowOptions): Promise<void> {
+async function runSteps(
+  flow: FlowFile,
+  gate: InProcessClient,
+  run: FlowRun,
+  options: RunFlowOptions & { secrets: Set<string> },
+): Promise<void> {
   const { stop } = options;
   const opened = await callUnder(gate, "ui_session_open", { package: flow.package_name }, stop);
   if (stop?.aborted) {
@@ -121,14 +134,16 @@ async function runSteps(flow: FlowFile, gate: InProcessClient, run: FlowRun, opt
   run.session.session_id = sessionId;
   try {
     let lastEffect: ActEffect | undefined;
+    let lastScreen: ScreenSummary | undefined;
     for (const [i, step] of flow.steps.entries()) {
       if (stop?.aborted) {
         run.steps[i] = { ...run.steps[i]!, outcome: "error", reason: `${interrupted(stop)} before this step ran` };
         fail(run, { outcome: "error", reason: run.steps[i]!.reason!, step: i + 1, tool: step.tool });
         break;
       }
-      const record = await runStep(step, i + 1, flow.steps.length, { gate, sessionId, lastEffect, options, typed: typedTexts(flow) });
+      const record = await runStep(step, i + 1, flow.steps.length, { gate, sessionId, lastEffect, lastScreen, options });
       run.steps[i] = record;
+      lastScreen = record.screen ?? lastScreen;
       if (stop?.aborted) {
         // Whatever the cancelled call answered, the step did not end on its own: no screen verdict.
         record.outcome = "error";
@@ -176,9 +191,9 @@ interface StepContext {
   gate: InProcessClient;
   sessionId: string;
   lastEffect: ActEffect | undefined;
-  options: RunFlowOptions;
-  /** Texts the flow types: reports show them as lengths only. */
-  typed: TypedTexts;
+  /** The screen the step before saw (whether a text goes into a password field). */
+  lastScreen: ScreenSummary | undefined;
+  options: RunFlowOptions & { secrets: Set<string> };
 }
 
 async function runStep(step: FlowStep, index: number, total: number, ctx: StepContext): Promise<StepRecord> {
@@ -192,18 +207,30 @@ async function runStep(step: FlowStep, index: number, total: number, ctx: StepCo
   const record: StepRecord = {
     index,
     tool: step.tool,
-    args: redactArguments(step.args ?? {}),
+    args: reportedArguments(step),
     ...(step.expect === undefined
       ? {}
-      : { expect: maskTyped(step.expect, ctx.typed), expected: describeExpectation(step.expect, ctx.typed) }),
+      : { expect: maskTyped(step.expect, options.secrets), expected: describeExpectation(step.expect, options.secrets) }),
     outcome: "passed",
     envelope: reportedEnvelope(envelope),
     duration_ms: 0,
     evidence_id: envelope.evidence?.artifact_id ?? null,
   };
+  const text = typedText(step);
+  if (
+    text !== undefined &&
+    (!envelope.ok || typedIntoPassword(step.args?.["selector"] as Selector, text, envelope.data, ctx.lastScreen, screenOf(envelope)))
+  ) {
+    options.secrets.add(text);
+  }
   let verdict: ExpectationVerdict | undefined;
   if (envelope.ok && step.expect !== undefined) {
-    const polled = await pollExpectation(gate, step.expect, { intervalMs: options.pollIntervalMs ?? 250, typed: ctx.typed }, options.stop);
+    const polled = await pollExpectation(
+      gate,
+      step.expect,
+      { intervalMs: options.pollIntervalMs ?? 250, typed: options.secrets },
+      options.stop,
+    );
     record.expectation = {
       met: polled.verdict?.met ?? false,
       unmet: polled.verdict?.unmet ?? [],
@@ -257,7 +284,7 @@ interface Polled {
 async function pollExpectation(
   gate: InProcessClient,
   expect: NonNullable<FlowStep["expect"]>,
-  { intervalMs, typed }: { intervalMs: number; typed: TypedTexts },
+  { intervalMs, typed }: { intervalMs: number; typed: ReadonlySet<string> },
   stop?: AbortSignal,
 ): Promise<Polled> {
   const clock = gate.deps.clock;
@@ -323,17 +350,56 @@ function fail(run: FlowRun, failure: FlowFailure): void {
   run.failure = failure;
 }
 
-function skippedStep(step: FlowStep, index: number, typed: TypedTexts): StepRecord {
+function skippedStep(step: FlowStep, index: number): StepRecord {
   return {
     index,
     tool: step.tool,
-    args: redactArguments(step.args ?? {}),
-    ...(step.expect === undefined ? {} : { expect: maskTyped(step.expect, typed), expected: describeExpectation(step.expect, typed) }),
+    args: reportedArguments(step),
+    ...(step.expect === undefined ? {} : { expect: step.expect, expected: describeExpectation(step.expect) }),
     outcome: "skipped",
     envelope: null,
     duration_ms: 0,
     evidence_id: null,
   };
+}
+
+/** The text a ui_type_text step types, if it is one. */
+function typedText(step: FlowStep): string | undefined {
+  const text = step.tool === "ui_type_text" ? step.args?.["text"] : undefined;
+  return typeof text === "string" && text !== "" ? text : undefined;
+}
+
+/** The step's arguments as reports show them: redacted as the audit log keeps them (redactArguments), a typed text as typed
+ * (maskSecrets redacts a secret one once the run has ended). */
+function reportedArguments(step: FlowStep): Record<string, unknown> {
+  const text = typedText(step);
+  return { ...redactArguments(step.args ?? {}), ...(text === undefined ? {} : { text }) };
+}
+
+/** An act's new screen, from its answer. */
+function screenOf(envelope: Envelope): ScreenSummary | undefined {
+  return envelope.ok && "screen" in envelope.data ? envelope.data["screen"] as ScreenSummary : undefined;
+}
+
+/**
+ * Once the run has ended: every secret text (from the environment, typed into a password field, or never typed: a step
+ * that did not run) kept in the record as its length only: the typed `text`, the expectations and their words.
+ */
+function maskSecrets(flow: FlowFile, run: FlowRun, secrets: Set<string>): void {
+  run.steps.forEach((record, i) => {
+    const text = typedText(flow.steps[i]!);
+    if (text !== undefined && record.envelope === null) secrets.add(text);
+  });
+  if (secrets.size === 0) return;
+  run.steps.forEach((record, i) => {
+    const step = flow.steps[i]!;
+    const text = typedText(step);
+    if (text !== undefined && secrets.has(text)) record.args = redactArguments(step.args ?? {});
+    if (step.expect === undefined) return;
+    record.expect = maskTyped(step.expect, secrets);
+    record.expected = describeExpectation(step.expect, secrets);
+    if (run.failure?.step === record.index) run.failure.expected = record.expected;
+  });
 }
 
 /**

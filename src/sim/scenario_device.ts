@@ -26,7 +26,7 @@ import {
 } from "./scenario/sim_node.ts";
 import type { AndroidSpec, PackageSpec, Scenario, ScreenSpec, TransitionSpec, TransitionTrigger } from "./scenario/types.ts";
 import { notificationShade, type Overlay, recentsScreen } from "./scenario/overlays.ts";
-import { drawScreenPng, stampSimulatedBadge } from "./png/screencap.ts";
+import { drawScreenPng, type ImeKey, stampSimulatedBadge } from "./png/screencap.ts";
 import type { EditorAction, NodeAttributes, Point, ScrollDirection, SimDevice, SimFaults, Stroke } from "./sim_device.ts";
 import { CommandLog } from "./command_log.ts";
 import { DeviceFiles } from "./scenario/device_files.ts";
@@ -276,14 +276,28 @@ export class ScenarioDevice implements SimDevice {
     const kb = this.keyboard();
     const blank = this.faults.blankScreencap === true;
     const given = blank ? undefined : this.#givenScreenshots.get(this.screenId());
-    const key = given !== undefined ? `given|${this.screenId()}` : `${blank}|${kb.open ? kb.top : "-"}|${this.hierarchyXml()}`;
+    const imeAction = this.#imeKey();
+    const key = given !== undefined ? `given|${this.screenId()}` : `${blank}|${kb.open ? kb.top : "-"}|${imeAction}|${this.hierarchyXml()}`;
     if (this.#lastPng?.key !== key) {
       const png = given !== undefined
         ? stampSimulatedBadge(given)
-        : drawScreenPng(this.#current().roots, { ...this.displaySize(), keyboardTop: kb.open ? kb.top : undefined, blank });
+        : drawScreenPng(this.#current().roots, { ...this.displaySize(), keyboardTop: kb.open ? kb.top : undefined, imeAction, blank });
       this.#lastPng = { key, png };
     }
     return this.#lastPng.png.slice();
+  }
+
+  /**
+   * The action key the focused field's keyboard shows: the editor action its `submit` transition names (the field's
+   * imeOptions), else TextView's default, next while another input follows it and done on the last.
+   */
+  #imeKey(): ImeKey {
+    const field = this.#focused;
+    if (field === null) return "done";
+    const named = this.#transitionFor("submit", field)?.ime_action;
+    if (named !== undefined && named !== "unspecified" && named !== "normal") return IME_KEYS[named];
+    const inputs = allNodes(this.#current().roots).filter(isInput);
+    return inputs.indexOf(field) + 1 < inputs.length && inputs.indexOf(field) !== -1 ? "next" : "done";
   }
 
   connectionState(): ConnectionState {
@@ -950,3 +964,14 @@ function soleCheckableInside(node: SimNode): SimNode | null {
   const found = allNodes(node.children).filter((n) => n.attrs["checkable"] === "true");
   return found.length === 1 ? found[0]! : null;
 }
+
+/** The icon Gboard shows for each editor action named (unspecified takes TextView's default; none is the return key). */
+const IME_KEYS: Record<Exclude<EditorAction, "unspecified" | "normal">, ImeKey> = {
+  none: "enter",
+  go: "go",
+  search: "search",
+  send: "send",
+  next: "next",
+  done: "done",
+  previous: "previous",
+};

@@ -2,7 +2,8 @@
  * `ui_screenshot`: saves the full-resolution screen as PNG evidence (refused when it is one flat colour)
  * and answers with its size, a downscaled image for the model and a `resource_link` to artifact://ID.
  * With `annotate: true` it also reads the screen summary (as ui_get_tree does), answers its `actions`
- * in `data` and draws each one's number (its position in `actions`) at its bounds on the model image;
+ * in `data` and draws each one's number (its position in `actions`) at its bounds on the model image (not for
+ * one covered where a tap lands or under the keyboard);
  * the evidence PNG stays as captured. Read-only adb. Errors: EVIDENCE_WRITE_FAILED, UI_TREE_UNAVAILABLE
  * (annotate only), EMULATOR_UNAVAILABLE, OPERATION_TIMEOUT.
  */
@@ -12,9 +13,15 @@ import { downscaleForModel, type Mark } from "../png/mod.ts";
 import type { ToolHandler } from "../ports/operation.ts";
 import type { ActionEntry } from "../screen/mod.ts";
 
-/** One mark per action, numbered by its position in `actions`. */
+/**
+ * One mark per action a tap reaches, numbered by its position in `actions`: one drawn over where a tap lands
+ * (`covered_by`: a sheet's option over a row) or under the open keyboard gets none, as its mark would sit on what
+ * covers it.
+ */
 export function actionMarks(actions: readonly ActionEntry[]): Mark[] {
-  return actions.map((action, number) => ({ number, box: action.bounds }));
+  return actions.flatMap((action, number) =>
+    action.covered_by === undefined && action.covered_by_keyboard !== true ? [{ number, box: action.bounds }] : []
+  );
 }
 
 export const uiScreenshotTool: ToolHandler<"ui_screenshot"> = {

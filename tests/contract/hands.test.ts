@@ -11,6 +11,8 @@ import { type ActWorld, actWorld } from "../support/act_world.ts";
 import { type Connected } from "../support/mcp_client.ts";
 import { operationId } from "../support/mcp_fakes.ts";
 import { BUILTIN_SCENARIOS } from "../../src/sim/mod.ts";
+import { decodePng } from "../../src/png/mod.ts";
+import { findMark } from "../png/mark_reader.ts";
 
 const SHOP_SCENARIO = BUILTIN_SCENARIOS["shop"]!;
 
@@ -495,5 +497,24 @@ test("ui_tap refuses an element the filter sheet covers where a tap lands (UI_EL
     // What the sheet shows is tapped as before.
     const apply = await call(c, "ui_tap", { selector: { text: "Apply" } });
     assert.equal(apply.ok, true, JSON.stringify(apply.error));
+  });
+});
+
+test("ui_screenshot annotate on the filter sheet: no mark for the row the sheet covers where a tap lands, every other action marked", async () => {
+  await withShop(async (c) => {
+    await call(c, "ui_tap", { selector: { content_desc: "Filters" } });
+    const result = await c.client.callTool({ name: "ui_screenshot", arguments: { annotate: true } });
+    const actions = (result.structuredContent as { data: { actions: { bounds: number[]; covered_by?: string }[] } }).data.actions;
+    const covered = actions.flatMap((a, n) => a.covered_by === undefined ? [] : [n]);
+    assert.equal(covered.length, 1, "the Running shorts row, under 'Size'");
+    const image = decodePng(Uint8Array.from(Buffer.from((result.content as { data?: string }[])[1]!.data!, "base64")));
+    const whole = { left: 0, top: 0, right: image.width, bottom: image.height };
+    const r = image.width / 1080;
+    actions.forEach((action, n) => {
+      const [l, t, w, h] = action.bounds as [number, number, number, number];
+      const box = { left: Math.floor(l * r), top: Math.floor(t * r), right: Math.ceil((l + w) * r), bottom: Math.ceil((t + h) * r) };
+      if (covered.includes(n)) assert.equal(findMark(image, n, whole), null, `no mark ${n} anywhere`);
+      else assert.ok(findMark(image, n, box), `mark ${n} on its action`);
+    });
   });
 });

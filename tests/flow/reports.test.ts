@@ -7,7 +7,7 @@
  * links to its full-size PNG; a run whose session never opened still shows the screen of that moment.
  */
 import assert from "node:assert/strict";
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, dirname, join, resolve } from "node:path";
 import { after, test } from "node:test";
@@ -16,9 +16,11 @@ import { type FlowFile, parseFlow } from "../../contracts/flow.ts";
 import { decodePng, downscaleForModel } from "../../src/png/mod.ts";
 import { buildFlowReport, type FlowReport } from "../../src/flow/flow_report.ts";
 import { runFlow } from "../../src/flow/runner.ts";
+import type { FlowRun, StepRecord } from "../../src/flow/flow_run.ts";
+import { ROW_THUMBNAIL_HEIGHT } from "../../src/flow/report_html.ts";
 import { slug, writeFlowReports } from "../../src/flow/write_reports.ts";
 import { createNodeFileSystem } from "../../src/adapters/evidence/node_file_system.ts";
-import { BUILTIN_SCENARIOS } from "../../src/sim/mod.ts";
+import { BUILTIN_SCENARIOS, resolveScenario, ScenarioDevice } from "../../src/sim/mod.ts";
 import { chromiumSkipReason, dumpDom, screenshotPage } from "../support/chromium.ts";
 import { scenarioWorld } from "./scenario_world.ts";
 
@@ -100,14 +102,10 @@ test("the JSON report has every step's tool, redacted args, envelope, duration a
     assert.equal(step.evidence_id, step.envelope.evidence.artifact_id);
     assert.ok(readFileSync(join(artifacts, step.evidence_id)).length > 0, "the evidence id names a file in the artifacts directory");
   }
-  assert.deepEqual(passed.steps[0].args.text, { redacted_length: 9 });
-  assert.deepEqual(passed.steps[1].args.text, { redacted_length: 8 });
+  assert.equal(passed.steps[0].args.text, "zoë@例え.jp", "a text typed into a plain field is shown as typed");
+  assert.deepEqual(passed.steps[1].args.text, { redacted_length: 8 }, "the password field's text only as its length");
   for (const run of json.runs) {
-    const { screen: _shown, ...echo } = run.steps[1].envelope.data;
-    assert.ok(
-      !JSON.stringify({ args: run.steps[1].args, echo }).includes("pässwörd"),
-      "typed text is neither in the args nor echoed by the act",
-    );
+    assert.ok(!JSON.stringify(run).includes("pässwörd"), "the password is nowhere in the run");
   }
   assert.equal(failed.failure.step, 3);
   assert.equal(failed.failure.expected, 'visible {"text":"Signed in"}');
@@ -133,7 +131,8 @@ test("the JUnit XML has one testsuite per device, a failure on the failing step,
   assert.match(failure.textContent!, /expected: visible \{"text":"Signed in"\}/);
   assert.match(failure.textContent!, /screen: com\.example\.shop offers/);
   assert.equal(suites[0]!.getElementsByTagName("failure").length, 0);
-  assert.match(cases[0]!.getAttribute("name")!, /"redacted_length":9/);
+  assert.match(cases[0]!.getAttribute("name")!, /"text":"zoë@例え\.jp"/);
+  assert.match(cases[1]!.getAttribute("name")!, /"redacted_length":8/);
 });
 
 test("the HTML page is self-contained and escapes what the device and the flow say", async () => {
@@ -233,5 +232,108 @@ test(
     assert.ok(count([0xc6, 0x28, 0x28], 6) > 200, "the failure is drawn in red");
     assert.ok(count([0x1a, 0x7f, 0x37], 6) > 100, "passed steps are drawn in green");
     assert.equal(basename(files.html).endsWith(".html"), true);
+  },
+);
+
+/**
+ * A run of `count` steps on the simulated settings screens, the last one failing (an unexpected screen), its reports
+ * written into `dir`: each step's evidence a real simulated screenshot (1080x2400) in the artifacts directory.
+ */
+async function longRun(count: number, dir: string): Promise<{ html: string; ids: string[] }> {
+  const device = new ScenarioDevice(resolveScenario("settings"));
+  const shots = [device.screenshotPng()];
+  device.scroll("down");
+  shots.push(device.screenshotPng());
+  const ids = Array.from({ length: count + 1 }, (_, i) => `20261130-2156${String(i).padStart(2, "0")}-000000-ui-tap.png`);
+  ids.forEach((id, i) => writeFileSync(join(dir, id), shots[i % 2]!));
+  const steps: StepRecord[] = Array.from({ length: count }, (_, i) => ({
+    index: i + 1,
+    tool: "ui_tap",
+    args: { selector: { text: i % 2 === 0 ? "Network & internet" : "Connected devices" } },
+    expected: `visible {"text":"${i % 2 === 0 ? "Internet" : "Bluetooth"}"}`,
+    outcome: i === count - 1 ? "unexpected_screen" : "passed",
+    ...(i === count - 1 ? { reason: 'expectation not met: {"text":"Bluetooth"} is not on screen' } : {}),
+    envelope: null,
+    duration_ms: 400 + i,
+    evidence_id: ids[i]!,
+  }));
+  const run: FlowRun = {
+    flow: { name: `${count} steps`, package_name: "com.android.settings" },
+    device: { udid: "emulator-5554", adb_server: "tcp:127.0.0.1:5037", description: "simulated Pixel", simulated: true },
+    started_at: "2026-11-30T21:56:00.000Z",
+    finished_at: "2026-11-30T21:56:20.000Z",
+    duration_ms: 20_000,
+    outcome: "unexpected_screen",
+    exit_code: 3,
+    session: { session_id: "s1", closed: true },
+    steps,
+    failure: {
+      outcome: "unexpected_screen",
+      reason: steps.at(-1)!.reason!,
+      step: count,
+      tool: "ui_tap",
+      expected: steps.at(-1)!.expected!,
+      screen_offers: "com.android.settings offers 'Network & internet' (button)",
+      evidence: { artifact_id: ids[count]!, path: join(dir, ids[count]!), uri: `artifact://${ids[count]}` },
+    },
+  };
+  const files = await writeFlowReports(buildFlowReport([run]), {
+    artifactsDir: dir,
+    fs: createNodeFileSystem(),
+    evidence: { resolve: async (id) => ({ path: join(dir, id), bytes: new Uint8Array(readFileSync(join(dir, id))) }) },
+    thumbnail: (png) => downscaleForModel(png, { maxSide: 240 }),
+    now: Date.parse("2026-11-30T21:56:07Z"),
+  });
+  return { html: files.html, ids };
+}
+
+/** How tall the page's content is when drawn 1280 px wide: the last row of the screenshot that is not all white. */
+async function contentHeight(html: string): Promise<number> {
+  const size = { width: 1280, height: 5000 };
+  const shot = decodePng(await screenshotPage(html, size));
+  for (let y = shot.height - 1; y >= 0; y--) {
+    for (let x = 0; x < shot.width; x++) {
+      const i = (y * shot.width + x) * 4;
+      if (shot.rgba[i] !== 255 || shot.rgba[i + 1] !== 255 || shot.rgba[i + 2] !== 255) {
+        assert.ok(y < shot.height - 1, "the page fits the window it was measured in");
+        return y + 1;
+      }
+    }
+  }
+  return 0;
+}
+
+test(
+  "the HTML report stays readable for 30 steps: a compact row per step (about 60 px), every thumbnail a link to its PNG, the failure expanded",
+  { skip: chromiumSkipReason() },
+  async (t) => {
+    const dir = mkdtempSync(join(tmpdir(), "amh-reports-long-"));
+    t.after(() => rmSync(dir, { recursive: true, force: true }));
+    const heights: number[] = [];
+    for (const count of [9, 30]) {
+      const sub = join(dir, String(count));
+      mkdirSync(sub);
+      const { html, ids } = await longRun(count, sub);
+      const page = readFileSync(html, "utf8");
+      const links = [
+        ...page.matchAll(
+          /<a href="([^"]+)" title="the full-size screenshot"><img src="data:image\/png;base64,[^"]+" width="(\d+)" height="(\d+)"/g,
+        ),
+      ];
+      assert.equal(links.length, count + 1, "every step's thumbnail (the failing one's too) and the failure's screen are links");
+      assert.equal((page.match(/<img /g) ?? []).length, links.length, "no image outside a link");
+      for (const [, href] of links) assert.ok(existsSync(resolve(dirname(html), decodeURIComponent(href!))), `${href} is there`);
+      assert.deepEqual(new Set(links.map((l) => decodeURIComponent(l[1]!).slice(3))), new Set(ids), "each evidence file is linked");
+      assert.equal(links.filter((l) => l[3] === String(ROW_THUMBNAIL_HEIGHT)).length, count - 1, "the passed steps' thumbnails are small");
+      assert.equal(links.filter((l) => l[3] === "240").length, 2, "the failing step's and the failure's screen at full thumbnail size");
+      heights.push(await contentHeight(html));
+    }
+    const [nine, thirty] = heights as [number, number];
+    const perStep = (thirty - nine) / 21;
+    t.diagnostic(`page height: 9 steps ${nine} px, 30 steps ${thirty} px, ${perStep.toFixed(1)} px per step`);
+    // Before: a 240 px thumbnail per row made a 9-step report 2,200 px long.
+    assert.ok(nine <= 1400, `9 steps: ${nine} px`);
+    assert.ok(perStep <= 64, `${perStep.toFixed(1)} px per step (9 steps: ${nine} px, 30 steps: ${thirty} px)`);
+    assert.ok(thirty <= 2800, `30 steps: ${thirty} px`);
   },
 );

@@ -208,7 +208,7 @@ test("a device that is busy before the flow starts is a device fault (4) and not
   assert.equal(world.calls.filter((c) => c === "open").length, 0, "no Appium session without the lock");
 });
 
-test("a missing target names what the screen offers (3); typed text never reaches the run's record", async (t) => {
+test("a missing target names what the screen offers (3); a text typed into a plain field is shown, the act echoes its length", async (t) => {
   const world = scenarioWorld("login", tempDir(t));
   const run = await runFlow(
     flow({
@@ -228,12 +228,58 @@ test("a missing target names what the screen offers (3); typed text never reache
     { pollIntervalMs: 20 },
   );
   assert.equal(run.exit_code, 3);
-  assert.deepEqual(run.steps[0]!.args, { selector: { resource_id: "com.example.shop:id/email" }, text: { redacted_length: 9 } });
+  assert.deepEqual(run.steps[0]!.args, { selector: { resource_id: "com.example.shop:id/email" }, text: "zoë@例え.jp" });
+  assert.equal(run.steps[0]!.expected, 'visible {"text":"zoë@例え.jp"}');
   assert.equal(run.steps[0]!.envelope!.data["typed_length"], 9);
   const { screen: _shown, ...echo } = run.steps[0]!.envelope!.data;
   assert.ok(!JSON.stringify(echo).includes("zoë"), "the act echoes only the typed length (the screen itself may show the text)");
   assert.match(run.failure!.reason, /UI_ELEMENT_NOT_FOUND/);
   assert.match(run.failure!.screen_offers!, /'Sign in'/);
+});
+
+test("the record shows a typed text except a secret one: a password field's, the environment's, one never typed (its length only)", async (t) => {
+  const world = scenarioWorld("login", tempDir(t));
+  const email = { resource_id: "com.example.shop:id/email" };
+  const run = await runFlow(
+    flow({
+      version: 1,
+      name: "login secrets",
+      package_name: "com.example.shop",
+      steps: [
+        { tool: "ui_type_text", args: { selector: email, text: "ada@example.com" }, expect: { visible: { text: "ada@example.com" } } },
+        { tool: "ui_type_text", args: { selector: { resource_id: "com.example.shop:id/password" }, text: "hunter22" } },
+        // As resolveFlowEnv leaves a {"env": NAME} text: the value, named by the runner's envTexts.
+        {
+          tool: "ui_type_text",
+          args: { selector: email, text: "from-env@example.com" },
+          expect: { visible: { text: "from-env@example.com" } },
+        },
+        { tool: "ui_tap", args: { selector: { text: "Log in" } } },
+        { tool: "ui_type_text", args: { selector: email, text: "never@example.com" }, expect: { visible: { text: "never@example.com" } } },
+      ],
+    }),
+    world.harness,
+    { pollIntervalMs: 20, envTexts: new Set(["from-env@example.com"]) },
+  );
+  assert.equal(run.exit_code, 3, JSON.stringify(run.failure));
+  assert.deepEqual(run.steps.map((s) => s.args["text"]), [
+    "ada@example.com",
+    { redacted_length: 8 },
+    { redacted_length: 20 },
+    undefined,
+    { redacted_length: 17 },
+  ]);
+  assert.deepEqual(run.steps.map((s) => s.expected), [
+    'visible {"text":"ada@example.com"}',
+    undefined,
+    'visible {"text":"[typed text, 20 characters]"}',
+    undefined,
+    'visible {"text":"[typed text, 17 characters]"}',
+  ]);
+  // What the flow says (the screen a field shows an environment text on is masked by the flow command: maskEnvTexts).
+  const said = JSON.stringify(run.steps.map(({ args, expect, expected, expectation }) => ({ args, expect, expected, expectation })));
+  for (const secret of ["hunter22", "from-env", "never@"]) assert.ok(!said.includes(secret), `${secret} is in no step's words`);
+  assert.ok(!JSON.stringify(run).includes("hunter22"), "the password is nowhere in the record");
 });
 
 test("a flow naming a tool the harness does not serve is found before anything runs", () => {

@@ -117,6 +117,16 @@ export class Canvas {
     }
   }
 
+  /** A straight stroke of `width` px with round ends and anti-aliased edges (an icon's line). */
+  line(x0: number, y0: number, x1: number, y1: number, width: number, colour: Rgb, clip?: Rect): void {
+    const r = width / 2;
+    for (let y = Math.floor(Math.min(y0, y1) - r - 1); y < Math.ceil(Math.max(y0, y1) + r + 1); y++) {
+      for (let x = Math.floor(Math.min(x0, x1) - r - 1); x < Math.ceil(Math.max(x0, x1) + r + 1); x++) {
+        this.blend(x, y, colour, r + 0.5 - distanceToSegment(x + 0.5, y + 0.5, [x0, y0, x1, y1]), clip);
+      }
+    }
+  }
+
   /** A rectangle with rounded corners of `radius` and anti-aliased corners. */
   roundRect(rect: Rect, radius: number, colour: Rgb, clip?: Rect): void {
     const r = Math.max(0, Math.min(radius, (rect.right - rect.left) / 2, (rect.bottom - rect.top) / 2));

@@ -2,7 +2,10 @@
  * Draws the current screen as a real PNG from node bounds, with the texture of a real screen: a light
  * background, rounded buttons and inputs, switches, round icons, anti-aliased text (glyph shapes of the
  * sim's bitmap font, capitals and smaller lower case on one baseline), the soft keyboard when open and
- * the gesture bar. Different screens give different images; only the `blankScreencap` fault gives a
+ * the gesture bar. A panel drawn over the views before it (a bottom sheet over the page) is opaque, as its
+ * background makes it on a phone: what lies under it is not drawn through it. The keyboard is Gboard's
+ * QWERTY layout with its action key (search, done, next, go, send: the focused field's editor action) drawn
+ * as an icon, as Gboard draws it. Different screens give different images; only the `blankScreencap` fault gives a
  * one-colour image. Every other image (also a given real screenshot, `stampSimulatedBadge`) carries a
  * crisp "SIMULATED" badge in the status-bar band at the top, so no screenshot can pass for a real
  * device's. Encoded as a device's screencap writes it (8-bit RGBA, encode_rgba.ts); decoded with upng-js.
@@ -43,8 +46,16 @@ export interface DrawOptions {
   width: number;
   height: number;
   keyboardTop?: number;
+  /** The editor action the focused field's keyboard shows on its action key (default: done). */
+  imeAction?: ImeKey;
   blank: boolean;
 }
+
+/** The icons Gboard draws on its action key, by editor action; `enter` for a multi-line field or none named. */
+export type ImeKey = "search" | "done" | "next" | "previous" | "go" | "send" | "enter";
+
+const ACCENT: Rgb = [11, 87, 208];
+const SURFACE: Rgb = [255, 255, 255];
 
 type Look = "button" | "input" | "switch" | "check" | "tile" | "row" | "icon" | "picture" | "list" | "selected" | "plain";
 
@@ -117,10 +128,11 @@ export function drawScreenPng(roots: readonly SimNode[], options: DrawOptions): 
       for (const node of allNodes([root])) {
         const rect = boundsOf(node);
         if (rect === null || rect.right <= rect.left || rect.bottom <= rect.top) continue;
+        if (isPanelOver(node, rect)) drawPanel(canvas, rect, unit);
         drawNode(canvas, node, rect, unit, wallpaper ? WHITE : INK);
       }
     }
-    if (options.keyboardTop !== undefined) drawKeyboard(canvas, options.keyboardTop, unit);
+    if (options.keyboardTop !== undefined) drawKeyboard(canvas, options.keyboardTop, unit, options.imeAction ?? "done");
     else if (height > width) drawGestureBar(canvas, unit);
   }
   return finish(canvas, !options.blank);
@@ -171,7 +183,22 @@ function drawNode(canvas: Canvas, node: SimNode, rect: Rect, unit: number, plain
     }
     case "check": {
       const on = node.attrs["checked"] === "true";
-      canvas.roundRect(rect, 6 * unit, on ? [52, 168, 83] : [189, 193, 198]);
+      if (w < 3 * h) {
+        canvas.roundRect(rect, 6 * unit, on ? [52, 168, 83] : [189, 193, 198]);
+        break;
+      }
+      // A list's check row (a CheckedTextView): its text, and the box at its end, as Material draws them.
+      const side = Math.min(h * 0.4, 54 * unit), right = rect.right - 48 * unit, cy = (rect.top + rect.bottom) / 2;
+      const box = { left: right - side, top: cy - side / 2, right, bottom: cy + side / 2 };
+      canvas.roundRect(box, 4 * unit, on ? ACCENT : [73, 69, 79]);
+      if (!on) {
+        canvas.roundRect(
+          { left: box.left + 5 * unit, top: box.top + 5 * unit, right: box.right - 5 * unit, bottom: box.bottom - 5 * unit },
+          2 * unit,
+          SURFACE,
+        );
+      }
+      canvas.fill({ left: rect.left, top: rect.bottom - Math.max(1, unit * 2), right: rect.right, bottom: rect.bottom }, [230, 230, 235]);
       break;
     }
     case "icon":
@@ -267,6 +294,48 @@ function drawWallpaper(canvas: Canvas): void {
   }
 }
 
+/**
+ * A bottom sheet drawn over the views before it: a container named as one (Material's `design_bottom_sheet`, an app's
+ * `bottom_sheet…` id, a `…BottomSheet…` class), not clickable (a clickable one has its own fill), with children, that
+ * overlaps an earlier sibling. Its background covers what the earlier siblings drew there, as on a phone. Only a sheet:
+ * a dump does not say which other views have a background (a launcher's hotseat over its workspace has none).
+ */
+function isPanelOver(node: SimNode, rect: Rect): boolean {
+  const parent = node.parent;
+  if (parent === null || node.children.length === 0 || node.attrs["clickable"] === "true") return false;
+  if (!BOTTOM_SHEET.test(node.attrs["resource-id"] ?? "") && !/BottomSheet/.test(node.attrs["class"] ?? "")) return false;
+  const before = parent.children.slice(0, parent.children.indexOf(node));
+  return before.some((sibling) => {
+    const b = boundsOf(sibling);
+    return b !== null && Math.min(b.right, rect.right) > Math.max(b.left, rect.left) &&
+      Math.min(b.bottom, rect.bottom) > Math.max(b.top, rect.top);
+  });
+}
+
+const BOTTOM_SHEET = /(^|[:/_])bottom_?sheet/i;
+
+/** An opaque raised surface: a soft shadow above it, rounded top corners, and a drag handle when it rises from the bottom edge (a sheet). */
+function drawPanel(canvas: Canvas, rect: Rect, unit: number): void {
+  const shadow = 16 * unit;
+  for (let i = 0; i < shadow; i++) {
+    const y = Math.round(rect.top) - 1 - i;
+    for (let x = Math.max(0, Math.round(rect.left)); x < Math.min(canvas.width, Math.round(rect.right)); x++) {
+      canvas.blend(x, y, [0, 0, 0], 0.16 * (1 - i / shadow) ** 2);
+    }
+  }
+  const sheet = rect.bottom >= canvas.height;
+  const corner = 28 * unit * (sheet ? 1 : 0.6);
+  canvas.fill({ ...rect, top: rect.top + corner }, SURFACE);
+  canvas.roundRect({ ...rect, bottom: Math.min(rect.bottom, rect.top + corner * 2) }, corner, SURFACE);
+  if (!sheet) return;
+  const cx = (rect.left + rect.right) / 2, handle = { w: 32 * 2.625 * unit / 2, h: 4 * 2.625 * unit / 2 };
+  canvas.roundRect(
+    { left: cx - handle.w, top: rect.top + 12 * unit, right: cx + handle.w, bottom: rect.top + 12 * unit + handle.h * 2 },
+    handle.h,
+    [121, 116, 126],
+  );
+}
+
 /** Darkens the whole canvas towards black by `amount` (a dialog's scrim). */
 function dim(canvas: Canvas, amount: number): void {
   const p = canvas.pixels;
@@ -283,30 +352,104 @@ function drawGestureBar(canvas: Canvas, unit: number): void {
   canvas.roundRect({ left: cx - w / 2, top: y - h / 2, right: cx + w / 2, bottom: y + h / 2 }, h / 2, [60, 64, 67]);
 }
 
-function drawKeyboard(canvas: Canvas, top: number, unit: number): void {
-  canvas.fill({ left: 0, top, right: canvas.width, bottom: canvas.height }, KEYBOARD);
-  const rows = ["QWERTYUIOP", "ASDFGHJKL", "ZXCVBNM"];
-  const rowHeight = Math.floor((canvas.height - top) / 5);
-  const keyWidth = Math.floor(canvas.width / 10);
-  const size = Math.min(rowHeight * 0.4, 34 * unit);
-  rows.forEach((keys, r) => {
-    const offset = Math.floor(((10 - keys.length) * keyWidth) / 2);
-    [...keys].forEach((k, i) => {
-      const key = {
-        left: offset + i * keyWidth + 6 * unit,
+/** Where each key of the keyboard lies: Gboard's QWERTY rows on a grid ten letter keys wide, the action key last. */
+export function keyboardKeys(width: number, height: number, top: number): { label: string; rect: Rect }[] {
+  const unit = Math.max(1, width / 1080);
+  const rowHeight = Math.floor((height - top) / 5);
+  const keyWidth = width / 10;
+  const row = (r: number, keys: [label: string, span: number][], indent = 0) => {
+    let x = indent * keyWidth;
+    return keys.map(([label, span]) => {
+      const rect = {
+        left: x + 6 * unit,
         top: top + r * rowHeight + 12 * unit,
-        right: offset + (i + 1) * keyWidth - 6 * unit,
+        right: x + span * keyWidth - 6 * unit,
         bottom: top + (r + 1) * rowHeight - 6 * unit,
       };
-      canvas.roundRect(key, 10 * unit, KEY);
-      canvas.smoothText(k, (key.left + key.right) / 2 - textWidth(k, size) / 2, (key.top + key.bottom - size) / 2, size, INK, key);
+      x += span * keyWidth;
+      return { label, rect };
     });
-  });
-  const space = {
-    left: canvas.width * 0.25,
-    top: top + 3 * rowHeight + 12 * unit,
-    right: canvas.width * 0.75,
-    bottom: top + 4 * rowHeight - 6 * unit,
   };
-  canvas.roundRect(space, 10 * unit, KEY);
+  const letters = (keys: string): [string, number][] => [...keys].map((k) => [k, 1]);
+  return [
+    ...row(0, letters("QWERTYUIOP")),
+    ...row(1, letters("ASDFGHJKL"), 0.5),
+    ...row(2, [["shift", 1.5], ...letters("ZXCVBNM"), ["delete", 1.5]]),
+    ...row(3, [["?123", 1.5], [",", 1], ["space", 5], [".", 1], ["action", 1.5]]),
+  ];
+}
+
+const SPECIAL_KEY: Rgb = [191, 197, 208];
+
+function drawKeyboard(canvas: Canvas, top: number, unit: number, action: ImeKey): void {
+  canvas.fill({ left: 0, top, right: canvas.width, bottom: canvas.height }, KEYBOARD);
+  const rowHeight = Math.floor((canvas.height - top) / 5);
+  const size = Math.min(rowHeight * 0.4, 34 * unit);
+  for (const { label, rect } of keyboardKeys(canvas.width, canvas.height, top)) {
+    const cx = (rect.left + rect.right) / 2, cy = (rect.top + rect.bottom) / 2;
+    if (label === "action") {
+      canvas.roundRect(rect, (rect.bottom - rect.top) / 2, ACCENT);
+      drawActionIcon(canvas, action, cx, cy, Math.min(size * 1.5, (rect.bottom - rect.top) * 0.55), unit);
+      continue;
+    }
+    const special = label.length > 1 && label !== "space";
+    canvas.roundRect(rect, 10 * unit, special ? SPECIAL_KEY : KEY);
+    if (label === "shift") drawArrow(canvas, cx, cy + size * 0.4, cx, cy - size * 0.6, size * 0.5, 4 * unit, INK);
+    else if (label === "delete") {
+      drawArrow(canvas, cx + size * 0.6, cy, cx - size * 0.6, cy, size * 0.5, 4 * unit, INK);
+    } else if (label !== "space") {
+      const glyphs = size * (special ? 0.7 : 1);
+      canvas.smoothText(label, cx - textWidth(label, glyphs) / 2, cy - glyphs / 2, glyphs, INK, rect);
+    }
+  }
+}
+
+/** A stroke from (x0, y0) to (x1, y1) with an arrowhead of `head` px at its end. */
+function drawArrow(canvas: Canvas, x0: number, y0: number, x1: number, y1: number, head: number, stroke: number, colour: Rgb): void {
+  canvas.line(x0, y0, x1, y1, stroke, colour);
+  const angle = Math.atan2(y1 - y0, x1 - x0);
+  for (const turn of [Math.PI * 0.75, -Math.PI * 0.75]) {
+    canvas.line(x1, y1, x1 + head * Math.cos(angle + turn), y1 + head * Math.sin(angle + turn), stroke, colour);
+  }
+}
+
+/**
+ * Gboard's icon for the editor action, white on the accent key, `size` px across: a magnifier (search), a check mark
+ * (done), an arrow to a bar (next; from it, previous), an arrow (go), a paper plane (send), the return arrow (enter).
+ */
+function drawActionIcon(canvas: Canvas, action: ImeKey, cx: number, cy: number, size: number, unit: number): void {
+  const s = size / 2, w = 4 * unit;
+  switch (action) {
+    case "search":
+      canvas.disc(cx - s * 0.25, cy - s * 0.25, s * 0.6, WHITE);
+      canvas.disc(cx - s * 0.25, cy - s * 0.25, s * 0.6 - w, ACCENT);
+      canvas.line(cx + s * 0.2, cy + s * 0.2, cx + s * 0.8, cy + s * 0.8, w * 1.2, WHITE);
+      return;
+    case "done":
+      canvas.line(cx - s * 0.8, cy, cx - s * 0.25, cy + s * 0.55, w, WHITE);
+      canvas.line(cx - s * 0.25, cy + s * 0.55, cx + s * 0.85, cy - s * 0.55, w, WHITE);
+      return;
+    case "next":
+      drawArrow(canvas, cx - s * 0.9, cy, cx + s * 0.5, cy, s * 0.55, w, WHITE);
+      canvas.line(cx + s * 0.85, cy - s * 0.6, cx + s * 0.85, cy + s * 0.6, w, WHITE);
+      return;
+    case "previous":
+      drawArrow(canvas, cx + s * 0.9, cy, cx - s * 0.5, cy, s * 0.55, w, WHITE);
+      canvas.line(cx - s * 0.85, cy - s * 0.6, cx - s * 0.85, cy + s * 0.6, w, WHITE);
+      return;
+    case "go":
+      drawArrow(canvas, cx - s * 0.9, cy, cx + s * 0.9, cy, s * 0.6, w, WHITE);
+      return;
+    case "send":
+      canvas.line(cx - s * 0.8, cy - s * 0.8, cx + s * 0.9, cy, w, WHITE);
+      canvas.line(cx + s * 0.9, cy, cx - s * 0.8, cy + s * 0.8, w, WHITE);
+      canvas.line(cx - s * 0.8, cy - s * 0.8, cx - s * 0.45, cy, w, WHITE);
+      canvas.line(cx - s * 0.45, cy, cx - s * 0.8, cy + s * 0.8, w, WHITE);
+      canvas.line(cx - s * 0.45, cy, cx + s * 0.3, cy, w, WHITE);
+      return;
+    case "enter":
+      canvas.line(cx + s * 0.7, cy - s * 0.7, cx + s * 0.7, cy + s * 0.2, w, WHITE);
+      drawArrow(canvas, cx + s * 0.7, cy + s * 0.2, cx - s * 0.8, cy + s * 0.2, s * 0.5, w, WHITE);
+      return;
+  }
 }
