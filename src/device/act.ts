@@ -6,7 +6,8 @@
  * session's idle timeout or it shows only a flip; a confirming read only when the screen may still be moving),
  * while the evidence PNG is taken and stored and the device's facts are read (one adb process each, beside the
  * confirming read), and answer the new screen summary with `settled` and `changed`; a screen that moved after
- * the first read is captured again once settled, so the evidence is the answered screen (an act that happened
+ * the first read is captured again once settled, so the evidence is the answered screen, whose fingerprint the
+ * summary carries (src/png/fingerprint.ts; an act that happened
  * is answered ok also when only its evidence failed: `evidence: null` and `data.evidence_error`). Also the
  * element wait of ui_tap / ui_type_text: poll the page source until the locator finds exactly one
  * element; a miss is UI_ELEMENT_NOT_FOUND with a screenshot of that moment, several UI_ELEMENT_AMBIGUOUS.
@@ -15,6 +16,7 @@ import { ACT_DEFAULTS } from "../../contracts/act_defaults.ts";
 import type { ErrorCode } from "../../contracts/error_codes.ts";
 import type { EvidenceRef } from "../ports/evidence.ts";
 import { HarnessError } from "../errors.ts";
+import { screenFingerprint } from "../png/mod.ts";
 import type { ToolInput, ToolName } from "../../contracts/tools.ts";
 import type { WaitOptions } from "../ports/device.ts";
 import type { OperationContext, ToolOutcome, ToolPorts } from "../ports/operation.ts";
@@ -34,7 +36,7 @@ import {
 import { aroundDriver } from "./driver_calls.ts";
 import { xpathOf } from "./element_path.ts";
 import { type ReadTimer, readTimer } from "./read_timer.ts";
-import { attachMomentEvidence, captureScreenshot } from "./screenshot.ts";
+import { attachMomentEvidence, captureScreenshotWith } from "./screenshot.ts";
 import { confirmSettled, readIsFinal } from "./settle.ts";
 
 export interface ActScope {
@@ -115,7 +117,7 @@ function performAct<E extends object>(
         settled: after.settled,
         changed: after.source !== actedOn || changedBeyondSource?.(extra, after.summary) === true,
         ...extra,
-        screen: after.summary,
+        screen: after.evidence.fingerprint === undefined ? after.summary : { ...after.summary, fingerprint: after.evidence.fingerprint },
         ...(after.evidence.error === null ? {} : { evidence_error: after.evidence.error }),
         ...(restarted === undefined ? {} : { session_restarted: restarted }),
       },
@@ -182,6 +184,8 @@ export interface EvidenceError {
 interface TakenEvidence {
   saved: EvidenceRef | null;
   error: EvidenceError | null;
+  /** The evidence's fingerprint (the summary's `fingerprint`), made while the file is written. */
+  fingerprint?: string;
 }
 
 /**
@@ -192,8 +196,8 @@ interface TakenEvidence {
  */
 async function takeEvidence(tool: string, ports: ToolPorts, ctx: OperationContext, wait: () => WaitOptions): Promise<TakenEvidence> {
   try {
-    const shot = await captureScreenshot(ports.observer, ports.evidence, tool, wait());
-    return { saved: shot.evidence, error: null };
+    const { shot, alongside: fingerprint } = await captureScreenshotWith(ports.observer, ports.evidence, tool, wait(), screenFingerprint);
+    return { saved: shot.evidence, error: null, fingerprint };
   } catch (error) {
     if (ctx.signal.aborted || !(error instanceof HarnessError)) throw error;
     if (error.code === "OPERATION_TIMEOUT" && ctx.remainingMs() <= CALL_END_SLACK_MS) {

@@ -23,7 +23,6 @@ import {
   describeScreen,
   type ExpectationVerdict,
   maskTyped,
-  type ScreenReading,
   type TypedTexts,
 } from "./expectation.ts";
 import { type ActEffect, decideStep, effectOf, exitCodeOf, OUTCOME_OF_ERROR } from "./step_outcome.ts";
@@ -202,7 +201,14 @@ async function runStep(step: FlowStep, index: number, total: number, ctx: StepCo
   };
   let verdict: ExpectationVerdict | undefined;
   if (envelope.ok && step.expect !== undefined) {
-    const polled = await pollExpectation(gate, step.expect, { intervalMs: options.pollIntervalMs ?? 250, typed: ctx.typed }, options.stop);
+    // An act's answer carries the fingerprint of its evidence: the first reading of a fingerprint expectation uses it.
+    const actFingerprint = envelope.ok && "settled" in envelope.data ? envelope.data.screen.fingerprint : undefined;
+    const polled = await pollExpectation(
+      gate,
+      step.expect,
+      { intervalMs: options.pollIntervalMs ?? 250, typed: ctx.typed, ...(actFingerprint === undefined ? {} : { actFingerprint }) },
+      options.stop,
+    );
     record.expectation = {
       met: polled.verdict?.met ?? false,
       unmet: polled.verdict?.unmet ?? [],
@@ -251,12 +257,21 @@ interface Polled {
   readings: number;
 }
 
+interface PollOptions {
+  intervalMs: number;
+  typed: TypedTexts;
+  /** The fingerprint of the act's own evidence: the first reading's, instead of another screenshot. */
+  actFingerprint?: string;
+}
+
 /** Reads the screen until the expectation holds or its timeout passes (at least one reading); a reading
- * that fails with UI_TREE_UNAVAILABLE is retried within that time. */
+ * that fails with UI_TREE_UNAVAILABLE is retried within that time. An expectation with a fingerprint also
+ * takes a screenshot at each reading (ui_screenshot's `fingerprint`; the act's own for the first), retried
+ * within that time when it fails. */
 async function pollExpectation(
   gate: InProcessClient,
   expect: NonNullable<FlowStep["expect"]>,
-  { intervalMs, typed }: { intervalMs: number; typed: TypedTexts },
+  { intervalMs, typed, actFingerprint }: PollOptions,
   stop?: AbortSignal,
 ): Promise<Polled> {
   const clock = gate.deps.clock;
@@ -273,13 +288,31 @@ async function pollExpectation(
       // is read again until the timeout; only then is it "never settled". Device faults end at once.
       if (reading.error.code !== "UI_TREE_UNAVAILABLE" || last) return { error: reading, waitedMs: Math.round(waited), readings };
     } else {
-      const { raw = "", ...summary } = reading.data;
-      const screen: ScreenReading = { summary, xml: raw };
-      const verdict = checkExpectation(expect, screen, typed);
-      if (verdict.met || last) return { verdict, screen: summary, waitedMs: Math.round(waited), readings };
+      const { raw = "", ...tree } = reading.data;
+      const pixels = expect.fingerprint === undefined
+        ? undefined
+        : await fingerprintNow(gate, readings === 1 ? actFingerprint : undefined, stop);
+      if (pixels !== undefined && !pixels.ok && last) return { error: pixels, waitedMs: Math.round(waited), readings };
+      const fingerprint = pixels === undefined ? undefined : pixels.ok ? pixels.fingerprint : undefined;
+      const summary = fingerprint === undefined ? tree : { ...tree, fingerprint };
+      const verdict = checkExpectation(expect, { summary, xml: raw, ...(fingerprint === undefined ? {} : { fingerprint }) }, typed);
+      if ((verdict.met || last) && (pixels === undefined || pixels.ok)) {
+        return { verdict, screen: summary, waitedMs: Math.round(waited), readings };
+      }
     }
     await clock.sleep(intervalMs, stop).catch(() => {});
   }
+}
+
+/** The screen's fingerprint now: the act's (`known`), else a ui_screenshot's; a failed screenshot is its envelope. */
+async function fingerprintNow(
+  gate: InProcessClient,
+  known: string | undefined,
+  stop: AbortSignal | undefined,
+): Promise<{ ok: true; fingerprint: string } | (Envelope & { ok: false })> {
+  if (known !== undefined) return { ok: true, fingerprint: known };
+  const shot = await callUnder(gate, "ui_screenshot", {}, stop);
+  return shot.ok ? { ok: true, fingerprint: shot.data.fingerprint } : { ...shot, ok: false };
 }
 
 /** A screenshot of the screen the flow failed on, unless the step's own evidence already shows it. */
@@ -352,5 +385,6 @@ async function callUnder<N extends ToolName>(
 export function unservedTools(flow: FlowFile, tools: readonly AnyToolHandler[]): ToolName[] {
   const served = new Set(tools.map((t) => t.name));
   const needed: ToolName[] = ["ui_session_open", "ui_session_close", OBSERVE_TOOL_FOR_EXPECT, ...flow.steps.map((s) => s.tool)];
+  if (flow.steps.some((s) => s.expect?.fingerprint !== undefined)) needed.push("ui_screenshot");
   return [...new Set(needed)].filter((name) => !served.has(name));
 }

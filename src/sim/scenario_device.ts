@@ -254,11 +254,18 @@ export class ScenarioDevice implements SimDevice {
     const kb = this.keyboard();
     const blank = this.faults.blankScreencap === true;
     const given = blank ? undefined : this.#givenScreenshots.get(this.screenId());
-    const key = given !== undefined ? `given|${this.screenId()}` : `${blank}|${kb.open ? kb.top : "-"}|${this.hierarchyXml()}`;
+    const current = this.#current();
+    const paint = current.spec.paint;
+    const frame = paint === undefined ? -1 : Math.floor(this.#now() / paint.frame_ms) % paint.frames.length;
+    const painted = paint === undefined ? "" : `|${this.screenId()}#${frame}`;
+    const key = given !== undefined ? `given|${this.screenId()}` : `${blank}|${kb.open ? kb.top : "-"}|${this.hierarchyXml()}${painted}`;
     if (this.#lastPng?.key !== key) {
-      const png = given !== undefined
-        ? stampSimulatedBadge(given)
-        : drawScreenPng(this.#current().roots, { ...this.displaySize(), keyboardTop: kb.open ? kb.top : undefined, blank });
+      const png = given !== undefined ? stampSimulatedBadge(given) : drawScreenPng(current.roots, {
+        ...this.displaySize(),
+        keyboardTop: kb.open ? kb.top : undefined,
+        blank,
+        ...(paint === undefined ? {} : { paint: paint.frames[frame]! }),
+      });
       this.#lastPng = { key, png };
     }
     return this.#lastPng.png.slice();

@@ -9,6 +9,7 @@
  */
 import UPNG from "upng-js";
 import { allNodes, boundsOf, isInput, type Rect, type SimNode } from "../scenario/sim_node.ts";
+import type { PaintRect } from "../scenario/types.ts";
 import { Canvas, glyphAdvance, type Rgb } from "./canvas.ts";
 import { encodeRgbaPng } from "./encode_rgba.ts";
 import { GLYPH_HEIGHT, GLYPH_WIDTH } from "./glyphs.ts";
@@ -44,6 +45,8 @@ export interface DrawOptions {
   height: number;
   keyboardTop?: number;
   blank: boolean;
+  /** Rectangles painted over the nodes (a canvas the tree does not show), in order. */
+  paint?: readonly PaintRect[];
 }
 
 type Look = "button" | "input" | "switch" | "check" | "tile" | "row" | "icon" | "picture" | "list" | "selected" | "plain";
@@ -120,6 +123,7 @@ export function drawScreenPng(roots: readonly SimNode[], options: DrawOptions): 
         drawNode(canvas, node, rect, unit, wallpaper ? WHITE : INK);
       }
     }
+    for (const { rect: [left, top, right, bottom], rgb } of options.paint ?? []) canvas.fill({ left, top, right, bottom }, rgb);
     if (options.keyboardTop !== undefined) drawKeyboard(canvas, options.keyboardTop, unit);
     else if (height > width) drawGestureBar(canvas, unit);
   }
