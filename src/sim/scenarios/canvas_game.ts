@@ -65,8 +65,7 @@ const frames = (draw: (frame: number) => PaintRect[]) => ({ frame_ms: FRAME_MS, 
 
 export const CANVAS_SCENARIO: Scenario = {
   name: "canvas",
-  description:
-    "Android 13 (API 33) game on a SurfaceView: an empty accessibility tree on both screens (title, play), " +
+  description: "Android 13 (API 33) game on a SurfaceView: an empty accessibility tree on both screens (title, play), " +
     "told apart only by their pixels (the screen fingerprint); each animates in frames; " +
     "a tap on the surface starts, BACK returns to the title.",
   android: PIXEL_API33,
