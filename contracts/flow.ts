@@ -23,6 +23,9 @@ export const MAX_EXPECT_TIMEOUT_MS = 120_000;
 /** The element states an expectation can check (each the summary's field of the same name). */
 export const EXPECT_STATE_KEYS = ["checked", "selected", "focused"] as const;
 
+/** A screen fingerprint as the harness writes it (src/png/fingerprint.ts): 40 cells of mean brightness, 80 hex digits. */
+export const FLOW_FINGERPRINT_PATTERN = /^[0-9a-f]{80}$/;
+
 export const FlowExpectSchema = z.strictObject({
   /** An element the selector names is on screen (one or several matches). */
   visible: SelectorSchema.optional(),
@@ -33,10 +36,21 @@ export const FlowExpectSchema = z.strictObject({
   checked: z.boolean().optional(),
   selected: z.boolean().optional(),
   focused: z.boolean().optional(),
+  /** The screen's fingerprint (a screen no selector confirms: a game, a canvas), as an act's `screen.fingerprint` or
+   * ui_screenshot's `fingerprint` gives it; matched with `tolerance` (per cell, default 14) and `min_match` (the share of
+   * cells, default 0.85). */
+  fingerprint: z.string().regex(FLOW_FINGERPRINT_PATTERN, { error: "a screen fingerprint: 80 lowercase hex digits" }).optional(),
+  tolerance: z.int().min(0).max(255).optional(),
+  min_match: z.number().min(0).max(1).optional(),
   /** How long to keep reading the screen until the expectation holds (default 5000). */
   timeout_ms: z.number().min(0).max(MAX_EXPECT_TIMEOUT_MS).int().optional(), // the bound first: 1e308 is told the real limit
-}).refine((e) => e.visible !== undefined || e.not_visible !== undefined || e.foreground_package !== undefined, {
-  message: "an expectation needs at least one of visible, not_visible, foreground_package",
+}).refine(
+  (e) => e.visible !== undefined || e.not_visible !== undefined || e.foreground_package !== undefined || e.fingerprint !== undefined,
+  {
+    message: "an expectation needs at least one of visible, not_visible, foreground_package, fingerprint",
+  },
+).refine((e) => e.fingerprint !== undefined || (e.tolerance === undefined && e.min_match === undefined), {
+  message: "tolerance and min_match adjust how a fingerprint is matched: add fingerprint",
 }).refine((e) => e.visible !== undefined || EXPECT_STATE_KEYS.every((key) => e[key] === undefined), {
   message: "checked, selected and focused are the state of the element 'visible' names: add visible",
 });

@@ -4,6 +4,6 @@
  * the simulated device's BUILTIN_SCENARIOS is typed by them, so a scenario added or removed there without this list
  * does not compile.
  */
-export const BUILTIN_SCENARIO_NAMES = ["settings", "launcher", "login", "flutter", "permission", "shop"] as const;
+export const BUILTIN_SCENARIO_NAMES = ["settings", "launcher", "login", "flutter", "permission", "shop", "canvas"] as const;
 
 export type BuiltinScenarioName = typeof BUILTIN_SCENARIO_NAMES[number];

@@ -56,6 +56,8 @@ export const ScreenSummarySchema = z.object({
   })).optional(),
   keyboard: z.object({ open: z.literal(true), top: pixels.optional() }).optional(),
   issues: z.array(AuditIssueSchema).optional(),
+  /** Only where the answer took a screenshot (an act's evidence): the screen's brightness grid, 80 hex digits. */
+  fingerprint: z.string().optional(),
 });
 
 export const DeviceStatusDataSchema = z.object({

@@ -136,7 +136,12 @@ export const TOOLS = {
     available: true,
     description: "Screen as PNG evidence: a downscaled image and an artifact:// link to the full one; annotate numbers data.actions on it.",
     input: z.strictObject({ annotate: z.boolean().optional() }),
-    data: z.object({ width: z.number(), height: z.number(), actions: ScreenSummarySchema.shape.actions.optional() }),
+    data: z.object({
+      width: z.number(),
+      height: z.number(),
+      fingerprint: z.string(),
+      actions: ScreenSummarySchema.shape.actions.optional(),
+    }),
   }),
   app_list: declare({
     title: "Installed apps",

@@ -8,7 +8,8 @@
  * with `settled` and `changed`; once the screen is settled its evidence PNG is named in the answer and taken behind
  * it (the gate's `captureLater`: the next operation on the device waits for it), so the evidence is the answered
  * screen (an act that happened is answered ok also when its evidence cannot even be named: `evidence: null` and
- * `data.evidence_error`). Also the
+ * `data.evidence_error`). A screen that offers nothing to read (no text, no action: a game, a canvas) is known by its
+ * pixels: its PNG is taken before the answer, whose summary carries its fingerprint (src/png/fingerprint.ts). Also the
  * element wait of ui_tap / ui_type_text: poll the page source until the locator finds exactly one
  * element; a miss is UI_ELEMENT_NOT_FOUND with a screenshot of that moment, several UI_ELEMENT_AMBIGUOUS.
  */
@@ -16,6 +17,7 @@ import { ACT_DEFAULTS } from "../../contracts/act_defaults.ts";
 import type { ErrorCode } from "../../contracts/error_codes.ts";
 import type { EvidenceRef } from "../ports/evidence.ts";
 import { HarnessError } from "../errors.ts";
+import { screenFingerprint } from "../png/mod.ts";
 import type { ToolInput, ToolName } from "../../contracts/tools.ts";
 import type { WaitOptions } from "../ports/device.ts";
 import type { OperationContext, ToolOutcome, ToolPorts } from "../ports/operation.ts";
@@ -36,7 +38,7 @@ import { deviceOf } from "./device_handle.ts";
 import { aroundDriver } from "./driver_calls.ts";
 import { xpathOf } from "./element_path.ts";
 import { type ReadTimer, readTimer } from "./read_timer.ts";
-import { attachMomentEvidence } from "./screenshot.ts";
+import { attachMomentEvidence, captureScreenshotWith } from "./screenshot.ts";
 import { confirmSettled, readIsFinal } from "./settle.ts";
 
 export interface ActScope {
@@ -122,7 +124,7 @@ function performAct<E extends object>(
         settled: after.settled,
         changed: after.source !== actedOn || changedBeyondSource?.(extra, after.summary) === true,
         ...extra,
-        screen: after.summary,
+        screen: after.evidence.fingerprint === undefined ? after.summary : { ...after.summary, fingerprint: after.evidence.fingerprint },
         ...(after.evidence.error === null ? {} : { evidence_error: after.evidence.error }),
         ...(restarted === undefined ? {} : { session_restarted: restarted }),
       },
@@ -155,15 +157,12 @@ async function settleWithEvidence(
   const first = await read();
   const firstRead = { source: first, tookMs: ports.clock.now() - startedAt };
   if (readIsFinal(before, firstRead, driver.idleTimeoutMs)) {
-    const [evidence, summary] = await allOrFirstError(evidenceBehind(tool, ports, ctx), summaryOf(first, ports, wait()));
-    return { source: first, settled: true, summary, evidence };
+    const summary = await summaryOf(first, ports, wait());
+    return { source: first, settled: true, summary, evidence: await evidenceBehind(tool, ports, ctx, summary) };
   }
   const [summarized, confirmed] = await allOrFirstError(summaryOf(first, ports, wait()), confirmSettled(firstRead, read, ports, ctx));
-  const [evidence, summary] = await allOrFirstError(
-    evidenceBehind(tool, ports, ctx),
-    confirmed.source === first ? Promise.resolve(summarized) : summaryOf(confirmed.source, ports, wait()),
-  );
-  return { source: confirmed.source, settled: confirmed.settled, summary, evidence };
+  const summary = confirmed.source === first ? summarized : await summaryOf(confirmed.source, ports, wait());
+  return { source: confirmed.source, settled: confirmed.settled, summary, evidence: await evidenceBehind(tool, ports, ctx, summary) };
 }
 
 /** The driver, telling `onGesture` before each gesture goes to the device (from then on the act may have taken place). */
@@ -191,6 +190,8 @@ export interface EvidenceError {
 interface TakenEvidence {
   saved: EvidenceRef | null;
   error: EvidenceError | null;
+  /** The evidence's fingerprint (the summary's `fingerprint`), made while the file is written. */
+  fingerprint?: string;
 }
 
 /**
@@ -199,8 +200,15 @@ interface TakenEvidence {
  * the device). Only a reservation that fails (an artifacts directory that cannot be written) is said in this
  * answer: `evidence: null` and `data.evidence_error`, never ok:false, which an agent would retry.
  */
-async function evidenceBehind(tool: string, ports: ToolPorts, ctx: OperationContext): Promise<TakenEvidence> {
+async function evidenceBehind(tool: string, ports: ToolPorts, ctx: OperationContext, summary: ScreenSummary): Promise<TakenEvidence> {
+  const wait = (): WaitOptions => ({ timeoutMs: ctx.remainingMs(), signal: ctx.signal });
   try {
+    if (summary.texts.length === 0 && summary.actions.length === 0) {
+      // Nothing on the screen to read (a game, a canvas): its fingerprint is what tells it apart, so its PNG is taken
+      // before the answer and the summary carries the fingerprint.
+      const { shot, alongside: fingerprint } = await captureScreenshotWith(ports.observer, ports.evidence, tool, wait(), screenFingerprint);
+      return { saved: shot.evidence, error: null, fingerprint };
+    }
     const reserved = await ports.evidence.reservePng(tool);
     ctx.captureLater(reserved, async (wait) => {
       await ports.evidence.savePngAs(reserved, await ports.observer.screenshot(wait));

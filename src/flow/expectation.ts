@@ -2,23 +2,29 @@
  * A step's expectation checked against one reading of the screen (pure): `visible` holds when the
  * locator finds one or several elements the selector names, `not_visible` when it finds none,
  * `foreground_package` when the focused app is that package; `checked` / `selected` / `focused` when
- * the one element `visible` names is an action whose summary entry says so. Answers every unmet part in
+ * the one element `visible` names is an action whose summary entry says so; `fingerprint` when the screen's
+ * fingerprint matches it within `tolerance` and `min_match` (src/png/fingerprint.ts). Answers every unmet part in
  * words; a value equal to a secret text the flow types is said as its length only (`[typed text, 17 characters]`).
  */
 import { EXPECT_STATE_KEYS, type FlowExpect } from "../../contracts/flow.ts";
 import { findElement, type LocatedElement, parseDump, saidOffer, summarizeWithNodes } from "../screen/mod.ts";
 import type { ActionEntry, ScreenSummary, UiTree } from "../screen/mod.ts";
+import { compareFingerprints } from "../png/mod.ts";
 
-/** What the runner read: the summary and the XML it was made from (ui_get_tree with include_raw). */
+/** What the runner read: the summary and the XML it was made from (ui_get_tree with include_raw), and for an
+ * expectation with a fingerprint the screen's own (an act's evidence or ui_screenshot; undefined: none taken). */
 export interface ScreenReading {
   summary: ScreenSummary;
   xml: string;
+  fingerprint?: string;
 }
 
 export interface ExpectationVerdict {
   met: boolean;
   /** One sentence per unmet part, e.g. `{"text":"Wi-Fi"} is not on screen`. */
   unmet: string[];
+  /** Present (true) when the fingerprint did not match: the pixels say the screen is another, whatever the tree says. */
+  fingerprint_unmet?: true;
 }
 
 /** Secret texts the flow types (runner.ts: from the environment, into a password field, never typed), shown in words only as their length. */
@@ -58,7 +64,21 @@ export function checkExpectation(expect: FlowExpect, screen: ScreenReading, type
   if (expect.not_visible !== undefined && findElement(treeOf(), expect.not_visible).status !== "not_found") {
     unmet.push(`${JSON.stringify(maskTyped(expect.not_visible, typed))} is on screen, expected it gone`);
   }
-  return { met: unmet.length === 0, unmet };
+  const pixels = expect.fingerprint === undefined ? undefined : fingerprintUnmet(expect, screen.fingerprint);
+  if (pixels !== undefined) unmet.push(pixels);
+  return { met: unmet.length === 0, unmet, ...(pixels === undefined ? {} : { fingerprint_unmet: true as const }) };
+}
+
+/** Why the screen's fingerprint does not match the expected one, or undefined when it does. */
+function fingerprintUnmet(expect: FlowExpect, actual: string | undefined): string | undefined {
+  if (actual === undefined) return "the screen has no fingerprint (no screenshot was taken)";
+  const match = compareFingerprints(expect.fingerprint!, actual, {
+    ...(expect.tolerance === undefined ? {} : { tolerance: expect.tolerance }),
+    ...(expect.min_match === undefined ? {} : { minMatch: expect.min_match }),
+  });
+  if (match.met) return undefined;
+  return `the screen's fingerprint matches ${match.matched} of ${match.cells} cells within ${match.tolerance}, ` +
+    `expected at least ${Math.ceil(match.minMatch * match.cells)} (min_match ${match.minMatch}); it is ${actual}`;
 }
 
 /** The states asked of the one element `visible` named, each against its action's entry in the summary. */
@@ -80,6 +100,13 @@ export function describeExpectation(given: FlowExpect, typed: TypedTexts = NONE)
   if (expect.visible !== undefined) parts.push(`visible ${JSON.stringify(expect.visible)}${states.join("")}`);
   if (expect.not_visible !== undefined) parts.push(`not visible ${JSON.stringify(expect.not_visible)}`);
   if (expect.foreground_package !== undefined) parts.push(`foreground ${expect.foreground_package}`);
+  if (expect.fingerprint !== undefined) {
+    const knobs = [
+      expect.tolerance === undefined ? "" : ` tolerance ${expect.tolerance}`,
+      expect.min_match === undefined ? "" : ` min_match ${expect.min_match}`,
+    ].join("");
+    parts.push(`fingerprint ${expect.fingerprint}${knobs}`);
+  }
   return parts.join(", ");
 }
 

@@ -5,7 +5,8 @@
  * `{"env": "ANDROID_MCP_TEXT_<n>"}` and the variable named on stderr; secrets "env" does so for every typed text,
  * "keep" for none; a URL kept whole, replay needs it, with one stderr warning the first time one has a
  * userinfo, query or fragment) and an expectation from the screen it led to: its foreground package and one
- * stable selector that appeared (new since the screen before; none that holds a text written as a reference), or,
+ * stable selector that appeared (new since the screen before; none that holds a text written as a reference; else
+ * the screen's fingerprint), or,
  * for a tap on a toggle, that toggle's new `checked` state; a successful ui_wait is a step of its own (its condition is its check). `openFlowRecorder` claims FILE at start
  * (created empty and exclusively, never in a directory it would have to create); the file (0600) is
  * replaced atomically after each step, only while it is still the one this recorder wrote, so a killed
@@ -206,7 +207,8 @@ function screenOf(call: AnsweredCall): ScreenSummary | undefined {
  * The expectation a recorded step carries: the foreground package it led to, and the most stable
  * selector that appeared on the new screen (not on the one before): a resource id, then another
  * action's single-key selector (never `within`, `index` or `role`, nor one under the keyboard or `covered_by`),
- * then a visible text; values with digits (clocks, percentages, counters) only when nothing else appeared. A tap on
+ * then a visible text; values with digits (clocks, percentages, counters) only when nothing else appeared; when
+ * nothing appeared, the new screen's fingerprint (an act's evidence gives one: `screen.fingerprint`). A tap on
  * a toggle (`tapped`, still offered by that selector) expects instead the toggle's new state: `visible` its selector,
  * `checked` true or false. Undefined when the act said nothing about the screen.
  */
@@ -228,6 +230,8 @@ export function expectationFrom(
   if (after !== undefined) {
     const visible = appearedSelector(before, after, secretTexts);
     if (visible !== undefined) expect.visible = visible;
+    // No label appeared (a game, a canvas, a screen that only redrew): the screen is known by its fingerprint.
+    else if (after.fingerprint !== undefined) expect.fingerprint = after.fingerprint;
   }
   return Object.keys(expect).length === 0 ? undefined : expect;
 }

@@ -22,14 +22,7 @@ import { type InProcessClient, inProcessClient } from "../mcp/in_process_client.
 import type { OperationDeps } from "../mcp/run_operation.ts";
 import type { AnyToolHandler } from "../ports/operation.ts";
 import type { ScreenSummary, Selector } from "../screen/mod.ts";
-import {
-  checkExpectation,
-  describeExpectation,
-  describeScreen,
-  type ExpectationVerdict,
-  maskTyped,
-  type ScreenReading,
-} from "./expectation.ts";
+import { checkExpectation, describeExpectation, describeScreen, type ExpectationVerdict, maskTyped } from "./expectation.ts";
 import { type ActEffect, decideStep, effectOf, exitCodeOf, OUTCOME_OF_ERROR } from "./step_outcome.ts";
 import type { FlowFailure, FlowRun, StepRecord } from "./flow_run.ts";
 import { typedIntoPassword } from "./recorder.ts";
@@ -225,10 +218,12 @@ async function runStep(step: FlowStep, index: number, total: number, ctx: StepCo
   }
   let verdict: ExpectationVerdict | undefined;
   if (envelope.ok && step.expect !== undefined) {
+    // An act's answer carries the fingerprint of its evidence: the first reading of a fingerprint expectation uses it.
+    const actFingerprint = envelope.ok && "settled" in envelope.data ? envelope.data.screen.fingerprint : undefined;
     const polled = await pollExpectation(
       gate,
       step.expect,
-      { intervalMs: options.pollIntervalMs ?? 250, typed: options.secrets },
+      { intervalMs: options.pollIntervalMs ?? 250, typed: options.secrets, ...(actFingerprint === undefined ? {} : { actFingerprint }) },
       options.stop,
     );
     record.expectation = {
@@ -279,12 +274,21 @@ interface Polled {
   readings: number;
 }
 
+interface PollOptions {
+  intervalMs: number;
+  typed: ReadonlySet<string>;
+  /** The fingerprint of the act's own evidence: the first reading's, instead of another screenshot. */
+  actFingerprint?: string;
+}
+
 /** Reads the screen until the expectation holds or its timeout passes (at least one reading); a reading
- * that fails with UI_TREE_UNAVAILABLE is retried within that time. */
+ * that fails with UI_TREE_UNAVAILABLE is retried within that time. An expectation with a fingerprint also
+ * takes a screenshot at each reading (ui_screenshot's `fingerprint`; the act's own for the first), retried
+ * within that time when it fails. */
 async function pollExpectation(
   gate: InProcessClient,
   expect: NonNullable<FlowStep["expect"]>,
-  { intervalMs, typed }: { intervalMs: number; typed: ReadonlySet<string> },
+  { intervalMs, typed, actFingerprint }: PollOptions,
   stop?: AbortSignal,
 ): Promise<Polled> {
   const clock = gate.deps.clock;
@@ -301,10 +305,17 @@ async function pollExpectation(
       // is read again until the timeout; only then is it "never settled". Device faults end at once.
       if (reading.error.code !== "UI_TREE_UNAVAILABLE" || last) return { error: reading, waitedMs: Math.round(waited), readings };
     } else {
-      const { raw = "", ...summary } = reading.data;
-      const screen: ScreenReading = { summary, xml: raw };
-      const verdict = checkExpectation(expect, screen, typed);
-      if (verdict.met || last) return { verdict, screen: summary, waitedMs: Math.round(waited), readings };
+      const { raw = "", ...tree } = reading.data;
+      const pixels = expect.fingerprint === undefined
+        ? undefined
+        : await fingerprintNow(gate, readings === 1 ? actFingerprint : undefined, stop);
+      if (pixels !== undefined && !pixels.ok && last) return { error: pixels, waitedMs: Math.round(waited), readings };
+      const fingerprint = pixels === undefined ? undefined : pixels.ok ? pixels.fingerprint : undefined;
+      const summary = fingerprint === undefined ? tree : { ...tree, fingerprint };
+      const verdict = checkExpectation(expect, { summary, xml: raw, ...(fingerprint === undefined ? {} : { fingerprint }) }, typed);
+      if ((verdict.met || last) && (pixels === undefined || pixels.ok)) {
+        return { verdict, screen: summary, waitedMs: Math.round(waited), readings };
+      }
     }
     await clock.sleep(intervalMs, stop).catch(() => {});
   }
@@ -317,6 +328,17 @@ async function pollExpectation(
 async function withStoredEvidence<E extends { evidence: { artifact_id: string } | null }>(gate: InProcessClient, envelope: E): Promise<E> {
   if (envelope.evidence === null) return envelope;
   return (await gate.deps.pending.outcome(envelope.evidence.artifact_id)) === null ? envelope : { ...envelope, evidence: null };
+}
+
+/** The screen's fingerprint now: the act's (`known`), else a ui_screenshot's; a failed screenshot is its envelope. */
+async function fingerprintNow(
+  gate: InProcessClient,
+  known: string | undefined,
+  stop: AbortSignal | undefined,
+): Promise<{ ok: true; fingerprint: string } | (Envelope & { ok: false })> {
+  if (known !== undefined) return { ok: true, fingerprint: known };
+  const shot = await callUnder(gate, "ui_screenshot", {}, stop);
+  return shot.ok ? { ok: true, fingerprint: shot.data.fingerprint } : { ...shot, ok: false };
 }
 
 /** A screenshot of the screen the flow failed on, unless the step's own evidence already shows it. */
@@ -428,5 +450,6 @@ async function callUnder<N extends ToolName>(
 export function unservedTools(flow: FlowFile, tools: readonly AnyToolHandler[]): ToolName[] {
   const served = new Set(tools.map((t) => t.name));
   const needed: ToolName[] = ["ui_session_open", "ui_session_close", OBSERVE_TOOL_FOR_EXPECT, ...flow.steps.map((s) => s.tool)];
+  if (flow.steps.some((s) => s.expect?.fingerprint !== undefined)) needed.push("ui_screenshot");
   return [...new Set(needed)].filter((name) => !served.has(name));
 }

@@ -2,7 +2,8 @@
  * How a step ends, decided from data alone (pure): the tool's envelope, the act's `settled`/`changed`,
  * and the expectation's verdict become one FlowOutcome (contracts/flow.ts). The rules of SPEC §8: a
  * failed expectation after an act that changed the screen is unexpected_screen (3), after one that
- * changed nothing no_progress (5); a screen that never settled is timed_out (2); device faults are 4.
+ * changed nothing no_progress (5), a fingerprint that does not match always 3; a screen that never settled is
+ * timed_out (2); device faults are 4.
  */
 import type { ErrorCode } from "../../contracts/error_codes.ts";
 import { FLOW_EXIT, type FlowExitCode, type FlowOutcome } from "../../contracts/flow.ts";
@@ -73,7 +74,9 @@ export function decideStep(facts: StepFacts): StepDecision {
   }
   const unmet = facts.verdict.unmet.join("; ");
   if (effect !== undefined && !effect.settled) return { outcome: "timed_out", reason: `the screen never settled, and ${unmet}` };
-  const changed = (effect ?? facts.previousEffect)?.changed ?? true;
+  // The page source is blind to pixels: a fingerprint that does not match says the screen is another (a canvas
+  // redrawn under an unchanged tree), never that nothing changed.
+  const changed = facts.verdict.fingerprint_unmet === true || ((effect ?? facts.previousEffect)?.changed ?? true);
   return changed
     ? { outcome: "unexpected_screen", reason: `the action changed the screen, but ${unmet}` }
     : { outcome: "no_progress", reason: `the action changed nothing on screen, and ${unmet}` };

@@ -17,3 +17,13 @@ export {
 export { drawMarks, type Mark, MARK_COLOURS, MARK_INK, type PlacedMark, placeMarks } from "./marks.ts";
 export { DIGIT_HEIGHT, DIGIT_WIDTH, digitRows } from "./digit_font.ts";
 export { encodePng } from "./encode_png.ts";
+export {
+  compareFingerprints,
+  FINGERPRINT_CELLS,
+  FINGERPRINT_DEFAULT_MIN_MATCH,
+  FINGERPRINT_DEFAULT_TOLERANCE,
+  FINGERPRINT_STATUS_BAR_SHARE,
+  type FingerprintMatch,
+  isFingerprint,
+  screenFingerprint,
+} from "./fingerprint.ts";

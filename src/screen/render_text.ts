@@ -2,8 +2,9 @@
  * ScreenSummary → the compact line form of `tree --text`, for people and models: a header line, the
  * texts, then one line per action carrying its selector as JSON (copyable into `ui_tap` as is), then
  * one line per scroll area when the summary lists them (axis, selector for `ui_scroll.container`), then one
- * line per issue. Says nothing the summary does not say; `{bounds: false}` leaves the actions' rectangles out
- * (the form a tool's text block gives a model, whose selectors never need them). Pure.
+ * line per issue, and the fingerprint when the screen offers no text and no action. Says nothing the summary
+ * does not say; `{bounds: false}` leaves the actions' rectangles out (the form a tool's text block gives a model,
+ * whose selectors never need them). Pure.
  */
 import type { ActionEntry, AuditIssue, ScreenSummary } from "./types.ts";
 
@@ -35,6 +36,10 @@ export function renderSummaryText(summary: ScreenSummary, options: SummaryTextOp
   if (summary.issues !== undefined) {
     lines.push(`issues (${summary.issues.length}):`);
     for (const issue of summary.issues) lines.push(issueLine(issue));
+  }
+  // Only a screen that offers nothing to read (a game, a canvas) is told apart by its fingerprint.
+  if (summary.fingerprint !== undefined && summary.texts.length === 0 && summary.actions.length === 0) {
+    lines.push(`fingerprint: ${summary.fingerprint}`);
   }
   return lines.join("\n") + "\n";
 }

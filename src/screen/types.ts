@@ -139,6 +139,11 @@ export interface ScreenSummary {
   keyboard?: { open: true; top?: number };
   /** Present only when the audit found something: absent means no issues. */
   issues?: AuditIssue[];
+  /**
+   * The screen's fingerprint (src/png/fingerprint.ts: 40 cells of mean brightness, 80 hex digits), present only where
+   * the answer took a screenshot (an act's evidence): the tree alone is read without one.
+   */
+  fingerprint?: string;
 }
 
 /** What the device tells the screen model; from flags offline, from adb later. */

@@ -277,11 +277,21 @@ export class ScenarioDevice implements SimDevice {
     const blank = this.faults.blankScreencap === true;
     const given = blank ? undefined : this.#givenScreenshots.get(this.screenId());
     const imeAction = this.#imeKey();
-    const key = given !== undefined ? `given|${this.screenId()}` : `${blank}|${kb.open ? kb.top : "-"}|${imeAction}|${this.hierarchyXml()}`;
+    const current = this.#current();
+    const paint = current.spec.paint;
+    const frame = paint === undefined ? -1 : Math.floor(this.#now() / paint.frame_ms) % paint.frames.length;
+    const painted = paint === undefined ? "" : `|${this.screenId()}#${frame}`;
+    const key = given !== undefined
+      ? `given|${this.screenId()}`
+      : `${blank}|${kb.open ? kb.top : "-"}|${imeAction}|${this.hierarchyXml()}${painted}`;
     if (this.#lastPng?.key !== key) {
-      const png = given !== undefined
-        ? stampSimulatedBadge(given)
-        : drawScreenPng(this.#current().roots, { ...this.displaySize(), keyboardTop: kb.open ? kb.top : undefined, imeAction, blank });
+      const png = given !== undefined ? stampSimulatedBadge(given) : drawScreenPng(current.roots, {
+        ...this.displaySize(),
+        keyboardTop: kb.open ? kb.top : undefined,
+        imeAction,
+        blank,
+        ...(paint === undefined ? {} : { paint: paint.frames[frame]! }),
+      });
       this.#lastPng = { key, png };
     }
     return this.#lastPng.png.slice();

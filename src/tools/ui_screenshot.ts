@@ -1,6 +1,7 @@
 /**
  * `ui_screenshot`: saves the full-resolution screen as PNG evidence (refused when it is one flat colour)
- * and answers with its size, a downscaled image for the model and a `resource_link` to artifact://ID.
+ * and answers with its size, its fingerprint (src/png/fingerprint.ts), a downscaled image for the model and a
+ * `resource_link` to artifact://ID.
  * With `annotate: true` it also reads the screen summary (as ui_get_tree does), answers its `actions`
  * in `data` and draws each one's number (its position in `actions`) at its bounds on the model image (not for
  * one covered where a tap lands or under the keyboard);
@@ -9,7 +10,7 @@
  */
 import { readScreen } from "../device/screen_reading.ts";
 import { captureScreenshotWith } from "../device/screenshot.ts";
-import { downscaleForModel, type Mark } from "../png/mod.ts";
+import { downscaleForModel, type Mark, screenFingerprint } from "../png/mod.ts";
 import type { ToolHandler } from "../ports/operation.ts";
 import type { ActionEntry } from "../screen/mod.ts";
 
@@ -30,11 +31,15 @@ export const uiScreenshotTool: ToolHandler<"ui_screenshot"> = {
     const wait = () => ({ timeoutMs: ctx.remainingMs(), signal: ctx.signal });
     // The summary first, then the pixels: both show the screen as it is when the call starts.
     const actions = args.annotate === true ? (await readScreen(ports.observer, wait())).summary.actions : undefined;
-    // The model copy is made while the evidence file is written.
-    const modelCopy = (png: Uint8Array) => downscaleForModel(png, actions === undefined ? {} : { marks: actionMarks(actions) });
-    const { shot, alongside: image } = await captureScreenshotWith(ports.observer, ports.evidence, "ui_screenshot", wait(), modelCopy);
+    // The model copy and the fingerprint are made while the evidence file is written.
+    const pixelWork = (png: Uint8Array) => ({
+      image: downscaleForModel(png, actions === undefined ? {} : { marks: actionMarks(actions) }),
+      fingerprint: screenFingerprint(png),
+    });
+    const { shot, alongside } = await captureScreenshotWith(ports.observer, ports.evidence, "ui_screenshot", wait(), pixelWork);
+    const { image, fingerprint } = alongside;
     ctx.attachEvidence(shot.evidence);
-    const size = { width: shot.width, height: shot.height };
+    const size = { width: shot.width, height: shot.height, fingerprint };
     return {
       data: actions === undefined ? size : { ...size, actions },
       content: [

@@ -13,7 +13,7 @@ import { ACT_DEFAULTS } from "../../contracts/act_defaults.ts";
 import { type ActWorld, actWorld } from "../support/act_world.ts";
 import { BUILTIN_SCENARIOS, type NodeSpec, type Scenario } from "../../src/sim/mod.ts";
 import { type Connected, envelopeOf } from "../support/mcp_client.ts";
-import { deviceScreen, withActServer } from "../support/act_calls.ts";
+import { actScreen, withActServer } from "../support/act_calls.ts";
 
 /** The Pixel emulator (API 35) every built-in scenario runs on. */
 const PIXEL_API35 = BUILTIN_SCENARIOS["shop"]!.android;
@@ -37,14 +37,14 @@ test("a switch flip and a new screen both settle on the one read after the act (
       [true, true, 2],
       "before and after only: no confirming read",
     );
-    assert.deepEqual(opened.envelope.data["screen"], deviceScreen(world));
+    assert.deepEqual(opened.envelope.data["screen"], actScreen(world));
     const flipped = await act(world, c, "ui_tap", { selector: { text: "Airplane mode" }, session_id: id });
     assert.deepEqual(
       [flipped.envelope.data["settled"], flipped.envelope.data["changed"], flipped.reads],
       [true, true, 2],
       "before and after only",
     );
-    assert.deepEqual(flipped.envelope.data["screen"], deviceScreen(world));
+    assert.deepEqual(flipped.envelope.data["screen"], actScreen(world));
   });
 });
 
@@ -55,7 +55,7 @@ test("a screen that animates after the tap is answered once it stopped: settled,
     assert.equal(envelope.ok, true, JSON.stringify(envelope.error));
     assert.equal(world.device.screenId(), "cart", "the drawer's last frame is on screen");
     assert.deepEqual([envelope.data["settled"], envelope.data["changed"]], [true, true]);
-    assert.deepEqual(envelope.data["screen"], deviceScreen(world), "the answered screen is the drawer at rest, not a frame of its slide");
+    assert.deepEqual(envelope.data["screen"], actScreen(world), "the answered screen is the drawer at rest, not a frame of its slide");
     assert.equal(reads, 2, "the read after the tap waited for the slide to end: before and after only");
     assert.deepEqual(shown, world.device.screenshotPng(), "the evidence shows the answered screen");
   });
@@ -67,7 +67,7 @@ test("a read that took the session's whole idle timeout (the slide still moving)
     const { envelope, reads, shown } = await act(world, c, "ui_tap", { selector: { content_desc: "Cart" } });
     assert.equal(envelope.ok, true, JSON.stringify(envelope.error));
     assert.deepEqual([envelope.data["settled"], envelope.data["changed"], world.device.screenId()], [true, true, "cart"]);
-    assert.deepEqual(envelope.data["screen"], deviceScreen(world), "the drawer at rest");
+    assert.deepEqual(envelope.data["screen"], actScreen(world), "the drawer at rest");
     assert.equal(reads, 3, "before, after (timed out), confirming");
     assert.deepEqual(shown, world.device.screenshotPng(), "the evidence shows the answered screen");
   });
@@ -78,7 +78,7 @@ test("a session whose idle timeout the harness could not learn confirms a new sc
   await withActServer(world, async (c) => {
     const { envelope, reads } = await act(world, c, "ui_tap", { selector: { text: "Network & internet" } });
     assert.deepEqual([envelope.data["settled"], envelope.data["changed"], reads], [true, true, 3], "before, after, confirming");
-    assert.deepEqual(envelope.data["screen"], deviceScreen(world));
+    assert.deepEqual(envelope.data["screen"], actScreen(world));
   });
 });
 
@@ -95,7 +95,7 @@ test("every successful act leaves evidence of the screen it answers", async () =
     for (const [name, args] of steps) {
       const { envelope, shown } = await act(world, c, name, args);
       assert.equal(envelope.ok, true, `${name}: ${JSON.stringify(envelope.error)}`);
-      assert.deepEqual(envelope.data["screen"], deviceScreen(world), name);
+      assert.deepEqual(envelope.data["screen"], actScreen(world), name);
       assert.ok(shown !== null, `${name} names stored evidence`);
       assert.deepEqual(shown, world.device.screenshotPng(), `${name}: the evidence is the answered screen`);
     }

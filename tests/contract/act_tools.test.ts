@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { createSystemClock } from "../../src/adapters/system_clock.ts";
 import { HarnessError } from "../../src/errors.ts";
-import { callEnvelope as call, deviceScreen, evidenceRef, withActServer } from "../support/act_calls.ts";
+import { actScreen, callEnvelope as call, deviceScreen, evidenceRef, withActServer } from "../support/act_calls.ts";
 import { actWorld } from "../support/act_world.ts";
 import { envelopeOf } from "../support/mcp_client.ts";
 import { operationId } from "../support/mcp_fakes.ts";
@@ -28,7 +28,7 @@ test("ui_tap taps the element the selector names and answers the settled new scr
         target: { text: "Network & internet" },
         element_label: "Network & internet",
         gesture: "tap",
-        screen: deviceScreen(world),
+        screen: actScreen(world),
       },
       evidence: evidenceRef(1, "ui_tap"),
       error: null,
@@ -132,7 +132,7 @@ test("ui_scroll scrolls the screen's container; a bad direction is INVALID_SCROL
     assert.equal(down.ok, true, JSON.stringify(down.error));
     assert.equal(down.data["scrolled"], true);
     assert.equal(down.data["changed"], true);
-    assert.deepEqual(down.data["screen"], deviceScreen(world));
+    assert.deepEqual(down.data["screen"], actScreen(world));
     const again = await call(c, "ui_scroll", { direction: "down" });
     assert.equal(again.data["changed"], false, "at the end of the list a scroll changes nothing, and says so");
     assert.equal(again.data["at_end"], true, "and says the list can go no further that way");

@@ -6,7 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { callEnvelope as call, deviceScreen, evidenceRef, withActServer } from "../support/act_calls.ts";
+import { actScreen, callEnvelope as call, evidenceRef, withActServer } from "../support/act_calls.ts";
 import { type ActWorld, actWorld } from "../support/act_world.ts";
 import { type Connected } from "../support/mcp_client.ts";
 import { operationId } from "../support/mcp_fakes.ts";
@@ -32,7 +32,7 @@ function actEnvelope(world: ActWorld, n: number, tool: string, extra: Record<str
     ok: true,
     operation_id: operationId(n),
     tool,
-    data: { foreground_package: world.device.foregroundPackage(), settled: true, changed, ...extra, screen: deviceScreen(world) },
+    data: { foreground_package: world.device.foregroundPackage(), settled: true, changed, ...extra, screen: actScreen(world) },
     evidence: evidenceRef(shot, tool),
     error: null,
   };
@@ -46,7 +46,7 @@ test("ui_tap long_press opens the product's menu and double_tap likes the photo,
       pressed,
       actEnvelope(world, 1, "ui_tap", { target: { text: "Rain jacket" }, element_label: "Rain jacket", gesture: "long_press" }),
     );
-    assert.ok(deviceScreen(world).actions.some((a) => a.selector.text === "Add to wishlist"), "the menu's choices are on the new screen");
+    assert.ok(actScreen(world).actions.some((a) => a.selector.text === "Add to wishlist"), "the menu's choices are on the new screen");
     assert.equal(world.calls.filter((n) => n === "longPress").length, 1);
     assert.equal(world.calls.includes("click"), false);
 
@@ -70,21 +70,21 @@ test("a refused gesture (swipe) is INVALID_ARGUMENT naming the three accepted, b
 
 test("ui_scroll right with a container scrolls the chip row sideways and leaves the page; the sheet's list scrolls while the page does not", async () => {
   await withShop(async (c, world) => {
-    const areas = deviceScreen(world).scroll_areas;
+    const areas = actScreen(world).scroll_areas;
     assert.deepEqual(areas?.map((a) => a.axis), ["horizontal", undefined], "the summary lists both areas, the chips sideways");
     const chips = await call(c, "ui_scroll", { direction: "right", container: { resource_id: id("chips") } });
     assert.equal(world.device.screenId(), "shop_home_chips");
     assert.deepEqual(chips, actEnvelope(world, 1, "ui_scroll", { direction: "right", scrolled: true, at_end: true }));
     assert.ok(world.calls.includes("scroll right"));
-    assert.ok(deviceScreen(world).actions.some((a) => a.selector.text === "Sale"), "the last chip came into view");
-    assert.ok(JSON.stringify(deviceScreen(world)).includes("Canvas sneakers"), "the page did not move");
+    assert.ok(actScreen(world).actions.some((a) => a.selector.text === "Sale"), "the last chip came into view");
+    assert.ok(JSON.stringify(actScreen(world)).includes("Canvas sneakers"), "the page did not move");
 
     await call(c, "ui_tap", { selector: { content_desc: "Filters" } });
     assert.equal(world.device.screenId(), "filters");
     const sheet = await call(c, "ui_scroll", { direction: "down", container: { text: "Brand" } });
     assert.equal(sheet.ok, true, JSON.stringify(sheet.error));
     assert.equal(world.device.screenId(), "filters_sheet_2", "the sheet's list scrolled (named by an element inside it)");
-    assert.ok(deviceScreen(world).actions.some((a) => a.selector.text === "Discount"));
+    assert.ok(actScreen(world).actions.some((a) => a.selector.text === "Discount"));
   });
 });
 
@@ -106,7 +106,7 @@ test("ui_scroll until finds an item that starts off screen in one call and answe
   await withShop(async (c, world) => {
     const found = await call(c, "ui_scroll", { direction: "down", until: { text_contains: "aypac" } });
     assert.equal(world.device.screenId(), "shop_home_3");
-    const offered = deviceScreen(world).actions.find((a) => JSON.stringify(a).includes("Daypack"))!.selector;
+    const offered = actScreen(world).actions.find((a) => JSON.stringify(a).includes("Daypack"))!.selector;
     assert.notDeepEqual(offered, { text_contains: "aypac" }, "the selector the summary offers, not the one asked with");
     assert.deepEqual(
       found,
@@ -201,7 +201,7 @@ test("ui_type_text submit: an IME action the search field does not answer (send,
     assert.equal(JSON.stringify(sent.data["screen"]).includes("results"), false);
     await call(c, "ui_type_text", { selector: field, text: "boots", submit: "done" });
     assert.equal(world.device.screenId(), "search");
-    assert.equal((deviceScreen(world) as { keyboard?: unknown }).keyboard, undefined, "done's default: the keyboard closed");
+    assert.equal((actScreen(world) as { keyboard?: unknown }).keyboard, undefined, "done's default: the keyboard closed");
     await call(c, "ui_type_text", { selector: field, text: "boots", submit: "search" });
     assert.equal(world.device.screenId(), "search_results");
   });

@@ -7,7 +7,7 @@ import { test } from "node:test";
 import { createVirtualClock } from "../support/virtual_clock.ts";
 import { HarnessError } from "../../src/errors.ts";
 import { createHarnessServer } from "../../src/mcp/server.ts";
-import { decodePng } from "../../src/png/mod.ts";
+import { decodePng, screenFingerprint } from "../../src/png/mod.ts";
 import { parseDump, summarize } from "../../src/screen/mod.ts";
 import { type Connected, connectInMemory, envelopeOf } from "../support/mcp_client.ts";
 import { findMark } from "../png/mark_reader.ts";
@@ -165,7 +165,7 @@ test("ui_get_tree: a failed dump is UI_TREE_UNAVAILABLE, an unparsable one too",
   assert.deepEqual(world.audit.map((a) => a.outcome), ["UI_TREE_UNAVAILABLE", "UI_TREE_UNAVAILABLE"]);
 });
 
-test("ui_screenshot saves evidence and answers size, a downscaled image and a resource link", async () => {
+test("ui_screenshot saves evidence and answers size, fingerprint, a downscaled image and a resource link", async () => {
   const world = fakeWorld();
   await withServer(world, async (c) => {
     const result = await call(c, "ui_screenshot");
@@ -174,7 +174,7 @@ test("ui_screenshot saves evidence and answers size, a downscaled image and a re
       ok: true,
       operation_id: operationId(1),
       tool: "ui_screenshot",
-      data: { width: 4, height: 2 },
+      data: { width: 4, height: 2, fingerprint: screenFingerprint(FAKE_PNG) },
       evidence: { artifact_id: id, path: `/artifacts/${id}`, uri: `artifact://${id}` },
       error: null,
     });
@@ -229,7 +229,8 @@ test("ui_screenshot annotate: the summary's actions in data, their numbers on th
       ok: true,
       operation_id: operationId(1),
       tool: "ui_screenshot",
-      data: { width: 1080, height: 2400, actions },
+      // Below the top 150 rows (1/16), rows of 281 px: three light, one with the edge at y=1200 (245), four darker (232).
+      data: { width: 1080, height: 2400, fingerprint: "fa".repeat(15) + "f5".repeat(5) + "e8".repeat(20), actions },
       evidence: { artifact_id: id, path: `/artifacts/${id}`, uri: `artifact://${id}` },
       error: null,
     });
@@ -246,7 +247,11 @@ test("ui_screenshot annotate: the summary's actions in data, their numbers on th
       assert.ok(findMark(image, number, region), `mark ${number} on ${JSON.stringify(action.selector)}`);
     });
     const plain = await call(c, "ui_screenshot", { annotate: false });
-    assert.deepEqual(envelopeOf(plain).data, { width: 1080, height: 2400 }, "no actions without annotate");
+    assert.deepEqual(
+      envelopeOf(plain).data,
+      { width: 1080, height: 2400, fingerprint: "fa".repeat(15) + "f5".repeat(5) + "e8".repeat(20) },
+      "no actions without annotate",
+    );
     const plainImage = decodePng(Uint8Array.from(Buffer.from((plain.content as { data?: string }[])[1]!.data!, "base64")));
     assert.equal(findMark(plainImage, 0, { left: 0, top: 0, right: plainImage.width, bottom: plainImage.height }), null);
   });

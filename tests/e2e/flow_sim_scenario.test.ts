@@ -64,6 +64,6 @@ test("--scenario overrides the flow's sim_scenario; an unknown sim_scenario is r
   assert.equal(refused.code, 1);
   assert.match(
     refused.stdout + refused.stderr,
-    /sim_scenario "nonesuch" is not a built-in scenario \(settings, launcher, login, flutter, permission, shop\)/,
+    /sim_scenario "nonesuch" is not a built-in scenario \(settings, launcher, login, flutter, permission, shop, canvas\)/,
   );
 });

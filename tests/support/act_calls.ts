@@ -5,6 +5,7 @@
  */
 import { createHarnessServer } from "../../src/mcp/server.ts";
 import { summaryFromCapture } from "../../src/screen/mod.ts";
+import { screenFingerprint } from "../../src/png/mod.ts";
 import type { ActWorld } from "./act_world.ts";
 import { type Connected, connectInMemory, envelopeOf } from "./mcp_client.ts";
 
@@ -32,6 +33,16 @@ export function deviceScreen(world: ActWorld) {
     keyboard: d.keyboard(),
     foregroundPackage: d.foregroundPackage(),
   }).summary;
+}
+
+/**
+ * The summary an act answers for the device's current screen: deviceScreen, with the fingerprint of its screenshot
+ * where the screen offers no text and no action (its PNG is then taken before the answer; docs/contract.md).
+ */
+export function actScreen(world: ActWorld) {
+  const screen = deviceScreen(world);
+  if (screen.texts.length > 0 || screen.actions.length > 0) return screen;
+  return { ...screen, fingerprint: screenFingerprint(world.device.screenshotPng()) };
 }
 
 /** The evidence reference of the n-th screenshot stored under the act world's fake clock and store. */

@@ -12,6 +12,7 @@
  */
 import UPNG from "upng-js";
 import { allNodes, boundsOf, isInput, type Rect, type SimNode } from "../scenario/sim_node.ts";
+import type { PaintRect } from "../scenario/types.ts";
 import { Canvas, glyphAdvance, type Rgb } from "./canvas.ts";
 import { encodeRgbaPng } from "./encode_rgba.ts";
 import { GLYPH_HEIGHT, GLYPH_WIDTH } from "./glyphs.ts";
@@ -49,6 +50,8 @@ export interface DrawOptions {
   /** The editor action the focused field's keyboard shows on its action key (default: done). */
   imeAction?: ImeKey;
   blank: boolean;
+  /** Rectangles painted over the nodes (a canvas the tree does not show), in order. */
+  paint?: readonly PaintRect[];
 }
 
 /** The icons Gboard draws on its action key, by editor action; `enter` for a multi-line field or none named. */
@@ -132,6 +135,7 @@ export function drawScreenPng(roots: readonly SimNode[], options: DrawOptions): 
         drawNode(canvas, node, rect, unit, wallpaper ? WHITE : INK);
       }
     }
+    for (const { rect: [left, top, right, bottom], rgb } of options.paint ?? []) canvas.fill({ left, top, right, bottom }, rgb);
     if (options.keyboardTop !== undefined) drawKeyboard(canvas, options.keyboardTop, unit, options.imeAction ?? "done");
     else if (height > width) drawGestureBar(canvas, unit);
   }

@@ -123,12 +123,18 @@ export function nodeUnderFinger(roots: readonly SimNode[], x: number, y: number)
 export function takesTouch(node: SimNode): boolean {
   const a = node.attrs;
   return a["clickable"] === "true" || a["long-clickable"] === "true" || a["context-clickable"] === "true" || isInput(node) ||
-    a["scrollable"] === "true" || pressesItself(node);
+    a["scrollable"] === "true" || pressesItself(node) || drawsItself(node);
 }
 
-/** Whether a tap on the view that took it is a click: clickable (an input counts, a checkable pressing itself too). */
+/** A game's SurfaceView: it handles touches in its own onTouchEvent, though the dump says it is not clickable. */
+function drawsItself(node: SimNode): boolean {
+  return /(^|\.)(GL)?SurfaceView$/.test(node.attrs["class"] ?? "");
+}
+
+/** Whether a tap on the view that took it is a click: clickable (an input counts, a checkable pressing itself too, a
+ * SurfaceView's own touch handling too). */
 export function clicks(node: SimNode): boolean {
-  return node.attrs["clickable"] === "true" || isInput(node) || pressesItself(node);
+  return node.attrs["clickable"] === "true" || isInput(node) || pressesItself(node) || drawsItself(node);
 }
 
 function pressesItself(node: SimNode): boolean {

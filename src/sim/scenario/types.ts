@@ -51,6 +51,23 @@ export interface ScreenSpec {
   after?: { ms: number; to: string };
   /** Search results: the rows are filtered by the query submitted into this screen's input (see FilterSpec). */
   filter?: FilterSpec;
+  /**
+   * Pixels the tree does not show (a game or canvas drawn on a SurfaceView): rectangles painted over the drawn
+   * nodes, one list per animation frame; the frame shown is the device clock's `floor(now / frame_ms)` modulo their
+   * number. Frames change only the screenshot, never the dump (as a game's redraws raise no accessibility event).
+   */
+  paint?: PaintSpec;
+}
+
+export interface PaintSpec {
+  frame_ms: number;
+  frames: PaintRect[][];
+}
+
+export interface PaintRect {
+  /** [left, top, right, bottom] in pixels. */
+  rect: [number, number, number, number];
+  rgb: [number, number, number];
 }
 
 /**

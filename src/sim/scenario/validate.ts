@@ -21,6 +21,7 @@ const keys = z.object({
 const selector = keys.extend({ within: keys.optional() }).strict();
 
 const bounds = z.tuple([z.number().int(), z.number().int(), z.number().int(), z.number().int()]);
+const byte = z.number().int().min(0).max(255);
 
 const nodeSpec: z.ZodType<NodeSpec> = z.lazy(() =>
   z.object({
@@ -94,6 +95,17 @@ const scenarioSchema = z.object({
         match: z.string().min(1).optional(),
         count: z.string().min(1).optional(),
         empty: z.string().min(1),
+      }).strict().optional(),
+      paint: z.object({
+        frame_ms: z.number().int().min(1).max(600_000),
+        frames: z.array(
+          z.array(
+            z.object({
+              rect: bounds,
+              rgb: z.tuple([byte, byte, byte]),
+            }).strict(),
+          ).max(200),
+        ).min(1).max(60),
       }).strict().optional(),
     }).strict(),
   ),

@@ -5,6 +5,7 @@
  */
 import type { BuiltinScenarioName } from "../../../contracts/scenario_names.ts";
 import type { Scenario } from "../scenario/types.ts";
+import { CANVAS_SCENARIO } from "./canvas_game.ts";
 import { FLUTTER_SCENARIO } from "./flutter_tabs.ts";
 import { LAUNCHER_SCENARIO } from "./launcher_notes.ts";
 import { LOGIN_SCENARIO } from "./login_form.ts";
@@ -19,6 +20,7 @@ export const BUILTIN_SCENARIOS: Readonly<Record<string, Scenario>> = {
   flutter: FLUTTER_SCENARIO,
   permission: PERMISSION_SCENARIO,
   shop: SHOP_SCENARIO,
+  canvas: CANVAS_SCENARIO,
 } satisfies Record<BuiltinScenarioName, Scenario>;
 
 export const DEFAULT_SCENARIO: BuiltinScenarioName = "settings";
