@@ -14,7 +14,7 @@ function attrsOf(xml: string, needle: string): Record<string, string> {
 
 const device = (name?: string) => new ScenarioDevice(resolveScenario(name));
 
-test("every built-in scenario validates and starts on a screen with clickable content", () => {
+test("every built-in scenario validates and starts on a screen with clickable content (the canvas game: none, by design)", () => {
   for (const name of Object.keys(BUILTIN_SCENARIOS)) {
     const d = device(name);
     assert.match(
@@ -22,7 +22,9 @@ test("every built-in scenario validates and starts on a screen with clickable co
       /^<\?xml version='1\.0' encoding='UTF-8' standalone='yes' \?><hierarchy rotation="0"><node index="0"/,
       name,
     );
-    assert.match(d.hierarchyXml(), /clickable="true"/, name);
+    // A game's screens have an empty accessibility tree: only its fingerprint tells them apart (tests/flow/fingerprint_flow).
+    if (name === "canvas") assert.doesNotMatch(d.hierarchyXml(), /clickable="true"|text="[^"]/, name);
+    else assert.match(d.hierarchyXml(), /clickable="true"/, name);
     assert.ok(d.installedPackages().some((p) => p.name === d.foregroundPackage()), name);
   }
 });

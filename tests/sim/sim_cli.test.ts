@@ -71,7 +71,7 @@ test("sim with a broken scenario file exits 2 and says what is wrong", async () 
     assert.equal(missing.code, 2);
     assert.match(
       missing.stderr,
-      /Cannot read the scenario file .*nope \(ENOENT\)\. Name a built-in scenario \(settings, launcher, login, flutter, permission, shop\)/,
+      /Cannot read the scenario file .*nope \(ENOENT\)\. Name a built-in scenario \(settings, launcher, login, flutter, permission, shop, canvas\)/,
     );
   } finally {
     rmSync(dir, { recursive: true, force: true });
