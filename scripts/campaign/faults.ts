@@ -26,6 +26,12 @@ interface FaultCase {
   /** "ok": the act took place and only its evidence failed (issue 18): answered ok with `data.evidence_error` of this code. */
   expect: readonly (ErrorCode | "ok")[];
   evidenceError?: ErrorCode;
+  /**
+   * The act's PNG, taken behind its answer, fails (of this code; "any" for a hang's): the answer is ok and names it,
+   * and the next call on the device (device_status, sent while the fault is still on) says it in
+   * `previous_evidence_error`.
+   */
+  evidenceBehindError?: ErrorCode | "any";
   /** Switches the fault on; returns what switches it off. */
   inject(lane: Lane, context: FaultContext): Promise<() => Promise<void> | void> | (() => Promise<void> | void);
   /** The fault stops the audit log too (its folder is unwritable): the call's line cannot exist. */
@@ -92,7 +98,8 @@ export const FAULT_CASES: readonly FaultCase[] = [
   {
     name: "adb hangs (evidence screencap) · device_back",
     call: back,
-    expect: ["ACT_UNCONFIRMED"], // the back was done: the limit passing after it is never "cancelled … Retry"
+    expect: ["ok"], // the back was done and answered before its PNG: the capture's hang is said in the next answer
+    evidenceBehindError: "any",
     inject: simFault({ hangCommands: ["screencap"] }),
   },
   {
@@ -155,7 +162,7 @@ export const FAULT_CASES: readonly FaultCase[] = [
     name: "one-colour screenshot (evidence) · ui_scroll",
     call: { name: "ui_scroll", arguments: { direction: "up" } },
     expect: ["ok"],
-    evidenceError: "EVIDENCE_WRITE_FAILED",
+    evidenceBehindError: "EVIDENCE_WRITE_FAILED",
     inject: simFault({ blankScreencap: true }),
   },
   { name: "UiAutomator2 answers 500 · ui_tap", call: tap, expect: ["APPIUM_UNAVAILABLE"], inject: simFault({ uia2Error500: true }) },
@@ -218,10 +225,29 @@ export async function runFaults(options: { rounds: number }, tally: Tally): Prom
         const server = fault.via?.({ appiumDown }) ?? lane.server;
         const clear = await fault.inject(lane, { appiumDown });
         let answer;
+        let said;
         try {
           answer = await lane.call(fault.call, tally, server);
+          if (fault.evidenceBehindError !== undefined) said = await lane.call({ name: "device_status", arguments: {} }, tally, server);
         } finally {
           await clear();
+        }
+        if (fault.evidenceBehindError !== undefined && answer.kind === "envelope" && answer.envelope.ok) {
+          const named = answer.envelope.evidence?.artifact_id;
+          const next = said?.kind === "envelope"
+            ? (said.envelope as { previous_evidence_error?: { artifact_id?: string; code?: string } }).previous_evidence_error
+            : undefined;
+          if (
+            named === undefined || next?.artifact_id !== named ||
+            (fault.evidenceBehindError !== "any" && next.code !== fault.evidenceBehindError)
+          ) {
+            tally.violation(
+              "wrong fault outcome",
+              `${fault.name}: the next answer did not say the failed capture of ${named ?? "(none named)"} (said ${
+                JSON.stringify(next ?? null)
+              })`,
+            );
+          }
         }
         const code = answer.kind === "envelope" ? answer.envelope.error?.code ?? "ok" : answer.kind;
         if (!(fault.expect as readonly string[]).includes(code)) {
@@ -243,7 +269,7 @@ export async function runFaults(options: { rounds: number }, tally: Tally): Prom
           }
         }
         if (answer.kind === "envelope" && fault.auditLost === true) auditLost.add(answer.envelope.operation_id);
-        if (answer.kind === "envelope" && answer.envelope.evidence !== null && code !== "UI_ELEMENT_NOT_FOUND") {
+        if (answer.kind === "envelope" && !answer.envelope.ok && answer.envelope.evidence !== null && code !== "UI_ELEMENT_NOT_FOUND") {
           tally.violation("lost evidence", `${fault.name}: a failure named evidence ${answer.envelope.evidence.artifact_id}`);
         }
         await lane.checkLeftovers(tally, `${fault.name}: after the answer`);
@@ -259,6 +285,7 @@ export async function runFaults(options: { rounds: number }, tally: Tally): Prom
         if (next.kind === "envelope" && next.envelope.ok && fault.call.name === "ui_session_open") {
           await lane.call({ name: "ui_session_close", arguments: { session_id: next.envelope.data["session_id"] } }, tally);
         }
+        await lane.settleEvidence(tally); // the next fault is not injected into this call's capture behind its answer
       }
     }
     await appiumDown.close();

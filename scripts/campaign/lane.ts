@@ -107,9 +107,19 @@ export class Lane {
    * then starts another on the same device and home.
    */
   async restart(tally: Tally, label: string): Promise<void> {
+    await this.settleEvidence(tally);
     await this.server.close();
     await this.checkLeftovers(tally, `${label}: after a normal stop`, { warm: false });
     this.server = await this.spawnSibling();
+  }
+
+  /**
+   * One cheap call on the device (device_status), which the gate lets through only once the last act's PNG, taken
+   * behind its answer, is stored (or said failed): a stop right after never kills a capture under way on a loaded
+   * machine, and the next fault is never injected into the previous call's capture.
+   */
+  async settleEvidence(tally: Tally): Promise<void> {
+    await this.call({ name: "device_status", arguments: {} }, tally);
   }
 
   /** Sends one tools/call as given; checks the answer and every device command it caused; `violations` is how many this call found. */
@@ -158,6 +168,12 @@ export class Lane {
     if (answer.kind === "envelope") {
       this.operations.add(answer.envelope.operation_id);
       if (answer.envelope.evidence !== null) this.evidence.add(answer.envelope.evidence.path);
+      // An act's PNG is taken behind its answer: one that failed is said in the next answer on the device, and is
+      // then no longer promised (its placeholder is removed).
+      const failed = (answer.envelope as { previous_evidence_error?: { artifact_id?: string } }).previous_evidence_error;
+      if (failed?.artifact_id !== undefined) {
+        for (const path of this.evidence) if (path.endsWith(`/${failed.artifact_id}`)) this.evidence.delete(path);
+      }
       const overreach = answer.envelope.error === null ? null : refusalOverreach(answer.envelope.error.code, entries);
       if (overreach !== null) {
         flag(
@@ -259,6 +275,7 @@ export class Lane {
    */
   async finish(tally: Tally, options: { expectMissingAudit?: Set<string>; othersStopped?: boolean } = {}): Promise<number> {
     try {
+      await this.settleEvidence(tally);
       await this.server.close();
       this.checkAudit(tally, options.expectMissingAudit);
       const unnamed = this.checkEvidence(tally);

@@ -207,11 +207,13 @@ async function evidenceBehind(tool: string, ports: ToolPorts, ctx: OperationCont
       // Nothing on the screen to read (a game, a canvas): its fingerprint is what tells it apart, so its PNG is taken
       // before the answer and the summary carries the fingerprint.
       const { shot, alongside: fingerprint } = await captureScreenshotWith(ports.observer, ports.evidence, tool, wait(), screenFingerprint);
+      ctx.attachEvidence(shot.evidence);
       return { saved: shot.evidence, error: null, fingerprint };
     }
+    if (ctx.signal.aborted) throw ctx.signal.reason; // no placeholder that no answer would name
     const reserved = await ports.evidence.reservePng(tool);
     ctx.captureLater(reserved, async (wait) => {
-      await ports.evidence.savePngAs(reserved, await ports.observer.screenshot(wait));
+      await ports.evidence.savePngAs(reserved, ports.observer.screenshot(wait)); // a failed capture removes its placeholder
     });
     return { saved: reserved, error: null };
   } catch (error) {

@@ -20,8 +20,11 @@ export interface EvidenceStore {
    * placeholder holds the name, which is neither served nor listed until `savePngAs` fills it. Throws EVIDENCE_WRITE_FAILED.
    */
   reservePng(tool: string): Promise<EvidenceRef>;
-  /** Writes the PNG under a reserved id, checked as savePng does; on failure the placeholder goes. Throws EVIDENCE_WRITE_FAILED. */
-  savePngAs(ref: EvidenceRef, png: Uint8Array): Promise<void>;
+  /**
+   * Writes the PNG under a reserved id, checked as savePng does; on failure (also of the capture it is given, a
+   * screenshot that failed or hung) the placeholder goes, so no empty file stays. Throws EVIDENCE_WRITE_FAILED.
+   */
+  savePngAs(ref: EvidenceRef, png: Uint8Array | Promise<Uint8Array>): Promise<void>;
   /** Resolves an `artifact://` id to its file; null for anything not of the issued form or outside the directory. */
   resolve(id: string): Promise<{ path: string; bytes: Uint8Array } | null>;
   listRecent(limit: number): Promise<EvidenceRef[]>;

@@ -42,8 +42,10 @@ export const appInstallTool = defineActTool("app_install", {
     }
   },
   async act({ ports, ctx }, _args, { apk, replaced }) {
-    ctx.noteActed("sent");
-    await checked(ctx, () => ports.apps.install(ports.observer.udid, apk, { timeoutMs: ctx.remainingMs(), signal: ctx.signal }));
+    await checked(ctx, () => {
+      ctx.noteActed("sent"); // only once the call limit let it go to the device
+      return ports.apps.install(ports.observer.udid, apk, { timeoutMs: ctx.remainingMs(), signal: ctx.signal });
+    });
     return {
       package: apk.packageName,
       ...(apk.versionName === undefined ? {} : { version_name: apk.versionName }),

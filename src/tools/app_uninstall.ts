@@ -11,8 +11,10 @@ import { checkInstalled } from "../device/launch.ts";
 export const appUninstallTool = defineActTool("app_uninstall", {
   before: (args, ctx, ports) => checkInstalled(args.package, ports, { timeoutMs: ctx.remainingMs(), signal: ctx.signal }),
   async act({ ports, ctx }, args) {
-    ctx.noteActed("sent");
-    await checked(ctx, () => ports.apps.uninstall(ports.observer.udid, args.package, { timeoutMs: ctx.remainingMs(), signal: ctx.signal }));
+    await checked(ctx, () => {
+      ctx.noteActed("sent"); // only once the call limit let it go to the device
+      return ports.apps.uninstall(ports.observer.udid, args.package, { timeoutMs: ctx.remainingMs(), signal: ctx.signal });
+    });
     return { package: args.package };
   },
 });

@@ -126,7 +126,9 @@ test("serve --device sim --screen --screenshot: same actions as tree --file; ann
     const below = simulatedBadge(1080, 2400).band.bottom * 1080 * 4;
     assert.deepEqual(evidence.rgba.subarray(below), givenPx.subarray(below), "every pixel below the badge is the capture's");
     const plain = await served.client.callTool({ name: "ui_screenshot", arguments: {} });
-    assert.deepEqual(Object.keys(envelopeOf(plain).data), ["width", "height"]);
+    const plainData = envelopeOf(plain).data;
+    assert.deepEqual(Object.keys(plainData), ["width", "height", "fingerprint"], "no actions without annotate");
+    assert.match(String(plainData["fingerprint"]), /^[0-9a-f]{80}$/);
 
     // Acts are answered and change nothing: a tap on an offered action succeeds with `changed: false`.
     const tap = envelopeOf(await served.client.callTool({ name: "ui_tap", arguments: { selector: actions[1]!.selector } }));

@@ -57,6 +57,23 @@ test("savePng writes the PNG under an absolute path with its artifact:// uri", a
   assert.deepEqual(new Uint8Array(readFileSync(ref.path)), png);
 });
 
+test("a reserved PNG is filled by its capture, and a capture that fails or a blank one leaves no empty placeholder behind", async (t) => {
+  const dir = tempDir(t);
+  const store = createEvidenceStore({ directory: dir, fs: createNodeFileSystem(), clock, nowMicros: () => MICROS });
+  const filled = await store.reservePng("ui_tap");
+  assert.equal(readFileSync(filled.path).length, 0, "the placeholder holds the name");
+  await store.savePngAs(filled, Promise.resolve(stripedPng()));
+  assert.deepEqual(new Uint8Array(readFileSync(filled.path)), stripedPng());
+  const hung = await store.reservePng("device_back");
+  const timedOut = new HarnessError("OPERATION_TIMEOUT", "screencap did not answer within 2.5 s");
+  await assert.rejects(store.savePngAs(hung, Promise.reject(timedOut)), (error) => error === timedOut);
+  assert.equal(existsSync(hung.path), false, "a capture that failed removes its placeholder");
+  const blank = await store.reservePng("ui_scroll");
+  await assert.rejects(store.savePngAs(blank, flatPng()), (error: HarnessError) => error.code === "EVIDENCE_WRITE_FAILED");
+  assert.equal(existsSync(blank.path), false);
+  assert.deepEqual(readdirSync(dir), [filled.artifact_id]);
+});
+
 test("two captures in the same microsecond, even from two stores at once, get two files (R23)", async (t) => {
   const dir = tempDir(t);
   const fs = createNodeFileSystem();

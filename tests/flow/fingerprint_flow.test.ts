@@ -73,6 +73,11 @@ test("a flow confirms each screen of the game by fingerprint: exit 0; the act's 
     "the act's fingerprint is the play screen's",
   );
   assert.deepEqual(run.steps.map((s) => s.expectation?.readings), [1, 1, 1], "the act's own fingerprint was the first reading");
+  for (const step of run.steps.slice(1)) {
+    const evidence = step.envelope!.evidence;
+    assert.ok(evidence !== null, "an act on a screen with nothing to read names its PNG (taken before the answer)");
+    assert.match(evidence.artifact_id, /\.png$/);
+  }
 });
 
 test("a fingerprint that does not match is an unexpected screen (3), though the tree did not change; the report says why", async () => {

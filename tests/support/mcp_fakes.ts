@@ -135,7 +135,8 @@ export function fakeEvidence(directory = "/artifacts"): FakeEvidence {
       store.saved.push({ tool, bytes: undefined });
       return refFor(directory, nameAt(store.saved.length - 1));
     },
-    async savePngAs(ref, png) {
+    async savePngAs(ref, capture) {
+      const png = await capture;
       const index = store.saved.findIndex((_, i) => nameAt(i) === ref.artifact_id);
       const error = failure();
       if (error || index === -1) throw error ?? new HarnessError("EVIDENCE_WRITE_FAILED", `${ref.artifact_id} was not reserved`);

@@ -74,8 +74,9 @@ export function createEvidenceStore(options: EvidenceStoreOptions): EvidenceStor
     },
     // An empty placeholder claims the name (exclusive create, as savePng): resolve and listRecent skip it (no PNG signature).
     reservePng: (tool) => writeUnder(tool, new Uint8Array()),
-    async savePngAs(reserved, png) {
+    async savePngAs(reserved, capture) {
       try {
+        const png = await capture;
         checkScreenshotShowsSomething(png);
         await fs.replaceFile(reserved.path, png).catch((error: Error) => {
           throw writeFailed(error);
