@@ -153,7 +153,8 @@ export function onlyReads({ source, command }: LogEntry): boolean {
 /** What a refusal with `code` did to the device that it should not have (null: nothing): an argument error
  * refused by validation sent no command; one refused after looking only read. */
 export function refusalOverreach(code: string, entries: readonly LogEntry[]): string | null {
-  const sent = entries.filter((e) => !isDeviceLockLine(e));
+  // The previous act's evidence PNG is taken behind its answer: its `screencap -p` may run while this call is refused.
+  const sent = entries.filter((e) => !isDeviceLockLine(e) && !(e.source === "adb" && e.command === "screencap '-p'"));
   if (REFUSED_BEFORE_DEVICE.has(code)) return sent.find((e) => e.command !== "delete session")?.command ?? null;
   if (REFUSED_BEFORE_CHANGE.has(code)) return sent.find((e) => !onlyReads(e))?.command ?? null;
   return null;

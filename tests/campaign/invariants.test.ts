@@ -31,6 +31,13 @@ test("a refusal by validation alone (INVALID_TEXT, INVALID_PACKAGE, INVALID_SCRO
   for (const code of ["INVALID_TEXT", "INVALID_PACKAGE", "INVALID_SCROLL_DIRECTION"]) {
     assert.equal(refusalOverreach(code, [uia2("delete session")]), null, code);
     assert.equal(refusalOverreach(code, [uia2("new session")]), "new session", code);
+    // The previous act's PNG, taken behind its answer, may be captured while this call is refused; nothing else may.
+    const capture: LogEntry = { source: "adb", command: "screencap '-p'" };
+    assert.equal(refusalOverreach(code, [capture]), null, code);
+    assert.equal(
+      refusalOverreach(code, [capture, { source: "adb", command: "screencap '-p' '/sdcard/x.png'" }]),
+      "screencap '-p' '/sdcard/x.png'",
+    );
   }
 });
 
