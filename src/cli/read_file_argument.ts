@@ -8,6 +8,7 @@
  */
 import { constants } from "node:fs";
 import { open, stat } from "node:fs/promises";
+import { nonRegularKind } from "../file_kind.ts";
 
 const MIB = 1024 * 1024;
 
@@ -42,20 +43,9 @@ export async function readFileArgument(path: string, limit: FileLimit): Promise<
 }
 
 function refuseUnlessRegular(path: string, info: import("node:fs").Stats, limit: FileLimit): void {
-  if (info.isFile()) {
-    if (info.size > limit.maxBytes) refuseSize(path, info.size, limit);
-    return;
-  }
-  const kind = info.isFIFO()
-    ? "a FIFO (named pipe)"
-    : info.isDirectory()
-    ? "a directory"
-    : info.isSocket()
-    ? "a socket"
-    : info.isCharacterDevice() || info.isBlockDevice()
-    ? "a device"
-    : "not a regular file";
-  throw Object.assign(new Error(`${path} is ${kind}, not a regular file`), { code: "ENOTREGULAR" });
+  const kind = nonRegularKind(info);
+  if (kind !== null) throw Object.assign(new Error(`${path} is ${kind}, not a regular file`), { code: "ENOTREGULAR" });
+  if (info.size > limit.maxBytes) refuseSize(path, info.size, limit);
 }
 
 function refuseSize(path: string, size: number, limit: FileLimit): never {

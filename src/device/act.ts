@@ -158,11 +158,11 @@ async function settleWithEvidence(
   const firstRead = { source: first, tookMs: ports.clock.now() - startedAt };
   if (readIsFinal(before, firstRead, driver.idleTimeoutMs)) {
     const summary = await summaryOf(first, ports, wait());
-    return { source: first, settled: true, summary, evidence: await evidenceBehind(tool, ports, ctx, summary) };
+    return { source: first, settled: true, summary, evidence: await actEvidence(tool, ports, ctx, summary) };
   }
   const [summarized, confirmed] = await allOrFirstError(summaryOf(first, ports, wait()), confirmSettled(firstRead, read, ports, ctx));
   const summary = confirmed.source === first ? summarized : await summaryOf(confirmed.source, ports, wait());
-  return { source: confirmed.source, settled: confirmed.settled, summary, evidence: await evidenceBehind(tool, ports, ctx, summary) };
+  return { source: confirmed.source, settled: confirmed.settled, summary, evidence: await actEvidence(tool, ports, ctx, summary) };
 }
 
 /** The driver, telling `onGesture` before each gesture goes to the device (from then on the act may have taken place). */
@@ -197,10 +197,10 @@ interface TakenEvidence {
 /**
  * The act's evidence PNG, named now and taken behind the answer (the screen is settled): its id is reserved in the
  * store and the gate runs the capture after the answer went (a capture that fails is said in the next answer on
- * the device). Only a reservation that fails (an artifacts directory that cannot be written) is said in this
+ * the device). A screen with nothing to read is the exception: its PNG is taken now, for the fingerprint. Only a reservation that fails (an artifacts directory that cannot be written) is said in this
  * answer: `evidence: null` and `data.evidence_error`, never ok:false, which an agent would retry.
  */
-async function evidenceBehind(tool: string, ports: ToolPorts, ctx: OperationContext, summary: ScreenSummary): Promise<TakenEvidence> {
+async function actEvidence(tool: string, ports: ToolPorts, ctx: OperationContext, summary: ScreenSummary): Promise<TakenEvidence> {
   const wait = (): WaitOptions => ({ timeoutMs: ctx.remainingMs(), signal: ctx.signal });
   try {
     if (summary.texts.length === 0 && summary.actions.length === 0) {

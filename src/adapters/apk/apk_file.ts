@@ -14,6 +14,7 @@ import { isAbsolute, join } from "node:path";
 import { inflateRawSync } from "node:zlib";
 import { PACKAGE_NAME_PATTERN } from "../../../contracts/package_name.ts";
 import { HarnessError } from "../../errors.ts";
+import { nonRegularKind } from "../../file_kind.ts";
 import type { WaitOptions } from "../../ports/device.ts";
 import type { PreparedApk } from "../../ports/app_packages.ts";
 import { readBinaryManifest } from "./binary_manifest.ts";
@@ -55,20 +56,9 @@ export async function prepareApk(path: string, wait: WaitOptions): Promise<Prepa
 }
 
 function refuseUnlessRegular(path: string, info: Stats): void {
-  if (info.isFile()) {
-    if (info.size > MAX_APK_BYTES) tooLarge(path, info.size);
-    return;
-  }
-  const kind = info.isFIFO()
-    ? "a FIFO (named pipe)"
-    : info.isDirectory()
-    ? "a directory"
-    : info.isSocket()
-    ? "a socket"
-    : info.isCharacterDevice() || info.isBlockDevice()
-    ? "a device"
-    : "not a regular file";
-  refuse(path, `is ${kind}: give the path of an .apk file`);
+  const kind = nonRegularKind(info);
+  if (kind !== null) refuse(path, `is ${kind}: give the path of an .apk file`);
+  if (info.size > MAX_APK_BYTES) tooLarge(path, info.size);
 }
 
 function tooLarge(path: string, size: number): never {
