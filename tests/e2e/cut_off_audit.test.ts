@@ -30,7 +30,9 @@ const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
 function auditOutcomes(tool: string): string[] {
   const file = join(home.artifacts, "audit.jsonl");
   if (!existsSync(file)) return [];
-  return readFileSync(file, "utf8").trim().split("\n").map((line) => JSON.parse(line) as { tool: string; outcome: string })
+  // Only whole lines: the harness opens the file (creating it empty) before it writes, and polling reads in between.
+  const whole = readFileSync(file, "utf8").split("\n").slice(0, -1);
+  return whole.map((line) => JSON.parse(line) as { tool: string; outcome: string })
     .filter((line) => line.tool === tool).map((line) => line.outcome);
 }
 
