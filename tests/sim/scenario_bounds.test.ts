@@ -52,7 +52,7 @@ test("the only covered targets on the built-in screens are the shop's rows under
       const cover = entity.target ? coveringNode(tree, tree.nodes[entity.root]!) : null;
       if (cover === null) continue;
       if (cover.resourceId === "com.example.shop:id/cart_drawer") underDrawer.push(`${screen}: '${entity.label}'`);
-      else covered.push(`${screen}: '${entity.label}' under '${cover.text}'`);
+      else covered.push(`${screen}: '${entity.label}' under '${cover.text || cover.resourceId.replace(/^.*\//, "")}'`);
     }
   }
   // The open drawer (clickable: it keeps the taps made in it) is over the toolbar's buttons and the list's photos.
@@ -66,9 +66,14 @@ test("the only covered targets on the built-in screens are the shop's rows under
     "shop/cart: 'Running shorts photo'",
   ]);
   assert.ok(underDrawer.every((e) => /^shop\/cart(_\d)?: /.test(e)), JSON.stringify(underDrawer));
+  // The modal sheet (clickable: it takes the touches on its surface) covers the row whose centre lies on it between its
+  // options; its options cover the row under them.
   assert.deepEqual(covered, [
+    "shop/filters: 'Leather wallet photo' under 'design_bottom_sheet'",
     "shop/filters: 'Running shorts photo' under 'Size'",
+    "shop/filters_sheet_2: 'Leather wallet photo' under 'design_bottom_sheet'",
     "shop/filters_sheet_2: 'Running shorts photo' under 'Delivery'",
+    "shop/filters_page_2: 'Sunglasses photo' under 'design_bottom_sheet'",
     "shop/filters_page_2: 'Water bottle photo' under 'Size'",
   ]);
 });

@@ -70,7 +70,8 @@ function lookOf(node: SimNode): Look {
   if (a["clickable"] === "true" && /Button/.test(cls) && !/Image/.test(cls)) return "button";
   if (/Image/.test(cls) && !a["text"]) return isLarge(node) ? "picture" : "icon";
   if (a["clickable"] === "true" && isTile(node)) return "tile";
-  if (a["clickable"] === "true") return "row";
+  // A clickable surface that holds targets of its own (a modal sheet, a drawer) keeps its own colour: only a row is tinted.
+  if (a["clickable"] === "true") return allNodes(node.children).some((n) => n.attrs["clickable"] === "true") ? "plain" : "row";
   if (a["scrollable"] === "true") return "list";
   if (a["selected"] === "true") return "selected";
   return "plain";
@@ -300,13 +301,13 @@ function drawWallpaper(canvas: Canvas): void {
 
 /**
  * A bottom sheet drawn over the views before it: a container named as one (Material's `design_bottom_sheet`, an app's
- * `bottom_sheet…` id, a `…BottomSheet…` class), not clickable (a clickable one has its own fill), with children, that
- * overlaps an earlier sibling. Its background covers what the earlier siblings drew there, as on a phone. Only a sheet:
+ * `bottom_sheet…` id, a `…BottomSheet…` class), clickable or not (a modal one takes the touches on its surface), with
+ * children, that overlaps an earlier sibling. Its background covers what the earlier siblings drew there, as on a phone. Only a sheet:
  * a dump does not say which other views have a background (a launcher's hotseat over its workspace has none).
  */
 function isPanelOver(node: SimNode, rect: Rect): boolean {
   const parent = node.parent;
-  if (parent === null || node.children.length === 0 || node.attrs["clickable"] === "true") return false;
+  if (parent === null || node.children.length === 0) return false;
   if (!BOTTOM_SHEET.test(node.attrs["resource-id"] ?? "") && !/BottomSheet/.test(node.attrs["class"] ?? "")) return false;
   const before = parent.children.slice(0, parent.children.indexOf(node));
   return before.some((sibling) => {

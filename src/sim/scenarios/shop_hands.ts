@@ -208,6 +208,7 @@ function filters(pagePart: number, sheetPart: number): NodeSpec {
     {
       class: "android.widget.FrameLayout",
       id: id("design_bottom_sheet"),
+      clickable: true, // a modal sheet takes every touch on its surface (BottomSheetDialog consumes them): none falls through to a row
       bounds: [0, 1200, WIDTH, 2400],
       children: [
         { class: "android.widget.TextView", id: id("sheet_title"), text: "Filters", bounds: [63, 1230, 600, 1320] },
