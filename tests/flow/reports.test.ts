@@ -280,7 +280,9 @@ async function longRun(count: number, dir: string): Promise<{ html: string; ids:
   const files = await writeFlowReports(buildFlowReport([run]), {
     artifactsDir: dir,
     fs: createNodeFileSystem(),
-    evidence: { resolve: async (id) => ({ path: join(dir, id), bytes: new Uint8Array(readFileSync(join(dir, id))) }) },
+    evidence: {
+      resolve: async (id) => ({ path: join(dir, id), bytes: new Uint8Array(readFileSync(join(dir, id))), mimeType: "image/png" }),
+    },
     thumbnail: (png) => downscaleForModel(png, { maxSide: 240 }),
     now: Date.parse("2026-11-30T21:56:07Z"),
   });
