@@ -59,4 +59,6 @@ export interface FlowRun {
   session: { session_id: string | null; closed: boolean; close_error?: string };
   steps: StepRecord[];
   failure?: FlowFailure;
+  /** The run's screen recording (the flow's `record: true`): its MP4 evidence, or why there is none. */
+  recording?: { evidence: Evidence | null; seconds?: number; error?: string };
 }
