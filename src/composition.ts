@@ -281,11 +281,13 @@ export async function openHarness(config: HarnessConfig, ctx: CliContext, option
 
 /** A normal stop keeps every running screen recording as evidence, each said on stderr with its artifact:// URI. */
 async function keepRunningRecordings(recordings: ScreenRecordings, evidence: EvidenceStore, logger: Logger): Promise<void> {
+  if (recordings.running().length === 0) return;
+  const { keepRecording } = await import("./device/recording_evidence.ts");
   for (const udid of recordings.running()) {
     try {
       const finished = await recordings.stop(udid, { timeoutMs: 30_000 });
-      const ref = await evidence.saveVideo("screen_record", finished.mp4);
-      logger.info(`the screen recording of ${udid} was stopped and kept: ${ref.uri} (${ref.path})`);
+      const { refs } = await keepRecording(evidence, finished.segments);
+      logger.info(`the screen recording of ${udid} was stopped and kept: ${refs.map((ref) => `${ref.uri} (${ref.path})`).join(", ")}`);
     } catch (error) {
       logger.warn(`the screen recording of ${udid} could not be kept: ${(error as Error).message}`);
     }

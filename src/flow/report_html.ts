@@ -73,18 +73,26 @@ ${run.steps.map((step) => stepRow(step, run.steps.length, thumbnails)).join("\n"
 </section>`;
 }
 
-/** The run's screen recording, played from its MP4 next to the reports; nothing when the flow did not record. */
+/** The run's screen recording, each segment played from its MP4 next to the reports; nothing when the flow did not record. */
 function recordingBlock(run: FlowRun, videos: VideoLinks): string {
   const recording = run.recording;
   if (recording === undefined) return "";
-  const id = recording.evidence?.artifact_id;
-  const href = id === undefined ? undefined : videos.get(id);
-  if (id === undefined || href === undefined) {
+  const first = recording.evidence?.artifact_id;
+  const ids = recording.segments?.map((uri) => uri.replace(/^artifact:\/\//, "")) ?? (first === undefined ? [] : [first]);
+  const playable = ids.flatMap((id) => {
+    const href = videos.get(id);
+    return href === undefined ? [] : [{ id, href }];
+  });
+  if (playable.length === 0) {
     return `<p class="meta">screen recording unavailable${recording.error === undefined ? "" : `: ${esc(recording.error)}`}</p>\n`;
   }
   const seconds = recording.seconds === undefined ? "" : ` · ${recording.seconds} s`;
-  return `<figure class="recording"><video controls preload="metadata" width="270" src="${esc(href)}"></video>` +
-    `<figcaption>screen recording <a href="${esc(href)}">${esc(id)}</a>${seconds}</figcaption></figure>\n`;
+  return playable.map(({ id, href }, i) =>
+    `<figure class="recording"><video controls preload="metadata" width="270" src="${esc(href)}"></video>` +
+    `<figcaption>screen recording${playable.length > 1 ? ` (segment ${i + 1} of ${playable.length})` : ""} <a href="${esc(href)}">${
+      esc(id)
+    }</a>${i === 0 ? seconds : ""}</figcaption></figure>\n`
+  ).join("");
 }
 
 function failureBlock(run: FlowRun, thumbnails: Thumbnails): string {

@@ -173,7 +173,11 @@ async function runSteps(
 async function stopRecording(gate: InProcessClient, run: FlowRun): Promise<void> {
   const stopped = await gate.call("screen_record", { action: "stop" });
   run.recording = stopped.ok
-    ? { evidence: stopped.evidence, ...(stopped.data.seconds === undefined ? {} : { seconds: stopped.data.seconds }) }
+    ? {
+      evidence: stopped.evidence,
+      ...(stopped.data.seconds === undefined ? {} : { seconds: stopped.data.seconds }),
+      ...(stopped.data.segments === undefined ? {} : { segments: stopped.data.segments }),
+    }
     : { evidence: null, error: `${stopped.error.code}: ${stopped.error.message}` };
 }
 

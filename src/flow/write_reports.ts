@@ -96,9 +96,12 @@ async function thumbnailsOf(report: FlowReport, writing: ReportWriting, director
 async function videoLinksOf(report: FlowReport, writing: ReportWriting, directory: string): Promise<Map<string, string>> {
   const out = new Map<string, string>();
   for (const run of report.runs) {
-    const id = run.recording?.evidence?.artifact_id;
-    const found = id === undefined ? null : await writing.evidence.resolve(id).catch(() => null);
-    if (id !== undefined && found !== null) out.set(id, relative(directory, found.path).split(sep).map(encodeURIComponent).join("/"));
+    const first = run.recording?.evidence?.artifact_id;
+    const ids = run.recording?.segments?.map((uri) => uri.replace(/^artifact:\/\//, "")) ?? (first === undefined ? [] : [first]);
+    for (const id of ids) {
+      const found = await writing.evidence.resolve(id).catch(() => null);
+      if (found !== null) out.set(id, relative(directory, found.path).split(sep).map(encodeURIComponent).join("/"));
+    }
   }
   return out;
 }

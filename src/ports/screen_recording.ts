@@ -7,8 +7,8 @@ import type { WaitOptions } from "./device.ts";
 
 export interface FinishedRecording {
   udid: string;
-  /** The MP4 the device wrote. */
-  mp4: Uint8Array;
+  /** The MP4s the device wrote, in order: one a segment (the device's `screenrecord` stops at 180 s; the next starts). */
+  segments: Uint8Array[];
   /** How long it recorded (the server's clock), at most its limit. */
   seconds: number;
   /** Whether it reached its limit before it was stopped (the device had stopped it). */
@@ -16,9 +16,9 @@ export interface FinishedRecording {
 }
 
 export interface ScreenRecordings {
-  /** Starts recording device `udid` for at most `maxSeconds` (1 to 180, the device's `screenrecord` limit). */
+  /** Starts recording device `udid` for at most `maxSeconds` (1 to 600), in segments of at most 180 s. */
   start(udid: string, maxSeconds: number, wait: WaitOptions): Promise<void>;
-  /** Stops the device's recording and brings its MP4 back (the file on the device is removed). */
+  /** Stops the device's recording and brings its MP4s back (the files on the device are removed). */
   stop(udid: string, wait: WaitOptions): Promise<FinishedRecording>;
   /** The devices recording now. */
   running(): string[];

@@ -28,7 +28,7 @@ test("a recording through serve: start, the screen changes, stop gives an MP4 ff
 
     const started = await call("screen_record", { action: "start" });
     assert.equal(started.envelope.ok, true, JSON.stringify(started.envelope.error));
-    assert.deepEqual(started.envelope.data, { recording: true, max_seconds: 180 });
+    assert.deepEqual(started.envelope.data, { recording: true, max_seconds: 600 });
     const again = await call("screen_record", { action: "start" });
     assert.equal(again.envelope.error?.code, "EMULATOR_BUSY");
     assert.match(again.envelope.error!.message, /already runs on emulator-5554; stop it first/);

@@ -321,7 +321,7 @@ function scenarioRecordings(device: ScenarioDevice): ScreenRecordings {
       running.delete(udid);
       entry.recorder.look();
       const seconds = Math.min(entry.maxSeconds, (device.now() - entry.startedAt) / 1000);
-      return { udid, mp4: entry.recorder.finish(entry.maxSeconds * 1000), seconds, reachedLimit: seconds >= entry.maxSeconds };
+      return { udid, segments: [entry.recorder.finish(entry.maxSeconds * 1000)], seconds, reachedLimit: seconds >= entry.maxSeconds };
     },
     running: () => [...running.keys()],
   };
