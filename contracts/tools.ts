@@ -330,6 +330,25 @@ export const TOOLS = {
     input: z.strictObject({ session_id: PublishedSessionIdSchema }),
     data: z.object({ session_id: z.string(), closed: z.boolean() }),
   }),
+  screen_record: declare({
+    title: "Record",
+    access: "observe",
+    idempotent: false,
+    device: "observe",
+    answers: "fields",
+    available: true,
+    description: "start, then stop: the screen as artifact:// MP4 (≤ 10 min).",
+    input: z.strictObject({ action: z.enum(["start", "stop"]) }),
+    data: z.object({
+      recording: z.boolean(),
+      max_seconds: z.int().optional(),
+      seconds: z.number().optional(),
+      reached_limit: z.boolean().optional(),
+      segments: z.array(z.string()).optional(),
+      skipped: z.int().optional(),
+    }),
+    example: { action: "start" },
+  }),
 };
 
 type Tools = typeof TOOLS;

@@ -31,9 +31,10 @@ import type { HarnessConfig } from "./config.ts";
 import type { DoctorPorts } from "./doctor/types.ts";
 import type { OperationDeps } from "./mcp/run_operation.ts";
 import type { Clock } from "./ports/clock.ts";
-import type { FileSystem } from "./ports/evidence.ts";
+import type { EvidenceStore, FileSystem } from "./ports/evidence.ts";
 import type { Logger } from "./ports/logger.ts";
 import type { ProcessRunner } from "./ports/process_runner.ts";
+import type { ScreenRecordings } from "./ports/screen_recording.ts";
 import type { UiDriverFactory } from "./ports/ui_driver.ts";
 import type { RunningSim, SimDeviceOptions } from "./sim/mod.ts";
 import type { AnyToolHandler } from "./ports/operation.ts";
@@ -162,6 +163,7 @@ export async function openHarness(config: HarnessConfig, ctx: CliContext, option
     const { createAdbAppPackages } = await import("./adapters/adb/app_packages.ts");
     const { createUiSessions } = await import("./device/ui_sessions.ts");
     const { createPendingEvidence } = await import("./mcp/pending_evidence.ts");
+    const { createAdbScreenRecordings } = await import("./adapters/adb/screen_recordings.ts");
     const adb = createAdbClient({ runner: ctx.runner, program, ...(serverSocket === undefined ? {} : { serverSocket }) });
     const observer = createAdbObserver({
       adb,
@@ -230,13 +232,16 @@ export async function openHarness(config: HarnessConfig, ctx: CliContext, option
       warmIdleTimeoutMs: config.warmIdleTimeoutSeconds * 1000,
       newSessionId: () => `s-${randomUUID().replaceAll("-", "")}`,
     });
+    const evidence = createEvidenceStore({ directory: artifacts.path, fs, clock: ctx.clock });
+    const recordings = createAdbScreenRecordings({ adb, clock: ctx.clock });
     const deps: OperationDeps = {
       ports: {
         observer,
-        evidence: createEvidenceStore({ directory: artifacts.path, fs, clock: ctx.clock }),
+        evidence,
         ui: ui.sessions,
         clock: ctx.clock,
         apps: createAdbAppPackages(adb),
+        recordings,
       },
       lock: ui.lock,
       audit: createAuditLog({ directory: artifacts.path, fs }),
@@ -260,6 +265,7 @@ export async function openHarness(config: HarnessConfig, ctx: CliContext, option
       close: async () => {
         try {
           await deps.pending.drain(); // evidence still being captured behind its answers is stored first
+          await keepRunningRecordings(recordings, evidence, ctx.logger);
           await ui.closeAll("the harness is stopping");
           await drivers.stop();
         } finally {
@@ -270,6 +276,21 @@ export async function openHarness(config: HarnessConfig, ctx: CliContext, option
   } catch (error) {
     await stopSim();
     throw error;
+  }
+}
+
+/** A normal stop keeps every running screen recording as evidence, each said on stderr with its artifact:// URI. */
+async function keepRunningRecordings(recordings: ScreenRecordings, evidence: EvidenceStore, logger: Logger): Promise<void> {
+  if (recordings.running().length === 0) return;
+  const { keepRecording } = await import("./device/recording_evidence.ts");
+  for (const udid of recordings.running()) {
+    try {
+      const finished = await recordings.stop(udid, { timeoutMs: 30_000 });
+      const { refs } = await keepRecording(evidence, finished.segments);
+      logger.info(`the screen recording of ${udid} was stopped and kept: ${refs.map((ref) => `${ref.uri} (${ref.path})`).join(", ")}`);
+    } catch (error) {
+      logger.warn(`the screen recording of ${udid} could not be kept: ${(error as Error).message}`);
+    }
   }
 }
 

@@ -12,6 +12,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ACT_DEFAULTS } from "../../contracts/act_defaults.ts";
 import { type AdbClient, createAdbClient, createAdbObserver, findAdbProgram } from "../../src/adapters/adb/mod.ts";
+import { createAdbScreenRecordings } from "../../src/adapters/adb/screen_recordings.ts";
 import { createAdbAppPackages } from "../../src/adapters/adb/app_packages.ts";
 import { createPendingEvidence, type PendingEvidence } from "../../src/mcp/pending_evidence.ts";
 import { createAppiumDriverFactory } from "../../src/adapters/appium/mod.ts";
@@ -89,6 +90,7 @@ export async function openBenchHarness(sim: RunningSim, options: BenchHarnessOpt
       ui: hands.sessions,
       clock,
       apps: createAdbAppPackages(adb),
+      recordings: createAdbScreenRecordings({ adb, clock }),
     },
     lock: hands.lock,
     audit: createAuditLog({ directory: join(root, "artifacts"), fs }),

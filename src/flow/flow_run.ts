@@ -59,4 +59,7 @@ export interface FlowRun {
   session: { session_id: string | null; closed: boolean; close_error?: string };
   steps: StepRecord[];
   failure?: FlowFailure;
+  /** The run's screen recording (the flow's `record: true`): its (first) MP4 evidence, every segment's URI when there are
+   * several, or why there is none. */
+  recording?: { evidence: Evidence | null; seconds?: number; segments?: string[]; error?: string };
 }

@@ -5,7 +5,8 @@
  * compact row: its number, tool, arguments (a secret typed text redacted), expectation, outcome, duration and a small
  * thumbnail (48 px high, so 30 steps stay one readable table); the step that failed is expanded (its reason and its
  * thumbnail at full thumbnail size). Every thumbnail links to the full-size PNG next to the reports (`../<evidence id>`).
- * Everything from the device or the flow file is HTML-escaped. Pure: thumbnails are given by evidence id.
+ * A run recorded (`record: true`) shows its screen recording in a `<video>` playing the MP4 next to the reports.
+ * Everything from the device or the flow file is HTML-escaped. Pure: thumbnails and video links are given by evidence id.
  */
 import { FLOW_EXIT_MEANINGS } from "../../contracts/flow.ts";
 import { deviceName, type FlowReport } from "./flow_report.ts";
@@ -22,7 +23,10 @@ export interface Thumbnail {
 
 export type Thumbnails = ReadonlyMap<string, Thumbnail>;
 
-export function renderHtmlReport(report: FlowReport, thumbnails: Thumbnails): string {
+/** Where each screen recording's MP4 is, relative to the report (`../20261129-…-screen-record.mp4`), by evidence id. */
+export type VideoLinks = ReadonlyMap<string, string>;
+
+export function renderHtmlReport(report: FlowReport, thumbnails: Thumbnails, videos: VideoLinks = new Map()): string {
   const title = `Flow ${report.flow.name}: ${report.outcome === "passed" ? "passed" : `failed (exit ${report.exit_code})`}`;
   return `<!DOCTYPE html>
 <html lang="en">
@@ -39,13 +43,13 @@ export function renderHtmlReport(report: FlowReport, thumbnails: Thumbnails): st
   }
  · ${report.runs.length} device${report.runs.length === 1 ? "" : "s"} · started ${esc(report.started_at)} · ${ms(report.duration_ms)}
  · exit ${report.exit_code}: ${esc(report.exit_meaning)}</p>
-${report.runs.map((run) => deviceSection(run, thumbnails)).join("\n")}
+${report.runs.map((run) => deviceSection(run, thumbnails, videos)).join("\n")}
 </body>
 </html>
 `;
 }
 
-function deviceSection(run: FlowRun, thumbnails: Thumbnails): string {
+function deviceSection(run: FlowRun, thumbnails: Thumbnails, videos: VideoLinks): string {
   const passed = run.steps.filter((s) => s.outcome === "passed").length;
   return `<section class="device">
 <h2>${esc(deviceName(run))} <span class="badge ${run.outcome === "passed" ? "ok" : "bad"}">${
@@ -60,13 +64,35 @@ function deviceSection(run: FlowRun, thumbnails: Thumbnails): string {
       : `${esc(run.session.session_id)} ${run.session.closed ? "closed" : `NOT closed: ${esc(run.session.close_error ?? "")}`}`
   }</p>
 ${run.failure === undefined ? "" : failureBlock(run, thumbnails)}
-<table>
+${recordingBlock(run, videos)}<table>
 <thead><tr><th>#</th><th>step</th><th>expected</th><th>outcome</th><th>time</th><th>screen</th></tr></thead>
 <tbody>
 ${run.steps.map((step) => stepRow(step, run.steps.length, thumbnails)).join("\n")}
 </tbody>
 </table>
 </section>`;
+}
+
+/** The run's screen recording, each segment played from its MP4 next to the reports; nothing when the flow did not record. */
+function recordingBlock(run: FlowRun, videos: VideoLinks): string {
+  const recording = run.recording;
+  if (recording === undefined) return "";
+  const first = recording.evidence?.artifact_id;
+  const ids = recording.segments?.map((uri) => uri.replace(/^artifact:\/\//, "")) ?? (first === undefined ? [] : [first]);
+  const playable = ids.flatMap((id) => {
+    const href = videos.get(id);
+    return href === undefined ? [] : [{ id, href }];
+  });
+  if (playable.length === 0) {
+    return `<p class="meta">screen recording unavailable${recording.error === undefined ? "" : `: ${esc(recording.error)}`}</p>\n`;
+  }
+  const seconds = recording.seconds === undefined ? "" : ` · ${recording.seconds} s`;
+  return playable.map(({ id, href }, i) =>
+    `<figure class="recording"><video controls preload="metadata" width="270" src="${esc(href)}"></video>` +
+    `<figcaption>screen recording${playable.length > 1 ? ` (segment ${i + 1} of ${playable.length})` : ""} <a href="${esc(href)}">${
+      esc(id)
+    }</a>${i === 0 ? seconds : ""}</figcaption></figure>\n`
+  ).join("");
 }
 
 function failureBlock(run: FlowRun, thumbnails: Thumbnails): string {

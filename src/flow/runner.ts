@@ -125,6 +125,8 @@ async function runSteps(
   }
   const sessionId = opened.data.session_id;
   run.session.session_id = sessionId;
+  const recording = flow.record === true ? await gate.call("screen_record", { action: "start" }) : null;
+  if (recording !== null && !recording.ok) run.recording = { evidence: null, error: `${recording.error.code}: ${recording.error.message}` };
   try {
     let lastEffect: ActEffect | undefined;
     let lastScreen: ScreenSummary | undefined;
@@ -162,8 +164,21 @@ async function runSteps(
       }
     }
   } finally {
+    if (recording?.ok === true) await stopRecording(gate, run);
     await closeSession(gate, run, sessionId);
   }
+}
+
+/** Stops the run's screen recording (never cancelled, like the session's close) and names its MP4 in the run. */
+async function stopRecording(gate: InProcessClient, run: FlowRun): Promise<void> {
+  const stopped = await gate.call("screen_record", { action: "stop" });
+  run.recording = stopped.ok
+    ? {
+      evidence: stopped.evidence,
+      ...(stopped.data.seconds === undefined ? {} : { seconds: stopped.data.seconds }),
+      ...(stopped.data.segments === undefined ? {} : { segments: stopped.data.segments }),
+    }
+    : { evidence: null, error: `${stopped.error.code}: ${stopped.error.message}` };
 }
 
 /** Closes the flow's session (never cancelled: it is how the device is freed). */

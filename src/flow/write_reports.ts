@@ -2,7 +2,8 @@
  * Writes a flow report as three files in `<artifacts>/reports/`: `<stamp>-<name>.json`, `.html` and
  * `.junit.xml`, each created whole (never overwriting: a second report in the same second gets `-2`).
  * Screenshots for the HTML page come from the evidence store, shrunk by the given thumbnail function
- * (an unreadable one is left out and said so on the page), each linking to its full-size PNG. Throws EVIDENCE_WRITE_FAILED when a file
+ * (an unreadable one is left out and said so on the page), each linking to its full-size PNG; a run's screen recording is
+ * linked and played from its MP4 next to the reports. Throws EVIDENCE_WRITE_FAILED when a file
  * cannot be written.
  */
 import { join, relative, sep } from "node:path";
@@ -33,7 +34,7 @@ const MAX_SAME_NAME = 100;
 
 export async function writeFlowReports(report: FlowReport, writing: ReportWriting): Promise<ReportFiles> {
   const directory = join(writing.artifactsDir, "reports");
-  const html = renderHtmlReport(report, await thumbnailsOf(report, writing, directory));
+  const html = renderHtmlReport(report, await thumbnailsOf(report, writing, directory), await videoLinksOf(report, writing, directory));
   const contents = { json: renderJsonReport(report), html, junit: renderJunitReport(report) };
   const base = `${stamp(writing.now)}-${slug(report.flow.name)}`;
   try {
@@ -86,6 +87,20 @@ async function thumbnailsOf(report: FlowReport, writing: ReportWriting, director
       });
     } catch {
       // the page says "image unavailable" for this one
+    }
+  }
+  return out;
+}
+
+/** Each run's screen recording that the evidence store serves, by id: its path relative to the reports. */
+async function videoLinksOf(report: FlowReport, writing: ReportWriting, directory: string): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  for (const run of report.runs) {
+    const first = run.recording?.evidence?.artifact_id;
+    const ids = run.recording?.segments?.map((uri) => uri.replace(/^artifact:\/\//, "")) ?? (first === undefined ? [] : [first]);
+    for (const id of ids) {
+      const found = await writing.evidence.resolve(id).catch(() => null);
+      if (found !== null) out.set(id, relative(directory, found.path).split(sep).map(encodeURIComponent).join("/"));
     }
   }
   return out;

@@ -1,5 +1,5 @@
 /**
- * The `artifact://{id}` resource template: reads an evidence PNG by the id the harness issued and lists the
+ * The `artifact://{id}` resource template: reads an evidence PNG (or a screen recording's MP4, `video/mp4`) by the id the harness issued and lists the
  * recent ones. Only ids of the exact issued form naming a regular file in the artifacts directory are served
  * or listed (EvidenceStore decides); any other artifact:// URI — traversal, a planted symlink or FIFO, an id
  * never issued — is refused, which resource_reads.ts answers with -32002 "resource not found".
@@ -25,7 +25,7 @@ export function registerArtifactResources(server: McpServer, evidence: EvidenceS
       resources: (await evidence.listRecent(RECENT_LIMIT)).map((ref) => ({
         uri: ref.uri,
         name: ref.artifact_id,
-        mimeType: "image/png",
+        mimeType: ref.artifact_id.endsWith(".mp4") ? "video/mp4" : "image/png",
       })),
     }),
   });
@@ -38,8 +38,8 @@ export function registerArtifactResources(server: McpServer, evidence: EvidenceS
     "artifact",
     template,
     {
-      title: "Evidence screenshot",
-      description: "A PNG the harness saved as evidence, by the id an envelope gave.",
+      title: "Evidence screenshot or recording",
+      description: "A PNG (or a screen recording's MP4) the harness saved as evidence, by the id an envelope gave.",
       mimeType: "image/png",
     },
     async (uri) => {
@@ -71,5 +71,5 @@ async function readArtifact(evidence: EvidenceStore, pending: PendingEvidence, u
       }: only artifact://<id> with an id an envelope returned is served. List resources to see the recent ones.`,
     };
   }
-  return { contents: [{ uri, mimeType: "image/png", blob: Buffer.from(found.bytes).toString("base64") }] };
+  return { contents: [{ uri, mimeType: found.mimeType, blob: Buffer.from(found.bytes).toString("base64") }] };
 }

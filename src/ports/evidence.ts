@@ -1,6 +1,6 @@
 /**
  * Port: the evidence store, the audit log and the device lock (SPEC §7).
- * Evidence ids have exactly the form `YYYYMMDD-HHMMSS-ffffff-<tool>[-N].png`; paths are absolute.
+ * Evidence ids have exactly the form `YYYYMMDD-HHMMSS-ffffff-<tool>[-N].png` (a screen recording `.mp4`); paths are absolute.
  */
 import type { DeviceAccess } from "../../contracts/tools.ts";
 import type { ErrorCode } from "../../contracts/error_codes.ts";
@@ -25,8 +25,10 @@ export interface EvidenceStore {
    * screenshot that failed or hung) the placeholder goes, so no empty file stays. Throws EVIDENCE_WRITE_FAILED.
    */
   savePngAs(ref: EvidenceRef, png: Uint8Array | Promise<Uint8Array>): Promise<void>;
+  /** Checks the bytes are an MP4 (an `ftyp` box first) within MAX_VIDEO_BYTES, then writes them. Throws EVIDENCE_WRITE_FAILED. */
+  saveVideo(tool: string, mp4: Uint8Array): Promise<EvidenceRef>;
   /** Resolves an `artifact://` id to its file; null for anything not of the issued form or outside the directory. */
-  resolve(id: string): Promise<{ path: string; bytes: Uint8Array } | null>;
+  resolve(id: string): Promise<{ path: string; bytes: Uint8Array; mimeType: "image/png" | "video/mp4" } | null>;
   listRecent(limit: number): Promise<EvidenceRef[]>;
 }
 

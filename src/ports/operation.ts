@@ -10,6 +10,7 @@ import type { AppPackages } from "./app_packages.ts";
 import type { Clock } from "./clock.ts";
 import type { DeviceObserver, WaitOptions } from "./device.ts";
 import type { EvidenceRef, EvidenceStore } from "./evidence.ts";
+import type { ScreenRecordings } from "./screen_recording.ts";
 import type { DeviceHandle, UiSessions } from "./ui_sessions.ts";
 
 export interface OperationContext {
@@ -52,6 +53,8 @@ export interface ToolPorts {
   clock: Clock;
   /** Installing and removing apps (app_install, app_uninstall). */
   apps: AppPackages;
+  /** Screen recordings, one a device (screen_record). */
+  recordings: ScreenRecordings;
 }
 
 export interface ToolOutcome<D> {

@@ -109,5 +109,6 @@ export { DEFAULT_WAIT_FOR_IDLE_TIMEOUT_MS } from "./uia2/sessions.ts";
 
 // Pictures: the SIMULATED badge every screenshot carries.
 export { simulatedBadge } from "./png/screencap.ts";
+export { ScreenRecorder } from "./video/screen_recorder.ts";
 /** The simulated shell's lexer (quotes, globbing), for tests that check what the device's `sh` makes of a line. */
 export { parseCommandLine, type SimpleCommand } from "./shell/command_line.ts";

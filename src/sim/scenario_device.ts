@@ -271,6 +271,11 @@ export class ScenarioDevice implements SimDevice {
     return this.#versions.get(name) ?? { code: 1, name: "1.0" };
   }
 
+  /** The device's clock, in milliseconds. */
+  now(): number {
+    return this.#now();
+  }
+
   /** The PNG of the current screen; the last one is reused while the screen is unchanged. */
   screenshotPng(): Uint8Array {
     const kb = this.keyboard();

@@ -17,6 +17,7 @@ import { deviceStatusTool } from "./device_status.ts";
 import { settingsOpenTool } from "./settings_open.ts";
 import { uiGetTreeTool } from "./ui_get_tree.ts";
 import { uiScreenshotTool } from "./ui_screenshot.ts";
+import { screenRecordTool } from "./screen_record.ts";
 import { uiScrollTool } from "./ui_scroll.ts";
 import { uiSessionCloseTool } from "./ui_session_close.ts";
 import { uiSessionOpenTool } from "./ui_session_open.ts";
@@ -43,6 +44,7 @@ export const TOOL_HANDLERS: ToolHandlers = {
   app_uninstall: appUninstallTool,
   ui_session_open: uiSessionOpenTool,
   ui_session_close: uiSessionCloseTool,
+  screen_record: screenRecordTool,
 };
 
 /** The handlers this release serves, in publication order. */

@@ -78,7 +78,25 @@ test("the closed list: every command is an argument array with no shell metachar
     ADB_COMMANDS.pidof("com.a.b"),
     ADB_COMMANDS.launchPackage("com.a.b"),
     ADB_COMMANDS.keyevent(66),
+    // Screen recordings (adapters/adb/screen_recordings.ts): their file is always /data/local/tmp/amh-rec-….mp4.
+    ADB_COMMANDS.screenrecord(180, "/data/local/tmp/amh-rec-1-2-3.mp4"),
+    ADB_COMMANDS.pidofScreenrecord(),
+    ADB_COMMANDS.readRecording("/data/local/tmp/amh-rec-1-2-3.mp4"),
+    ADB_COMMANDS.removeRecording("/data/local/tmp/amh-rec-1-2-3.mp4"),
   ];
+  for (
+    const bad of [
+      "/sdcard/x.mp4",
+      "/data/local/tmp/amh-rec-1;reboot.mp4",
+      "/data/local/tmp/amh-rec-../../x.mp4",
+      "/data/local/tmp/amh-rec-1.mp4 /",
+    ]
+  ) {
+    assert.equal(code(() => ADB_COMMANDS.removeRecording(bad)), "INTERNAL_ERROR", bad);
+  }
+  for (const bad of [0, 181, 1.5]) {
+    assert.equal(code(() => ADB_COMMANDS.screenrecord(bad, "/data/local/tmp/amh-rec-1.mp4")), "INVALID_ARGUMENT");
+  }
   assert.equal(commands.length + direct.length, Object.keys(ADB_COMMANDS).length + 1, "every builder is covered (listPackages twice)");
   for (const command of direct) {
     // No free-form value among them: fixed words and validated names, no metacharacter.

@@ -227,3 +227,36 @@ test("a full disk: the screenshot is EVIDENCE_WRITE_FAILED saying so, and no hal
   assert.deepEqual(readdirSync(dir), [], "no draft and no partial PNG left");
   assert.ok((await store.savePng("ui_screenshot", stripedPng())).artifact_id, "a small one still fits");
 });
+
+test("a screen recording is kept as `…-screen-record.mp4` and served as video/mp4 with a PNG's checks: what is not an MP4 is refused", async (t) => {
+  const dir = tempDir(t);
+  const store = createEvidenceStore({ directory: dir, fs: createNodeFileSystem(), clock, nowMicros: () => MICROS });
+  // The first box of an ISO media file is `ftyp`; the bytes after it are the store's no concern.
+  const mp4 = Uint8Array.from([0, 0, 0, 16, ...Buffer.from("ftypisom"), 0, 0, 2, 0, 1, 2, 3, 4]);
+  const ref = await store.saveVideo("screen_record", mp4);
+  assert.equal(ref.artifact_id, "20261129-231622-282673-screen-record.mp4");
+  assert.deepEqual(await store.resolve(ref.artifact_id), { path: ref.path, bytes: mp4, mimeType: "video/mp4" });
+  assert.deepEqual((await store.listRecent(10)).map((r) => r.artifact_id), [ref.artifact_id]);
+  for (const bad of [new Uint8Array(), stripedPng(), Buffer.from("cat: /data/local/tmp/amh-rec-1.mp4: No such file or directory\n")]) {
+    await assert.rejects(
+      store.saveVideo("screen_record", bad),
+      (e: HarnessError) => e.code === "EVIDENCE_WRITE_FAILED" && /no complete MP4/.test(e.message),
+    );
+  }
+  // A PNG under an .mp4 name, an MP4 under a .png name, a symlink to a recording: none is served or listed.
+  writeFileSync(join(dir, "20990101-000000-000000-screen-record.mp4"), stripedPng());
+  writeFileSync(join(dir, "20990102-000000-000000-ui-screenshot.png"), mp4);
+  symlinkSync(ref.path, join(dir, "20990103-000000-000000-screen-record.mp4"));
+  for (
+    const id of [
+      "20990101-000000-000000-screen-record.mp4",
+      "20990102-000000-000000-ui-screenshot.png",
+      "20990103-000000-000000-screen-record.mp4",
+    ]
+  ) {
+    assert.equal(await store.resolve(id), null, id);
+  }
+  assert.deepEqual((await store.listRecent(10)).map((r) => r.artifact_id), [ref.artifact_id]);
+  assert.ok(isEvidenceId("20261129-231622-282673-screen-record-2.mp4"));
+  assert.ok(!isEvidenceId("20261129-231622-282673-screen-record.mp4.png.txt"));
+});

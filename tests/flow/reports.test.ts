@@ -17,7 +17,7 @@ import { decodePng, downscaleForModel } from "../../src/png/mod.ts";
 import { buildFlowReport, type FlowReport } from "../../src/flow/flow_report.ts";
 import { runFlow } from "../../src/flow/runner.ts";
 import type { FlowRun, StepRecord } from "../../src/flow/flow_run.ts";
-import { ROW_THUMBNAIL_HEIGHT } from "../../src/flow/report_html.ts";
+import { renderHtmlReport, ROW_THUMBNAIL_HEIGHT } from "../../src/flow/report_html.ts";
 import { slug, writeFlowReports } from "../../src/flow/write_reports.ts";
 import { createNodeFileSystem } from "../../src/adapters/evidence/node_file_system.ts";
 import { BUILTIN_SCENARIOS, resolveScenario, ScenarioDevice } from "../../src/sim/mod.ts";
@@ -280,7 +280,9 @@ async function longRun(count: number, dir: string): Promise<{ html: string; ids:
   const files = await writeFlowReports(buildFlowReport([run]), {
     artifactsDir: dir,
     fs: createNodeFileSystem(),
-    evidence: { resolve: async (id) => ({ path: join(dir, id), bytes: new Uint8Array(readFileSync(join(dir, id))) }) },
+    evidence: {
+      resolve: async (id) => ({ path: join(dir, id), bytes: new Uint8Array(readFileSync(join(dir, id))), mimeType: "image/png" }),
+    },
     thumbnail: (png) => downscaleForModel(png, { maxSide: 240 }),
     now: Date.parse("2026-11-30T21:56:07Z"),
   });
@@ -337,3 +339,34 @@ test(
     assert.ok(thirty <= 2800, `30 steps: ${thirty} px`);
   },
 );
+
+test("a recorded run's HTML plays each segment kept, linked next to the reports; a recording that failed is said, escaped", () => {
+  const run = (recording: FlowRun["recording"]): FlowRun => ({
+    flow: { name: "rec", package_name: "com.example.shop" },
+    device: { udid: "emulator-5554", adb_server: "tcp:127.0.0.1:5037", description: "d", simulated: true },
+    started_at: "2026-12-04T01:00:00.000Z",
+    finished_at: "2026-12-04T01:00:05.000Z",
+    duration_ms: 5000,
+    outcome: "passed",
+    exit_code: 0,
+    session: { session_id: "s-1", closed: true },
+    steps: [],
+    ...(recording === undefined ? {} : { recording }),
+  });
+  const [a, b] = ["20261204-010000-000001-screen-record.mp4", "20261204-010300-000002-screen-record.mp4"];
+  const evidence = { artifact_id: a, path: `/artifacts/${a}`, uri: `artifact://${a}` };
+  const segmented = renderHtmlReport(
+    buildFlowReport([run({ evidence, seconds: 200, segments: [`artifact://${a}`, `artifact://${b}`] })]),
+    new Map(),
+    new Map([[a, `../${a}`], [b, `../${b}`]]),
+  );
+  const videos = [...segmented.matchAll(/<video controls preload="metadata" width="270" src="([^"]+)"><\/video>/g)].map((m) => m[1]);
+  assert.deepEqual(videos, [`../${a}`, `../${b}`]);
+  assert.match(segmented, /screen recording \(segment 1 of 2\) <a href="\.\.\/20261204-010000-000001-screen-record\.mp4">/);
+  const missing = renderHtmlReport(buildFlowReport([run({ evidence, seconds: 2 })]), new Map(), new Map());
+  assert.match(missing, /screen recording unavailable/);
+  assert.doesNotMatch(missing, /<video/);
+  const failed = renderHtmlReport(buildFlowReport([run({ evidence: null, error: "EMULATOR_UNAVAILABLE: <no screenrecord>" })]), new Map());
+  assert.match(failed, /screen recording unavailable: EMULATOR_UNAVAILABLE: &lt;no screenrecord&gt;/);
+  assert.doesNotMatch(renderHtmlReport(buildFlowReport([run(undefined)]), new Map()), /screen recording/);
+});

@@ -7,7 +7,15 @@
  */
 import { createPendingEvidence } from "../../src/mcp/pending_evidence.ts";
 import { ACT_DEFAULTS } from "../../contracts/act_defaults.ts";
-import { DEFAULT_WAIT_FOR_IDLE_TIMEOUT_MS, IDLE_QUIET_MS, resolveScenario, type Scenario, ScenarioDevice } from "../../src/sim/mod.ts";
+import {
+  DEFAULT_WAIT_FOR_IDLE_TIMEOUT_MS,
+  IDLE_QUIET_MS,
+  resolveScenario,
+  type Scenario,
+  ScenarioDevice,
+  ScreenRecorder,
+} from "../../src/sim/mod.ts";
+import type { ScreenRecordings } from "../../src/ports/screen_recording.ts";
 import { createUiSessions, type UiSessionLayer } from "../../src/device/ui_sessions.ts";
 import { HarnessError } from "../../src/errors.ts";
 import type { OperationDeps } from "../../src/mcp/run_operation.ts";
@@ -104,7 +112,14 @@ export function actWorld(options: ActWorldOptions = {}): ActWorld {
   const audit: AuditRecord[] = [];
   let next = 0;
   const deps: OperationDeps = {
-    ports: { observer: deviceObserver(device), evidence, ui: layer.sessions, clock, apps: scenarioApps(device) },
+    ports: {
+      observer: deviceObserver(device),
+      evidence,
+      ui: layer.sessions,
+      clock,
+      apps: scenarioApps(device),
+      recordings: scenarioRecordings(device),
+    },
     lock: layer.lock,
     audit: { append: async (record) => void audit.push(record) },
     clock,
@@ -285,6 +300,33 @@ function scenarioDriver(device: ScenarioDevice, world: DriverWorld): UiDriver {
 }
 
 /** The product's APK check and copy, then the scenario device's package manager given the copy's bytes. */
+/**
+ * Screen recordings of the scenario device on its clock, with the port's rules (one a device; a stop needs a start):
+ * the simulated `screenrecord`'s recorder, looked at when a recording starts and stops.
+ */
+function scenarioRecordings(device: ScenarioDevice): ScreenRecordings {
+  const running = new Map<string, { recorder: ScreenRecorder; maxSeconds: number; startedAt: number }>();
+  return {
+    start: async (udid, maxSeconds) => {
+      if (running.has(udid)) throw new HarnessError("EMULATOR_BUSY", `A screen recording already runs on ${udid}; stop it first.`);
+      running.set(udid, {
+        recorder: new ScreenRecorder(() => device.screenshotPng(), () => device.now()),
+        maxSeconds,
+        startedAt: device.now(),
+      });
+    },
+    stop: async (udid) => {
+      const entry = running.get(udid);
+      if (entry === undefined) throw new HarnessError("INVALID_ARGUMENT", `No screen recording runs on ${udid}; start one first.`);
+      running.delete(udid);
+      entry.recorder.look();
+      const seconds = Math.min(entry.maxSeconds, (device.now() - entry.startedAt) / 1000);
+      return { udid, segments: [entry.recorder.finish(entry.maxSeconds * 1000)], seconds, reachedLimit: seconds >= entry.maxSeconds };
+    },
+    running: () => [...running.keys()],
+  };
+}
+
 function scenarioApps(device: ScenarioDevice): AppPackages {
   return {
     prepare: prepareApk,

@@ -56,6 +56,22 @@ export async function dumpDom(htmlPath: string): Promise<string> {
   }
 }
 
+/** The page's DOM after its scripts ran for `budgetMs` of virtual time (a video's events, timers). */
+export async function dumpDomAfter(htmlPath: string, budgetMs: number): Promise<string> {
+  const profile = mkdtempSync(join(tmpdir(), "amh-chromium-"));
+  try {
+    return await runChromium([
+      ...FLAGS,
+      `--user-data-dir=${profile}`,
+      `--virtual-time-budget=${budgetMs}`,
+      "--dump-dom",
+      pathToFileURL(htmlPath).href,
+    ]);
+  } finally {
+    rmSync(profile, { recursive: true, force: true });
+  }
+}
+
 function runChromium(args: string[]): Promise<string> {
   return new Promise((resolve, reject) => {
     const child = spawn(CHROMIUM, args, { detached: true, stdio: ["ignore", "pipe", "pipe"] });

@@ -8,6 +8,7 @@ import type { AppiumSessionNote, AuditRecord, DeviceLock, EvidenceStore } from "
 import type { DeviceObserver, DeviceStatus, TreeCapture, WaitOptions } from "../../src/ports/device.ts";
 import { HarnessError } from "../../src/errors.ts";
 import type { UiSessions } from "../../src/ports/ui_sessions.ts";
+import type { ScreenRecordings } from "../../src/ports/screen_recording.ts";
 import type { AppPackages } from "../../src/ports/app_packages.ts";
 import type { OperationDeps } from "../../src/mcp/run_operation.ts";
 import { createSystemClock } from "../../src/adapters/system_clock.ts";
@@ -111,12 +112,13 @@ export function fakeObserver(): FakeObserver {
 
 export interface FakeEvidence extends EvidenceStore {
   /** Every PNG stored, in order of its id (a reserved one holds no bytes until it is filled). */
-  saved: { tool: string; bytes: Uint8Array | undefined }[];
+  saved: { tool: string; bytes: Uint8Array | undefined; kind?: "mp4" }[];
   failNext?: HarnessError;
 }
 
 export function fakeEvidence(directory = "/artifacts"): FakeEvidence {
-  const nameAt = (i: number) => `20261129-231622-${String(282674 + i).padStart(6, "0")}-${store.saved[i]!.tool.replaceAll("_", "-")}.png`;
+  const nameAt = (i: number) =>
+    `20261129-231622-${String(282674 + i).padStart(6, "0")}-${store.saved[i]!.tool.replaceAll("_", "-")}.${store.saved[i]!.kind ?? "png"}`;
   const failure = () => {
     const error = store.failNext;
     delete store.failNext;
@@ -129,6 +131,12 @@ export function fakeEvidence(directory = "/artifacts"): FakeEvidence {
       const error = failure();
       if (error) throw error;
       store.saved.push({ tool, bytes: png });
+      return refFor(directory, nameAt(store.saved.length - 1));
+    },
+    async saveVideo(tool, mp4) {
+      const error = failure();
+      if (error) throw error;
+      store.saved.push({ tool, bytes: mp4, kind: "mp4" });
       return refFor(directory, nameAt(store.saved.length - 1));
     },
     async reservePng(tool) {
@@ -145,7 +153,8 @@ export function fakeEvidence(directory = "/artifacts"): FakeEvidence {
     async resolve(id) {
       const index = store.saved.findIndex((_, i) => nameAt(i) === id);
       const bytes = store.saved[index]?.bytes;
-      return bytes === undefined ? null : { path: `${directory}/${id}`, bytes };
+      const mimeType = id.endsWith(".mp4") ? "video/mp4" as const : "image/png" as const;
+      return bytes === undefined ? null : { path: `${directory}/${id}`, bytes, mimeType };
     },
     async listRecent(limit) {
       return store.saved.flatMap((slot, i) => slot.bytes === undefined ? [] : [refFor(directory, nameAt(i))]).reverse().slice(0, limit);
@@ -212,7 +221,7 @@ export function fakeWorld(options: { actionTimeoutMs?: number; clock?: Clock } =
   let next = 0;
   const deps: OperationDeps = {
     // Observe tools never open a UI session: hands that refuse prove it.
-    ports: { observer, evidence, ui: noHands, clock, apps: noApps },
+    ports: { observer, evidence, ui: noHands, clock, apps: noApps, recordings: noRecordings },
     lock,
     audit: { append: async (record) => void audit.push(record) },
     clock,
@@ -229,6 +238,13 @@ export const noApps: AppPackages = {
   prepare: () => Promise.reject(new Error("an observe tool asked to prepare an APK")),
   install: () => Promise.reject(new Error("an observe tool asked to install an APK")),
   uninstall: () => Promise.reject(new Error("an observe tool asked to uninstall a package")),
+};
+
+/** Screen recordings for worlds that record nothing: any use is a test failure. */
+export const noRecordings: ScreenRecordings = {
+  start: () => Promise.reject(new Error("a tool asked to start a screen recording")),
+  stop: () => Promise.reject(new Error("a tool asked to stop a screen recording")),
+  running: () => [],
 };
 
 /** A UiSessions port for observe-only worlds: holds no session, and any use is a test failure. */

@@ -116,6 +116,14 @@ export const ADB_COMMANDS = {
   /** The launcher's way to start an app: one LAUNCHER intent to the package. */
   launchPackage: (packageName: string) =>
     shell("monkey-launch", ["monkey", "-p", checkPackageName(packageName), "-c", "android.intent.category.LAUNCHER", "1"]),
+  /** Records the screen to a file of the device until the time limit or a hang-up (screen_recordings.ts). */
+  screenrecord: (seconds: number, devicePath: string) =>
+    execOut("screenrecord", ["screenrecord", "--time-limit", String(checkSeconds(seconds)), checkRecordingPath(devicePath)]),
+  /** The running `screenrecord` processes' ids (exit 1 and nothing when none runs). */
+  pidofScreenrecord: () => shell("pidof-screenrecord", ["pidof", "screenrecord"]),
+  /** A recording's bytes, raw. */
+  readRecording: (devicePath: string) => execOut("read-recording", ["cat", checkRecordingPath(devicePath)], true),
+  removeRecording: (devicePath: string) => shell("remove-recording", ["rm", "-f", checkRecordingPath(devicePath)]),
   keyevent: (keycode: number) => shell("input-keyevent", ["input", "keyevent", String(checkKeycode(keycode))]),
 } as const satisfies Record<string, (...args: never[]) => AdbCommand>;
 
@@ -132,6 +140,23 @@ function checkApkPath(path: string): string {
     throw new HarnessError("INTERNAL_ERROR", `The APK to install must be an absolute path to a .apk file, got "${path}".`);
   }
   return path;
+}
+
+/** Where the harness has the device write its recordings: `/data/local/tmp/amh-rec-<digits and dashes>.mp4`. */
+export const RECORDING_PATH = /^\/data\/local\/tmp\/amh-rec-[0-9a-z-]+\.mp4$/;
+
+function checkRecordingPath(path: string): string {
+  if (!RECORDING_PATH.test(path)) {
+    throw new HarnessError("INTERNAL_ERROR", `A recording's path on the device must match ${RECORDING_PATH}, got "${path}".`);
+  }
+  return path;
+}
+
+function checkSeconds(seconds: number): number {
+  if (!Number.isInteger(seconds) || seconds < 1 || seconds > 180) {
+    throw new HarnessError("INVALID_ARGUMENT", `${seconds} is not 1 to 180 seconds.`);
+  }
+  return seconds;
 }
 
 function checkPort(port: number): number {

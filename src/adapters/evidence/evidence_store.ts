@@ -7,14 +7,15 @@
  * or hard link to another file someone planted: read without following or blocking), owned by the server's user
  * (another user's swapped PNG is not served), at most
  * MAX_EVIDENCE_BYTES, starting with the PNG signature; `listRecent` lists only those. Throws
- * EVIDENCE_WRITE_FAILED; `resolve` returns null instead. `reservePng` claims an id with an empty placeholder for a PNG
+ * EVIDENCE_WRITE_FAILED; `resolve` returns null instead. A screen recording (`.mp4`) passes the same checks, with its own
+ * signature (an `ftyp` box first) and size limit (MAX_VIDEO_BYTES). `reservePng` claims an id with an empty placeholder for a PNG
  * taken behind an answer (neither served nor listed: no PNG signature), `savePngAs` fills it (or removes it on failure).
  */
 import { join } from "node:path";
 import { HarnessError } from "../../errors.ts";
 import type { Clock } from "../../ports/clock.ts";
 import type { EvidenceRef, EvidenceStore, FileSystem } from "../../ports/evidence.ts";
-import { evidenceId, isEvidenceId } from "./evidence_id.ts";
+import { evidenceId, type EvidenceKind, isEvidenceId } from "./evidence_id.ts";
 import { checkScreenshotShowsSomething } from "../../png/mod.ts";
 
 export interface EvidenceStoreOptions {
@@ -30,10 +31,25 @@ const MAX_COLLISIONS = 1000;
 /** No screenshot the harness writes comes near this (a 4K RGBA screen is ~33 MB raw, far less as PNG). */
 export const MAX_EVIDENCE_BYTES = 32 * 1024 * 1024;
 const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
+/** A screen recording: 180 s of a real device's 4 Mbit/s, or of the simulated device's uncompressed frames, is far less. */
+export const MAX_VIDEO_BYTES = 256 * 1024 * 1024;
 const EVIDENCE_FILE = { maxBytes: MAX_EVIDENCE_BYTES, singleLink: true, ownedByUs: true } as const;
+const VIDEO_FILE = { ...EVIDENCE_FILE, maxBytes: MAX_VIDEO_BYTES } as const;
+/** What each kind of evidence is served as, how large it may be and how it begins (the bytes read to list it). */
+const KINDS = {
+  png: { mimeType: "image/png", limits: EVIDENCE_FILE, signatureBytes: PNG_SIGNATURE.length, is: isPng },
+  mp4: { mimeType: "video/mp4", limits: VIDEO_FILE, signatureBytes: 8, is: isMp4 },
+} as const;
+
+const kindOf = (id: string): EvidenceKind => (id.endsWith(".mp4") ? "mp4" : "png");
 
 function isPng(bytes: Uint8Array): boolean {
   return bytes.length >= PNG_SIGNATURE.length && PNG_SIGNATURE.every((byte, i) => bytes[i] === byte);
+}
+
+/** An ISO media file: its first box is `ftyp`. */
+function isMp4(bytes: Uint8Array): boolean {
+  return bytes.length >= 8 && String.fromCharCode(bytes[4]!, bytes[5]!, bytes[6]!, bytes[7]!) === "ftyp";
 }
 
 export function createEvidenceStore(options: EvidenceStoreOptions): EvidenceStore {
@@ -47,12 +63,12 @@ export function createEvidenceStore(options: EvidenceStoreOptions): EvidenceStor
       `Cannot write the screenshot to "${directory}" (${error.message}); free disk space or set ANDROID_MCP_ARTIFACTS_DIR to a writable directory.`,
     );
   /** Writes the bytes under a new id at this moment (exclusive create: a taken name gets the next `-N`). */
-  const writeUnder = async (tool: string, bytes: Uint8Array): Promise<EvidenceRef> => {
+  const writeUnder = async (tool: string, bytes: Uint8Array, kind: EvidenceKind = "png"): Promise<EvidenceRef> => {
     const micros = nowMicros();
     try {
       await fs.makeDirectory(directory);
       for (let collision = 0; collision < MAX_COLLISIONS; collision++) {
-        const id = evidenceId(micros, tool, collision);
+        const id = evidenceId(micros, tool, collision, kind);
         try {
           await fs.writeNewFile(join(directory, id), bytes);
           return ref(id);
@@ -72,6 +88,17 @@ export function createEvidenceStore(options: EvidenceStoreOptions): EvidenceStor
       checkScreenshotShowsSomething(png);
       return await writeUnder(tool, png);
     },
+    async saveVideo(tool, mp4) {
+      if (!isMp4(mp4) || mp4.length > MAX_VIDEO_BYTES) {
+        throw new HarnessError(
+          "EVIDENCE_WRITE_FAILED",
+          mp4.length > MAX_VIDEO_BYTES
+            ? `The screen recording is ${mp4.length} bytes, more than the ${MAX_VIDEO_BYTES} kept; record for a shorter time.`
+            : "The device gave no complete MP4 for the screen recording (it was cut off or never written); record again.",
+        );
+      }
+      return await writeUnder(tool, mp4, "mp4");
+    },
     // An empty placeholder claims the name (exclusive create, as savePng): resolve and listRecent skip it (no PNG signature).
     reservePng: (tool) => writeUnder(tool, new Uint8Array()),
     async savePngAs(reserved, capture) {
@@ -89,9 +116,10 @@ export function createEvidenceStore(options: EvidenceStoreOptions): EvidenceStor
     async resolve(id) {
       if (!isEvidenceId(id)) return null;
       const path = join(directory, id);
+      const kind = KINDS[kindOf(id)];
       try {
-        const bytes = await fs.readRegularFile(path, EVIDENCE_FILE);
-        return isPng(bytes) ? { path, bytes } : null;
+        const bytes = await fs.readRegularFile(path, kind.limits);
+        return kind.is(bytes) ? { path, bytes, mimeType: kind.mimeType } : null;
       } catch {
         return null;
       }
@@ -106,10 +134,9 @@ export function createEvidenceStore(options: EvidenceStoreOptions): EvidenceStor
       const listed: EvidenceRef[] = [];
       for (const id of names.filter(isEvidenceId).sort().reverse()) {
         if (listed.length >= limit) break;
-        const head = await fs.readRegularFile(join(directory, id), { ...EVIDENCE_FILE, firstBytes: PNG_SIGNATURE.length }).catch(() =>
-          null
-        );
-        if (head !== null && isPng(head)) listed.push(ref(id));
+        const kind = KINDS[kindOf(id)];
+        const head = await fs.readRegularFile(join(directory, id), { ...kind.limits, firstBytes: kind.signatureBytes }).catch(() => null);
+        if (head !== null && kind.is(head)) listed.push(ref(id));
       }
       return listed;
     },

@@ -107,7 +107,7 @@ async function runShellService(
       }
       stdout(outcome.stdout);
       const ended = await Promise.race([outcome.ended, reader.untilClosed().then(() => null)]);
-      if (ended === null) return;
+      if (ended === null) return outcome.hangUp?.();
       stdout(ended);
       return finish(0);
     }

@@ -17,6 +17,7 @@ import { exit, notFound, type ShellOutcome } from "./outcome.ts";
 import { PHYSICAL_DISPLAY_ID } from "./outputs/displays.ts";
 import { renderGetprop } from "./outputs/system_properties.ts";
 import { runCmd, runDumpsys, runPackageManager } from "./system_services.ts";
+import { FRAME_MS, ScreenRecorder } from "../video/screen_recorder.ts";
 
 const UIA2_SERVER = "io.appium.uiautomator2.server";
 const APPIUM_IME = "io.appium.settings/.AppiumIME";
@@ -67,6 +68,8 @@ export class DeviceShell {
   readonly instrumentations: Instrumentations;
   readonly #settings = new Map<string, string>();
   readonly #unsubscribe: () => void;
+  /** The `screenrecord` commands running: each one's timers, cleared when this shell closes. */
+  readonly #recordings = new Set<() => void>();
 
   constructor(device: ScenarioDevice) {
     this.device = device;
@@ -79,6 +82,7 @@ export class DeviceShell {
   /** Stops listening to the device (the adb server that made this shell stopped). */
   close(): void {
     this.#unsubscribe();
+    for (const stop of this.#recordings) stop();
   }
 
   run(commandLine: string): ShellOutcome {
@@ -227,6 +231,8 @@ export class DeviceShell {
         return this.#uiautomator(args);
       case "screencap":
         return this.#screencap(args);
+      case "screenrecord":
+        return this.#screenrecord(args);
       case "exec":
         return this.#runOne(args);
       case "export":
@@ -373,6 +379,59 @@ export class DeviceShell {
     if (path === undefined) return exit(png);
     this.device.files.set(path, png);
     return exit();
+  }
+
+  /**
+   * `screenrecord [--time-limit SECONDS] [--size WxH] [--bit-rate N] [--verbose] PATH`: records the screen until the
+   * time limit (180 s at most, the default) or until it is interrupted (SIGINT, or SIGHUP when adbd hangs up the
+   * connection), then writes PATH, an MP4 of the screens shown over that time (`../video/screen_recorder.ts`). Nothing
+   * is at PATH while it records; the command ends with exit 0 and no output at the time limit.
+   */
+  #screenrecord(args: string[]): ShellOutcome {
+    const usage = "Usage: screenrecord [options] <filename>\n\nAndroid screenrecord v1.3.  Records the device's display to a .mp4 file.\n";
+    let limit = 180;
+    const paths: string[] = [];
+    for (let i = 0; i < args.length; i++) {
+      const arg = args[i]!;
+      if (arg === "--time-limit") {
+        limit = Number.parseInt(args[++i] ?? "", 10);
+        if (!(limit >= 1 && limit <= 180)) return exit("", `Time limit ${args[i] ?? ""}s outside acceptable range [1,180]\n`, 2);
+      } else if (arg === "--size" || arg === "--bit-rate" || arg === "--display-id") i++;
+      else if (arg === "--help") return exit("", usage, 0);
+      else if (arg.startsWith("--")) {
+        if (arg !== "--verbose" && arg !== "--bugreport") return exit("", `Unrecognized option: ${arg}\n${usage}`, 2);
+      } else paths.push(arg);
+    }
+    const path = paths[0];
+    if (path === undefined || paths.length > 1) return exit("", `Must specify output file (see --help).\n`, 2);
+    if (!isKnownDirectory(parentOf(path), this.device.files) || this.#readOnly(parentOf(path))) {
+      return exit(
+        "",
+        `Unable to open '${path}': ${this.#readOnly(parentOf(path)) ? "Permission denied" : "No such file or directory"}\n`,
+        1,
+      );
+    }
+    const d = this.device;
+    const recorder = new ScreenRecorder(() => d.screenshotPng(), () => d.now());
+    let finishRecording = (): void => {};
+    const ended = new Promise<string>((resolve) => {
+      const looking = setInterval(() => recorder.look(), FRAME_MS);
+      const limitTimer = setTimeout(() => finishRecording(), limit * 1000);
+      const stopTimers = () => {
+        clearInterval(looking);
+        clearTimeout(limitTimer);
+        this.#recordings.delete(stopTimers);
+      };
+      this.#recordings.add(stopTimers);
+      finishRecording = () => {
+        if (!this.#recordings.has(stopTimers)) return; // finished already
+        stopTimers();
+        recorder.look();
+        d.files.set(path, recorder.finish(limit * 1000));
+        resolve("");
+      };
+    });
+    return { kind: "block", stdout: "", ended, hangUp: () => finishRecording() };
   }
 
   #cat(args: string[]): ShellOutcome {

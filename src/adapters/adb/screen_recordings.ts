@@ -1,0 +1,170 @@
+/**
+ * Screen recordings over adb: `adb exec-out screenrecord --time-limit N /data/local/tmp/amh-rec-….mp4`, a child the
+ * server keeps while the device records (one per device). The device's `screenrecord` stops at 180 s: when a segment
+ * ends by itself before the recording's limit, the next one starts at once (a new file), so a recording is a list of
+ * segments of at most 180 s, each its own MP4 (not joined). Stopping ends the running child (the runner kills it):
+ * its connection closes, adbd hangs up the command and `screenrecord` finishes its file on that SIGHUP as on SIGINT
+ * (what Maestro's recording relies on too: it closes the shell stream). The server then waits until no
+ * `screenrecord` runs on the device (at most FINISH_WAIT_MS), reads each file with `exec-out cat` and removes it.
+ */
+import { HarnessError } from "../../errors.ts";
+import type { Clock } from "../../ports/clock.ts";
+import type { WaitOptions } from "../../ports/device.ts";
+import type { ProcessResult } from "../../ports/process_runner.ts";
+import type { FinishedRecording, ScreenRecordings } from "../../ports/screen_recording.ts";
+import type { AdbClient } from "./adb_client.ts";
+import { ADB_COMMANDS } from "./adb_commands.ts";
+
+/** How long `screenrecord` may take to finish its file after the hang-up before the server reads what is there. */
+const FINISH_WAIT_MS = 5_000;
+/**
+ * How long a start waits for `screenrecord` to refuse (a missing directory, no such program) before it says it runs;
+ * a refusal that comes later (a slow adb) is said by the stop.
+ */
+const START_CHECK_MS = 1_000;
+/** The longest recording (in segments). */
+const MAX_RECORDING_SECONDS = 600;
+/** The device's `screenrecord` records 180 s at most: one segment. */
+export const SEGMENT_SECONDS = 180;
+
+/** One `screenrecord` child: its file, how to end it, its end (its result, or the error adb gave). */
+interface Segment {
+  path: string;
+  stop: AbortController;
+  ended: Promise<ProcessResult | HarnessError>;
+  done: boolean;
+}
+
+interface Running {
+  startedAt: number;
+  maxSeconds: number;
+  segments: Segment[];
+  /** Set by stop: no next segment starts. */
+  stopping: boolean;
+  /** The recording reached its limit (the last segment ended by itself there). */
+  reachedLimit: boolean;
+}
+
+export interface ScreenRecordingOptions {
+  adb: AdbClient;
+  clock: Clock;
+  /** The longest segment; SEGMENT_SECONDS unless a test makes it shorter. */
+  segmentSeconds?: number;
+  /** START_CHECK_MS unless a test on a loaded machine waits longer. */
+  startCheckMs?: number;
+}
+
+export function createAdbScreenRecordings(options: ScreenRecordingOptions): ScreenRecordings {
+  const { adb, clock } = options;
+  const segmentSeconds = options.segmentSeconds ?? SEGMENT_SECONDS;
+  const startCheckMs = options.startCheckMs ?? START_CHECK_MS;
+  const running = new Map<string, Running>();
+  let counter = 0;
+
+  /** Starts one segment of at most `seconds`; when it ends by itself, the next (unless stopped or at the limit). */
+  const startSegment = (udid: string, entry: Running, seconds: number): Segment => {
+    const path = `/data/local/tmp/amh-rec-${Math.floor(clock.now())}-${process.pid}-${++counter}.mp4`;
+    const stop = new AbortController();
+    const segment: Segment = {
+      path,
+      stop,
+      done: false,
+      ended: adb.run(ADB_COMMANDS.screenrecord(seconds, path), { serial: udid, timeoutMs: (seconds + 60) * 1000, signal: stop.signal })
+        .then(
+          (result) => result,
+          (error: unknown) => error instanceof HarnessError ? error : new HarnessError("INTERNAL_ERROR", String(error)),
+        ),
+    };
+    entry.segments.push(segment);
+    void segment.ended.then((ended) => {
+      segment.done = true;
+      if (entry.stopping || ended instanceof HarnessError || refusedWords(ended) !== null) return;
+      const left = entry.maxSeconds - (clock.now() - entry.startedAt) / 1000;
+      if (left < 1) entry.reachedLimit = true;
+      else startSegment(udid, entry, Math.min(segmentSeconds, Math.floor(left)));
+    });
+    return segment;
+  };
+
+  const start = async (udid: string, maxSeconds: number, wait: WaitOptions): Promise<void> => {
+    if (running.has(udid)) {
+      throw new HarnessError(
+        "EMULATOR_BUSY",
+        `A screen recording already runs on ${udid}; stop it first (screen_record with action "stop"), then start another.`,
+        { udid },
+      );
+    }
+    if (!Number.isInteger(maxSeconds) || maxSeconds < 1 || maxSeconds > MAX_RECORDING_SECONDS) {
+      throw new HarnessError("INVALID_ARGUMENT", `max_seconds must be a whole number from 1 to ${MAX_RECORDING_SECONDS}.`);
+    }
+    const entry: Running = { startedAt: clock.now(), maxSeconds, segments: [], stopping: false, reachedLimit: false };
+    running.set(udid, entry);
+    const first = startSegment(udid, entry, Math.min(segmentSeconds, maxSeconds));
+    // A refusal comes at once (the device's screenrecord checks its file first); silence means it records.
+    await Promise.race([first.ended, clock.sleep(Math.min(startCheckMs, wait.timeoutMs), wait.signal).catch(() => {})]);
+    if (!first.done) return;
+    const ended = await first.ended;
+    if (!(ended instanceof HarnessError) && refusedWords(ended) === null) return; // a recording shorter than the check
+    entry.stopping = true;
+    running.delete(udid);
+    throw refusal(udid, ended);
+  };
+
+  const stopRecording = async (udid: string, wait: WaitOptions): Promise<FinishedRecording> => {
+    const entry = running.get(udid);
+    if (entry === undefined) {
+      throw new HarnessError(
+        "INVALID_ARGUMENT",
+        `No screen recording runs on ${udid}: start one with screen_record action "start" first (a recording ends only by a stop).`,
+        { udid },
+      );
+    }
+    running.delete(udid);
+    entry.stopping = true;
+    const reachedLimit = entry.reachedLimit;
+    for (const segment of entry.segments) segment.stop.abort();
+    const ends = await Promise.all(entry.segments.map((segment) => segment.ended));
+    const seconds = Math.min(entry.maxSeconds, Math.max(0, (clock.now() - entry.startedAt) / 1000));
+    const lost = ends.find((ended) => ended instanceof HarnessError && ended.code === "EMULATOR_UNAVAILABLE");
+    if (lost !== undefined) throw lost;
+    // The first segment refused after the start's check (nothing was recorded): the device's words.
+    const first = ends[0]!;
+    if (ends.length === 1 && !(first instanceof HarnessError) && !first.aborted && refusedWords(first) !== null) throw refusal(udid, first);
+    // screenrecord writes the end of its file after the hang-up: wait until it is gone.
+    const finishBy = clock.now() + Math.min(FINISH_WAIT_MS, wait.timeoutMs);
+    while (clock.now() < finishBy) {
+      const pids = await adb.run(ADB_COMMANDS.pidofScreenrecord(), { serial: udid, ...wait }).catch(() => null);
+      if (pids === null || pids.stdout.toString("utf8").trim() === "") break;
+      await clock.sleep(100, wait.signal);
+    }
+    const segments: Uint8Array[] = [];
+    for (const segment of entry.segments) {
+      const file = await adb.run(ADB_COMMANDS.readRecording(segment.path), { serial: udid, ...wait });
+      await adb.run(ADB_COMMANDS.removeRecording(segment.path), { serial: udid, ...wait }).catch(() => {});
+      segments.push(new Uint8Array(file.stdout));
+    }
+    return { udid, segments, seconds, reachedLimit };
+  };
+
+  return { start, stop: stopRecording, running: () => [...running.keys()] };
+}
+
+/**
+ * What `screenrecord` said when it refused, or null when it recorded: `exec-out` is raw (no exit status, its stderr
+ * in stdout), and `screenrecord` prints nothing when it records (no `--verbose`), so any text or a failing exit is a refusal.
+ */
+function refusedWords(ended: ProcessResult): string | null {
+  const words = `${ended.stdout.toString("utf8")}${ended.stderr}`.trim();
+  if (words !== "") return words;
+  return ended.exitCode !== 0 && !ended.aborted ? `exit ${ended.exitCode}` : null;
+}
+
+/** The device's `screenrecord` refused (its words), or adb failed (its error). */
+function refusal(udid: string, ended: ProcessResult | HarnessError): HarnessError {
+  if (ended instanceof HarnessError) return ended;
+  return new HarnessError(
+    "EMULATOR_UNAVAILABLE",
+    `The device refused to record its screen (screenrecord: ${refusedWords(ended) ?? "no file"}); check it with doctor.`,
+    { udid },
+  );
+}
