@@ -54,6 +54,11 @@ export interface ActScope {
    * longest so far still leaves room for the answer. */
   reads: ReadTimer;
   wait(): WaitOptions;
+  /**
+   * Whether the soft keyboard is open on the screen `before` shows. A tool that declares `asksKeyboard` had it asked
+   * beside the read before the act (one wait instead of two); once `before` is another read, it is asked again.
+   */
+  keyboardShown(): Promise<boolean>;
 }
 
 /** What every act answers (contracts/tool_data.ts ACT_DATA_SHAPE), before what the act itself adds. */
@@ -80,6 +85,8 @@ export interface ActToolOptions<N extends ToolName, E extends object, B = void> 
    * answered and the settled screen: `changed` is true when the source differs or this says so.
    */
   changedBeyondSource?(extra: E, screen: ScreenSummary): boolean;
+  /** The act asks `scope.keyboardShown()` on the screen it acts on: asked beside the read before the act. */
+  asksKeyboard?: boolean;
 }
 
 /** An act tool's handler: `before`, then `act` inside performAct. The handlers record checks its data against the declaration. */
@@ -90,7 +97,7 @@ export function defineActTool<N extends ToolName, E extends object, B = void>(na
     async run(args: ToolInput<N>, ctx: OperationContext, ports: ToolPorts): Promise<ToolOutcome<ActData & E>> {
       const prepared = (await options.before?.(args, ctx, ports)) as B;
       try {
-        return await performAct(name, ctx, ports, (scope) => options.act(scope, args, prepared), options.changedBeyondSource);
+        return await performAct(name, ctx, ports, (scope) => options.act(scope, args, prepared), options);
       } finally {
         await options.release?.(prepared);
       }
@@ -104,7 +111,7 @@ function performAct<E extends object>(
   ctx: OperationContext,
   ports: ToolPorts,
   act: (scope: ActScope) => Promise<E>,
-  changedBeyondSource?: (extra: E, screen: ScreenSummary) => boolean,
+  options: Pick<ActToolOptions<ToolName, E>, "changedBeyondSource" | "asksKeyboard">,
 ): Promise<ToolOutcome<ActData & E>> {
   const wait = (): WaitOptions => ({ timeoutMs: ctx.remainingMs(), signal: ctx.signal });
   let restarted: string | undefined;
@@ -112,24 +119,46 @@ function performAct<E extends object>(
   return deviceOf(ctx).withDriver(op, async (session) => {
     const driver = watchGestures(session, () => ctx.noteActed("sent"));
     const reads = readTimer(ports.clock);
-    const before = await reads.time(() => checked(ctx, () => driver.source()));
-    const scope: ActScope = { driver, ports, ctx, before, reads, wait };
-    const extra = await act(scope);
-    ctx.noteActed("done");
-    const actedOn = scope.before;
-    const after = await settleWithEvidence(tool, driver, ports, ctx, actedOn);
-    return {
-      data: {
-        foreground_package: after.summary.foreground_package,
-        settled: after.settled,
-        changed: after.source !== actedOn || changedBeyondSource?.(extra, after.summary) === true,
-        ...extra,
-        screen: after.evidence.fingerprint === undefined ? after.summary : { ...after.summary, fingerprint: after.evidence.fingerprint },
-        ...(after.evidence.error === null ? {} : { evidence_error: after.evidence.error }),
-        ...(restarted === undefined ? {} : { session_restarted: restarted }),
-      },
-    };
+    const askKeyboard = () => checked(ctx, () => driver.isKeyboardShown());
+    const readBefore = reads.time(() => checked(ctx, () => driver.source()));
+    // The keyboard's state of the same moment, asked beside the read (the act awaits it only once it needs it).
+    const keyboardBefore = options.asksKeyboard === true ? settledLater(askKeyboard()) : undefined;
+    try {
+      const before = await readBefore;
+      const scope: ActScope = {
+        driver,
+        ports,
+        ctx,
+        before,
+        reads,
+        wait,
+        keyboardShown: () => keyboardBefore !== undefined && scope.before === before ? keyboardBefore.value() : askKeyboard(),
+      };
+      const extra = await act(scope);
+      ctx.noteActed("done");
+      const actedOn = scope.before;
+      const after = await settleWithEvidence(tool, driver, ports, ctx, actedOn);
+      return {
+        data: {
+          foreground_package: after.summary.foreground_package,
+          settled: after.settled,
+          changed: after.source !== actedOn || options.changedBeyondSource?.(extra, after.summary) === true,
+          ...extra,
+          screen: after.evidence.fingerprint === undefined ? after.summary : { ...after.summary, fingerprint: after.evidence.fingerprint },
+          ...(after.evidence.error === null ? {} : { evidence_error: after.evidence.error }),
+          ...(restarted === undefined ? {} : { session_restarted: restarted }),
+        },
+      };
+    } finally {
+      await keyboardBefore?.settled; // nothing the act started keeps running after it
+    }
   });
+}
+
+/** A request started now and awaited later: `value()` answers it (or its failure); `settled` ends with it, never failing. */
+function settledLater<T>(work: Promise<T>): { value(): Promise<T>; settled: Promise<void> } {
+  const settled = work.then(() => {}, () => {});
+  return { value: () => work, settled };
 }
 
 interface SettledMoment {
@@ -154,12 +183,17 @@ async function settleWithEvidence(
   const wait = (): WaitOptions => ({ timeoutMs: ctx.remainingMs(), signal: ctx.signal });
   const read = () => checked(ctx, () => driver.source());
   const startedAt = ports.clock.now();
-  const first = await read();
-  const firstRead = { source: first, tookMs: ports.clock.now() - startedAt };
+  // The device's facts beside the read, as ui_get_tree reads them: the moment the read shows, one wait instead of two.
+  const [firstRead, context] = await allOrFirstError(
+    read().then((source) => ({ source, tookMs: ports.clock.now() - startedAt })),
+    ports.observer.screenContext(wait()),
+  );
+  const first = firstRead.source;
   if (readIsFinal(before, firstRead, driver.idleTimeoutMs)) {
-    const summary = await summaryOf(first, ports, wait());
+    const summary = summaryFromCapture({ xml: first, ...context }).summary;
     return { source: first, settled: true, summary, evidence: await actEvidence(tool, ports, ctx, summary) };
   }
+  // Not final: the UI may have moved during the read, so the facts are read again beside the confirming reads.
   const [summarized, confirmed] = await allOrFirstError(summaryOf(first, ports, wait()), confirmSettled(firstRead, read, ports, ctx));
   const summary = confirmed.source === first ? summarized : await summaryOf(confirmed.source, ports, wait());
   return { source: confirmed.source, settled: confirmed.settled, summary, evidence: await actEvidence(tool, ports, ctx, summary) };
