@@ -4,7 +4,8 @@
  * driver (the session the call names, from the operation context, or a temporary one), read the screen before,
  * act, read it once more and settle (settle.ts: that read is final when UiAutomator2 answered it within the
  * session's idle timeout or it shows only a flip; a confirming read only when the screen may still be moving),
- * while the device's facts are read (one adb process, beside the confirming read), and answer the new screen summary
+ * with the device's facts read beside that read (one adb process; again beside the confirming read), and the keyboard's
+ * state beside the read before the act for a tool that asks it (`asksKeyboard`), and answer the new screen summary
  * with `settled` and `changed`; once the screen is settled its evidence PNG is named in the answer and taken behind
  * it (the gate's `captureLater`: the next operation on the device waits for it), so the evidence is the answered
  * screen (an act that happened is answered ok also when its evidence cannot even be named: `evidence: null` and
@@ -35,7 +36,7 @@ import {
   underAnotherKey,
 } from "../screen/mod.ts";
 import { deviceOf } from "./device_handle.ts";
-import { aroundDriver } from "./driver_calls.ts";
+import { aroundDriver, type DriverCallKind, type DriverCallName } from "./driver_calls.ts";
 import { xpathOf } from "./element_path.ts";
 import { type ReadTimer, readTimer } from "./read_timer.ts";
 import { attachMomentEvidence, captureScreenshotWith } from "./screenshot.ts";
@@ -56,7 +57,8 @@ export interface ActScope {
   wait(): WaitOptions;
   /**
    * Whether the soft keyboard is open on the screen `before` shows. A tool that declares `asksKeyboard` had it asked
-   * beside the read before the act (one wait instead of two); once `before` is another read, it is asked again.
+   * beside the read before the act (one wait instead of two); after any other page source (an element wait's), it is
+   * asked again.
    */
   keyboardShown(): Promise<boolean>;
 }
@@ -117,7 +119,11 @@ function performAct<E extends object>(
   let restarted: string | undefined;
   const op = { ...uiOperation(ctx), restarted: (why: string) => void (restarted = why) };
   return deviceOf(ctx).withDriver(op, async (session) => {
-    const driver = watchGestures(session, () => ctx.noteActed("sent"));
+    let sourcesRead = 0;
+    const driver = watchCalls(session, (name, kind) => {
+      if (kind === "gesture") ctx.noteActed("sent");
+      if (name === "source") sourcesRead++;
+    });
     const reads = readTimer(ports.clock);
     const askKeyboard = () => checked(ctx, () => driver.isKeyboardShown());
     const readBefore = reads.time(() => checked(ctx, () => driver.source()));
@@ -132,7 +138,8 @@ function performAct<E extends object>(
         before,
         reads,
         wait,
-        keyboardShown: () => keyboardBefore !== undefined && scope.before === before ? keyboardBefore.value() : askKeyboard(),
+        // The early answer is of the first read's moment: after any other read (an element wait's), it is asked again.
+        keyboardShown: () => keyboardBefore !== undefined && sourcesRead === 1 ? keyboardBefore.value() : askKeyboard(),
       };
       const extra = await act(scope);
       ctx.noteActed("done");
@@ -199,10 +206,10 @@ async function settleWithEvidence(
   return { source: confirmed.source, settled: confirmed.settled, summary, evidence: await actEvidence(tool, ports, ctx, summary) };
 }
 
-/** The driver, telling `onGesture` before each gesture goes to the device (from then on the act may have taken place). */
-function watchGestures(driver: UiDriver, onGesture: () => void): UiDriver {
-  return aroundDriver(() => driver, (_name, kind, run) => {
-    if (kind === "gesture") onGesture();
+/** The driver, telling `onCall` before each call goes to the device (from a gesture on, the act may have taken place). */
+function watchCalls(driver: UiDriver, onCall: (name: DriverCallName, kind: DriverCallKind) => void): UiDriver {
+  return aroundDriver(() => driver, (name, kind, run) => {
+    onCall(name, kind);
     return run(driver);
   });
 }
