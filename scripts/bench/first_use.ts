@@ -4,15 +4,18 @@
  * `session_id` on a fresh device installs the UiAutomator2 server's two APKs, starts its instrumentation, opens
  * the warm session and taps: its total, and its parts from the server's progress steps (time from each step to
  * the next). Then the same `ui_tap` warm (the held session) to its answer and to its evidence PNG stored behind it,
- * `ui_get_tree` while warm, the same tap in a lease, median/p95 over the repetitions, and the three tasks of
- * act_tasks.ts as a default agent (no session_id), warm. Issue 24's target rows.
+ * `ui_get_tree` while warm, the same tap in a lease, median/p95 over the repetitions, one warm tap's requests on a
+ * timeline (request_timeline.ts), and the three tasks of act_tasks.ts as a default agent (no session_id), warm.
+ * Issue 24's target rows.
  */
 import { ACT_DEFAULTS } from "../../contracts/act_defaults.ts";
 import { createDirectDriverFactory } from "../../src/adapters/uia2_direct/mod.ts";
 import { packagedServerApksWithSizes } from "../../src/adapters/uia2_direct/server_package.ts";
 import type { UiDriverFactory } from "../../src/ports/ui_driver.ts";
 import { startSimDevice } from "../../src/sim/mod.ts";
+import { createNodeProcessRunner } from "../../src/adapters/node_process_runner.ts";
 import { openBenchHarness } from "./in_memory_harness.ts";
+import { requestTimeline } from "./request_timeline.ts";
 import { type BenchIO, type BenchSection, median, p95 } from "./section.ts";
 import { TASKS } from "./act_tasks.ts";
 
@@ -27,8 +30,10 @@ export const firstUseSection: BenchSection = {
     const steps: { at: number; message: string }[] = [];
     let direct: ReturnType<typeof createDirectDriverFactory> | undefined;
     let opened = 0;
+    const timeline = requestTimeline();
     const harness = await openBenchHarness(sim, {
       folder: "amh-bench-first-",
+      runner: timeline.runner(createNodeProcessRunner()),
       drivers: (adb, _observer, clock): UiDriverFactory => {
         const factory = createDirectDriverFactory({
           adb,
@@ -107,6 +112,13 @@ export const firstUseSection: BenchSection = {
         }`,
       );
       io.print(`ui_get_tree while warm (page source through the warm session)  ${ms(trees)} (target ≤ 500)`);
+      const traced = await timeline.during(() => call("ui_tap", TAP), () => pending.drain());
+      await call("device_back", {});
+      io.print(`one warm ui_tap's requests (start  end  took, ms from the call; answered at ${traced.answeredMs.toFixed(0)})`);
+      for (const r of traced.requests) {
+        const cells = [r.startMs, r.endMs, r.endMs - r.startMs].map((n) => n.toFixed(0).padStart(6)).join("");
+        io.print(`  ${cells}  ${r.what}${r.endMs > traced.answeredMs ? "  (ends behind the answer)" : ""}`);
+      }
       // Issue 24's end-to-end rows: each task as a default agent (no ui_session_open, no session_id), warm, its calls
       // back to back (each waits for the previous act's evidence, as a scripted agent without thinking time does).
       const runs = Math.max(3, Math.min(io.repetitions, 5));

@@ -4,7 +4,8 @@
  * driver (the session the call names, from the operation context, or a temporary one), read the screen before,
  * act, read it once more and settle (settle.ts: that read is final when UiAutomator2 answered it within the
  * session's idle timeout or it shows only a flip; a confirming read only when the screen may still be moving),
- * while the device's facts are read (one adb process, beside the confirming read), and answer the new screen summary
+ * with the device's facts read beside that read (one adb process; again beside the confirming read), and the keyboard's
+ * state beside the read before the act for a tool that asks it (`asksKeyboard`), and answer the new screen summary
  * with `settled` and `changed`; once the screen is settled its evidence PNG is named in the answer and taken behind
  * it (the gate's `captureLater`: the next operation on the device waits for it), so the evidence is the answered
  * screen (an act that happened is answered ok also when its evidence cannot even be named: `evidence: null` and
@@ -35,7 +36,7 @@ import {
   underAnotherKey,
 } from "../screen/mod.ts";
 import { deviceOf } from "./device_handle.ts";
-import { aroundDriver } from "./driver_calls.ts";
+import { aroundDriver, type DriverCallKind, type DriverCallName } from "./driver_calls.ts";
 import { xpathOf } from "./element_path.ts";
 import { type ReadTimer, readTimer } from "./read_timer.ts";
 import { attachMomentEvidence, captureScreenshotWith } from "./screenshot.ts";
@@ -54,6 +55,12 @@ export interface ActScope {
    * longest so far still leaves room for the answer. */
   reads: ReadTimer;
   wait(): WaitOptions;
+  /**
+   * Whether the soft keyboard is open on the screen `before` shows. A tool that declares `asksKeyboard` had it asked
+   * beside the read before the act (one wait instead of two); after any other page source (an element wait's), it is
+   * asked again.
+   */
+  keyboardShown(): Promise<boolean>;
 }
 
 /** What every act answers (contracts/tool_data.ts ACT_DATA_SHAPE), before what the act itself adds. */
@@ -80,6 +87,8 @@ export interface ActToolOptions<N extends ToolName, E extends object, B = void> 
    * answered and the settled screen: `changed` is true when the source differs or this says so.
    */
   changedBeyondSource?(extra: E, screen: ScreenSummary): boolean;
+  /** The act asks `scope.keyboardShown()` on the screen it acts on: asked beside the read before the act. */
+  asksKeyboard?: boolean;
 }
 
 /** An act tool's handler: `before`, then `act` inside performAct. The handlers record checks its data against the declaration. */
@@ -90,7 +99,7 @@ export function defineActTool<N extends ToolName, E extends object, B = void>(na
     async run(args: ToolInput<N>, ctx: OperationContext, ports: ToolPorts): Promise<ToolOutcome<ActData & E>> {
       const prepared = (await options.before?.(args, ctx, ports)) as B;
       try {
-        return await performAct(name, ctx, ports, (scope) => options.act(scope, args, prepared), options.changedBeyondSource);
+        return await performAct(name, ctx, ports, (scope) => options.act(scope, args, prepared), options);
       } finally {
         await options.release?.(prepared);
       }
@@ -104,32 +113,59 @@ function performAct<E extends object>(
   ctx: OperationContext,
   ports: ToolPorts,
   act: (scope: ActScope) => Promise<E>,
-  changedBeyondSource?: (extra: E, screen: ScreenSummary) => boolean,
+  options: Pick<ActToolOptions<ToolName, E>, "changedBeyondSource" | "asksKeyboard">,
 ): Promise<ToolOutcome<ActData & E>> {
   const wait = (): WaitOptions => ({ timeoutMs: ctx.remainingMs(), signal: ctx.signal });
   let restarted: string | undefined;
   const op = { ...uiOperation(ctx), restarted: (why: string) => void (restarted = why) };
   return deviceOf(ctx).withDriver(op, async (session) => {
-    const driver = watchGestures(session, () => ctx.noteActed("sent"));
+    let sourcesRead = 0;
+    const driver = watchCalls(session, (name, kind) => {
+      if (kind === "gesture") ctx.noteActed("sent");
+      if (name === "source") sourcesRead++;
+    });
     const reads = readTimer(ports.clock);
-    const before = await reads.time(() => checked(ctx, () => driver.source()));
-    const scope: ActScope = { driver, ports, ctx, before, reads, wait };
-    const extra = await act(scope);
-    ctx.noteActed("done");
-    const actedOn = scope.before;
-    const after = await settleWithEvidence(tool, driver, ports, ctx, actedOn);
-    return {
-      data: {
-        foreground_package: after.summary.foreground_package,
-        settled: after.settled,
-        changed: after.source !== actedOn || changedBeyondSource?.(extra, after.summary) === true,
-        ...extra,
-        screen: after.evidence.fingerprint === undefined ? after.summary : { ...after.summary, fingerprint: after.evidence.fingerprint },
-        ...(after.evidence.error === null ? {} : { evidence_error: after.evidence.error }),
-        ...(restarted === undefined ? {} : { session_restarted: restarted }),
-      },
-    };
+    const askKeyboard = () => checked(ctx, () => driver.isKeyboardShown());
+    const readBefore = reads.time(() => checked(ctx, () => driver.source()));
+    // The keyboard's state of the same moment, asked beside the read (the act awaits it only once it needs it).
+    const keyboardBefore = options.asksKeyboard === true ? settledLater(askKeyboard()) : undefined;
+    try {
+      const before = await readBefore;
+      const scope: ActScope = {
+        driver,
+        ports,
+        ctx,
+        before,
+        reads,
+        wait,
+        // The early answer is of the first read's moment: after any other read (an element wait's), it is asked again.
+        keyboardShown: () => keyboardBefore !== undefined && sourcesRead === 1 ? keyboardBefore.value() : askKeyboard(),
+      };
+      const extra = await act(scope);
+      ctx.noteActed("done");
+      const actedOn = scope.before;
+      const after = await settleWithEvidence(tool, driver, ports, ctx, actedOn);
+      return {
+        data: {
+          foreground_package: after.summary.foreground_package,
+          settled: after.settled,
+          changed: after.source !== actedOn || options.changedBeyondSource?.(extra, after.summary) === true,
+          ...extra,
+          screen: after.evidence.fingerprint === undefined ? after.summary : { ...after.summary, fingerprint: after.evidence.fingerprint },
+          ...(after.evidence.error === null ? {} : { evidence_error: after.evidence.error }),
+          ...(restarted === undefined ? {} : { session_restarted: restarted }),
+        },
+      };
+    } finally {
+      await keyboardBefore?.settled; // nothing the act started keeps running after it
+    }
   });
+}
+
+/** A request started now and awaited later: `value()` answers it (or its failure); `settled` ends with it, never failing. */
+function settledLater<T>(work: Promise<T>): { value(): Promise<T>; settled: Promise<void> } {
+  const settled = work.then(() => {}, () => {});
+  return { value: () => work, settled };
 }
 
 interface SettledMoment {
@@ -154,21 +190,26 @@ async function settleWithEvidence(
   const wait = (): WaitOptions => ({ timeoutMs: ctx.remainingMs(), signal: ctx.signal });
   const read = () => checked(ctx, () => driver.source());
   const startedAt = ports.clock.now();
-  const first = await read();
-  const firstRead = { source: first, tookMs: ports.clock.now() - startedAt };
+  // The device's facts beside the read, as ui_get_tree reads them: the moment the read shows, one wait instead of two.
+  const [firstRead, context] = await allOrFirstError(
+    read().then((source) => ({ source, tookMs: ports.clock.now() - startedAt })),
+    ports.observer.screenContext(wait()),
+  );
+  const first = firstRead.source;
   if (readIsFinal(before, firstRead, driver.idleTimeoutMs)) {
-    const summary = await summaryOf(first, ports, wait());
+    const summary = summaryFromCapture({ xml: first, ...context }).summary;
     return { source: first, settled: true, summary, evidence: await actEvidence(tool, ports, ctx, summary) };
   }
+  // Not final: the UI may have moved during the read, so the facts are read again beside the confirming reads.
   const [summarized, confirmed] = await allOrFirstError(summaryOf(first, ports, wait()), confirmSettled(firstRead, read, ports, ctx));
   const summary = confirmed.source === first ? summarized : await summaryOf(confirmed.source, ports, wait());
   return { source: confirmed.source, settled: confirmed.settled, summary, evidence: await actEvidence(tool, ports, ctx, summary) };
 }
 
-/** The driver, telling `onGesture` before each gesture goes to the device (from then on the act may have taken place). */
-function watchGestures(driver: UiDriver, onGesture: () => void): UiDriver {
-  return aroundDriver(() => driver, (_name, kind, run) => {
-    if (kind === "gesture") onGesture();
+/** The driver, telling `onCall` before each call goes to the device (from a gesture on, the act may have taken place). */
+function watchCalls(driver: UiDriver, onCall: (name: DriverCallName, kind: DriverCallKind) => void): UiDriver {
+  return aroundDriver(() => driver, (name, kind, run) => {
+    onCall(name, kind);
     return run(driver);
   });
 }

@@ -108,32 +108,42 @@ export function createUiSessions(options: UiSessionsOptions): UiSessionLayer {
   };
 
   /**
-   * The warm driver as one operation uses it: its first call, answered "session gone" (another client ended it, its
-   * server exited), starts the driver again once and is sent again; a session lost later in the operation ends it.
+   * The warm driver as one operation uses it: its first calls (those sent before any answered: an act sends its read
+   * and the keyboard's state together), answered "session gone" (another client ended it, its server exited), start
+   * the driver again once and are sent again; a session lost later in the operation ends it.
    */
   const usedBy = (w: WarmDriver, udid: string, op: UiOperation): UiDriver => {
-    let calls = 0;
+    let answered = false;
+    let restart: Promise<void> | undefined;
+    const startAgain = async (error: HarnessError) => {
+      const why = `the UiAutomator2 session ${w.driver.appiumSessionId} had ended (${error.message}); a new one was started`;
+      options.logger.info(`warm session on ${udid}: ${why}`);
+      void warms.discard(w.driver);
+      try {
+        warms.replaced(w, await openDriver(udid, op));
+      } catch (failed) {
+        await warms.end(w, `starting it again failed (${failed instanceof Error ? failed.message : String(failed)})`);
+        throw failed;
+      }
+      op.restarted?.(why);
+    };
     return aroundDriver(() => w.driver, async (name, _kind, run) => {
       if (name === "delete") return; // the warm driver outlives the operation
-      const first = calls++ === 0;
+      const first = !answered;
       try {
-        return await run(w.driver);
+        const value = await run(w.driver);
+        answered = true;
+        return value;
       } catch (error) {
-        if (!(error instanceof HarnessError) || !GONE.has(error.code) || op.signal.aborted) throw error;
+        if (!(error instanceof HarnessError) || !GONE.has(error.code) || op.signal.aborted) {
+          answered = true; // the session answered, with another error
+          throw error;
+        }
         if (!first) {
           await warms.end(w, `the UiAutomator2 side ended it (${error.code})`);
           throw error;
         }
-        const why = `the UiAutomator2 session ${w.driver.appiumSessionId} had ended (${error.message}); a new one was started`;
-        options.logger.info(`warm session on ${udid}: ${why}`);
-        void warms.discard(w.driver);
-        try {
-          warms.replaced(w, await openDriver(udid, op));
-        } catch (failed) {
-          await warms.end(w, `starting it again failed (${failed instanceof Error ? failed.message : String(failed)})`);
-          throw failed;
-        }
-        op.restarted?.(why);
+        await (restart ??= startAgain(error));
         return await run(w.driver);
       }
     });

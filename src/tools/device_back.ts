@@ -7,8 +7,9 @@
 import { checked, defineActTool } from "../device/act.ts";
 
 export const deviceBackTool = defineActTool("device_back", {
-  async act({ driver, ctx }) {
-    const keyboardOpen = await checked(ctx, () => driver.isKeyboardShown());
+  asksKeyboard: true, // beside the read before Back
+  async act({ driver, ctx, keyboardShown }) {
+    const keyboardOpen = await keyboardShown();
     await checked(ctx, () => driver.back());
     return { keyboard_closed: keyboardOpen };
   },

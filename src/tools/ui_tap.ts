@@ -13,6 +13,7 @@ import { HarnessError } from "../errors.ts";
 import { coveredBy, coveredByOpenDrawer, saidCover, type Selector } from "../screen/mod.ts";
 
 export const uiTapTool = defineActTool("ui_tap", {
+  asksKeyboard: true,
   async act(scope, args) {
     const { ctx } = scope;
     const selector = args.selector;
@@ -54,7 +55,7 @@ async function refuseCovered(found: FoundElement, scope: ActScope, selector: Sel
 
 /** Whether the element lies under the open soft keyboard (the summary's covered_by_keyboard rule). */
 async function underKeyboard(found: FoundElement, scope: ActScope): Promise<boolean> {
-  if (!(await checked(scope.ctx, () => scope.driver.isKeyboardShown()))) return false;
+  if (!(await scope.keyboardShown())) return false;
   const { keyboard } = await scope.ports.observer.screenContext(scope.wait());
   const top = keyboard.open ? keyboard.top : undefined;
   return top !== undefined && found.element.bounds.top >= top;
