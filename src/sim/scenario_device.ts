@@ -58,6 +58,13 @@ export interface ScenarioDeviceOptions {
   now?: () => number;
 }
 
+/**
+ * Drawn screenshots by what draws them (ScenarioDevice.screenshotPng's key), the most recently shown last: drawing
+ * and encoding a screen costs 50–300 ms of CPU, and every device of a process showing that screen gets the same bytes.
+ */
+const DRAWN_PNGS = new Map<string, Uint8Array>();
+const DRAWN_PNGS_KEPT = 32;
+
 /** Android key codes the sim acts on (KeyEvent.KEYCODE_*). */
 export const KEYCODE = { HOME: 3, BACK: 4, ENTER: 66, DEL: 67, APP_SWITCH: 187 } as const;
 
@@ -79,6 +86,7 @@ export class ScenarioDevice implements SimDevice {
   #serviceRequests = 0;
   readonly #serverQuitListeners = new Set<() => void>();
   #uia2Instrumented = false;
+  /** The last given screenshot stamped with the badge, by screen id. */
   #lastPng: { key: string; png: Uint8Array } | null = null;
   readonly #frozen: boolean;
   readonly #givenScreenshots: ReadonlyMap<string, Uint8Array>;
@@ -276,30 +284,44 @@ export class ScenarioDevice implements SimDevice {
     return this.#now();
   }
 
-  /** The PNG of the current screen; the last one is reused while the screen is unchanged. */
+  /**
+   * The PNG of the current screen. A drawn screen is drawn once per process for what draws it (display size, keyboard,
+   * action key, tree, hints shown, painted frame; DRAWN_PNGS): the same screen gives the same bytes on every device,
+   * and a test that starts many devices draws each screen once. A given screenshot is stamped once per device.
+   */
   screenshotPng(): Uint8Array {
     const kb = this.keyboard();
     const blank = this.faults.blankScreencap === true;
     const given = blank ? undefined : this.#givenScreenshots.get(this.screenId());
+    if (given !== undefined) {
+      const key = `given|${this.screenId()}`;
+      if (this.#lastPng?.key !== key) this.#lastPng = { key, png: stampSimulatedBadge(given) };
+      return this.#lastPng.png.slice();
+    }
     const imeAction = this.#imeKey();
     const current = this.#current();
     const paint = current.spec.paint;
     const frame = paint === undefined ? -1 : Math.floor(this.#now() / paint.frame_ms) % paint.frames.length;
-    const painted = paint === undefined ? "" : `|${this.screenId()}#${frame}`;
-    const key = given !== undefined
-      ? `given|${this.screenId()}`
-      : `${blank}|${kb.open ? kb.top : "-"}|${imeAction}|${this.hierarchyXml()}${painted}`;
-    if (this.#lastPng?.key !== key) {
-      const png = given !== undefined ? stampSimulatedBadge(given) : drawScreenPng(current.roots, {
-        ...this.displaySize(),
+    const painted = paint === undefined ? undefined : paint.frames[frame]!;
+    const { width, height } = this.displaySize();
+    const hints = allNodes(current.roots).map((n) => (n.showsHint === true ? 1 : 0)).join("");
+    const key = `${width}x${height}|${blank}|${kb.open ? kb.top : "-"}|${imeAction}|${hints}|${
+      JSON.stringify(painted ?? null)
+    }|${this.hierarchyXml()}`;
+    let png = DRAWN_PNGS.get(key);
+    if (png === undefined) {
+      png = drawScreenPng(current.roots, {
+        width,
+        height,
         keyboardTop: kb.open ? kb.top : undefined,
         imeAction,
         blank,
-        ...(paint === undefined ? {} : { paint: paint.frames[frame]! }),
+        ...(painted === undefined ? {} : { paint: painted }),
       });
-      this.#lastPng = { key, png };
-    }
-    return this.#lastPng.png.slice();
+      if (DRAWN_PNGS.size >= DRAWN_PNGS_KEPT) DRAWN_PNGS.delete(DRAWN_PNGS.keys().next().value!);
+    } else DRAWN_PNGS.delete(key); // kept last: the least recently shown screen goes first
+    DRAWN_PNGS.set(key, png);
+    return png.slice();
   }
 
   /**

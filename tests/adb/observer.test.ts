@@ -71,6 +71,8 @@ test("captureTree: XML without trailer, geometry, keyboard and foreground from a
     assert.match(command, /^(devices -l|shell (wm|dumpsys|getprop|pm list)|exec-out (uiautomator dump|screencap -p))/, command);
   }
   assert.ok(dev.runner.calls.filter((c) => c.args[0] === "-s").every((c) => c.args[1] === "emulator-5554"));
+  // Three adb processes: the device's selection, the dump, and the five facts in one shell (screen-facts).
+  assert.equal(dev.runner.calls.length, 3, dev.commands().join("\n"));
 });
 
 test("captureTree: null root node is retried, then the fresh dump is returned", { skip }, async () => {
@@ -179,7 +181,10 @@ test(
 );
 
 test("status: udid, model, API level, screen, foreground and keyboard", { skip }, async () => {
-  const status = await observerOf(device()).status({ timeoutMs: 5000 });
+  const dev = device();
+  const status = await observerOf(dev).status({ timeoutMs: 5000 });
+  // The selection, three getprops and the five facts in one shell: five adb processes.
+  assert.equal(dev.runner.calls.length, 5, dev.commands().join("\n"));
   assert.deepEqual(status, {
     udid: "emulator-5554",
     online: true,

@@ -7,6 +7,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { createAdbClient } from "../../src/adapters/adb/adb_client.ts";
 import { createAdbObserver } from "../../src/adapters/adb/observer.ts";
+import { SECTION_MARKER } from "../../src/adapters/adb/shell_sections.ts";
 import { runOperation } from "../../src/mcp/run_operation.ts";
 import { appListTool } from "../../src/tools/app_list.ts";
 import { deviceStatusTool } from "../../src/tools/device_status.ts";
@@ -29,7 +30,9 @@ function driftingAdb() {
       "shell wm density": "Physical density: 420\n",
       "shell pm list packages -3": "package:com.example.b\npackage:com.example.a\n",
     };
-    return { stdout: answers[commandOf(args)] ?? "" };
+    // Commands joined in one shell (shell_sections.ts) are answered part by part, a marker line between parts, like sh.
+    const parts = commandOf(args).split(` ; echo ${SECTION_MARKER} ; `);
+    return { stdout: parts.map((part, i) => answers[i === 0 ? part : `shell ${part}`] ?? "").join(`${SECTION_MARKER}\n`) };
   });
   const adb = createAdbClient({ runner, program: { program: "adb", source: "PATH" } });
   return { runner, observer: createAdbObserver({ adb, clock: { now: () => Date.now(), sleep: async () => {} } }) };

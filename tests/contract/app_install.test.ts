@@ -16,12 +16,21 @@ import { actWorld } from "../support/act_world.ts";
 import { buildApk } from "../support/apk_builder.ts";
 import { operationId } from "../support/mcp_fakes.ts";
 
+/**
+ * A folder of the test's own, which is also the system temporary folder while the test runs (TMPDIR: os.tmpdir() reads
+ * it on every call), so the private APK copies counted are this test's alone, not those of another test file or another
+ * checkout's run installing at the same moment (a shared /tmp made the count flaky under load).
+ */
 function withFolder(body: (dir: string) => Promise<void>): () => Promise<void> {
   return async () => {
     const dir = mkdtempSync(join(tmpdir(), "app-install-"));
+    const tmp = process.env["TMPDIR"];
+    process.env["TMPDIR"] = dir;
     try {
       await body(dir);
     } finally {
+      if (tmp === undefined) delete process.env["TMPDIR"];
+      else process.env["TMPDIR"] = tmp;
       rmSync(dir, { recursive: true, force: true });
     }
   };

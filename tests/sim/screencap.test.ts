@@ -5,6 +5,7 @@ import { resolveScenario } from "../../src/sim/scenario/load.ts";
 import { ScenarioDevice } from "../../src/sim/scenario_device.ts";
 import { BUILTIN_SCENARIOS } from "../../src/sim/scenarios/mod.ts";
 import { keyboardKeys, SIMULATED_LABEL, simulatedBadge } from "../../src/sim/png/screencap.ts";
+import { encodeRgbaPng } from "../../src/sim/png/encode_rgba.ts";
 import { GLYPH_WIDTH, glyphRows } from "../../src/sim/png/glyphs.ts";
 
 function pixels(png: Uint8Array): { width: number; height: number; px: Uint32Array } {
@@ -154,4 +155,27 @@ test("the drawn keyboard has the field's action key: search on the shop's search
   const width = Math.floor(key.right) - Math.ceil(key.left), height = search.length / width;
   const at = (mask: string, dx: number, dy: number) => mask[Math.round(height / 2 + dy) * width + Math.round(width / 2 + dx)];
   assert.deepEqual([at(search, -6, -6), at(search, -19, -6), at(search, 7, -6), at(search, -6, -19)], [".", "#", "#", "#"]);
+});
+
+test("the Sub filter is lossless on any pixels: every byte, borrows across channels included, decodes back as drawn", () => {
+  // Sub subtracts each pixel's four channels as one 32-bit word; channels below their left neighbour's need a
+  // borrow that must not reach the next channel. Pixels that step down and up by every amount hold every case.
+  const width = 257, height = 3;
+  const rgba = new Uint8Array(width * height * 4);
+  for (let i = 0; i < rgba.length; i++) rgba[i] = (i * 97 + ((i >> 2) % 7) * 61) & 255;
+  const png = encodeRgbaPng(rgba, width, height);
+  const image = UPNG.decode(png.buffer as ArrayBuffer);
+  assert.deepEqual(new Uint8Array(UPNG.toRGBA8(image)[0]!), rgba);
+});
+
+test("the same screen gives the same bytes on every device; a changed screen, its own; the caller's copy is its own", () => {
+  const first = new ScenarioDevice(resolveScenario("login")), second = new ScenarioDevice(resolveScenario("login"));
+  const shot = first.screenshotPng();
+  assert.deepEqual(second.screenshotPng(), shot);
+  shot.fill(0);
+  assert.notDeepEqual(second.screenshotPng(), shot, "a caller's change reaches no other screenshot");
+  const before = second.screenshotPng();
+  second.back(); // the keyboard closes
+  assert.notDeepEqual(second.screenshotPng(), before);
+  assert.deepEqual(first.screenshotPng(), before, "the other device still shows the keyboard");
 });

@@ -6,8 +6,8 @@
  * (`dumpsys input_method`, `dumpsys window InputMethod`), foreground package (`dumpsys window
  * displays`, then `windows`, then `dumpsys activity activities`), model/API (getprop), screenshot
  * (`exec-out screencap -p`, whole or EMULATOR_UNAVAILABLE: screencap_output.ts) and packages (`pm list
- * packages`). `screenContext` (what an act and a held session's tree need besides the XML) asks geometry,
- * keyboard and foreground in one shell (`screen-facts`, shell_sections.ts): one adb process. Every shell
+ * packages`). `captureTree` (after the dump) and `screenContext` (what an act and a held session's tree need besides
+ * the XML) ask geometry, keyboard and foreground in one shell (`screen-facts`, shell_sections.ts): one adb process. Every shell
  * read is checked for a cut stream by the client. Throws only HarnessError.
  */
 import { HarnessError } from "../../errors.ts";
@@ -72,33 +72,24 @@ function observerOf(options: AdbObserverOptions, bound: string | undefined): Dev
     if (density === 0) density = Number(parseGetpropValue(await text(call, ADB_COMMANDS.getprop("ro.sf.lcd_density")))) || 0;
     return { width: size?.effective.width ?? 0, height: size?.effective.height ?? 0, density };
   };
-  const geometry = async (call: Call): Promise<ScreenGeometry> => {
-    const [sizeText, densityText] = await Promise.all([text(call, ADB_COMMANDS.wmSize()), text(call, ADB_COMMANDS.wmDensity())]);
-    return geometryOf(call, sizeText, densityText);
-  };
-
-  const keyboard = async (call: Call): Promise<KeyboardState> => {
-    const [imm, window] = await Promise.all([
-      text(call, ADB_COMMANDS.dumpsysInputMethod()),
-      text(call, ADB_COMMANDS.dumpsysWindowInputMethod()),
-    ]);
-    return keyboardOf(imm, window);
-  };
-
-  /** The focused window's package from `dumpsys window displays` (when already read), else `windows`, else the resumed activity. */
-  const foreground = async (call: Call, displaysText?: string): Promise<string> => {
-    if (displaysText !== undefined) {
-      const pkg = foregroundPackageOf(parseWindowFocus(displaysText));
-      if (pkg !== null) return pkg;
-    }
-    const commands = displaysText === undefined
-      ? [ADB_COMMANDS.dumpsysWindowDisplays(), ADB_COMMANDS.dumpsysWindowWindows()]
-      : [ADB_COMMANDS.dumpsysWindowWindows()];
-    for (const command of commands) {
-      const pkg = foregroundPackageOf(parseWindowFocus(await text(call, command)));
+  /** The focused window's package from `dumpsys window displays` (already read), else `windows`, else the resumed activity. */
+  const foreground = async (call: Call, displaysText: string): Promise<string> => {
+    for (const focus of [displaysText, ADB_COMMANDS.dumpsysWindowWindows()]) {
+      const pkg = foregroundPackageOf(parseWindowFocus(typeof focus === "string" ? focus : await text(call, focus)));
       if (pkg !== null) return pkg;
     }
     return parseResumedActivity(await text(call, ADB_COMMANDS.dumpsysActivities()))?.packageName ?? "";
+  };
+
+  /**
+   * Geometry, keyboard and foreground: the five reads in one adb process (`screen-facts`; a tree and an act's facts ask
+   * it once each), the fallbacks only where a device needs them.
+   */
+  const screenFacts = async (call: Call) => {
+    const command = ADB_COMMANDS.screenFacts();
+    const [size, density, imm, imeWindow, displays] = splitSections(await text(call, command), SCREEN_FACT_SECTIONS, command.name);
+    const [screen, foregroundPackage] = await Promise.all([geometryOf(call, size!, density!), foreground(call, displays!)]);
+    return { screen, keyboard: keyboardOf(imm!, imeWindow!), foregroundPackage };
   };
 
   return {
@@ -115,14 +106,12 @@ function observerOf(options: AdbObserverOptions, bound: string | undefined): Dev
     ...(options.missingPackageHint === undefined ? {} : { missingPackageHint: options.missingPackageHint }),
     async status(wait): Promise<DeviceStatus> {
       const call = await begin(wait);
-      const [model, api, simulatedProp, screen, foregroundPackage, keys] = await Promise.all([
+      const [model, api, simulatedProp, { screen, foregroundPackage, keyboard: keys }] = await Promise.all([
         text(call, ADB_COMMANDS.getprop("ro.product.model")).then(parseGetpropValue),
         text(call, ADB_COMMANDS.getprop("ro.build.version.sdk")).then(parseGetpropValue),
         // The built-in simulated device says so itself, also when reached through `sim` by socket.
         text(call, ADB_COMMANDS.getprop(SIMULATED_PROPERTY)).then(parseGetpropValue),
-        geometry(call),
-        foreground(call),
-        keyboard(call),
+        screenFacts(call),
       ]);
       const status: DeviceStatus = {
         udid: call.serial,
@@ -139,16 +128,11 @@ function observerOf(options: AdbObserverOptions, bound: string | undefined): Dev
     async captureTree(wait): Promise<TreeCapture> {
       const call = await begin(wait);
       const xml = await dumpHierarchy(adb, clock, call);
-      const [screen, keys, foregroundPackage] = await Promise.all([geometry(call), keyboard(call), foreground(call)]);
+      const { screen, keyboard: keys, foregroundPackage } = await screenFacts(call);
       return { xml, screen: orient(screen, xml), keyboard: keys, foregroundPackage };
     },
     async screenContext(wait) {
-      // One adb process for the five reads (an act asks this once); the fallbacks run only where a device needs them.
-      const call = await begin(wait);
-      const command = ADB_COMMANDS.screenFacts();
-      const [size, density, imm, imeWindow, displays] = splitSections(await text(call, command), SCREEN_FACT_SECTIONS, command.name);
-      const [screen, foregroundPackage] = await Promise.all([geometryOf(call, size!, density!), foreground(call, displays!)]);
-      return { screen, keyboard: keyboardOf(imm!, imeWindow!), foregroundPackage };
+      return await screenFacts(await begin(wait));
     },
     async screenshot(wait): Promise<Uint8Array> {
       const call = await begin(wait);

@@ -3,7 +3,6 @@
  * kept even when opaque), one IDAT, every row Sub-filtered (one cheap pass; on UI screens it lands
  * within a few percent of libpng's adaptive choice), zlib level 6 as Skia's encoder uses.
  */
-import { Buffer } from "node:buffer";
 import { deflateSync } from "node:zlib";
 
 const SIGNATURE = Uint8Array.of(0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a);
@@ -11,23 +10,34 @@ const SIGNATURE = Uint8Array.of(0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a);
 export function encodeRgbaPng(rgba: Uint8Array, width: number, height: number): Uint8Array {
   const stride = width * 4;
   const filtered = new Uint8Array((stride + 1) * height);
+  // Sub: each byte minus the same channel of the pixel to its left (the first pixel as it is). A pixel's four
+  // channels are subtracted at once as one 32-bit word, with no borrow from one byte into the next (the top bit
+  // of each byte is set in the minuend and cleared in the subtrahend, then fixed by the xor): the same bytes as
+  // byte by byte, in a quarter of the loop.
+  const pixels = rgba.byteOffset % 4 === 0
+    ? new Uint32Array(rgba.buffer, rgba.byteOffset, width * height)
+    : new Uint32Array(rgba.slice().buffer);
+  const row = new Uint32Array(width), rowBytes = new Uint8Array(row.buffer);
   for (let y = 0; y < height; y++) {
-    const from = y * stride, to = y * (stride + 1);
-    filtered[to] = 1; // Sub: each byte minus the same channel of the pixel to its left (the first pixel as it is)
-    filtered.set(rgba.subarray(from, from + Math.min(4, stride)), to + 1);
-    for (let i = 4; i < stride; i++) filtered[to + 1 + i] = (rgba[from + i]! - rgba[from + i - 4]!) & 255;
+    const from = y * width;
+    row[0] = pixels[from]!;
+    for (let x = 1; x < width; x++) {
+      const a = pixels[from + x]!, b = pixels[from + x - 1]!;
+      row[x] = ((a | 0x80808080) - (b & 0x7f7f7f7f)) ^ ((a ^ ~b) & 0x80808080);
+    }
+    filtered[y * (stride + 1)] = 1;
+    filtered.set(rowBytes, y * (stride + 1) + 1);
   }
   const header = new Uint8Array(13);
   const view = new DataView(header.buffer);
   view.setUint32(0, width);
   view.setUint32(4, height);
   header.set([8, 6, 0, 0, 0], 8);
-  return Buffer.concat([
-    SIGNATURE,
-    chunk("IHDR", header),
-    chunk("IDAT", deflateSync(filtered, { level: 6 })),
-    chunk("IEND", new Uint8Array()),
-  ]);
+  // A plain Uint8Array of its own (not a Buffer, whose slice() is a view): each caller's slice() is a copy.
+  const parts = [SIGNATURE, chunk("IHDR", header), chunk("IDAT", deflateSync(filtered, { level: 6 })), chunk("IEND", new Uint8Array())];
+  const png = new Uint8Array(parts.reduce((n, part) => n + part.length, 0));
+  parts.reduce((at, part) => (png.set(part, at), at + part.length), 0);
+  return png;
 }
 
 function chunk(type: string, data: Uint8Array): Uint8Array {

@@ -281,9 +281,16 @@ function drawIcon(canvas: Canvas, name: string, cx: number, cy: number, r: numbe
   canvas.smoothText(letter, cx - textWidth(letter, size) / 2 + size * 0.05, cy - size / 2, size, WHITE, clip);
 }
 
+/** The last wallpaper drawn, by size: every launcher screen of that size starts from a copy of it. */
+let lastWallpaper: { width: number; height: number; pixels: Uint8Array } | null = null;
+
 /** A launcher's wallpaper: a soft diagonal gradient with a large glow, like the Pixel's default ones. */
 function drawWallpaper(canvas: Canvas): void {
   const { width: w, height: h, pixels } = canvas;
+  if (lastWallpaper?.width === w && lastWallpaper.height === h) {
+    pixels.set(lastWallpaper.pixels);
+    return;
+  }
   const top: Rgb = [36, 59, 110], bottom: Rgb = [168, 96, 140], glow: Rgb = [255, 214, 170];
   const gx = w * 0.72, gy = h * 0.3, gr = w * 0.55;
   for (let y = 0; y < h; y++) {
@@ -297,6 +304,7 @@ function drawWallpaper(canvas: Canvas): void {
       }
     }
   }
+  lastWallpaper = { width: w, height: h, pixels: pixels.slice() };
 }
 
 /**
