@@ -64,7 +64,7 @@ export async function runOperation<N extends ToolName>(
   let answer: OperationAnswer<ToolData<N>>;
   try {
     const args = parseToolInput(tool.name, rawArgs);
-    const gate: Gate = { tool: tool.name, operationId, deps, call, sessionId: sessionIdOf(args) };
+    const gate: Gate = { tool: tool.name, operationId, deps, call, sessionId: sessionIdOf(args), asked: deviceOf(args) };
     const outcome: ToolOutcome<ToolData<N>> = await withLockAndDeadline(gate, (ctx, ports) => tool.run(args, ctx, ports), state);
     answer = { envelope: successEnvelope(operationId, tool.name, outcome.data, state.evidence), content: outcome.content ?? [] };
   } catch (thrown) {
@@ -120,6 +120,13 @@ interface Gate {
   call: CallOptions;
   /** The session the call names: the session-aware lock lets it through while that session holds the device. */
   sessionId: string | undefined;
+  /** The device the call names (its `device`: a serial or a name), read here alone. */
+  asked: string | undefined;
+}
+
+/** The `device` argument of a tool that takes one. */
+function deviceOf(args: object): string | undefined {
+  return "device" in args && typeof args.device === "string" ? args.device : undefined;
 }
 
 /** The `session_id` argument of a tool that takes one. */
@@ -166,10 +173,7 @@ async function withLockAndDeadline<T>(
       if (held !== null) state.previous = await deps.pending.settle(deviceKey({ adbServer: deps.ports.observer.adbServer, udid: held }));
       return work(ctx, deps.ports);
     }
-    // A call naming an open session is on that session's device (the session holds it; a device gone since
-    // fails its first command with EMULATOR_UNAVAILABLE): no `adb devices` on each act of a session.
-    const udid = (sessionId === undefined ? null : deps.ports.ui.udidOf(sessionId)) ??
-      await deps.ports.observer.resolveUdid({ timeoutMs: ctx.remainingMs(), signal: ctx.signal });
+    const udid = await deviceOfCall(gate, { timeoutMs: ctx.remainingMs(), signal: ctx.signal });
     const address = { adbServer: deps.ports.observer.adbServer, udid };
     // An earlier act's evidence still being captured keeps the device (and its lock) until its PNG is stored.
     state.previous = await deps.pending.settle(deviceKey(address));
@@ -202,6 +206,43 @@ async function withLockAndDeadline<T>(
     if (capture === undefined || device === undefined) await release();
     else state.capture = { device, ...capture, release };
   }
+}
+
+/**
+ * The serial a call is on (issue 26). A call naming an open session is on that session's device (the session holds it;
+ * a device gone since fails its first command with EMULATOR_UNAVAILABLE): no `adb devices` on each act of a session,
+ * and a `device` beside it must be that one. Otherwise its `device`, else the server's, else the only online one
+ * (resolve_device.ts); a tool declared `needsDevice` (what it removes cannot be undone) must name its device while
+ * more than one is online.
+ */
+async function deviceOfCall(gate: Gate, wait: WaitOptions): Promise<string> {
+  const { deps, sessionId, asked, tool } = gate;
+  const observer = deps.ports.observer;
+  const held = sessionId === undefined ? null : deps.ports.ui.udidOf(sessionId);
+  if (held !== null) {
+    const meant = asked === undefined ? held : await observer.resolveUdid({ ...wait, device: asked });
+    if (meant !== held) {
+      throw new HarnessError(
+        "INVALID_ARGUMENT",
+        `UI session ${sessionId} is on device ${held}, not on "${asked}" (${meant}): drop "device" to act in the session, ` +
+          "or drop session_id to act on the other device.",
+        { session_id: sessionId, session_device: held, device: asked },
+      );
+    }
+    return held;
+  }
+  if (asked === undefined && (TOOLS[tool] as { needsDevice?: true }).needsDevice === true) {
+    const { online } = await observer.devices(wait);
+    if (online.length > 1) {
+      throw new HarnessError(
+        "INVALID_ARGUMENT",
+        `${tool} cannot be undone, and ${online.length} devices are online (${online.map((d) => d.udid).join(", ")}): ` +
+          'pass "device" (the serial of the one you mean) to choose; nothing was changed.',
+        { online },
+      );
+    }
+  }
+  return await observer.resolveUdid({ ...wait, device: asked });
 }
 
 /** The device as the pending captures know it: the lock's key (adb server and serial). */

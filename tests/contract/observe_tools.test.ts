@@ -34,7 +34,7 @@ test("device_status answers the whole status in the success envelope and writes 
       ok: true,
       operation_id: operationId(1),
       tool: "device_status",
-      data: { ...FAKE_STATUS },
+      data: { ...FAKE_STATUS, devices: [{ udid: FAKE_STATUS.udid, model: FAKE_STATUS.model }], default_device: FAKE_STATUS.udid },
       evidence: null,
       error: null,
     });
@@ -49,7 +49,7 @@ test("device_status answers the whole status in the success envelope and writes 
     evidence_id: null,
     duration_ms: 0,
   });
-  assert.deepEqual(world.observer.calls, ["resolveUdid", "status"]);
+  assert.deepEqual(world.observer.calls, ["resolveUdid", "status", "devices"]);
   assert.equal(world.lock.held.size, 0);
 });
 

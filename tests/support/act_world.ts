@@ -131,6 +131,7 @@ function deviceObserver(device: ScenarioDevice): DeviceObserver {
     adbServer: "tcp:127.0.0.1:5037",
     udid: device.serial,
     resolveUdid: async () => device.serial,
+    devices: async () => ({ online: [{ udid: device.serial, model: device.model }], default: device.serial }),
     bind: () => observer,
     status: async () => ({
       udid: device.serial,

@@ -66,6 +66,10 @@ export function fakeObserver(): FakeObserver {
       observer.calls.push("resolveUdid");
       return observer.behaviour.resolve ? observer.behaviour.resolve() : FAKE_UDID;
     },
+    async devices() {
+      observer.calls.push("devices");
+      return { online: [{ udid: FAKE_UDID, model: FAKE_STATUS.model }], default: FAKE_UDID };
+    },
     async status(wait) {
       observer.calls.push("status");
       observer.lastWait = wait;

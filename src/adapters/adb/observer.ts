@@ -1,6 +1,7 @@
 /**
  * `createAdbObserver`: the DeviceObserver over adb (read-only; never an input or start command).
- * Unbound, each call first selects the device (ANDROID_UDID or the only online one, `adb devices -l`);
+ * Unbound, each call first selects the device (ANDROID_UDID or the only online one, `adb devices -l`; resolveUdid
+ * also a call's `device`: resolve_device.ts);
  * `bind(serial)` gives one that sends every command to that serial without selecting. Reads: tree
  * (capture_tree.ts), screen geometry (`wm size`/`wm density`, swapped for rotation 1/3), keyboard
  * (`dumpsys input_method`, `dumpsys window InputMethod`), foreground package (`dumpsys window
@@ -27,7 +28,8 @@ import { parseInputShown } from "./parse_input_method.ts";
 import { parsePackageList } from "./parse_packages.ts";
 import { parseWmDensity, parseWmSize } from "./parse_wm.ts";
 import { screencapPng } from "./screencap_output.ts";
-import { selectDevice } from "./select_device.ts";
+import { parseAdbDevices } from "./parse_devices.ts";
+import { onlineDevices, resolveDevice } from "./resolve_device.ts";
 import { splitSections } from "./shell_sections.ts";
 
 export interface AdbObserverOptions {
@@ -56,10 +58,11 @@ function observerOf(options: AdbObserverOptions, bound: string | undefined): Dev
   const { adb, clock } = options;
   let lastUdid = bound ?? options.requestedUdid ?? "";
 
-  const begin = async (wait: WaitOptions): Promise<Call> => {
+  const listed = async (wait: WaitOptions) => parseAdbDevices(await adb.text(ADB_COMMANDS.devices(), wait));
+  const begin = async (wait: WaitOptions, asked?: string): Promise<Call> => {
     const deadline = clock.now() + wait.timeoutMs;
     const timing = waitLeft(deadline, clock, wait.signal);
-    const serial = bound ?? (await selectDevice(adb, options.requestedUdid, timing)).serial;
+    const serial = bound ?? resolveDevice(await listed(timing), { asked, bound: options.requestedUdid }).serial;
     lastUdid = serial;
     return { serial, deadline, ...(wait.signal === undefined ? {} : { signal: wait.signal }) };
   };
@@ -107,7 +110,16 @@ function observerOf(options: AdbObserverOptions, bound: string | undefined): Dev
       return lastUdid;
     },
     async resolveUdid(wait) {
-      return (await begin(wait)).serial;
+      return (await begin(wait, wait.device)).serial;
+    },
+    async devices(wait) {
+      const all = await listed(wait);
+      const online = onlineDevices(all);
+      const chosen = options.requestedUdid; // the server's device, also for an observer bound to one operation's
+      const byDefault = chosen !== undefined && chosen !== ""
+        ? (online.some((d) => d.udid === chosen) ? chosen : null)
+        : (online.length === 1 ? online[0]!.udid : null);
+      return { online, default: byDefault };
     },
     bind(udid) {
       return observerOf(options, udid);
