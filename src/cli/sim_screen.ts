@@ -77,7 +77,7 @@ export async function harnessScreenOptions(flags: ScreenFlags, config: HarnessCo
  */
 export function simDeviceCount(value: unknown, max: number): number | undefined {
   if (value === undefined) return undefined;
-  const count = typeof value === "number" ? value : Number.NaN;
+  const count = typeof value === "number" ? value : typeof value === "string" && /^\d+$/.test(value) ? Number(value) : Number.NaN;
   if (!Number.isInteger(count) || count < 1 || count > max) {
     throw new HarnessError("INVALID_ARGUMENT", `--devices takes how many simulated devices to serve, a whole number from 1 to ${max}.`);
   }

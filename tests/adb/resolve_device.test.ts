@@ -81,6 +81,12 @@ test("a name that fits several online devices asks for the serial (INVALID_ARGUM
       'pass the serial of the one you mean as "device".',
   );
   assert.equal(resolveDevice(twins, { asked: "emulator-5556" }).serial, "emulator-5556");
+  const second = parseAdbDevices(
+    "emulator-5554          device product:sdk_gphone64_x86_64 model:sdk_gphone64_x86_64 device:emu64xa\n" +
+      "emulator-5556          device product:sdk_gphone64_x86_64 model:Pixel_7 device:emu64xa\n",
+  );
+  assert.equal(resolveDevice(second, { asked: "sdk_gphone64_x86_64" }).serial, "emulator-5554", "a model before a product name");
+  assert.equal(failure(() => resolveDevice(second, { asked: "emu64xa" })).code, "INVALID_ARGUMENT", "a device name both have");
 });
 
 test("onlineDevices lists the online ones with the model -l prints (empty without -l properties)", { skip }, () => {

@@ -1,7 +1,7 @@
 /**
  * Which device a tool call means (issue 26, seed 003's rules), over what `adb devices -l` lists. The call's `device`
- * argument: a serial (exact), else a model, device or product name as `-l` prints it (case-insensitive; a space matches
- * the `_` adb prints for it) among the online devices. Omitted: the server's bound device (ANDROID_UDID / --device,
+ * argument: a serial (exact), else a model as `-l` prints it (case-insensitive; a space matches the `_` adb prints for it)
+ * among the online devices, else a device or product name so. Omitted: the server's bound device (ANDROID_UDID / --device,
  * chooseDevice's rules), else the only online one. Several online and none bound, a name no device has or one that fits
  * several: a HarnessError listing the online devices and saying how to choose. Pure.
  */
@@ -33,7 +33,9 @@ export function resolveDevice(devices: ListedDevice[], choice: { asked?: string 
   const bySerial = devices.find((d) => d.serial === asked);
   if (bySerial !== undefined) return chooseDevice([bySerial], asked); // offline or unauthorized: said as such
   const wanted = nameKey(asked);
-  const named = online.filter((d) => ["model", "device", "product"].some((key) => nameKey(d.properties[key] ?? "") === wanted));
+  const by = (keys: string[]) => online.filter((d) => keys.some((key) => nameKey(d.properties[key] ?? "") === wanted));
+  const byModel = by(["model"]);
+  const named = byModel.length > 0 ? byModel : by(["device", "product"]);
   if (named.length === 1) return named[0]!;
   if (named.length > 1) {
     throw new HarnessError(
