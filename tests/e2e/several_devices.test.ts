@@ -105,6 +105,7 @@ test("acts on each device land there alone; a lease on one leaves the other free
     assert.equal(mismatch.error?.code, "INVALID_ARGUMENT");
     assert.match(mismatch.error?.message ?? "", new RegExp(`^UI session ${session} is on device ${SECOND}, not on "${FIRST}"`));
     await ok("device_back", { session_id: session, device: "sdk_gphone64_x86_64_2" }); // the same device by its model
+    await ok("app_clear", { package: "com.android.settings", session_id: session }); // a session names its device
   } finally {
     await ok("ui_session_close", { session_id: session });
   }
