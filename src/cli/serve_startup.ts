@@ -16,7 +16,7 @@ const STARTUP_CHECK_TIMEOUT_MS = 15_000;
 export async function warnWhenDeviceUnreachable(harness: Harness, logger: Logger): Promise<void> {
   if (harness.simulated) return;
   try {
-    await harness.deps.ports.observer.resolveUdid({ timeoutMs: STARTUP_CHECK_TIMEOUT_MS });
+    await harness.deps.ports.observer.resolveDevice({ timeoutMs: STARTUP_CHECK_TIMEOUT_MS });
   } catch (error) {
     const online = isHarnessError(error) ? error.details?.["online"] : undefined;
     if (Array.isArray(online) && online.length > 1) {

@@ -16,7 +16,7 @@ import { redactArguments } from "../../contracts/tool_inputs.ts";
 import { type ToolData, type ToolName, TOOLS } from "../../contracts/tools.ts";
 import { HarnessError, toHarnessError } from "../errors.ts";
 import type { Clock } from "../ports/clock.ts";
-import type { WaitOptions } from "../ports/device.ts";
+import type { OnlineDevices, ResolvedDevice, WaitOptions } from "../ports/device.ts";
 import type { AuditLog, AuditOutcome, DeviceLease, DeviceLock, EvidenceRef } from "../ports/evidence.ts";
 import type { Logger } from "../ports/logger.ts";
 import type { ActStage, OperationContext, ToolHandler, ToolOutcome, ToolPorts } from "../ports/operation.ts";
@@ -173,7 +173,7 @@ async function withLockAndDeadline<T>(
       if (held !== null) state.previous = await deps.pending.settle(deviceKey({ adbServer: deps.ports.observer.adbServer, udid: held }));
       return work(ctx, deps.ports);
     }
-    const udid = await deviceOfCall(gate, { timeoutMs: ctx.remainingMs(), signal: ctx.signal });
+    const { udid, devices } = await deviceOfCall(gate, { timeoutMs: ctx.remainingMs(), signal: ctx.signal });
     const address = { adbServer: deps.ports.observer.adbServer, udid };
     // An earlier act's evidence still being captured keeps the device (and its lock) until its PNG is stored.
     state.previous = await deps.pending.settle(deviceKey(address));
@@ -192,7 +192,8 @@ async function withLockAndDeadline<T>(
     lease = acquired;
     // The device handle, resolved once here from the session the call names (or the device's warm driver) and handed down.
     const handle = deps.ports.ui.handle(udid, sessionId, acquired);
-    return work({ ...ctx, device: handle }, { ...deps.ports, observer: deps.ports.observer.bind(udid) });
+    const observer = devices === null ? deps.ports.observer.bind(udid) : deps.ports.observer.bind(udid, devices);
+    return work({ ...ctx, device: handle }, { ...deps.ports, observer });
   };
   try {
     return await Promise.race([locked(), deadline.expired]);
@@ -215,12 +216,12 @@ async function withLockAndDeadline<T>(
  * (resolve_device.ts); a tool declared `needsDevice` (what it removes cannot be undone) must name its device while
  * more than one is online.
  */
-async function deviceOfCall(gate: Gate, wait: WaitOptions): Promise<string> {
+async function deviceOfCall(gate: Gate, wait: WaitOptions): Promise<ResolvedDevice> {
   const { deps, sessionId, asked, tool } = gate;
   const observer = deps.ports.observer;
   const held = sessionId === undefined ? null : deps.ports.ui.udidOf(sessionId);
   if (held !== null) {
-    const meant = asked === undefined ? held : await observer.resolveUdid({ ...wait, device: asked });
+    const meant = asked === undefined ? held : (await observer.resolveDevice({ ...wait, device: asked })).udid;
     if (meant !== held) {
       throw new HarnessError(
         "INVALID_ARGUMENT",
@@ -229,20 +230,31 @@ async function deviceOfCall(gate: Gate, wait: WaitOptions): Promise<string> {
         { session_id: sessionId, session_device: held, device: asked },
       );
     }
-    return held;
+    return { udid: held, devices: null };
   }
-  if (asked === undefined && (TOOLS[tool] as { needsDevice?: true }).needsDevice === true) {
-    const { online } = await observer.devices(wait);
-    if (online.length > 1) {
-      throw new HarnessError(
-        "INVALID_ARGUMENT",
-        `${tool} cannot be undone, and ${online.length} devices are online (${online.map((d) => d.udid).join(", ")}): ` +
-          'pass "device" (the serial of the one you mean) to choose; nothing was changed.',
-        { online },
-      );
-    }
+  const unnamed = asked === undefined && (TOOLS[tool] as { needsDevice?: true }).needsDevice === true;
+  let resolved: ResolvedDevice;
+  try {
+    resolved = await observer.resolveDevice({ ...wait, device: asked });
+  } catch (error) {
+    // Several online and none bound: for a tool that cannot be undone, its own refusal (the same listing).
+    const online = error instanceof HarnessError ? error.details?.["online"] : undefined;
+    if (unnamed && Array.isArray(online) && online.length > 1) throw mustNameDevice(tool, online as OnlineDevices["online"]);
+    throw error;
   }
-  return await observer.resolveUdid({ ...wait, device: asked });
+  const online = resolved.devices?.online ?? [];
+  if (unnamed && online.length > 1) throw mustNameDevice(tool, online);
+  return resolved;
+}
+
+/** A tool declared `needsDevice` called without `device` while several devices are online. */
+function mustNameDevice(tool: ToolName, online: OnlineDevices["online"]): HarnessError {
+  return new HarnessError(
+    "INVALID_ARGUMENT",
+    `${tool} cannot be undone, and ${online.length} devices are online (${online.map((d) => d.udid).join(", ")}): ` +
+      'pass "device" (the serial of the one you mean) to choose; nothing was changed.',
+    { online },
+  );
 }
 
 /** The device as the pending captures know it: the lock's key (adb server and serial). */

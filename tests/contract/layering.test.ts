@@ -310,7 +310,7 @@ test("the gate reads a call's session_id and device and resolves its device hand
   // lock); the UiSessions port offers no driver by session id. ui_session_close reads its own argument: the session
   // it closes, on no device.
   const reads =
-    /\bctx\.sessionId\b|\.withDriver\(\s*(?:ctx\.)?session|\bargs\.session_id\b|\["session_id"\]|\bargs\.device\b|\.resolveUdid\(/;
+    /\bctx\.sessionId\b|\.withDriver\(\s*(?:ctx\.)?session|\bargs\.session_id\b|\["session_id"\]|\bargs\.device\b|\.resolveDevice\(/;
   for (const file of [...sourceFiles(join(SRC, "tools")), ...sourceFiles(join(SRC, "device"))]) {
     if (rel(file) === "src/tools/ui_session_close.ts") continue;
     assert.doesNotMatch(readFileSync(file, "utf8"), reads, `${rel(file)} reads a session_id or device, or resolves either itself`);

@@ -130,7 +130,7 @@ function deviceObserver(device: ScenarioDevice): DeviceObserver {
   const observer: DeviceObserver = {
     adbServer: "tcp:127.0.0.1:5037",
     udid: device.serial,
-    resolveUdid: async () => device.serial,
+    resolveDevice: async () => ({ udid: device.serial, devices: null }),
     devices: async () => ({ online: [{ udid: device.serial, model: device.model }], default: device.serial }),
     bind: () => observer,
     status: async () => ({
