@@ -7,3 +7,6 @@
 export const BUILTIN_SCENARIO_NAMES = ["settings", "launcher", "login", "flutter", "permission", "shop", "canvas"] as const;
 
 export type BuiltinScenarioName = typeof BUILTIN_SCENARIO_NAMES[number];
+
+/** The most simulated devices one adb server serves (`--devices N` of `sim`, and of `serve`/`tree` with `--device sim`). */
+export const MAX_SIM_DEVICES = 8;

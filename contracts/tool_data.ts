@@ -69,6 +69,9 @@ export const DeviceStatusDataSchema = z.object({
   foreground_package: z.string(),
   keyboard_open: z.boolean(),
   simulated: z.literal(true).optional(),
+  /** The online devices (issue 26), and the one a call without `device` uses (null: several online and none bound). */
+  devices: z.array(z.object({ udid: z.string(), model: z.string() })),
+  default_device: z.string().nullable(),
 });
 
 /** A code of the closed list (error_codes.ts); catalog.json's `error_codes` lists them with their meaning. */

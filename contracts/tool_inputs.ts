@@ -39,6 +39,15 @@ export const SessionIdSchema = z.string().max(64).regex(/^[A-Za-z0-9_-]+$/);
 /** The same check, published as a plain string (eleven tools take one: tools/list stays small; the id is never typed by hand). */
 export const PublishedSessionIdSchema = z.string().pipe(SessionIdSchema);
 
+/**
+ * The device a call is for (issue 26): a serial, or a model or device name as `adb devices -l` prints it, matched
+ * case-insensitively (src/adapters/adb/resolve_device.ts); omitted, the server's device. Bounded, no control character.
+ */
+// deno-lint-ignore no-control-regex
+export const DeviceArgumentSchema = z.string().min(1).max(128).regex(/^[^\u0000-\u001f\u007f]*$/);
+/** The same check, published as a plain string (seventeen tools take one: device_status's description says what it is). */
+export const PublishedDeviceSchema = z.string().pipe(DeviceArgumentSchema);
+
 /** Text to type: non-empty, bounded, newlines and tabs allowed, other control characters refused. */
 // deno-lint-ignore no-control-regex
 export const TypedTextSchema = z.string().min(1).max(2000).regex(/^[^\u0000-\u0008\u000b-\u001f\u007f]*$/);
@@ -104,6 +113,7 @@ export const WaitInputSchema = z.strictObject({
   // The bound before the integer check, so that 1e308 is told "<=30000", not "<=9007199254740991".
   timeout_ms: z.number().min(0).max(WAIT_DEFAULTS.maxTimeoutMs).int().optional()
     .meta({ description: `ms, default ${WAIT_DEFAULTS.timeoutMs}` }),
+  device: PublishedDeviceSchema.optional(),
 }).refine((args) => (args.visible === undefined) !== (args.gone === undefined), {
   message: "give exactly one of visible (wait until it is on screen) or gone (wait until it is not)",
 });

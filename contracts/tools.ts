@@ -10,6 +10,7 @@ import { actData, DeviceStatusDataSchema, ScreenSummarySchema, SelectorDataSchem
 import {
   ApkPathSchema,
   PackageNameSchema,
+  PublishedDeviceSchema,
   publishedSelector,
   PublishedSelectorSchema,
   PublishedSessionIdSchema,
@@ -64,6 +65,11 @@ export interface ToolDeclaration<
   data: D;
   available: boolean;
   /**
+   * Set where guessing the device would be dangerous (what it removes cannot be undone: app_clear, app_uninstall):
+   * while more than one device is online, a call without `device` is refused (INVALID_ARGUMENT), bound device or not.
+   */
+  needsDevice?: true;
+  /**
    * Arguments of a call that succeeds on the simulated device's `login` scenario from its first screen, where
    * `{}` does not (tests/contract/output_schemas.test.ts makes it for a tool its own sequence of calls leaves out).
    */
@@ -80,6 +86,8 @@ function declare<I extends z.ZodObject<InputShape>, D extends z.ZodType, A exten
 export const TOOL_NAME_PATTERN = /^[a-zA-Z0-9_-]{1,64}$/;
 
 const session_id = PublishedSessionIdSchema.optional();
+/** Every tool that touches a device takes it (device_status's description says what it is; the gate alone reads it). */
+const device = PublishedDeviceSchema.optional();
 const selectorErrors = { selector: "INVALID_SELECTOR" } as const;
 
 /** What ui_tap does to its element (never to a point). */
@@ -99,8 +107,9 @@ export const TOOLS = {
     device: "observe",
     answers: "fields",
     available: true,
-    description: "Device udid, model, API level, screen size and density, foreground app, keyboard state. Read-only.",
-    input: z.strictObject({}),
+    description: "Device udid, model, API level, screen size and density, foreground app, keyboard state. Read-only. " +
+      "devices: those online. Device tools take device (a serial or model); omitted: default_device.",
+    input: z.strictObject({ device }),
     data: DeviceStatusDataSchema,
   }),
   ui_get_tree: declare({
@@ -113,7 +122,7 @@ export const TOOLS = {
       "Read-only; include_raw adds the XML. Actions: bounds [left, top, width, height] px; absent role = button, " +
       "enabled = true, label = the selector's value; long_press, checked, selected, focused, password, covered_by_keyboard only when true; " +
       "covered_by: what is drawn over it (tap refused). Absent: can_scroll false, keyboard closed, issues none.",
-    input: z.strictObject({ include_raw: z.boolean().optional() }),
+    input: z.strictObject({ include_raw: z.boolean().optional(), device }),
     data: ScreenSummarySchema.extend({ raw: z.string().optional() }),
   }),
   ui_wait: declare({
@@ -135,7 +144,7 @@ export const TOOLS = {
     answers: "fields",
     available: true,
     description: "Screen as PNG evidence: a downscaled image and an artifact:// link to the full one; annotate numbers data.actions on it.",
-    input: z.strictObject({ annotate: z.boolean().optional() }),
+    input: z.strictObject({ annotate: z.boolean().optional(), device }),
     data: z.object({
       width: z.number(),
       height: z.number(),
@@ -153,6 +162,7 @@ export const TOOLS = {
     input: z.strictObject({
       filter: z.string().max(100).regex(/^[A-Za-z0-9._]*$/).optional(),
       include_system: z.boolean().optional(),
+      device,
     }),
     data: z.object({ packages: z.array(z.string()), count: z.int(), include_system: z.boolean() }),
   }),
@@ -165,7 +175,7 @@ export const TOOLS = {
     available: true,
     description: "Brings a package to the foreground and waits until it is there; restart force-stops it first. " +
       "Returns the new screen summary.",
-    input: z.strictObject({ package: StoppablePackageSchema, restart: z.boolean().optional(), session_id }),
+    input: z.strictObject({ package: StoppablePackageSchema, restart: z.boolean().optional(), session_id, device }),
     argumentErrors: { package: "INVALID_PACKAGE" },
     data: actData({ package: z.string(), stopped: z.boolean().optional() }),
   }),
@@ -177,7 +187,7 @@ export const TOOLS = {
     answers: "act",
     available: true,
     description: "Brings Android Settings to the foreground. Returns the new screen summary.",
-    input: z.strictObject({ session_id }),
+    input: z.strictObject({ session_id, device }),
     data: actData({}),
   }),
   ui_tap: declare({
@@ -187,7 +197,7 @@ export const TOOLS = {
     answers: "act",
     available: true,
     description: "Taps, long-presses or double-taps the one element the selector names. Returns the new screen summary.",
-    input: z.strictObject({ selector: PublishedSelectorSchema, gesture: z.enum(GESTURES).optional(), session_id }),
+    input: z.strictObject({ selector: PublishedSelectorSchema, gesture: z.enum(GESTURES).optional(), session_id, device }),
     argumentErrors: selectorErrors,
     data: actData({ target: SelectorDataSchema, element_label: z.string().optional(), gesture: z.enum(GESTURES) }),
   }),
@@ -205,6 +215,7 @@ export const TOOLS = {
       append: z.boolean().optional(),
       submit: z.enum(SUBMIT_ACTIONS).optional(),
       session_id,
+      device,
     }),
     argumentErrors: { ...selectorErrors, text: "INVALID_TEXT" },
     data: actData({ target: SelectorDataSchema, element_label: z.string().optional(), typed_length: z.int() }),
@@ -224,6 +235,7 @@ export const TOOLS = {
       ).optional(),
       until: publishedSelector("A selector (keys as ui_tap's) of the element to bring on screen.").optional(),
       session_id,
+      device,
     }),
     argumentErrors: { direction: "INVALID_SCROLL_DIRECTION", container: "INVALID_SELECTOR", until: "INVALID_SELECTOR" },
     data: actData({
@@ -241,7 +253,7 @@ export const TOOLS = {
     answers: "act",
     available: true,
     description: "Presses Back (or closes the keyboard). Returns the new screen summary.",
-    input: z.strictObject({ session_id }),
+    input: z.strictObject({ session_id, device }),
     data: actData({ keyboard_closed: z.boolean() }),
   }),
   device_press: declare({
@@ -252,7 +264,7 @@ export const TOOLS = {
     available: true,
     description: "Presses a key: home, app_switch (recents), enter, delete, or notifications (opens the shade). " +
       "Returns the new screen summary.",
-    input: z.strictObject({ key: z.enum(DEVICE_KEYS), session_id }),
+    input: z.strictObject({ key: z.enum(DEVICE_KEYS), session_id, device }),
     data: actData({ key: z.enum(DEVICE_KEYS) }),
   }),
   app_open_url: declare({
@@ -264,7 +276,7 @@ export const TOOLS = {
     description: "Opens a deep link (https:// or an app's scheme; never file:, content:, javascript:, intent:), " +
       "optionally in one package. " +
       "Returns the new screen summary.",
-    input: z.strictObject({ url: UrlSchema, package: PackageNameSchema.optional(), session_id }),
+    input: z.strictObject({ url: UrlSchema, package: PackageNameSchema.optional(), session_id, device }),
     argumentErrors: { package: "INVALID_PACKAGE" },
     data: actData({ url: z.string() }),
   }),
@@ -276,7 +288,8 @@ export const TOOLS = {
     answers: "act",
     available: true,
     description: "Stops a package and deletes all its data (signed out, as installed). Returns the new screen summary.",
-    input: z.strictObject({ package: StoppablePackageSchema, session_id }),
+    input: z.strictObject({ package: StoppablePackageSchema, session_id, device }),
+    needsDevice: true,
     argumentErrors: { package: "INVALID_PACKAGE" },
     data: actData({ package: z.string() }),
   }),
@@ -288,7 +301,7 @@ export const TOOLS = {
     available: true,
     description: "Installs an APK file of this machine (absolute path); replace: false refuses an installed package. " +
       "Returns its package, version and the new screen summary.",
-    input: z.strictObject({ path: ApkPathSchema, replace: z.boolean().optional(), session_id }),
+    input: z.strictObject({ path: ApkPathSchema, replace: z.boolean().optional(), session_id, device }),
     data: actData({ package: z.string(), version_name: z.string().optional(), version_code: z.int().optional(), replaced: z.boolean() }),
   }),
   app_uninstall: declare({
@@ -298,7 +311,8 @@ export const TOOLS = {
     answers: "act",
     available: true,
     description: "Removes an installed package and all its data. Returns the new screen summary.",
-    input: z.strictObject({ package: StoppablePackageSchema, session_id }),
+    input: z.strictObject({ package: StoppablePackageSchema, session_id, device }),
+    needsDevice: true,
     argumentErrors: { package: "INVALID_PACKAGE" },
     data: actData({ package: z.string() }),
   }),
@@ -310,7 +324,7 @@ export const TOOLS = {
     available: true,
     description:
       "Opens a UI session for several actions; returns its session_id and expiry; with package, launches it and returns the screen.",
-    input: z.strictObject({ package: PackageNameSchema.optional() }),
+    input: z.strictObject({ package: PackageNameSchema.optional(), device }),
     argumentErrors: { package: "INVALID_PACKAGE" },
     data: z.object({
       ...SessionInfoShape,

@@ -149,10 +149,14 @@ export async function openHarness(config: HarnessConfig, ctx: CliContext, option
     missingPackageHint = (await import("./sim/mod.ts")).missingPackageHint;
     serverSocket = sim.adbServerSocket;
     if (config.backend === "appium") appiumUrl = sim.appiumUrl;
-    requestedUdid = sim.device.serial;
-    description = `simulated device ${sim.device.serial}`;
+    // Several simulated devices are served as adb lists several: none bound, each call names its device.
+    const serials = sim.devices.map((d) => `${d.serial} (${d.model})`).join(", ");
+    if (sim.devices.length === 1) requestedUdid = sim.device.serial;
+    description = sim.devices.length === 1 ? `simulated device ${sim.device.serial}` : `${sim.devices.length} simulated devices`;
     ctx.logger.info(
-      `the device is SIMULATED: ${sim.device.serial} (${sim.device.model}) at ADB_SERVER_SOCKET=${sim.adbServerSocket}` +
+      `${
+        sim.devices.length === 1 ? "the device is" : "the devices are"
+      } SIMULATED: ${serials} at ADB_SERVER_SOCKET=${sim.adbServerSocket}` +
         (config.backend === "appium" ? `, APPIUM_URL=${sim.appiumUrl}` : " (UI sessions: direct, the harness's own UiAutomator2 server)"),
     );
   }

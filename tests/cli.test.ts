@@ -125,10 +125,10 @@ test("option values keep their text: a numeric-looking serial keeps its leading 
   assert.doesNotMatch(inline.stderr, /needs a path/);
 });
 
-test("--scenario, --screen and --latency without --device sim are refused alike, before anything starts (serve, flow)", async () => {
+test("--scenario, --screen, --latency and --devices without --device sim are refused alike, before anything starts (serve, flow)", async () => {
   const env = { ADB_SERVER_SOCKET: "tcp:127.0.0.1:9", ANDROID_UDID: "emulator-5554" }; // a real device: nothing to reach
   const flowFile = join(REPO_ROOT, "docs", "flows", "settings-exploration.json");
-  const cases: [string[], number, RegExp][] = [
+  const cases: [string[], number, RegExp, Record<string, string>?][] = [
     [["serve", "--scenario", "shop"], 2, /^serve: --scenario picks what the simulated device shows: add --device sim\.$/],
     [
       ["serve", "--device", "emulator-5554", "--scenario", "shop"],
@@ -137,10 +137,23 @@ test("--scenario, --screen and --latency without --device sim are refused alike,
     ],
     [["serve", "--latency", "device"], 2, /^serve: --latency is for the simulated device: add --device sim\.$/],
     [["serve", "--screen", "dump.xml"], 2, /^serve: --screen replays a capture on the simulated device: add --device sim\.$/],
+    [["serve", "--devices", "2"], 2, /^serve: --devices is for the simulated device: add --device sim\.$/],
+    [
+      ["serve", "--device", "sim", "--devices", "9"],
+      2,
+      /^serve: --devices takes how many simulated devices to serve, a whole number from 1 to 8\.$/,
+    ],
+    [["sim", "--devices", "two"], 2, /^sim: --devices takes how many simulated devices to serve, a whole number from 1 to 8\.$/],
+    [
+      ["serve", "--device", "sim", "--devices", "2"],
+      2,
+      /^serve: --devices with APPIUM_URL: the simulated UiAutomator2 endpoint stands for one device; unset APPIUM_URL/,
+      { APPIUM_URL: "http://127.0.0.1:9" },
+    ],
     [["flow", flowFile, "--scenario", "shop"], 1, /^flow: --scenario picks what the simulated device shows: add --device sim\.$/],
   ];
-  for (const [args, code, said] of cases) {
-    const run = await runCliCaptured(args, { env });
+  for (const [args, code, said, more] of cases) {
+    const run = await runCliCaptured(args, { env: { ...env, ...more } });
     assert.equal(run.code, code, `${args.join(" ")}: ${run.stderr}`);
     assert.match(run.stderr.trim(), said, args.join(" "));
     assert.equal(run.stderr.trim().split("\n").length, 1, run.stderr);

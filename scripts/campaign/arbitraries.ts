@@ -160,6 +160,13 @@ const sessionId: fc.Arbitrary<unknown> = fc.oneof(
   fc.anything({ maxDepth: 1 }),
 );
 
+/** A `device` (issue 26): the sim's serial and model as given or in another case, names no device has, hostile text. */
+const deviceName: fc.Arbitrary<unknown> = fc.oneof(
+  fc.constantFrom("emulator-5554", "sdk_gphone64_x86_64", "SDK GPHONE64 X86 64", "EMULATOR-5554", "Pixel 9", "", "x".repeat(129)),
+  hostileString,
+  fc.anything({ maxDepth: 1 }),
+);
+
 const maybe = <T>(arb: fc.Arbitrary<T>) => fc.option(arb, { nil: undefined, freq: 2 });
 
 /** Deep links: ones the device handles or not, refused schemes, shell bits, glob characters an allowed URL may hold
@@ -263,6 +270,7 @@ const writtenArguments: Partial<Record<ToolName, fc.Arbitrary<Record<string, unk
 /** One argument's values from its JSON schema: by its name where the campaign has a generator, else by its type. */
 function derivedValue(key: string, schema: JsonSchema): fc.Arbitrary<unknown> {
   if (key === "session_id") return sessionId;
+  if (key === "device") return deviceName;
   if (key === "package") return packageName;
   if (key === "url") return url;
   const accepted = schema["enum"];

@@ -27,12 +27,12 @@ import {
   recordPathRefused,
   type RecordSecrets,
 } from "../flow/recorder.ts";
-import { BUILTIN_SCENARIO_NAMES } from "../../contracts/scenario_names.ts";
+import { BUILTIN_SCENARIO_NAMES, MAX_SIM_DEVICES } from "../../contracts/scenario_names.ts";
 import { describeTransportError, warnWhenDeviceUnreachable } from "./serve_startup.ts";
 import { type CliContext, EXIT } from "./context.ts";
 import { doctorReport, simEndpointsOf } from "./doctor.ts";
 import { loadScenario } from "./sim.ts";
-import { harnessScreenOptions, scenarioWithoutSim, type ScreenFlags } from "./sim_screen.ts";
+import { harnessScreenOptions, scenarioWithoutSim, type ScreenFlags, simDeviceCount } from "./sim_screen.ts";
 import { withDeviceOptions } from "./shared_options.ts";
 
 /** As cac parses them: a value that looks like a number arrives as one. */
@@ -44,6 +44,7 @@ interface ServeFlags extends ScreenFlags {
   recordSecrets?: unknown;
   scenario?: unknown;
   latency?: unknown;
+  devices?: unknown;
   warmIdleTimeout?: unknown;
 }
 
@@ -65,6 +66,10 @@ export function registerServeCommand(cli: CAC, ctx: CliContext): void {
     .option(
       "--latency <profile>",
       "With --device sim: 'device' answers as slowly as a real phone (figures in docs/simulated-device.md); default 'none'",
+    )
+    .option(
+      "--devices <n>",
+      `With --device sim: serve n simulated devices behind one adb server (1 to ${MAX_SIM_DEVICES}; none bound: calls name theirs)`,
     )
     .option("--record <file>", "Write the session's acting calls as a new flow file (replayable with `flow FILE`), after each step")
     .option(
@@ -90,6 +95,19 @@ export async function runServe(flags: ServeFlags, ctx: CliContext): Promise<numb
         throw new HarnessError("INVALID_ARGUMENT", "--latency is for the simulated device: add --device sim.");
       }
       options = { ...options, sim: { ...options.sim, latency: String(flags.latency) } };
+    }
+    const devices = simDeviceCount(flags.devices, MAX_SIM_DEVICES);
+    if (devices !== undefined) {
+      if (config.device.kind !== "sim") {
+        throw new HarnessError("INVALID_ARGUMENT", "--devices is for the simulated device: add --device sim.");
+      }
+      if (devices > 1 && config.backend === "appium") {
+        throw new HarnessError(
+          "INVALID_ARGUMENT",
+          "--devices with APPIUM_URL: the simulated UiAutomator2 endpoint stands for one device; unset APPIUM_URL (the direct backend reaches each).",
+        );
+      }
+      options = { ...options, sim: { ...options.sim, devices } };
     }
   } catch (error) {
     if (!isHarnessError(error)) throw error;

@@ -16,8 +16,16 @@ const STARTUP_CHECK_TIMEOUT_MS = 15_000;
 export async function warnWhenDeviceUnreachable(harness: Harness, logger: Logger): Promise<void> {
   if (harness.simulated) return;
   try {
-    await harness.deps.ports.observer.resolveUdid({ timeoutMs: STARTUP_CHECK_TIMEOUT_MS });
+    await harness.deps.ports.observer.resolveDevice({ timeoutMs: STARTUP_CHECK_TIMEOUT_MS });
   } catch (error) {
+    const online = isHarnessError(error) ? error.details?.["online"] : undefined;
+    if (Array.isArray(online) && online.length > 1) {
+      // Several devices and none bound is a way to serve (issue 26), not a fault: each call names its device.
+      logger.info(
+        `${online.length} devices are online and none is bound: each device tool call names its "device" (device_status lists them).`,
+      );
+      return;
+    }
     const what = isHarnessError(error) ? `${error.code}: ${error.message}` : `the device check failed: ${(error as Error).message}`;
     logger.warn(`${what.trimEnd()} The server is running; device tools answer with this error until it is fixed.`);
   }

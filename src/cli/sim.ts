@@ -1,6 +1,6 @@
 /**
- * `sim [--scenario NAME|FILE | --screen DUMP [--screenshot PNG]] [--json]`: runs the built-in simulated
- * device in the foreground until SIGINT/SIGTERM and prints how to reach it (`ADB_SERVER_SOCKET=…`,
+ * `sim [--scenario NAME|FILE | --screen DUMP [--screenshot PNG]] [--devices N] [--json]`: runs the built-in simulated
+ * device (or N of them behind one adb server) in the foreground until SIGINT/SIGTERM and prints how to reach it (`ADB_SERVER_SOCKET=…`,
  * `APPIUM_URL=…`, in one write). With `--json` stdout carries only one JSON line (`simulated: true` in it)
  * and the human lines go to stderr. `--screen` replays a real capture as a still device. A bad scenario or
  * capture exits 2 with the reasons. It stops on a signal or when stdout closes (the reader went away), exit 0.
@@ -9,16 +9,17 @@ import { isAbsolute, resolve } from "node:path";
 import type { CAC } from "cac";
 import { startSimulatedDevice } from "../composition.ts";
 import { HarnessError, isHarnessError } from "../errors.ts";
-import { BUILTIN_SCENARIO_NAMES } from "../../contracts/scenario_names.ts";
+import { BUILTIN_SCENARIO_NAMES, MAX_SIM_DEVICES } from "../../contracts/scenario_names.ts";
 import type { Scenario } from "../sim/mod.ts";
 import { type CliContext, EXIT } from "./context.ts";
-import { readCapturedScreen, type ScreenFlags } from "./sim_screen.ts";
+import { readCapturedScreen, type ScreenFlags, simDeviceCount } from "./sim_screen.ts";
 import { FILE_LIMITS, readFileArgument, unreadableReason } from "./read_file_argument.ts";
 
 interface SimFlags extends ScreenFlags {
   scenario?: unknown;
   json?: unknown;
   latency?: unknown;
+  devices?: unknown;
 }
 
 export function registerSimCommand(cli: CAC, ctx: CliContext): void {
@@ -34,6 +35,7 @@ export function registerSimCommand(cli: CAC, ctx: CliContext): void {
     )
     .option("--screenshot <shot.png>", "With --screen: the PNG taken with the dump, shown by screencap (else the screen is drawn)")
     .option("--latency <profile>", "'device' answers as slowly as a real phone (figures in docs/simulated-device.md); default 'none'")
+    .option("--devices <n>", `Serve n simulated devices behind one adb server (1 to ${MAX_SIM_DEVICES}; each its own serial and model)`)
     .option("--json", "Print only one JSON line with the endpoints on stdout (the human-readable lines go to stderr)")
     .example("android-mcp-harness sim --scenario login")
     .example("android-mcp-harness sim --screen bug-report.xml --screenshot bug-report.png")
@@ -71,16 +73,23 @@ export async function runSim(flags: SimFlags, ctx: CliContext): Promise<number> 
     const screen = await readCapturedScreen(flags, ctx.cwd);
     screenPath = screen?.xmlName;
     const latency = flags.latency === undefined ? {} : { latency: String(flags.latency) };
+    const count = simDeviceCount(flags.devices, MAX_SIM_DEVICES);
+    const more = { ...latency, ...(count === undefined ? {} : { devices: count }) };
     sim = await startSimulatedDevice(
-      screen === undefined ? { scenario: await loadScenario(flags.scenario, ctx), ...latency } : { screen, ...latency },
+      screen === undefined ? { scenario: await loadScenario(flags.scenario, ctx), ...more } : { screen, ...more },
     );
   } catch (error) {
     if (!isHarnessError(error)) throw error;
     ctx.stderr(`sim: ${error.message}\n`);
     return EXIT.usage;
   }
-  const { device } = sim;
+  const { device, devices } = sim;
   const lines = [
+    ...(devices.length === 1 ? [] : [
+      `${devices.length} simulated Android devices behind one adb server: ${
+        devices.map((d) => `${d.serial} (${d.model})`).join(", ")
+      }; each its own screen. The first:`,
+    ]),
     `Simulated Android device (not a real phone): ${device.serial}, Android ${device.android.release} (API ${device.apiLevel}), ` +
     `${device.width}x${device.height} ${device.density} dpi, ` +
     (screenPath === undefined
@@ -97,6 +106,7 @@ export async function runSim(flags: SimFlags, ctx: CliContext): Promise<number> 
       JSON.stringify({
         simulated: true,
         serial: device.serial,
+        ...(devices.length === 1 ? {} : { serials: devices.map((d) => d.serial) }),
         scenario: device.scenario.name,
         ...(screenPath === undefined ? {} : { screen: screenPath, foregroundPackage: device.foregroundPackage() }),
         adbServerSocket: sim.adbServerSocket,

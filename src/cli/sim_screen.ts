@@ -70,3 +70,16 @@ export async function harnessScreenOptions(flags: ScreenFlags, config: HarnessCo
   const screen = await readCapturedScreen(flags, cwd);
   return screen === undefined ? {} : { sim: { screen } };
 }
+
+/**
+ * `--devices N` (sim, and serve with --device sim): how many simulated devices one adb server serves, a whole number from
+ * 1 to `max`; undefined when not given. INVALID_ARGUMENT saying what to pass otherwise.
+ */
+export function simDeviceCount(value: unknown, max: number): number | undefined {
+  if (value === undefined) return undefined;
+  const count = typeof value === "number" ? value : typeof value === "string" && /^\d+$/.test(value) ? Number(value) : Number.NaN;
+  if (!Number.isInteger(count) || count < 1 || count > max) {
+    throw new HarnessError("INVALID_ARGUMENT", `--devices takes how many simulated devices to serve, a whole number from 1 to ${max}.`);
+  }
+  return count;
+}

@@ -87,7 +87,7 @@ export async function runFlow(flow: FlowFile, harness: FlowHarness, options: Run
   try {
     // One device for the whole flow: resolved once, every operation bound to that serial.
     const { observer } = harness.deps.ports;
-    const udid = await observer.resolveUdid({ timeoutMs: harness.deps.actionTimeoutMs });
+    const { udid } = await observer.resolveDevice({ timeoutMs: harness.deps.actionTimeoutMs });
     run.device.udid = udid;
     const deps: OperationDeps = { ...harness.deps, ports: { ...harness.deps.ports, observer: observer.bind(udid) } };
     await runSteps(flow, inProcessClient(harness.tools, deps), run, { ...options, secrets });

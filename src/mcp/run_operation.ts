@@ -16,7 +16,7 @@ import { redactArguments } from "../../contracts/tool_inputs.ts";
 import { type ToolData, type ToolName, TOOLS } from "../../contracts/tools.ts";
 import { HarnessError, toHarnessError } from "../errors.ts";
 import type { Clock } from "../ports/clock.ts";
-import type { WaitOptions } from "../ports/device.ts";
+import type { OnlineDevices, ResolvedDevice, WaitOptions } from "../ports/device.ts";
 import type { AuditLog, AuditOutcome, DeviceLease, DeviceLock, EvidenceRef } from "../ports/evidence.ts";
 import type { Logger } from "../ports/logger.ts";
 import type { ActStage, OperationContext, ToolHandler, ToolOutcome, ToolPorts } from "../ports/operation.ts";
@@ -64,7 +64,7 @@ export async function runOperation<N extends ToolName>(
   let answer: OperationAnswer<ToolData<N>>;
   try {
     const args = parseToolInput(tool.name, rawArgs);
-    const gate: Gate = { tool: tool.name, operationId, deps, call, sessionId: sessionIdOf(args) };
+    const gate: Gate = { tool: tool.name, operationId, deps, call, sessionId: sessionIdOf(args), asked: deviceOf(args) };
     const outcome: ToolOutcome<ToolData<N>> = await withLockAndDeadline(gate, (ctx, ports) => tool.run(args, ctx, ports), state);
     answer = { envelope: successEnvelope(operationId, tool.name, outcome.data, state.evidence), content: outcome.content ?? [] };
   } catch (thrown) {
@@ -120,6 +120,13 @@ interface Gate {
   call: CallOptions;
   /** The session the call names: the session-aware lock lets it through while that session holds the device. */
   sessionId: string | undefined;
+  /** The device the call names (its `device`: a serial or a name), read here alone. */
+  asked: string | undefined;
+}
+
+/** The `device` argument of a tool that takes one. */
+function deviceOf(args: object): string | undefined {
+  return "device" in args && typeof args.device === "string" ? args.device : undefined;
 }
 
 /** The `session_id` argument of a tool that takes one. */
@@ -166,10 +173,7 @@ async function withLockAndDeadline<T>(
       if (held !== null) state.previous = await deps.pending.settle(deviceKey({ adbServer: deps.ports.observer.adbServer, udid: held }));
       return work(ctx, deps.ports);
     }
-    // A call naming an open session is on that session's device (the session holds it; a device gone since
-    // fails its first command with EMULATOR_UNAVAILABLE): no `adb devices` on each act of a session.
-    const udid = (sessionId === undefined ? null : deps.ports.ui.udidOf(sessionId)) ??
-      await deps.ports.observer.resolveUdid({ timeoutMs: ctx.remainingMs(), signal: ctx.signal });
+    const { udid, devices } = await deviceOfCall(gate, { timeoutMs: ctx.remainingMs(), signal: ctx.signal });
     const address = { adbServer: deps.ports.observer.adbServer, udid };
     // An earlier act's evidence still being captured keeps the device (and its lock) until its PNG is stored.
     state.previous = await deps.pending.settle(deviceKey(address));
@@ -188,7 +192,8 @@ async function withLockAndDeadline<T>(
     lease = acquired;
     // The device handle, resolved once here from the session the call names (or the device's warm driver) and handed down.
     const handle = deps.ports.ui.handle(udid, sessionId, acquired);
-    return work({ ...ctx, device: handle }, { ...deps.ports, observer: deps.ports.observer.bind(udid) });
+    const observer = devices === null ? deps.ports.observer.bind(udid) : deps.ports.observer.bind(udid, devices);
+    return work({ ...ctx, device: handle }, { ...deps.ports, observer });
   };
   try {
     return await Promise.race([locked(), deadline.expired]);
@@ -202,6 +207,54 @@ async function withLockAndDeadline<T>(
     if (capture === undefined || device === undefined) await release();
     else state.capture = { device, ...capture, release };
   }
+}
+
+/**
+ * The serial a call is on (issue 26). A call naming an open session is on that session's device (the session holds it;
+ * a device gone since fails its first command with EMULATOR_UNAVAILABLE): no `adb devices` on each act of a session,
+ * and a `device` beside it must be that one. Otherwise its `device`, else the server's, else the only online one
+ * (resolve_device.ts); a tool declared `needsDevice` (what it removes cannot be undone) must name its device while
+ * more than one is online.
+ */
+async function deviceOfCall(gate: Gate, wait: WaitOptions): Promise<ResolvedDevice> {
+  const { deps, sessionId, asked, tool } = gate;
+  const observer = deps.ports.observer;
+  const held = sessionId === undefined ? null : deps.ports.ui.udidOf(sessionId);
+  if (held !== null) {
+    const meant = asked === undefined ? held : (await observer.resolveDevice({ ...wait, device: asked })).udid;
+    if (meant !== held) {
+      throw new HarnessError(
+        "INVALID_ARGUMENT",
+        `UI session ${sessionId} is on device ${held}, not on "${asked}" (${meant}): drop "device" to act in the session, ` +
+          "or drop session_id to act on the other device.",
+        { session_id: sessionId, session_device: held, device: asked },
+      );
+    }
+    return { udid: held, devices: null };
+  }
+  const unnamed = asked === undefined && (TOOLS[tool] as { needsDevice?: true }).needsDevice === true;
+  let resolved: ResolvedDevice;
+  try {
+    resolved = await observer.resolveDevice({ ...wait, device: asked });
+  } catch (error) {
+    // Several online and none bound: for a tool that cannot be undone, its own refusal (the same listing).
+    const online = error instanceof HarnessError ? error.details?.["online"] : undefined;
+    if (unnamed && Array.isArray(online) && online.length > 1) throw mustNameDevice(tool, online as OnlineDevices["online"]);
+    throw error;
+  }
+  const online = resolved.devices?.online ?? [];
+  if (unnamed && online.length > 1) throw mustNameDevice(tool, online);
+  return resolved;
+}
+
+/** A tool declared `needsDevice` called without `device` while several devices are online. */
+function mustNameDevice(tool: ToolName, online: OnlineDevices["online"]): HarnessError {
+  return new HarnessError(
+    "INVALID_ARGUMENT",
+    `${tool} cannot be undone, and ${online.length} devices are online (${online.map((d) => d.udid).join(", ")}): ` +
+      'pass "device" (the serial of the one you mean) to choose; nothing was changed.',
+    { online },
+  );
 }
 
 /** The device as the pending captures know it: the lock's key (adb server and serial). */

@@ -244,10 +244,30 @@ test("a shell read whose stream ended before its end marker is EMULATOR_UNAVAILA
   assert.doesNotMatch(error.message, /com\.exa/);
 });
 
-test("resolveUdid: ANDROID_UDID must be listed and online; several online without it is refused", { skip }, async () => {
-  assert.equal(await observerOf(device(), "emulator-5554").resolveUdid({ timeoutMs: 1000 }), "emulator-5554");
-  const missing = await rejection(observerOf(device(), "emulator-9999").resolveUdid({ timeoutMs: 1000 }));
+test("resolveDevice: a call's device, else ANDROID_UDID listed and online; several online and none bound is refused; devices lists them", {
+  skip,
+}, async () => {
+  assert.equal(await observerOf(device(), "emulator-5554").resolveDevice({ timeoutMs: 1000 }).then((r) => r.udid), "emulator-5554");
+  const missing = await rejection(observerOf(device(), "emulator-9999").resolveDevice({ timeoutMs: 1000 }).then((r) => r.udid));
   assert.equal(missing.code, "EMULATOR_UNAVAILABLE");
   const two = device({ "devices -l": { stdout: "List of devices attached\nemulator-5554\tdevice\nemulator-5556\tdevice\n" } });
-  assert.match((await rejection(observerOf(two).resolveUdid({ timeoutMs: 1000 }))).message, /set ANDROID_UDID/);
+  assert.match(
+    (await rejection(observerOf(two).resolveDevice({ timeoutMs: 1000 }).then((r) => r.udid))).message,
+    /none bound: pass "device"/,
+  );
+  assert.equal(
+    await observerOf(two).resolveDevice({ timeoutMs: 1000, device: "emulator-5556" }).then((r) => r.udid),
+    "emulator-5556",
+    "a call's device",
+  );
+  assert.equal(
+    await observerOf(two, "emulator-5554").resolveDevice({ timeoutMs: 1000, device: "emulator-5556" }).then((r) => r.udid),
+    "emulator-5556",
+  );
+  assert.deepEqual(await observerOf(two).devices({ timeoutMs: 1000 }), {
+    online: [{ udid: "emulator-5554", model: "" }, { udid: "emulator-5556", model: "" }],
+    default: null,
+  });
+  assert.equal((await observerOf(two, "emulator-5556").devices({ timeoutMs: 1000 })).default, "emulator-5556", "the bound device");
+  assert.equal((await observerOf(two, "emulator-5556").bind("emulator-5554").devices({ timeoutMs: 1000 })).default, "emulator-5556");
 });

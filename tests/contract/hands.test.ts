@@ -387,21 +387,21 @@ test("each refused input the issue lists answers its whole refusal envelope (typ
       "the schemes file, content, android.resource, javascript, intent, android-app, data, about, vbscript are refused; open an http(s) or app link";
     const url = (message: string, issue: string) => ({
       code: "INVALID_ARGUMENT",
-      message: `Invalid 'url' for app_open_url: ${message}. ${schema("url, package, session_id")}`,
+      message: `Invalid 'url' for app_open_url: ${message}. ${schema("url, package, session_id, device")}`,
       details: { path: ["url"], issue },
     });
     const refused: [string, Record<string, unknown>, Record<string, unknown>][] = [
       ["ui_tap", { selector: { text: "Rain jacket" }, gesture: "swipe" }, {
         code: "INVALID_ARGUMENT",
         message: `Invalid 'gesture' for ui_tap: Invalid option: expected one of "tap"|"long_press"|"double_tap". ${
-          schema("selector, gesture, session_id")
+          schema("selector, gesture, session_id, device")
         }`,
         details: { path: ["gesture"], issue: "invalid_value" },
       }],
       ["ui_scroll", { direction: "diagonal" }, {
         code: "INVALID_SCROLL_DIRECTION",
         message: `Invalid 'direction' for ui_scroll: Invalid option: expected one of "up"|"down"|"left"|"right". ${
-          schema("direction, container, until, session_id")
+          schema("direction, container, until, session_id, device")
         }`,
         details: { path: ["direction"], issue: "invalid_value" },
       }],
@@ -419,7 +419,7 @@ test("each refused input the issue lists answers its whole refusal envelope (typ
       ["device_press", { key: "power" }, {
         code: "INVALID_ARGUMENT",
         message: `Invalid 'key' for device_press: Invalid option: expected one of "home"|"app_switch"|"enter"|"delete"|"notifications". ${
-          schema("key, session_id")
+          schema("key, session_id, device")
         }`,
         details: { path: ["key"], issue: "invalid_value" },
       }],

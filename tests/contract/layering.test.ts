@@ -305,14 +305,15 @@ test("tool handlers never cast through unknown: their arguments and data are typ
   }
 });
 
-test("the gate reads a call's session_id and resolves its device handle; below it nothing resolves them again", () => {
+test("the gate reads a call's session_id and device and resolves its device handle; below it nothing resolves them again", () => {
   // Tools and the device room get the device through OperationContext.device (runOperation resolves it once, after the
   // lock); the UiSessions port offers no driver by session id. ui_session_close reads its own argument: the session
   // it closes, on no device.
-  const reads = /\bctx\.sessionId\b|\.withDriver\(\s*(?:ctx\.)?session|\bargs\.session_id\b|\["session_id"\]/;
+  const reads =
+    /\bctx\.sessionId\b|\.withDriver\(\s*(?:ctx\.)?session|\bargs\.session_id\b|\["session_id"\]|\bargs\.device\b|\.resolveDevice\(/;
   for (const file of [...sourceFiles(join(SRC, "tools")), ...sourceFiles(join(SRC, "device"))]) {
     if (rel(file) === "src/tools/ui_session_close.ts") continue;
-    assert.doesNotMatch(readFileSync(file, "utf8"), reads, `${rel(file)} reads a session_id or resolves a session itself`);
+    assert.doesNotMatch(readFileSync(file, "utf8"), reads, `${rel(file)} reads a session_id or device, or resolves either itself`);
   }
   const gate = readFileSync(join(SRC, "mcp", "run_operation.ts"), "utf8");
   assert.equal([...gate.matchAll(/\.ui\.handle\(/g)].length, 1, "runOperation resolves the device handle once");

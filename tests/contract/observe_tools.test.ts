@@ -34,7 +34,7 @@ test("device_status answers the whole status in the success envelope and writes 
       ok: true,
       operation_id: operationId(1),
       tool: "device_status",
-      data: { ...FAKE_STATUS },
+      data: { ...FAKE_STATUS, devices: [{ udid: FAKE_STATUS.udid, model: FAKE_STATUS.model }], default_device: FAKE_STATUS.udid },
       evidence: null,
       error: null,
     });
@@ -49,7 +49,7 @@ test("device_status answers the whole status in the success envelope and writes 
     evidence_id: null,
     duration_ms: 0,
   });
-  assert.deepEqual(world.observer.calls, ["resolveUdid", "status"]);
+  assert.deepEqual(world.observer.calls, ["resolveDevice", "status", "devices"]);
   assert.equal(world.lock.held.size, 0);
 });
 
@@ -234,7 +234,7 @@ test("ui_screenshot annotate: the summary's actions in data, their numbers on th
       evidence: { artifact_id: id, path: `/artifacts/${id}`, uri: `artifact://${id}` },
       error: null,
     });
-    assert.deepEqual(world.observer.calls, ["resolveUdid", "captureTree", "screenshot"], "the summary is read before the pixels");
+    assert.deepEqual(world.observer.calls, ["resolveDevice", "captureTree", "screenshot"], "the summary is read before the pixels");
     assert.deepEqual(world.evidence.saved.map((s) => s.bytes), [screen], "the evidence PNG is the capture, without marks");
     const content = result.content as { type: string; data?: string; description?: string }[];
     assert.deepEqual(content.map((c) => c.type), ["text", "image", "resource_link"]);
@@ -343,7 +343,7 @@ for (const tool of ARGUMENT_FREE_OBSERVE_TOOLS) {
         },
       });
     });
-    assert.deepEqual(world.observer.calls, ["resolveUdid"]);
+    assert.deepEqual(world.observer.calls, ["resolveDevice"]);
   });
 
   test(`${tool}: an unknown argument is INVALID_ARGUMENT, the device is not touched`, async () => {

@@ -86,7 +86,7 @@ test("missing, unknown and mistyped arguments are INVALID_ARGUMENT naming what i
   assert.equal(missing.code, "INVALID_ARGUMENT");
   assert.match(missing.message, /'session_id'/);
   const unknown = refusal("device_status", { verbose: true });
-  assert.deepEqual(unknown, { code: "INVALID_ARGUMENT", message: "Unknown argument 'verbose' for device_status; it takes no arguments." });
+  assert.deepEqual(unknown, { code: "INVALID_ARGUMENT", message: "Unknown argument 'verbose' for device_status; it accepts device." });
   assert.match(refusal("app_list", { includeSystem: true }).message, /it accepts filter, include_system/);
   assert.equal(refusal("ui_session_close", { session_id: "../../x" }).code, "INVALID_ARGUMENT");
   assert.equal(refusal("ui_tap", { selector: { text: "OK" }, x: 5 }).code, "INVALID_ARGUMENT");

@@ -114,6 +114,36 @@ test("sim writes stdout in one write (`| head -1` never meets a closed pipe mid-
   }
 });
 
+test("sim --devices 2: two devices behind one adb server, each its own serial, model and screen, as the real adb lists them", {
+  skip: NO_ADB,
+}, async () => {
+  const writes: string[] = [];
+  const seen: { devices?: string; screens?: string[] } = {};
+  const run = await runCliCaptured(["sim", "--devices", "2", "--json"], {
+    stdout: (t) => void writes.push(t),
+    waitForStop: async () => {
+      const line = JSON.parse(writes[0]!) as { adbServerSocket: string; serials: string[] };
+      seen.devices = text(await adb(line.adbServerSocket, ["devices", "-l"]));
+      await adb(line.adbServerSocket, ["-s", "emulator-5556", "shell", "input", "keyevent", "3"]); // HOME on the second alone
+      seen.screens = [];
+      for (const serial of line.serials) {
+        seen.screens.push(text(await adb(line.adbServerSocket, ["-s", serial, "shell", "dumpsys", "window", "displays"])));
+      }
+      return "SIGTERM";
+    },
+  });
+  assert.equal(run.code, 0, run.stderr);
+  assert.deepEqual(JSON.parse(writes[0]!).serials, ["emulator-5554", "emulator-5556"]);
+  assert.match(
+    run.stderr,
+    /^2 simulated Android devices behind one adb server: emulator-5554 \(sdk_gphone64_x86_64\), emulator-5556 \(sdk_gphone64_x86_64_2\)/,
+  );
+  assert.match(seen.devices ?? "", /^emulator-5554 +device product:\S+ model:sdk_gphone64_x86_64 device:\S+ transport_id:1$/m);
+  assert.match(seen.devices ?? "", /^emulator-5556 +device product:\S+ model:sdk_gphone64_x86_64_2 device:\S+ transport_id:2$/m);
+  const focus = (dump: string) => /mCurrentFocus=Window\{\S+ \S+ ([^/}\s]+)/.exec(dump)?.[1];
+  assert.notEqual(focus(seen.screens![0]!), focus(seen.screens![1]!), "HOME on the second left the first as it was");
+});
+
 test("sim whose reader is already gone (closed stdout) stops quietly with exit 0, no stack trace", async () => {
   const child = spawn(process.execPath, [MAIN, "sim", "--json"], { stdio: ["ignore", "pipe", "pipe"] });
   try {

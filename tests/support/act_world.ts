@@ -145,7 +145,8 @@ function deviceObserver(device: ScenarioDevice): DeviceObserver {
   const observer: DeviceObserver = {
     adbServer: "tcp:127.0.0.1:5037",
     udid: device.serial,
-    resolveUdid: async () => device.serial,
+    resolveDevice: async () => ({ udid: device.serial, devices: null }),
+    devices: async () => ({ online: [{ udid: device.serial, model: device.model }], default: device.serial }),
     bind: () => observer,
     status: async () => ({
       udid: device.serial,

@@ -63,9 +63,13 @@ export function fakeObserver(): FakeObserver {
     bind() {
       return observer;
     },
-    async resolveUdid() {
-      observer.calls.push("resolveUdid");
-      return observer.behaviour.resolve ? observer.behaviour.resolve() : FAKE_UDID;
+    async resolveDevice() {
+      observer.calls.push("resolveDevice");
+      return { udid: observer.behaviour.resolve ? await observer.behaviour.resolve() : FAKE_UDID, devices: null };
+    },
+    async devices() {
+      observer.calls.push("devices");
+      return { online: [{ udid: FAKE_UDID, model: FAKE_STATUS.model }], default: FAKE_UDID };
     },
     async status(wait) {
       observer.calls.push("status");

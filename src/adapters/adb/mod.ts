@@ -10,6 +10,7 @@ export { type AdbProgram, findAdbProgram } from "./adb_program.ts";
 export { adbServerAddress, DEFAULT_ADB_SERVER } from "./adb_server_address.ts";
 export { localAdbServerGone, probeAdbServerAt, type ServerProbe } from "./adb_server_probe.ts";
 export { chooseDevice, selectDevice } from "./select_device.ts";
+export { type OnlineDevice, onlineDevices, resolveDevice } from "./resolve_device.ts";
 export { type AdbObserverOptions, createAdbObserver } from "./observer.ts";
 export { type ListedDevice, parseAdbDevices } from "./parse_devices.ts";
 export { parseGetpropListing, parseGetpropValue } from "./parse_getprop.ts";

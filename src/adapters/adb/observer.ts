@@ -1,6 +1,7 @@
 /**
  * `createAdbObserver`: the DeviceObserver over adb (read-only; never an input or start command).
- * Unbound, each call first selects the device (ANDROID_UDID or the only online one, `adb devices -l`);
+ * Unbound, each call first selects the device (ANDROID_UDID or the only online one, `adb devices -l`; resolveDevice
+ * also a call's `device`: resolve_device.ts);
  * `bind(serial)` gives one that sends every command to that serial without selecting. Reads: tree
  * (capture_tree.ts), screen geometry (`wm size`/`wm density`, swapped for rotation 1/3), keyboard
  * (`dumpsys input_method`, `dumpsys window InputMethod`), foreground package (`dumpsys window
@@ -12,7 +13,7 @@
  */
 import { HarnessError } from "../../errors.ts";
 import type { Clock } from "../../ports/clock.ts";
-import type { DeviceObserver, DeviceStatus, ScreenGeometry, TreeCapture, WaitOptions } from "../../ports/device.ts";
+import type { DeviceObserver, DeviceStatus, OnlineDevices, ScreenGeometry, TreeCapture, WaitOptions } from "../../ports/device.ts";
 import type { KeyboardState } from "../../screen/mod.ts";
 import type { AdbClient } from "./adb_client.ts";
 import { ADB_COMMANDS, SCREEN_FACT_SECTIONS } from "./adb_commands.ts";
@@ -27,7 +28,8 @@ import { parseInputShown } from "./parse_input_method.ts";
 import { parsePackageList } from "./parse_packages.ts";
 import { parseWmDensity, parseWmSize } from "./parse_wm.ts";
 import { screencapPng } from "./screencap_output.ts";
-import { selectDevice } from "./select_device.ts";
+import { type ListedDevice, parseAdbDevices } from "./parse_devices.ts";
+import { onlineDevices, resolveDevice } from "./resolve_device.ts";
 import { splitSections } from "./shell_sections.ts";
 
 export interface AdbObserverOptions {
@@ -48,20 +50,37 @@ interface Call {
 }
 
 export function createAdbObserver(options: AdbObserverOptions): DeviceObserver {
-  return observerOf(options, undefined);
+  return observerOf(options, undefined, undefined);
 }
 
-/** `bound`: the serial every call uses without `adb devices`; undefined: select per call. */
-function observerOf(options: AdbObserverOptions, bound: string | undefined): DeviceObserver {
+/** The online devices of one listing, and the one a call without `device` uses: the server's (when online), else the only one. */
+function onlineOf(listing: ListedDevice[], requestedUdid: string | undefined): OnlineDevices {
+  const online = onlineDevices(listing);
+  const byDefault = requestedUdid !== undefined && requestedUdid !== ""
+    ? (online.some((d) => d.udid === requestedUdid) ? requestedUdid : null)
+    : (online.length === 1 ? online[0]!.udid : null);
+  return { online, default: byDefault };
+}
+
+/** `bound`: the serial every call uses without `adb devices`; undefined: select per call. `listed`: what the listing that
+ * chose it said (devices() answers it). */
+function observerOf(options: AdbObserverOptions, bound: string | undefined, listed: OnlineDevices | undefined): DeviceObserver {
   const { adb, clock } = options;
   let lastUdid = bound ?? options.requestedUdid ?? "";
 
-  const begin = async (wait: WaitOptions): Promise<Call> => {
+  const list = async (wait: WaitOptions) => parseAdbDevices(await adb.text(ADB_COMMANDS.devices(), wait));
+  const begin = async (wait: WaitOptions, asked?: string): Promise<Call & { listing?: ListedDevice[] }> => {
     const deadline = clock.now() + wait.timeoutMs;
     const timing = waitLeft(deadline, clock, wait.signal);
-    const serial = bound ?? (await selectDevice(adb, options.requestedUdid, timing)).serial;
+    const listing = bound === undefined ? await list(timing) : undefined;
+    const serial = bound ?? resolveDevice(listing!, { asked, bound: options.requestedUdid }).serial;
     lastUdid = serial;
-    return { serial, deadline, ...(wait.signal === undefined ? {} : { signal: wait.signal }) };
+    return {
+      serial,
+      deadline,
+      ...(wait.signal === undefined ? {} : { signal: wait.signal }),
+      ...(listing === undefined ? {} : { listing }),
+    };
   };
   const text = (call: Call, command: Parameters<AdbClient["text"]>[0]) =>
     adb.text(command, { serial: call.serial, ...waitLeft(call.deadline, clock, call.signal) });
@@ -97,11 +116,16 @@ function observerOf(options: AdbObserverOptions, bound: string | undefined): Dev
     get udid() {
       return lastUdid;
     },
-    async resolveUdid(wait) {
-      return (await begin(wait)).serial;
+    async resolveDevice(wait) {
+      const call = await begin(wait, wait.device);
+      return { udid: call.serial, devices: call.listing === undefined ? null : onlineOf(call.listing, options.requestedUdid) };
     },
-    bind(udid) {
-      return observerOf(options, udid);
+    async devices(wait) {
+      // The server's device is the default, also for an observer bound to one operation's.
+      return listed ?? onlineOf(await list(wait), options.requestedUdid);
+    },
+    bind(udid, devices) {
+      return observerOf(options, udid, devices);
     },
     ...(options.missingPackageHint === undefined ? {} : { missingPackageHint: options.missingPackageHint }),
     async status(wait): Promise<DeviceStatus> {

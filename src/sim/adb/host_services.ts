@@ -21,6 +21,8 @@ export interface HostContext {
   shells: Map<ScenarioDevice, DeviceShell>;
   forwards: PortForwards;
   devicePorts: Readonly<Record<number, number>>;
+  /** A device's own device ports, before `devicePorts`. */
+  devicePortsOf: ReadonlyMap<ScenarioDevice, Readonly<Record<number, number>>>;
   /** Device ports that answer only while an instrumentation runs (server.ts). */
   instrumentedPorts: readonly number[];
   state: { kills: number };
@@ -31,7 +33,7 @@ export interface HostContext {
 /** The loopback port behind a device port, or undefined when nothing listens there on the device now. */
 function servedPort(ctx: HostContext, device: ScenarioDevice, port: number): number | undefined {
   if (ctx.instrumentedPorts.includes(port) && (ctx.shells.get(device)?.instrumentations.count ?? 0) === 0) return undefined;
-  return ctx.devicePorts[port];
+  return (ctx.devicePortsOf.get(device) ?? ctx.devicePorts)[port];
 }
 
 function featuresOf(device: ScenarioDevice): string {

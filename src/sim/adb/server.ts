@@ -23,6 +23,8 @@ export interface AdbServerOptions {
   port?: number;
   /** Device-side TCP ports the sim serves, mapped to loopback ports (e.g. {6790: uia2Port}). */
   devicePorts?: Readonly<Record<number, number>>;
+  /** Per device, its own device ports (several devices each with its own UiAutomator2 server); `devicePorts` for the rest. */
+  devicePortsOf?: ReadonlyMap<ScenarioDevice, Readonly<Record<number, number>>>;
   /**
    * Device ports served only while an `am instrument -w` runs on the device (the UiAutomator2 server lives in its
    * instrumentation): a forwarded connection before it starts, or after it ended, is closed at once.
@@ -53,6 +55,7 @@ export async function startAdbServer(devices: ScenarioDevice | ScenarioDevice[],
     shells,
     forwards,
     devicePorts: options.devicePorts ?? {},
+    devicePortsOf: options.devicePortsOf ?? new Map(),
     instrumentedPorts: options.instrumentedPorts ?? [],
     state,
     delays: options.delays ?? NO_DELAYS,
