@@ -107,7 +107,7 @@ export const TOOLS = {
     device: "observe",
     answers: "fields",
     available: true,
-    description: "Device udid, model, API level, screen size and density, foreground app, keyboard state. Read-only. " +
+    description: "Device udid, model, API level, screen size and density, foreground app, keyboard state. " +
       "devices: those online. Device tools take device (a serial or model); omitted: default_device.",
     input: z.strictObject({ device }),
     data: DeviceStatusDataSchema,
@@ -119,7 +119,7 @@ export const TOOLS = {
     answers: "summary",
     available: true,
     description: "Texts and every actionable element, each with the selector naming it alone (for ui_tap). " +
-      "Read-only; include_raw adds the XML. Actions: bounds [left, top, width, height] px; absent role = button, " +
+      "include_raw adds the XML. Actions: bounds [left, top, width, height] px; absent role = button, " +
       "enabled = true, label = the selector's value; long_press, checked, selected, focused, password, covered_by_keyboard only when true; " +
       "covered_by: what is drawn over it (tap refused). Absent: can_scroll false, keyboard closed, issues none.",
     input: z.strictObject({ include_raw: z.boolean().optional(), device }),
@@ -131,7 +131,7 @@ export const TOOLS = {
     device: "observe",
     answers: "screen",
     available: true,
-    description: "Waits until a selector names an element (visible) or none (gone); give one. Read-only. Returns the screen summary.",
+    description: "Waits until a selector names an element (visible) or none (gone); give one. Returns the screen summary.",
     input: WaitInputSchema,
     argumentErrors: { visible: "INVALID_SELECTOR", gone: "INVALID_SELECTOR" },
     data: z.object({ waited_ms: z.int(), screen: ScreenSummarySchema }),
@@ -352,7 +352,7 @@ export const TOOLS = {
     answers: "fields",
     available: true,
     description: "start, then stop: the screen as artifact:// MP4 (≤ 10 min).",
-    input: z.strictObject({ action: z.enum(["start", "stop"]) }),
+    input: z.strictObject({ action: z.enum(["start", "stop"]), device }),
     data: z.object({
       recording: z.boolean(),
       max_seconds: z.int().optional(),
