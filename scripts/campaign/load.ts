@@ -123,6 +123,9 @@ async function killHolder(lanes: Lane[], tally: Tally): Promise<void> {
   const victim = lanes.find((lane) => lane.server.pid === holder) ?? lanes[0]!;
   const other = lanes.find((lane) => lane !== victim)!;
   const sim = victim.sim;
+  // Its last act's PNG, taken behind that act's answer, is stored first: the SIGKILL is to land in this screenshot's
+  // hung screencap, not in that capture (a server killed mid-capture cannot store what it named: docs/contract.md).
+  await victim.settleEvidence(tally);
   sim.device.setFaults({ hangCommands: ["screencap"] });
   tally.faultsInjected++;
   const from = sim.device.log.length;
