@@ -117,3 +117,23 @@ test("a refusal that comes after the start's window is said by the stop, in the 
     await sim.stop();
   }
 });
+
+test("a recording whose adb child the harness killed (SIGTERM/SIGINT: runner.killAll) is still kept by the stop", { skip }, async () => {
+  const sim = await startSimDevice({ scenario: "login" });
+  try {
+    const runner = createNodeProcessRunner();
+    const adb = createAdbClient({ runner, program: { program: ADB, source: "ADB" }, serverSocket: sim.adbServerSocket });
+    const recordings = createAdbScreenRecordings({ adb, clock: createSystemClock(), segmentSeconds: 60, startCheckMs: 500 });
+    await recordings.start(UDID, 600, wait);
+    while (!sim.device.log.some((e) => e.command.startsWith("screenrecord"))) await new Promise((r) => setTimeout(r, 50));
+    await new Promise((r) => setTimeout(r, 600));
+    runner.killAll(); // what src/main.ts does on a stop signal, before Harness.close() stops the recordings
+    await new Promise((r) => setTimeout(r, 300)); // the killed child's end is seen before the stop
+    const finished = await recordings.stop(UDID, wait);
+    assert.equal(finished.segments.length, 1, "no new segment starts after the kill");
+    assert.ok(durations(finished.segments)[0]! > 0);
+    assert.deepEqual(recordingFiles(sim), [], "the device keeps no recording");
+  } finally {
+    await sim.stop();
+  }
+});
