@@ -78,7 +78,8 @@ export function createAdbScreenRecordings(options: ScreenRecordingOptions): Scre
     entry.segments.push(segment);
     void segment.ended.then((ended) => {
       segment.done = true;
-      if (entry.stopping || ended instanceof HarnessError || refusedWords(ended) !== null) return;
+      // Only a segment that ended by itself (exit 0 at its time limit) is followed; a killed one (exit null) is not.
+      if (entry.stopping || ended instanceof HarnessError || ended.exitCode !== 0 || refusedWords(ended) !== null) return;
       const left = entry.maxSeconds - (clock.now() - entry.startedAt) / 1000;
       if (left < 1) entry.reachedLimit = true;
       else startSegment(udid, entry, Math.min(segmentSeconds, Math.floor(left)));
@@ -152,11 +153,13 @@ export function createAdbScreenRecordings(options: ScreenRecordingOptions): Scre
 /**
  * What `screenrecord` said when it refused, or null when it recorded: `exec-out` is raw (no exit status, its stderr
  * in stdout), and `screenrecord` prints nothing when it records (no `--verbose`), so any text or a failing exit is a refusal.
+ * A child killed by a signal (exit null: the stop's abort, or the harness's own stop killing its children) hung up
+ * the device's `screenrecord`, which finishes its file as on a stop: not a refusal.
  */
 function refusedWords(ended: ProcessResult): string | null {
   const words = `${ended.stdout.toString("utf8")}${ended.stderr}`.trim();
   if (words !== "") return words;
-  return ended.exitCode !== 0 && !ended.aborted ? `exit ${ended.exitCode}` : null;
+  return ended.exitCode !== 0 && ended.exitCode !== null && !ended.aborted ? `exit ${ended.exitCode}` : null;
 }
 
 /** The device's `screenrecord` refused (its words), or adb failed (its error). */
