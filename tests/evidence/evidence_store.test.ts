@@ -231,8 +231,8 @@ test("a full disk: the screenshot is EVIDENCE_WRITE_FAILED saying so, and no hal
 test("a screen recording is kept as `…-screen-record.mp4` and served as video/mp4 with a PNG's checks: what is not an MP4 is refused", async (t) => {
   const dir = tempDir(t);
   const store = createEvidenceStore({ directory: dir, fs: createNodeFileSystem(), clock, nowMicros: () => MICROS });
-  // The first box of an ISO media file is `ftyp`; the bytes after it are the store's no concern.
-  const mp4 = Uint8Array.from([0, 0, 0, 16, ...Buffer.from("ftypisom"), 0, 0, 2, 0, 1, 2, 3, 4]);
+  // The first box of an ISO media file is `ftyp`; a finished one has its `moov` (what is inside is no concern here).
+  const mp4 = Uint8Array.from([0, 0, 0, 16, ...Buffer.from("ftypisom"), 0, 0, 2, 0, 0, 0, 0, 12, ...Buffer.from("moov"), 1, 2, 3, 4]);
   const ref = await store.saveVideo("screen_record", mp4);
   assert.equal(ref.artifact_id, "20261129-231622-282673-screen-record.mp4");
   assert.deepEqual(await store.resolve(ref.artifact_id), { path: ref.path, bytes: mp4, mimeType: "video/mp4" });
