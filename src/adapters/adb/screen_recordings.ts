@@ -13,6 +13,7 @@ import type { WaitOptions } from "../../ports/device.ts";
 import type { ProcessResult } from "../../ports/process_runner.ts";
 import type { FinishedRecording, ScreenRecordings } from "../../ports/screen_recording.ts";
 import type { AdbClient } from "./adb_client.ts";
+import { MAX_VIDEO_BYTES } from "../evidence/evidence_store.ts";
 import { ADB_COMMANDS } from "./adb_commands.ts";
 
 /** How long `screenrecord` may take to finish its file after the hang-up before the server reads what is there. */
@@ -140,7 +141,9 @@ export function createAdbScreenRecordings(options: ScreenRecordingOptions): Scre
     }
     const segments: Uint8Array[] = [];
     for (const segment of entry.segments) {
-      const file = await adb.run(ADB_COMMANDS.readRecording(segment.path), { serial: udid, ...wait });
+      // Read up to the video evidence's limit (past the client's per-command cap); a longer file comes back cut,
+      // which the evidence store refuses as incomplete.
+      const file = await adb.run(ADB_COMMANDS.readRecording(segment.path), { serial: udid, ...wait, maxOutputBytes: MAX_VIDEO_BYTES });
       await adb.run(ADB_COMMANDS.removeRecording(segment.path), { serial: udid, ...wait }).catch(() => {});
       segments.push(new Uint8Array(file.stdout));
     }
