@@ -83,7 +83,7 @@ export function createEvidenceStore(options: EvidenceStoreOptions): EvidenceStor
   const writeFailed = (error: Error) =>
     new HarnessError(
       "EVIDENCE_WRITE_FAILED",
-      `Cannot write the screenshot to "${directory}" (${error.message}); free disk space or set ANDROID_MCP_ARTIFACTS_DIR to a writable directory.`,
+      `Cannot write the evidence (a screenshot or a screen recording) to "${directory}" (${error.message}); free disk space or set ANDROID_MCP_ARTIFACTS_DIR to a writable directory.`,
     );
   /** Writes the bytes under a new id at this moment (exclusive create: a taken name gets the next `-N`). */
   const writeUnder = async (tool: string, bytes: Uint8Array, kind: EvidenceKind = "png"): Promise<EvidenceRef> => {
