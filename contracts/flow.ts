@@ -123,7 +123,7 @@ export const FlowFileSchema = z.strictObject({
   /** The simulated device's built-in scenario the flow was written for ("login"): used with `--device sim`
    * when `--scenario` is not given; ignored on a real device. */
   sim_scenario: z.string().regex(/^[a-z][a-z0-9_-]{0,63}$/, { error: 'a built-in scenario name, e.g. "login"' }).optional(),
-  /** Records the run's screen (screen_record, 180 s at most): the reports link the MP4, the HTML page plays it. */
+  /** Records the run's screen (screen_record, 600 s at most, in 180 s segments): the reports link each MP4, the HTML page plays them. */
   record: z.boolean().optional(),
   steps: z.array(FlowStepSchema).min(1).max(500),
 });

@@ -117,3 +117,45 @@ test("a refusal that comes after the start's window is said by the stop, in the 
     await sim.stop();
   }
 });
+
+test("a recording whose adb child the harness killed (SIGTERM/SIGINT: runner.killAll) is still kept by the stop", { skip }, async () => {
+  const sim = await startSimDevice({ scenario: "login" });
+  try {
+    const runner = createNodeProcessRunner();
+    const adb = createAdbClient({ runner, program: { program: ADB, source: "ADB" }, serverSocket: sim.adbServerSocket });
+    const recordings = createAdbScreenRecordings({ adb, clock: createSystemClock(), segmentSeconds: 60, startCheckMs: 500 });
+    await recordings.start(UDID, 600, wait);
+    while (!sim.device.log.some((e) => e.command.startsWith("screenrecord"))) await new Promise((r) => setTimeout(r, 50));
+    await new Promise((r) => setTimeout(r, 600));
+    runner.killAll(); // what src/main.ts does on a stop signal, before Harness.close() stops the recordings
+    await new Promise((r) => setTimeout(r, 300)); // the killed child's end is seen before the stop
+    const finished = await recordings.stop(UDID, wait);
+    assert.equal(finished.segments.length, 1, "no new segment starts after the kill");
+    assert.ok(durations(finished.segments)[0]! > 0);
+    assert.deepEqual(recordingFiles(sim), [], "the device keeps no recording");
+  } finally {
+    await sim.stop();
+  }
+});
+
+test("a recording is read whole up to the evidence's video limit, past the adb client's per-command output cap", { skip }, async () => {
+  const sim = await startSimDevice({ scenario: "login" });
+  try {
+    // The client's cap (64 MiB by default) made small: one simulated frame (a quarter screen, uncompressed) is past it,
+    // as a real device's 180 s segment at 4 Mbit/s (90 MB) is past the default.
+    const adb = createAdbClient({
+      runner: createNodeProcessRunner(),
+      program: { program: ADB, source: "ADB" },
+      serverSocket: sim.adbServerSocket,
+      maxOutputBytes: 64 * 1024,
+    });
+    const recordings = createAdbScreenRecordings({ adb, clock: createSystemClock(), segmentSeconds: 60, startCheckMs: 500 });
+    await recordings.start(UDID, 600, wait);
+    await new Promise((r) => setTimeout(r, 600));
+    const finished = await recordings.stop(UDID, wait);
+    assert.ok(finished.segments[0]!.length > 64 * 1024, `${finished.segments[0]!.length} bytes`);
+    assert.ok(durations(finished.segments)[0]! > 0, "ffprobe reads the whole file");
+  } finally {
+    await sim.stop();
+  }
+});

@@ -231,8 +231,8 @@ test("a full disk: the screenshot is EVIDENCE_WRITE_FAILED saying so, and no hal
 test("a screen recording is kept as `…-screen-record.mp4` and served as video/mp4 with a PNG's checks: what is not an MP4 is refused", async (t) => {
   const dir = tempDir(t);
   const store = createEvidenceStore({ directory: dir, fs: createNodeFileSystem(), clock, nowMicros: () => MICROS });
-  // The first box of an ISO media file is `ftyp`; the bytes after it are the store's no concern.
-  const mp4 = Uint8Array.from([0, 0, 0, 16, ...Buffer.from("ftypisom"), 0, 0, 2, 0, 1, 2, 3, 4]);
+  // The first box of an ISO media file is `ftyp`; a finished one has its `moov` (what is inside is no concern here).
+  const mp4 = Uint8Array.from([0, 0, 0, 16, ...Buffer.from("ftypisom"), 0, 0, 2, 0, 0, 0, 0, 12, ...Buffer.from("moov"), 1, 2, 3, 4]);
   const ref = await store.saveVideo("screen_record", mp4);
   assert.equal(ref.artifact_id, "20261129-231622-282673-screen-record.mp4");
   assert.deepEqual(await store.resolve(ref.artifact_id), { path: ref.path, bytes: mp4, mimeType: "video/mp4" });
@@ -260,3 +260,28 @@ test("a screen recording is kept as `…-screen-record.mp4` and served as video/
   assert.ok(isEvidenceId("20261129-231622-282673-screen-record-2.mp4"));
   assert.ok(!isEvidenceId("20261129-231622-282673-screen-record.mp4.png.txt"));
 });
+
+test("a screen recording the device left incomplete (no moov, or a box cut short) is refused, not kept as a video", async (t) => {
+  const dir = tempDir(t);
+  const store = createEvidenceStore({ directory: dir, fs: createNodeFileSystem(), clock, nowMicros: () => MICROS });
+  const box = (type: string, body: number[] = []) => [...be32(8 + body.length), ...Buffer.from(type), ...body];
+  const ftyp = box("ftyp", [...Buffer.from("isom"), 0, 0, 2, 0]);
+  // What a screenrecord killed mid-write leaves (MediaMuxer writes moov last), and a file cut by a read limit.
+  const unfinished = Uint8Array.from([...ftyp, ...be32(0), ...Buffer.from("mdat"), 1, 2, 3, 4]);
+  const cutShort = Uint8Array.from([...ftyp, ...box("mdat", [1, 2, 3, 4]), ...be32(4096), ...Buffer.from("moov"), 5, 6]);
+  const noMoov = Uint8Array.from([...ftyp, ...box("mdat", [1, 2, 3, 4])]);
+  for (const [name, bad] of [["unfinished", unfinished], ["cut short", cutShort], ["no moov", noMoov]] as const) {
+    await assert.rejects(
+      store.saveVideo("screen_record", bad),
+      (e: HarnessError) => e.code === "EVIDENCE_WRITE_FAILED" && /no complete MP4/.test(e.message),
+      name,
+    );
+  }
+  assert.deepEqual(readdirSync(dir).filter((f) => f.endsWith(".mp4")), [], "none kept");
+  const whole = Uint8Array.from([...ftyp, ...box("mdat", [1, 2, 3, 4]), ...box("moov", [5, 6])]);
+  assert.ok((await store.saveVideo("screen_record", whole)).artifact_id.endsWith("-screen-record.mp4"));
+});
+
+function be32(n: number): number[] {
+  return [n >>> 24 & 255, n >>> 16 & 255, n >>> 8 & 255, n & 255];
+}

@@ -20,6 +20,8 @@ export interface AdbRunOptions {
   signal?: AbortSignal;
   /** Required for device commands. */
   serial?: string;
+  /** Largest stdout kept for this command, instead of the client's (a screen recording's file). */
+  maxOutputBytes?: number;
 }
 
 export interface AdbClient {
@@ -52,7 +54,9 @@ export function createAdbClient(options: AdbClientOptions): AdbClient {
       timeoutMs: runOptions.timeoutMs,
       ...(runOptions.signal === undefined ? {} : { signal: runOptions.signal }),
       ...(env === undefined ? {} : { env }),
-      ...(options.maxOutputBytes === undefined ? {} : { maxOutputBytes: options.maxOutputBytes }),
+      ...((runOptions.maxOutputBytes ?? options.maxOutputBytes) === undefined
+        ? {}
+        : { maxOutputBytes: runOptions.maxOutputBytes ?? options.maxOutputBytes! }),
     });
     const failure = adbFailure(result, command.name, options.program, runOptions.timeoutMs);
     if (failure !== null) throw failure;

@@ -13,6 +13,7 @@ import type { WaitOptions } from "../../ports/device.ts";
 import type { ProcessResult } from "../../ports/process_runner.ts";
 import type { FinishedRecording, ScreenRecordings } from "../../ports/screen_recording.ts";
 import type { AdbClient } from "./adb_client.ts";
+import { MAX_VIDEO_BYTES } from "../evidence/evidence_store.ts";
 import { ADB_COMMANDS } from "./adb_commands.ts";
 
 /** How long `screenrecord` may take to finish its file after the hang-up before the server reads what is there. */
@@ -78,7 +79,8 @@ export function createAdbScreenRecordings(options: ScreenRecordingOptions): Scre
     entry.segments.push(segment);
     void segment.ended.then((ended) => {
       segment.done = true;
-      if (entry.stopping || ended instanceof HarnessError || refusedWords(ended) !== null) return;
+      // Only a segment that ended by itself (exit 0 at its time limit) is followed; a killed one (exit null) is not.
+      if (entry.stopping || ended instanceof HarnessError || ended.exitCode !== 0 || refusedWords(ended) !== null) return;
       const left = entry.maxSeconds - (clock.now() - entry.startedAt) / 1000;
       if (left < 1) entry.reachedLimit = true;
       else startSegment(udid, entry, Math.min(segmentSeconds, Math.floor(left)));
@@ -139,7 +141,9 @@ export function createAdbScreenRecordings(options: ScreenRecordingOptions): Scre
     }
     const segments: Uint8Array[] = [];
     for (const segment of entry.segments) {
-      const file = await adb.run(ADB_COMMANDS.readRecording(segment.path), { serial: udid, ...wait });
+      // Read up to the video evidence's limit (past the client's per-command cap); a longer file comes back cut,
+      // which the evidence store refuses as incomplete.
+      const file = await adb.run(ADB_COMMANDS.readRecording(segment.path), { serial: udid, ...wait, maxOutputBytes: MAX_VIDEO_BYTES });
       await adb.run(ADB_COMMANDS.removeRecording(segment.path), { serial: udid, ...wait }).catch(() => {});
       segments.push(new Uint8Array(file.stdout));
     }
@@ -152,11 +156,13 @@ export function createAdbScreenRecordings(options: ScreenRecordingOptions): Scre
 /**
  * What `screenrecord` said when it refused, or null when it recorded: `exec-out` is raw (no exit status, its stderr
  * in stdout), and `screenrecord` prints nothing when it records (no `--verbose`), so any text or a failing exit is a refusal.
+ * A child killed by a signal (exit null: the stop's abort, or the harness's own stop killing its children) hung up
+ * the device's `screenrecord`, which finishes its file as on a stop: not a refusal.
  */
 function refusedWords(ended: ProcessResult): string | null {
   const words = `${ended.stdout.toString("utf8")}${ended.stderr}`.trim();
   if (words !== "") return words;
-  return ended.exitCode !== 0 && !ended.aborted ? `exit ${ended.exitCode}` : null;
+  return ended.exitCode !== 0 && ended.exitCode !== null && !ended.aborted ? `exit ${ended.exitCode}` : null;
 }
 
 /** The device's `screenrecord` refused (its words), or adb failed (its error). */

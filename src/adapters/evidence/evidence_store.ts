@@ -52,6 +52,29 @@ function isMp4(bytes: Uint8Array): boolean {
   return bytes.length >= 8 && String.fromCharCode(bytes[4]!, bytes[5]!, bytes[6]!, bytes[7]!) === "ftyp";
 }
 
+/**
+ * A whole MP4 as a finished `screenrecord` leaves it: `ftyp` first, then boxes that end exactly at the file's end
+ * (a size of 1 is a 64-bit size after the type), one of them `moov` (the muxer writes it last, at the stop). A file
+ * killed mid-write (an `mdat` of size 0, "to the end", and no `moov`) or cut short by a read is not.
+ */
+function isCompleteMp4(bytes: Uint8Array): boolean {
+  if (!isMp4(bytes)) return false;
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  let moov = false;
+  for (let at = 0; at < bytes.length;) {
+    if (at + 8 > bytes.length) return false;
+    let size = view.getUint32(at);
+    if (size === 1) {
+      if (at + 16 > bytes.length) return false;
+      size = Number(view.getBigUint64(at + 8));
+    } else if (size === 0) size = bytes.length - at; // to the end of the file
+    if (size < 8 || at + size > bytes.length) return false;
+    if (String.fromCharCode(bytes[at + 4]!, bytes[at + 5]!, bytes[at + 6]!, bytes[at + 7]!) === "moov") moov = true;
+    at += size;
+  }
+  return moov;
+}
+
 export function createEvidenceStore(options: EvidenceStoreOptions): EvidenceStore {
   const { directory, fs } = options;
   const nowMicros = options.nowMicros ??
@@ -60,7 +83,7 @@ export function createEvidenceStore(options: EvidenceStoreOptions): EvidenceStor
   const writeFailed = (error: Error) =>
     new HarnessError(
       "EVIDENCE_WRITE_FAILED",
-      `Cannot write the screenshot to "${directory}" (${error.message}); free disk space or set ANDROID_MCP_ARTIFACTS_DIR to a writable directory.`,
+      `Cannot write the evidence (a screenshot or a screen recording) to "${directory}" (${error.message}); free disk space or set ANDROID_MCP_ARTIFACTS_DIR to a writable directory.`,
     );
   /** Writes the bytes under a new id at this moment (exclusive create: a taken name gets the next `-N`). */
   const writeUnder = async (tool: string, bytes: Uint8Array, kind: EvidenceKind = "png"): Promise<EvidenceRef> => {
@@ -89,7 +112,7 @@ export function createEvidenceStore(options: EvidenceStoreOptions): EvidenceStor
       return await writeUnder(tool, png);
     },
     async saveVideo(tool, mp4) {
-      if (!isMp4(mp4) || mp4.length > MAX_VIDEO_BYTES) {
+      if (!isCompleteMp4(mp4) || mp4.length > MAX_VIDEO_BYTES) {
         throw new HarnessError(
           "EVIDENCE_WRITE_FAILED",
           mp4.length > MAX_VIDEO_BYTES
