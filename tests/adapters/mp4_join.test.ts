@@ -5,6 +5,7 @@
  * adb screen recordings' stop gives the joined MP4, or the segments apart when the join does not read one.
  */
 import assert from "node:assert/strict";
+import { Buffer } from "node:buffer";
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -81,6 +82,12 @@ test("a segment the join does not read leaves the segments apart (null): incompl
   assert.equal(joinMp4Segments([a, fragmented]), null);
   // Another picture size: the sample descriptions differ.
   assert.equal(joinMp4Segments([a, segment([150], [700], 1000, { width: 80, height: 48 })]), null);
+  // Another placement: the track's matrix turned (tkhd's matrix is its last 44 bytes but width and height).
+  const turned = b.slice();
+  const tkhd = Buffer.from(turned).indexOf("tkhd") + 4;
+  const matrix = tkhd + 40;
+  turned.set([0, 0, 0, 0, 0, 1, 0, 0], matrix); // a = 0, b = 1.0: a quarter turn
+  assert.equal(joinMp4Segments([a, turned]), null);
   // Not an MP4 at all, and nothing.
   assert.equal(joinMp4Segments([a, new TextEncoder().encode("screenrecord: permission denied")]), null);
   assert.equal(joinMp4Segments([]), null);

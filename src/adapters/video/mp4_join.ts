@@ -4,8 +4,8 @@
  * hold every segment's samples in order (each segment one chunk), then one mdat of all their bytes. Durations are summed
  * (rescaled to the first segment's timescales), sync-sample indices offset. Pure: bytes in, bytes (or null) out.
  * It returns null, and the caller keeps the segments apart, for anything it does not read: not exactly one track, a
- * track that is not video, a fragmented MP4 (`moof`), sample descriptions (stsd: codec, size, avcC) that differ
- * between segments, tables that do not add up, more than 2 GiB of samples. Edit lists (edts) are not carried over.
+ * track that is not video, a fragmented MP4 (`moof`), sample descriptions (stsd: codec, size, avcC) or a track
+ * matrix (rotation) that differ between segments, tables that do not add up, more than 2 GiB of samples. Edit lists (edts) are not carried over.
  */
 import { Buffer } from "node:buffer";
 
@@ -203,7 +203,9 @@ export function joinMp4Segments(segments: readonly Uint8Array[]): Uint8Array | n
   const first = parts[0];
   if (first === undefined) return null;
   const same = (a: Uint8Array, b: Uint8Array) => a.length === b.length && a.every((x, i) => x === b[i]);
-  if (parts.some((s) => !same(s.stsd, first.stsd))) return null;
+  // The picture's placement: tkhd's matrix, width and height (its last 44 bytes in either version).
+  const placement = (s: Segment) => s.tkhd.subarray(s.tkhd.length - 44);
+  if (parts.some((s) => !same(s.stsd, first.stsd) || !same(placement(s), placement(first)))) return null;
   const timescale = first.mediaTimescale;
   const all = parts.flatMap((s) =>
     s.samples.map((x) => ({
@@ -218,6 +220,7 @@ export function joinMp4Segments(segments: readonly Uint8Array[]): Uint8Array | n
   const mediaDuration = all.reduce((n, x) => n + x.duration, 0);
   const mvhdBody = first.mvhd.subarray(8);
   const movieTimescale = view(mvhdBody).getUint32(mvhdBody[0] === 1 ? 20 : 12);
+  if (movieTimescale === 0) return null;
   const movieDuration = Math.round((mediaDuration * movieTimescale) / timescale);
   const stts: number[][] = [];
   for (const x of all) {
