@@ -7,7 +7,10 @@ import type { WaitOptions } from "./device.ts";
 
 export interface FinishedRecording {
   udid: string;
-  /** The MP4s the device wrote, in order: one a segment (the device's `screenrecord` stops at 180 s; the next starts). */
+  /**
+   * The recording's MP4: the device's segments (its `screenrecord` stops at 180 s; the next starts) joined into one, or,
+   * when they could not be joined (one incomplete or unlike the others), each segment's own MP4, in order.
+   */
   segments: Uint8Array[];
   /** How long it recorded (the server's clock), at most its limit. */
   seconds: number;

@@ -148,3 +148,7 @@ export { simulatedBadge } from "./png/screencap.ts";
 export { ScreenRecorder } from "./video/screen_recorder.ts";
 /** The simulated shell's lexer (quotes, globbing), for tests that check what the device's `sh` makes of a line. */
 export { parseCommandLine, type SimpleCommand } from "./shell/command_line.ts";
+
+// Its video writer, for tests of what reads its recordings (an MP4 of H.264 I_PCM frames).
+export { type Mp4Video, writeMp4 } from "./video/mp4.ts";
+export { idrSlice, pictureParameterSet, type PictureSize, sequenceParameterSet } from "./video/h264_pcm.ts";

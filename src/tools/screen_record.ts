@@ -1,8 +1,8 @@
 /**
  * `screen_record`: `start` has the device record its screen (ScreenRecordings: one recording a device, at most
- * MAX_RECORDING_SECONDS, in segments of 180 s, the device's `screenrecord` limit); `stop` ends it and keeps each
- * segment's MP4 as evidence (`artifact://…mp4`, served as video/mp4): the first named in the envelope, every one linked
- * and listed in `segments` when there are several. A recording that reached its limit is kept the same way at its stop;
+ * MAX_RECORDING_SECONDS, in segments of 180 s, the device's `screenrecord` limit, joined into one MP4 at the stop);
+ * `stop` keeps the MP4 as evidence (`artifact://…mp4`, served as video/mp4); segments the join did not read are each
+ * kept: the first named in the envelope, every one linked and listed in `segments`. A recording that reached its limit is kept the same way at its stop;
  * a segment the device left incomplete is left out (said in `skipped`) unless none is complete. Errors: EMULATOR_BUSY (a recording runs on the device already), INVALID_ARGUMENT (stop without a
  * recording), EVIDENCE_WRITE_FAILED, EMULATOR_UNAVAILABLE, OPERATION_TIMEOUT.
  */

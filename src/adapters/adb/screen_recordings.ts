@@ -2,7 +2,8 @@
  * Screen recordings over adb: `adb exec-out screenrecord --time-limit N /data/local/tmp/amh-rec-….mp4`, a child the
  * server keeps while the device records (one per device). The device's `screenrecord` stops at 180 s: when a segment
  * ends by itself before the recording's limit, the next one starts at once (a new file), so a recording is a list of
- * segments of at most 180 s, each its own MP4 (not joined). Stopping ends the running child (the runner kills it):
+ * segments of at most 180 s, joined at the stop into one MP4 (`../video/mp4_join.ts`; kept apart when the join does not
+ * read one of them). Stopping ends the running child (the runner kills it):
  * its connection closes, adbd hangs up the command and `screenrecord` finishes its file on that SIGHUP as on SIGINT
  * (what Maestro's recording relies on too: it closes the shell stream). The server then waits until no
  * `screenrecord` runs on the device (at most FINISH_WAIT_MS), reads each file with `exec-out cat` and removes it.
@@ -12,6 +13,7 @@ import type { Clock } from "../../ports/clock.ts";
 import type { WaitOptions } from "../../ports/device.ts";
 import type { ProcessResult } from "../../ports/process_runner.ts";
 import type { FinishedRecording, ScreenRecordings } from "../../ports/screen_recording.ts";
+import { joinMp4Segments } from "../video/mp4_join.ts";
 import type { AdbClient } from "./adb_client.ts";
 import { MAX_VIDEO_BYTES } from "../evidence/evidence_store.ts";
 import { ADB_COMMANDS } from "./adb_commands.ts";
@@ -147,7 +149,9 @@ export function createAdbScreenRecordings(options: ScreenRecordingOptions): Scre
       await adb.run(ADB_COMMANDS.removeRecording(segment.path), { serial: udid, ...wait }).catch(() => {});
       segments.push(new Uint8Array(file.stdout));
     }
-    return { udid, segments, seconds, reachedLimit };
+    // Several segments are joined into one MP4; any the join does not read leave them apart (nothing is lost).
+    const joined = segments.length > 1 ? joinMp4Segments(segments) : null;
+    return { udid, segments: joined === null ? segments : [joined], seconds, reachedLimit };
   };
 
   return { start, stop: stopRecording, running: () => [...running.keys()] };

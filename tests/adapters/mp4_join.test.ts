@@ -1,0 +1,125 @@
+/**
+ * The join of a screen recording's segments (src/adapters/video/mp4_join.ts) on MP4s the simulated device's writer
+ * makes: one MP4 that ffprobe reads as the segments' sum (duration, frames, H.264) and ffmpeg decodes without an
+ * error, the frames in the segments' order; anything it does not read (incomplete, fragmented, unlike) is null. The
+ * adb screen recordings' stop gives the joined MP4, or the segments apart when the join does not read one.
+ */
+import assert from "node:assert/strict";
+import { Buffer } from "node:buffer";
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { test } from "node:test";
+import { createAdbClient } from "../../src/adapters/adb/adb_client.ts";
+import { createAdbScreenRecordings } from "../../src/adapters/adb/screen_recordings.ts";
+import { createSystemClock } from "../../src/adapters/system_clock.ts";
+import { joinMp4Segments } from "../../src/adapters/video/mp4_join.ts";
+import { idrSlice, pictureParameterSet, type PictureSize, sequenceParameterSet, writeMp4 } from "../../src/sim/mod.ts";
+import { commandOf, fakeRunner } from "../adb/fake_runner.ts";
+import { decodeFrames, ffprobeSkipReason, probeVideo, type VideoFacts } from "../support/ffprobe.ts";
+
+const skip = ffprobeSkipReason();
+
+/** A segment of flat grey frames (luma `levels[i]`), each lasting `durations[i]` ticks of `timescale`. */
+function segment(levels: number[], durations: number[], timescale: number, size: PictureSize = { width: 64, height: 48 }): Uint8Array {
+  const plane = (n: number, value: number) => new Uint8Array(n).fill(value);
+  const [w, h] = [Math.ceil(size.width / 16) * 16, Math.ceil(size.height / 16) * 16];
+  const samples = levels.map((level, i) => ({
+    nals: [idrSlice(size, { y: plane(w * h, level), cb: plane((w * h) / 4, 128), cr: plane((w * h) / 4, 128) }, i % 2)],
+    duration: durations[i]!,
+  }));
+  return writeMp4({ ...size, timescale, sps: sequenceParameterSet(size), pps: pictureParameterSet(), samples });
+}
+
+function withFile<T>(bytes: Uint8Array, body: (file: string) => T): T {
+  const dir = mkdtempSync(join(tmpdir(), "amh-join-"));
+  try {
+    const file = join(dir, "joined.mp4");
+    writeFileSync(file, bytes);
+    return body(file);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+test("segments join into one MP4: ffprobe reads the sum of their durations and frames, ffmpeg decodes them in order", { skip }, () => {
+  // The second segment's timescale differs (rescaled to the first's): 1.25 s + 0.75 s, 3 + 2 frames.
+  const first = segment([30, 90, 150], [500, 500, 250], 1000);
+  const second = segment([200, 60], [45_000, 22_500], 90_000);
+  const joined = joinMp4Segments([first, second]);
+  assert.ok(joined !== null, "the segments join");
+  withFile(joined, (file) => {
+    const facts: VideoFacts = probeVideo(file);
+    assert.equal(facts.codec, "h264");
+    assert.equal(facts.frames, 5);
+    assert.ok(Math.abs(facts.duration - 2) <= 0.001, `duration ${facts.duration} s, the sum 2 s`);
+    assert.deepEqual([facts.width, facts.height], [64, 48]);
+    execFileSync("ffmpeg", ["-v", "error", "-i", file, "-f", "null", "-"], { timeout: 60_000 }); // throws on a non-zero exit
+    const greys = decodeFrames(file, facts).map((rgb) => rgb[3 * (24 * 64 + 32)]!);
+    assert.equal(greys.length, 5);
+    const expected = [30, 90, 150, 200, 60].map((y) => Math.round((255 / 219) * (y - 16)));
+    greys.forEach((grey, i) => assert.ok(Math.abs(grey - expected[i]!) <= 3, `frame ${i + 1}: ${greys} against ${expected}`));
+  });
+  // Three segments: the first's bytes come back whole in the joined file's mdat, in order.
+  const three = joinMp4Segments([first, second, first])!;
+  withFile(three, (file) => assert.equal(probeVideo(file).frames, 8));
+});
+
+test("a segment the join does not read leaves the segments apart (null): incomplete, fragmented, unlike, none", () => {
+  const a = segment([30, 90], [500, 500], 1000);
+  const b = segment([150], [700], 1000);
+  assert.ok(joinMp4Segments([a, b]) !== null, "the two complete, alike segments join");
+  // Cut short as a device killed mid-write leaves it: its mdat (last) ends early.
+  assert.equal(joinMp4Segments([a, b.subarray(0, b.length - 10)]), null);
+  // Cut in the middle of a box header.
+  assert.equal(joinMp4Segments([a, b.subarray(0, 30)]), null);
+  // A fragmented MP4: a moof box at the top level.
+  const moof = Uint8Array.of(0, 0, 0, 8, ...Array.from("moof", (c) => c.charCodeAt(0)));
+  const fragmented = new Uint8Array(b.length + moof.length);
+  fragmented.set(b);
+  fragmented.set(moof, b.length);
+  assert.equal(joinMp4Segments([a, fragmented]), null);
+  // Another picture size: the sample descriptions differ.
+  assert.equal(joinMp4Segments([a, segment([150], [700], 1000, { width: 80, height: 48 })]), null);
+  // Another placement: the track's matrix turned (tkhd's matrix is its last 44 bytes but width and height).
+  const turned = b.slice();
+  const tkhd = Buffer.from(turned).indexOf("tkhd") + 4;
+  const matrix = tkhd + 40;
+  turned.set([0, 0, 0, 0, 0, 1, 0, 0], matrix); // a = 0, b = 1.0: a quarter turn
+  assert.equal(joinMp4Segments([a, turned]), null);
+  // Not an MP4 at all, and nothing.
+  assert.equal(joinMp4Segments([a, new TextEncoder().encode("screenrecord: permission denied")]), null);
+  assert.equal(joinMp4Segments([]), null);
+});
+
+/** A recording of two segments through a scripted adb: the first ends by itself (the device's limit), the second at the stop. */
+async function recordTwo(files: [Uint8Array, Uint8Array]) {
+  const paths: string[] = [];
+  const runner = fakeRunner((args) => {
+    const command = commandOf(args);
+    if (command.startsWith("exec-out screenrecord")) {
+      paths.push(args.at(-1)!);
+      return paths.length === 1 ? {} : { hang: true };
+    }
+    if (command.startsWith("exec-out cat ")) return { stdout: files[paths.indexOf(args.at(-1)!)]! };
+    if (command.startsWith("shell pidof")) return { exitCode: 1 };
+    if (command.startsWith("shell rm -f")) return {};
+    return undefined;
+  });
+  const adb = createAdbClient({ runner, program: { program: "/sdk/adb", source: "ADB" } });
+  const recordings = createAdbScreenRecordings({ adb, clock: createSystemClock(), segmentSeconds: 1, startCheckMs: 50 });
+  await recordings.start("emulator-5554", 600, { timeoutMs: 5_000 });
+  while (paths.length < 2) await new Promise((r) => setTimeout(r, 5));
+  const finished = await recordings.stop("emulator-5554", { timeoutMs: 5_000 });
+  assert.equal(paths.length, 2, "two segments recorded");
+  return finished.segments;
+}
+
+test("a stop joins the recording's segments into one MP4; one the join does not read leaves them apart, every byte kept", async () => {
+  const a = segment([30, 90], [500, 500], 1000);
+  const b = segment([150], [700], 1000);
+  assert.deepEqual(await recordTwo([a, b]), [joinMp4Segments([a, b])]);
+  const cut = b.subarray(0, b.length - 10);
+  assert.deepEqual(await recordTwo([a, cut]), [a, cut]);
+});
