@@ -8,7 +8,7 @@
 import { type Envelope, EnvelopeSchema } from "../../contracts/envelope.ts";
 import { PACKAGE_NAME_PATTERN, UrlSchema } from "../../contracts/tool_inputs.ts";
 import { AVAILABLE_TOOL_NAMES } from "../../contracts/tools.ts";
-import { ADB_COMMANDS } from "../../src/adapters/adb/adb_commands.ts";
+import { ADB_COMMANDS, RECORDING_PATH } from "../../src/adapters/adb/adb_commands.ts";
 import { DEVICE_LOCK_DIRECTORY } from "../../src/adapters/adb/device_side_lock.ts";
 import { END_MARKER_ARGS } from "../../src/adapters/adb/stream_end.ts";
 import { MAX_FRAME_BYTES } from "../../src/mcp/stdio_transport.ts";
@@ -77,15 +77,25 @@ export function classifyAnswer(params: ToolCallParams, outcome: RawOutcome, fram
 }
 
 const END = ` ${END_MARKER_ARGS.join(" ")}`;
+/** A screen recording's file on the device (RECORDING_PATH), as one word, quoted or not. */
+const RECORDING = String.raw`'?(${RECORDING_PATH.source.slice(1, -1)})'?`;
 const SHELL_READS = [
   /^getprop ro\.(product\.model|build\.version\.sdk|android_mcp_harness\.simulated|sf\.lcd_density)$/,
   /^wm (size|density)$/,
   /^dumpsys (window (displays|windows|InputMethod)|input_method|activity activities)$/,
   /^pm list packages( -3)?$/,
+  /^pidof screenrecord$/, // screen_record's stop waits until the device's screenrecord has finished its file
+  new RegExp(`^rm -f ${RECORDING}$`), // ...then removes the file it read
 ];
 /** The five reads of SHELL_READS in one shell, exactly as the closed list joins them (shell_sections.ts). */
 const SCREEN_FACTS = ADB_COMMANDS.screenFacts().args.slice(1).join(" ");
-const EXEC_OUT = [/^uiautomator 'dump'( '--compressed')? '\/dev\/tty'$/, /^screencap '-p'$/];
+const EXEC_OUT = [
+  /^uiautomator 'dump'( '--compressed')? '\/dev\/tty'$/,
+  /^screencap '-p'$/,
+  // screen_record (screen_recordings.ts): a segment of at most 180 s into its own file, then that file read back.
+  new RegExp(String.raw`^screenrecord '--time-limit' '([1-9]|[1-9][0-9]|1[0-7][0-9]|180)' ${RECORDING}$`),
+  new RegExp(`^cat ${RECORDING}$`),
+];
 const UIA2_FIXED = [
   /^list sessions$/, // the campaign's own look at GET /appium/sessions
   /^new session$/,
