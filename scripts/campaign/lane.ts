@@ -15,6 +15,7 @@ import { PACKAGE_NAME_PATTERN } from "../../contracts/tool_inputs.ts";
 import { adbServerAddress } from "../../src/adapters/adb/adb_server_address.ts";
 import { thisMachineHosts } from "../../src/adapters/adb/local_hosts.ts";
 import { currentUserFacts, lockDirectory, lockFileName } from "../../src/adapters/evidence/mod.ts";
+import { isCompleteMp4 } from "../../src/adapters/evidence/evidence_store.ts";
 import { decodePng } from "../../src/png/mod.ts";
 import { type RunningSim, type SimDeviceOptions, startSimDevice } from "../../src/sim/mod.ts";
 import { type SpawnedServer, spawnServe } from "../../tests/support/mcp_client.ts";
@@ -213,11 +214,15 @@ export class Lane {
     }
   }
 
-  /** Every named evidence file is a whole PNG; no draft is left; returns how many PNGs no envelope named. */
+  /** Every named evidence file is a whole PNG (a screen recording a whole MP4); no draft is left; returns how many PNGs no
+   * envelope named. */
   checkEvidence(tally: Tally): number {
     for (const path of this.evidence) {
       try {
-        decodePng(new Uint8Array(readFileSync(path)));
+        const bytes = new Uint8Array(readFileSync(path));
+        if (path.endsWith(".mp4")) {
+          if (!isCompleteMp4(bytes)) throw new Error(`not a complete MP4 (${bytes.length} bytes)`);
+        } else decodePng(bytes);
       } catch (error) {
         tally.violation("lost evidence", `${this.name}: ${path}: ${(error as Error).message}`);
       }

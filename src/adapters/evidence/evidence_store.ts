@@ -57,7 +57,7 @@ function isMp4(bytes: Uint8Array): boolean {
  * (a size of 1 is a 64-bit size after the type), one of them `moov` (the muxer writes it last, at the stop). A file
  * killed mid-write (an `mdat` of size 0, "to the end", and no `moov`) or cut short by a read is not.
  */
-function isCompleteMp4(bytes: Uint8Array): boolean {
+export function isCompleteMp4(bytes: Uint8Array): boolean {
   if (!isMp4(bytes)) return false;
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   let moov = false;
