@@ -1,0 +1,37 @@
+/**
+ * A stop whose read of the recording fails (the call cancelled or timed out, adb failing) loses nothing: the files stay
+ * on the device, the recording stays stopped but unread, and a retry of the stop reads them, then removes them.
+ */
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { createAdbClient } from "../../src/adapters/adb/adb_client.ts";
+import { createAdbScreenRecordings } from "../../src/adapters/adb/screen_recordings.ts";
+import { createSystemClock } from "../../src/adapters/system_clock.ts";
+import { commandOf, fakeRunner } from "../adb/fake_runner.ts";
+
+test("a stop whose read fails keeps the recording: nothing removed, the retry of the stop reads it and removes it", async () => {
+  const bytes = new Uint8Array([0, 0, 0, 8, 0x6d, 0x6f, 0x6f, 0x76]);
+  let reads = 0;
+  const removed: string[] = [];
+  const runner = fakeRunner((args) => {
+    const command = commandOf(args);
+    if (command.startsWith("exec-out screenrecord")) return { hang: true };
+    if (command.startsWith("exec-out cat ")) return ++reads === 1 ? { hang: true } : { stdout: bytes };
+    if (command.startsWith("shell pidof")) return { exitCode: 1 };
+    if (command.startsWith("shell rm -f")) {
+      removed.push(args.at(-1)!);
+      return {};
+    }
+    return undefined;
+  });
+  const adb = createAdbClient({ runner, program: { program: "/sdk/adb", source: "ADB" } });
+  const recordings = createAdbScreenRecordings({ adb, clock: createSystemClock(), startCheckMs: 20 });
+  await recordings.start("emulator-5554", 600, { timeoutMs: 5_000 });
+  await assert.rejects(recordings.stop("emulator-5554", { timeoutMs: 300 }), "the first read hangs past the call's time");
+  assert.deepEqual(removed, [], "nothing removed from the device before it was read");
+  assert.deepEqual(recordings.running(), ["emulator-5554"], "the recording is still there to stop");
+  const finished = await recordings.stop("emulator-5554", { timeoutMs: 5_000 });
+  assert.deepEqual(finished.segments, [bytes]);
+  assert.equal(removed.length, 1, "removed once read");
+  assert.deepEqual(recordings.running(), []);
+});
