@@ -46,6 +46,8 @@ interface Running {
   stopping: boolean;
   /** The recording reached its limit (the last segment ended by itself there). */
   reachedLimit: boolean;
+  /** When the first stop came (a stop whose read failed is retried). */
+  stoppedAt?: number;
 }
 
 export interface ScreenRecordingOptions {
@@ -128,7 +130,8 @@ export function createAdbScreenRecordings(options: ScreenRecordingOptions): Scre
     const reachedLimit = entry.reachedLimit;
     for (const segment of entry.segments) segment.stop.abort();
     const ends = await Promise.all(entry.segments.map((segment) => segment.ended));
-    const seconds = Math.min(entry.maxSeconds, Math.max(0, (clock.now() - entry.startedAt) / 1000));
+    entry.stoppedAt ??= clock.now(); // a retried stop (its read failed) says how long it recorded, not how long ago it began
+    const seconds = Math.min(entry.maxSeconds, Math.max(0, (entry.stoppedAt - entry.startedAt) / 1000));
     const lost = ends.find((ended) => ended instanceof HarnessError && ended.code === "EMULATOR_UNAVAILABLE");
     if (lost !== undefined) throw lost;
     // The first segment refused after the start's check (nothing was recorded): the device's words.
@@ -142,12 +145,21 @@ export function createAdbScreenRecordings(options: ScreenRecordingOptions): Scre
       await clock.sleep(100, wait.signal);
     }
     const segments: Uint8Array[] = [];
+    try {
+      for (const segment of entry.segments) {
+        // Read up to the video evidence's limit (past the client's per-command cap); a longer file comes back cut,
+        // which the evidence store refuses as incomplete.
+        const file = await adb.run(ADB_COMMANDS.readRecording(segment.path), { serial: udid, ...wait, maxOutputBytes: MAX_VIDEO_BYTES });
+        segments.push(new Uint8Array(file.stdout));
+      }
+    } catch (error) {
+      // Nothing is lost: every file stays on the device and the recording stays here, stopped and unread, so the
+      // retry of the stop the error asks for reads them all again.
+      running.set(udid, entry);
+      throw error;
+    }
     for (const segment of entry.segments) {
-      // Read up to the video evidence's limit (past the client's per-command cap); a longer file comes back cut,
-      // which the evidence store refuses as incomplete.
-      const file = await adb.run(ADB_COMMANDS.readRecording(segment.path), { serial: udid, ...wait, maxOutputBytes: MAX_VIDEO_BYTES });
       await adb.run(ADB_COMMANDS.removeRecording(segment.path), { serial: udid, ...wait }).catch(() => {});
-      segments.push(new Uint8Array(file.stdout));
     }
     // Several segments are joined into one MP4; any the join does not read leave them apart (nothing is lost).
     const joined = segments.length > 1 ? joinMp4Segments(segments) : null;
