@@ -94,10 +94,12 @@ test("a segment the join does not read leaves the segments apart (null): incompl
 });
 
 /** A recording of two segments through a scripted adb: the first ends by itself (the device's limit), the second at the stop. */
-async function recordTwo(files: [Uint8Array, Uint8Array]) {
+async function recordTwo(files: [Uint8Array, Uint8Array], maxVideoBytes?: number) {
   const paths: string[] = [];
+  const lines: string[] = [];
   const runner = fakeRunner((args) => {
     const command = commandOf(args);
+    lines.push(command);
     if (command.startsWith("exec-out screenrecord")) {
       paths.push(args.at(-1)!);
       return paths.length === 1 ? {} : { hang: true };
@@ -108,11 +110,19 @@ async function recordTwo(files: [Uint8Array, Uint8Array]) {
     return undefined;
   });
   const adb = createAdbClient({ runner, program: { program: "/sdk/adb", source: "ADB" } });
-  const recordings = createAdbScreenRecordings({ adb, clock: createSystemClock(), segmentSeconds: 1, startCheckMs: 50 });
+  const recordings = createAdbScreenRecordings({
+    adb,
+    clock: createSystemClock(),
+    segmentSeconds: 1,
+    startCheckMs: 50,
+    ...(maxVideoBytes === undefined ? {} : { maxVideoBytes }),
+  });
   await recordings.start("emulator-5554", 600, { timeoutMs: 5_000 });
   while (paths.length < 2) await new Promise((r) => setTimeout(r, 5));
   const finished = await recordings.stop("emulator-5554", { timeoutMs: 5_000 });
   assert.equal(paths.length, 2, "two segments recorded");
+  // Every segment at 4 Mbit/s (the device's default is 20): 180 s is at most ~90 MB, within the video evidence's limit.
+  for (const line of lines.filter((l) => l.startsWith("exec-out screenrecord"))) assert.match(line, / --bit-rate 4000000 /);
   return finished.segments;
 }
 
@@ -122,4 +132,12 @@ test("a stop joins the recording's segments into one MP4; one the join does not 
   assert.deepEqual(await recordTwo([a, b]), [joinMp4Segments([a, b])]);
   const cut = b.subarray(0, b.length - 10);
   assert.deepEqual(await recordTwo([a, cut]), [a, cut]);
+});
+
+test("segments whose join would pass the video evidence's limit stay apart, each within it, so none is refused", async () => {
+  const a = segment([30, 90], [500, 500], 1000);
+  const b = segment([150], [700], 1000);
+  const joined = joinMp4Segments([a, b])!;
+  assert.deepEqual(await recordTwo([a, b], joined.length), [joined], "a join at the limit is kept");
+  assert.deepEqual(await recordTwo([a, b], joined.length - 1), [a, b], "one byte past it: the segments apart");
 });
