@@ -92,8 +92,8 @@ const SCREEN_FACTS = ADB_COMMANDS.screenFacts().args.slice(1).join(" ");
 const EXEC_OUT = [
   /^uiautomator 'dump'( '--compressed')? '\/dev\/tty'$/,
   /^screencap '-p'$/,
-  // screen_record (screen_recordings.ts): a segment of at most 180 s into its own file, then that file read back.
-  new RegExp(String.raw`^screenrecord '--time-limit' '([1-9]|[1-9][0-9]|1[0-7][0-9]|180)' ${RECORDING}$`),
+  // screen_record (screen_recordings.ts): a segment of at most 180 s at 4 Mbit/s into its own file, then that file read back.
+  new RegExp(String.raw`^screenrecord '--time-limit' '([1-9]|[1-9][0-9]|1[0-7][0-9]|180)' '--bit-rate' '4000000' ${RECORDING}$`),
   new RegExp(`^cat ${RECORDING}$`),
 ];
 const UIA2_FIXED = [

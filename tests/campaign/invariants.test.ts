@@ -89,21 +89,22 @@ test("the device lock's own lines (issue 25 defect 5) are bookkeeping: in no slo
   assert.equal(commandsOutsideSlots(tampered, { packages: [] }).length, 2);
 });
 
-test("screen_record's commands are in their slots: a segment of at most 180 s into its own file, read back and removed", () => {
+test("screen_record's commands are in their slots: a segment of at most 180 s at 4 Mbit/s into its own file, read back and removed", () => {
   const shell = (command: AdbCommand): LogEntry => ({ source: "adb", command: [...command.args.slice(1), ...END_MARKER_ARGS].join(" ") });
   const path = "/data/local/tmp/amh-rec-1796355961260-4468-1.mp4";
   const lines: LogEntry[] = [
-    { source: "adb", command: `screenrecord '--time-limit' '180' '${path}'` }, // exec-out, as the simulated adb server logs it
+    { source: "adb", command: `screenrecord '--time-limit' '180' '--bit-rate' '4000000' '${path}'` }, // exec-out, as the simulated adb server logs it
     { source: "adb", command: `cat '${path}'` },
     shell(ADB_COMMANDS.pidofScreenrecord()),
     shell(ADB_COMMANDS.removeRecording(path)),
   ];
   assert.deepEqual(commandsOutsideSlots(lines, { packages: [] }), []);
   const wrong: LogEntry[] = [
-    { source: "adb", command: `screenrecord '--time-limit' '181' '${path}'` },
-    { source: "adb", command: `screenrecord '--time-limit' '180' '/sdcard/amh-rec-1.mp4'` },
+    { source: "adb", command: `screenrecord '--time-limit' '181' '--bit-rate' '4000000' '${path}'` },
+    { source: "adb", command: `screenrecord '--time-limit' '180' '--bit-rate' '20000000' '${path}'` },
+    { source: "adb", command: `screenrecord '--time-limit' '180' '--bit-rate' '4000000' '/sdcard/amh-rec-1.mp4'` },
     { source: "adb", command: `cat '/data/local/tmp/secret.db'` },
     { source: "adb", command: `rm -f /data/local/tmp/amh-rec-1.mp4 /sdcard/x${END_MARKER_ARGS.map((a) => ` ${a}`).join("")}` },
   ];
-  assert.equal(commandsOutsideSlots(wrong, { packages: [] }).length, 4);
+  assert.equal(commandsOutsideSlots(wrong, { packages: [] }).length, 5);
 });

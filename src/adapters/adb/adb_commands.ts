@@ -47,6 +47,11 @@ const SCREEN_FACT_COMMANDS = [["wm", "size"], ["wm", "density"], ["dumpsys", "in
   "displays",
 ]] as const;
 export const SCREEN_FACT_SECTIONS = SCREEN_FACT_COMMANDS.length;
+/**
+ * A screen recording's bit rate: 4 Mbit/s (Android's default before 20), ample for a UI and at most ~90 MB in a 180 s
+ * segment, so every segment fits the video evidence's limit (256 MiB).
+ */
+export const RECORDING_BIT_RATE = 4_000_000;
 
 export const ADB_COMMANDS = {
   version: () => host("version", ["version"]),
@@ -116,9 +121,19 @@ export const ADB_COMMANDS = {
   /** The launcher's way to start an app: one LAUNCHER intent to the package. */
   launchPackage: (packageName: string) =>
     shell("monkey-launch", ["monkey", "-p", checkPackageName(packageName), "-c", "android.intent.category.LAUNCHER", "1"]),
-  /** Records the screen to a file of the device until the time limit or a hang-up (screen_recordings.ts). */
+  /**
+   * Records the screen to a file of the device until the time limit or a hang-up (screen_recordings.ts), at
+   * RECORDING_BIT_RATE: the device's default (20 Mbit/s) writes ~450 MB in a 180 s segment, past the video evidence's limit.
+   */
   screenrecord: (seconds: number, devicePath: string) =>
-    execOut("screenrecord", ["screenrecord", "--time-limit", String(checkSeconds(seconds)), checkRecordingPath(devicePath)]),
+    execOut("screenrecord", [
+      "screenrecord",
+      "--time-limit",
+      String(checkSeconds(seconds)),
+      "--bit-rate",
+      String(RECORDING_BIT_RATE),
+      checkRecordingPath(devicePath),
+    ]),
   /** The running `screenrecord` processes' ids (exit 1 and nothing when none runs). */
   pidofScreenrecord: () => shell("pidof-screenrecord", ["pidof", "screenrecord"]),
   /** A recording's bytes, raw. */

@@ -1,5 +1,5 @@
 /**
- * Screen recordings over adb: `adb exec-out screenrecord --time-limit N /data/local/tmp/amh-rec-….mp4`, a child the
+ * Screen recordings over adb: `adb exec-out screenrecord --time-limit N --bit-rate 4000000 /data/local/tmp/amh-rec-….mp4`, a child the
  * server keeps while the device records (one per device). The device's `screenrecord` stops at 180 s: when a segment
  * ends by itself before the recording's limit, the next one starts at once (a new file), so a recording is a list of
  * segments of at most 180 s, joined at the stop into one MP4 (`../video/mp4_join.ts`; kept apart when the join does not
@@ -57,12 +57,15 @@ export interface ScreenRecordingOptions {
   segmentSeconds?: number;
   /** START_CHECK_MS unless a test on a loaded machine waits longer. */
   startCheckMs?: number;
+  /** The largest MP4 kept as evidence: MAX_VIDEO_BYTES unless a test makes it smaller. */
+  maxVideoBytes?: number;
 }
 
 export function createAdbScreenRecordings(options: ScreenRecordingOptions): ScreenRecordings {
   const { adb, clock } = options;
   const segmentSeconds = options.segmentSeconds ?? SEGMENT_SECONDS;
   const startCheckMs = options.startCheckMs ?? START_CHECK_MS;
+  const maxVideoBytes = options.maxVideoBytes ?? MAX_VIDEO_BYTES;
   const running = new Map<string, Running>();
   let counter = 0;
 
@@ -149,7 +152,7 @@ export function createAdbScreenRecordings(options: ScreenRecordingOptions): Scre
       for (const segment of entry.segments) {
         // Read up to the video evidence's limit (past the client's per-command cap); a longer file comes back cut,
         // which the evidence store refuses as incomplete.
-        const file = await adb.run(ADB_COMMANDS.readRecording(segment.path), { serial: udid, ...wait, maxOutputBytes: MAX_VIDEO_BYTES });
+        const file = await adb.run(ADB_COMMANDS.readRecording(segment.path), { serial: udid, ...wait, maxOutputBytes: maxVideoBytes });
         segments.push(new Uint8Array(file.stdout));
       }
     } catch (error) {
@@ -161,9 +164,11 @@ export function createAdbScreenRecordings(options: ScreenRecordingOptions): Scre
     for (const segment of entry.segments) {
       await adb.run(ADB_COMMANDS.removeRecording(segment.path), { serial: udid, ...wait }).catch(() => {});
     }
-    // Several segments are joined into one MP4; any the join does not read leave them apart (nothing is lost).
+    // Several segments are joined into one MP4; any the join does not read, or a join past the video evidence's limit
+    // (which the store would refuse), leave them apart, each within it: nothing is lost.
     const joined = segments.length > 1 ? joinMp4Segments(segments) : null;
-    return { udid, segments: joined === null ? segments : [joined], seconds, reachedLimit };
+    const keepJoined = joined !== null && joined.length <= maxVideoBytes;
+    return { udid, segments: keepJoined ? [joined] : segments, seconds, reachedLimit };
   };
 
   return { start, stop: stopRecording, running: () => [...running.keys()] };
