@@ -93,8 +93,8 @@ test("a segment the join does not read leaves the segments apart (null): incompl
   assert.equal(joinMp4Segments([]), null);
 });
 
-/** A recording of two segments through a scripted adb: the first ends by itself (the device's limit), the second at the stop. */
-async function recordTwo(files: [Uint8Array, Uint8Array], maxVideoBytes?: number) {
+/** A recording of these segments through a scripted adb: each but the last ends by itself (the device's limit), the last at the stop. */
+async function recordSegments(files: Uint8Array[], maxVideoBytes?: number) {
   const paths: string[] = [];
   const lines: string[] = [];
   const runner = fakeRunner((args) => {
@@ -102,7 +102,7 @@ async function recordTwo(files: [Uint8Array, Uint8Array], maxVideoBytes?: number
     lines.push(command);
     if (command.startsWith("exec-out screenrecord")) {
       paths.push(args.at(-1)!);
-      return paths.length === 1 ? {} : { hang: true };
+      return paths.length < files.length ? {} : { hang: true };
     }
     if (command.startsWith("exec-out cat ")) return { stdout: files[paths.indexOf(args.at(-1)!)]! };
     if (command.startsWith("shell pidof")) return { exitCode: 1 };
@@ -118,9 +118,9 @@ async function recordTwo(files: [Uint8Array, Uint8Array], maxVideoBytes?: number
     ...(maxVideoBytes === undefined ? {} : { maxVideoBytes }),
   });
   await recordings.start("emulator-5554", 600, { timeoutMs: 5_000 });
-  while (paths.length < 2) await new Promise((r) => setTimeout(r, 5));
+  while (paths.length < files.length) await new Promise((r) => setTimeout(r, 5));
   const finished = await recordings.stop("emulator-5554", { timeoutMs: 5_000 });
-  assert.equal(paths.length, 2, "two segments recorded");
+  assert.equal(paths.length, files.length, "every segment recorded");
   // Every segment at 4 Mbit/s (the device's default is 20): 180 s is at most ~90 MB, within the video evidence's limit.
   for (const line of lines.filter((l) => l.startsWith("exec-out screenrecord"))) assert.match(line, / --bit-rate 4000000 /);
   return finished.segments;
@@ -129,15 +129,26 @@ async function recordTwo(files: [Uint8Array, Uint8Array], maxVideoBytes?: number
 test("a stop joins the recording's segments into one MP4; one the join does not read leaves them apart, every byte kept", async () => {
   const a = segment([30, 90], [500, 500], 1000);
   const b = segment([150], [700], 1000);
-  assert.deepEqual(await recordTwo([a, b]), [joinMp4Segments([a, b])]);
+  assert.deepEqual(await recordSegments([a, b]), [joinMp4Segments([a, b])]);
   const cut = b.subarray(0, b.length - 10);
-  assert.deepEqual(await recordTwo([a, cut]), [a, cut]);
+  assert.deepEqual(await recordSegments([a, cut]), [a, cut]);
 });
 
 test("segments whose join would pass the video evidence's limit stay apart, each within it, so none is refused", async () => {
   const a = segment([30, 90], [500, 500], 1000);
   const b = segment([150], [700], 1000);
   const joined = joinMp4Segments([a, b])!;
-  assert.deepEqual(await recordTwo([a, b], joined.length), [joined], "a join at the limit is kept");
-  assert.deepEqual(await recordTwo([a, b], joined.length - 1), [a, b], "one byte past it: the segments apart");
+  assert.deepEqual(await recordSegments([a, b], joined.length), [joined], "a join at the limit is kept");
+  assert.deepEqual(await recordSegments([a, b], joined.length - 1), [a, b], "one byte past it: the segments apart");
+});
+
+test("a segment the device never wrote (the stop came before its screenrecord started: cat's words) is left out, the rest joined", async () => {
+  const a = segment([30, 90], [500, 500], 1000);
+  const b = segment([150], [700], 1000);
+  const missing = new TextEncoder().encode("cat: /data/local/tmp/amh-rec-1-2-3.mp4: No such file or directory\n");
+  assert.deepEqual(await recordSegments([a, b, missing]), [joinMp4Segments([a, b])]);
+  assert.deepEqual(await recordSegments([a, missing]), [a]);
+  // A file the device left incomplete is not left out: the evidence counts it (skipped); the complete ones still join.
+  const cut = b.subarray(0, b.length - 10);
+  assert.deepEqual(await recordSegments([a, b, cut]), [joinMp4Segments([a, b]), cut]);
 });
