@@ -15,7 +15,7 @@ import type { ProcessResult } from "../../ports/process_runner.ts";
 import type { FinishedRecording, ScreenRecordings } from "../../ports/screen_recording.ts";
 import { joinMp4Segments } from "../video/mp4_join.ts";
 import type { AdbClient } from "./adb_client.ts";
-import { MAX_VIDEO_BYTES } from "../evidence/evidence_store.ts";
+import { isCompleteMp4, MAX_VIDEO_BYTES } from "../evidence/evidence_store.ts";
 import { ADB_COMMANDS } from "./adb_commands.ts";
 
 /** How long `screenrecord` may take to finish its file after the hang-up before the server reads what is there. */
@@ -164,14 +164,25 @@ export function createAdbScreenRecordings(options: ScreenRecordingOptions): Scre
     for (const segment of entry.segments) {
       await adb.run(ADB_COMMANDS.removeRecording(segment.path), { serial: udid, ...wait }).catch(() => {});
     }
-    // Several segments are joined into one MP4; any the join does not read, or a join past the video evidence's limit
-    // (which the store would refuse), leave them apart, each within it: nothing is lost.
-    const joined = segments.length > 1 ? joinMp4Segments(segments) : null;
-    const keepJoined = joined !== null && joined.length <= maxVideoBytes;
-    return { udid, segments: keepJoined ? [joined] : segments, seconds, reachedLimit };
+    // A segment the device never wrote (the stop came before its screenrecord started) recorded nothing: left out.
+    const written = segments.filter((bytes) => !isMissingFile(bytes));
+    // The complete segments are joined into one MP4 (one the device left incomplete stays beside it, for the evidence
+    // to count); when the join does not read them, or would pass the video evidence's limit (which the store would
+    // refuse), they stay apart, each within it: nothing is lost.
+    const complete = written.filter(isCompleteMp4);
+    const joined = complete.length > 1 ? joinMp4Segments(complete) : null;
+    const kept = joined !== null && joined.length <= maxVideoBytes
+      ? [joined, ...written.filter((bytes) => !isCompleteMp4(bytes))]
+      : written;
+    return { udid, segments: kept, seconds, reachedLimit };
   };
 
   return { start, stop: stopRecording, running: () => [...running.keys()] };
+}
+
+/** toybox `cat`'s words for a file that is not there (`exec-out` gives no exit status): the device wrote no recording. */
+function isMissingFile(bytes: Uint8Array): boolean {
+  return bytes.length < 512 && /^cat: \S+: No such file or directory\s*$/.test(new TextDecoder().decode(bytes));
 }
 
 /**
