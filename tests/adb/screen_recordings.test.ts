@@ -113,8 +113,10 @@ test("a refusal that comes after the start's window is said by the stop, in the 
     await recordings.start(UDID, 5, wait); // no window: it says it records
     while (!sim.device.log.some((e) => e.command.startsWith("screenrecord"))) await new Promise((r) => setTimeout(r, 50));
     const refused = await recordings.stop(UDID, wait).then(() => null, (e: HarnessError) => e);
-    assert.equal(refused?.code, "EMULATOR_UNAVAILABLE");
-    assert.match(refused!.message, /screenrecord: Unable to open '\/data\/local\/tmp\/amh-rec-.*': Permission denied/);
+    assert.equal(refused?.code, "EMULATOR_UNAVAILABLE", "a refusal, never a recording (it returned one under load before)");
+    // The device's words, unless the stop's hang-up ended adb before they came through (a loaded machine): then the
+    // device wrote no file, which the stop says so.
+    assert.match(refused!.message, /screenrecord: (Unable to open '\/data\/local\/tmp\/amh-rec-.*': Permission denied|no file)\)/);
   } finally {
     await sim.stop();
   }

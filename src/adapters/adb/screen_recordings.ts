@@ -139,7 +139,8 @@ export function createAdbScreenRecordings(options: ScreenRecordingOptions): Scre
     if (lost !== undefined) throw lost;
     // The first segment refused after the start's check (nothing was recorded): the device's words.
     const first = ends[0]!;
-    if (ends.length === 1 && !(first instanceof HarnessError) && !first.aborted && refusedWords(first) !== null) throw refusal(udid, first);
+    // (screenrecord prints nothing while it records, so words are a refusal even when the stop's hang-up ended the child.)
+    if (ends.length === 1 && !(first instanceof HarnessError) && refusedWords(first) !== null) throw refusal(udid, first);
     // screenrecord writes the end of its file after the hang-up: wait until it is gone.
     const finishBy = clock.now() + Math.min(FINISH_WAIT_MS, wait.timeoutMs);
     while (clock.now() < finishBy) {
@@ -166,6 +167,9 @@ export function createAdbScreenRecordings(options: ScreenRecordingOptions): Scre
     }
     // A segment the device never wrote (the stop came before its screenrecord started) recorded nothing: left out.
     const written = segments.filter((bytes) => !isMissingFile(bytes));
+    // None written: the device refused, and the stop's hang-up ended adb before its words came through.
+    // (adb ended by the hang-up may have answered an error of its own: the device's part is what counts.)
+    if (written.length === 0) throw first instanceof HarnessError ? refusal(udid, null) : refusal(udid, first);
     // The complete segments are joined into one MP4 (one the device left incomplete stays beside it, for the evidence
     // to count); when the join does not read them, or would pass the video evidence's limit (which the store would
     // refuse), they stay apart, each within it: nothing is lost.
@@ -198,11 +202,11 @@ function refusedWords(ended: ProcessResult): string | null {
 }
 
 /** The device's `screenrecord` refused (its words), or adb failed (its error). */
-function refusal(udid: string, ended: ProcessResult | HarnessError): HarnessError {
+function refusal(udid: string, ended: ProcessResult | HarnessError | null): HarnessError {
   if (ended instanceof HarnessError) return ended;
   return new HarnessError(
     "EMULATOR_UNAVAILABLE",
-    `The device refused to record its screen (screenrecord: ${refusedWords(ended) ?? "no file"}); check it with doctor.`,
+    `The device refused to record its screen (screenrecord: ${(ended && refusedWords(ended)) ?? "no file"}); check it with doctor.`,
     { udid },
   );
 }
