@@ -93,8 +93,57 @@ test("a segment the join does not read leaves the segments apart (null): incompl
   assert.equal(joinMp4Segments([]), null);
 });
 
+/** A copy of `mp4` with `edit(body)` applied to the body of its first `type` box (found by its four letters). */
+function patched(mp4: Uint8Array, type: string, edit: (body: DataView, at: number) => void): Uint8Array {
+  const out = mp4.slice();
+  const at = Buffer.from(out).indexOf(type) + 4;
+  assert.ok(at > 4, `a ${type} box`);
+  edit(new DataView(out.buffer, out.byteOffset, out.byteLength), at);
+  return out;
+}
+
+/** `mp4` with its mdhd cut to version and flags (a 12-byte box; the rest of it a free box): no timescale to read. */
+const withShortMdhd = (mp4: Uint8Array) =>
+  patched(mp4, "mdhd", (v, at) => {
+    const size = v.getUint32(at - 8);
+    v.setUint32(at - 8, 12);
+    v.setUint32(at + 4, size - 12);
+    [..."free"].forEach((c, i) => v.setUint8(at + 8 + i, c.charCodeAt(0)));
+  });
+
+test("a segment whose tables lie (a short header, counts past its samples) is not joined: null at once, never a throw or a hang", () => {
+  const a = segment([30, 90], [500, 500], 1000);
+  const b = segment([150], [700], 1000);
+  const shortMdhd = withShortMdhd(b);
+  assert.equal(joinMp4Segments([a, shortMdhd]), null);
+  // stts says 2^32 - 1 samples in its first run (the segment has 1), stsz a constant size for as many.
+  const started = performance.now();
+  assert.equal(joinMp4Segments([a, patched(b, "stts", (v, at) => v.setUint32(at + 8, 0xffff_ffff))]), null);
+  assert.equal(joinMp4Segments([a, patched(b, "stsz", (v, at) => (v.setUint32(at + 4, 1), v.setUint32(at + 8, 0xffff_ffff)))]), null);
+  assert.ok(performance.now() - started < 5_000, "refused without building the tables the counts claim");
+});
+
+test("segments whose join would pass the size kept (the evidence store's limit) are not joined", () => {
+  const a = segment([30, 90], [500, 500], 1000);
+  const b = segment([150], [700], 1000);
+  const joined = joinMp4Segments([a, b])!;
+  assert.ok(joinMp4Segments([a, b], joined.length) !== null, "a join of exactly the limit");
+  assert.equal(joinMp4Segments([a, b], joined.length - 1), null);
+});
+
+test("a segment of another timescale is rescaled without drift: the joined duration is the segments' sum", { skip }, () => {
+  // 60 frames of 1/60 s at 90 kHz (1,500 ticks each), rescaled to 1 kHz: 16.67 ms, not 17 ms each (1.02 s).
+  const first = segment([30], [1000], 1000);
+  const second = segment(new Array<number>(60).fill(120), new Array<number>(60).fill(1500), 90_000);
+  withFile(joinMp4Segments([first, second])!, (file) => {
+    const facts = probeVideo(file);
+    assert.equal(facts.frames, 61);
+    assert.ok(Math.abs(facts.duration - 2) <= 0.002, `duration ${facts.duration} s, the sum 2 s`);
+  });
+});
+
 /** A recording of two segments through a scripted adb: the first ends by itself (the device's limit), the second at the stop. */
-async function recordTwo(files: [Uint8Array, Uint8Array]) {
+async function recordTwo(files: [Uint8Array, Uint8Array], maxVideoBytes?: number) {
   const paths: string[] = [];
   const runner = fakeRunner((args) => {
     const command = commandOf(args);
@@ -108,7 +157,13 @@ async function recordTwo(files: [Uint8Array, Uint8Array]) {
     return undefined;
   });
   const adb = createAdbClient({ runner, program: { program: "/sdk/adb", source: "ADB" } });
-  const recordings = createAdbScreenRecordings({ adb, clock: createSystemClock(), segmentSeconds: 1, startCheckMs: 50 });
+  const recordings = createAdbScreenRecordings({
+    adb,
+    clock: createSystemClock(),
+    segmentSeconds: 1,
+    startCheckMs: 50,
+    ...(maxVideoBytes === undefined ? {} : { maxVideoBytes }),
+  });
   await recordings.start("emulator-5554", 600, { timeoutMs: 5_000 });
   while (paths.length < 2) await new Promise((r) => setTimeout(r, 5));
   const finished = await recordings.stop("emulator-5554", { timeoutMs: 5_000 });
@@ -122,4 +177,14 @@ test("a stop joins the recording's segments into one MP4; one the join does not 
   assert.deepEqual(await recordTwo([a, b]), [joinMp4Segments([a, b])]);
   const cut = b.subarray(0, b.length - 10);
   assert.deepEqual(await recordTwo([a, cut]), [a, cut]);
+});
+
+test("a stop keeps the segments apart, every byte, when their join would be refused (too large) or cannot be read", async () => {
+  const a = segment([30, 90], [500, 500], 1000);
+  const b = segment([150], [700], 1000);
+  // Each segment fits the size kept, their join does not: apart, each kept (joined, the store would refuse it whole).
+  assert.deepEqual(await recordTwo([a, b], Math.max(a.length, b.length) + 10), [a, b]);
+  // A segment whose mdhd is too short to read: apart, not an error after the device's files were removed.
+  const shortMdhd = withShortMdhd(b);
+  assert.deepEqual(await recordTwo([a, shortMdhd]), [a, shortMdhd]);
 });

@@ -57,12 +57,15 @@ export interface ScreenRecordingOptions {
   segmentSeconds?: number;
   /** START_CHECK_MS unless a test on a loaded machine waits longer. */
   startCheckMs?: number;
+  /** The largest file read and joined: the evidence store's MAX_VIDEO_BYTES unless a test makes it smaller. */
+  maxVideoBytes?: number;
 }
 
 export function createAdbScreenRecordings(options: ScreenRecordingOptions): ScreenRecordings {
   const { adb, clock } = options;
   const segmentSeconds = options.segmentSeconds ?? SEGMENT_SECONDS;
   const startCheckMs = options.startCheckMs ?? START_CHECK_MS;
+  const maxVideoBytes = options.maxVideoBytes ?? MAX_VIDEO_BYTES;
   const running = new Map<string, Running>();
   let counter = 0;
 
@@ -149,8 +152,8 @@ export function createAdbScreenRecordings(options: ScreenRecordingOptions): Scre
       for (const segment of entry.segments) {
         // Read up to the video evidence's limit (past the client's per-command cap); a longer file comes back cut,
         // which the evidence store refuses as incomplete.
-        const file = await adb.run(ADB_COMMANDS.readRecording(segment.path), { serial: udid, ...wait, maxOutputBytes: MAX_VIDEO_BYTES });
-        segments.push(new Uint8Array(file.stdout));
+        const file = await adb.run(ADB_COMMANDS.readRecording(segment.path), { serial: udid, ...wait, maxOutputBytes: maxVideoBytes });
+        segments.push(new Uint8Array(file.stdout.buffer, file.stdout.byteOffset, file.stdout.byteLength)); // a view, not a copy
       }
     } catch (error) {
       // Nothing is lost: every file stays on the device and the recording stays here, stopped and unread, so the
@@ -161,8 +164,9 @@ export function createAdbScreenRecordings(options: ScreenRecordingOptions): Scre
     for (const segment of entry.segments) {
       await adb.run(ADB_COMMANDS.removeRecording(segment.path), { serial: udid, ...wait }).catch(() => {});
     }
-    // Several segments are joined into one MP4; any the join does not read leave them apart (nothing is lost).
-    const joined = segments.length > 1 ? joinMp4Segments(segments) : null;
+    // Several segments are joined into one MP4; any the join does not read, or a join larger than the evidence store
+    // keeps (it would refuse the whole recording), leave them apart (nothing is lost).
+    const joined = segments.length > 1 ? joinMp4Segments(segments, maxVideoBytes) : null;
     return { udid, segments: joined === null ? segments : [joined], seconds, reachedLimit };
   };
 
