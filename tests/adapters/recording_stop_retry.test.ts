@@ -7,6 +7,7 @@ import { test } from "node:test";
 import { createAdbClient } from "../../src/adapters/adb/adb_client.ts";
 import { createAdbScreenRecordings } from "../../src/adapters/adb/screen_recordings.ts";
 import { createSystemClock } from "../../src/adapters/system_clock.ts";
+import type { HarnessError } from "../../src/errors.ts";
 import { commandOf, fakeRunner } from "../adb/fake_runner.ts";
 
 test("a stop whose read fails keeps the recording: nothing removed, the retry of the stop reads it and removes it", async () => {
@@ -27,7 +28,12 @@ test("a stop whose read fails keeps the recording: nothing removed, the retry of
   const adb = createAdbClient({ runner, program: { program: "/sdk/adb", source: "ADB" } });
   const recordings = createAdbScreenRecordings({ adb, clock: createSystemClock(), startCheckMs: 20 });
   await recordings.start("emulator-5554", 600, { timeoutMs: 5_000 });
-  await assert.rejects(recordings.stop("emulator-5554", { timeoutMs: 300 }), "the first read hangs past the call's time");
+  await assert.rejects(recordings.stop("emulator-5554", { timeoutMs: 300 }), (error: HarnessError) => {
+    assert.equal(error.code, "OPERATION_TIMEOUT", "the first read hangs past the call's time");
+    // What the agent reads says the recording is not lost and how to get it, not only adb's "retry".
+    assert.match(error.message, /did not answer within 300 ms.*recording is kept.*screen_record with action "stop" again/s);
+    return true;
+  });
   assert.deepEqual(removed, [], "nothing removed from the device before it was read");
   assert.deepEqual(recordings.running(), ["emulator-5554"], "the recording is still there to stop");
   const finished = await recordings.stop("emulator-5554", { timeoutMs: 5_000 });
