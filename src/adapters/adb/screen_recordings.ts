@@ -159,7 +159,12 @@ export function createAdbScreenRecordings(options: ScreenRecordingOptions): Scre
       // Nothing is lost: every file stays on the device and the recording stays here, stopped and unread, so the
       // retry of the stop the error asks for reads them all again.
       running.set(udid, entry);
-      throw error;
+      const failure = error instanceof HarnessError ? error : new HarnessError("INTERNAL_ERROR", String(error));
+      throw new HarnessError(
+        failure.code,
+        `${failure.message} The recording is kept, stopped, its files on the device: call screen_record with action "stop" again to read them.`,
+        { ...failure.details, udid },
+      );
     }
     for (const segment of entry.segments) {
       await adb.run(ADB_COMMANDS.removeRecording(segment.path), { serial: udid, ...wait }).catch(() => {});
