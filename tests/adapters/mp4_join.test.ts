@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import { Buffer } from "node:buffer";
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
@@ -187,4 +187,101 @@ test("a stop keeps the segments apart, every byte, when their join would be refu
   // A segment whose mdhd is too short to read: apart, not an error after the device's files were removed.
   const shortMdhd = withShortMdhd(b);
   assert.deepEqual(await recordTwo([a, shortMdhd]), [a, shortMdhd]);
+});
+
+/** libx264 through ffmpeg's MP4 muxer: a real encoder's samples (stss, stsc runs, edts, udta), no per-file btrt. */
+const x264Skip = skip ||
+  (execFileSync("ffmpeg", ["-hide_banner", "-encoders"], { encoding: "utf8" }).includes("libx264") ? false : "ffmpeg has no libx264");
+
+function x264(dir: string, name: string, from: number, seconds: number): Uint8Array {
+  const file = join(dir, name);
+  execFileSync("ffmpeg", [
+    ...["-v", "error", "-f", "lavfi", "-i", `testsrc=size=160x120:rate=30,trim=start=${from}:duration=${seconds}`],
+    ...["-c:v", "libx264", "-bf", "0", "-g", "30", "-pix_fmt", "yuv420p", "-write_btrt", "0", file],
+  ], { timeout: 60_000 });
+  return readFileSync(file);
+}
+
+/**
+ * The MP4 rewritten as a 64-bit writer leaves it: co64 for stco, version 1 mvhd/tkhd/mdhd, and those three with a 64-bit
+ * box size (a size of 1). Its moov follows its mdat (ffmpeg's default), so no chunk offset moves.
+ */
+function wide(mp4: Uint8Array): Uint8Array {
+  const containers = new Set(["moov", "trak", "mdia", "minf", "stbl"]);
+  const parse = (data: Uint8Array) => {
+    const out: { type: string; body: Uint8Array }[] = [];
+    const v = new DataView(data.buffer, data.byteOffset, data.byteLength);
+    for (let at = 0; at < data.length;) {
+      const size = v.getUint32(at);
+      out.push({ type: Buffer.from(data.subarray(at + 4, at + 8)).toString("latin1"), body: data.subarray(at + 8, at + size) });
+      at += size;
+    }
+    return out;
+  };
+  const u = (bytes: number, n: number) => {
+    const b = Buffer.alloc(bytes);
+    if (bytes === 8) b.writeBigUInt64BE(BigInt(n));
+    else b.writeUInt32BE(n);
+    return b;
+  };
+  const rewrite = (type: string, body: Uint8Array): Uint8Array => {
+    const b = Buffer.from(body);
+    if (containers.has(type)) return Buffer.concat(parse(body).map((child) => wrap(child.type, rewrite(child.type, child.body))));
+    if (type === "stco") {
+      const n = b.readUInt32BE(4);
+      return Buffer.concat([b.subarray(0, 8), ...Array.from({ length: n }, (_, i) => u(8, b.readUInt32BE(8 + 4 * i)))]);
+    }
+    if (type === "mvhd" || type === "mdhd") { // created, modified, timescale, duration: 32-bit to 64-bit times
+      return Buffer.concat([
+        Buffer.of(1),
+        b.subarray(1, 4),
+        u(8, b.readUInt32BE(4)),
+        u(8, b.readUInt32BE(8)),
+        b.subarray(12, 16),
+        u(8, b.readUInt32BE(16)),
+        b.subarray(20),
+      ]);
+    }
+    if (type === "tkhd") { // created, modified, track_ID, reserved, duration
+      return Buffer.concat([
+        Buffer.of(1),
+        b.subarray(1, 4),
+        u(8, b.readUInt32BE(4)),
+        u(8, b.readUInt32BE(8)),
+        b.subarray(12, 20),
+        u(8, b.readUInt32BE(20)),
+        b.subarray(24),
+      ]);
+    }
+    return body;
+  };
+  const wrap = (type: string, body: Uint8Array): Uint8Array =>
+    ["mvhd", "tkhd", "mdhd"].includes(type)
+      ? Buffer.concat([u(4, 1), Buffer.from(type, "latin1"), u(8, 16 + body.length), body])
+      : Buffer.concat([u(4, 8 + body.length), Buffer.from(type === "stco" ? "co64" : type, "latin1"), body]);
+  const top = parse(mp4);
+  assert.ok(top.findIndex((b) => b.type === "moov") > top.findIndex((b) => b.type === "mdat"), "moov after mdat");
+  return Buffer.concat(top.map((b) => wrap(b.type, rewrite(b.type, b.body))));
+}
+
+test("real H.264 segments (libx264) join, also as a 64-bit writer leaves them: co64, version-1 headers, 64-bit box sizes", {
+  skip: x264Skip,
+}, () => {
+  const dir = mkdtempSync(join(tmpdir(), "amh-x264-"));
+  try {
+    const [a, b] = [x264(dir, "a.mp4", 0, 2), x264(dir, "b.mp4", 2, 3)];
+    for (const [label, segments] of [["as written", [a, b]], ["64-bit", [wide(a), wide(b)]]] as const) {
+      if (label === "64-bit") withFile(segments[0], (file) => assert.equal(probeVideo(file).frames, 60, "ffprobe reads the rewrite"));
+      const joined = joinMp4Segments(segments);
+      assert.ok(joined !== null, `${label}: the segments join`);
+      withFile(joined, (file) => {
+        const facts = probeVideo(file);
+        assert.equal(facts.frames, 150, label);
+        assert.ok(Math.abs(facts.duration - 5) <= 0.001, `${label}: duration ${facts.duration} s, the sum 5 s`);
+        execFileSync("ffmpeg", ["-v", "error", "-xerror", "-i", file, "-f", "null", "-"], { timeout: 60_000 });
+      });
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
