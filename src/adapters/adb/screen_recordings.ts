@@ -67,6 +67,8 @@ export function createAdbScreenRecordings(options: ScreenRecordingOptions): Scre
   const startCheckMs = options.startCheckMs ?? START_CHECK_MS;
   const maxVideoBytes = options.maxVideoBytes ?? MAX_VIDEO_BYTES;
   const running = new Map<string, Running>();
+  /** Devices whose recording a stop is reading: no start (a failed read puts that recording back) and no second stop. */
+  const stopping = new Set<string>();
   let counter = 0;
 
   /** Starts one segment of at most `seconds`; when it ends by itself, the next (unless stopped or at the limit). */
@@ -96,6 +98,7 @@ export function createAdbScreenRecordings(options: ScreenRecordingOptions): Scre
   };
 
   const start = async (udid: string, maxSeconds: number, wait: WaitOptions): Promise<void> => {
+    if (stopping.has(udid)) throw stopUnderWay(udid);
     if (running.has(udid)) {
       throw new HarnessError(
         "EMULATOR_BUSY",
@@ -121,6 +124,7 @@ export function createAdbScreenRecordings(options: ScreenRecordingOptions): Scre
 
   const stopRecording = async (udid: string, wait: WaitOptions): Promise<FinishedRecording> => {
     const entry = running.get(udid);
+    if (stopping.has(udid)) throw stopUnderWay(udid);
     if (entry === undefined) {
       throw new HarnessError(
         "INVALID_ARGUMENT",
@@ -129,6 +133,16 @@ export function createAdbScreenRecordings(options: ScreenRecordingOptions): Scre
       );
     }
     running.delete(udid);
+    stopping.add(udid);
+    try {
+      return await finish(udid, entry, wait);
+    } finally {
+      stopping.delete(udid);
+    }
+  };
+
+  /** Ends the recording's children, reads its files (keeping it for a retry when a read fails), removes and joins them. */
+  const finish = async (udid: string, entry: Running, wait: WaitOptions): Promise<FinishedRecording> => {
     entry.stopping = true;
     const reachedLimit = entry.reachedLimit;
     for (const segment of entry.segments) segment.stop.abort();
@@ -188,6 +202,14 @@ function refusedWords(ended: ProcessResult): string | null {
   const words = `${ended.stdout.toString("utf8")}${ended.stderr}`.trim();
   if (words !== "") return words;
   return ended.exitCode !== 0 && ended.exitCode !== null && !ended.aborted ? `exit ${ended.exitCode}` : null;
+}
+
+function stopUnderWay(udid: string): HarnessError {
+  return new HarnessError(
+    "EMULATOR_BUSY",
+    `A stop of the screen recording on ${udid} is under way (reading its files); wait for its answer, then start again.`,
+    { udid },
+  );
 }
 
 /** The device's `screenrecord` refused (its words), or adb failed (its error). */
