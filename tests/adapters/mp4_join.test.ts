@@ -117,10 +117,9 @@ test("a segment whose tables lie (a short header, counts past its samples) is no
   const shortMdhd = withShortMdhd(b);
   assert.equal(joinMp4Segments([a, shortMdhd]), null);
   // stts says 2^32 - 1 samples in its first run (the segment has 1), stsz a constant size for as many.
-  const started = performance.now();
+  // Before, the join built those tables: V8 aborted the whole process (out of memory), the test runner with it.
   assert.equal(joinMp4Segments([a, patched(b, "stts", (v, at) => v.setUint32(at + 8, 0xffff_ffff))]), null);
   assert.equal(joinMp4Segments([a, patched(b, "stsz", (v, at) => (v.setUint32(at + 4, 1), v.setUint32(at + 8, 0xffff_ffff)))]), null);
-  assert.ok(performance.now() - started < 5_000, "refused without building the tables the counts claim");
 });
 
 test("segments whose join would pass the size kept (the evidence store's limit) are not joined", () => {
