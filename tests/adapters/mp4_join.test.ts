@@ -284,3 +284,81 @@ test("real H.264 segments (libx264) join, also as a 64-bit writer leaves them: c
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+/**
+ * The MP4 with a second track as Android 11+ `screenrecord` writes one: a timed-metadata track (hdlr `meta`, a `mett`
+ * sample entry for application/octet-stream) whose one sample holds Winscope's frame times, in an mdat after moov.
+ */
+function withWinscopeTrack(mp4: Uint8Array): Uint8Array {
+  const u32 = (...values: number[]) => Buffer.concat(values.map((n) => Buffer.of(n >>> 24, (n >>> 16) & 255, (n >>> 8) & 255, n & 255)));
+  const bx = (type: string, ...content: Uint8Array[]) => {
+    const body = Buffer.concat(content);
+    return Buffer.concat([u32(8 + body.length), Buffer.from(type, "latin1"), body]);
+  };
+  const top: { type: string; bytes: Uint8Array }[] = [];
+  for (let at = 0; at < mp4.length;) {
+    const size = Buffer.from(mp4).readUInt32BE(at);
+    top.push({ type: Buffer.from(mp4.subarray(at + 4, at + 8)).toString("latin1"), bytes: mp4.subarray(at, at + size) });
+    at += size;
+  }
+  const moovAt = top.findIndex((b) => b.type === "moov");
+  assert.ok(moovAt > top.findIndex((b) => b.type === "mdat"), "moov after mdat");
+  const sample = Buffer.concat([Buffer.from("#VV1NSC0PET1ME!#", "latin1"), Buffer.alloc(12, 1)]);
+  const trak = (sampleOffset: number) =>
+    bx(
+      "trak",
+      bx("tkhd", u32(3, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0x10000, 0, 0, 0, 0x10000, 0, 0, 0, 0x40000000, 0, 0)),
+      bx(
+        "mdia",
+        bx("mdhd", u32(0, 0, 0, 1000, 0), Buffer.of(0x55, 0xc4, 0, 0)),
+        bx("hdlr", u32(0, 0), Buffer.from("meta", "latin1"), Buffer.alloc(12), Buffer.from("MetaHandler\0", "latin1")),
+        bx(
+          "minf",
+          bx("nmhd", u32(0)),
+          bx("dinf", bx("dref", u32(0, 1), bx("url ", u32(1)))),
+          bx(
+            "stbl",
+            bx("stsd", u32(0, 1), bx("mett", Buffer.alloc(6), Buffer.of(0, 1, 0), Buffer.from("application/octet-stream\0", "latin1"))),
+            bx("stts", u32(0, 1, 1, 0)),
+            bx("stsc", u32(0, 1, 1, 1, 1)),
+            bx("stsz", u32(0, 0, 1, sample.length)),
+            bx("stco", u32(0, 1, sampleOffset)),
+          ),
+        ),
+      ),
+    );
+  const before = Buffer.concat(top.slice(0, moovAt).map((b) => b.bytes));
+  const moovBody = top[moovAt]!.bytes.subarray(8);
+  const moov = (sampleOffset: number) => bx("moov", moovBody, trak(sampleOffset));
+  const sampleOffset = before.length + moov(0).length + 8;
+  return Buffer.concat([before, moov(sampleOffset), bx("mdat", sample), ...top.slice(moovAt + 1).map((b) => b.bytes)]);
+}
+
+test("segments as Android 11+ screenrecord writes them (video and a Winscope metadata track) join: the video track alone", {
+  skip: x264Skip,
+}, () => {
+  const dir = mkdtempSync(join(tmpdir(), "amh-x264-"));
+  try {
+    const [a, b] = [withWinscopeTrack(x264(dir, "a.mp4", 0, 2)), withWinscopeTrack(x264(dir, "b.mp4", 2, 3))];
+    withFile(a, (file) => {
+      const streams = execFileSync("ffprobe", ["-v", "error", "-show_entries", "stream=codec_type", "-of", "csv=p=0", file], {
+        encoding: "utf8",
+      });
+      assert.deepEqual(streams.trim().split("\n"), ["video", "data"], "ffprobe reads the two tracks");
+    });
+    const joined = joinMp4Segments([a, b]);
+    assert.ok(joined !== null, "the segments join");
+    withFile(joined, (file) => {
+      const facts = probeVideo(file);
+      assert.equal(facts.frames, 150);
+      assert.ok(Math.abs(facts.duration - 5) <= 0.001, `duration ${facts.duration} s, the sum 5 s`);
+      execFileSync("ffmpeg", ["-v", "error", "-xerror", "-i", file, "-f", "null", "-"], { timeout: 60_000 });
+    });
+    // An audio track is not dropped silently: such segments stay apart.
+    const audio = Buffer.from(a);
+    audio.write("soun", audio.indexOf("meta", audio.indexOf("hdlr", audio.lastIndexOf("trak"))), "latin1");
+    assert.equal(joinMp4Segments([audio, b]), null);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
