@@ -1,13 +1,16 @@
 /**
- * Joins a screen recording's segments (each an MP4 of one H.264 video track, as the device's `screenrecord` writes
+ * Joins a screen recording's segments (each an MP4 whose video track is H.264, as the device's `screenrecord` writes
  * them) into one MP4 (ISO/IEC 14496-12): the first segment's ftyp, then moov with one video track whose sample tables
  * hold every segment's samples in order (each segment one chunk), then one mdat of all their bytes. Durations are summed
  * (rescaled to the first segment's timescales), sync-sample indices offset. Pure: bytes in, bytes (or null) out.
- * It returns null, and the caller keeps the segments apart, for anything it does not read: not exactly one track, a
- * track that is not video, a fragmented MP4 (`moof`), sample descriptions (stsd: codec, size, avcC) or a track
- * matrix (rotation) that differ between segments, tables that do not add up (a header too short, counts past the samples
- * there are), a joined file larger than the caller keeps (`maxBytes`; offsets stay 32-bit), more than MAX_SAMPLES samples.
- * It never throws: a table that lies is null too. Edit lists (edts) are not carried over.
+ * The video track alone is joined: Android 11+ `screenrecord` adds a timed-metadata track (hdlr `meta`, Winscope's
+ * frame times), which is left out.
+ * It returns null, and the caller keeps the segments apart, for anything it does not read: not exactly one video track,
+ * another track that is not timed metadata (audio is not dropped silently), a fragmented MP4 (`moof`), sample
+ * descriptions (stsd: codec, size, avcC) or a track matrix (rotation) that differ between segments, tables that do not
+ * add up (a header too short, counts past the samples there are), a joined file larger than the caller keeps
+ * (`maxBytes`; offsets stay 32-bit), more than MAX_SAMPLES samples. It never throws: a table that lies is null too.
+ * Edit lists (edts) are not carried over.
  */
 import { Buffer } from "node:buffer";
 
@@ -85,6 +88,13 @@ function table(b: Box | null, width: number, skip = 0): number[][] | null {
   return rows;
 }
 
+/** A track's handler type (`vide`, `soun`, `meta`, …), or null when it has none to read. */
+function handlerOf(trak: Box): string | null {
+  const mdia = only(boxes(trak.body), "mdia");
+  const hdlr = mdia === null ? null : only(boxes(mdia.body), "hdlr");
+  return hdlr === null || hdlr.body.length < 12 ? null : String.fromCharCode(...hdlr.body.subarray(8, 12));
+}
+
 function readSegment(data: Uint8Array): Segment | null {
   const top = boxes(data);
   if (top === null || top.some((b) => b.type === "moof")) return null;
@@ -93,7 +103,11 @@ function readSegment(data: Uint8Array): Segment | null {
   if (ftyp === null || moov === null) return null;
   const moovKids = boxes(moov.body);
   const mvhd = only(moovKids, "mvhd");
-  const trak = only(moovKids, "trak");
+  // The one video track; any other must be timed metadata (screenrecord's Winscope track), left out.
+  const traks = moovKids?.filter((b) => b.type === "trak") ?? [];
+  const handlers = traks.map(handlerOf);
+  const trak = handlers.filter((h) => h === "vide").length === 1 ? traks[handlers.indexOf("vide")]! : null;
+  if (handlers.some((h) => h !== "vide" && h !== "meta")) return null;
   if (mvhd === null || trak === null || moovKids!.some((b) => b.type === "mvex")) return null;
   const trakKids = boxes(trak.body);
   const tkhd = only(trakKids, "tkhd");
