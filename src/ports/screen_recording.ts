@@ -1,6 +1,7 @@
 /**
  * Port: screen recordings, one at a time per device (the device's `screenrecord`, kept by the server between the
- * calls that start and stop it). Throws only HarnessError: EMULATOR_BUSY (one runs on the device already),
+ * calls that start and stop it). Throws only HarnessError: EMULATOR_BUSY (one runs on the device already, or a stop
+ * is reading it),
  * INVALID_ARGUMENT (none runs), EMULATOR_UNAVAILABLE, OPERATION_TIMEOUT.
  */
 import type { WaitOptions } from "./device.ts";

@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import { Buffer } from "node:buffer";
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
@@ -93,6 +93,54 @@ test("a segment the join does not read leaves the segments apart (null): incompl
   assert.equal(joinMp4Segments([]), null);
 });
 
+/** A copy of `mp4` with `edit(body)` applied to the body of its first `type` box (found by its four letters). */
+function patched(mp4: Uint8Array, type: string, edit: (body: DataView, at: number) => void): Uint8Array {
+  const out = mp4.slice();
+  const at = Buffer.from(out).indexOf(type) + 4;
+  assert.ok(at > 4, `a ${type} box`);
+  edit(new DataView(out.buffer, out.byteOffset, out.byteLength), at);
+  return out;
+}
+
+/** `mp4` with its mdhd cut to version and flags (a 12-byte box; the rest of it a free box): no timescale to read. */
+const withShortMdhd = (mp4: Uint8Array) =>
+  patched(mp4, "mdhd", (v, at) => {
+    const size = v.getUint32(at - 8);
+    v.setUint32(at - 8, 12);
+    v.setUint32(at + 4, size - 12);
+    [..."free"].forEach((c, i) => v.setUint8(at + 8 + i, c.charCodeAt(0)));
+  });
+
+test("a segment whose tables lie (a short header, counts past its samples) is not joined: null at once, never a throw or a hang", () => {
+  const a = segment([30, 90], [500, 500], 1000);
+  const b = segment([150], [700], 1000);
+  const shortMdhd = withShortMdhd(b);
+  assert.equal(joinMp4Segments([a, shortMdhd]), null);
+  // stts says 2^32 - 1 samples in its first run (the segment has 1), stsz a constant size for as many.
+  // Before, the join built those tables: V8 aborted the whole process (out of memory), the test runner with it.
+  assert.equal(joinMp4Segments([a, patched(b, "stts", (v, at) => v.setUint32(at + 8, 0xffff_ffff))]), null);
+  assert.equal(joinMp4Segments([a, patched(b, "stsz", (v, at) => (v.setUint32(at + 4, 1), v.setUint32(at + 8, 0xffff_ffff)))]), null);
+});
+
+test("segments whose join would pass the size kept (the evidence store's limit) are not joined", () => {
+  const a = segment([30, 90], [500, 500], 1000);
+  const b = segment([150], [700], 1000);
+  const joined = joinMp4Segments([a, b])!;
+  assert.ok(joinMp4Segments([a, b], joined.length) !== null, "a join of exactly the limit");
+  assert.equal(joinMp4Segments([a, b], joined.length - 1), null);
+});
+
+test("a segment of another timescale is rescaled without drift: the joined duration is the segments' sum", { skip }, () => {
+  // 60 frames of 1/60 s at 90 kHz (1,500 ticks each), rescaled to 1 kHz: 16.67 ms, not 17 ms each (1.02 s).
+  const first = segment([30], [1000], 1000);
+  const second = segment(new Array<number>(60).fill(120), new Array<number>(60).fill(1500), 90_000);
+  withFile(joinMp4Segments([first, second])!, (file) => {
+    const facts = probeVideo(file);
+    assert.equal(facts.frames, 61);
+    assert.ok(Math.abs(facts.duration - 2) <= 0.002, `duration ${facts.duration} s, the sum 2 s`);
+  });
+});
+
 /** A recording of these segments through a scripted adb: each but the last ends by itself (the device's limit), the last at the stop. */
 async function recordSegments(files: Uint8Array[], maxVideoBytes?: number) {
   const paths: string[] = [];
@@ -134,14 +182,6 @@ test("a stop joins the recording's segments into one MP4; one the join does not 
   assert.deepEqual(await recordSegments([a, cut]), [a, cut]);
 });
 
-test("segments whose join would pass the video evidence's limit stay apart, each within it, so none is refused", async () => {
-  const a = segment([30, 90], [500, 500], 1000);
-  const b = segment([150], [700], 1000);
-  const joined = joinMp4Segments([a, b])!;
-  assert.deepEqual(await recordSegments([a, b], joined.length), [joined], "a join at the limit is kept");
-  assert.deepEqual(await recordSegments([a, b], joined.length - 1), [a, b], "one byte past it: the segments apart");
-});
-
 test("a segment the device never wrote (the stop came before its screenrecord started: cat's words) is left out, the rest joined", async () => {
   const a = segment([30, 90], [500, 500], 1000);
   const b = segment([150], [700], 1000);
@@ -151,4 +191,189 @@ test("a segment the device never wrote (the stop came before its screenrecord st
   // A file the device left incomplete is not left out: the evidence counts it (skipped); the complete ones still join.
   const cut = b.subarray(0, b.length - 10);
   assert.deepEqual(await recordSegments([a, b, cut]), [joinMp4Segments([a, b]), cut]);
+});
+
+test("a stop keeps the segments apart, every byte, when their join would be refused (too large) or cannot be read", async () => {
+  const a = segment([30, 90], [500, 500], 1000);
+  const b = segment([150], [700], 1000);
+  // Each segment fits the size kept, their join does not: apart, each kept (joined, the store would refuse it whole).
+  assert.deepEqual(await recordSegments([a, b], Math.max(a.length, b.length) + 10), [a, b]);
+  // A segment whose mdhd is too short to read: apart, not an error after the device's files were removed.
+  const shortMdhd = withShortMdhd(b);
+  assert.deepEqual(await recordSegments([a, shortMdhd]), [a, shortMdhd]);
+});
+
+/** libx264 through ffmpeg's MP4 muxer: a real encoder's samples (stss, stsc runs, edts, udta), no per-file btrt. */
+const x264Skip = skip ||
+  (execFileSync("ffmpeg", ["-hide_banner", "-encoders"], { encoding: "utf8" }).includes("libx264") ? false : "ffmpeg has no libx264");
+
+function x264(dir: string, name: string, from: number, seconds: number): Uint8Array {
+  const file = join(dir, name);
+  execFileSync("ffmpeg", [
+    ...["-v", "error", "-f", "lavfi", "-i", `testsrc=size=160x120:rate=30,trim=start=${from}:duration=${seconds}`],
+    ...["-c:v", "libx264", "-bf", "0", "-g", "30", "-pix_fmt", "yuv420p", "-write_btrt", "0", file],
+  ], { timeout: 60_000 });
+  return readFileSync(file);
+}
+
+/**
+ * The MP4 rewritten as a 64-bit writer leaves it: co64 for stco, version 1 mvhd/tkhd/mdhd, and those three with a 64-bit
+ * box size (a size of 1). Its moov follows its mdat (ffmpeg's default), so no chunk offset moves.
+ */
+function wide(mp4: Uint8Array): Uint8Array {
+  const containers = new Set(["moov", "trak", "mdia", "minf", "stbl"]);
+  const parse = (data: Uint8Array) => {
+    const out: { type: string; body: Uint8Array }[] = [];
+    const v = new DataView(data.buffer, data.byteOffset, data.byteLength);
+    for (let at = 0; at < data.length;) {
+      const size = v.getUint32(at);
+      out.push({ type: Buffer.from(data.subarray(at + 4, at + 8)).toString("latin1"), body: data.subarray(at + 8, at + size) });
+      at += size;
+    }
+    return out;
+  };
+  const u = (bytes: number, n: number) => {
+    const b = Buffer.alloc(bytes);
+    if (bytes === 8) b.writeBigUInt64BE(BigInt(n));
+    else b.writeUInt32BE(n);
+    return b;
+  };
+  const rewrite = (type: string, body: Uint8Array): Uint8Array => {
+    const b = Buffer.from(body);
+    if (containers.has(type)) return Buffer.concat(parse(body).map((child) => wrap(child.type, rewrite(child.type, child.body))));
+    if (type === "stco") {
+      const n = b.readUInt32BE(4);
+      return Buffer.concat([b.subarray(0, 8), ...Array.from({ length: n }, (_, i) => u(8, b.readUInt32BE(8 + 4 * i)))]);
+    }
+    if (type === "mvhd" || type === "mdhd") { // created, modified, timescale, duration: 32-bit to 64-bit times
+      return Buffer.concat([
+        Buffer.of(1),
+        b.subarray(1, 4),
+        u(8, b.readUInt32BE(4)),
+        u(8, b.readUInt32BE(8)),
+        b.subarray(12, 16),
+        u(8, b.readUInt32BE(16)),
+        b.subarray(20),
+      ]);
+    }
+    if (type === "tkhd") { // created, modified, track_ID, reserved, duration
+      return Buffer.concat([
+        Buffer.of(1),
+        b.subarray(1, 4),
+        u(8, b.readUInt32BE(4)),
+        u(8, b.readUInt32BE(8)),
+        b.subarray(12, 20),
+        u(8, b.readUInt32BE(20)),
+        b.subarray(24),
+      ]);
+    }
+    return body;
+  };
+  const wrap = (type: string, body: Uint8Array): Uint8Array =>
+    ["mvhd", "tkhd", "mdhd"].includes(type)
+      ? Buffer.concat([u(4, 1), Buffer.from(type, "latin1"), u(8, 16 + body.length), body])
+      : Buffer.concat([u(4, 8 + body.length), Buffer.from(type === "stco" ? "co64" : type, "latin1"), body]);
+  const top = parse(mp4);
+  assert.ok(top.findIndex((b) => b.type === "moov") > top.findIndex((b) => b.type === "mdat"), "moov after mdat");
+  return Buffer.concat(top.map((b) => wrap(b.type, rewrite(b.type, b.body))));
+}
+
+test("real H.264 segments (libx264) join, also as a 64-bit writer leaves them: co64, version-1 headers, 64-bit box sizes", {
+  skip: x264Skip,
+}, () => {
+  const dir = mkdtempSync(join(tmpdir(), "amh-x264-"));
+  try {
+    const [a, b] = [x264(dir, "a.mp4", 0, 2), x264(dir, "b.mp4", 2, 3)];
+    for (const [label, segments] of [["as written", [a, b]], ["64-bit", [wide(a), wide(b)]]] as const) {
+      if (label === "64-bit") withFile(segments[0], (file) => assert.equal(probeVideo(file).frames, 60, "ffprobe reads the rewrite"));
+      const joined = joinMp4Segments(segments);
+      assert.ok(joined !== null, `${label}: the segments join`);
+      withFile(joined, (file) => {
+        const facts = probeVideo(file);
+        assert.equal(facts.frames, 150, label);
+        assert.ok(Math.abs(facts.duration - 5) <= 0.001, `${label}: duration ${facts.duration} s, the sum 5 s`);
+        execFileSync("ffmpeg", ["-v", "error", "-xerror", "-i", file, "-f", "null", "-"], { timeout: 60_000 });
+      });
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+/**
+ * The MP4 with a second track as Android 11+ `screenrecord` writes one: a timed-metadata track (hdlr `meta`, a `mett`
+ * sample entry for application/octet-stream) whose one sample holds Winscope's frame times, in an mdat after moov.
+ */
+function withWinscopeTrack(mp4: Uint8Array): Uint8Array {
+  const u32 = (...values: number[]) => Buffer.concat(values.map((n) => Buffer.of(n >>> 24, (n >>> 16) & 255, (n >>> 8) & 255, n & 255)));
+  const bx = (type: string, ...content: Uint8Array[]) => {
+    const body = Buffer.concat(content);
+    return Buffer.concat([u32(8 + body.length), Buffer.from(type, "latin1"), body]);
+  };
+  const top: { type: string; bytes: Uint8Array }[] = [];
+  for (let at = 0; at < mp4.length;) {
+    const size = Buffer.from(mp4).readUInt32BE(at);
+    top.push({ type: Buffer.from(mp4.subarray(at + 4, at + 8)).toString("latin1"), bytes: mp4.subarray(at, at + size) });
+    at += size;
+  }
+  const moovAt = top.findIndex((b) => b.type === "moov");
+  assert.ok(moovAt > top.findIndex((b) => b.type === "mdat"), "moov after mdat");
+  const sample = Buffer.concat([Buffer.from("#VV1NSC0PET1ME!#", "latin1"), Buffer.alloc(12, 1)]);
+  const trak = (sampleOffset: number) =>
+    bx(
+      "trak",
+      bx("tkhd", u32(3, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0x10000, 0, 0, 0, 0x10000, 0, 0, 0, 0x40000000, 0, 0)),
+      bx(
+        "mdia",
+        bx("mdhd", u32(0, 0, 0, 1000, 0), Buffer.of(0x55, 0xc4, 0, 0)),
+        bx("hdlr", u32(0, 0), Buffer.from("meta", "latin1"), Buffer.alloc(12), Buffer.from("MetaHandler\0", "latin1")),
+        bx(
+          "minf",
+          bx("nmhd", u32(0)),
+          bx("dinf", bx("dref", u32(0, 1), bx("url ", u32(1)))),
+          bx(
+            "stbl",
+            bx("stsd", u32(0, 1), bx("mett", Buffer.alloc(6), Buffer.of(0, 1, 0), Buffer.from("application/octet-stream\0", "latin1"))),
+            bx("stts", u32(0, 1, 1, 0)),
+            bx("stsc", u32(0, 1, 1, 1, 1)),
+            bx("stsz", u32(0, 0, 1, sample.length)),
+            bx("stco", u32(0, 1, sampleOffset)),
+          ),
+        ),
+      ),
+    );
+  const before = Buffer.concat(top.slice(0, moovAt).map((b) => b.bytes));
+  const moovBody = top[moovAt]!.bytes.subarray(8);
+  const moov = (sampleOffset: number) => bx("moov", moovBody, trak(sampleOffset));
+  const sampleOffset = before.length + moov(0).length + 8;
+  return Buffer.concat([before, moov(sampleOffset), bx("mdat", sample), ...top.slice(moovAt + 1).map((b) => b.bytes)]);
+}
+
+test("segments as Android 11+ screenrecord writes them (video and a Winscope metadata track) join: the video track alone", {
+  skip: x264Skip,
+}, () => {
+  const dir = mkdtempSync(join(tmpdir(), "amh-x264-"));
+  try {
+    const [a, b] = [withWinscopeTrack(x264(dir, "a.mp4", 0, 2)), withWinscopeTrack(x264(dir, "b.mp4", 2, 3))];
+    withFile(a, (file) => {
+      const streams = execFileSync("ffprobe", ["-v", "error", "-show_entries", "stream=codec_type", "-of", "csv=p=0", file], {
+        encoding: "utf8",
+      });
+      assert.deepEqual(streams.trim().split("\n"), ["video", "data"], "ffprobe reads the two tracks");
+    });
+    const joined = joinMp4Segments([a, b]);
+    assert.ok(joined !== null, "the segments join");
+    withFile(joined, (file) => {
+      const facts = probeVideo(file);
+      assert.equal(facts.frames, 150);
+      assert.ok(Math.abs(facts.duration - 5) <= 0.001, `duration ${facts.duration} s, the sum 5 s`);
+      execFileSync("ffmpeg", ["-v", "error", "-xerror", "-i", file, "-f", "null", "-"], { timeout: 60_000 });
+    });
+    // An audio track is not dropped silently: such segments stay apart.
+    const audio = Buffer.from(a);
+    audio.write("soun", audio.indexOf("meta", audio.indexOf("hdlr", audio.lastIndexOf("trak"))), "latin1");
+    assert.equal(joinMp4Segments([audio, b]), null);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });

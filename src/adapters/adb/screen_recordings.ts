@@ -57,7 +57,7 @@ export interface ScreenRecordingOptions {
   segmentSeconds?: number;
   /** START_CHECK_MS unless a test on a loaded machine waits longer. */
   startCheckMs?: number;
-  /** The largest MP4 kept as evidence: MAX_VIDEO_BYTES unless a test makes it smaller. */
+  /** The largest file read and joined: the evidence store's MAX_VIDEO_BYTES unless a test makes it smaller. */
   maxVideoBytes?: number;
 }
 
@@ -67,6 +67,8 @@ export function createAdbScreenRecordings(options: ScreenRecordingOptions): Scre
   const startCheckMs = options.startCheckMs ?? START_CHECK_MS;
   const maxVideoBytes = options.maxVideoBytes ?? MAX_VIDEO_BYTES;
   const running = new Map<string, Running>();
+  /** Devices whose recording a stop is reading: no start (a failed read puts that recording back) and no second stop. */
+  const stopping = new Set<string>();
   let counter = 0;
 
   /** Starts one segment of at most `seconds`; when it ends by itself, the next (unless stopped or at the limit). */
@@ -96,6 +98,7 @@ export function createAdbScreenRecordings(options: ScreenRecordingOptions): Scre
   };
 
   const start = async (udid: string, maxSeconds: number, wait: WaitOptions): Promise<void> => {
+    if (stopping.has(udid)) throw stopUnderWay(udid);
     if (running.has(udid)) {
       throw new HarnessError(
         "EMULATOR_BUSY",
@@ -121,6 +124,7 @@ export function createAdbScreenRecordings(options: ScreenRecordingOptions): Scre
 
   const stopRecording = async (udid: string, wait: WaitOptions): Promise<FinishedRecording> => {
     const entry = running.get(udid);
+    if (stopping.has(udid)) throw stopUnderWay(udid);
     if (entry === undefined) {
       throw new HarnessError(
         "INVALID_ARGUMENT",
@@ -129,6 +133,16 @@ export function createAdbScreenRecordings(options: ScreenRecordingOptions): Scre
       );
     }
     running.delete(udid);
+    stopping.add(udid);
+    try {
+      return await finish(udid, entry, wait);
+    } finally {
+      stopping.delete(udid);
+    }
+  };
+
+  /** Ends the recording's children, reads its files (keeping it for a retry when a read fails), removes and joins them. */
+  const finish = async (udid: string, entry: Running, wait: WaitOptions): Promise<FinishedRecording> => {
     entry.stopping = true;
     const reachedLimit = entry.reachedLimit;
     for (const segment of entry.segments) segment.stop.abort();
@@ -154,13 +168,18 @@ export function createAdbScreenRecordings(options: ScreenRecordingOptions): Scre
         // Read up to the video evidence's limit (past the client's per-command cap); a longer file comes back cut,
         // which the evidence store refuses as incomplete.
         const file = await adb.run(ADB_COMMANDS.readRecording(segment.path), { serial: udid, ...wait, maxOutputBytes: maxVideoBytes });
-        segments.push(new Uint8Array(file.stdout));
+        segments.push(new Uint8Array(file.stdout.buffer, file.stdout.byteOffset, file.stdout.byteLength)); // a view, not a copy
       }
     } catch (error) {
       // Nothing is lost: every file stays on the device and the recording stays here, stopped and unread, so the
       // retry of the stop the error asks for reads them all again.
       running.set(udid, entry);
-      throw error;
+      const failure = error instanceof HarnessError ? error : new HarnessError("INTERNAL_ERROR", String(error));
+      throw new HarnessError(
+        failure.code,
+        `${failure.message} The recording is kept, stopped, its files on the device: call screen_record with action "stop" again to read them.`,
+        { ...failure.details, udid },
+      );
     }
     for (const segment of entry.segments) {
       await adb.run(ADB_COMMANDS.removeRecording(segment.path), { serial: udid, ...wait }).catch(() => {});
@@ -174,10 +193,8 @@ export function createAdbScreenRecordings(options: ScreenRecordingOptions): Scre
     // to count); when the join does not read them, or would pass the video evidence's limit (which the store would
     // refuse), they stay apart, each within it: nothing is lost.
     const complete = written.filter(isCompleteMp4);
-    const joined = complete.length > 1 ? joinMp4Segments(complete) : null;
-    const kept = joined !== null && joined.length <= maxVideoBytes
-      ? [joined, ...written.filter((bytes) => !isCompleteMp4(bytes))]
-      : written;
+    const joined = complete.length > 1 ? joinMp4Segments(complete, maxVideoBytes) : null;
+    const kept = joined === null ? written : [joined, ...written.filter((bytes) => !isCompleteMp4(bytes))];
     return { udid, segments: kept, seconds, reachedLimit };
   };
 
@@ -199,6 +216,14 @@ function refusedWords(ended: ProcessResult): string | null {
   const words = `${ended.stdout.toString("utf8")}${ended.stderr}`.trim();
   if (words !== "") return words;
   return ended.exitCode !== 0 && ended.exitCode !== null && !ended.aborted ? `exit ${ended.exitCode}` : null;
+}
+
+function stopUnderWay(udid: string): HarnessError {
+  return new HarnessError(
+    "EMULATOR_BUSY",
+    `A stop of the screen recording on ${udid} is under way (reading its files); wait for its answer, then start again.`,
+    { udid },
+  );
 }
 
 /** The device's `screenrecord` refused (its words), or adb failed (its error). */
