@@ -174,6 +174,16 @@ export async function hungActFreesTheDevice(target: BatteryTarget, served: Serve
     assert.equal(hung.error?.code, "ACT_UNCONFIRMED", JSON.stringify(hung));
     assertEndedByDeadline(Date.now() - started, timeoutSeconds * 1000, "the hung act's ACT_UNCONFIRMED");
     target.sim.device.faults.hangCommands = [];
+    // The act's evidence is taken behind its answer, the device's lock released once it is stored (SPEC §3): another
+    // client asking in between is EMULATOR_BUSY by design. Wait for that release (an event seen as the lock file
+    // going), not for time; what is measured is that the hung act's cleanup does not hold the device.
+    const lockFile = join(
+      lockDirectory(currentUserFacts(process.platform, "")).path,
+      lockFileName({ adbServer: adbServerAddress(target.sim.adbServerSocket), udid: target.sim.device.serial }),
+    );
+    const released = Date.now() + LOADED_WAIT_MS;
+    while (existsSync(lockFile) && Date.now() < released) await new Promise((r) => setTimeout(r, 20));
+    assert.equal(existsSync(lockFile), false, "the hung act's lock is released once its evidence is stored");
     const freedAt = Date.now();
     const next = await callTool(served.server, "ui_get_tree");
     assert.equal(next.ok, true, JSON.stringify(next.error));
