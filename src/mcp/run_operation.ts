@@ -58,6 +58,8 @@ export async function runOperation<N extends ToolName>(
   deps: OperationDeps,
   call: CallOptions = {},
 ): Promise<OperationAnswer<ToolData<N>>> {
+  // The handler's code loads first (once, on a server's first call): its time is not the operation's.
+  await tool.ready?.();
   const operationId = deps.newOperationId();
   const started = deps.clock.now();
   const state: OperationState = { evidence: null };
