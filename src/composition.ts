@@ -255,10 +255,11 @@ export async function openHarness(config: HarnessConfig, ctx: CliContext, option
       newOperationId: randomUUID,
       pending: createPendingEvidence({ clock: ctx.clock, logger: ctx.logger }),
     };
-    const { SERVED_TOOLS } = await import("./tools/mod.ts");
+    // The handlers load on the first tool call (a server that only lists its tools never loads them).
+    const { SERVED_TOOLS_ON_DEMAND } = await import("./tools/on_demand.ts");
     return {
       deps,
-      tools: SERVED_TOOLS,
+      tools: SERVED_TOOLS_ON_DEMAND,
       description,
       simulated: config.device.kind === "sim",
       artifacts: { path: artifacts.path, reason: artifacts.reason },

@@ -30,7 +30,6 @@ import {
 import { BUILTIN_SCENARIO_NAMES, MAX_SIM_DEVICES } from "../../contracts/scenario_names.ts";
 import { describeTransportError, warnWhenDeviceUnreachable } from "./serve_startup.ts";
 import { type CliContext, EXIT } from "./context.ts";
-import { doctorReport, simEndpointsOf } from "./doctor.ts";
 import { loadScenario } from "./sim.ts";
 import { harnessScreenOptions, scenarioWithoutSim, type ScreenFlags, simDeviceCount } from "./sim_screen.ts";
 import { withDeviceOptions } from "./shared_options.ts";
@@ -195,9 +194,13 @@ export async function runServe(flags: ServeFlags, ctx: CliContext): Promise<numb
     // Loaded here, not at start: the MCP SDK is for `serve` alone (`--version`, `help`, `tree` never load it).
     const { createHarnessServer } = await import("../mcp/server.ts");
     const { BoundedStdioTransport } = await import("../mcp/stdio_transport.ts");
-    const sim = simEndpointsOf(harness);
+    const opened = harness;
     const server = createHarnessServer(harness.deps, harness.tools, {
-      doctorReport: () => doctorReport(config, ctx, sim),
+      // The doctor's eight checks load on the first read of doctor://report, not at start (few clients read it).
+      doctorReport: async () => {
+        const { doctorReport, simEndpointsOf } = await import("./doctor.ts");
+        return await doctorReport(config, ctx, simEndpointsOf(opened));
+      },
       ...(recorder === undefined ? {} : { onAnswer: (call) => recorder.record(call) }),
     });
     server.server.onerror = (error) => ctx.logger.warn(describeTransportError(error));

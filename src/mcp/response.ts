@@ -14,7 +14,9 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { Envelope } from "../../contracts/envelope.ts";
 import { ScreenSummarySchema } from "../../contracts/tool_data.ts";
 import { type ToolAnswer, TOOLS } from "../../contracts/tools.ts";
-import { renderSummaryText, type ScreenSummary } from "../screen/mod.ts";
+import type { ScreenSummary } from "../screen/mod.ts";
+// The text form alone (no parser, no analysis): a server that has not read a screen yet loads no screen model.
+import { renderSummaryText } from "../screen/render_text.ts";
 
 export type ExtraContent = CallToolResult["content"];
 

@@ -63,6 +63,9 @@ export async function runOperation<N extends ToolName>(
   const state: OperationState = { evidence: null };
   let answer: OperationAnswer<ToolData<N>>;
   try {
+    // The handler's code loads first (once, on a server's first call), before the deadline starts; a failed load is
+    // this call's INTERNAL_ERROR, said in its envelope and audit line.
+    await tool.ready?.();
     const args = parseToolInput(tool.name, rawArgs);
     const gate: Gate = { tool: tool.name, operationId, deps, call, sessionId: sessionIdOf(args), asked: deviceOf(args) };
     const outcome: ToolOutcome<ToolData<N>> = await withLockAndDeadline(gate, (ctx, ports) => tool.run(args, ctx, ports), state);

@@ -15,7 +15,7 @@ import { AVAILABLE_TOOL_NAMES, TOOL_CONTRACT_BY_NAME, type ToolData, type ToolNa
 import type { DoctorReport } from "../doctor/types.ts";
 import { HarnessError } from "../errors.ts";
 import type { AnyToolHandler } from "../ports/operation.ts";
-import { SERVED_TOOLS } from "../tools/mod.ts";
+import { SERVED_TOOLS_ON_DEMAND } from "../tools/on_demand.ts";
 import { VERSION } from "../version.ts";
 import { registerArtifactResources } from "./artifact_resources.ts";
 import { registerDoctorResource } from "./doctor_resource.ts";
@@ -45,7 +45,7 @@ export interface HarnessResources {
 
 export function createHarnessServer(
   deps: OperationDeps,
-  tools: readonly AnyToolHandler[] = SERVED_TOOLS,
+  tools: readonly AnyToolHandler[] = SERVED_TOOLS_ON_DEMAND,
   resources: HarnessResources = {},
 ): McpServer {
   checkServedMatchesContract(tools);

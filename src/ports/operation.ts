@@ -67,6 +67,9 @@ export interface ToolOutcome<D> {
 export interface ToolHandler<N extends ToolName> {
   name: N;
   run(args: ToolInput<N>, ctx: OperationContext, ports: ToolPorts): Promise<ToolOutcome<ToolData<N>>>;
+  /** Loads what `run` needs, awaited by the gate before the operation's clock starts (a handler loaded on the first
+   * call: src/tools/on_demand.ts); absent for a handler that is loaded already. */
+  ready?(): Promise<void>;
 }
 
 /**
@@ -83,5 +86,6 @@ export interface ActToolHandler<N extends ToolName> extends ToolHandler<N> {
  */
 export type ToolHandlers = { [N in ToolName]: N extends ActToolName ? ActToolHandler<N> : ToolHandler<N> };
 
-/** A handler of any declared tool (the served list holds one per available name). */
-export type AnyToolHandler = ToolHandlers[ToolName];
+/** A handler of any declared tool (the served list holds one per available name; its `run` may load the handler
+ * first: src/tools/on_demand.ts). */
+export type AnyToolHandler = { [N in ToolName]: ToolHandler<N> }[ToolName];

@@ -111,7 +111,7 @@ export function simDeviceSpec(android: AndroidSpec, index: number): AndroidSpec 
 
 function deviceFor(options: SimDeviceOptions, index: number): ScenarioDevice {
   if (options.screen === undefined) {
-    const scenario = resolveScenario(options.scenario); // a new object on each call (the schema parses it)
+    const scenario = resolveScenario(options.scenario); // a new object on each call (a built-in one copied)
     return new ScenarioDevice({ ...scenario, android: simDeviceSpec(scenario.android, index) });
   }
   if (options.scenario !== undefined) {

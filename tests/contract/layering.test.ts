@@ -104,6 +104,25 @@ test("no command loads the Appium adapter at start: only the composition module'
   assert.match(readFileSync(join(SRC, "composition.ts"), "utf8"), /await import\("\.\/adapters\/uia2_direct\/mod\.ts"\)/);
 });
 
+test("`serve` answers tools/list without loading a tool handler, the screen parser, the PNG work or a doctor check (issue 27)", () => {
+  // What a serve start loads: the CLI and serve.ts, the MCP server and transport, and the parts composition.ts loads
+  // when a harness opens (its dynamic imports, but the simulated device's and the UI driver adapters' of the first UI session).
+  const composition = readFileSync(join(SRC, "composition.ts"), "utf8");
+  const opened = [...composition.matchAll(/\bawait import\(\s*"\.\/([^"]+)"\s*\)/g)].map((m) => `src/${m[1]}`)
+    .filter((path) => !/^src\/(?:sim|adapters\/appium|adapters\/uia2_direct)\//.test(path));
+  const { files, packages } = startupGraph({
+    mainDynamic: true,
+    also: ["src/cli/serve.ts", "src/mcp/server.ts", "src/mcp/stdio_transport.ts", ...opened],
+  });
+  assert.ok(files.has(join(SRC, "tools", "on_demand.ts")), "the walk reached the served tools");
+  assert.ok(files.has(join(SRC, "adapters", "evidence", "evidence_store.ts")), "the walk reached the evidence store");
+  const early = [...files].map(rel).filter((path) =>
+    /^src\/(?:tools\/(?!on_demand\.ts)|screen\/(?!render_text\.ts|types\.ts)|png\/|doctor\/)/.test(path)
+  );
+  assert.deepEqual(early, [], "statically reached from serve's start (load it on first use, by a dynamic import)");
+  assert.deepEqual([...packages].filter((name) => name === "fast-xml-parser" || name === "upng-js"), []);
+});
+
 /** What pulls browser drivers (edgedriver, geckodriver: install scripts a user is asked to allow) into an install. */
 const BROWSER_CLIENTS = /^(webdriverio|webdriver|@wdio\/.*|puppeteer.*|playwright.*|selenium-webdriver)$/;
 
@@ -262,8 +281,12 @@ test("the device room (act pipeline, screen reads, evidence, sessions) imports n
   }
 });
 
-test("src/screen/mod.ts is the only door into the screen model from the rest of src (validate_selector.ts apart: it loads zod)", () => {
-  const doors = new Set([join(SRC, "screen", "mod.ts"), join(SRC, "screen", "validate_selector.ts")]);
+test("src/screen/mod.ts is the only door into the screen model from the rest of src (validate_selector.ts apart: it loads zod; render_text.ts: a summary's text, without the parser)", () => {
+  const doors = new Set([
+    join(SRC, "screen", "mod.ts"),
+    join(SRC, "screen", "validate_selector.ts"),
+    join(SRC, "screen", "render_text.ts"),
+  ]);
   const outside = sourceFiles(SRC).filter((file) => !file.startsWith(join(SRC, "screen") + "/"));
   let reached = 0;
   for (const file of outside) {

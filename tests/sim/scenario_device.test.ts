@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { resolveScenario } from "../../src/sim/scenario/load.ts";
+import { validateScenario } from "../../src/sim/scenario/validate.ts";
 import { ScenarioDevice } from "../../src/sim/scenario_device.ts";
 import { DeviceShell } from "../../src/sim/shell/device_shell.ts";
 import { BUILTIN_SCENARIOS } from "../../src/sim/scenarios/mod.ts";
@@ -15,7 +16,9 @@ function attrsOf(xml: string, needle: string): Record<string, string> {
 const device = (name?: string) => new ScenarioDevice(resolveScenario(name));
 
 test("every built-in scenario validates and starts on a screen with clickable content (the canvas game: none, by design)", () => {
-  for (const name of Object.keys(BUILTIN_SCENARIOS)) {
+  for (const [name, scenario] of Object.entries(BUILTIN_SCENARIOS)) {
+    // resolveScenario copies a built-in one without the schema's parse (the start's cost): this is its check.
+    assert.deepEqual(validateScenario(scenario, name), scenario, name);
     const d = device(name);
     assert.match(
       d.hierarchyXml(),
@@ -27,6 +30,14 @@ test("every built-in scenario validates and starts on a screen with clickable co
     else assert.match(d.hierarchyXml(), /clickable="true"/, name);
     assert.ok(d.installedPackages().some((p) => p.name === d.foregroundPackage()), name);
   }
+});
+
+test("a built-in scenario resolves to a copy of its own: a device that changes it leaves the next one as built", () => {
+  const first = resolveScenario("login");
+  assert.notEqual(first, BUILTIN_SCENARIOS["login"]);
+  first.screens = {};
+  assert.deepEqual(resolveScenario("login"), BUILTIN_SCENARIOS["login"]);
+  assert.deepEqual(resolveScenario(undefined), BUILTIN_SCENARIOS["settings"]);
 });
 
 test("settings: tap a row → sub-screen, back → previous, scroll → the next part of the list", () => {

@@ -16,7 +16,6 @@ import { HarnessError } from "../../errors.ts";
 import type { Clock } from "../../ports/clock.ts";
 import type { EvidenceRef, EvidenceStore, FileSystem } from "../../ports/evidence.ts";
 import { evidenceId, type EvidenceKind, isEvidenceId } from "./evidence_id.ts";
-import { checkScreenshotShowsSomething } from "../../png/mod.ts";
 
 export interface EvidenceStoreOptions {
   /** Absolute path of the artifacts directory (state_directories.ts chooses it). */
@@ -108,7 +107,7 @@ export function createEvidenceStore(options: EvidenceStoreOptions): EvidenceStor
   return {
     directory,
     async savePng(tool, png) {
-      checkScreenshotShowsSomething(png);
+      await checkShowsSomething(png);
       return await writeUnder(tool, png);
     },
     async saveVideo(tool, mp4) {
@@ -127,7 +126,7 @@ export function createEvidenceStore(options: EvidenceStoreOptions): EvidenceStor
     async savePngAs(reserved, capture) {
       try {
         const png = await capture;
-        checkScreenshotShowsSomething(png);
+        await checkShowsSomething(png);
         await fs.replaceFile(reserved.path, png).catch((error: Error) => {
           throw writeFailed(error);
         });
@@ -164,4 +163,10 @@ export function createEvidenceStore(options: EvidenceStoreOptions): EvidenceStor
       return listed;
     },
   };
+}
+
+/** The PNG checks load with the first screenshot stored, not when a server starts (the decoder and its zlib port). */
+async function checkShowsSomething(png: Uint8Array): Promise<void> {
+  const { checkScreenshotShowsSomething } = await import("../../png/mod.ts");
+  checkScreenshotShowsSomething(png);
 }
