@@ -19,6 +19,8 @@ export const TOOLS_LIST_TARGET_CHARS = 12_000;
 export const TOOLS_LIST_FULL_TARGET_CHARS = 30_000;
 /** Observe tools that need arguments: ui_wait waits for a text that is not on any screen to be gone (it holds at once). */
 const OBSERVE_ARGUMENTS: Partial<Record<ToolName, Record<string, unknown>>> = { ui_wait: { gone: { text: "bench: not on any screen" } } };
+/** Read-only tools that are not one read: screen_record is a start and then a stop (its own tests time it). */
+const NOT_ONE_READ: ReadonlySet<ToolName> = new Set(["screen_record"]);
 
 export const mcpSection: BenchSection = {
   name: "mcp: tools/list size, and harness overhead per observe call against the simulated device",
@@ -83,7 +85,9 @@ async function observeOverhead(io: BenchIO, latency: "none" | "device", repetiti
     );
     io.print("tool            total med/p95    in adb med/p95   harness med/p95   adb runs/call");
     const screenshotTotals: number[] = [];
-    for (const tool of AVAILABLE_TOOL_NAMES.filter((name) => TOOL_CONTRACT_BY_NAME[name].annotations.readOnlyHint)) {
+    for (
+      const tool of AVAILABLE_TOOL_NAMES.filter((name) => TOOL_CONTRACT_BY_NAME[name].annotations.readOnlyHint && !NOT_ONE_READ.has(name))
+    ) {
       const args = OBSERVE_ARGUMENTS[tool] ?? {};
       await bench.client.callTool({ name: tool, arguments: args }); // warm-up
       const totals: number[] = [];
