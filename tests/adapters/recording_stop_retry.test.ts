@@ -71,3 +71,29 @@ test("while a stop reads the recording, a start on that device is refused (busy)
   assert.deepEqual((await screen.stop("emulator-5554", { timeoutMs: 5_000 })).segments, [bytes]);
   assert.deepEqual(screen.running(), []);
 });
+
+test("a segment that ends at its limit with screenrecord's size-fallback WARNING (it recorded) is no refusal: the next starts", async () => {
+  const warned = new TextEncoder().encode("WARNING: failed at 1440x3120, retrying at 720x1560\n");
+  const mp4 = new Uint8Array([0, 0, 0, 8, 0x6d, 0x6f, 0x6f, 0x76]);
+  const paths: string[] = [];
+  const runner = fakeRunner((args) => {
+    const command = commandOf(args);
+    if (command.startsWith("exec-out screenrecord")) {
+      paths.push(args.at(-1)!);
+      // The first segment warns and then records to its limit; the second records until the stop.
+      return paths.length === 1 ? { stdout: warned } : { hang: true };
+    }
+    if (command.startsWith("exec-out cat ")) return { stdout: mp4 };
+    if (command.startsWith("shell pidof")) return { exitCode: 1 };
+    if (command.startsWith("shell rm -f")) return {};
+    return undefined;
+  });
+  const adb = createAdbClient({ runner, program: { program: "/sdk/adb", source: "ADB" } });
+  const recordings = createAdbScreenRecordings({ adb, clock: createSystemClock(), segmentSeconds: 1, startCheckMs: 50 });
+  await recordings.start("emulator-5554", 600, { timeoutMs: 5_000 });
+  const waitUntil = Date.now() + 5_000;
+  while (paths.length < 2 && Date.now() < waitUntil) await new Promise((r) => setTimeout(r, 5));
+  assert.equal(paths.length, 2, "the next segment started after the warned one");
+  const finished = await recordings.stop("emulator-5554", { timeoutMs: 5_000 });
+  assert.equal(finished.segments.length, 2, "both segments read");
+});
