@@ -153,7 +153,6 @@ export function createAdbScreenRecordings(options: ScreenRecordingOptions): Scre
     if (lost !== undefined) throw lost;
     // The first segment refused after the start's check (nothing was recorded): the device's words.
     const first = ends[0]!;
-    // (screenrecord prints nothing while it records, so words are a refusal even when the stop's hang-up ended the child.)
     if (ends.length === 1 && !(first instanceof HarnessError) && refusedWords(first) !== null) throw refusal(udid, first);
     // screenrecord writes the end of its file after the hang-up: wait until it is gone.
     const finishBy = clock.now() + Math.min(FINISH_WAIT_MS, wait.timeoutMs);
@@ -207,13 +206,23 @@ function isMissingFile(bytes: Uint8Array): boolean {
 }
 
 /**
+ * Lines that say nothing was refused: AOSP screenrecord's encoder fallback (`WARNING: failed at WxH, retrying at WxH`,
+ * then it records) and the adb client's own start of its server (`* daemon not running; starting now ...`).
+ */
+const NOT_A_REFUSAL = /^(WARNING: |\* daemon |\s*$)/;
+
+/**
  * What `screenrecord` said when it refused, or null when it recorded: `exec-out` is raw (no exit status, its stderr
  * in stdout), and `screenrecord` prints nothing when it records (no `--verbose`), so any text or a failing exit is a refusal.
  * A child killed by a signal (exit null: the stop's abort, or the harness's own stop killing its children) hung up
  * the device's `screenrecord`, which finishes its file as on a stop: not a refusal.
  */
 function refusedWords(ended: ProcessResult): string | null {
-  const words = `${ended.stdout.toString("utf8")}${ended.stderr}`.trim();
+  const words = `${ended.stdout.toString("utf8")}${ended.stderr}`
+    .split("\n")
+    .filter((line) => !NOT_A_REFUSAL.test(line))
+    .join("\n")
+    .trim();
   if (words !== "") return words;
   return ended.exitCode !== 0 && ended.exitCode !== null && !ended.aborted ? `exit ${ended.exitCode}` : null;
 }
@@ -231,7 +240,9 @@ function refusal(udid: string, ended: ProcessResult | HarnessError | null): Harn
   if (ended instanceof HarnessError) return ended;
   return new HarnessError(
     "EMULATOR_UNAVAILABLE",
-    `The device refused to record its screen (screenrecord: ${(ended && refusedWords(ended)) ?? "no file"}); check it with doctor.`,
+    `The device refused to record its screen (screenrecord: ${
+      (ended && refusedWords(ended)) ?? "no file"
+    }); nothing was recorded: start a new recording, and if it is refused again, check the device with doctor.`,
     { udid },
   );
 }
