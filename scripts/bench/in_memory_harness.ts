@@ -112,12 +112,15 @@ export async function openBenchHarness(sim: RunningSim, options: BenchHarnessOpt
     },
     async close() {
       try {
+        // The last call's capture and audit line finish after its answer: removing the directory under them failed
+        // the bench once (ENOTEMPTY), so wait for them as serve does at a stop.
+        await pending.drain();
         await connected.close();
         await hands.closeAll("bench over");
         await options.stop?.();
         await sim.stop();
       } finally {
-        rmSync(root, { recursive: true, force: true });
+        rmSync(root, { recursive: true, force: true, maxRetries: 3 });
       }
     },
   };
