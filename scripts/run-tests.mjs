@@ -22,20 +22,12 @@ const SLOW = [
   "sim/touch_corpus.test.js",
   // The takeover of a SIGKILLed server's session (R37): e2e/warm_sim proves it end to end in npm test.
   "e2e/stale_session.test.js",
-  // Moved for their cost (issue 27's six minutes beside two busy loops; `--profile` CPU-seconds on 2026-12-04):
-  // record → replay of the launcher's Save and the shop's search (23 s): serve --record over stdio stays in npm test
-  // through e2e/flow_fingerprint and e2e/secrets, the scenarios' Save and search in sim/scenario_fidelity, the
-  // recorder's quotes in flow/recorder.
+  // Moved for its cost (23 CPU-seconds, `--profile` on 2026-12-04): record → replay of the launcher's Save and the shop's
+  // search. npm test keeps serve --record over stdio replayed green by flow (e2e/flow_fingerprint), the two behaviours
+  // (sim/scenario_fidelity), a ui_wait recorded as its own step (flow/recorder), and submit: search and app_launch
+  // restart through the direct backend (e2e/hands_direct). A model's straight quotes finding Android's typographic
+  // ones is proven in screen/locate, which reads ../shared's captures (skipped in a fresh clone).
   "e2e/flow_record_today.test.js",
-  // The hands battery through the direct backend (15 s): every hand's promise stays in contract/hands, and the
-  // direct backend over stdio in e2e/act_direct (install, forward, instrumentation, the act battery).
-  "e2e/hands_direct.test.js",
-  // A URL's secret parts through the binary (10 s): the audit log's redaction stays in evidence/audit_log, the
-  // reports' in flow/runner.
-  "e2e/url_redaction.test.js",
-  // Where serve puts evidence, per working directory (9 s): the rule stays in config and
-  // evidence/state_directories, ANDROID_MCP_ARTIFACTS_DIR through serve in e2e/serve_sim.
-  "e2e/artifacts_dir.test.js",
   "e2e/act_promises.test.js",
   "e2e/act_real_appium.test.js",
   "e2e/appium_credentials.test.js",
@@ -121,7 +113,7 @@ const fileLimitMs = env.ANDROID_MCP_CLONE_TEST === "1" ? 1_200_000 : 240_000;
 if (profile) process.exit(await profileFiles(files));
 // `npm test` runs six files at a time: its end-to-end files spend much of their wall time waiting on their servers,
 // and beside other work on the machine each runnable file is one more share of the CPU (issue 27, two busy loops on
-// two cores, a fresh clone: 352 s at four, 285 s at six). The slow batteries, the Deno run and filtered runs keep
+// two cores, a fresh clone: 352 s at four files, 285 s at six, with 58 CPU-s of files moved to SLOW that are back now). The slow batteries, the Deno run and filtered runs keep
 // two: the campaign, real Appium and the process-heavy files were proven at that pace.
 const concurrency = all || slowOnly || filters.length > 0 || denoAt !== -1 ? 2 : 6;
 const result = spawnSync(process.execPath, ["--test", `--test-concurrency=${concurrency}`, `--test-timeout=${fileLimitMs}`, ...files], {

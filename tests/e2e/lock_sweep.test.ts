@@ -36,7 +36,7 @@ function locksOf(pid: number): string[] {
   });
 }
 
-test("the lock a SIGKILLed serve --device sim left is swept by the next harness that opens (R41)", async () => {
+test("the lock a SIGKILLed serve --device sim left is swept by the next harness that opens (R41)", async (t) => {
   served = await spawnServe(["--device", "sim"], home.env);
   const opened = envelopeOf(await served.client.callTool({ name: "ui_session_open", arguments: {} }));
   assert.equal(opened.ok, true, JSON.stringify(opened.error));
@@ -45,7 +45,10 @@ test("the lock a SIGKILLed serve --device sim left is swept by the next harness 
   assert.equal(left.length, 1, "the open session holds its simulated device's lock");
   process.kill(pid, "SIGKILL");
   assert.ok(await pidGoneWithin(pid, LOADED_WAIT_MS), "serve is gone after SIGKILL");
-  assert.deepEqual(locksOf(pid), left, "SIGKILL left the lock (nothing ran to release it)");
+  // Any harness that opens on this machine sweeps it, and test files run side by side: one may have come first.
+  const afterKill = locksOf(pid);
+  if (afterKill.length === 0) t.diagnostic("another harness on this machine swept the dead holder's lock first");
+  else assert.deepEqual(afterKill, left, "SIGKILL left the lock (nothing ran to release it)");
 
   const tree = await runCliCaptured(["tree", "--device", "sim"], { env: home.env });
   assert.equal(tree.code, 0, tree.stderr);
