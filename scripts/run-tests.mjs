@@ -113,8 +113,9 @@ const fileLimitMs = env.ANDROID_MCP_CLONE_TEST === "1" ? 1_200_000 : 240_000;
 if (profile) process.exit(await profileFiles(files));
 // `npm test` runs six files at a time: its end-to-end files spend much of their wall time waiting on their servers,
 // and beside other work on the machine each runnable file is one more share of the CPU (issue 27, two busy loops on
-// two cores, a fresh clone: 352 s at four files, 285 s at six, with 58 CPU-s of files moved to SLOW that are back now). The slow batteries, the Deno run and filtered runs keep
-// two: the campaign, real Appium and the process-heavy files were proven at that pace.
+// two cores, a fresh clone: 352 s at four files and 285 s at six, both with 58 CPU-seconds of files in SLOW that are
+// back in npm test now). The slow batteries, the Deno run and filtered runs keep two: the campaign, real Appium and
+// the process-heavy files were proven at that pace.
 const concurrency = all || slowOnly || filters.length > 0 || denoAt !== -1 ? 2 : 6;
 const result = spawnSync(process.execPath, ["--test", `--test-concurrency=${concurrency}`, `--test-timeout=${fileLimitMs}`, ...files], {
   stdio: "inherit",
