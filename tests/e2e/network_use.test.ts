@@ -29,17 +29,30 @@ interface Connection {
   family: string;
   address: string;
   port: number;
+  /** The program that made it: the last execve of its process or thread, e.g. `adb devices -l` (diagnostics). */
+  by: string;
 }
 
-/** The IP connections in an strace log (AF_UNIX and others are listed with an empty address). */
+/**
+ * The IP connections in an strace log (AF_UNIX and others are listed with an empty address), each with the
+ * program that made it: `strace -f` prefixes every line with the process (or thread) id, execve lines name
+ * the program, and a clone/fork's child (a thread, or a process before its execve) is named as its parent.
+ */
 function connections(log: string): Connection[] {
   const out: Connection[] = [];
+  const programs = new Map<string, string>();
   for (const line of log.split("\n")) {
+    const pid = /^(\d+)\s/.exec(line)?.[1] ?? "?";
+    const exec = /execve\("[^"]*", \[(.*?)\](?:, 0x[0-9a-f]+ \/\*.*?\*\/)?.*= 0$/.exec(line);
+    if (exec !== null) programs.set(pid, exec[1]!.replaceAll('", "', " ").replaceAll('"', "").slice(0, 120));
+    const child = /(?:^\d+\s+|<\.\.\. )(?:clone3?|v?fork)\b.*= (\d+)$/.exec(line)?.[1];
+    if (child !== undefined) programs.set(child, programs.get(pid) ?? `a child of process ${pid}`);
     const call = /connect\(\d+, \{sa_family=(AF_\w+)(.*?)\}, \d+\)/.exec(line);
     if (call === null) continue;
     const port = /sin6?_port=htons\((\d+)\)/.exec(call[2]!)?.[1];
     const address = /inet_addr\("([^"]+)"\)|inet_pton\(AF_INET6, "([^"]+)"/.exec(call[2]!);
-    out.push({ family: call[1]!, address: address?.[1] ?? address?.[2] ?? "", port: Number(port ?? 0) });
+    const by = programs.get(pid) ?? `process ${pid}`;
+    out.push({ family: call[1]!, address: address?.[1] ?? address?.[2] ?? "", port: Number(port ?? 0), by });
   }
   return out;
 }
@@ -50,7 +63,7 @@ async function tracedServe(args: string[], env: Record<string, string>, root: st
   const [command, ...prefix] = harnessCommand();
   const transport = new StdioClientTransport({
     command: "strace",
-    args: ["-f", "-qq", "-e", "trace=connect", "-o", log, command, ...prefix, "serve", ...args],
+    args: ["-f", "-qq", "-e", "trace=connect,execve,clone,clone3,fork,vfork", "-o", log, command, ...prefix, "serve", ...args],
     // Under `npm run test:deno` the harness runs in Deno, whose own once-a-day update check (a DNS query for
     // dl.deno.land) is the runtime's, not the harness's; `deno task start` turns it off the same way.
     env: { ...env, DENO_NO_UPDATE_CHECK: "1" },
@@ -83,7 +96,10 @@ test("with configured adb and Appium endpoints, every IP connection goes to one 
     const ip = made.filter((c) => c.family === "AF_INET" || c.family === "AF_INET6");
     assert.ok(ip.length > 0, "the tools tried the adb server");
     for (const c of ip) {
-      assert.ok(c.address === "127.0.0.1" && [adbPort, appiumPort].includes(c.port), `unexpected connection to ${c.address}:${c.port}`);
+      assert.ok(
+        c.address === "127.0.0.1" && [adbPort, appiumPort].includes(c.port),
+        `unexpected connection to ${c.address}:${c.port} by ${c.by}`,
+      );
     }
   } finally {
     home.remove();
@@ -98,7 +114,9 @@ test("with --device sim, every IP connection stays on loopback", { skip }, async
     const made = await tracedServe(["--device", "sim"], home.env, root);
     const ip = made.filter((c) => c.family === "AF_INET" || c.family === "AF_INET6");
     assert.ok(ip.length > 0, "the real adb client reached the simulated device");
-    for (const c of ip) assert.ok(c.address === "127.0.0.1" || c.address === "::1", `unexpected connection to ${c.address}:${c.port}`);
+    for (const c of ip) {
+      assert.ok(c.address === "127.0.0.1" || c.address === "::1", `unexpected connection to ${c.address}:${c.port} by ${c.by}`);
+    }
   } finally {
     home.remove();
     rmSync(root, { recursive: true, force: true });

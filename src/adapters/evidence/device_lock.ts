@@ -234,11 +234,13 @@ function isStale(holder: Pick<LockHolder, "pid" | "pid_start" | "host">, probe: 
 
 /**
  * Removes every lock whose holder died on this host and whose adb server is gone, as a contender would take it
- * over (under its `.takeover` file, after re-reading it), and ends the Appium session each noted. A
- * `serve --device sim` killed by SIGKILL leaves a lock keyed by its simulated device's random adb port, which
- * no later acquire ever names: without this sweep they piled up. A dead holder's lock on a server that still
- * answers is left to that device's next acquire (the takeover); live holders, other hosts' and unreadable
- * entries are left too. Never throws.
+ * over (under its `.takeover` file, after re-reading it). A `serve --device sim` killed by SIGKILL leaves a
+ * lock keyed by its simulated device's random adb port, which no later acquire ever names: without this sweep
+ * they piled up. The Appium session such a holder noted is not ended here: its adb server is gone, so the
+ * session can do nothing on the device (Appium ends it at its newCommandTimeout), and a start opens no
+ * connection to a port a dead process wrote down (the harness connects only to its configured endpoints). A
+ * dead holder's lock on a server that still answers is left to that device's next acquire (the takeover,
+ * which does end the session); live holders, other hosts' and unreadable entries are left too. Never throws.
  */
 export async function sweepStaleLocks(options: LockSweepOptions): Promise<{ removed: number }> {
   const { fs, probe } = options;
@@ -257,7 +259,8 @@ export async function sweepStaleLocks(options: LockSweepOptions): Promise<{ remo
         const server = seen.holder.adb_server;
         if (typeof server !== "string" || !(await options.adbServerGone(server))) return false;
         // A second try when the first only cleared a dead taker's `.takeover` file; a live taker's is left to it.
-        return (await takeOver(options, path, seen)) || (await takeOver(options, path, seen));
+        const sweep = { ...options, endStaleSession: undefined };
+        return (await takeOver(sweep, path, seen)) || (await takeOver(sweep, path, seen));
       } catch {
         return false;
       }
