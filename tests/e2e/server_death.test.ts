@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { after, before, test } from "node:test";
 import { join } from "node:path";
 import { adbServerAddress } from "../../src/adapters/adb/adb_server_address.ts";
@@ -30,12 +30,26 @@ after(async () => {
   home?.remove();
 });
 
-/** Pids of every live process whose command line names this adb socket's screencap, with its parent. */
+/**
+ * Pids of every live screencap process on this test's simulated device, with its parent. Every simulated
+ * device is `emulator-5554`, so the serial alone would also match (and this test would kill) another test's
+ * screencap: a process is this test's when its environment names this device's adb socket.
+ */
 function screencapProcesses(): { pid: number; ppid: number; args: string }[] {
   const out = execFileSync("ps", ["-eo", "pid=,ppid=,args="], { encoding: "utf8" });
   return out.split("\n").map((line) => /^\s*(\d+)\s+(\d+)\s+(.*)$/.exec(line)).filter((m) => m !== null)
     .map((m) => ({ pid: Number(m![1]), ppid: Number(m![2]), args: m![3]! }))
-    .filter((p) => p.args.includes("screencap") && p.args.includes(sim.device.serial) && !p.args.includes("ps -eo"));
+    .filter((p) => p.args.includes("screencap") && p.args.includes(sim.device.serial) && !p.args.includes("ps -eo"))
+    .filter((p) => onThisSim(p.pid));
+}
+
+/** Whether the process's environment holds ADB_SERVER_SOCKET for this test's simulated device. */
+function onThisSim(pid: number): boolean {
+  try {
+    return readFileSync(`/proc/${pid}/environ`, "utf8").split("\0").includes(`ADB_SERVER_SOCKET=${sim.adbServerSocket}`);
+  } catch {
+    return false; // gone, or another user's
+  }
 }
 
 function alive(pid: number): boolean {
