@@ -14,7 +14,6 @@ import { homedir, platform } from "node:os";
 import { ACT_DEFAULTS } from "../contracts/act_defaults.ts";
 import { createAdbClient } from "./adapters/adb/adb_client.ts";
 import { findAdbProgram } from "./adapters/adb/adb_program.ts";
-import { localAdbServerGone } from "./adapters/adb/adb_server_probe.ts";
 import type { PlatformFacts, RetentionResult } from "./adapters/evidence/mod.ts";
 import type { AppiumDriverFactoryOptions } from "./adapters/appium/mod.ts";
 import type { DirectDriverFactory, DirectDriverFactoryOptions } from "./adapters/uia2_direct/mod.ts";
@@ -181,11 +180,18 @@ export async function openHarness(config: HarnessConfig, ctx: CliContext, option
     const locks = lockDirectory(user).path;
     // A takeover of a dead holder's lock ends the Appium session it noted (issue 18 defect 9).
     const endStaleSession = createStaleSessionEnder({ http: createFetchHttpClient(), logger: ctx.logger, appiumUrl });
-    const lockOptions = { directory: locks, fs, clock: ctx.clock, probe: createNodeProcessProbe(), endStaleSession };
-    // Locks of holders that died on this host on an adb server that is gone (a SIGKILLed `serve --device sim`
-    // left one per random adb port, which no later acquire would take over).
-    const socket = createTcpSocketProbe();
-    await sweepStaleLocks({ ...lockOptions, adbServerGone: (server) => localAdbServerGone(socket, server) });
+    const lockOptions = {
+      directory: locks,
+      fs,
+      clock: ctx.clock,
+      probe: createNodeProcessProbe(),
+      endStaleSession,
+      // The simulated device's adb server runs in this process: its locks say so, for the sweep below.
+      ...(config.device.kind === "sim" ? { adbServerInProcess: true } : {}),
+    };
+    // Locks of holders that died on this host with their own simulated device (a SIGKILLed `serve --device sim`
+    // left one per random adb port, which no later acquire would take over); it opens no connection.
+    await sweepStaleLocks({ directory: locks, fs, clock: ctx.clock, probe: lockOptions.probe });
     // Drafts a killed writer left (issue 25 item 7): this user's, older than any live write (draft_sweep.ts).
     const drafts = await sweepDrafts({ directories: [artifacts.path, locks], fs, nowMs: ctx.clock.now() });
     if (drafts.removed > 0) ctx.logger.info(`removed ${drafts.removed} draft file(s) killed processes left (older than 2 h)`);

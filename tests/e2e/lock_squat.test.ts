@@ -4,7 +4,7 @@
  * device_status and takes its locks in a directory of its own. Needs root (to plant and to run as another uid).
  */
 import assert from "node:assert/strict";
-import { chmodSync, chownSync, existsSync, mkdirSync, readdirSync, rmSync, statSync } from "node:fs";
+import { chmodSync, chownSync, existsSync, lstatSync, mkdirSync, readdirSync, rmSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { test } from "node:test";
 import { envelopeOf, MAIN_JS, spawnServe } from "../support/mcp_client.ts";
@@ -24,7 +24,7 @@ function skipReason(): string | false {
 
 /** An empty directory of root's at SQUATTED: what a run of this test killed before its cleanup leaves (it is reused). */
 function leftOverByThisTest(): boolean {
-  const stat = statSync(SQUATTED);
+  const stat = lstatSync(SQUATTED);
   return stat.isDirectory() && stat.uid === 0 && readdirSync(SQUATTED).length === 0;
 }
 

@@ -2,13 +2,13 @@
  * A `serve --device sim` killed with SIGKILL leaves its device's lock behind, keyed by the simulated device's
  * random adb port, which no later acquire ever names: the next harness to open (any command: here `tree
  * --device sim`) sweeps it, because its holder is dead and nothing answers at its adb server any more. Before,
- * such locks piled up in /tmp/android-mcp-harness-<uid>. The sweep sends nothing to the session such a holder
- * noted (its adb server is gone; a start connects only to configured endpoints).
+ * such locks piled up in /tmp/android-mcp-harness-<uid>. The sweep knows such a lock by its note that the adb
+ * server ran in the holder's process, and opens no connection (a start connects only to configured endpoints).
  */
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { createServer } from "node:http";
+import { createServer } from "node:net";
 import type { AddressInfo } from "node:net";
 import { hostname } from "node:os";
 import { join } from "node:path";
@@ -17,7 +17,6 @@ import { currentUserFacts, lockDirectory, lockFileName } from "../../src/adapter
 import { envelopeOf, type SpawnedServer, spawnServe } from "../support/mcp_client.ts";
 import { makeServeHome, pidGoneWithin } from "../support/mcp_e2e.ts";
 import { runCliCaptured } from "../support/cli.ts";
-import { freePort } from "../support/outcomes.ts";
 import { LOADED_WAIT_MS } from "../support/time_bounds.ts";
 
 const home = makeServeHome();
@@ -49,6 +48,11 @@ test("the lock a SIGKILLed serve --device sim left is swept by the next harness 
   const pid = served.pid!;
   const left = locksOf(pid);
   assert.equal(left.length, 1, "the open session holds its simulated device's lock");
+  assert.equal(
+    JSON.parse(readFileSync(join(locks, left[0]!), "utf8")).adb_server_in_process,
+    true,
+    "the lock says its adb server was in process",
+  );
   process.kill(pid, "SIGKILL");
   assert.ok(await pidGoneWithin(pid, LOADED_WAIT_MS), "serve is gone after SIGKILL");
   // Any harness that opens on this machine sweeps it, and test files run side by side: one may have come first.
@@ -61,44 +65,55 @@ test("the lock a SIGKILLed serve --device sim left is swept by the next harness 
   assert.deepEqual(locksOf(pid), [], "the dead holder's lock on a gone adb server was swept");
 });
 
-test("the start-up sweep sends nothing to the session a dead holder on a gone adb server noted (R41, network_use)", async (t) => {
-  // A holder that is dead (a pid that exited), on this host, on an adb server nothing answers at, that noted a
-  // session on a loopback port where this test listens: the sweep removes its lock and sends that port nothing.
-  const asked: string[] = [];
-  const listener = createServer((request, response) => {
-    asked.push(`${request.method} ${request.url}`);
-    response.end("{}");
-  });
-  await new Promise<void>((resolve) => listener.listen(0, "127.0.0.1", resolve));
-  t.after(() => listener.close());
-  const sessionPort = (listener.address() as AddressInfo).port;
+test("the start-up sweep opens no connection to what a dead holder noted: its adb server, or its session (R41, network_use)", async (t) => {
+  // Two dead holders (a pid that exited, on this host) whose adb server and session are loopback listeners of this
+  // test: one whose adb server ran inside it (as `serve --device sim` notes) is swept; one on an adb server outside
+  // it is left to that device's next acquire. Neither listener hears anything. Before, every start asked each dead
+  // holder's adb server `host:version` and sent a swept holder's session a DELETE: connections to ports a dead
+  // process wrote down, which network_use caught.
+  const heard: string[] = [];
+  const listen = async (name: string) => {
+    const server = createServer((socket) => {
+      heard.push(name);
+      socket.destroy();
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    t.after(() => server.close());
+    return (server.address() as AddressInfo).port;
+  };
   const gone = spawnSync(process.execPath, ["-e", ""]);
-  const adbServer = `tcp:127.0.0.1:${await freePort()}`;
-  const udid = `sweep-test-${process.pid}`;
-  const path = join(locks, lockFileName({ adbServer, udid }));
   mkdirSync(locks, { recursive: true, mode: 0o700 });
-  writeFileSync(
-    path,
-    JSON.stringify({
-      pid: gone.pid,
-      pid_start: "gone",
-      host: hostname(),
-      operation_id: "op-sweep-test",
-      tool: "ui_session_open",
-      udid,
-      adb_server: adbServer,
-      acquired_at: new Date().toISOString(),
-      token: "sweep-test",
-      appium_url: `http://127.0.0.1:${sessionPort}`,
-      appium_session_id: "sweep-test-session",
-    }),
-  );
-  t.after(() => rmSync(path, { force: true }));
+  const plant = async (inProcess: boolean) => {
+    const adbServer = `tcp:127.0.0.1:${await listen(`adb server (in process: ${inProcess})`)}`;
+    const udid = `sweep-test-${process.pid}-${inProcess ? "sim" : "outside"}`;
+    const path = join(locks, lockFileName({ adbServer, udid }));
+    writeFileSync(
+      path,
+      JSON.stringify({
+        pid: gone.pid,
+        pid_start: "gone",
+        host: hostname(),
+        operation_id: "op-sweep-test",
+        tool: "ui_session_open",
+        udid,
+        adb_server: adbServer,
+        ...(inProcess ? { adb_server_in_process: true } : {}),
+        acquired_at: new Date().toISOString(),
+        token: `sweep-test-${inProcess}`,
+        appium_url: `http://127.0.0.1:${await listen(`session (in process: ${inProcess})`)}`,
+        appium_session_id: "sweep-test-session",
+      }),
+    );
+    t.after(() => rmSync(path, { force: true }));
+    return path;
+  };
+  const inProcess = await plant(true);
+  const outside = await plant(false);
 
   const tree = await runCliCaptured(["tree", "--device", "sim"], { env: home.env });
   assert.equal(tree.code, 0, tree.stderr);
-  assert.equal(existsSync(path), false, "the dead holder's lock on a gone adb server was swept");
-  // Another harness on this machine may sweep it first; before the fix either one sent the DELETE here.
+  assert.equal(existsSync(inProcess), false, "the dead holder's lock with its adb server in process was swept");
+  assert.equal(existsSync(outside), true, "a dead holder's lock on an adb server outside it is left to its device's next acquire");
   await new Promise((resolve) => setTimeout(resolve, 200));
-  assert.deepEqual(asked, [], "no request reached the port the dead holder noted");
+  assert.deepEqual(heard, [], "nothing connected to a port a dead holder noted");
 });

@@ -41,13 +41,19 @@ interface Connection {
 function connections(log: string): Connection[] {
   const out: Connection[] = [];
   const programs = new Map<string, string>();
+  const pendingExec = new Map<string, string>(); // an execve strace split into `<unfinished ...>` and `resumed`
+  const argv = (list: string) => list.replaceAll('", "', " ").replaceAll('"', "").slice(0, 120);
   for (const line of log.split("\n")) {
     const pid = /^(\d+)\s/.exec(line)?.[1] ?? "?";
-    const exec = /execve\("[^"]*", \[(.*?)\](?:, 0x[0-9a-f]+ \/\*.*?\*\/)?.*= 0$/.exec(line);
-    if (exec !== null) programs.set(pid, exec[1]!.replaceAll('", "', " ").replaceAll('"', "").slice(0, 120));
+    const exec = /execve\("[^"]*", \[(.*?)\]/.exec(line);
+    if (exec !== null && / = 0$/.test(line)) programs.set(pid, argv(exec[1]!));
+    else if (exec !== null && /<unfinished \.\.\.>$/.test(line)) pendingExec.set(pid, argv(exec[1]!));
+    else if (/<\.\.\. execve resumed>.* = 0$/.test(line) && pendingExec.has(pid)) programs.set(pid, pendingExec.get(pid)!);
     const child = /(?:^\d+\s+|<\.\.\. )(?:clone3?|v?fork)\b.*= (\d+)$/.exec(line)?.[1];
-    if (child !== undefined) programs.set(child, programs.get(pid) ?? `a child of process ${pid}`);
-    const call = /connect\(\d+, \{sa_family=(AF_\w+)(.*?)\}, \d+\)/.exec(line);
+    // A child that already ran its execve (its lines can come before its parent's resumed clone) keeps its name.
+    if (child !== undefined && !programs.has(child)) programs.set(child, programs.get(pid) ?? `a child of process ${pid}`);
+    // A connect strace split (`… 16 <unfinished ...>`) is counted from its first half, which holds the address.
+    const call = /connect\(\d+, \{sa_family=(AF_\w+)(.*?)\}, \d+(?:\)| <unfinished)/.exec(line);
     if (call === null) continue;
     const port = /sin6?_port=htons\((\d+)\)/.exec(call[2]!)?.[1];
     const address = /inet_addr\("([^"]+)"\)|inet_pton\(AF_INET6, "([^"]+)"/.exec(call[2]!);

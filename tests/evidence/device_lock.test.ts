@@ -4,7 +4,7 @@ import { chmodSync, chownSync, existsSync, mkdirSync, readdirSync, readFileSync,
 import { join } from "node:path";
 import { test } from "node:test";
 import { assertEndedByDeadline } from "../support/time_bounds.ts";
-import { createDeviceLock, lockFileName, sweepStaleLocks } from "../../src/adapters/evidence/device_lock.ts";
+import { createDeviceLock, lockFileName, type LockHolder, sweepStaleLocks } from "../../src/adapters/evidence/device_lock.ts";
 import { createNodeFileSystem } from "../../src/adapters/evidence/node_file_system.ts";
 import { createNodeProcessProbe, type ProcessProbe } from "../../src/adapters/evidence/process_probe.ts";
 import { HarnessError } from "../../src/errors.ts";
@@ -391,55 +391,58 @@ test("a session's note records its Appium URL and id; taking over the dead holde
   await taken.release();
 });
 
-test("the sweep removes only locks of holders dead on this host whose adb server is gone, and opens no connection for them (R41)", async (t) => {
+test("the sweep removes only locks of holders dead on this host with their adb server in process, ending nothing (R41)", async (t) => {
   const dir = tempDir(t);
   const probe: ProcessProbe = { pid: 100, hostName: "here", isProcessAlive: (pid) => pid === 100, startStamp: (pid) => `start-${pid}` };
-  const holder = (pid: number, host: string, server: string, sessionId: string) =>
+  const holder = (pid: number, host: string, inProcess: boolean, sessionId: string) =>
     JSON.stringify({
       pid,
       host,
       operation_id: `op-${sessionId}`,
       tool: "ui_session_open",
       udid: "emulator-5554",
-      adb_server: server,
+      adb_server: "tcp:127.0.0.1:40001",
+      ...(inProcess ? { adb_server_in_process: true } : {}),
       acquired_at: "x",
       token: sessionId,
       appium_url: "http://127.0.0.1:4723",
       appium_session_id: sessionId,
     });
-  const gone = "tcp:127.0.0.1:40001";
-  const answering = "tcp:127.0.0.1:5037";
   const planted = {
-    "dead-gone.lock": holder(999999, "here", gone, "s1"),
-    "dead-answering.lock": holder(999998, "here", answering, "s2"), // left to that device's next acquire
-    "live-gone.lock": holder(100, "here", gone, "s3"),
-    "elsewhere-gone.lock": holder(999997, "elsewhere", gone, "s4"),
+    "dead-sim.lock": holder(999999, "here", true, "s1"),
+    "dead-outside.lock": holder(999998, "here", false, "s2"), // left to that device's next acquire, which ends s2
+    "live-sim.lock": holder(100, "here", true, "s3"),
+    "elsewhere-sim.lock": holder(999997, "elsewhere", true, "s4"),
     "garbage.lock": "not JSON",
-    "dead-gone.lock.takeover": holder(999996, "here", gone, "s5"), // a dead taker's: cleared, not a lock ended
+    "dead-sim.lock.takeover": holder(999996, "here", true, "s5"), // a dead taker's: cleared, not a lock ended
   };
   for (const [name, text] of Object.entries(planted)) writeFileSync(join(dir, name), text);
   const ended: unknown[] = [];
-  const asked: string[] = [];
-  const swept = await sweepStaleLocks({
-    directory: dir,
-    fs: createNodeFileSystem(),
-    clock,
-    probe,
-    endStaleSession: async (h) => void ended.push(h.appium_session_id),
-    adbServerGone: async (server) => (asked.push(server), server === gone),
-  });
+  const sweep = { directory: dir, fs: createNodeFileSystem(), clock, probe };
+  // Even handed a session ender (composition does not), the sweep ends nothing: it opens no connection.
+  const swept = await sweepStaleLocks(
+    { ...sweep, endStaleSession: async (h: LockHolder) => void ended.push(h.appium_session_id) } as never,
+  );
   assert.deepEqual(swept, { removed: 1 });
-  // Not ended: its adb server is gone, and a start connects to no port a dead process noted (network_use).
   assert.deepEqual(ended, []);
-  assert.deepEqual(readdirSync(dir).sort(), Object.keys(planted).filter((name) => !name.startsWith("dead-gone")).sort());
-  assert.deepEqual(asked.sort(), [answering, gone].sort(), "only dead holders' servers are probed");
+  assert.deepEqual(readdirSync(dir).sort(), Object.keys(planted).filter((name) => !name.startsWith("dead-sim")).sort());
   // A directory that is not there yet sweeps nothing.
-  const none = await sweepStaleLocks({
-    directory: join(dir, "missing"),
-    fs: createNodeFileSystem(),
-    clock,
-    probe,
-    adbServerGone: async () => true,
-  });
-  assert.deepEqual(none, { removed: 0 });
+  assert.deepEqual(await sweepStaleLocks({ ...sweep, directory: join(dir, "missing") }), { removed: 0 });
+});
+
+test("a lock taken by a harness whose adb server runs in its own process says so; any other does not", async (t) => {
+  const dir = tempDir(t);
+  for (const inProcess of [true, false]) {
+    const lock = createDeviceLock({
+      directory: dir,
+      fs: createNodeFileSystem(),
+      clock,
+      probe: createNodeProcessProbe(),
+      adbServerInProcess: inProcess,
+    });
+    const lease = await lock.acquire(dev("emulator-5554"), owner("op-1"));
+    const [name] = readdirSync(dir).filter((n) => n.endsWith(".lock"));
+    assert.equal(JSON.parse(readFileSync(join(dir, name!), "utf8")).adb_server_in_process, inProcess ? true : undefined);
+    await lease.release();
+  }
 });

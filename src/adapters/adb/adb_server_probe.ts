@@ -1,7 +1,6 @@
 /**
  * Asks an adb server its protocol version over a plain socket (`host:version` in the adb wire format), never
- * spawning anything: what `doctor` reports of the server, and what tells the lock sweep that nothing serves
- * at a dead holder's adb server any more. A live server answers at once (it says nothing to a connection that
+ * spawning anything: what `doctor` reports of the server. A live server answers at once (it says nothing to a connection that
  * asks nothing), so its first bytes end the probe, not the timeout.
  */
 import type { SocketProbe } from "../../ports/socket_probe.ts";
@@ -33,13 +32,4 @@ export async function probeAdbServerAt(
   const match = /^OKAY[0-9a-fA-F]{4}([0-9a-fA-F]{4})/.exec(text);
   if (match === null) return { kind: "other", reason: `it answered ${JSON.stringify(text.slice(0, 24))}, not adb's OKAY` };
   return { kind: "answers", protocol: parseInt(match[1]!, 16) };
-}
-
-/** True when the adb server is on this machine and its port refuses a connection: nothing serves there any
- * more (a simulated device's random port after its process died). Any other answer, or another host, is false. */
-export async function localAdbServerGone(socket: SocketProbe, adbServer: string): Promise<boolean> {
-  const port = /^tcp:127\.0\.0\.1:(\d{1,5})$/.exec(adbServer);
-  if (port === null) return false;
-  const probe = await probeAdbServerAt(socket, "127.0.0.1", Number(port[1]), { timeoutMs: 1000 });
-  return probe.kind === "none" && probe.refused;
 }

@@ -8,7 +8,7 @@ export { checkPackageName, checkSerial, isDeviceSerial } from "./adb_arguments.t
 export { type AdbClient, type AdbClientOptions, createAdbClient } from "./adb_client.ts";
 export { type AdbProgram, findAdbProgram } from "./adb_program.ts";
 export { adbServerAddress, DEFAULT_ADB_SERVER } from "./adb_server_address.ts";
-export { localAdbServerGone, probeAdbServerAt, type ServerProbe } from "./adb_server_probe.ts";
+export { probeAdbServerAt, type ServerProbe } from "./adb_server_probe.ts";
 export { chooseDevice, selectDevice } from "./select_device.ts";
 export { type OnlineDevice, onlineDevices, resolveDevice } from "./resolve_device.ts";
 export { type AdbObserverOptions, createAdbObserver } from "./observer.ts";

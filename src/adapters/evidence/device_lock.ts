@@ -25,6 +25,9 @@ export interface LockHolder {
   udid: string;
   /** The adb server the device is reached through (absent in locks written before it was recorded). */
   adb_server?: string;
+  /** True when that adb server ran inside the holder's own process (`serve --device sim`): it died with the holder,
+   * and so did everything on its simulated device (the start-up sweep's rule). */
+  adb_server_in_process?: boolean;
   acquired_at: string;
   token: string;
   /** Set while an open UI session holds the device: when it ends unless used again. */
@@ -42,12 +45,12 @@ export interface DeviceLockOptions {
   probe: ProcessProbe;
   /** Ends the Appium session a dead holder left (stale_session.ts); absent, a takeover only removes the lock. */
   endStaleSession?: (holder: LockHolder) => Promise<void>;
+  /** The devices this process locks are behind an adb server it runs itself (the simulated device): noted in each lock. */
+  adbServerInProcess?: boolean;
 }
 
-export interface LockSweepOptions extends DeviceLockOptions {
-  /** True only when nothing answers at that adb server any more (e.g. a loopback port that refuses). */
-  adbServerGone: (adbServer: string) => Promise<boolean>;
-}
+/** What the start-up sweep needs: it ends no session (it opens no connection at all). */
+export type LockSweepOptions = Omit<DeviceLockOptions, "endStaleSession" | "adbServerInProcess">;
 
 /** `<serial, unsafe characters as _>-<16 hex of sha256(server, serial)>.lock`: readable, safe, and
  * distinct per adb server (and for serials the escaping would merge). */
@@ -71,6 +74,7 @@ export function createDeviceLock(options: DeviceLockOptions): DeviceLock {
         tool: owner.tool,
         udid,
         adb_server: device.adbServer,
+        ...(options.adbServerInProcess === true ? { adb_server_in_process: true } : {}),
         acquired_at: new Date(options.clock.now()).toISOString(),
         token: randomUUID(),
       };
@@ -233,17 +237,18 @@ function isStale(holder: Pick<LockHolder, "pid" | "pid_start" | "host">, probe: 
 }
 
 /**
- * Removes every lock whose holder died on this host and whose adb server is gone, as a contender would take it
- * over (under its `.takeover` file, after re-reading it). A `serve --device sim` killed by SIGKILL leaves a
- * lock keyed by its simulated device's random adb port, which no later acquire ever names: without this sweep
- * they piled up. The Appium session such a holder noted is not ended here: its adb server is gone, so the
- * session can do nothing on the device (Appium ends it at its newCommandTimeout), and a start opens no
- * connection to a port a dead process wrote down (the harness connects only to its configured endpoints). A
- * dead holder's lock on a server that still answers is left to that device's next acquire (the takeover,
- * which does end the session); live holders, other hosts' and unreadable entries are left too. Never throws.
+ * Removes every lock whose holder died on this host with its adb server inside it (`adb_server_in_process`: a
+ * `serve --device sim` killed by SIGKILL), as a contender would take it over (under its `.takeover` file, after
+ * re-reading it). Such a lock is keyed by its simulated device's random adb port, which no later acquire ever
+ * names: without this sweep they piled up. Nothing of that device outlived its holder, so no session is ended, and
+ * the sweep opens no connection at all: a start connects only to its configured endpoints, never to a port a dead
+ * process wrote down (it used to ask each dead holder's adb server `host:version`, and then DELETE its session).
+ * Every other lock (live holders, other hosts', a dead holder's on an adb server outside it, unreadable entries) is
+ * left to that device's next acquire, whose takeover ends the session its dead holder noted. Never throws.
  */
 export async function sweepStaleLocks(options: LockSweepOptions): Promise<{ removed: number }> {
   const { fs, probe } = options;
+  const quiet: DeviceLockOptions = { directory: options.directory, fs, clock: options.clock, probe }; // ends nothing
   let names: string[];
   try {
     names = await fs.listNames(options.directory);
@@ -255,12 +260,10 @@ export async function sweepStaleLocks(options: LockSweepOptions): Promise<{ remo
       const path = join(options.directory, name);
       try {
         const seen = await readLockFile(fs, path);
-        if (seen === null || seen.holder === null || !isStale(seen.holder, probe)) return false;
-        const server = seen.holder.adb_server;
-        if (typeof server !== "string" || !(await options.adbServerGone(server))) return false;
+        if (seen === null || seen.holder === null || seen.holder.adb_server_in_process !== true) return false;
+        if (!isStale(seen.holder, probe)) return false;
         // A second try when the first only cleared a dead taker's `.takeover` file; a live taker's is left to it.
-        const sweep = { ...options, endStaleSession: undefined };
-        return (await takeOver(sweep, path, seen)) || (await takeOver(sweep, path, seen));
+        return (await takeOver(quiet, path, seen)) || (await takeOver(quiet, path, seen));
       } catch {
         return false;
       }
