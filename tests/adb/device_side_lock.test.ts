@@ -113,6 +113,24 @@ test("this user's own leftover (it holds the per-user lock) is taken over; a reu
   await (await probe.acquire(address(), owner("op-after")))!.release();
 });
 
+test("this user's holder through another adb server is judged by its process: alive, the device is busy; dead, its session is ended", {
+  skip,
+}, async () => {
+  // The same phone behind two adb servers (two file locks): the per-user file lock proves nothing across them.
+  const elsewhere = { ...address(), adbServer: "tcp:127.0.0.1:5037" };
+  const first = (await client({ host: "here", uid: 1000, pid: 500, alive: [500, 501] }).acquire(elsewhere, owner("op-first")))!;
+  await assert.rejects(
+    client({ host: "here", uid: 1000, pid: 501, alive: [500, 501] }).acquire(address(), owner("op-second")),
+    busy,
+    "a live holder of this user through another adb server keeps the phone (before: both owned it)",
+  );
+  void first; // never released: its process dies
+  const ended: string[] = [];
+  const next = client({ host: "here", uid: 1000, pid: 502, alive: [502], ended });
+  await (await next.acquire(address(), owner("op-next")))!.release();
+  assert.deepEqual(ended, ["op-first"], "the dead holder's session is ended: no file lock takeover of this server did it");
+});
+
 test("a holder on another host is honoured until the lease in its note, then taken over", { skip }, async () => {
   let now = Date.UTC(2026, 11, 3, 20, 0, 0);
   const far = client({ host: "elsewhere", uid: 0, pid: 100 }, () => now);

@@ -1,9 +1,9 @@
 /**
  * A `serve --device sim` killed with SIGKILL leaves its device's lock behind, keyed by the simulated device's
  * random adb port, which no later acquire ever names: the next harness to open (any command: here `tree
- * --device sim`) sweeps it, because its holder is dead and nothing answers at its adb server any more. Before,
- * such locks piled up in /tmp/android-mcp-harness-<uid>. The sweep knows such a lock by its note that the adb
- * server ran in the holder's process, and opens no connection (a start connects only to configured endpoints).
+ * --device sim`) sweeps it, because its holder is dead and its adb server ran inside it (the lock's note says
+ * so). Before, such locks piled up in /tmp/android-mcp-harness-<uid>. The sweep opens no connection (a start
+ * connects only to configured endpoints).
  */
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
@@ -62,7 +62,7 @@ test("the lock a SIGKILLed serve --device sim left is swept by the next harness 
 
   const tree = await runCliCaptured(["tree", "--device", "sim"], { env: home.env });
   assert.equal(tree.code, 0, tree.stderr);
-  assert.deepEqual(locksOf(pid), [], "the dead holder's lock on a gone adb server was swept");
+  assert.deepEqual(locksOf(pid), [], "the dead holder's lock with its adb server in process was swept");
 });
 
 test("the start-up sweep opens no connection to what a dead holder noted: its adb server, or its session (R41, network_use)", async (t) => {

@@ -389,12 +389,17 @@ test("a session's note records its Appium URL and id; taking over the dead holde
   const taken = await lock.acquire(dev("emulator-5554"), owner("op-2"));
   assert.deepEqual(ended, ["abc"]);
   await taken.release();
+  // A dead holder whose adb server ran inside it left no session: its noted port may be anyone's now, so no DELETE.
+  writeFileSync(path, JSON.stringify({ ...noted, pid: 999999, adb_server_in_process: true, appium_session_id: "def" }));
+  await (await lock.acquire(dev("emulator-5554"), owner("op-3"))).release();
+  assert.deepEqual(ended, ["abc"], "nothing sent for the in-process holder's session");
 });
 
-test("the sweep removes only locks of holders dead on this host with their adb server in process, ending nothing (R41)", async (t) => {
+test("the sweep removes only dead holders' locks with their adb server in process or untouched for 24 h, ending nothing (R41)", async (t) => {
   const dir = tempDir(t);
   const probe: ProcessProbe = { pid: 100, hostName: "here", isProcessAlive: (pid) => pid === 100, startStamp: (pid) => `start-${pid}` };
-  const holder = (pid: number, host: string, inProcess: boolean, sessionId: string) =>
+  const hoursAgo = (h: number) => new Date(Date.now() - h * 3_600_000).toISOString();
+  const holder = (pid: number, host: string, inProcess: boolean, sessionId: string, times: { at?: string; expires?: string } = {}) =>
     JSON.stringify({
       pid,
       host,
@@ -403,7 +408,8 @@ test("the sweep removes only locks of holders dead on this host with their adb s
       udid: "emulator-5554",
       adb_server: "tcp:127.0.0.1:40001",
       ...(inProcess ? { adb_server_in_process: true } : {}),
-      acquired_at: "x",
+      acquired_at: times.at ?? hoursAgo(1),
+      ...(times.expires === undefined ? {} : { session_expires_at: times.expires }),
       token: sessionId,
       appium_url: "http://127.0.0.1:4723",
       appium_session_id: sessionId,
@@ -411,6 +417,9 @@ test("the sweep removes only locks of holders dead on this host with their adb s
   const planted = {
     "dead-sim.lock": holder(999999, "here", true, "s1"),
     "dead-outside.lock": holder(999998, "here", false, "s2"), // left to that device's next acquire, which ends s2
+    "dead-old.lock": holder(999995, "here", false, "s6", { at: hoursAgo(30), expires: hoursAgo(25) }), // untouched 24 h
+    "dead-old-renoted.lock": holder(999994, "here", false, "s7", { at: hoursAgo(30), expires: hoursAgo(2) }), // left
+    "dead-unreadable-time.lock": holder(999993, "here", false, "s8", { at: "x" }), // left: no time to judge by
     "live-sim.lock": holder(100, "here", true, "s3"),
     "elsewhere-sim.lock": holder(999997, "elsewhere", true, "s4"),
     "garbage.lock": "not JSON",
@@ -423,9 +432,10 @@ test("the sweep removes only locks of holders dead on this host with their adb s
   const swept = await sweepStaleLocks(
     { ...sweep, endStaleSession: async (h: LockHolder) => void ended.push(h.appium_session_id) } as never,
   );
-  assert.deepEqual(swept, { removed: 1 });
+  assert.deepEqual(swept, { removed: 2 });
   assert.deepEqual(ended, []);
-  assert.deepEqual(readdirSync(dir).sort(), Object.keys(planted).filter((name) => !name.startsWith("dead-sim")).sort());
+  const kept = Object.keys(planted).filter((name) => !name.startsWith("dead-sim") && name !== "dead-old.lock");
+  assert.deepEqual(readdirSync(dir).sort(), kept.sort());
   // A directory that is not there yet sweeps nothing.
   assert.deepEqual(await sweepStaleLocks({ ...sweep, directory: join(dir, "missing") }), { removed: 0 });
 });

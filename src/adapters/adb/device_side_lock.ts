@@ -117,15 +117,15 @@ export function createDeviceSideLock(options: DeviceSideLockOptions): DeviceSide
           }
           throw noteless(device);
         }
-        if (!isStale(holder, options, clock.now())) throw busy(device, holder);
+        if (!isStale(holder, device, options, clock.now())) throw busy(device, holder);
         try {
           await shell(DEVICE_LOCK_COMMANDS.remove(holder.token), device.udid);
         } catch (error) {
           return withoutDeviceLock(device, `adb shell failed: ${(error as Error).message}`);
         }
-        logger.info(`took over the lock on device ${device.udid} from ${describe(holder)} (${staleWhy(holder, options)})`);
+        logger.info(`took over the lock on device ${device.udid} from ${describe(holder)} (${staleWhy(holder, device, options)})`);
         // This user's leftover's session was ended by the file lock's takeover, which came first.
-        if (!ownLeftover(holder, options)) await options.endStaleSession?.(holder).catch(() => {});
+        if (!ownLeftover(holder, device, options)) await options.endStaleSession?.(holder).catch(() => {});
       }
       throw new HarnessError("EMULATOR_BUSY", `Device "${device.udid}" lock changed hands while acquiring it; retry.`, {
         udid: device.udid,
@@ -210,25 +210,32 @@ function parseHolder(stdout: string): DeviceHolder | null {
   }
 }
 
-/** On this host: this user's (we hold the per-user lock, so a leftover) or its process gone; elsewhere: its lease passed. */
-function isStale(holder: DeviceHolder, options: DeviceSideLockOptions, nowMs: number): boolean {
+/** On this host: this user's through the same adb server (we hold the per-user lock, so a leftover) or its process gone;
+ * elsewhere: its lease passed. */
+function isStale(holder: DeviceHolder, device: DeviceAddress, options: DeviceSideLockOptions, nowMs: number): boolean {
   if (holder.host !== options.probe.hostName) {
     const lease = Date.parse(holder.lease_expires_at);
     return Number.isNaN(lease) || lease < nowMs;
   }
-  if (ownLeftover(holder, options)) return true;
+  if (ownLeftover(holder, device, options)) return true;
   if (!options.probe.isProcessAlive(holder.pid)) return true;
   const start = holder.pid_start === undefined || holder.pid_start === null ? null : options.probe.startStamp(holder.pid);
   return start !== null && start !== holder.pid_start;
 }
 
-function ownLeftover(holder: DeviceHolder, options: DeviceSideLockOptions): boolean {
-  return holder.host === options.probe.hostName && holder.uid === options.uid;
+/**
+ * This user's holder on this host through the same adb server: we hold the per-user file lock of that server and
+ * serial, so it is a leftover, dead or ours. The same phone reached through another adb server has another file
+ * lock, so a holder there is judged by its process like anyone's (else two of this user's harnesses on two adb
+ * servers would both own the phone, and a dead one's session would never be ended).
+ */
+function ownLeftover(holder: DeviceHolder, device: DeviceAddress, options: DeviceSideLockOptions): boolean {
+  return holder.host === options.probe.hostName && holder.uid === options.uid && holder.adb_server === device.adbServer;
 }
 
-function staleWhy(holder: DeviceHolder, options: DeviceSideLockOptions): string {
+function staleWhy(holder: DeviceHolder, device: DeviceAddress, options: DeviceSideLockOptions): string {
   if (holder.host !== options.probe.hostName) return `its lease ended at ${holder.lease_expires_at}`;
-  return ownLeftover(holder, options) ? "a leftover of this user" : "its process is gone";
+  return ownLeftover(holder, device, options) ? "a leftover of this user" : "its process is gone";
 }
 
 function describe(holder: DeviceHolder): string {

@@ -227,8 +227,15 @@ async function takeOver(
   seen: { raw: string; holder: LockHolder | null },
 ): Promise<boolean> {
   if (!(await removeLockIfStill(options.fs, options.probe, path, seen.raw))) return false;
-  if (seen.holder !== null) await options.endStaleSession?.(seen.holder).catch(() => {});
+  // A holder whose adb server ran inside it left no session: its noted port may be anyone's now.
+  if (seen.holder !== null && seen.holder.adb_server_in_process !== true) await options.endStaleSession?.(seen.holder).catch(() => {});
   return true;
+}
+
+/** Whether the lock was taken, and the session it noted was to expire, before `cutoffMs` (an unreadable time: never). */
+function untouchedSince(holder: LockHolder, cutoffMs: number): boolean {
+  const times = [holder.acquired_at, holder.session_expires_at].filter((t) => t !== undefined).map((t) => Date.parse(t!));
+  return times.length > 0 && times.every((t) => !Number.isNaN(t) && t < cutoffMs);
 }
 
 /** Dead on this host (or its pid reused): what a contender may take over. A holder on another host is never stale here. */
@@ -236,15 +243,22 @@ function isStale(holder: Pick<LockHolder, "pid" | "pid_start" | "host">, probe: 
   return holder.host === probe.hostName && !holderAlive(holder, probe);
 }
 
+/** A dead holder's lock untouched this long (since it was taken, or since the session it noted was to expire) is
+ * swept whatever its adb server: any session it noted has long been ended by its server's own idle timeout. */
+export const LOCK_LEFTOVER_AGE_MS = 24 * 60 * 60 * 1000;
+
 /**
- * Removes every lock whose holder died on this host with its adb server inside it (`adb_server_in_process`: a
- * `serve --device sim` killed by SIGKILL), as a contender would take it over (under its `.takeover` file, after
- * re-reading it). Such a lock is keyed by its simulated device's random adb port, which no later acquire ever
- * names: without this sweep they piled up. Nothing of that device outlived its holder, so no session is ended, and
- * the sweep opens no connection at all: a start connects only to its configured endpoints, never to a port a dead
- * process wrote down (it used to ask each dead holder's adb server `host:version`, and then DELETE its session).
- * Every other lock (live holders, other hosts', a dead holder's on an adb server outside it, unreadable entries) is
- * left to that device's next acquire, whose takeover ends the session its dead holder noted. Never throws.
+ * Removes every lock whose holder died on this host and that no later acquire may ever take over, as a contender
+ * would take it over (under its `.takeover` file, after re-reading it), ending no session and opening no
+ * connection (a start connects only to its configured endpoints, never to a port a dead process wrote down; it
+ * used to ask each dead holder's adb server `host:version` and DELETE a swept holder's session). Two kinds:
+ * - its adb server ran inside the holder (`adb_server_in_process`: a `serve --device sim` killed by SIGKILL): the
+ *   lock is keyed by that simulated device's random adb port, which no later acquire names, and nothing of that
+ *   device outlived its holder;
+ * - untouched for LOCK_LEFTOVER_AGE_MS (a simulated device in another process that is gone too, or a phone never
+ *   used again through that adb server): any session it noted has ended by its server's idle timeout.
+ * Without this sweep they piled up. Every other dead holder's lock is left to that device's next acquire, whose
+ * takeover ends the session it noted; live holders, other hosts' and unreadable entries are left too. Never throws.
  */
 export async function sweepStaleLocks(options: LockSweepOptions): Promise<{ removed: number }> {
   const { fs, probe } = options;
@@ -260,8 +274,10 @@ export async function sweepStaleLocks(options: LockSweepOptions): Promise<{ remo
       const path = join(options.directory, name);
       try {
         const seen = await readLockFile(fs, path);
-        if (seen === null || seen.holder === null || seen.holder.adb_server_in_process !== true) return false;
-        if (!isStale(seen.holder, probe)) return false;
+        if (seen === null || seen.holder === null || !isStale(seen.holder, probe)) return false;
+        if (seen.holder.adb_server_in_process !== true && !untouchedSince(seen.holder, options.clock.now() - LOCK_LEFTOVER_AGE_MS)) {
+          return false;
+        }
         // A second try when the first only cleared a dead taker's `.takeover` file; a live taker's is left to it.
         return (await takeOver(quiet, path, seen)) || (await takeOver(quiet, path, seen));
       } catch {
