@@ -7,6 +7,8 @@
  */
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
+import { DEVICE_LOCK_DIRECTORY } from "../../src/adapters/adb/device_side_lock.ts";
+import type { LogEntry } from "../../src/sim/command_log.ts";
 import { startSimDevice } from "../../src/sim/mod.ts";
 import { assertEndedByDeadline } from "../support/time_bounds.ts";
 import {
@@ -19,6 +21,13 @@ import {
   serveOn,
   sigtermDeletesTheSession,
 } from "../support/act_battery.ts";
+
+/** The device-side lock's takes and frees, in the device's order (the lock's own shell lines, device_side_lock.ts). */
+function deviceLockSteps(entries: readonly LogEntry[]): string[] {
+  return entries.filter((e) => e.source === "adb" && e.command.includes(DEVICE_LOCK_DIRECTORY)).flatMap((e) =>
+    /\bmkdir\b/.test(e.command) ? ["take"] : /\brm -r\b/.test(e.command) ? ["free"] : []
+  );
+}
 
 let target: BatteryTarget;
 let served: Served;
@@ -55,15 +64,30 @@ test("two server processes on one device: exactly one of two simultaneous acts g
   try {
     let holder = served.server;
     let waiting = other.server;
-    for (let round = 0; round < 3; round++) {
+    // Two calls sent together are simultaneous only if their acts overlap on the device: on a loaded machine one
+    // server may finish before the other even asks. Such a round (both ok, one device lock after the other, in the
+    // device's own log) proves nothing and is sent again; two acts holding the device at once fail the test.
+    let contested = 0;
+    for (let round = 0; round < 12 && contested < 3; round++) {
+      const from = target.sim.device.log.length;
       const [a, b] = await Promise.all([
         callTool(served.server, "ui_scroll", { direction: round % 2 === 0 ? "down" : "up" }),
         callTool(other.server, "ui_scroll", { direction: round % 2 === 0 ? "down" : "up" }),
       ]);
       const codes = [a.error?.code ?? "ok", b.error?.code ?? "ok"].sort();
+      if (codes[0] === "ok" && codes[1] === "ok") {
+        assert.deepEqual(
+          deviceLockSteps(target.sim.device.log.slice(from)),
+          ["take", "free", "take", "free"],
+          `round ${round}: both acted`,
+        );
+        continue;
+      }
       assert.deepEqual(codes, ["EMULATOR_BUSY", "ok"], `round ${round}`);
+      contested++;
       [holder, waiting] = a.ok ? [served.server, other.server] : [other.server, served.server];
     }
+    assert.ok(contested > 0, "no round of the two servers' acts overlapped on the device in 12 tries");
     // The winner keeps the device warm between calls (ANDROID_MCP_WARM_IDLE_TIMEOUT), so the session opens there.
     const opened = await callTool(holder, "ui_session_open");
     assert.equal(opened.ok, true, JSON.stringify(opened.error));
