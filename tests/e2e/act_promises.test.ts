@@ -8,8 +8,7 @@
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import { DEVICE_LOCK_DIRECTORY } from "../../src/adapters/adb/device_side_lock.ts";
-import type { LogEntry } from "../../src/sim/command_log.ts";
-import { startSimDevice } from "../../src/sim/mod.ts";
+import { type LogEntry, startSimDevice } from "../../src/sim/mod.ts";
 import { assertEndedByDeadline } from "../support/time_bounds.ts";
 import {
   type BatteryTarget,
