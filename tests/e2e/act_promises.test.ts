@@ -64,8 +64,9 @@ test("two server processes on one device: exactly one of two simultaneous acts g
     let holder = served.server;
     let waiting = other.server;
     // Two calls sent together are simultaneous only if their acts overlap on the device: on a loaded machine one
-    // server may finish before the other even asks. Such a round (both ok, one device lock after the other, in the
-    // device's own log) proves nothing and is sent again; two acts holding the device at once fail the test.
+    // server may finish before the other even asks (round 0 under load: the second server's first act loads its
+    // modules). Such a round (both ok, one device lock after the other, in the device's own log) proves nothing and
+    // is sent again; two acts holding the device at once fail the test.
     let contested = 0;
     for (let round = 0; round < 12 && contested < 3; round++) {
       const from = target.sim.device.log.length;
@@ -75,10 +76,11 @@ test("two server processes on one device: exactly one of two simultaneous acts g
       ]);
       const codes = [a.error?.code ?? "ok", b.error?.code ?? "ok"].sort();
       if (codes[0] === "ok" && codes[1] === "ok") {
-        assert.deepEqual(
-          deviceLockSteps(target.sim.device.log.slice(from)),
-          ["take", "free", "take", "free"],
-          `round ${round}: both acted`,
+        // One after the other: takes and frees alternate (the second free may still be behind its answer's PNG).
+        const steps = deviceLockSteps(target.sim.device.log.slice(from));
+        assert.ok(
+          steps.length >= 3 && steps.every((step, i) => step === (i % 2 === 0 ? "take" : "free")),
+          `round ${round}: both acted, the device lock went ${steps.join(", ")}`,
         );
         continue;
       }
