@@ -163,11 +163,25 @@ export function onlyReads({ source, command }: LogEntry): boolean {
 /** What a refusal with `code` did to the device that it should not have (null: nothing): an argument error
  * refused by validation sent no command; one refused after looking only read. */
 export function refusalOverreach(code: string, entries: readonly LogEntry[]): string | null {
-  // The previous act's evidence PNG is taken behind its answer: its `screencap -p` may run while this call is refused.
-  const sent = entries.filter((e) => !isDeviceLockLine(e) && !(e.source === "adb" && e.command === "screencap '-p'"));
+  const sent = notThisCalls(entries);
   if (REFUSED_BEFORE_DEVICE.has(code)) return sent.find((e) => e.command !== "delete session")?.command ?? null;
   if (REFUSED_BEFORE_CHANGE.has(code)) return sent.find((e) => !onlyReads(e))?.command ?? null;
   return null;
+}
+
+/** A call the MCP layer refused (a JSON-RPC protocol error, no envelope) sent nothing to the device: the command it
+ * did send, or null. */
+export function protocolErrorOverreach(entries: readonly LogEntry[]): string | null {
+  return notThisCalls(entries).find((e) => e.command !== "delete session")?.command ?? null;
+}
+
+/**
+ * The entries a call's window may hold that are not the call's own: the previous act's evidence PNG, taken behind
+ * its answer (its `screencap -p`), and the device lock's lines around it (the act keeps its lock until the PNG is
+ * stored). A call refused before the gate does not wait for that capture, so it may land in its window.
+ */
+function notThisCalls(entries: readonly LogEntry[]): LogEntry[] {
+  return entries.filter((e) => !isDeviceLockLine(e) && !(e.source === "adb" && e.command === "screencap '-p'"));
 }
 
 /** The free text one call may put on the device: its validated package, typed text and deep link (undefined: none). */

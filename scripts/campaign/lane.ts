@@ -27,6 +27,7 @@ import {
   type Leftover,
   leftoversBetweenCalls,
   type LockNote,
+  protocolErrorOverreach,
   type RawOutcome,
   refusalOverreach,
   type ToolCallParams,
@@ -183,8 +184,9 @@ export class Lane {
         );
       }
     }
-    if (answer.kind === "protocol error" && entries.some((e) => e.command !== "delete session")) {
-      flag("text outside its slot", `${label}: a protocol error yet the device received ${entries[0]!.command.slice(0, 120)}`);
+    const protocolOverreach = answer.kind === "protocol error" ? protocolErrorOverreach(entries) : null;
+    if (protocolOverreach !== null) {
+      flag("text outside its slot", `${label}: a protocol error yet the device received ${protocolOverreach.slice(0, 120)}`);
     }
     return { ...answer, violations };
   }

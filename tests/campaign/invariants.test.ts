@@ -10,6 +10,7 @@ import {
   isDeviceLockLine,
   leftoversBetweenCalls,
   type LockNote,
+  protocolErrorOverreach,
   refusalOverreach,
 } from "../../scripts/campaign/invariants.ts";
 import { ADB_COMMANDS, type AdbCommand } from "../../src/adapters/adb/adb_commands.ts";
@@ -39,6 +40,20 @@ test("a refusal by validation alone (INVALID_TEXT, INVALID_PACKAGE, INVALID_SCRO
       "screencap '-p' '/sdcard/x.png'",
     );
   }
+});
+
+test("a protocol error sent nothing: the previous act's PNG and its lock lines may land in its window, nothing else", () => {
+  const capture: LogEntry = { source: "adb", command: "screencap '-p'" };
+  const free: LogEntry = {
+    source: "adb",
+    command: [...DEVICE_LOCK_COMMANDS.remove("8283a8c6-e9ab-49b5-9537-01f1f739c6eb").args.slice(1), ...END_MARKER_ARGS].join(" "),
+  };
+  assert.equal(isDeviceLockLine(free), true, "the release is a device lock line");
+  // What a campaign CI run flagged (seed 394137): a malformed ui_tap refused while the previous act's PNG was taken.
+  assert.equal(protocolErrorOverreach([capture, free]), null);
+  assert.equal(protocolErrorOverreach([uia2("delete session")]), null);
+  assert.equal(protocolErrorOverreach([capture, uia2("click")]), "click");
+  assert.equal(protocolErrorOverreach([{ source: "adb", command: "input tap 1 2" }]), "input tap 1 2");
 });
 
 test("other failures are not judged by this rule", () => {
