@@ -8,7 +8,7 @@
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
+import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { hostname } from "node:os";
 import { join } from "node:path";
@@ -65,26 +65,26 @@ test("the lock a SIGKILLed serve --device sim left is swept by the next harness 
   assert.deepEqual(locksOf(pid), [], "the dead holder's lock with its adb server in process was swept");
 });
 
-test("the start-up sweep opens no connection to what a dead holder noted: its adb server, or its session (R41, network_use)", async (t) => {
-  // Two dead holders (a pid that exited, on this host) whose adb server and session are loopback listeners of this
-  // test: one whose adb server ran inside it (as `serve --device sim` notes) is swept; one on an adb server outside
-  // it is left to that device's next acquire. Neither listener hears anything. Before, every start asked each dead
-  // holder's adb server `host:version` and sent a swept holder's session a DELETE: connections to ports a dead
-  // process wrote down, which network_use caught.
+test("the start-up sweep sends nothing to the session a dead holder noted, and takes no lock it may not (R41, network_use)", async (t) => {
+  // Two dead holders (a pid that exited, on this host), each with a session noted at a loopback listener of this
+  // test and an adb server where nothing listens (port 1): one whose adb server ran inside it (as `serve --device
+  // sim` notes) is swept; one on an adb server outside it is left to that device's next acquire. The listener hears
+  // no request for their sessions. Before, every start asked each dead holder's adb server `host:version` (here:
+  // refused, so "gone") and sent each swept holder's session a DELETE: connections to ports a dead process wrote
+  // down, which network_use caught. Only a request naming these sessions counts: test files run side by side, and
+  // another one may connect to this random port after taking it for a free one.
   const heard: string[] = [];
-  const listen = async (name: string) => {
-    const server = createServer((socket) => {
-      heard.push(name);
-      socket.destroy();
-    });
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    t.after(() => server.close());
-    return (server.address() as AddressInfo).port;
-  };
+  const listener = createServer((request, response) => {
+    if (request.url?.includes("sweep-test-session") === true) heard.push(`${request.method} ${request.url}`);
+    response.end("{}");
+  });
+  await new Promise<void>((resolve) => listener.listen(0, "127.0.0.1", resolve));
+  t.after(() => listener.close());
+  const sessionPort = (listener.address() as AddressInfo).port;
   const gone = spawnSync(process.execPath, ["-e", ""]);
   mkdirSync(locks, { recursive: true, mode: 0o700 });
-  const plant = async (inProcess: boolean) => {
-    const adbServer = `tcp:127.0.0.1:${await listen(`adb server (in process: ${inProcess})`)}`;
+  const plant = (inProcess: boolean) => {
+    const adbServer = "tcp:127.0.0.1:1";
     const udid = `sweep-test-${process.pid}-${inProcess ? "sim" : "outside"}`;
     const path = join(locks, lockFileName({ adbServer, udid }));
     writeFileSync(
@@ -100,20 +100,20 @@ test("the start-up sweep opens no connection to what a dead holder noted: its ad
         ...(inProcess ? { adb_server_in_process: true } : {}),
         acquired_at: new Date().toISOString(),
         token: `sweep-test-${inProcess}`,
-        appium_url: `http://127.0.0.1:${await listen(`session (in process: ${inProcess})`)}`,
-        appium_session_id: "sweep-test-session",
+        appium_url: `http://127.0.0.1:${sessionPort}`,
+        appium_session_id: `sweep-test-session-${inProcess ? "sim" : "outside"}`,
       }),
     );
     t.after(() => rmSync(path, { force: true }));
     return path;
   };
-  const inProcess = await plant(true);
-  const outside = await plant(false);
+  const inProcess = plant(true);
+  const outside = plant(false);
 
   const tree = await runCliCaptured(["tree", "--device", "sim"], { env: home.env });
   assert.equal(tree.code, 0, tree.stderr);
   assert.equal(existsSync(inProcess), false, "the dead holder's lock with its adb server in process was swept");
   assert.equal(existsSync(outside), true, "a dead holder's lock on an adb server outside it is left to its device's next acquire");
   await new Promise((resolve) => setTimeout(resolve, 200));
-  assert.deepEqual(heard, [], "nothing connected to a port a dead holder noted");
+  assert.deepEqual(heard, [], "no request reached the sessions the dead holders noted");
 });
