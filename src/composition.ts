@@ -189,8 +189,8 @@ export async function openHarness(config: HarnessConfig, ctx: CliContext, option
       // The simulated device's adb server runs in this process: its locks say so, for the sweep below.
       ...(config.device.kind === "sim" ? { adbServerInProcess: true } : {}),
     };
-    // Locks of holders that died on this host with their own simulated device (a SIGKILLed `serve --device sim`
-    // left one per random adb port, which no later acquire would take over); it opens no connection.
+    // Locks of dead holders no later acquire would take over (a SIGKILLed `serve --device sim`'s, keyed by a random
+    // adb port; any untouched for 24 h): removed without a connection (device_lock.ts sweepStaleLocks).
     await sweepStaleLocks({ directory: locks, fs, clock: ctx.clock, probe: lockOptions.probe });
     // Drafts a killed writer left (issue 25 item 7): this user's, older than any live write (draft_sweep.ts).
     const drafts = await sweepDrafts({ directories: [artifacts.path, locks], fs, nowMs: ctx.clock.now() });

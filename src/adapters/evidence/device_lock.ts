@@ -219,10 +219,10 @@ async function removeLockIfStill(fs: FileSystem, probe: ProcessProbe, path: stri
   }
 }
 
-/** Removes a stale lock (under the `.takeover` rule) and ends the Appium session its dead holder noted; false
- * when another taker holds the takeover. */
+/** Removes a stale lock (under the `.takeover` rule) and, given `endStaleSession`, ends the Appium session its dead
+ * holder noted; false when another taker holds the takeover. */
 async function takeOver(
-  options: DeviceLockOptions,
+  options: Pick<DeviceLockOptions, "fs" | "probe" | "endStaleSession">,
   path: string,
   seen: { raw: string; holder: LockHolder | null },
 ): Promise<boolean> {
@@ -262,7 +262,6 @@ export const LOCK_LEFTOVER_AGE_MS = 24 * 60 * 60 * 1000;
  */
 export async function sweepStaleLocks(options: LockSweepOptions): Promise<{ removed: number }> {
   const { fs, probe } = options;
-  const quiet: DeviceLockOptions = { directory: options.directory, fs, clock: options.clock, probe }; // ends nothing
   let names: string[];
   try {
     names = await fs.listNames(options.directory);
@@ -279,6 +278,7 @@ export async function sweepStaleLocks(options: LockSweepOptions): Promise<{ remo
           return false;
         }
         // A second try when the first only cleared a dead taker's `.takeover` file; a live taker's is left to it.
+        const quiet = { fs, probe }; // no endStaleSession: the sweep ends no session
         return (await takeOver(quiet, path, seen)) || (await takeOver(quiet, path, seen));
       } catch {
         return false;
